@@ -1,0 +1,5 @@
+"""`python -m app` runs the same entry point as the `clawqt` console script."""
+
+from app.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,44 @@
+"""Entry points: the app (default), `demo-agent`, and `smoke` (a headless run that prints a reply)."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from pathlib import Path
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="clawqt", description="A desktop chat client for ACP agents.")
+    parser.add_argument(
+        "--agent", metavar='"CMD ARGS"', help="the agent command to run (default: see README)"
+    )
+    parser.add_argument("--record", metavar="FILE", type=Path, help="record every ACP message to FILE")
+    parser.add_argument("--cwd", help="working directory for new sessions (default: current directory)")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log debug details to stderr")
+    sub = parser.add_subparsers(dest="command")
+    sub.add_parser("demo-agent", help="run the built-in demo ACP agent on stdio")
+    smoke = sub.add_parser("smoke", help="headless: start the agent, send one prompt, print the reply")
+    smoke.add_argument("prompt", nargs="?", default="Hello! Show me what you can do.")
+    smoke.add_argument("--init-timeout", type=float, default=60.0)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    if args.command == "demo-agent":
+        from app.demo_agent import run
+
+        return run()
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.WARNING,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    from app.smoke import run_smoke
+
+    prompt = getattr(args, "prompt", "Hello! Show me what you can do.")
+    return run_smoke(args, prompt)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,103 @@
+"""The ACP client object: every client method of the SDK, answered on purpose.
+
+`session/update` normally never reaches here (the transport routes it in arrival order before the SDK);
+the method still routes correctly if a transport without interception is used. fs and terminal
+methods belong to later work and answer `method_not_found` (never `null`).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Protocol
+
+import acp
+from acp import RequestError
+from acp.schema import (
+    AllowedOutcome,
+    DeniedOutcome,
+    PermissionOption,
+    RequestPermissionResponse,
+    ToolCallUpdate,
+)
+
+log = logging.getLogger(__name__)
+
+
+class ClientHost(Protocol):
+    """What the client object needs from the chat service."""
+
+    def route_session_update(self, params: dict[str, Any]) -> None: ...
+
+    async def handle_permission_request(
+        self, acp_session_id: str, tool_call: dict[str, Any], options: list[dict[str, Any]]
+    ) -> str | None:
+        """Return the chosen option id, or None for cancelled."""
+        ...
+
+
+def _dump(model: Any) -> Any:
+    return model.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+
+class ClawClient(acp.Client):
+    """Implements `acp.interfaces.Client` in full; unimplemented areas raise method_not_found."""
+
+    def __init__(self, host: ClientHost) -> None:
+        self._host = host
+
+    def on_connect(self, conn: Any) -> None:
+        self.conn = conn
+
+    async def session_update(self, session_id: str, update: Any, **kwargs: Any) -> None:
+        params: dict[str, Any] = {"sessionId": session_id, "update": _dump(update)}
+        if kwargs:
+            params["_meta"] = kwargs
+        self._host.route_session_update(params)
+
+    async def request_permission(
+        self,
+        session_id: str,
+        tool_call: ToolCallUpdate,
+        options: list[PermissionOption],
+        **kwargs: Any,
+    ) -> RequestPermissionResponse:
+        chosen = await self._host.handle_permission_request(
+            session_id, _dump(tool_call), [_dump(option) for option in options]
+        )
+        if chosen is None:
+            return RequestPermissionResponse(outcome=DeniedOutcome(outcome="cancelled"))
+        return RequestPermissionResponse(outcome=AllowedOutcome(outcome="selected", option_id=chosen))
+
+    # fs/* and terminal/*: the attachments and terminal work implements these.
+    async def read_text_file(self, session_id: str, path: str, **kwargs: Any) -> Any:
+        raise RequestError.method_not_found("fs/read_text_file")
+
+    async def write_text_file(self, session_id: str, path: str, content: str, **kwargs: Any) -> Any:
+        raise RequestError.method_not_found("fs/write_text_file")
+
+    async def create_terminal(self, session_id: str, command: str, **kwargs: Any) -> Any:
+        raise RequestError.method_not_found("terminal/create")
+
+    async def terminal_output(self, session_id: str, terminal_id: str, **kwargs: Any) -> Any:
+        raise RequestError.method_not_found("terminal/output")
+
+    async def release_terminal(self, session_id: str, terminal_id: str, **kwargs: Any) -> Any:
+        raise RequestError.method_not_found("terminal/release")
+
+    async def wait_for_terminal_exit(self, session_id: str, terminal_id: str, **kwargs: Any) -> Any:
+        raise RequestError.method_not_found("terminal/wait_for_exit")
+
+    async def kill_terminal(self, session_id: str, terminal_id: str, **kwargs: Any) -> Any:
+        raise RequestError.method_not_found("terminal/kill")
+
+    async def create_elicitation(self, message: str, mode: Any, **kwargs: Any) -> Any:
+        raise RequestError.method_not_found("elicitation/create")
+
+    async def complete_elicitation(self, elicitation_id: str, **kwargs: Any) -> None:
+        log.info("elicitation/complete for %s ignored (elicitation unsupported)", elicitation_id)
+
+    async def ext_method(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        raise RequestError.method_not_found(method)
+
+    async def ext_notification(self, method: str, params: dict[str, Any]) -> None:
+        log.info("agent extension notification %s ignored", method)

@@ -1,0 +1,306 @@
+"""One agent child at a time: spawn, the shared in-flight `initialize`, exit watching, restart backoff.
+
+States go out as AgentStateEnvelope: `starting` while the child boots and `initialize` runs (OpenClaw
+takes 4-8 s; we wait up to `init_timeout`), `ready`, `exited` (code + stderr tail) or `failed`.
+After an exit nothing restarts by itself: the next action calls `ensure_ready()`, which waits out the
+backoff first (0, 1, 2, 4, ... 30 s for children that keep dying young).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from acp import PROTOCOL_VERSION, RequestError
+from acp.client.connection import ClientSideConnection
+
+from app import __version__
+from app.main.agent_command import AgentCommand
+from app.main.agent_process import AgentProcess
+from app.main.envelopes import AgentInfo, AgentStateEnvelope, AgentStateName
+from app.main.errors import AgentRequestFailed, AgentUnavailable
+from app.main.stdio_transport import StdioTransport
+from app.main.trace_recorder import TraceRecorder
+
+log = logging.getLogger(__name__)
+
+BACKOFF_STEPS = (0.0, 1.0, 2.0, 4.0, 8.0, 16.0, 30.0)
+HEALTHY_AFTER_S = 30.0
+
+CLIENT_CAPABILITIES: dict[str, Any] = {
+    "fs": {"readTextFile": True, "writeTextFile": True},
+    "terminal": True,
+    "_meta": {"terminal_output": True, "terminal_output_delta": True},
+}
+
+
+def backoff_delay(failures: int) -> float:
+    """Seconds to wait before start number `failures + 1` after `failures` early deaths."""
+    return BACKOFF_STEPS[min(failures, len(BACKOFF_STEPS) - 1)]
+
+
+class AgentConnection:
+    """Owns the child process and its SDK connection. The chat service owns everything else."""
+
+    def __init__(
+        self,
+        command: AgentCommand,
+        client: Any,
+        *,
+        intercept: Callable[[dict[str, Any]], bool],
+        on_state: Callable[[AgentStateEnvelope], None],
+        on_exit: Callable[[int | None, str], None],
+        on_diagnostic: Callable[[str], None],
+        recorder: TraceRecorder | None = None,
+        log_path: Path | None = None,
+        init_timeout: float = 60.0,
+        cwd: str | None = None,
+    ) -> None:
+        self.command = command
+        self._client = client
+        self._intercept = intercept
+        self._on_state = on_state
+        self._on_exit = on_exit
+        self._on_diagnostic = on_diagnostic
+        self._recorder = recorder
+        self._log_path = log_path
+        self.init_timeout = init_timeout
+        self._cwd = cwd
+        self._process: AgentProcess | None = None
+        self._conn: ClientSideConnection | None = None
+        self._starting: asyncio.Task[None] | None = None
+        self._watcher: asyncio.Task[None] | None = None
+        self._ready_at: float | None = None
+        self._failures = 0
+        self._stopping = False
+        self.info: AgentInfo | None = None
+        self.state: AgentStateName = "idle"
+        self.last_exit_code: int | None = None
+        self.generation_of_child = 0
+
+    # --- state -------------------------------------------------------------------------------
+    @property
+    def label(self) -> str:
+        if self.info is not None:
+            return self.info.title or self.info.name
+        return self.command.argv[0].rsplit("/", 1)[-1]
+
+    @property
+    def is_ready(self) -> bool:
+        return self.state == "ready" and self._conn is not None
+
+    @property
+    def pid(self) -> int | None:
+        return self._process.pid if self._process is not None else None
+
+    def stderr_tail(self, lines: int = 20) -> str:
+        return self._process.stderr.tail(lines) if self._process is not None else ""
+
+    def _set_state(self, state: AgentStateName, message: str = "", **extra: Any) -> None:
+        self.state = state
+        log.info("agent state %s: %s", state, message or self.command.display)
+        self._on_state(
+            AgentStateEnvelope(
+                state=state,
+                agent_label=self.label,
+                command=self.command.display,
+                source=self.command.source,
+                reason=self.command.reason,
+                message=message,
+                **extra,
+            )
+        )
+
+    # --- starting ----------------------------------------------------------------------------
+    async def ensure_ready(self) -> None:
+        """Start the child if needed; concurrent callers share one in-flight initialize."""
+        if self.is_ready:
+            return
+        if self._stopping:
+            raise AgentUnavailable("ClawQt is shutting down", code="shutting-down")
+        if self._starting is None or self._starting.done():
+            self._starting = asyncio.get_running_loop().create_task(self._start(), name="agent-start")
+        await asyncio.shield(self._starting)
+
+    async def _start(self) -> None:
+        delay = backoff_delay(self._failures)
+        if delay > 0:
+            self._set_state("starting", f"restarting the agent in {delay:.0f} s", restart_in_s=delay)
+            await asyncio.sleep(delay)
+        self.info = None
+        self._set_state("starting", f"starting {self.command.display}")
+        on_line = self._recorder.stderr if self._recorder is not None else None
+        try:
+            process = await AgentProcess.spawn(self.command, self._log_path, on_line, self._cwd)
+        except AgentUnavailable as exc:
+            self._failures += 1
+            self._set_state("failed", str(exc))
+            raise
+        self._process = process
+        self.generation_of_child += 1
+        assert process.proc.stdin is not None and process.proc.stdout is not None
+        transport = StdioTransport(
+            process.proc.stdin,
+            process.proc.stdout,
+            on_raw=self._record if self._recorder is not None else None,
+            intercept=self._intercept,
+            on_diagnostic=self._on_diagnostic,
+        )
+        self._conn = ClientSideConnection(self._client, transport)
+        exited = asyncio.get_running_loop().create_task(process.wait(), name="agent-wait")
+        try:
+            result = await self._initialize(exited)
+        except BaseException:
+            self._failures += 1
+            await self._discard_child(exited)
+            raise
+        self.info = _agent_info(result)
+        self._ready_at = time.monotonic()
+        self._watcher = asyncio.get_running_loop().create_task(
+            self._watch_exit(exited, process), name="agent-exit-watch"
+        )
+        self._set_state("ready", f"{self.label} is ready")
+
+    async def _initialize(self, exited: asyncio.Task[int]) -> dict[str, Any]:
+        assert self._conn is not None
+        params = {
+            "protocolVersion": PROTOCOL_VERSION,
+            "clientCapabilities": CLIENT_CAPABILITIES,
+            "clientInfo": {"name": "clawqt", "title": "ClawQt", "version": __version__},
+        }
+        init = asyncio.ensure_future(self._conn._conn.send_request("initialize", params))
+        done, _ = await asyncio.wait(
+            {init, exited}, timeout=self.init_timeout, return_when=asyncio.FIRST_COMPLETED
+        )
+        if init in done and init.exception() is None:
+            result = init.result()
+            if not isinstance(result, dict):
+                raise self._fail_init("answered initialize with something that is not an object")
+            return result
+        if init in done:
+            exc = init.exception()
+            if isinstance(exc, RequestError):
+                raise self._fail_init(f"refused initialize: {exc}")
+            # a closed connection means the child is exiting: wait briefly for its code
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(asyncio.shield(exited), 2.0)
+        init.cancel()
+        if exited.done():
+            code = exited.result()
+            raise self._fail_init(f"exited with code {code} during initialize", exit_code=code)
+        raise self._fail_init(f"did not answer initialize within {self.init_timeout:.0f} s")
+
+    def _fail_init(self, what: str, exit_code: int | None = None) -> AgentUnavailable:
+        tail = self.stderr_tail()
+        message = f"The agent ({self.command.display}) {what}."
+        if tail:
+            message += f"\nLast stderr lines:\n{tail}"
+        self._set_state("failed", message, exit_code=exit_code, stderr_tail=tail)
+        return AgentUnavailable(message, code="initialize-failed")
+
+    async def _discard_child(self, exited: asyncio.Task[int]) -> None:
+        process, conn = self._process, self._conn
+        self._conn = None
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                await conn.close()
+        if process is not None:
+            await process.stop()
+        exited.cancel()
+
+    def _record(self, direction: str, message: dict[str, Any]) -> None:
+        assert self._recorder is not None
+        self._recorder.message(direction, message)  # type: ignore[arg-type]
+
+    # --- exit --------------------------------------------------------------------------------
+    async def _watch_exit(self, exited: asyncio.Task[int], process: AgentProcess) -> None:
+        try:
+            code = await exited
+        except asyncio.CancelledError:
+            return
+        if self._process is not process or self._stopping:
+            return
+        lived = time.monotonic() - (self._ready_at or time.monotonic())
+        self._failures = 0 if lived >= HEALTHY_AFTER_S else self._failures + 1
+        self.last_exit_code = code
+        tail = process.stderr.tail()
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                await conn.close()
+        await process.stop(grace=0.5)  # grandchildren left in the group
+        message = f"The agent exited with code {code}. It restarts on your next action."
+        self._set_state(
+            "exited",
+            message,
+            exit_code=code,
+            stderr_tail=tail,
+            restart_in_s=backoff_delay(self._failures),
+        )
+        self._on_exit(code, tail)
+
+    # --- requests ----------------------------------------------------------------------------
+    async def request(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        """Send a raw request to a ready agent; JSON-RPC errors and death become HostErrors."""
+        await self.ensure_ready()
+        conn = self._conn
+        if conn is None:
+            raise AgentUnavailable("The agent is not running", code="agent-not-running")
+        try:
+            result = await conn._conn.send_request(method, params)
+        except RequestError as exc:
+            detail = f": {exc.data}" if exc.data else ""
+            raise AgentRequestFailed(
+                f"The agent refused {method}: {exc} (code {exc.code}){detail}",
+                code="method-not-found" if exc.code == -32601 else "agent-error",
+            ) from exc
+        except ConnectionError as exc:
+            raise AgentUnavailable(
+                f"The agent exited during {method}. It restarts on your next action.",
+                code="agent-exited",
+            ) from exc
+        return result if isinstance(result, dict) else {}
+
+    async def notify(self, method: str, params: dict[str, Any]) -> None:
+        conn = self._conn
+        if conn is None:
+            return
+        with contextlib.suppress(ConnectionError):
+            await conn._conn.send_notification(method, params)
+
+    async def stop(self) -> None:
+        """Kill the whole process group (quit). Idempotent."""
+        self._stopping = True
+        if self._starting is not None and not self._starting.done():
+            self._starting.cancel()
+            with contextlib.suppress(BaseException):
+                await self._starting
+        if self._watcher is not None:
+            self._watcher.cancel()
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                await conn.close()
+        if self._process is not None:
+            await self._process.stop()
+        self.state = "idle"
+
+
+def _agent_info(result: dict[str, Any]) -> AgentInfo:
+    info = result.get("agentInfo") if isinstance(result.get("agentInfo"), dict) else {}
+    caps = result.get("agentCapabilities")
+    auth = result.get("authMethods")
+    version = result.get("protocolVersion")
+    return AgentInfo(
+        name=str(info.get("name") or "agent"),
+        title=info.get("title") if isinstance(info.get("title"), str) else None,
+        version=info.get("version") if isinstance(info.get("version"), str) else None,
+        protocol_version=version if isinstance(version, int) else 0,
+        capabilities=caps if isinstance(caps, dict) else {},
+        auth_methods=tuple(a for a in auth if isinstance(a, dict)) if isinstance(auth, list) else (),
+    )

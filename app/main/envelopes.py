@@ -1,0 +1,178 @@
+"""The routing envelopes the main side emits to the renderer, and the results host calls return.
+
+Plain, frozen data: the renderer may keep them, never mutate shared state through them. Every envelope
+about a session carries the session key (the identity the renderer shows) and the main-owned
+generation token; the renderer drops what matches neither its selected session nor a live prompt.
+`kind` is a stable string so envelopes serialize and dispatch without isinstance checks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+AgentStateName = Literal["idle", "starting", "ready", "exited", "failed"]
+
+
+@dataclass(frozen=True)
+class SessionUpdateEnvelope:
+    """One `session/update` notification, verbatim except `sessionId` rewritten to the session key.
+
+    `historical` is true for load replay (and for updates after a load until the first live prompt).
+    Unknown update kinds, unknown fields and `_meta` are preserved: the reducer decides what to ignore.
+    """
+
+    session_key: str
+    generation: int
+    historical: bool
+    notification: dict[str, Any]
+    kind: Literal["session_update"] = "session_update"
+
+
+@dataclass(frozen=True)
+class PermissionRequestEnvelope:
+    """The agent asks the user to choose; answer with `ChatService.answer_permission(request_id, ...)`."""
+
+    session_key: str
+    generation: int
+    request_id: str
+    tool_call: dict[str, Any]
+    options: tuple[dict[str, Any], ...]
+    kind: Literal["permission_request"] = "permission_request"
+
+
+@dataclass(frozen=True)
+class PermissionResolvedEnvelope:
+    """A permission request ended: the user chose `option_id`, or it was cancelled (`reason` says why)."""
+
+    session_key: str
+    generation: int
+    request_id: str
+    outcome: Literal["selected", "cancelled"]
+    option_id: str | None
+    reason: str
+    kind: Literal["permission_resolved"] = "permission_resolved"
+
+
+@dataclass(frozen=True)
+class PromptSettledEnvelope:
+    """A prompt finished: `stop_reason` from the agent, or `error` (then the optimistic message may go)."""
+
+    session_key: str
+    generation: int
+    client_message_id: str
+    stop_reason: str | None
+    error: str | None
+    elapsed_s: float
+    kind: Literal["prompt_settled"] = "prompt_settled"
+
+
+@dataclass(frozen=True)
+class ToolCallsCancelledEnvelope:
+    """Client-side status: these tool calls were still open when the turn was cancelled or died."""
+
+    session_key: str
+    generation: int
+    tool_call_ids: tuple[str, ...]
+    kind: Literal["tool_calls_cancelled"] = "tool_calls_cancelled"
+
+
+@dataclass(frozen=True)
+class AgentStateEnvelope:
+    """The agent process: starting (initialize running), ready, exited (code + stderr tail), failed."""
+
+    state: AgentStateName
+    agent_label: str
+    command: str
+    source: str
+    reason: str
+    message: str = ""
+    exit_code: int | None = None
+    stderr_tail: str = ""
+    restart_in_s: float | None = None
+    kind: Literal["agent_state"] = "agent_state"
+
+
+@dataclass(frozen=True)
+class DiagnosticEnvelope:
+    """Something was dropped or refused (garbage line, unknown session, unknown response id, ...)."""
+
+    level: Literal["info", "warning", "error"]
+    code: str
+    message: str
+    session_key: str | None = None
+    kind: Literal["diagnostic"] = "diagnostic"
+
+
+Envelope = (
+    SessionUpdateEnvelope
+    | PermissionRequestEnvelope
+    | PermissionResolvedEnvelope
+    | PromptSettledEnvelope
+    | ToolCallsCancelledEnvelope
+    | AgentStateEnvelope
+    | DiagnosticEnvelope
+)
+
+
+@dataclass(frozen=True)
+class LoadResult:
+    """A committed load or new session, with its whole replay as ONE batch (one renderer commit)."""
+
+    session_key: str
+    generation: int
+    cwd: str
+    updates: tuple[SessionUpdateEnvelope, ...]
+    modes: dict[str, Any] | None = None
+    config_options: tuple[dict[str, Any], ...] = ()
+    resumed_live: bool = False
+    created: bool = False
+
+
+@dataclass(frozen=True)
+class PromptResult:
+    """How a prompt ended; `stop_reason` is one of ACP's (end_turn, cancelled, ...)."""
+
+    session_key: str
+    generation: int
+    client_message_id: str
+    stop_reason: str
+    usage: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class SessionSummary:
+    """One `session/list` entry (ids are session keys for OpenClaw, ACP ids otherwise)."""
+
+    session_key: str
+    title: str | None
+    cwd: str | None
+    updated_at: str | None
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class SessionPage:
+    sessions: tuple[SessionSummary, ...]
+    next_cursor: str | None
+
+
+@dataclass(frozen=True)
+class AgentInfo:
+    """What `initialize` told us, flattened for the UI."""
+
+    name: str
+    title: str | None
+    version: str | None
+    protocol_version: int
+    capabilities: dict[str, Any]
+    auth_methods: tuple[dict[str, Any], ...] = ()
+
+    def supports(self, *path: str) -> bool:
+        """`supports("sessionCapabilities", "list")` -> whether that capability is present/true."""
+        node: Any = self.capabilities
+        for key in path:
+            if not isinstance(node, dict) or key not in node:
+                return False
+            node = node[key]
+        return node is not None and node is not False

@@ -1,0 +1,34 @@
+"""Where ClawQt keeps its files; every location can be overridden by an environment variable (tests)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from platformdirs import PlatformDirs
+
+_DIRS = PlatformDirs("clawqt", appauthor=False)
+
+
+def _dir(env_name: str, default: str) -> Path:
+    path = Path(os.environ.get(env_name) or default)
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def log_dir() -> Path:
+    """Agent stderr logs and the app log."""
+    return _dir("CLAWQT_LOG_DIR", _DIRS.user_log_dir)
+
+
+def data_dir() -> Path:
+    """Drafts, the demo agent's sessions."""
+    return _dir("CLAWQT_DATA_DIR", _DIRS.user_data_dir)
+
+
+def config_file() -> Path:
+    """The user's config file (JSON); it need not exist."""
+    override = os.environ.get("CLAWQT_CONFIG")
+    if override:
+        return Path(override)
+    return Path(_DIRS.user_config_dir) / "config.json"

@@ -1,0 +1,147 @@
+"""A message transport for the SDK over the agent's pipes, with the filtering the SDK lacks.
+
+Why our own: the SDK's reader hands every message to a separate task (so `session/update`s could be
+processed out of order), drops unknown update kinds, logs a traceback per garbage line, and keeps no raw
+copy. Here every incoming line is read without a length limit, lines not starting with `{` are dropped
+and logged, the raw message is shown to `on_raw` (recording, `_meta`), and `intercept` may take a
+message synchronously, in arrival order, before the SDK sees it (we route `session/update` that way).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Callable
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+READ_CHUNK = 256 * 1024
+_LOG_PREVIEW = 160
+
+RawObserver = Callable[[str, dict[str, Any]], None]
+Interceptor = Callable[[dict[str, Any]], bool]
+Diagnostic = Callable[[str], None]
+
+
+class StdioTransport:
+    """Implements the SDK's `Transport` protocol (`send`, `receive`, `close`) over a child's pipes."""
+
+    def __init__(
+        self,
+        stdin: asyncio.StreamWriter,
+        stdout: asyncio.StreamReader,
+        *,
+        on_raw: RawObserver | None = None,
+        intercept: Interceptor | None = None,
+        on_diagnostic: Diagnostic | None = None,
+    ) -> None:
+        self._stdin = stdin
+        self._stdout = stdout
+        self._on_raw = on_raw
+        self._intercept = intercept
+        self._on_diagnostic = on_diagnostic
+        self._queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self._outstanding: set[Any] = set()
+        self._closed = False
+        self.dropped_lines = 0
+        self._reader = asyncio.get_running_loop().create_task(self._read_loop(), name="agent-stdout")
+
+    # --- the SDK's Transport protocol -------------------------------------------------------
+    async def send(self, message: dict[str, Any]) -> None:
+        if self._closed or self._stdin.is_closing():
+            if "method" not in message:  # a late answer to a dead agent: nobody is left to read it
+                log.debug("dropped a response to a closed agent: id %r", message.get("id"))
+                return
+            raise ConnectionError("the agent's stdin is closed")
+        if "method" in message and "id" in message:
+            self._outstanding.add(message["id"])
+        data = (json.dumps(message, separators=(",", ":"), ensure_ascii=False) + "\n").encode()
+        if self._on_raw is not None:
+            self._on_raw("send", message)
+        try:
+            self._stdin.write(data)
+            await self._stdin.drain()
+        except (ConnectionError, BrokenPipeError, RuntimeError) as exc:
+            raise ConnectionError(f"cannot write to the agent: {exc}") from exc
+
+    async def receive(self) -> dict[str, Any] | None:
+        return await self._queue.get()
+
+    async def close(self) -> None:
+        self._closed = True
+        if not self._stdin.is_closing():
+            self._stdin.close()
+        self._reader.cancel()
+        self._queue.put_nowait(None)
+
+    # --- reading ------------------------------------------------------------------------------
+    def _diagnose(self, text: str) -> None:
+        log.warning("agent stdout: %s", text)
+        if self._on_diagnostic is not None:
+            self._on_diagnostic(text)
+
+    async def _read_loop(self) -> None:
+        pending: list[bytes] = []
+        try:
+            while True:
+                chunk = await self._stdout.read(READ_CHUNK)
+                if not chunk:
+                    break
+                start = 0
+                while True:
+                    newline = chunk.find(b"\n", start)
+                    if newline < 0:
+                        pending.append(chunk[start:])
+                        break
+                    pending.append(chunk[start:newline])
+                    line = b"".join(pending)
+                    pending.clear()
+                    self._handle_line(line)
+                    start = newline + 1
+            if pending:
+                self._handle_line(b"".join(pending))
+        except asyncio.CancelledError:
+            pass
+        except Exception as exc:  # a broken pipe must end the stream, never the app
+            log.exception("agent stdout reader failed")
+            self._diagnose(f"reader failed: {exc}")
+        finally:
+            self._queue.put_nowait(None)
+
+    def _handle_line(self, line: bytes) -> None:
+        stripped = line.strip()
+        if not stripped:
+            return
+        if not stripped.startswith(b"{"):
+            self.dropped_lines += 1
+            preview = stripped[:_LOG_PREVIEW].decode("utf-8", "replace")
+            self._diagnose(f"dropped a non-JSON line ({len(stripped)} bytes): {preview!r}")
+            return
+        try:
+            message = json.loads(stripped)
+        except ValueError as exc:
+            self.dropped_lines += 1
+            self._diagnose(f"dropped an unparsable line ({len(stripped)} bytes): {exc}")
+            return
+        if not isinstance(message, dict):
+            self.dropped_lines += 1
+            self._diagnose("dropped a JSON line that is not an object")
+            return
+        if self._on_raw is not None:
+            self._on_raw("recv", message)
+        if "method" not in message and "id" in message:
+            if message["id"] not in self._outstanding:
+                self._diagnose(f"dropped a response with an unknown id: {message.get('id')!r}")
+                return
+            self._outstanding.discard(message["id"])
+        if self._intercept is not None:
+            try:
+                if self._intercept(message):
+                    return
+            except Exception:  # routing must never kill the reader
+                log.exception("intercepting an agent message failed")
+                self._diagnose("an agent message could not be routed (see the log)")
+                return
+        self._queue.put_nowait(message)

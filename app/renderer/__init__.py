@@ -1,0 +1,1 @@
+"""The presentation side: pure reduction and grouping, then Qt models and views."""

@@ -1,0 +1,87 @@
+"""`clawqt smoke`: a headless run of the whole owner side - pick the agent, start it (showing the
+"starting agent" state), open a new session, send one prompt and print the streamed reply. It is what
+the README's first command runs until the window lands, and a quick check that an agent works."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from typing import Any
+
+from app.main import paths
+from app.main.agent_command import AgentCommandError, resolve_agent_command
+from app.main.chat_service import ChatService
+from app.main.envelopes import Envelope
+from app.main.errors import HostError
+from app.main.trace_recorder import TraceRecorder
+
+
+class _Printer:
+    """Prints agent state, streamed text, and tool/permission activity as they arrive."""
+
+    def __init__(self, out: Any) -> None:
+        self.out = out
+        self.service: ChatService | None = None
+
+    def __call__(self, envelope: Envelope) -> None:
+        if envelope.kind == "agent_state":
+            print(f"[agent {envelope.state}] {envelope.message}", file=sys.stderr)
+        elif envelope.kind == "session_update":
+            update = envelope.notification["update"]
+            kind = update.get("sessionUpdate")
+            content = update.get("content") if isinstance(update.get("content"), dict) else {}
+            if kind == "agent_message_chunk" and content.get("type") == "text":
+                self.out.write(content.get("text", ""))
+                self.out.flush()
+            elif kind == "agent_message_chunk" and content.get("type") == "resource_link":
+                self.out.write(f"\n[attachment] {content.get('name')} <{content.get('uri')}>\n")
+            elif kind == "tool_call":
+                self.out.write(f"\n[tool] {update.get('title')} ({update.get('kind', 'other')})\n")
+        elif envelope.kind == "permission_request" and self.service is not None:
+            first = next(iter(envelope.options), {})
+            print(f"\n[permission] auto-choosing {first.get('name')!r} (headless)", file=sys.stderr)
+            self.service.answer_permission(envelope.request_id, first.get("optionId"))
+        elif envelope.kind == "diagnostic" and envelope.level == "error":
+            print(f"[{envelope.code}] {envelope.message}", file=sys.stderr)
+
+
+async def _run(service: ChatService, prompt: str, printer: _Printer) -> int:
+    try:
+        info = await service.start()
+        print(f"[agent] {info.title or info.name} {info.version or ''}".rstrip(), file=sys.stderr)
+        session = await service.new_session()
+        print(f"[session] {session.session_key}", file=sys.stderr)
+        print(f"> {prompt}")
+        result = await service.prompt(session.session_key, prompt)
+        print(f"\n[turn ended: {result.stop_reason}]", file=sys.stderr)
+        return 0
+    except HostError as exc:
+        print(f"\nerror ({exc.code}): {exc}", file=sys.stderr)
+        return 1
+    finally:
+        await service.shutdown()
+
+
+def run_smoke(args: argparse.Namespace, prompt: str) -> int:
+    try:
+        command = resolve_agent_command(args.agent, paths.config_file())
+    except AgentCommandError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(f"[agent] {command.display} ({command.reason})", file=sys.stderr)
+    recorder = TraceRecorder(args.record) if args.record else None
+    service = ChatService(
+        command,
+        cwd=args.cwd,
+        recorder=recorder,
+        init_timeout=getattr(args, "init_timeout", 60.0),
+    )
+    printer = _Printer(sys.stdout)
+    printer.service = service
+    service.subscribe(printer)
+    try:
+        return asyncio.run(_run(service, prompt, printer))
+    finally:
+        if recorder is not None:
+            recorder.close()

@@ -1,0 +1,340 @@
+"""A scripted ACP agent for integration tests: raw JSON-RPC over real stdio, standard library only,
+so it can also misbehave in ways an SDK would not allow.
+
+Start-up flags: --no-init (never answers initialize), --exit-in-init=CODE, --init-delay=S, --banner
+(non-JSON lines on stdout first), --name=NAME (agentInfo.name), --caps=JSON (agentCapabilities).
+Loads: session ids "fail-load" (error), "exit-load" (exits mid-replay), "perm-load" (asks permission
+during the load and replays the outcome), "slow-load" (answers after 0.5 s); other ids replay a short
+history. Prompts are steered by their first word; see `PROMPTS` below.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+from typing import Any
+
+FLAGS: dict[str, str] = {}
+for arg in sys.argv[1:]:
+    name, _, value = arg.lstrip("-").partition("=")
+    FLAGS[name] = value
+
+DEFAULT_CAPS = {
+    "loadSession": True,
+    "promptCapabilities": {"image": True, "audio": False, "embeddedContext": True},
+    "sessionCapabilities": {"list": {}, "resume": {}, "close": {}, "delete": {}},
+}
+
+
+class Agent:
+    def __init__(self) -> None:
+        self.next_id = 1000
+        self.sessions: dict[str, dict[str, Any]] = {}
+        self.pending: dict[int, asyncio.Future[Any]] = {}
+        self.cancelled: set[str] = set()
+        self.counter = 0
+
+    # --- wire ------------------------------------------------------------------------------------
+    def send(self, message: dict[str, Any]) -> None:
+        sys.stdout.buffer.write((json.dumps(message) + "\n").encode())
+        sys.stdout.buffer.flush()
+
+    def raw(self, line: str | bytes) -> None:
+        data = line.encode() if isinstance(line, str) else line
+        sys.stdout.buffer.write(data + b"\n")
+        sys.stdout.buffer.flush()
+
+    def respond(self, msg_id: Any, result: Any) -> None:
+        self.send({"jsonrpc": "2.0", "id": msg_id, "result": result})
+
+    def error(self, msg_id: Any, code: int, message: str) -> None:
+        self.send({"jsonrpc": "2.0", "id": msg_id, "error": {"code": code, "message": message}})
+
+    def update(self, session_id: str, update: dict[str, Any], **extra: Any) -> None:
+        params = {"sessionId": session_id, "update": update, **extra}
+        self.send({"jsonrpc": "2.0", "method": "session/update", "params": params})
+
+    def chunk(self, session_id: str, text: str, kind: str = "agent_message_chunk") -> None:
+        self.update(session_id, {"sessionUpdate": kind, "content": {"type": "text", "text": text}})
+
+    async def request(self, method: str, params: dict[str, Any]) -> Any:
+        self.next_id += 1
+        future = asyncio.get_running_loop().create_future()
+        self.pending[self.next_id] = future
+        self.send({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params})
+        return await future
+
+    async def ask_permission(self, session_id: str, tool_id: str) -> str:
+        response = await self.request(
+            "session/request_permission",
+            {
+                "sessionId": session_id,
+                "toolCall": {"toolCallId": tool_id, "title": "rm -rf build", "kind": "execute"},
+                "options": [
+                    {"optionId": "allow", "name": "Allow", "kind": "allow_once"},
+                    {"optionId": "deny", "name": "Deny", "kind": "reject_once"},
+                ],
+            },
+        )
+        outcome = (response or {}).get("outcome", {})
+        return outcome.get("optionId") or outcome.get("outcome") or "?"
+
+    # --- dispatch ----------------------------------------------------------------------------------
+    async def handle(self, msg: dict[str, Any]) -> None:
+        if "method" not in msg:
+            future = self.pending.pop(msg.get("id"), None)
+            if future is not None and not future.done():
+                future.set_result(msg.get("result"))
+            return
+        method, params, msg_id = msg["method"], msg.get("params") or {}, msg.get("id")
+        handler = getattr(self, "on_" + method.replace("/", "_"), None)
+        if handler is None:
+            if msg_id is not None:
+                self.error(msg_id, -32601, f"Method not found: {method}")
+            return
+        await handler(msg_id, params)
+
+    async def on_initialize(self, msg_id: Any, params: dict[str, Any]) -> None:
+        self.client_caps = params.get("clientCapabilities")
+        sys.stderr.write(f"client capabilities: {json.dumps(self.client_caps)}\n")
+        sys.stderr.write(f"env mark: {os.environ.get('CLAWQT_TEST_MARK')}\n")
+        sys.stderr.flush()
+        if "no-init" in FLAGS:
+            return
+        if "exit-in-init" in FLAGS:
+            sys.stderr.write("fatal: cannot reach the gateway\n")
+            sys.stderr.flush()
+            os._exit(int(FLAGS["exit-in-init"] or 1))
+        await asyncio.sleep(float(FLAGS.get("init-delay") or 0))
+        caps = json.loads(FLAGS["caps"]) if FLAGS.get("caps") else DEFAULT_CAPS
+        self.respond(
+            msg_id,
+            {
+                "protocolVersion": 1,
+                "agentCapabilities": caps,
+                "agentInfo": {"name": FLAGS.get("name") or "scripted", "title": "Scripted", "version": "1"},
+                "authMethods": [],
+            },
+        )
+
+    async def on_session_new(self, msg_id: Any, params: dict[str, Any]) -> None:
+        self.counter += 1
+        sid = f"acp-{self.counter}"
+        self.sessions[sid] = {"cwd": params.get("cwd"), "meta": params.get("_meta")}
+        self.update(sid, {"sessionUpdate": "available_commands_update", "availableCommands": []})
+        self.respond(msg_id, {"sessionId": sid, "modes": {"currentModeId": "a", "availableModes": []}})
+
+    async def on_session_load(self, msg_id: Any, params: dict[str, Any]) -> None:
+        sid = params.get("sessionId", "")
+        if sid == "fail-load":
+            self.error(msg_id, -32002, "Resource not found: fail-load")
+            return
+        self.update(sid, {"sessionUpdate": "user_message_chunk", "content": {"type": "text", "text": "q1"}})
+        if sid == "exit-load":
+            os._exit(5)
+        if sid == "perm-load":
+            outcome = await self.ask_permission(sid, "load-tool")
+            self.chunk(sid, f"permission during load: {outcome}")
+        if sid == "slow-load":
+            await asyncio.sleep(0.5)
+        self.chunk(sid, "a1")
+        self.update(sid, {"sessionUpdate": "brand_new_kind", "payload": 1})
+        self.sessions[sid] = {"cwd": params.get("cwd")}
+        self.respond(msg_id, {})
+
+    async def on_session_resume(self, msg_id: Any, params: dict[str, Any]) -> None:
+        self.sessions[params.get("sessionId", "")] = {"cwd": params.get("cwd")}
+        self.respond(msg_id, {})
+
+    async def on_session_close(self, msg_id: Any, params: dict[str, Any]) -> None:
+        self.sessions.pop(params.get("sessionId", ""), None)
+        self.respond(msg_id, {})
+
+    async def on_session_delete(self, msg_id: Any, params: dict[str, Any]) -> None:
+        self.respond(msg_id, {"_meta": {"deleted": params.get("sessionId")}})
+
+    async def on_session_list(self, msg_id: Any, params: dict[str, Any]) -> None:
+        offset = int(params.get("cursor") or 0)
+        everything = [
+            {"sessionId": f"listed-{i}", "title": f"Session {i}", "cwd": "/tmp", "updatedAt": "2026-11-30"}
+            for i in range(25)
+        ]
+        page = everything[offset : offset + 10]
+        result: dict[str, Any] = {"sessions": page}
+        if offset + 10 < len(everything):
+            result["nextCursor"] = str(offset + 10)
+        self.respond(msg_id, result)
+
+    async def on_session_set_mode(self, msg_id: Any, params: dict[str, Any]) -> None:
+        self.update(
+            params["sessionId"], {"sessionUpdate": "current_mode_update", "currentModeId": params["modeId"]}
+        )
+        self.respond(msg_id, {})
+
+    async def on_session_set_config_option(self, msg_id: Any, params: dict[str, Any]) -> None:
+        option = {
+            "id": params["configId"],
+            "name": params["configId"],
+            "type": "select",
+            "currentValue": params["value"],
+            "options": [],
+        }
+        self.respond(msg_id, {"configOptions": [option]})
+
+    async def on_session_cancel(self, msg_id: Any, params: dict[str, Any]) -> None:
+        self.cancelled.add(params.get("sessionId", ""))
+
+    async def on_session_prompt(self, msg_id: Any, params: dict[str, Any]) -> None:
+        sid = params.get("sessionId", "")
+        blocks = params.get("prompt") or []
+        text = " ".join(b.get("text", "") for b in blocks if b.get("type") == "text").strip()
+        word = text.split(" ", 1)[0] if text else ""
+        self.cancelled.discard(sid)
+        handler = PROMPTS.get(word, Agent.prompt_hello)
+        stop = await handler(self, sid, params, text)
+        self.respond(msg_id, {"stopReason": stop})
+
+    # --- prompt scripts ----------------------------------------------------------------------------
+    async def prompt_hello(self, sid: str, params: dict[str, Any], text: str) -> str:
+        self.chunk(sid, "Hello")
+        self.chunk(sid, " world")
+        return "end_turn"
+
+    async def prompt_echo_meta(self, sid: str, params: dict[str, Any], text: str) -> str:
+        self.chunk(sid, json.dumps({"meta": params.get("_meta"), "prompt": params.get("prompt")}))
+        return "end_turn"
+
+    async def prompt_garbage(self, sid: str, params: dict[str, Any], text: str) -> str:
+        self.raw("this is not json")
+        self.raw("{broken json")
+        self.raw("[1, 2, 3]")
+        self.raw('{"jsonrpc": "2.0", "id": 987654, "result": {}}')
+        self.update(sid, {"sessionUpdate": "future_kind_v9", "whatever": [1, 2]})
+        self.update(
+            "nobody-knows-this-session",
+            {"sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": "lost"}},
+        )
+        self.send({"jsonrpc": "2.0", "method": "session/update", "params": {"update": {}}})
+        self.chunk(sid, "survived")
+        return "end_turn"
+
+    async def prompt_bigline(self, sid: str, params: dict[str, Any], text: str) -> str:
+        self.raw(b"x" * (20 * 1024 * 1024))
+        self.chunk(sid, "y" * (20 * 1024 * 1024))
+        self.chunk(sid, "after the big line")
+        return "end_turn"
+
+    async def prompt_stderrflood(self, sid: str, params: dict[str, Any], text: str) -> str:
+        line = ("E" * 1023 + "\n").encode()
+        for _ in range(5 * 1024):
+            sys.stderr.buffer.write(line)
+        sys.stderr.buffer.flush()
+        self.chunk(sid, "flooded")
+        return "end_turn"
+
+    async def prompt_exit(self, sid: str, params: dict[str, Any], text: str) -> str:
+        self.update(
+            sid,
+            {"sessionUpdate": "tool_call", "toolCallId": "t-exit", "title": "work", "status": "in_progress"},
+        )
+        self.chunk(sid, "about to die")
+        sys.stderr.write("segfault-ish: goodbye\n")
+        sys.stderr.flush()
+        await asyncio.sleep(0.05)
+        os._exit(3)
+
+    async def prompt_permission(self, sid: str, params: dict[str, Any], text: str) -> str:
+        self.update(
+            sid,
+            {
+                "sessionUpdate": "tool_call",
+                "toolCallId": "t-perm",
+                "title": "rm -rf build",
+                "kind": "execute",
+                "status": "pending",
+            },
+        )
+        outcome = await self.ask_permission(sid, "t-perm")
+        status = "completed" if outcome == "allow" else "failed"
+        self.update(sid, {"sessionUpdate": "tool_call_update", "toolCallId": "t-perm", "status": status})
+        self.chunk(sid, f"outcome: {outcome}")
+        return "cancelled" if sid in self.cancelled else "end_turn"
+
+    async def prompt_slow(self, sid: str, params: dict[str, Any], text: str) -> str:
+        self.update(
+            sid,
+            {
+                "sessionUpdate": "tool_call",
+                "toolCallId": "t-slow",
+                "title": "long job",
+                "status": "in_progress",
+            },
+        )
+        for i in range(500):
+            if sid in self.cancelled:
+                return "cancelled"
+            self.chunk(sid, f"tick {i} ")
+            await asyncio.sleep(0.02)
+        return "end_turn"
+
+    async def prompt_other(self, sid: str, params: dict[str, Any], text: str) -> str:
+        """Streams 30 chunks slowly (for switching away and back during a live prompt)."""
+        for i in range(30):
+            self.chunk(sid, f"bg{i} ")
+            await asyncio.sleep(0.03)
+        return "end_turn"
+
+    async def prompt_meta(self, sid: str, params: dict[str, Any], text: str) -> str:
+        self.update(
+            sid,
+            {
+                "sessionUpdate": "agent_message_chunk",
+                "content": {"type": "text", "text": "m"},
+                "futureField": {"x": 1},
+                "_meta": {"vendor": {"k": "v"}},
+            },
+            _meta={"envelope": True},
+        )
+        return "end_turn"
+
+
+PROMPTS = {
+    "hello": Agent.prompt_hello,
+    "echo-meta": Agent.prompt_echo_meta,
+    "garbage": Agent.prompt_garbage,
+    "bigline": Agent.prompt_bigline,
+    "stderrflood": Agent.prompt_stderrflood,
+    "exit": Agent.prompt_exit,
+    "permission": Agent.prompt_permission,
+    "slow": Agent.prompt_slow,
+    "background": Agent.prompt_other,
+    "meta": Agent.prompt_meta,
+}
+
+
+async def main() -> None:
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader(limit=64 * 1024 * 1024)
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+    agent = Agent()
+    if "banner" in FLAGS:
+        agent.raw("Welcome to the scripted agent v1 (this banner is not JSON)")
+        agent.raw("")
+    tasks: set[asyncio.Task[None]] = set()
+    while True:
+        line = await reader.readline()
+        if not line:
+            break
+        try:
+            msg = json.loads(line)
+        except ValueError:
+            continue
+        task = loop.create_task(agent.handle(msg))
+        tasks.add(task)
+        task.add_done_callback(tasks.discard)
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

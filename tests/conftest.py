@@ -1,0 +1,102 @@
+"""Shared fixtures: an isolated data/log/config dir per test, and real agent services that are always
+shut down (process groups killed) at teardown, even when the test fails."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from app.main.agent_command import AgentCommand
+from app.main.chat_service import ChatService
+from app.main.envelopes import Envelope
+
+TESTS = Path(__file__).resolve().parent
+REPO = TESTS.parent
+SCRIPTED_AGENT = TESTS / "agents" / "scripted_agent.py"
+
+
+@pytest.fixture(autouse=True)
+def isolated_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every test gets its own data, log and config locations (never the user's)."""
+    home = tmp_path / "clawqt-home"
+    monkeypatch.setenv("CLAWQT_DATA_DIR", str(home / "data"))
+    monkeypatch.setenv("CLAWQT_LOG_DIR", str(home / "logs"))
+    monkeypatch.setenv("CLAWQT_CONFIG", str(home / "config.json"))
+    return home
+
+
+class EnvelopeLog:
+    """Collects envelopes; `wait_for` polls the event loop until a predicate holds."""
+
+    def __init__(self) -> None:
+        self.items: list[Envelope] = []
+
+    def __call__(self, envelope: Envelope) -> None:
+        self.items.append(envelope)
+
+    def of_kind(self, kind: str) -> list[Any]:
+        return [e for e in self.items if e.kind == kind]
+
+    def updates(self, update_kind: str | None = None) -> list[Any]:
+        found = self.of_kind("session_update")
+        if update_kind is None:
+            return found
+        return [e for e in found if e.notification["update"].get("sessionUpdate") == update_kind]
+
+    def text(self, session_key: str | None = None) -> str:
+        """Concatenated agent_message_chunk text (what a user would read)."""
+        parts = []
+        for e in self.updates("agent_message_chunk"):
+            if session_key is None or e.session_key == session_key:
+                content = e.notification["update"].get("content") or {}
+                parts.append(content.get("text", ""))
+        return "".join(parts)
+
+    async def wait_for(self, predicate: Callable[[EnvelopeLog], Any], timeout: float = 10.0) -> Any:
+        deadline = asyncio.get_running_loop().time() + timeout
+        while True:
+            value = predicate(self)
+            if value:
+                return value
+            if asyncio.get_running_loop().time() > deadline:
+                raise AssertionError(
+                    f"condition not met within {timeout} s; last envelopes: "
+                    f"{[e.kind for e in self.items[-10:]]}"
+                )
+            await asyncio.sleep(0.01)
+
+
+def scripted_agent_argv(*flags: str) -> tuple[str, ...]:
+    """The scripted test agent (tests/agents/scripted_agent.py) with behaviour flags."""
+    return (sys.executable, str(SCRIPTED_AGENT), *flags)
+
+
+def demo_agent_argv() -> tuple[str, ...]:
+    return (sys.executable, "-m", "app", "demo-agent")
+
+
+@pytest.fixture
+async def make_service(tmp_path: Path) -> AsyncIterator[Callable[..., tuple[ChatService, EnvelopeLog]]]:
+    """`make_service(argv, **kwargs)` -> (service, envelope log); every service is shut down after."""
+    services: list[ChatService] = []
+
+    def factory(argv: tuple[str, ...], **kwargs: Any) -> tuple[ChatService, EnvelopeLog]:
+        kwargs.setdefault("cwd", str(tmp_path))
+        kwargs.setdefault("log_path", tmp_path / "agent-stderr.log")
+        service = ChatService(AgentCommand(tuple(argv), "flag", "test"), **kwargs)
+        envelopes = EnvelopeLog()
+        service.subscribe(envelopes)
+        services.append(service)
+        return service, envelopes
+
+    yield factory
+    for service in services:
+        await service.shutdown()

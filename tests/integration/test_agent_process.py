@@ -1,0 +1,123 @@
+"""Agent process ownership: full environment, own process group, stderr log under the log dir, no
+orphans on quit, restart backoff, and `--record` traces."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import sys
+
+from app.main.agent_connection import BACKOFF_STEPS, backoff_delay
+from app.main.trace_recorder import TraceRecorder
+from tests.conftest import SCRIPTED_AGENT, scripted_agent_argv
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # a zombie still answers kill(0): look at its state
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().split(") ", 1)[1][0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+async def test_full_environment_is_passed_to_the_agent(make_service, tmp_path, monkeypatch):
+    monkeypatch.setenv("CLAWQT_TEST_MARK", "passed-through-42")
+    service, _ = make_service(scripted_agent_argv())
+    await service.start()
+    assert "env mark: passed-through-42" in (tmp_path / "agent-stderr.log").read_text()
+
+
+async def test_agent_runs_in_its_own_process_group(make_service):
+    service, _ = make_service(scripted_agent_argv())
+    await service.start()
+    pid = service.connection.pid
+    assert os.getpgid(pid) == pid != os.getpgid(0)
+
+
+async def test_stderr_log_defaults_to_the_platform_log_dir(isolated_dirs):
+    from app.main.agent_command import AgentCommand
+    from app.main.chat_service import ChatService
+
+    service = ChatService(AgentCommand(scripted_agent_argv(), "flag", "test"))
+    try:
+        await service.start()
+    finally:
+        await service.shutdown()
+    log_file = isolated_dirs / "logs" / "agent-stderr.log"
+    assert "client capabilities" in log_file.read_text()
+
+
+async def test_quit_kills_the_whole_process_group_no_orphans(make_service, tmp_path):
+    pidfile = tmp_path / "grandchild.pid"
+    script = (
+        f"sleep 300 & echo $! > {shlex.quote(str(pidfile))}; "
+        f"exec {shlex.quote(sys.executable)} {shlex.quote(str(SCRIPTED_AGENT))}"
+    )
+    service, _ = make_service(("sh", "-c", script))
+    await service.start()
+    leader = service.connection.pid
+    grandchild = int(pidfile.read_text())
+    assert _alive(leader) and _alive(grandchild)
+    await service.shutdown()
+    assert not _alive(leader)
+    assert not _alive(grandchild)
+
+
+async def test_child_exit_kills_leftover_grandchildren(make_service, tmp_path):
+    pidfile = tmp_path / "grandchild.pid"
+    script = (
+        f"sleep 300 & echo $! > {shlex.quote(str(pidfile))}; "
+        f"exec {shlex.quote(sys.executable)} {shlex.quote(str(SCRIPTED_AGENT))}"
+    )
+    service, envelopes = make_service(("sh", "-c", script))
+    session = await service.new_session()
+    grandchild = int(pidfile.read_text())
+    try:
+        await service.prompt(session.session_key, "exit")
+    except Exception:
+        pass
+    await envelopes.wait_for(lambda log: any(e.state == "exited" for e in log.of_kind("agent_state")))
+    assert not _alive(grandchild)
+
+
+def test_restart_backoff_grows_and_caps():
+    assert [backoff_delay(n) for n in range(9)] == [0.0, 1.0, 2.0, 4.0, 8.0, 16.0, 30.0, 30.0, 30.0]
+    assert BACKOFF_STEPS[-1] == 30.0
+
+
+async def test_repeated_early_deaths_announce_the_backoff(make_service):
+    service, envelopes = make_service(scripted_agent_argv())
+    for _ in range(2):
+        session = await service.new_session()
+        try:
+            await service.prompt(session.session_key, "exit")
+        except Exception:
+            pass
+        await envelopes.wait_for(lambda log: log.of_kind("agent_state")[-1].state == "exited")
+    assert envelopes.of_kind("agent_state")[-1].restart_in_s == 2.0
+
+
+async def test_record_writes_every_message_both_ways_and_stderr(make_service, tmp_path):
+    trace = tmp_path / "trace.jsonl"
+    recorder = TraceRecorder(trace)
+    service, _ = make_service(scripted_agent_argv(), recorder=recorder)
+    session = await service.new_session()
+    await service.prompt(session.session_key, "hello")
+    await service.shutdown()
+    recorder.close()
+    lines = [json.loads(line) for line in trace.read_text().splitlines()]
+    sends = [e["msg"].get("method") for e in lines if e["dir"] == "send"]
+    recvs = [e["msg"] for e in lines if e["dir"] == "recv"]
+    assert sends[:3] == ["initialize", "session/new", "session/prompt"]
+    assert any(m.get("method") == "session/update" for m in recvs)
+    assert any("result" in m and isinstance(m["result"], dict) and "stopReason" in m["result"] for m in recvs)
+    assert any(e["dir"] == "stderr" and e["text"].startswith("client capabilities") for e in lines)
+    assert all(isinstance(e["t"], float | int) for e in lines)
+    times = [e["t"] for e in lines]
+    assert times == sorted(times)
