@@ -82,6 +82,14 @@ class AgentConnection:
         self.state: AgentStateName = "idle"
         self.last_exit_code: int | None = None
         self.generation_of_child = 0
+        self._raw_observers: list[Callable[[str, dict[str, Any]], None]] = []
+        if recorder is not None:
+            self._raw_observers.append(recorder.message)  # type: ignore[arg-type]
+
+    def add_raw_observer(self, observer: Callable[[str, dict[str, Any]], None]) -> Callable[[], None]:
+        """See every JSON-RPC message as it crossed the pipe ("send"/"recv"); returns a remover."""
+        self._raw_observers.append(observer)
+        return lambda: self._raw_observers.remove(observer) if observer in self._raw_observers else None
 
     # --- state -------------------------------------------------------------------------------
     @property
@@ -147,7 +155,7 @@ class AgentConnection:
         transport = StdioTransport(
             process.proc.stdin,
             process.proc.stdout,
-            on_raw=self._record if self._recorder is not None else None,
+            on_raw=self._observe_raw,
             intercept=self._intercept,
             on_diagnostic=self._on_diagnostic,
         )
@@ -213,9 +221,12 @@ class AgentConnection:
             await process.stop()
         exited.cancel()
 
-    def _record(self, direction: str, message: dict[str, Any]) -> None:
-        assert self._recorder is not None
-        self._recorder.message(direction, message)  # type: ignore[arg-type]
+    def _observe_raw(self, direction: str, message: dict[str, Any]) -> None:
+        for observer in list(self._raw_observers):
+            try:
+                observer(direction, message)
+            except Exception:  # an inspector or recorder must never break the stream
+                log.exception("raw observer failed")
 
     # --- exit --------------------------------------------------------------------------------
     async def _watch_exit(self, exited: asyncio.Task[int], process: AgentProcess) -> None:

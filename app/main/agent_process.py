@@ -4,6 +4,7 @@ drained continuously, and the whole group killed on stop (Node agents leave gran
 from __future__ import annotations
 
 import asyncio
+import atexit
 import contextlib
 import logging
 import os
@@ -29,6 +30,9 @@ def kill_all_groups_now() -> None:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(pgid, signal.SIGKILL)
         _LIVE_GROUPS.discard(pgid)
+
+
+atexit.register(kill_all_groups_now)
 
 
 def _open_pidfd(pid: int) -> int | None:

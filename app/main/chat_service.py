@@ -107,6 +107,11 @@ class ChatService:
         self._listeners.append(listener)
         return lambda: self._listeners.remove(listener) if listener in self._listeners else None
 
+    def observe_raw(self, observer: Callable[[str, dict[str, Any]], None]) -> Callable[[], None]:
+        """Raw JSON-RPC traffic ("send"/"recv", message) for recording and a protocol inspector. The
+        message objects are the transport's own: observers must copy before keeping or changing them."""
+        return self.connection.add_raw_observer(observer)
+
     def _emit(self, envelope: Envelope) -> None:
         for listener in list(self._listeners):
             try:

@@ -3,6 +3,7 @@ orphans on quit, restart backoff, and `--record` traces."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shlex
@@ -78,10 +79,8 @@ async def test_child_exit_kills_leftover_grandchildren(make_service, tmp_path):
     service, envelopes = make_service(("sh", "-c", script))
     session = await service.new_session()
     grandchild = int(pidfile.read_text())
-    try:
+    with contextlib.suppress(Exception):
         await service.prompt(session.session_key, "exit")
-    except Exception:
-        pass
     await envelopes.wait_for(lambda log: any(e.state == "exited" for e in log.of_kind("agent_state")))
     assert not _alive(grandchild)
 
@@ -95,10 +94,8 @@ async def test_repeated_early_deaths_announce_the_backoff(make_service):
     service, envelopes = make_service(scripted_agent_argv())
     for _ in range(2):
         session = await service.new_session()
-        try:
+        with contextlib.suppress(Exception):
             await service.prompt(session.session_key, "exit")
-        except Exception:
-            pass
         await envelopes.wait_for(lambda log: log.of_kind("agent_state")[-1].state == "exited")
     assert envelopes.of_kind("agent_state")[-1].restart_in_s == 2.0
 
@@ -121,3 +118,44 @@ async def test_record_writes_every_message_both_ways_and_stderr(make_service, tm
     assert all(isinstance(e["t"], float | int) for e in lines)
     times = [e["t"] for e in lines]
     assert times == sorted(times)
+
+
+def test_app_exit_without_shutdown_still_kills_the_agent_group(tmp_path):
+    """If the app exits without calling shutdown (an exception, a forgotten path), the atexit hook kills
+    the whole group: asyncio alone would kill only the direct child and orphan its grandchildren."""
+    import subprocess
+    import time
+
+    pidfile = tmp_path / "grandchild.pid"
+    script = (
+        f"sleep 300 & echo $! > {shlex.quote(str(pidfile))}; "
+        f"exec {shlex.quote(sys.executable)} {shlex.quote(str(SCRIPTED_AGENT))}"
+    )
+    program = f"""
+import asyncio
+from app.main.agent_command import AgentCommand
+from app.main.chat_service import ChatService
+
+async def main():
+    service = ChatService(AgentCommand(("sh", "-c", {script!r}), "flag", "t"))
+    await service.start()
+    print(service.connection.pid, flush=True)
+
+asyncio.run(main())
+"""
+    result = subprocess.run(
+        [sys.executable, "-c", program],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=str(SCRIPTED_AGENT.parents[2]),
+        env={**os.environ, "CLAWQT_LOG_DIR": str(tmp_path)},
+    )
+    assert result.returncode == 0, result.stderr
+    leader = int(result.stdout.split()[0])
+    grandchild = int(pidfile.read_text())
+    deadline = time.monotonic() + 5
+    while (_alive(leader) or _alive(grandchild)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(leader)
+    assert not _alive(grandchild)

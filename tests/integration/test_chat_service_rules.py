@@ -132,7 +132,8 @@ async def test_loads_are_serialized(make_service):
     slow_result, fast_result = await asyncio.gather(slow, fast)
     assert slow_result.generation < fast_result.generation
     assert service.active_session_key == "past-3"
-    assert [u.notification["update"]["sessionUpdate"] for u in fast_result.updates][0] == "user_message_chunk"
+    first_kind = fast_result.updates[0].notification["update"]["sessionUpdate"]
+    assert first_kind == "user_message_chunk"
 
 
 async def test_prompt_refused_before_any_load(make_service):
@@ -361,7 +362,7 @@ async def test_permission_auto_cancelled_on_child_exit(make_service):
 
 
 async def test_permission_auto_cancelled_on_prompt_settlement(make_service):
-    service, envelopes = make_service(scripted_agent_argv())
+    service, _envelopes = make_service(scripted_agent_argv())
     session = await service.new_session()
     await service.prompt(session.session_key, "hello")
     # a late request after settlement has no live prompt and is cancelled at once
@@ -450,3 +451,22 @@ async def test_set_mode_and_config_option(make_service):
     assert options[0]["currentValue"] == "m2"
     with pytest.raises(PromptRefused):
         await service.set_mode("never-opened", "b")
+
+
+async def test_raw_observer_sees_what_the_agent_really_sent(make_service):
+    service, _ = make_service(scripted_agent_argv())
+    seen: list[tuple[str, dict]] = []
+    service.observe_raw(lambda direction, message: seen.append((direction, json.loads(json.dumps(message)))))
+    session = await service.new_session()
+    await service.prompt(session.session_key, "garbage")
+    received = [m for d, m in seen if d == "recv"]
+    kinds = [
+        m["params"]["update"].get("sessionUpdate") for m in received if m.get("method") == "session/update"
+    ]
+    assert "future_kind_v9" in kinds  # a newer update kind, as sent
+    assert any(m.get("params", {}).get("sessionId") == "nobody-knows-this-session" for m in received)
+    assert [m.get("method") for d, m in seen if d == "send"][:3] == [
+        "initialize",
+        "session/new",
+        "session/prompt",
+    ]
