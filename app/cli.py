@@ -30,10 +30,10 @@ def main(argv: list[str] | None = None) -> int:
         from app.demo_agent import run
 
         return run()
-    logging.basicConfig(
-        level=logging.DEBUG if args.verbose else logging.WARNING,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
+    from app.main.app_log import configure_logging
+
+    log_file = configure_logging(args.verbose)
+    logging.getLogger("clawqt").info("ClawQt starting; log file %s", log_file)
     from app.smoke import run_smoke
 
     prompt = getattr(args, "prompt", "Hello! Show me what you can do.")

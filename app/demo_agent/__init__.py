@@ -38,7 +38,12 @@ async def _serve() -> None:
 
     store = SessionStore(data_dir() / "demo-agent" / "sessions")
     agent = DemoAgent(store, delay=delay_from_env())
-    reader, writer = await acp.stdio_streams(limit=50 * 1024 * 1024)
+    try:
+        reader, writer = await acp.stdio_streams(limit=50 * 1024 * 1024)
+    except ValueError as exc:  # asyncio's pipe transports refuse regular files
+        raise SystemExit(
+            f"demo-agent: stdin and stdout must be pipes (run it from an ACP client): {exc}"
+        ) from None
     if os.name == "posix":
         # The SDK's pipe transport already holds the real stdout; anything else that prints would
         # corrupt the JSON-RPC stream, so it goes to stderr instead. (On Windows the SDK writes through

@@ -158,8 +158,9 @@ async def run_showcase(turn: Turn) -> StopReason:
 def _thought(turn: Turn) -> str:
     prompt = " ".join(turn.text.split())
     quoted = prompt if len(prompt) <= 60 else prompt[:59] + "…"
+    opening = f"The user wrote “{quoted}”." if prompt else "The user sent attachments but no text."
     return (
-        f"The user wrote “{quoted}”. I am a demo agent without a model, so I will show what I can do: "
+        f"{opening} I am a demo agent without a model, so I will show what I can do: "
         f"a plan, some markdown, tools and a file. Mode: {turn.session.mode_id}, "
         f"model: {turn.session.model}."
     )
