@@ -286,6 +286,14 @@ class Agent:
             await asyncio.sleep(0.03)
         return "end_turn"
 
+    async def prompt_blast(self, sid: str, params: dict[str, Any], text: str) -> str:
+        """`blast N`: N agent_message_chunk updates as fast as the pipe takes them (benchmarks)."""
+        count = int(text.split()[1]) if len(text.split()) > 1 else 10_000
+        piece = "lorem ipsum dolor sit amet " * 7
+        for i in range(count):
+            self.chunk(sid, f"{i}:{piece}")
+        return "end_turn"
+
     async def prompt_meta(self, sid: str, params: dict[str, Any], text: str) -> str:
         self.update(
             sid,
@@ -311,6 +319,7 @@ PROMPTS = {
     "slow": Agent.prompt_slow,
     "background": Agent.prompt_other,
     "meta": Agent.prompt_meta,
+    "blast": Agent.prompt_blast,
 }
 
 

@@ -27,15 +27,21 @@ async def _showcase(service, envelopes, answer: str):
 
 
 async def test_demo_initialize_and_new_session(make_service):
-    service, _ = make_service(demo_agent_argv())
+    service, envelopes = make_service(demo_agent_argv())
     info = await service.start()
     assert info.name == "clawqt-demo"
     assert info.supports("loadSession") and info.supports("sessionCapabilities", "list")
     session = await service.new_session()
     assert session.modes and len(session.modes["availableModes"]) == 2
     assert any(o.get("category") == "model" for o in session.config_options)
-    kinds = [u.notification["update"]["sessionUpdate"] for u in session.updates]
-    assert "available_commands_update" in kinds
+    # the demo sends its commands right after the response: in the batch or just after, same session
+    await envelopes.wait_for(
+        lambda log: any(
+            u.notification["update"]["sessionUpdate"] == "available_commands_update"
+            and u.session_key == session.session_key
+            for u in (*session.updates, *log.updates())
+        )
+    )
 
 
 async def test_demo_showcase_streams_every_kind_of_update(make_service, tmp_path):
