@@ -14,6 +14,14 @@ from app.main.trace_recorder import TraceRecorder
 from tests.conftest import SCRIPTED_AGENT, scripted_agent_argv
 
 
+def _agent_with_grandchild(pidfile) -> str:
+    """A shell line: start a long `sleep` grandchild (its pid written to pidfile), then become the agent."""
+    return (
+        f"sleep 300 & echo $! > {shlex.quote(str(pidfile))}; "
+        f"exec {shlex.quote(sys.executable)} {shlex.quote(str(SCRIPTED_AGENT))}"
+    )
+
+
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -56,10 +64,7 @@ async def test_stderr_log_defaults_to_the_platform_log_dir(isolated_dirs):
 
 async def test_quit_kills_the_whole_process_group_no_orphans(make_service, tmp_path):
     pidfile = tmp_path / "grandchild.pid"
-    script = (
-        f"sleep 300 & echo $! > {shlex.quote(str(pidfile))}; "
-        f"exec {shlex.quote(sys.executable)} {shlex.quote(str(SCRIPTED_AGENT))}"
-    )
+    script = _agent_with_grandchild(pidfile)
     service, _ = make_service(("sh", "-c", script))
     await service.start()
     leader = service.connection.pid
@@ -72,10 +77,7 @@ async def test_quit_kills_the_whole_process_group_no_orphans(make_service, tmp_p
 
 async def test_child_exit_kills_leftover_grandchildren(make_service, tmp_path):
     pidfile = tmp_path / "grandchild.pid"
-    script = (
-        f"sleep 300 & echo $! > {shlex.quote(str(pidfile))}; "
-        f"exec {shlex.quote(sys.executable)} {shlex.quote(str(SCRIPTED_AGENT))}"
-    )
+    script = _agent_with_grandchild(pidfile)
     service, envelopes = make_service(("sh", "-c", script))
     session = await service.new_session()
     grandchild = int(pidfile.read_text())
@@ -127,10 +129,7 @@ def test_app_exit_without_shutdown_still_kills_the_agent_group(tmp_path):
     import time
 
     pidfile = tmp_path / "grandchild.pid"
-    script = (
-        f"sleep 300 & echo $! > {shlex.quote(str(pidfile))}; "
-        f"exec {shlex.quote(sys.executable)} {shlex.quote(str(SCRIPTED_AGENT))}"
-    )
+    script = _agent_with_grandchild(pidfile)
     program = f"""
 import asyncio
 from app.main.agent_command import AgentCommand
