@@ -1,0 +1,350 @@
+"""Render-time grouping of the flat timeline into display rows, maintained incrementally.
+
+Groups: consecutive user segments form a user group; everything between user groups is one assistant
+turn (items before the first user item still make a turn). Grouping never looks at messageId,
+toolCallId or `_meta`. Inside a turn, each visible item is a block row in item order, except that
+consecutive tool calls share one tool-group row; attachments of every item are lifted into one
+`turn-attachments` row after all blocks; a `turn-footer` row ends every turn (timing, copy).
+
+Incremental contract: `appended`, `changed` and `removed` are told about each item event and return
+index-based row changes. Appending to or patching inside the last turn costs O(1); structural changes
+(an item gains or loses visibility or attachments, a user segment is removed and two turns merge)
+regroup only the affected groups.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from app.renderer.timeline.items import Item, MessageSegment, ToolCall, is_user
+from app.renderer.timeline.parts import Attachment
+from app.renderer.timeline.rows import Row, RowChange, RowKind, RowsChanged, RowsInserted, RowsRemoved
+
+
+@dataclass
+class Block:
+    key: str
+    kind: RowKind
+    item_ids: list[str]
+
+
+@dataclass
+class Group:
+    kind: str  # "user" | "assistant"
+    id: str
+    item_ids: list[str] = field(default_factory=list)
+    blocks: list[Block] = field(default_factory=list)
+    attachment_items: list[str] = field(default_factory=list)
+    row_start: int = 0
+    row_count: int = 0
+
+
+def block_kind(item: Item) -> RowKind:
+    if isinstance(item, MessageSegment):
+        return "assistant-text"
+    return {"thought": "thought", "tool": "tool", "permission": "permission", "plan": "plan"}[item.kind]
+
+
+def group_kind_of(item: Item) -> str:
+    return "user" if is_user(item) else "assistant"
+
+
+class Grouping:
+    """Groups, blocks and rows of one timeline, kept in step with its items."""
+
+    def __init__(self, items: dict[str, Item]) -> None:
+        self.items = items
+        self.groups: list[Group] = []
+        self.group_of: dict[str, Group] = {}
+        self.block_of: dict[str, Block] = {}
+        self.rows: list[Row] = []
+        self.row_pos: dict[str, int] = {}
+        self._visible: dict[str, bool] = {}
+        self._attachments: dict[str, tuple[Attachment, ...]] = {}
+
+    # --- building ------------------------------------------------------------------------------
+    def _new_group(self, item_id: str) -> Group:
+        kind = group_kind_of(self.items[item_id])
+        return Group(kind=kind, id=self._group_id(kind, item_id))
+
+    @staticmethod
+    def _group_id(kind: str, first_item_id: str) -> str:
+        """A group is named after its first item (a user group: that segment's id)."""
+        return first_item_id if kind == "user" else f"turn:{first_item_id}"
+
+    def _compute_blocks(self, group: Group) -> None:
+        group.blocks = []
+        group.attachment_items = []
+        for item_id in group.item_ids:
+            self._classify(group, item_id)
+
+    def _classify(self, group: Group, item_id: str) -> None:
+        """Record visibility/attachments and place the item in a block (assistant turns)."""
+        item = self.items[item_id]
+        visible = item.visible
+        attachments = item.attachments
+        self._visible[item_id] = visible
+        self._attachments[item_id] = attachments
+        if attachments:
+            group.attachment_items.append(item_id)
+        if group.kind == "user":
+            return
+        self.block_of.pop(item_id, None)
+        if not visible:
+            return
+        last = group.blocks[-1] if group.blocks else None
+        if isinstance(item, ToolCall) and last is not None and last.kind in ("tool", "tool-group"):
+            last.item_ids.append(item_id)
+            last.kind = "tool-group"
+        else:
+            last = Block(f"block:{item_id}", block_kind(item), [item_id])
+            group.blocks.append(last)
+        self.block_of[item_id] = last
+
+    def _rows_of(self, group: Group) -> list[Row]:
+        specs: list[tuple[str, RowKind, tuple[str, ...]]]
+        if group.kind == "user":
+            specs = [(f"user:{group.id}", "user", tuple(group.item_ids))]
+            if group.attachment_items:
+                specs.append((f"user-att:{group.id}", "user-attachments", tuple(group.attachment_items)))
+        else:
+            specs = [(b.key, b.kind, tuple(b.item_ids)) for b in group.blocks]
+            if group.attachment_items:
+                specs.append((f"att:{group.id}", "turn-attachments", tuple(group.attachment_items)))
+            specs.append((f"footer:{group.id}", "turn-footer", ()))
+        last = len(specs) - 1
+        return [
+            Row(key, kind, group.id, ids, first=i == 0, last=i == last)
+            for i, (key, kind, ids) in enumerate(specs)
+        ]
+
+    def rebuild(self, order: list[str]) -> list[RowChange]:
+        """Group everything from scratch (loads): one removal of all old rows, one insertion."""
+        old_count = len(self.rows)
+        self.groups, self.group_of, self.block_of = [], {}, {}
+        self._visible, self._attachments = {}, {}
+        current: Group | None = None
+        for item_id in order:
+            kind = group_kind_of(self.items[item_id])
+            if current is None or current.kind != kind:
+                current = self._new_group(item_id)
+                self.groups.append(current)
+            current.item_ids.append(item_id)
+            self.group_of[item_id] = current
+        rows: list[Row] = []
+        for group in self.groups:
+            self._compute_blocks(group)
+            group.row_start = len(rows)
+            group_rows = self._rows_of(group)
+            group.row_count = len(group_rows)
+            rows.extend(group_rows)
+        self.rows = rows
+        self.row_pos = {row.key: i for i, row in enumerate(rows)}
+        changes: list[RowChange] = []
+        if old_count:
+            changes.append(RowsRemoved(0, old_count))
+        if rows:
+            changes.append(RowsInserted(0, tuple(rows)))
+        return changes
+
+    # --- bookkeeping ---------------------------------------------------------------------------
+    def _reindex_from(self, start: int) -> None:
+        for i in range(start, len(self.rows)):
+            self.row_pos[self.rows[i].key] = i
+
+    def _shift_groups_after(self, group: Group, delta: int) -> None:
+        if delta == 0:
+            return
+        index = self._index_of(group)
+        for later in self.groups[index + 1 :]:
+            later.row_start += delta
+
+    def _index_of(self, group: Group) -> int:
+        if self.groups and self.groups[-1] is group:
+            return len(self.groups) - 1
+        for i in range(len(self.groups) - 1, -1, -1):
+            if self.groups[i] is group:
+                return i
+        raise ValueError("group not found")
+
+    def _regroup(self, group: Group, dirty: set[str]) -> list[RowChange]:
+        """Recompute one group's rows and emit a keyed local diff against its old rows."""
+        group.id = self._group_id(group.kind, group.item_ids[0])
+        self._compute_blocks(group)
+        new = self._rows_of(group)
+        start, old_count = group.row_start, group.row_count
+        old = self.rows[start : start + old_count]
+        prefix = 0
+        while prefix < min(len(old), len(new)) and old[prefix].key == new[prefix].key:
+            prefix += 1
+        suffix = 0
+        while (
+            suffix < min(len(old), len(new)) - prefix
+            and old[len(old) - 1 - suffix].key == new[len(new) - 1 - suffix].key
+        ):
+            suffix += 1
+        changes: list[RowChange] = []
+
+        def changed_runs(old_rows: list[Row], new_rows: list[Row], at: int) -> None:
+            for offset, (before, after) in enumerate(zip(old_rows, new_rows, strict=True)):
+                if before != after or set(after.item_ids) & dirty:
+                    changes.append(RowsChanged(at + offset, (after,)))
+
+        changed_runs(old[:prefix], new[:prefix], start)
+        old_mid = len(old) - prefix - suffix
+        new_mid = new[prefix : len(new) - suffix]
+        if old_mid:
+            changes.append(RowsRemoved(start + prefix, old_mid))
+        if new_mid:
+            changes.append(RowsInserted(start + prefix, tuple(new_mid)))
+        tail_at = start + prefix + len(new_mid)
+        changed_runs(old[len(old) - suffix :], new[len(new) - suffix :], tail_at)
+        for row in old:
+            self.row_pos.pop(row.key, None)
+        self.rows[start : start + old_count] = new
+        group.row_count = len(new)
+        delta = len(new) - old_count
+        self._shift_groups_after(group, delta)
+        self._reindex_from(start) if delta else self._reindex_slice(start, len(new))
+        return changes
+
+    def _reindex_slice(self, start: int, count: int) -> None:
+        for i in range(start, start + count):
+            self.row_pos[self.rows[i].key] = i
+
+    def _append_group(self, group: Group) -> list[RowChange]:
+        self.groups.append(group)
+        self._compute_blocks(group)
+        rows = self._rows_of(group)
+        group.row_start = len(self.rows)
+        group.row_count = len(rows)
+        self.rows.extend(rows)
+        self._reindex_slice(group.row_start, len(rows))
+        return [RowsInserted(group.row_start, tuple(rows))]
+
+    # --- item events ---------------------------------------------------------------------------
+    def appended(self, item_id: str) -> list[RowChange]:
+        """A new item at the end of the timeline."""
+        item = self.items[item_id]
+        kind = group_kind_of(item)
+        last = self.groups[-1] if self.groups else None
+        if last is None or last.kind != kind:
+            group = self._new_group(item_id)
+            group.item_ids.append(item_id)
+            self.group_of[item_id] = group
+            return self._append_group(group)
+        last.item_ids.append(item_id)
+        self.group_of[item_id] = last
+        if kind == "user" or item.attachments:
+            return self._regroup(last, {item_id})
+        return self._append_block(last, item_id)
+
+    def _append_block(self, group: Group, item_id: str) -> list[RowChange]:
+        """Fast path: a new item at the end of the last turn (O(1) for text, thoughts, plans, tools)."""
+        blocks_before = len(group.blocks)
+        tail = group.blocks[-1] if group.blocks else None
+        self._classify(group, item_id)
+        block = self.block_of.get(item_id)
+        if block is None:  # invisible and without attachments: no row
+            return []
+        if block is tail:  # joined the trailing tool group
+            return self._refresh_block_row(group, block)
+        position = group.row_start + blocks_before
+        row = Row(block.key, block.kind, group.id, tuple(block.item_ids), first=blocks_before == 0)
+        changes: list[RowChange] = [RowsInserted(position, (row,))]
+        self.rows.insert(position, row)
+        group.row_count += 1
+        self._shift_groups_after(group, 1)
+        self._reindex_from(position)
+        if blocks_before == 0:  # the row that was first (attachments or footer) is no longer first
+            following = self.rows[position + 1]
+            demoted = Row(
+                following.key,
+                following.kind,
+                following.group_id,
+                following.item_ids,
+                first=False,
+                last=following.last,
+            )
+            self.rows[position + 1] = demoted
+            changes.append(RowsChanged(position + 1, (demoted,)))
+        return changes
+
+    def _refresh_block_row(self, group: Group, block: Block) -> list[RowChange]:
+        position = self.row_pos[block.key]
+        old = self.rows[position]
+        row = Row(block.key, block.kind, group.id, tuple(block.item_ids), first=old.first, last=old.last)
+        self.rows[position] = row
+        return [RowsChanged(position, (row,))]
+
+    def changed(self, item_id: str) -> list[RowChange]:
+        """An item's content changed in place."""
+        group = self.group_of.get(item_id)
+        if group is None:
+            return []
+        item = self.items[item_id]
+        visible, attachments = item.visible, item.attachments
+        same_visibility = visible == self._visible.get(item_id)
+        same_attachments = attachments == self._attachments.get(item_id)
+        if group.kind == "user":
+            if same_attachments:
+                position = self.row_pos[f"user:{group.id}"]
+                return [RowsChanged(position, (self.rows[position],))]
+            return self._regroup(group, {item_id})
+        if not same_visibility or bool(attachments) != bool(self._attachments.get(item_id)):
+            return self._regroup(group, {item_id})
+        self._attachments[item_id] = attachments
+        changes: list[RowChange] = []
+        block = self.block_of.get(item_id)
+        if block is not None:
+            position = self.row_pos[block.key]
+            changes.append(RowsChanged(position, (self.rows[position],)))
+        if not same_attachments:
+            position = self.row_pos[f"att:{group.id}"]
+            changes.append(RowsChanged(position, (self.rows[position],)))
+        return changes
+
+    def removed(self, item_id: str) -> list[RowChange]:
+        """An item left the timeline (a failed prompt's optimistic message)."""
+        group = self.group_of.pop(item_id, None)
+        if group is None:
+            return []
+        self.block_of.pop(item_id, None)
+        self._visible.pop(item_id, None)
+        self._attachments.pop(item_id, None)
+        group.item_ids.remove(item_id)
+        if group.item_ids:
+            return self._regroup(group, set())
+        index = self._index_of(group)
+        changes: list[RowChange] = [RowsRemoved(group.row_start, group.row_count)]
+        self._drop_group(index)
+        prev = self.groups[index - 1] if index > 0 else None
+        nxt = self.groups[index] if index < len(self.groups) else None
+        if prev is not None and nxt is not None and prev.kind == nxt.kind:
+            changes.append(RowsRemoved(nxt.row_start, nxt.row_count))
+            self._drop_group(index)
+            prev.item_ids.extend(nxt.item_ids)
+            for moved in nxt.item_ids:
+                self.group_of[moved] = prev
+            changes.extend(self._regroup(prev, set(nxt.item_ids)))
+        return changes
+
+    def _drop_group(self, index: int) -> None:
+        group = self.groups.pop(index)
+        start, count = group.row_start, group.row_count
+        for row in self.rows[start : start + count]:
+            self.row_pos.pop(row.key, None)
+        del self.rows[start : start + count]
+        for later in self.groups[index:]:
+            later.row_start -= count
+        self._reindex_from(start)
+
+    def footer_after(self, user_item_id: str) -> int | None:
+        """Row index of the footer of the turn that answers the user group holding this item."""
+        group = self.group_of.get(user_item_id)
+        if group is None:
+            return None
+        index = self._index_of(group)
+        if index + 1 >= len(self.groups):
+            return None
+        return self.row_pos.get(f"footer:{self.groups[index + 1].id}")

@@ -1,0 +1,206 @@
+"""Render parts: what a content block becomes inside a message, thought or tool output.
+
+ACP content blocks map as chat-timeline.md says: text -> markdown; image -> inline image (safe uri,
+else a data uri), a user image with a uri -> attachment; resource_link -> pending attachment; resource
+with uri -> attachment, without -> unavailable; anything else -> an error part naming the type. Markdown
+parts keep their streamed chunks and join lazily, so appending is O(chunk), not O(text).
+"""
+
+from __future__ import annotations
+
+import posixpath
+from dataclasses import dataclass, field
+from typing import Any, Literal
+from urllib.parse import unquote, urlsplit
+
+from app.renderer.timeline.media import MediaScanner
+
+AttachmentStatus = Literal["pending", "available", "unavailable"]
+AttachmentSource = Literal["acp-resource", "media-directive"]
+_SAFE_IMAGE_SCHEMES = ("https://", "http://", "file://", "data:image/")
+
+
+@dataclass
+class MarkdownPart:
+    """Markdown text built from streamed chunks; `text` joins them once and caches the result."""
+
+    chunks: list[str] = field(default_factory=list)
+    scanner: MediaScanner | None = None  # assistant prose only: MEDIA directives
+    _joined: str | None = None
+    kind: Literal["markdown"] = "markdown"
+
+    def append(self, text: str) -> None:
+        self.chunks.append(text)
+        self._joined = None
+        if self.scanner is not None:
+            self.scanner.feed(text)
+
+    @property
+    def text(self) -> str:
+        if self._joined is None:
+            self._joined = "".join(self.chunks)
+            self.chunks = [self._joined] if self._joined else []
+        return self._joined
+
+
+@dataclass(frozen=True)
+class ImagePart:
+    uri: str
+    mime_type: str | None
+    kind: Literal["image"] = "image"
+
+
+@dataclass(frozen=True)
+class Attachment:
+    """A reference shown as an attachment card. The renderer's copy is untrusted data: the main side
+    re-resolves it for every action."""
+
+    name: str
+    uri: str
+    source: AttachmentSource = "acp-resource"
+    status: AttachmentStatus = "pending"
+    mime_type: str | None = None
+    size: int | None = None
+    title: str | None = None
+    reason: str | None = None
+
+
+@dataclass(frozen=True)
+class AttachmentPart:
+    attachment: Attachment
+    kind: Literal["attachment"] = "attachment"
+
+
+@dataclass(frozen=True)
+class DiffPart:
+    path: str
+    old_text: str | None
+    new_text: str
+    kind: Literal["diff"] = "diff"
+
+
+@dataclass(frozen=True)
+class TerminalRefPart:
+    terminal_id: str
+    kind: Literal["terminal"] = "terminal"
+
+
+@dataclass(frozen=True)
+class ErrorPart:
+    text: str
+    kind: Literal["error"] = "error"
+
+
+Part = MarkdownPart | ImagePart | AttachmentPart | DiffPart | TerminalRefPart | ErrorPart
+
+
+def _str(value: Any) -> str | None:
+    return value if isinstance(value, str) and value else None
+
+
+def basename_of(uri: str) -> str:
+    """The last path segment of a uri or path, percent-decoded; the uri itself if it has none."""
+    try:
+        path = urlsplit(uri).path if "://" in uri else uri
+    except ValueError:
+        path = uri
+    name = posixpath.basename(unquote(path).replace("\\", "/").rstrip("/"))
+    return name or uri
+
+
+def _attachment(
+    block: dict[str, Any], uri: str | None, source: AttachmentSource = "acp-resource"
+) -> Attachment:
+    name = _str(block.get("name")) or _str(block.get("title")) or (basename_of(uri) if uri else "attachment")
+    size = block.get("size")
+    if uri is None:
+        return Attachment(name=name, uri="", source=source, status="unavailable", reason="invalid reference")
+    return Attachment(
+        name=name,
+        uri=uri,
+        source=source,
+        status="pending",
+        mime_type=_str(block.get("mimeType")),
+        size=size if isinstance(size, int) and not isinstance(size, bool) and size >= 0 else None,
+        title=_str(block.get("title")),
+    )
+
+
+def content_to_part(block: Any, role: str) -> Part:
+    """One ACP content block -> one part. Never raises: malformed blocks become error parts."""
+    if not isinstance(block, dict):
+        return ErrorPart(f"Unsupported ACP content block: {type(block).__name__}")
+    kind = block.get("type")
+    if kind == "text":
+        text = block.get("text")
+        return MarkdownPart([text] if isinstance(text, str) and text else [])
+    if kind == "image":
+        uri = _str(block.get("uri"))
+        mime = _str(block.get("mimeType"))
+        if role == "user" and uri:
+            return AttachmentPart(_attachment({"mimeType": mime}, uri))
+        if uri and uri.lower().startswith(_SAFE_IMAGE_SCHEMES):
+            return ImagePart(uri, mime)
+        data = block.get("data")
+        if isinstance(data, str) and data and mime and mime.startswith("image/"):
+            return ImagePart(f"data:{mime};base64,{data}", mime)
+        return ErrorPart("Unsupported ACP content block: image without a usable source")
+    if kind == "resource_link":
+        return AttachmentPart(_attachment(block, _str(block.get("uri"))))
+    if kind == "resource":
+        resource = block.get("resource")
+        resource = resource if isinstance(resource, dict) else {}
+        return AttachmentPart(_attachment({**resource, **block}, _str(resource.get("uri"))))
+    label = kind if isinstance(kind, str) and kind else "unknown"
+    return ErrorPart(f"Unsupported ACP content block: {label[:80]}")
+
+
+def tool_content_to_part(entry: Any) -> Part:
+    """One tool-call content entry (content / diff / terminal) -> one part."""
+    if not isinstance(entry, dict):
+        return ErrorPart("Unsupported tool content")
+    kind = entry.get("type")
+    if kind == "content":
+        return content_to_part(entry.get("content"), "assistant")
+    if kind == "diff":
+        path = _str(entry.get("path")) or "(unknown file)"
+        old = entry.get("oldText")
+        new = entry.get("newText")
+        return DiffPart(path, old if isinstance(old, str) else None, new if isinstance(new, str) else "")
+    if kind == "terminal":
+        terminal_id = _str(entry.get("terminalId"))
+        if terminal_id:
+            return TerminalRefPart(terminal_id)
+        return ErrorPart("Terminal content without a terminal id")
+    label = kind if isinstance(kind, str) and kind else "unknown"
+    return ErrorPart(f"Unsupported tool content: {label[:80]}")
+
+
+def add_part(parts: list[Part], part: Part, *, join_first_markdown: bool = False) -> None:
+    """Append with markdown coalescing: adjacent markdown concatenates; in user segments later text
+    joins the FIRST markdown part so prose stays before attachments."""
+    if isinstance(part, MarkdownPart):
+        target: MarkdownPart | None = None
+        if join_first_markdown:
+            target = next((p for p in parts if isinstance(p, MarkdownPart)), None)
+        elif parts and isinstance(parts[-1], MarkdownPart):
+            target = parts[-1]
+        if target is not None:
+            for chunk in part.chunks:
+                target.append(chunk)
+            return
+    parts.append(part)
+
+
+def attachments_of(parts: list[Part]) -> tuple[Attachment, ...]:
+    """Attachments carried by parts, including MEDIA directives found in assistant markdown."""
+    found: list[Attachment] = []
+    for part in parts:
+        if isinstance(part, AttachmentPart):
+            found.append(part.attachment)
+        elif isinstance(part, MarkdownPart) and part.scanner is not None:
+            found.extend(
+                Attachment(name=basename_of(r.ref), uri=r.ref, source="media-directive")
+                for r in part.scanner.refs
+            )
+    return tuple(found)
