@@ -18,6 +18,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("-v", "--verbose", action="store_true", help="log debug details to stderr")
     sub = parser.add_subparsers(dest="command")
     sub.add_parser("demo-agent", help="run the built-in demo ACP agent on stdio")
+    replay = sub.add_parser("replay", help="render a recorded trace (--record) headlessly")
+    replay.add_argument("trace", type=Path)
+    replay.add_argument("--json", action="store_true", help="print the grouped timeline as JSON")
     smoke = sub.add_parser("smoke", help="headless: start the agent, send one prompt, print the reply")
     smoke.add_argument("prompt", nargs="?", default="Hello! Show me what you can do.")
     smoke.add_argument("--init-timeout", type=float, default=60.0)
@@ -30,6 +33,8 @@ def main(argv: list[str] | None = None) -> int:
         from app.demo_agent import run
 
         return run()
+    if args.command == "replay":
+        return _replay(args)
     from app.main.app_log import configure_logging
 
     log_file = configure_logging(args.verbose)
@@ -38,6 +43,22 @@ def main(argv: list[str] | None = None) -> int:
 
     prompt = getattr(args, "prompt", "Hello! Show me what you can do.")
     return run_smoke(args, prompt)
+
+
+def _replay(args: argparse.Namespace) -> int:
+    import json
+
+    from app.renderer.replay import TraceError, replay_json, replay_text
+
+    try:
+        if args.json:
+            print(json.dumps(replay_json(args.trace), ensure_ascii=False, indent=1))
+        else:
+            print(replay_text(args.trace))
+    except TraceError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    return 0
 
 
 if __name__ == "__main__":

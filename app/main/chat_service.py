@@ -294,7 +294,8 @@ class ChatService:
             self._loading = txn
             params: dict[str, Any] = {"cwd": exec_cwd, "mcpServers": []}
             if method == "session/new":
-                params["_meta"] = {"sessionKey": key}
+                if self._honours_session_keys():  # others would list it by ACP id anyway
+                    params["_meta"] = {"sessionKey": key}
             else:
                 params["sessionId"] = key
             try:

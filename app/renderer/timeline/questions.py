@@ -1,0 +1,67 @@
+"""The question directory: one entry per user group of the active timeline (duplicates stay separate),
+titled by its first non-blank markdown with whitespace collapsed and cut grapheme-safely (over 64
+grapheme clusters -> the first 61 + "..."), or "Question N" when it has no text. The view disables it
+under two entries and shows the last 300 with a count of the hidden ones."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import regex
+
+from app.renderer.timeline.grouping import Grouping
+from app.renderer.timeline.items import Item, MessageSegment
+from app.renderer.timeline.parts import MarkdownPart
+
+MAX_GRAPHEMES = 64
+KEEP_GRAPHEMES = 61
+SHOWN_LIMIT = 300
+_GRAPHEME = regex.compile(r"\X")
+_SPACE = regex.compile(r"\s+")
+
+
+@dataclass(frozen=True)
+class Question:
+    anchor: str  # the user row's key: what the view scrolls to
+    title: str
+    number: int  # 1-based position among all questions
+
+
+@dataclass(frozen=True)
+class QuestionDirectory:
+    entries: tuple[Question, ...]  # the shown ones (at most SHOWN_LIMIT, the most recent)
+    hidden: int  # older questions not shown
+
+    @property
+    def enabled(self) -> bool:
+        return len(self.entries) + self.hidden >= 2
+
+
+def truncate_graphemes(text: str, limit: int = MAX_GRAPHEMES, keep: int = KEEP_GRAPHEMES) -> str:
+    """Cut to `keep` grapheme clusters + "..." when longer than `limit` (never splits a cluster)."""
+    clusters = _GRAPHEME.findall(text, timeout=1.0) if len(text) > limit else None
+    if clusters is None or len(clusters) <= limit:
+        return text
+    return "".join(clusters[:keep]) + "..."
+
+
+def title_of(segments: list[Item], number: int) -> str:
+    for segment in segments:
+        if not isinstance(segment, MessageSegment):
+            continue
+        for part in segment.parts:
+            if isinstance(part, MarkdownPart) and part.text.strip():
+                return truncate_graphemes(_SPACE.sub(" ", part.text).strip())
+    return f"Question {number}"
+
+
+def question_directory(
+    items: dict[str, Item], grouping: Grouping, limit: int = SHOWN_LIMIT
+) -> QuestionDirectory:
+    user_groups = [g for g in grouping.groups if g.kind == "user"]
+    hidden = max(0, len(user_groups) - limit)
+    entries = tuple(
+        Question(f"user:{g.id}", title_of([items[i] for i in g.item_ids], number), number)
+        for number, g in enumerate(user_groups[hidden:], start=hidden + 1)
+    )
+    return QuestionDirectory(entries, hidden)

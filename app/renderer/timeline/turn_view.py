@@ -1,0 +1,83 @@
+"""Read-only views of groups for presentation, copy and replay: the prose of a segment (MEDIA lines
+hidden), a turn's copy text (assistant prose joined by blank lines, no tool output), and a group's
+lifted attachments (a native ACP resource wins over a MEDIA directive naming the same target)."""
+
+from __future__ import annotations
+
+import os
+from urllib.parse import unquote, urlsplit
+
+from app.renderer.timeline.grouping import Group
+from app.renderer.timeline.items import Item, MessageSegment, Thought
+from app.renderer.timeline.media import strip_directives
+from app.renderer.timeline.parts import Attachment, MarkdownPart, Part
+
+
+def markdown_of(parts: list[Part], hide_media: bool) -> str:
+    """The joined markdown of some parts; MEDIA directive lines removed when `hide_media`."""
+    texts = [p.text for p in parts if isinstance(p, MarkdownPart)]
+    text = "".join(texts) if len(texts) == 1 else "\n\n".join(t for t in texts if t)
+    if hide_media:
+        text, _ = strip_directives(text)
+    return text
+
+
+def item_text(item: Item) -> str:
+    """The prose a message or thought shows ("" for other kinds)."""
+    if isinstance(item, MessageSegment):
+        return markdown_of(item.parts, hide_media=item.role == "assistant")
+    if isinstance(item, Thought):
+        return markdown_of(item.parts, hide_media=False)
+    return ""
+
+
+def copy_text(items: dict[str, Item], group: Group) -> str:
+    """One copy action per assistant turn: its assistant prose, joined by blank lines."""
+    texts = []
+    for item_id in group.item_ids:
+        item = items[item_id]
+        if isinstance(item, MessageSegment) and item.role == "assistant":
+            text = item_text(item).strip()
+            if text:
+                texts.append(text)
+    return "\n\n".join(texts)
+
+
+def user_text(items: dict[str, Item], group: Group) -> str:
+    texts = [item_text(items[i]).strip() for i in group.item_ids]
+    return "\n\n".join(t for t in texts if t)
+
+
+def identity_of(uri: str) -> str:
+    """A comparable target for de-duplication only (the main side decides what a reference means)."""
+    target = uri
+    if uri.lower().startswith("file://"):
+        try:
+            target = unquote(urlsplit(uri).path)
+        except ValueError:
+            return uri
+    if target.startswith(("/", "~")):
+        return os.path.normpath(target)
+    return target
+
+
+def group_attachments(items: dict[str, Item], group: Group) -> list[Attachment]:
+    """Attachments lifted out of the group's items, in order; native evidence wins over MEDIA."""
+    found: list[Attachment] = []
+    for item_id in group.attachment_items:
+        item = items.get(item_id)
+        if item is not None:
+            found.extend(item.attachments)
+    native = {identity_of(a.uri) for a in found if a.source == "acp-resource" and a.uri}
+    seen: set[tuple[str, str]] = set()
+    result = []
+    for attachment in found:
+        identity = identity_of(attachment.uri)
+        if attachment.source == "media-directive" and identity in native:
+            continue
+        key = (attachment.source, identity or attachment.name)
+        if key in seen:
+            continue
+        seen.add(key)
+        result.append(attachment)
+    return result
