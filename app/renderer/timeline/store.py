@@ -1,6 +1,10 @@
 """Timelines by session key. The renderer keeps the selected session's timeline and those of
 sessions with a live prompt; an envelope whose key or generation matches none of them is ignored
-(stale load results and updates from an earlier generation never reach a timeline)."""
+(stale load results and updates from an earlier generation never reach a timeline).
+
+Handoff: an update can overtake the load result that creates its timeline (the agent sends it right
+after answering `session/new`). Envelopes of a generation newer than any committed load are held in a
+bounded in-flight buffer and applied right after that load's batch; older ones are dropped."""
 
 from __future__ import annotations
 
@@ -12,10 +16,14 @@ from app.renderer.timeline.rows import RowChange
 
 
 class TimelineStore:
+    HANDOFF_LIMIT = 10_000
+
     def __init__(self, *, cwd_known: bool = True) -> None:
         self.timelines: dict[str, Timeline] = {}
         self.ignored = 0
         self.cwd_known = cwd_known
+        self._newest_generation = 0
+        self._handoff: list[Any] = []
 
     def load(self, result: LoadResult) -> tuple[Timeline, list[RowChange]]:
         """Commit a load's replay in one batch; a live prompt's return keeps its timeline."""
@@ -24,13 +32,32 @@ class TimelineStore:
             return existing, []
         timeline = Timeline(result.session_key, result.generation, cwd_known=self.cwd_known)
         self.timelines[result.session_key] = timeline
-        return timeline, timeline.apply_batch(result.updates)
+        self._newest_generation = max(self._newest_generation, result.generation)
+        changes = timeline.apply_batch(result.updates)
+        held, self._handoff = self._handoff, []
+        for envelope in held:
+            generation = getattr(envelope, "generation", 0)
+            if generation == result.generation and envelope.session_key == result.session_key:
+                changes.extend(timeline.apply(envelope))
+            elif generation > result.generation:
+                self._handoff.append(envelope)
+            else:
+                self.ignored += 1
+        return timeline, changes
 
     def apply(self, envelope: Any) -> tuple[Timeline | None, list[RowChange]]:
         key = getattr(envelope, "session_key", None)
         timeline = self.timelines.get(key) if isinstance(key, str) else None
-        if timeline is None or timeline.generation != getattr(envelope, "generation", None):
-            self.ignored += 1
+        generation = getattr(envelope, "generation", None)
+        if timeline is None or timeline.generation != generation:
+            if (
+                isinstance(generation, int)
+                and generation > self._newest_generation
+                and len(self._handoff) < self.HANDOFF_LIMIT
+            ):
+                self._handoff.append(envelope)  # its load result has not been committed yet
+            else:
+                self.ignored += 1
             return None, []
         return timeline, timeline.apply(envelope)
 

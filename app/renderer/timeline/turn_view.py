@@ -4,7 +4,7 @@ lifted attachments (a native ACP resource wins over a MEDIA directive naming the
 
 from __future__ import annotations
 
-import os
+import posixpath
 from urllib.parse import unquote, urlsplit
 
 from app.renderer.timeline.grouping import Group
@@ -57,7 +57,7 @@ def identity_of(uri: str) -> str:
         except ValueError:
             return uri
     if target.startswith(("/", "~")):
-        return os.path.normpath(target)
+        return posixpath.normpath(target)
     return target
 
 

@@ -1,0 +1,167 @@
+"""Question directory, heartbeat-only session filter, and the MEDIA directive grammar."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.renderer.timeline.heartbeat import SENTINEL, is_heartbeat_only, visible_sessions
+from app.renderer.timeline.media import MediaScanner, parse_directive, strip_directives
+from app.renderer.timeline.questions import question_directory, truncate_graphemes
+from app.renderer.timeline.terminal_screen import render_screen
+from tests.unit.timeline_helpers import Harness, agent, user
+
+
+def _directory(h: Harness, limit: int = 300):
+    return question_directory(h.timeline.items, h.timeline.grouping, limit)
+
+
+# --- question directory -------------------------------------------------------------------------
+def test_questions_come_only_from_user_groups_and_duplicates_stay_separate():
+    h = Harness()(agent("hi"), user("Same?", "u1"), agent("a"), user("Same?", "u2"), agent("b"))
+    directory = _directory(h)
+    assert [q.title for q in directory.entries] == ["Same?", "Same?"]
+    assert [q.anchor for q in directory.entries] == ["user:u1:0", "user:u2:0"]
+
+
+def test_question_title_is_the_first_non_blank_markdown_with_whitespace_collapsed():
+    h = Harness()(user({"type": "resource_link", "uri": "file:///a"}, "u"), user("  two\n\n words  ", "u"))
+    assert _directory(h).entries[0].title == "two words"
+
+
+def test_question_without_text_gets_a_numbered_fallback():
+    h = Harness()(user("first", "u1"), agent("a"), user({"type": "resource_link", "uri": "file:///a"}, "u2"))
+    assert [q.title for q in _directory(h).entries] == ["first", "Question 2"]
+
+
+def test_titles_over_64_graphemes_keep_61_and_an_ellipsis_without_splitting_clusters():
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"
+    text = family * 70
+    cut = truncate_graphemes(text)
+    assert cut == family * 61 + "..."
+    assert truncate_graphemes("e\u0301" * 64) == "e\u0301" * 64  # exactly 64 clusters stay whole
+
+
+def test_directory_is_disabled_under_two_questions():
+    h = Harness()(user("only one", "u1"))
+    assert not _directory(h).enabled
+    h(agent("a"), user("two", "u2"))
+    assert _directory(h).enabled
+
+
+def test_directory_shows_the_last_300_and_counts_the_hidden():
+    h = Harness()
+    for i in range(305):
+        h(user(f"q{i}", f"u{i}"), agent("a"))
+    directory = _directory(h)
+    assert len(directory.entries) == 300 and directory.hidden == 5
+    assert directory.entries[0].title == "q5" and directory.entries[0].number == 6
+
+
+# --- heartbeat filter --------------------------------------------------------------------------
+def test_heartbeat_only_session_is_hidden():
+    assert is_heartbeat_only({"sessionId": "agent:main:main", "title": SENTINEL})
+    assert is_heartbeat_only({"sessionId": "agent:main:x", "title": f"{SENTINEL} HEARTBEAT_OK"})
+    assert is_heartbeat_only({"sessionId": "agent:main:x", "title": "main", "_meta": {"preview": SENTINEL}})
+
+
+def test_a_title_alone_such_as_main_never_hides_a_session():
+    assert not is_heartbeat_only({"sessionId": "agent:main:main", "title": "main"})
+    assert not is_heartbeat_only({"sessionId": "agent:main:main", "title": "ClawX"})
+
+
+def test_real_user_text_keeps_the_session():
+    assert not is_heartbeat_only(
+        {"sessionId": "agent:main:x", "title": SENTINEL, "_meta": {"preview": "fix my build please"}}
+    )
+
+
+def test_session_key_and_clawx_or_main_are_not_user_text():
+    key = "agent:main:clawqt-1"
+    assert is_heartbeat_only({"sessionId": key, "title": f"{SENTINEL}", "_meta": {"label": key}})
+    assert is_heartbeat_only({"sessionId": key, "title": f"{SENTINEL} ClawX"})
+
+
+def test_channel_and_cron_sessions_are_never_hidden_this_way():
+    assert not is_heartbeat_only({"sessionId": "agent:main:cron:daily", "title": SENTINEL})
+    assert not is_heartbeat_only({"sessionId": "agent:main:telegram:dm:42", "title": SENTINEL})
+
+
+def test_visible_sessions_filters_a_list():
+    sessions = [
+        {"sessionId": "agent:main:a", "title": SENTINEL},
+        {"sessionId": "agent:main:b", "title": "hi"},
+    ]
+    assert [s["sessionId"] for s in visible_sessions(sessions)] == ["agent:main:b"]
+
+
+# --- MEDIA grammar -----------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("line", "ref", "kind"),
+    [
+        ("MEDIA: https://example.com/a.png", "https://example.com/a.png", "url"),
+        ("MEDIA:/tmp/a.png", "/tmp/a.png", "absolute"),
+        ("MEDIA: file:///tmp/a.png", "file:///tmp/a.png", "file-uri"),
+        ("MEDIA: ~/pics/a.png", "~/pics/a.png", "home"),
+        ("MEDIA: C:\\Users\\me\\a.png", "C:\\Users\\me\\a.png", "windows"),
+        ('MEDIA: "/tmp/with space.png"', "/tmp/with space.png", "absolute"),
+        ("MEDIA: out/chart.png", "out/chart.png", "relative"),
+        ("   MEDIA: /tmp/indented.png  ", "/tmp/indented.png", "absolute"),
+    ],
+)
+def test_accepted_media_references(line, ref, kind):
+    parsed = parse_directive(line)
+    assert parsed is not None and (parsed.ref, parsed.kind) == (ref, kind)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "MEDIA: two refs.png other.png",
+        "MEDIA: `code.png`",
+        "MEDIA: *bold.png*",
+        "MEDIA: [link](x.png)",
+        "MEDIA: <x.png>",
+        "MEDIA: {x}",
+        "MEDIA: ftp://host/x.png",
+        "MEDIA: javascript:alert(1)",
+        "MEDIA:",
+        'MEDIA: "unterminated.png',
+        "see MEDIA: /tmp/a.png",
+        "MEDIA: /" + "a" * 4100,
+    ],
+)
+def test_rejected_media_references(line):
+    assert parse_directive(line) is None
+
+
+def test_relative_paths_need_a_known_cwd():
+    assert parse_directive("MEDIA: out/a.png", cwd_known=False) is None
+
+
+def test_directives_inside_fenced_code_are_prose():
+    text = "```\nMEDIA: /tmp/in-code.png\n```\nMEDIA: /tmp/real.png\n~~~~\nMEDIA: /x\n~~~\nstill code\n~~~~\n"
+    clean, refs = strip_directives(text)
+    assert [r.ref for r in refs] == ["/tmp/real.png"]
+    assert "in-code.png" in clean and "real.png" not in clean
+
+
+def test_scanner_matches_the_whole_text_parse_chunk_by_chunk():
+    text = "intro\n```py\nMEDIA: /no\n```\nMEDIA: /tmp/a.png\ntail MEDIA: /b\nMEDIA: https://x.y/z.jpg"
+    scanner = MediaScanner()
+    for i in range(0, len(text), 3):
+        scanner.feed(text[i : i + 3])
+    assert [r.ref for r in scanner.refs] == [r.ref for r in strip_directives(text)[1]]
+    assert scanner.has_prose
+
+
+def test_a_segment_of_only_directives_has_no_prose():
+    scanner = MediaScanner()
+    scanner.feed("MEDIA: /tmp/a.png\nMEDIA: /tmp/b.png")
+    assert not scanner.has_prose and len(scanner.refs) == 2
+
+
+# --- terminal screen -----------------------------------------------------------------------------
+def test_terminal_output_is_rendered_by_an_emulator_not_stripped():
+    output = "step 1/3\rstep 3/3\n\x1b[1;32mok\x1b[0m\nabc\x08\x08XY\n\x1b[2J\x1b[Hcleared\n"
+    assert render_screen(output) == "cleared"
+    assert render_screen("a\rb\nc\x1b[31m red\x1b[0m\n") == "b\nc red"
