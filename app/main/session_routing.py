@@ -48,6 +48,8 @@ class LivePrompt:
         if not isinstance(tool_id, str):
             return
         status = update.get("status")
+        if not isinstance(status, str | None):
+            return
         if status in _FINISHED_TOOL_STATUSES:
             self.open_tool_calls.discard(tool_id)
         elif update.get("sessionUpdate") == "tool_call" or status is not None:

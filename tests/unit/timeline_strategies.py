@@ -46,7 +46,7 @@ content = st.one_of(
     st.just({"type": "audio", "data": "x"}),
     junk,
 )
-message_ids = st.none() | st.sampled_from(["m1", "m2", "user:opt1", "user:opt2"])
+message_ids = st.none() | st.sampled_from(["m1", "m2", "user:opt1", "user:opt2"]) | junk
 tool_ids = st.sampled_from(["t1", "t2", "t3"]) | junk
 statuses = st.sampled_from(["pending", "in_progress", "completed", "failed", "weird"]) | junk
 terminal_meta = st.one_of(
@@ -114,7 +114,8 @@ updates = st.one_of(
     ),
     st.builds(lambda t: _update("session_info_update", title=t), st.none() | st.text(max_size=5)),
     st.just(_update("usage_update", used=5, size=10)),
-    st.builds(lambda k: {"sessionUpdate": k, "x": 1}, st.sampled_from(["future_kind", "terminal_update"])),
+    st.builds(lambda k: {"sessionUpdate": k, "x": 1},
+              st.sampled_from(["future_kind", "terminal_update"]) | junk),
     junk,
 )
 

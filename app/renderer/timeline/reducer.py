@@ -162,6 +162,9 @@ class Timeline:
 
     def _update(self, update: dict[str, Any], historical: bool) -> None:
         kind = update.get("sessionUpdate")
+        if not isinstance(kind, str):
+            self.ignored += 1
+            return
         if kind == "agent_message_chunk":
             self._message("assistant", update, historical)
         elif kind == "user_message_chunk":
