@@ -1,0 +1,177 @@
+"""`clawqt replay`: a recorded trace renders through the same routing, reducer and grouping code as
+the live app, so replaying a recorded session gives exactly the live grouped timeline."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from app.main.trace_recorder import TraceRecorder
+from app.renderer.pipeline import HeadlessPipeline
+from app.renderer.replay import replay_json, timeline_json
+from tests.conftest import REPO, demo_agent_argv, scripted_agent_argv
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "demo-session.trace.jsonl"
+
+
+@pytest.fixture(autouse=True)
+def fast_demo(monkeypatch):
+    monkeypatch.setenv("CLAWQT_DEMO_DELAY_MS", "0")
+
+
+def _normalized(session: dict) -> str:
+    """Permission item ids come from main-side request ids (not in the trace): compare without them."""
+    text = json.dumps({k: v for k, v in session.items() if k != "diagnostics"}, sort_keys=True)
+    return re.sub(r'"permission:[^"]+"', '"permission:X"', text)
+
+
+async def _answer_permissions(service, envelopes, choose: str) -> None:
+    answered: set[str] = set()
+    while True:
+        for request in envelopes.of_kind("permission_request"):
+            if request.request_id not in answered:
+                answered.add(request.request_id)
+                option = next(o["optionId"] for o in request.options if o["kind"] == choose)
+                service.answer_permission(request.request_id, option)
+        await asyncio.sleep(0.01)
+
+
+async def test_replay_of_a_recorded_demo_session_equals_the_live_timeline(make_service, tmp_path):
+    trace = tmp_path / "demo.jsonl"
+    recorder = TraceRecorder(trace)
+    service, envelopes = make_service(demo_agent_argv(), recorder=recorder)
+    pipeline = HeadlessPipeline(service)
+    answering = asyncio.create_task(_answer_permissions(service, envelopes, "allow_once"))
+    try:
+        timeline = await pipeline.new_session()
+        await pipeline.prompt(timeline.session_key, "Show me the tour")
+        await pipeline.prompt(timeline.session_key, "/echo second question")
+    finally:
+        answering.cancel()
+        await service.shutdown()
+        recorder.close()
+    live = timeline_json(pipeline.store.timelines[timeline.session_key], 0)
+    replayed = replay_json(trace)["sessions"]
+    assert len(replayed) == 1
+    assert _normalized(replayed[0]) == _normalized(live)
+    kinds = [g["kind"] for g in live["groups"]]
+    assert kinds == ["user", "assistant-turn", "user", "assistant-turn"]
+    assert live["questions"] == ["Show me the tour", "/echo second question"]
+    tool = next(i for i in live["groups"][1]["items"] if i["kind"] == "tool" and i["tool"]["terminal"])
+    assert tool["tool"]["terminal"]["exitCode"] == 0 and "passed" in tool["tool"]["terminal"]["output"]
+    assert "\x1b" not in tool["tool"]["terminal"]["output"]
+
+
+async def test_a_loaded_session_groups_into_the_same_turns_as_the_live_one(make_service, tmp_path):
+    service, envelopes = make_service(demo_agent_argv())
+    pipeline = HeadlessPipeline(service)
+    answering = asyncio.create_task(_answer_permissions(service, envelopes, "allow_once"))
+    try:
+        timeline = await pipeline.new_session()
+        await pipeline.prompt(timeline.session_key, "Show me the tour")
+        await pipeline.prompt(timeline.session_key, "/echo again")
+    finally:
+        answering.cancel()
+    live = timeline_json(pipeline.store.timelines[timeline.session_key], 0)
+    await service.shutdown()
+
+    trace = tmp_path / "load.jsonl"
+    recorder = TraceRecorder(trace)
+    fresh, _ = make_service(demo_agent_argv(), recorder=recorder)
+    reloaded_pipeline = HeadlessPipeline(fresh)
+    reloaded = await reloaded_pipeline.load_session(timeline.session_key)
+    await fresh.shutdown()
+    recorder.close()
+    loaded = timeline_json(reloaded, 0)
+
+    def shape(session: dict) -> list:
+        return [(g["kind"], [i["kind"] for i in g.get("items", []) if i["kind"] != "permission"],
+                 g.get("copyText"), g.get("text")) for g in session["groups"]]
+
+    assert shape(loaded) == shape(live)
+    replayed = replay_json(trace)["sessions"][0]
+    assert _normalized(replayed) == _normalized(loaded)
+    assert all(i["kind"] != "permission" for g in loaded["groups"] for i in g.get("items", []))
+
+
+async def test_replay_of_a_scripted_session_with_bad_input_counts_what_it_ignores(make_service, tmp_path):
+    trace = tmp_path / "scripted.jsonl"
+    recorder = TraceRecorder(trace)
+    service, envelopes = make_service(scripted_agent_argv(), recorder=recorder)
+    pipeline = HeadlessPipeline(service)
+    timeline = await pipeline.new_session()
+    await pipeline.prompt(timeline.session_key, "garbage")
+    running = asyncio.create_task(pipeline.prompt(timeline.session_key, "permission"))
+    request = (await envelopes.wait_for(lambda log: log.of_kind("permission_request")))[0]
+    service.answer_permission(request.request_id, "deny")
+    await running
+    slow = asyncio.create_task(pipeline.prompt(timeline.session_key, "slow"))
+    await envelopes.wait_for(lambda log: "tick 2" in log.text())
+    await service.cancel(timeline.session_key)
+    await slow
+    await service.shutdown()
+    recorder.close()
+    live = timeline_json(pipeline.store.timelines[timeline.session_key], 0)
+    replayed = replay_json(trace)["sessions"][0]
+    # live marks the cancelled turn's open tool client-side; a trace has no such message
+    live_text = _normalized(live).replace('"status": "cancelled"', '"status": "running"')
+    assert _normalized(replayed) == live_text
+    assert replayed["diagnostics"]["ignored"] >= 2  # unknown session + malformed update (+ unknown kind)
+    permission = next(i for g in replayed["groups"] for i in g.get("items", []) if i["kind"] == "permission")
+    assert permission["permission"]["status"] == "selected"
+
+
+def test_replay_cli_prints_the_documented_json_shape():
+    result = subprocess.run([sys.executable, "-m", "app", "replay", str(FIXTURE), "--json"],
+                            capture_output=True, text=True, timeout=60, cwd=REPO)
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    session = data["sessions"][0]
+    assert set(session) == {"key", "title", "groups", "questions", "diagnostics"}
+    user_group, turn = session["groups"][0], session["groups"][1]
+    assert set(user_group) == {"kind", "id", "text", "attachments"} and user_group["kind"] == "user"
+    assert set(turn) == {"kind", "id", "items", "attachments", "copyText"}
+    kinds = {i["kind"] for i in turn["items"]}
+    assert kinds == {"message", "thought", "tool", "permission", "plan"}
+    tool = next(i for i in turn["items"] if i["kind"] == "tool")
+    assert set(tool["tool"]) == {"toolCallId", "title", "toolKind", "status", "terminal"}
+    terminal = next(i["tool"]["terminal"] for i in turn["items"] if i["kind"] == "tool" and i["tool"]["terminal"])
+    assert set(terminal) == {"terminalId", "cwd", "output", "exitCode", "signal"}
+    permission = next(i for i in turn["items"] if i["kind"] == "permission")
+    assert set(permission["permission"]) == {"status", "options"}
+    assert set(permission["permission"]["options"][0]) == {"optionId", "name", "kind"}
+    plan = next(i for i in turn["items"] if i["kind"] == "plan")
+    assert set(plan["plan"]["entries"][0]) == {"content", "status", "priority"}
+    attachment = turn["attachments"][0]
+    assert set(attachment) == {"name", "uri", "source", "status"} and attachment["source"] == "acp-resource"
+    assert session["questions"] and session["diagnostics"] == {"ignored": 0}
+
+
+def test_replay_text_output_is_readable():
+    result = subprocess.run([sys.executable, "-m", "app", "replay", str(FIXTURE)],
+                            capture_output=True, text=True, timeout=60, cwd=REPO)
+    assert result.returncode == 0 and "## You" in result.stdout and "## Agent" in result.stdout
+
+
+def test_replay_counts_garbage_lines_and_unknown_messages(tmp_path):
+    trace = tmp_path / "bad.jsonl"
+    lines = FIXTURE.read_text().splitlines()
+    lines.insert(3, "this is not json")
+    lines.insert(4, json.dumps({"t": 0, "dir": "recv", "msg": {"jsonrpc": "2.0", "method": "x/unknown"}}))
+    lines.insert(5, json.dumps([1, 2]))
+    trace.write_text("\n".join(lines))
+    session = replay_json(trace)["sessions"][0]
+    assert session["diagnostics"]["ignored"] == 3
+
+
+def test_replay_of_a_missing_file_is_a_clear_error(tmp_path):
+    result = subprocess.run([sys.executable, "-m", "app", "replay", str(tmp_path / "nope.jsonl"), "--json"],
+                            capture_output=True, text=True, timeout=60, cwd=REPO)
+    assert result.returncode == 2 and "cannot read the trace" in result.stderr
+    assert "Traceback" not in result.stderr
