@@ -139,10 +139,34 @@ class Agent:
             self.chunk(sid, f"permission during load: {outcome}")
         if sid == "slow-load":
             await asyncio.sleep(0.5)
+        if sid.startswith("big-"):
+            self.replay_big(sid, int(sid.split("-", 1)[1]))
+            self.sessions[sid] = {"cwd": params.get("cwd")}
+            self.respond(msg_id, {})
+            return
         self.chunk(sid, "a1")
         self.update(sid, {"sessionUpdate": "brand_new_kind", "payload": 1})
         self.sessions[sid] = {"cwd": params.get("cwd")}
         self.respond(msg_id, {})
+
+    def replay_big(self, sid: str, turns: int) -> None:
+        """`big-N`: N turns of 20 updates each (benchmarks): question, thought, 10 chunks, a tool call
+        with 2 updates, 5 more chunks."""
+        piece = "lorem ipsum dolor sit amet " * 4
+        for turn in range(turns):
+            self.update(sid, {"sessionUpdate": "user_message_chunk",
+                              "content": {"type": "text", "text": f"question {turn}?"}})
+            self.chunk(sid, f"thinking about {turn}", "agent_thought_chunk")
+            for i in range(10):
+                self.chunk(sid, f"{i}:{piece}")
+            tool_id = f"t{turn}"
+            self.update(sid, {"sessionUpdate": "tool_call", "toolCallId": tool_id, "title": "grep -r x",
+                              "kind": "search", "status": "in_progress"})
+            self.update(sid, {"sessionUpdate": "tool_call_update", "toolCallId": tool_id,
+                              "content": [{"type": "content", "content": {"type": "text", "text": "3 hits"}}]})
+            self.update(sid, {"sessionUpdate": "tool_call_update", "toolCallId": tool_id, "status": "completed"})
+            for i in range(5):
+                self.chunk(sid, f"after {i} ")
 
     async def on_session_resume(self, msg_id: Any, params: dict[str, Any]) -> None:
         self.sessions[params.get("sessionId", "")] = {"cwd": params.get("cwd")}

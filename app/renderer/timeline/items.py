@@ -78,7 +78,7 @@ class MessageSegment(ItemBase):
                 if part.scanner is not None:
                     if part.scanner.has_prose:
                         return True
-                elif part.text.strip():
+                elif part.nonblank:
                     return True
                 continue
             return True

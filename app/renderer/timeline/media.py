@@ -105,28 +105,51 @@ class _Fence:
 
 class MediaScanner:
     """Incremental scan of one growing text: which complete lines are directives, whether any other
-    line carries visible prose, and the refs found. `feed(chunk)` for appends, `reset(text)` otherwise."""
+    line carries visible prose, and the refs found. Each chunk is looked at once: the unfinished last
+    line is kept as chunks with a running "non-blank" flag, and only joined when it could still be a
+    directive (it starts like one and is short enough), so one endless line costs O(its length)."""
+
+    _HEAD = 16
+    _MAX_DIRECTIVE_LINE = MAX_REF_CHARS + 32
 
     def __init__(self, cwd_known: bool = True) -> None:
         self.cwd_known = cwd_known
         self._fence = _Fence()
-        self._partial = ""
+        self._partial: list[str] = []
+        self._partial_len = 0
+        self._partial_head = ""
+        self._partial_nonblank = False
         self._complete_refs: list[MediaRef] = []
         self._prose_lines = 0
         self.has_directive = False
 
-    def reset(self, text: str) -> None:
-        self.__init__(self.cwd_known)  # type: ignore[misc]
-        self.feed(text)
-
     def feed(self, chunk: str) -> None:
         if "\n" not in chunk:
-            self._partial += chunk
+            self._extend_partial(chunk)
             return
-        lines = (self._partial + chunk).split("\n")
-        self._partial = lines.pop()
-        for line in lines:
+        pieces = chunk.split("\n")
+        first = "".join(self._partial) + pieces[0]
+        self._reset_partial()
+        self._take(first.rstrip("\r"))
+        for line in pieces[1:-1]:
             self._take(line.rstrip("\r"))
+        self._extend_partial(pieces[-1])
+
+    def _extend_partial(self, chunk: str) -> None:
+        if not chunk:
+            return
+        self._partial.append(chunk)
+        self._partial_len += len(chunk)
+        if len(self._partial_head) < self._HEAD:
+            self._partial_head = (self._partial_head + chunk)[: self._HEAD]
+        if not self._partial_nonblank and chunk.strip():
+            self._partial_nonblank = True
+
+    def _reset_partial(self) -> None:
+        self._partial = []
+        self._partial_len = 0
+        self._partial_head = ""
+        self._partial_nonblank = False
 
     def _take(self, line: str) -> None:
         in_fence = self._fence.feed(line)
@@ -138,20 +161,26 @@ class MediaScanner:
             self._prose_lines += 1
 
     def _partial_ref(self) -> MediaRef | None:
-        if self._fence.open or not self._partial:
+        if self._fence.open or not self._partial_nonblank or self._partial_len > self._MAX_DIRECTIVE_LINE:
             return None
-        return parse_directive(self._partial.rstrip("\r"), self.cwd_known)
+        if not self._partial_head.lstrip(" \t").startswith("MEDIA:"[: len(self._partial_head.lstrip(" \t"))]):
+            return None
+        text = "".join(self._partial)
+        self._partial = [text]
+        return parse_directive(text.rstrip("\r"), self.cwd_known)
 
     @property
     def refs(self) -> tuple[MediaRef, ...]:
         partial = self._partial_ref()
+        if not self._complete_refs and partial is None:
+            return ()
         return tuple(self._complete_refs) + ((partial,) if partial else ())
 
     @property
     def has_prose(self) -> bool:
         if self._prose_lines:
             return True
-        return bool(self._partial.strip()) and self._partial_ref() is None
+        return self._partial_nonblank and self._partial_ref() is None
 
 
 def strip_directives(text: str, cwd_known: bool = True) -> tuple[str, tuple[MediaRef, ...]]:

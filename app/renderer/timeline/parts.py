@@ -27,11 +27,17 @@ class MarkdownPart:
     chunks: list[str] = field(default_factory=list)
     scanner: MediaScanner | None = None  # assistant prose only: MEDIA directives
     _joined: str | None = None
+    nonblank: bool = False
     kind: Literal["markdown"] = "markdown"
+
+    def __post_init__(self) -> None:
+        self.nonblank = any(chunk.strip() for chunk in self.chunks)
 
     def append(self, text: str) -> None:
         self.chunks.append(text)
         self._joined = None
+        if not self.nonblank and text.strip():
+            self.nonblank = True
         if self.scanner is not None:
             self.scanner.feed(text)
 

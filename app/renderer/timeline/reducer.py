@@ -210,12 +210,18 @@ class Timeline:
 
     # --- messages --------------------------------------------------------------------------------
     def _new_part(self, content: Any, role: Role) -> Part:
-        part = content_to_part(content, role)
-        if role == "assistant" and isinstance(part, MarkdownPart):
-            part.scanner = MediaScanner(self.cwd_known)
-            for chunk in part.chunks:
-                part.scanner.feed(chunk)
-        return part
+        return content_to_part(content, role)
+
+    def _scan_new_prose(self, segment: MessageSegment) -> None:
+        """Assistant prose parts get a MEDIA scanner when they join a segment (merged chunks are fed
+        to the existing part's scanner by `MarkdownPart.append`)."""
+        if segment.role != "assistant":
+            return
+        for part in segment.parts:
+            if isinstance(part, MarkdownPart) and part.scanner is None:
+                part.scanner = MediaScanner(self.cwd_known)
+                for chunk in part.chunks:
+                    part.scanner.feed(chunk)
 
     def _message(self, role: Role, update: dict[str, Any], historical: bool) -> None:
         part = self._new_part(update.get("content"), role)
@@ -257,6 +263,7 @@ class Timeline:
             id=segment_id, role=role, message_id=message_id, segment_index=index, historical=historical
         )
         add_part(segment.parts, part)
+        self._scan_new_prose(segment)
         self.open_segments[message_id] = segment_id
         self._append(segment)
 
@@ -271,6 +278,8 @@ class Timeline:
         ):
             return  # an echoed attachment the optimistic message already shows
         add_part(segment.parts, part, join_first_markdown=segment.role == "user")
+        if isinstance(part, MarkdownPart) and segment.parts and segment.parts[-1] is part:
+            self._scan_new_prose(segment)
         segment.historical = segment.historical or historical
         self._touch(segment)
 

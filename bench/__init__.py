@@ -1,0 +1,3 @@
+"""ClawQt benchmarks: each compares contenders side by side in one run and reports a ratio against a
+goal. `python -m bench [NAME ...]` runs the named ones (or all), prints `NAME ratio=R goal=G` per
+benchmark, and writes everything to bench/results.json. A missed goal is reported, not an error."""

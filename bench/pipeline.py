@@ -1,0 +1,66 @@
+"""`pipeline`: the same 10,000-update burst from the same agent subprocess through (a) a bare SDK
+client that only counts updates and (b) ClawQt's headless pipeline: our transport, routing, reducer,
+grouping and row changes. Goal: b/a <= 1.5."""
+
+from __future__ import annotations
+
+import asyncio
+import tempfile
+import time
+from pathlib import Path
+
+import acp
+
+from app.main.agent_command import AgentCommand
+from app.main.chat_service import ChatService
+from app.renderer.pipeline import HeadlessPipeline
+from bench.common import SCRIPTED_AGENT, Result, interleave, median, with_sdk_client
+
+UPDATES = 10_000
+GOAL = 1.5
+
+
+async def _sdk(cwd: str) -> float:
+    async def body(conn, client) -> float:
+        session = await conn.new_session(cwd=cwd)
+        client.count = 0
+        started = time.perf_counter()
+        await conn.prompt(session_id=session.session_id, prompt=[acp.text_block(f"blast {UPDATES}")])
+        elapsed = time.perf_counter() - started
+        assert client.count >= UPDATES, client.count
+        return elapsed
+
+    return await with_sdk_client(body)
+
+
+async def _clawqt(cwd: str) -> tuple[float, int]:
+    service = ChatService(AgentCommand(SCRIPTED_AGENT, "flag", "bench"), cwd=cwd,
+                          log_path=Path(cwd) / "stderr.log")
+    pipeline = HeadlessPipeline(service)
+    try:
+        timeline = await pipeline.new_session()
+        started = time.perf_counter()
+        await pipeline.prompt(timeline.session_key, f"blast {UPDATES}")
+        elapsed = time.perf_counter() - started
+        rows = len(timeline.rows)
+    finally:
+        await service.shutdown()
+    assert pipeline.change_count >= UPDATES, pipeline.change_count
+    return elapsed, rows
+
+
+def run(rounds: int = 5) -> Result:
+    with tempfile.TemporaryDirectory() as cwd:
+        rows: list[int] = []
+
+        def clawqt() -> float:
+            elapsed, count = asyncio.run(_clawqt(cwd))
+            rows.append(count)
+            return elapsed
+
+        times = interleave(rounds, {"sdk": lambda: asyncio.run(_sdk(cwd)), "clawqt": clawqt})
+    sdk, ours = median(times["sdk"]), median(times["clawqt"])
+    return Result("pipeline", ours / sdk, GOAL, {
+        "updates": UPDATES, "rounds": rounds, "sdk_median_s": round(sdk, 4), "clawqt_median_s": round(ours, 4),
+        "clawqt_rows": rows[-1] if rows else None,
+    })
