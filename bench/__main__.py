@@ -36,12 +36,19 @@ def main(argv: list[str] | None = None) -> int:
             failed = True
             continue
         print(result.line(), flush=True)
-        results[name] = {"ratio": round(result.ratio, 4), "goal": result.goal, "met": result.met,
-                         **result.details}
+        results[name] = {
+            "ratio": round(result.ratio, 4),
+            "goal": result.goal,
+            "met": result.met,
+            **result.details,
+        }
     previous = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
     previous.update(results)
-    previous["_run"] = {"at": time.strftime("%Y-%m-%dT%H:%M:%S"), "python": platform.python_version(),
-                        "machine": platform.machine()}
+    previous["_run"] = {
+        "at": time.strftime("%Y-%m-%dT%H:%M:%S"),
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+    }
     RESULTS.write_text(json.dumps(previous, indent=2) + "\n")
     return 1 if failed else 0
 

@@ -67,8 +67,11 @@ async def with_sdk_client(
 ) -> float:
     """Spawn the agent, connect the bare SDK client, run `body`, tear down."""
     proc = await asyncio.create_subprocess_exec(
-        *argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.DEVNULL, limit=64 * 1024 * 1024,
+        *argv,
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.DEVNULL,
+        limit=64 * 1024 * 1024,
     )
     client = CountingClient()
     conn = acp.connect_to_agent(client, proc.stdin, proc.stdout)

@@ -34,10 +34,27 @@ def history(items: int) -> list[SessionUpdateEnvelope]:
         envelopes.append(_env(_chunk("agent_thought_chunk", "hmm", f"a{turn}"), True))
         for part in range(3):
             envelopes.append(_env(_chunk("agent_message_chunk", f"part {part} ", f"a{turn}"), True))
-            envelopes.append(_env({"sessionUpdate": "tool_call", "toolCallId": f"t{turn}-{part}",
-                                   "title": "grep", "status": "in_progress"}, True))
-            envelopes.append(_env({"sessionUpdate": "tool_call_update", "toolCallId": f"t{turn}-{part}",
-                                   "status": "completed"}, True))
+            envelopes.append(
+                _env(
+                    {
+                        "sessionUpdate": "tool_call",
+                        "toolCallId": f"t{turn}-{part}",
+                        "title": "grep",
+                        "status": "in_progress",
+                    },
+                    True,
+                )
+            )
+            envelopes.append(
+                _env(
+                    {
+                        "sessionUpdate": "tool_call_update",
+                        "toolCallId": f"t{turn}-{part}",
+                        "status": "completed",
+                    },
+                    True,
+                )
+            )
         envelopes.append(_env(_chunk("agent_message_chunk", "the end", f"a{turn}"), True))
     return envelopes
 
@@ -47,11 +64,26 @@ def live_turn() -> list:
     updates = []
     for i in range(UPDATES):
         if i % 50 == 10:
-            updates.append(_env({"sessionUpdate": "tool_call", "toolCallId": f"live-{i}", "title": "ls",
-                                 "status": "in_progress"}))
+            updates.append(
+                _env(
+                    {
+                        "sessionUpdate": "tool_call",
+                        "toolCallId": f"live-{i}",
+                        "title": "ls",
+                        "status": "in_progress",
+                    }
+                )
+            )
         elif i % 50 == 11:
-            updates.append(_env({"sessionUpdate": "tool_call_update", "toolCallId": f"live-{i - 1}",
-                                 "status": "completed"}))
+            updates.append(
+                _env(
+                    {
+                        "sessionUpdate": "tool_call_update",
+                        "toolCallId": f"live-{i - 1}",
+                        "status": "completed",
+                    }
+                )
+            )
         elif i % 100 == 20:
             updates.append(_env(_chunk("agent_thought_chunk", "considering ")))
         else:
@@ -89,7 +121,16 @@ def run(rounds: int = 9) -> Result:
 
     times = interleave(rounds, {"empty": lambda: apply(lambda: Timeline(KEY, 1)), "history": on_big})
     empty, full = median(times["empty"]), median(times["history"])
-    return Result("history_independence", full / empty, GOAL, {
-        "history_items": items_before, "history_rows": len(big.rows), "updates": UPDATES, "rounds": rounds,
-        "empty_median_s": round(empty, 5), "history_median_s": round(full, 5),
-    })
+    return Result(
+        "history_independence",
+        full / empty,
+        GOAL,
+        {
+            "history_items": items_before,
+            "history_rows": len(big.rows),
+            "updates": UPDATES,
+            "rounds": rounds,
+            "empty_median_s": round(empty, 5),
+            "history_median_s": round(full, 5),
+        },
+    )

@@ -34,8 +34,9 @@ async def _sdk(cwd: str) -> float:
 
 
 async def _clawqt(cwd: str) -> tuple[float, int]:
-    service = ChatService(AgentCommand(SCRIPTED_AGENT, "flag", "bench"), cwd=cwd,
-                          log_path=Path(cwd) / "stderr.log")
+    service = ChatService(
+        AgentCommand(SCRIPTED_AGENT, "flag", "bench"), cwd=cwd, log_path=Path(cwd) / "stderr.log"
+    )
     pipeline = HeadlessPipeline(service)
     try:
         timeline = await pipeline.new_session()
@@ -60,7 +61,15 @@ def run(rounds: int = 5) -> Result:
 
         times = interleave(rounds, {"sdk": lambda: asyncio.run(_sdk(cwd)), "clawqt": clawqt})
     sdk, ours = median(times["sdk"]), median(times["clawqt"])
-    return Result("pipeline", ours / sdk, GOAL, {
-        "updates": UPDATES, "rounds": rounds, "sdk_median_s": round(sdk, 4), "clawqt_median_s": round(ours, 4),
-        "clawqt_rows": rows[-1] if rows else None,
-    })
+    return Result(
+        "pipeline",
+        ours / sdk,
+        GOAL,
+        {
+            "updates": UPDATES,
+            "rounds": rounds,
+            "sdk_median_s": round(sdk, 4),
+            "clawqt_median_s": round(ours, 4),
+            "clawqt_rows": rows[-1] if rows else None,
+        },
+    )

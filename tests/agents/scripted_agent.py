@@ -154,17 +154,38 @@ class Agent:
         with 2 updates, 5 more chunks."""
         piece = "lorem ipsum dolor sit amet " * 4
         for turn in range(turns):
-            self.update(sid, {"sessionUpdate": "user_message_chunk",
-                              "content": {"type": "text", "text": f"question {turn}?"}})
+            self.update(
+                sid,
+                {
+                    "sessionUpdate": "user_message_chunk",
+                    "content": {"type": "text", "text": f"question {turn}?"},
+                },
+            )
             self.chunk(sid, f"thinking about {turn}", "agent_thought_chunk")
             for i in range(10):
                 self.chunk(sid, f"{i}:{piece}")
             tool_id = f"t{turn}"
-            self.update(sid, {"sessionUpdate": "tool_call", "toolCallId": tool_id, "title": "grep -r x",
-                              "kind": "search", "status": "in_progress"})
-            self.update(sid, {"sessionUpdate": "tool_call_update", "toolCallId": tool_id,
-                              "content": [{"type": "content", "content": {"type": "text", "text": "3 hits"}}]})
-            self.update(sid, {"sessionUpdate": "tool_call_update", "toolCallId": tool_id, "status": "completed"})
+            self.update(
+                sid,
+                {
+                    "sessionUpdate": "tool_call",
+                    "toolCallId": tool_id,
+                    "title": "grep -r x",
+                    "kind": "search",
+                    "status": "in_progress",
+                },
+            )
+            self.update(
+                sid,
+                {
+                    "sessionUpdate": "tool_call_update",
+                    "toolCallId": tool_id,
+                    "content": [{"type": "content", "content": {"type": "text", "text": "3 hits"}}],
+                },
+            )
+            self.update(
+                sid, {"sessionUpdate": "tool_call_update", "toolCallId": tool_id, "status": "completed"}
+            )
             for i in range(5):
                 self.chunk(sid, f"after {i} ")
 

@@ -16,8 +16,14 @@ from tests.conftest import REPO
 def test_every_benchmark_runs_and_reports_a_ratio(tmp_path):
     results = tmp_path / "results.json"
     env = {**os.environ, "CLAWQT_BENCH_RESULTS": str(results)}
-    run = subprocess.run([sys.executable, "-m", "bench", "--rounds", "1"], capture_output=True, text=True,
-                         timeout=600, cwd=REPO, env=env)
+    run = subprocess.run(
+        [sys.executable, "-m", "bench", "--rounds", "1"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=REPO,
+        env=env,
+    )
     assert run.returncode == 0, run.stderr[-3000:]
     lines = run.stdout.strip().splitlines()
     names = [re.match(r"^(\w+) ratio=([\d.]+) goal=([\d.]+)$", line).group(1) for line in lines]
@@ -27,6 +33,7 @@ def test_every_benchmark_runs_and_reports_a_ratio(tmp_path):
 
 
 def test_an_unknown_benchmark_name_is_a_clear_error():
-    run = subprocess.run([sys.executable, "-m", "bench", "nope"], capture_output=True, text=True, timeout=60,
-                         cwd=REPO)
+    run = subprocess.run(
+        [sys.executable, "-m", "bench", "nope"], capture_output=True, text=True, timeout=60, cwd=REPO
+    )
     assert run.returncode == 2 and "unknown benchmark" in run.stderr

@@ -91,8 +91,15 @@ async def test_a_loaded_session_groups_into_the_same_turns_as_the_live_one(make_
     loaded = timeline_json(reloaded, 0)
 
     def shape(session: dict) -> list:
-        return [(g["kind"], [i["kind"] for i in g.get("items", []) if i["kind"] != "permission"],
-                 g.get("copyText"), g.get("text")) for g in session["groups"]]
+        return [
+            (
+                g["kind"],
+                [i["kind"] for i in g.get("items", []) if i["kind"] != "permission"],
+                g.get("copyText"),
+                g.get("text"),
+            )
+            for g in session["groups"]
+        ]
 
     assert shape(loaded) == shape(live)
     replayed = replay_json(trace)["sessions"][0]
@@ -128,8 +135,13 @@ async def test_replay_of_a_scripted_session_with_bad_input_counts_what_it_ignore
 
 
 def test_replay_cli_prints_the_documented_json_shape():
-    result = subprocess.run([sys.executable, "-m", "app", "replay", str(FIXTURE), "--json"],
-                            capture_output=True, text=True, timeout=60, cwd=REPO)
+    result = subprocess.run(
+        [sys.executable, "-m", "app", "replay", str(FIXTURE), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=REPO,
+    )
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
     session = data["sessions"][0]
@@ -141,7 +153,9 @@ def test_replay_cli_prints_the_documented_json_shape():
     assert kinds == {"message", "thought", "tool", "permission", "plan"}
     tool = next(i for i in turn["items"] if i["kind"] == "tool")
     assert set(tool["tool"]) == {"toolCallId", "title", "toolKind", "status", "terminal"}
-    terminal = next(i["tool"]["terminal"] for i in turn["items"] if i["kind"] == "tool" and i["tool"]["terminal"])
+    terminal = next(
+        i["tool"]["terminal"] for i in turn["items"] if i["kind"] == "tool" and i["tool"]["terminal"]
+    )
     assert set(terminal) == {"terminalId", "cwd", "output", "exitCode", "signal"}
     permission = next(i for i in turn["items"] if i["kind"] == "permission")
     assert set(permission["permission"]) == {"status", "options"}
@@ -154,8 +168,13 @@ def test_replay_cli_prints_the_documented_json_shape():
 
 
 def test_replay_text_output_is_readable():
-    result = subprocess.run([sys.executable, "-m", "app", "replay", str(FIXTURE)],
-                            capture_output=True, text=True, timeout=60, cwd=REPO)
+    result = subprocess.run(
+        [sys.executable, "-m", "app", "replay", str(FIXTURE)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=REPO,
+    )
     assert result.returncode == 0 and "## You" in result.stdout and "## Agent" in result.stdout
 
 
@@ -171,7 +190,12 @@ def test_replay_counts_garbage_lines_and_unknown_messages(tmp_path):
 
 
 def test_replay_of_a_missing_file_is_a_clear_error(tmp_path):
-    result = subprocess.run([sys.executable, "-m", "app", "replay", str(tmp_path / "nope.jsonl"), "--json"],
-                            capture_output=True, text=True, timeout=60, cwd=REPO)
+    result = subprocess.run(
+        [sys.executable, "-m", "app", "replay", str(tmp_path / "nope.jsonl"), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=REPO,
+    )
     assert result.returncode == 2 and "cannot read the trace" in result.stderr
     assert "Traceback" not in result.stderr

@@ -114,8 +114,9 @@ updates = st.one_of(
     ),
     st.builds(lambda t: _update("session_info_update", title=t), st.none() | st.text(max_size=5)),
     st.just(_update("usage_update", used=5, size=10)),
-    st.builds(lambda k: {"sessionUpdate": k, "x": 1},
-              st.sampled_from(["future_kind", "terminal_update"]) | junk),
+    st.builds(
+        lambda k: {"sessionUpdate": k, "x": 1}, st.sampled_from(["future_kind", "terminal_update"]) | junk
+    ),
     junk,
 )
 
