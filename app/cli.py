@@ -21,6 +21,10 @@ def _parser() -> argparse.ArgumentParser:
     replay = sub.add_parser("replay", help="render a recorded trace (--record) headlessly")
     replay.add_argument("trace", type=Path)
     replay.add_argument("--json", action="store_true", help="print the grouped timeline as JSON")
+    self_test = sub.add_parser("self-test", help="open the window, send one prompt, save a screenshot")
+    self_test.add_argument("--screenshot", type=Path, help="where to save the PNG")
+    self_test.add_argument("--prompt", default="Hello! Show me what you can do.")
+    self_test.add_argument("--timeout", type=float, default=90.0)
     smoke = sub.add_parser("smoke", help="headless: start the agent, send one prompt, print the reply")
     smoke.add_argument("prompt", nargs="?", default="Hello! Show me what you can do.")
     smoke.add_argument("--init-timeout", type=float, default=60.0)
@@ -39,10 +43,15 @@ def main(argv: list[str] | None = None) -> int:
 
     log_file = configure_logging(args.verbose)
     logging.getLogger("clawqt").info("ClawQt starting; log file %s", log_file)
-    from app.smoke import run_smoke
+    if args.command == "smoke":
+        from app.smoke import run_smoke
 
-    prompt = getattr(args, "prompt", "Hello! Show me what you can do.")
-    return run_smoke(args, prompt)
+        return run_smoke(args, args.prompt)
+    from app import gui
+
+    if args.command == "self-test":
+        return gui.run_self_test(args)
+    return gui.run_gui(args)
 
 
 def _replay(args: argparse.Namespace) -> int:

@@ -1,0 +1,158 @@
+"""The window: Qt application, qasync loop, QML engine, controller. Also `clawqt self-test`, which
+opens the real window on an agent (the demo by default), sends one prompt, waits for the turn to end,
+saves a screenshot and exits 0 (or non-zero with the reason)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from app.main import paths
+from app.main.agent_command import AgentCommandError, resolve_agent_command
+from app.main.chat_service import ChatService
+from app.main.trace_recorder import TraceRecorder
+
+
+def qml_dir() -> Path:
+    """resources/qml in a checkout, or inside a PyInstaller bundle."""
+    bundle = getattr(sys, "_MEIPASS", None)
+    if bundle:
+        return Path(bundle) / "resources" / "qml"
+    return Path(__file__).resolve().parents[1] / "resources" / "qml"
+
+
+def reduced_motion() -> bool:
+    return os.environ.get("CLAWQT_REDUCED_MOTION", "") not in ("", "0")
+
+
+class Window:
+    """Owns the QML engine and the controller for one window."""
+
+    def __init__(self, service: ChatService) -> None:
+        from PySide6 import QtQuick  # noqa: F401 - needed before load() for a QQuickWindow root
+        from PySide6.QtCore import QUrl
+        from PySide6.QtQml import QQmlApplicationEngine, qmlRegisterSingletonType
+
+        from app.renderer.qt.controller import ChatController
+
+        self.engine = QQmlApplicationEngine()
+        # parented to the engine: destroyed after the QML that binds to it, never before
+        self.controller = ChatController(service, reduced_motion=reduced_motion(), parent=self.engine)
+        self.warnings: list[str] = []
+        self.engine.warnings.connect(lambda errors: self.warnings.extend(e.toString() for e in errors))
+        qml = qml_dir()
+        qmlRegisterSingletonType(QUrl.fromLocalFile(str(qml / "Theme.qml")), "ClawQt", 1, 0, "Theme")
+        self.engine.rootContext().setContextProperty("controller", self.controller)
+        self.engine.addImportPath(str(qml))
+        self.engine.load(QUrl.fromLocalFile(str(qml / "Main.qml")))
+        roots = self.engine.rootObjects()
+        if not roots:
+            raise RuntimeError("the window could not be created:\n" + "\n".join(self.warnings))
+        self.root: Any = roots[0]
+
+    def grab(self, path: Path) -> bool:
+        image = self.root.grabWindow()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return bool(image.save(str(path)))
+
+
+def _make_service(args: argparse.Namespace) -> tuple[ChatService, TraceRecorder | None]:
+    command = resolve_agent_command(getattr(args, "agent", None), paths.config_file())
+    recorder = TraceRecorder(args.record) if getattr(args, "record", None) else None
+    return ChatService(command, cwd=getattr(args, "cwd", None), recorder=recorder), recorder
+
+
+def run_gui(args: argparse.Namespace) -> int:
+    """The app: returns when the last window closes."""
+    import qasync
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setApplicationName("ClawQt")
+    app.setOrganizationName("ClawQt")
+    try:
+        service, recorder = _make_service(args)
+    except AgentCommandError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    loop = qasync.QEventLoop(app)
+    asyncio.set_event_loop(loop)
+    closed = asyncio.Event()
+    app.lastWindowClosed.connect(closed.set)
+
+    async def main() -> int:
+        window = Window(service)
+        window.controller.start()
+        await closed.wait()
+        await window.controller.shutdown()
+        return 0
+
+    with loop:
+        code = loop.run_until_complete(main())
+    if recorder is not None:
+        recorder.close()
+    return code
+
+
+def run_self_test(args: argparse.Namespace) -> int:
+    """Open the real window, send one prompt, wait for the turn, save a screenshot."""
+    import qasync
+    from PySide6.QtWidgets import QApplication
+
+    os.environ.setdefault("CLAWQT_DEMO_DELAY_MS", "5")
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    try:
+        service, recorder = _make_service(args)
+    except AgentCommandError as exc:
+        print(f"self-test failed: {exc}", file=sys.stderr)
+        return 2
+    loop = qasync.QEventLoop(app)
+    asyncio.set_event_loop(loop)
+    screenshot = args.screenshot or (paths.data_dir() / "self-test.png")
+
+    async def main() -> int:
+        started = time.monotonic()
+        window = Window(service)
+        controller = window.controller
+        ended: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        controller.turnEnded.connect(lambda reason: ended.done() or ended.set_result(reason))
+        controller.start()
+        try:
+            while not controller.sessionKey:
+                if controller.notice:
+                    raise RuntimeError(controller.notice)
+                if time.monotonic() - started > args.timeout:
+                    raise TimeoutError("the agent did not open a session in time")
+                await asyncio.sleep(0.05)
+            # answer permission prompts like a user would, with the first option
+            service.subscribe(lambda e: e.kind == "permission_request" and service.answer_permission(
+                e.request_id, e.options[0].get("optionId") if e.options else None))
+            controller.send(args.prompt)
+            reason = await asyncio.wait_for(ended, args.timeout)
+            if reason not in ("end_turn", "max_tokens", "max_turn_requests"):
+                raise RuntimeError(f"the turn ended with {reason!r}: {controller.notice}")
+            controller.model.flush()
+            await asyncio.sleep(0.3)  # let the last frame render
+            if not window.grab(Path(screenshot)):
+                raise RuntimeError(f"could not save the screenshot to {screenshot}")
+            rows = controller.model.rowCount()
+            print(f"self-test ok: {rows} rows, turn ended {reason}, screenshot {screenshot}, "
+                  f"{time.monotonic() - started:.1f} s")
+            return 0
+        except Exception as exc:  # the reason, not a traceback
+            print(f"self-test failed: {exc}", file=sys.stderr)
+            return 1
+        finally:
+            await controller.shutdown()
+            window.root.close()
+
+    with loop:
+        code = loop.run_until_complete(main())
+    if recorder is not None:
+        recorder.close()
+    return code

@@ -1,0 +1,262 @@
+"""Row payloads for the views: plain dicts (strings, numbers, lists) built from the timeline's items,
+cached by the versions of the items they show so an unchanged row costs nothing to re-read. Pure
+Python: no Qt here, the list model wraps these dicts for QML."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.renderer.markdown.render import DisplayBlock, IncrementalMarkdown, render_blocks
+from app.renderer.timeline.grouping import Group
+from app.renderer.timeline.items import Item, MessageSegment, PermissionItem, PlanItem, Thought, ToolCall
+from app.renderer.timeline.parts import DiffPart, ErrorPart, ImagePart, MarkdownPart, TerminalRefPart
+from app.renderer.timeline.reducer import Timeline
+from app.renderer.timeline.rows import Row
+from app.renderer.timeline.terminal_screen import render_screen
+from app.renderer.timeline.turn_view import copy_text, group_attachments, item_text, user_text
+
+STATUS_LABELS = {
+    "pending": "Pending",
+    "running": "Running",
+    "completed": "Done",
+    "failed": "Failed",
+    "cancelled": "Cancelled",
+}
+MAX_DETAIL_CHARS = 20_000
+
+
+def format_duration(seconds: float) -> str:
+    seconds = max(0, int(round(seconds)))
+    if seconds < 60:
+        return f"{seconds} s"
+    minutes, rest = divmod(seconds, 60)
+    if minutes < 60:
+        return f"{minutes} min {rest} s" if rest else f"{minutes} min"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes} min"
+
+
+def _blocks_json(blocks: list[DisplayBlock]) -> list[dict[str, str]]:
+    return [{"kind": b.kind, "html": b.html, "code": b.code, "lang": b.lang} for b in blocks]
+
+
+def _pretty(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value[:MAX_DETAIL_CHARS]
+    try:
+        text = json.dumps(value, indent=2, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text[:MAX_DETAIL_CHARS]
+
+
+def _tool_output(tool: ToolCall) -> str:
+    pieces = []
+    for part in tool.output_parts:
+        if isinstance(part, MarkdownPart):
+            pieces.append(part.text)
+        elif isinstance(part, DiffPart):
+            old = (part.old_text or "").splitlines()
+            new = part.new_text.splitlines()
+            pieces.append(
+                f"--- {part.path}\n+++ {part.path}\n"
+                + "\n".join([f"-{line}" for line in old] + [f"+{line}" for line in new])
+            )
+        elif isinstance(part, ErrorPart):
+            pieces.append(part.text)
+        elif isinstance(part, ImagePart):
+            pieces.append("[image]")
+    if not pieces and tool.output is not None and not isinstance(tool.output, dict | list):
+        pieces.append(str(tool.output))
+    return "\n\n".join(pieces)[:MAX_DETAIL_CHARS]
+
+
+@dataclass
+class Presenter:
+    """Builds row payloads; keeps per-item streaming markdown state so only live tails re-parse."""
+
+    dark: bool = False
+    _markdown: dict[str, IncrementalMarkdown] = field(default_factory=dict)
+    _cache: dict[str, tuple[tuple[int, ...], dict[str, Any]]] = field(default_factory=dict)
+
+    def forget(self) -> None:
+        self._markdown.clear()
+        self._cache.clear()
+
+    def blocks_for(self, item: Item) -> list[DisplayBlock]:
+        text = item_text(item)
+        renderer = self._markdown.get(item.id)
+        if renderer is None:
+            renderer = self._markdown[item.id] = IncrementalMarkdown(self.dark)
+        return renderer.update(text)
+
+    def payload(
+        self,
+        timeline: Timeline,
+        row: Row,
+        live_item: str | None,
+        now: float = 0.0,
+        live_message_id: str | None = None,
+    ) -> dict[str, Any]:
+        if row.kind == "turn-footer":
+            group = group_of_row(timeline, row)
+            footer = footer_payload(timeline, group, now, live_message_id) if group is not None else {}
+            return {
+                "kind": row.kind,
+                "key": row.key,
+                "first": row.first,
+                "last": row.last,
+                "groupId": row.group_id,
+                **footer,
+            }
+        items = timeline.items
+        versions = tuple(items[i].version for i in row.item_ids if i in items)
+        key = row.key
+        cached = self._cache.get(key)
+        stamp = (*versions, len(row.item_ids), int(live_item in row.item_ids), row.first, row.last)
+        if (
+            cached is not None
+            and cached[0] == stamp
+            and row.kind not in ("turn-footer", "turn-attachments", "user-attachments")
+        ):
+            return cached[1]
+        payload = self._build(timeline, row, live_item)
+        self._cache[key] = (stamp, payload)
+        return payload
+
+    def _build(self, timeline: Timeline, row: Row, live_item: str | None) -> dict[str, Any]:
+        items = timeline.items
+        first = items.get(row.item_ids[0]) if row.item_ids else None
+        group = timeline.grouping.group_of.get(row.item_ids[0]) if row.item_ids else None
+        base: dict[str, Any] = {
+            "kind": row.kind,
+            "key": row.key,
+            "first": row.first,
+            "last": row.last,
+            "groupId": row.group_id,
+        }
+        if row.kind == "user" and group is not None:
+            text = user_text(items, group)
+            base.update(
+                blocks=_blocks_json(render_blocks(text, self.dark)) if text else [],
+                text=text,
+                optimistic=any(getattr(items[i], "optimistic", False) for i in row.item_ids),
+            )
+        elif row.kind == "assistant-text" and isinstance(first, MessageSegment):
+            base.update(
+                blocks=_blocks_json(self.blocks_for(first)),
+                streaming=first.id == live_item,
+                errors=[p.text for p in first.parts if isinstance(p, ErrorPart)],
+                images=[p.uri for p in first.parts if isinstance(p, ImagePart)],
+            )
+        elif row.kind == "thought" and isinstance(first, Thought):
+            base.update(
+                blocks=_blocks_json(self.blocks_for(first)),
+                streaming=first.id == live_item,
+                text=item_text(first),
+            )
+        elif row.kind in ("tool", "tool-group"):
+            tools = [self.tool_payload(items[i]) for i in row.item_ids if isinstance(items.get(i), ToolCall)]
+            base.update(
+                tools=tools,
+                count=len(tools),
+                running=sum(t["status"] in ("pending", "running") for t in tools),
+                failed=sum(t["status"] == "failed" for t in tools),
+            )
+        elif row.kind == "permission" and isinstance(first, PermissionItem):
+            call = first.tool_call if isinstance(first.tool_call, dict) else {}
+            base.update(
+                requestId=first.request_id,
+                status=first.status,
+                selected=first.selected_option or "",
+                title=str(call.get("title") or call.get("toolCallId") or "The agent asks permission"),
+                options=[
+                    {
+                        "optionId": str(o.get("optionId", "")),
+                        "name": str(o.get("name", "")),
+                        "optionKind": str(o.get("kind", "")),
+                    }
+                    for o in first.options
+                ],
+            )
+        elif row.kind == "plan" and isinstance(first, PlanItem):
+            done = sum(e["status"] == "completed" for e in first.entries)
+            base.update(entries=first.entries, done=done, total=len(first.entries))
+        elif row.kind in ("turn-attachments", "user-attachments"):
+            group = timeline.grouping.group_of.get(row.item_ids[0]) if row.item_ids else None
+            attachments = group_attachments(items, group) if group is not None else []
+            base.update(
+                attachments=[
+                    {"name": a.name, "uri": a.uri, "status": a.status, "source": a.source}
+                    for a in attachments
+                ]
+            )
+        return base
+
+    def tool_payload(self, tool: ToolCall) -> dict[str, Any]:
+        terminal = tool.terminal
+        return {
+            "id": tool.id,
+            "title": tool.title,
+            "toolKind": tool.tool_kind,
+            "status": tool.status,
+            "statusLabel": STATUS_LABELS.get(tool.status, tool.status),
+            "historical": tool.historical,
+            "input": _pretty(tool.input),
+            "output": _tool_output(tool),
+            "locations": [
+                str(loc.get("path", "")) + (f":{loc['line']}" if isinstance(loc.get("line"), int) else "")
+                for loc in tool.locations
+            ],
+            "hasTerminalRef": any(isinstance(p, TerminalRefPart) for p in tool.output_parts),
+            "terminal": None
+            if terminal is None
+            else {
+                "id": terminal.terminal_id,
+                "cwd": terminal.cwd or "",
+                "text": render_screen(terminal.output),
+                "exitCode": -1 if terminal.exit_code is None else terminal.exit_code,
+                "signal": terminal.signal or "",
+                "exited": terminal.exited,
+            },
+        }
+
+
+def footer_payload(
+    timeline: Timeline, group: Group, now: float, live_message_id: str | None
+) -> dict[str, Any]:
+    """ "Took 12 s" once settled, "8 s elapsed" while live; hidden when timing is unknown. The copy
+    text is not built here (O(turn)): the view asks for it when the user copies."""
+    grouping = timeline.grouping
+    index = grouping._index_of(group)
+    timing = None
+    if index > 0:
+        previous = grouping.groups[index - 1]
+        for item_id in previous.item_ids:
+            segment = timeline.items.get(item_id)
+            if isinstance(segment, MessageSegment) and segment.message_id in timeline.timings:
+                timing = timeline.timings[segment.message_id]
+                message_id = segment.message_id
+                break
+    label = ""
+    if timing is not None:
+        if timing.elapsed_s is not None:
+            label = f"Took {format_duration(timing.elapsed_s)}"
+        elif timing.sent_at is not None and live_message_id == message_id:
+            label = f"{format_duration(now - timing.sent_at)} elapsed"
+    return {"timing": label}
+
+
+def group_of_row(timeline: Timeline, row: Row) -> Group | None:
+    """The group a row belongs to (footer rows carry no items: their group id names the first one)."""
+    first = row.item_ids[0] if row.item_ids else row.group_id.removeprefix("turn:")
+    return timeline.grouping.group_of.get(first)
+
+
+def turn_copy_text(timeline: Timeline, group_id: str) -> str:
+    group = timeline.grouping.group_of.get(group_id.removeprefix("turn:"))
+    return copy_text(timeline.items, group) if group is not None else ""

@@ -1,0 +1,189 @@
+"""The conversation's list model: one row per display block, fed by the timeline's index-based
+changes. Changes are queued and flushed at most ~60 times a second (a single-shot timer that only runs
+while changes are pending, so an idle conversation costs nothing); structural changes map one-to-one to
+beginInsertRows/beginRemoveRows, content changes are coalesced into dataChanged per row."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from PySide6.QtCore import QAbstractListModel, QByteArray, QModelIndex, QObject, Qt, QTimer, Signal, Slot
+
+from app.renderer.presenter import Presenter
+from app.renderer.qt.collapse import CollapseState
+from app.renderer.timeline.reducer import Timeline
+from app.renderer.timeline.rows import Row, RowChange, RowsChanged, RowsInserted, RowsRemoved
+
+FLUSH_INTERVAL_MS = 16
+
+KIND_ROLE = Qt.ItemDataRole.UserRole + 1
+KEY_ROLE = Qt.ItemDataRole.UserRole + 2
+PAYLOAD_ROLE = Qt.ItemDataRole.UserRole + 3
+FIRST_ROLE = Qt.ItemDataRole.UserRole + 4
+LAST_ROLE = Qt.ItemDataRole.UserRole + 5
+
+
+class TimelineModel(QAbstractListModel):
+    """Rows of one timeline. `live_item` is the id of the segment still streaming (it animates)."""
+
+    flushed = Signal()
+
+    def __init__(self, parent: QObject | None = None, dark: bool = False) -> None:
+        super().__init__(parent)
+        self.presenter = Presenter(dark=dark)
+        self.timeline: Timeline | None = None
+        self._rows: list[Row] = []
+        self._pending: list[RowChange] = []
+        self.live_item: str | None = None
+        self.live_message_id: str | None = None
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(FLUSH_INTERVAL_MS)
+        self._timer.timeout.connect(self.flush)
+        self.flush_count = 0
+        self.collapse = CollapseState()
+        self._collapse_timer = QTimer(self)
+        self._collapse_timer.setSingleShot(True)
+        self._collapse_timer.timeout.connect(self._collapse_due)
+        self._collapse_keys: set[str] = set()
+
+    # --- Qt model API ---------------------------------------------------------------------------
+    def roleNames(self) -> dict[int, QByteArray]:  # noqa: N802
+        return {KIND_ROLE: QByteArray(b"kind"), KEY_ROLE: QByteArray(b"rowKey"),
+                PAYLOAD_ROLE: QByteArray(b"payload"), FIRST_ROLE: QByteArray(b"first"),
+                LAST_ROLE: QByteArray(b"last")}
+
+    def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: N802, B008
+        return 0 if parent.isValid() else len(self._rows)
+
+    def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._rows) or self.timeline is None:
+            return None
+        row = self._rows[index.row()]
+        if role == KIND_ROLE:
+            return row.kind
+        if role == KEY_ROLE:
+            return row.key
+        if role == FIRST_ROLE:
+            return row.first
+        if role == LAST_ROLE:
+            return row.last
+        if role == PAYLOAD_ROLE:
+            payload = self.presenter.payload(self.timeline, row, self.live_item, time.monotonic(),
+                                             self.live_message_id)
+            return self._decorate(row, payload)
+        return None
+
+    def _decorate(self, row: Row, payload: dict[str, Any]) -> dict[str, Any]:
+        """Add UI state (expanded flags) to a cached payload without touching the cache."""
+        if row.kind in ("tool", "tool-group"):
+            tools = []
+            soonest: float | None = None
+            for tool in payload.get("tools", []):
+                expanded, remaining = self.collapse.tool_expanded(tool["id"], tool["status"], tool["historical"])
+                tools.append({**tool, "expanded": expanded})
+                if remaining is not None:
+                    soonest = remaining if soonest is None else min(soonest, remaining)
+            statuses = {t["status"] for t in tools}
+            group_status = "running" if statuses - {"completed", "failed", "cancelled"} else "completed"
+            historical = all(t["historical"] for t in tools) if tools else False
+            group_expanded, remaining = self.collapse.tool_expanded(row.key, group_status, historical)
+            if remaining is not None:
+                soonest = remaining if soonest is None else min(soonest, remaining)
+            if soonest is not None:
+                self._schedule_collapse(row.key, soonest)
+            return {**payload, "tools": tools, "expanded": group_expanded}
+        if row.kind == "thought":
+            return {**payload, "expanded": self.collapse.thought_expanded(row.key, payload.get("streaming", False))}
+        return payload
+
+    def _schedule_collapse(self, key: str, seconds: float) -> None:
+        self._collapse_keys.add(key)
+        wanted = max(1, int(seconds * 1000) + 5)
+        if not self._collapse_timer.isActive() or self._collapse_timer.remainingTime() > wanted:
+            self._collapse_timer.start(wanted)
+
+    @Slot()
+    def _collapse_due(self) -> None:
+        keys, self._collapse_keys = self._collapse_keys, set()
+        self.refresh_rows(lambda row: row.key in keys)
+
+    @Slot(str, bool)
+    def toggle(self, key: str, expanded: bool) -> None:
+        """The user opened or closed a card (row key, or a tool's item id inside a group)."""
+        self.collapse.toggle(key, expanded)
+        self.refresh_rows(lambda row: row.key == key or key in row.item_ids)
+
+    # --- feeding ---------------------------------------------------------------------------------
+    def set_timeline(self, timeline: Timeline | None) -> None:
+        """Show another timeline (a load or a session switch): one reset."""
+        self._timer.stop()
+        self._pending.clear()
+        self.beginResetModel()
+        self.timeline = timeline
+        self.presenter.forget()
+        self.collapse.forget()
+        self._rows = list(timeline.rows) if timeline is not None else []
+        self.endResetModel()
+        self.flushed.emit()
+
+    def push(self, changes: list[RowChange]) -> None:
+        if not changes:
+            return
+        self._pending.extend(changes)
+        if not self._timer.isActive():
+            self._timer.start()
+
+    @Slot()
+    def flush(self) -> None:
+        """Apply queued changes in order; content changes between structural ones are coalesced."""
+        self._timer.stop()
+        if not self._pending:
+            return
+        pending, self._pending = self._pending, []
+        dirty: set[int] = set()
+
+        def emit_dirty() -> None:
+            for row in sorted(dirty):
+                index = self.index(row)
+                self.dataChanged.emit(index, index)
+            dirty.clear()
+
+        for change in pending:
+            if isinstance(change, RowsChanged):
+                for offset, row in enumerate(change.rows):
+                    self._rows[change.start + offset] = row
+                    dirty.add(change.start + offset)
+            elif isinstance(change, RowsInserted):
+                emit_dirty()
+                self.beginInsertRows(QModelIndex(), change.start, change.start + len(change.rows) - 1)
+                self._rows[change.start : change.start] = change.rows
+                self.endInsertRows()
+            elif isinstance(change, RowsRemoved):
+                emit_dirty()
+                self.beginRemoveRows(QModelIndex(), change.start, change.start + change.count - 1)
+                del self._rows[change.start : change.start + change.count]
+                self.endRemoveRows()
+        emit_dirty()
+        self.flush_count += 1
+        self.flushed.emit()
+
+    def refresh_rows(self, predicate: Any) -> None:
+        """Re-read rows whose payload depends on something outside the items (clock, live state)."""
+        for i, row in enumerate(self._rows):
+            if predicate(row):
+                index = self.index(i)
+                self.dataChanged.emit(index, index)
+
+    @property
+    def rows(self) -> list[Row]:
+        return self._rows
+
+    @Slot(str, result=int)
+    def indexOfKey(self, key: str) -> int:  # noqa: N802
+        """Row index of a row key, -1 when it is not there (a missing anchor is a no-op)."""
+        for i in range(len(self._rows) - 1, -1, -1):
+            if self._rows[i].key == key:
+                return i
+        return -1

@@ -1,0 +1,33 @@
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+
+// Shown when the agent exits or fails to start: its exit code, last stderr lines, and Reconnect.
+Rectangle {
+    id: root
+    objectName: "agentBanner"
+    visible: controller.banner.message !== undefined
+    implicitHeight: visible ? layout.implicitHeight + 2 * Theme.gap : 0
+    color: Theme.dark ? "#3b2224" : "#fdecea"
+    border.color: Theme.danger
+    ColumnLayout {
+        id: layout
+        x: Theme.pad; y: Theme.gap
+        width: root.width - 2 * Theme.pad
+        RowLayout {
+            Layout.fillWidth: true
+            Label { text: controller.banner.message || ""; color: Theme.text; wrapMode: Text.Wrap; Layout.fillWidth: true }
+            Button { objectName: "reconnectButton"; text: "Reconnect"; onClicked: controller.reconnect()
+                     Accessible.name: "Reconnect to the agent and reload the session" }
+        }
+        Text {
+            visible: (controller.banner.stderr || "").length > 0
+            text: controller.banner.stderr || ""
+            font.family: Theme.mono; font.pixelSize: 11
+            color: Theme.muted
+            textFormat: Text.PlainText
+            maximumLineCount: 8; elide: Text.ElideRight
+            Layout.fillWidth: true
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import QtQuick
+import QtQuick.Controls
+import QtQml.Models
+
+// The virtualized conversation: one ListView over the timeline model, delegates chosen by row kind.
+// Sticks to the bottom while streaming unless the user scrolled up; then "Jump to latest" shows.
+Item {
+    id: root
+    property alias list: list
+    property bool stickToBottom: true
+    property bool directoryOpen: false
+
+    ListView {
+        id: list
+        objectName: "timeline"
+        anchors.fill: parent
+        model: controller.timelineModel
+        clip: true
+        reuseItems: true
+        cacheBuffer: 400
+        boundsBehavior: Flickable.StopAtBounds
+        ScrollBar.vertical: ScrollBar { id: scrollBar }
+        Accessible.name: "Conversation"
+        delegate: DelegateChooser {
+            role: "kind"
+            DelegateChoice { roleValue: "user"; UserRow {} }
+            DelegateChoice { roleValue: "assistant-text"; AssistantRow {} }
+            DelegateChoice { roleValue: "thought"; ThoughtRow {} }
+            DelegateChoice { roleValue: "tool"; ToolRow {} }
+            DelegateChoice { roleValue: "tool-group"; ToolRow {} }
+            DelegateChoice { roleValue: "permission"; PermissionRow {} }
+            DelegateChoice { roleValue: "plan"; PlanRow {} }
+            DelegateChoice { roleValue: "user-attachments"; AttachmentsRow {} }
+            DelegateChoice { roleValue: "turn-attachments"; AttachmentsRow {} }
+            DelegateChoice { roleValue: "turn-footer"; FooterRow {} }
+        }
+        footer: Item {
+            width: list.width
+            height: noReply.visible ? noReply.height + 16 : 12
+            Text {
+                id: noReply
+                objectName: "noReplyNotice"
+                visible: controller.noReply
+                x: 44; y: 8
+                text: "The agent ended the turn without a reply."
+                color: Theme.muted; font.italic: true
+            }
+        }
+        onMovementStarted: root.stickToBottom = false
+        onMovementEnded: root.stickToBottom = list.atYEnd
+        onContentHeightChanged: if (root.stickToBottom) Qt.callLater(list.positionViewAtEnd)
+        onCountChanged: if (root.stickToBottom) Qt.callLater(list.positionViewAtEnd)
+        WheelHandler {
+            onWheel: (event) => { if (event.angleDelta.y > 0) root.stickToBottom = false }
+        }
+    }
+
+    Button {
+        id: jump
+        objectName: "jumpToLatest"
+        visible: !root.stickToBottom && !list.atYEnd && list.count > 0
+        anchors.horizontalCenter: parent.horizontalCenter
+        anchors.bottom: parent.bottom
+        anchors.bottomMargin: Theme.pad
+        text: "\u2193 Jump to latest"
+        onClicked: root.jumpToLatest()
+    }
+
+    QuestionDirectory {
+        id: directory
+        visible: root.directoryOpen
+        anchors.top: parent.top
+        anchors.right: parent.right
+        anchors.margins: Theme.pad
+        onChosen: (anchor) => { controller.goToQuestion(anchor); root.directoryOpen = false }
+        onClosed: root.directoryOpen = false
+    }
+
+    NumberAnimation { id: smooth; target: list; property: "contentY"; duration: controller.reducedMotion ? 0 : 250
+                      easing.type: Easing.OutCubic }
+
+    Connections {
+        target: controller
+        function onScrollToRow(row) {
+            root.stickToBottom = false
+            var from = list.contentY
+            list.positionViewAtIndex(row, ListView.Beginning)
+            var to = list.contentY
+            if (controller.reducedMotion) return
+            list.contentY = from
+            smooth.from = from; smooth.to = to
+            smooth.restart()
+        }
+        function onSessionChanged() { root.stickToBottom = true; Qt.callLater(list.positionViewAtEnd) }
+    }
+
+    function jumpToLatest() { root.stickToBottom = true; list.positionViewAtEnd() }
+}

@@ -1,0 +1,95 @@
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+
+// Agent name and state, session modes and config options (the `model` one first), usage, and the
+// question-directory toggle.
+ToolBar {
+    id: root
+    signal toggleDirectory()
+    property bool directoryOpen: false
+    background: Rectangle { color: Theme.surface; Rectangle { anchors.bottom: parent.bottom; width: parent.width
+                                                                 height: 1; color: Theme.border } }
+    RowLayout {
+        anchors.fill: parent
+        anchors.leftMargin: Theme.pad
+        anchors.rightMargin: Theme.pad
+        spacing: Theme.gap
+        Rectangle {
+            width: 10; height: 10; radius: 5
+            color: controller.agentState === "ready" ? Theme.success
+                 : controller.agentState === "working" || controller.agentState === "starting" ? Theme.warning
+                 : Theme.danger
+        }
+        Label {
+            objectName: "agentStateLabel"
+            text: controller.agentLabel + " \u00b7 " + (controller.agentState === "starting" ? "starting agent\u2026"
+                                                       : controller.agentState)
+            color: Theme.text
+            Accessible.name: "Agent " + controller.agentLabel + ", " + controller.agentState
+        }
+        Label { text: controller.sessionTitle; color: Theme.muted; elide: Text.ElideRight; Layout.fillWidth: true }
+        ComboBox {
+            objectName: "modeSelect"
+            visible: controller.modes.length > 0
+            model: controller.modes
+            textRole: "name"
+            valueRole: "id"
+            currentIndex: controller.modes.findIndex(m => m.id === controller.currentMode)
+            onActivated: (index) => controller.setMode(controller.modes[index].id)
+            Accessible.name: "Session mode"
+        }
+        Repeater {
+            model: controller.configOptions
+            Loader {
+                required property var modelData
+                sourceComponent: modelData.type === "boolean" ? boolOption : selectOption
+                property var option: modelData
+            }
+        }
+        ProgressBar {
+            visible: controller.usage.text !== undefined
+            Layout.preferredWidth: 80
+            value: controller.usage.fraction || 0
+            ToolTip.visible: hovered
+            ToolTip.text: "Context: " + (controller.usage.text || "")
+            Accessible.name: "Context used " + (controller.usage.text || "")
+        }
+        Label { visible: controller.usage.text !== undefined; text: controller.usage.text || ""; color: Theme.muted
+                font.pixelSize: 11 }
+        ToolButton {
+            objectName: "questionToggle"
+            text: "\u2630 Questions"
+            checkable: true
+            checked: root.directoryOpen
+            enabled: controller.questions.length + controller.questionsHidden >= 2
+            onClicked: root.toggleDirectory()
+            Accessible.name: "Question directory"
+            ToolTip.visible: hovered
+            ToolTip.text: "Jump to one of your questions (Ctrl+Shift+Q)"
+        }
+    }
+    Component {
+        id: selectOption
+        ComboBox {
+            objectName: "config_" + option.id
+            model: option.choices
+            textRole: "name"
+            valueRole: "value"
+            currentIndex: option.choices.findIndex(c => c.value === String(option.currentValue))
+            onActivated: (index) => controller.setConfigOption(option.id, option.choices[index].value)
+            Accessible.name: option.category === "model" ? "Model" : option.name
+            ToolTip.visible: hovered
+            ToolTip.text: option.name
+        }
+    }
+    Component {
+        id: boolOption
+        Switch {
+            objectName: "config_" + option.id
+            text: option.name
+            checked: option.currentValue === true
+            onToggled: controller.setConfigOption(option.id, checked)
+        }
+    }
+}

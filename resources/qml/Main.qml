@@ -1,0 +1,52 @@
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+
+ApplicationWindow {
+    id: window
+    objectName: "mainWindow"
+    width: 1180
+    height: 780
+    visible: true
+    title: "ClawQt \u2014 " + controller.sessionTitle
+    color: Theme.window
+
+    header: HeaderBar {
+        id: headerBar
+        directoryOpen: conversation.directoryOpen
+        onToggleDirectory: conversation.directoryOpen = !conversation.directoryOpen
+    }
+
+    SplitView {
+        anchors.fill: parent
+        Sidebar { SplitView.preferredWidth: 240; SplitView.minimumWidth: 160 }
+        ColumnLayout {
+            spacing: 0
+            Banner { Layout.fillWidth: true }
+            Conversation { id: conversation; Layout.fillWidth: true; Layout.fillHeight: true }
+            Rectangle {
+                objectName: "noticeBar"
+                visible: controller.notice.length > 0
+                Layout.fillWidth: true
+                implicitHeight: noticeRow.implicitHeight + 12
+                color: Theme.dark ? "#3a3220" : "#fff4e0"
+                RowLayout {
+                    id: noticeRow
+                    x: Theme.pad; y: 6
+                    width: parent.width - 2 * Theme.pad
+                    Label { text: controller.notice; wrapMode: Text.Wrap; Layout.fillWidth: true; color: Theme.text }
+                    Button { objectName: "retryButton"; visible: controller.canRetry; text: "Retry"
+                             onClicked: controller.retry() }
+                }
+            }
+            Composer { id: composer; Layout.fillWidth: true }
+        }
+    }
+
+    Shortcut { sequences: [StandardKey.New]; onActivated: controller.newChat() }
+    Shortcut { sequence: "Ctrl+L"; onActivated: composer.input.forceActiveFocus() }
+    Shortcut { sequence: "Ctrl+Shift+Q"; onActivated: if (headerBar.enabled) conversation.directoryOpen = !conversation.directoryOpen }
+    Shortcut { sequence: "Ctrl+End"; onActivated: conversation.jumpToLatest() }
+    Shortcut { sequence: "Esc"; enabled: controller.busy; onActivated: controller.stop() }
+    Component.onCompleted: composer.input.forceActiveFocus()
+}

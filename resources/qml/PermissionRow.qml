@@ -1,0 +1,58 @@
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+
+// An inline permission prompt: the agent's options as buttons (Tab / arrows, Enter or Space),
+// answered once; afterwards it shows the choice.
+Item {
+    id: root
+    required property var payload
+    width: ListView.view ? ListView.view.width : 400
+    implicitHeight: box.implicitHeight + 12
+    readonly property bool pending: payload.status === "pending"
+
+    TurnGutter { first: root.payload.first; height: parent.height }
+    Rectangle {
+        id: box
+        x: 44; y: 4
+        width: root.width - x - Theme.pad
+        implicitHeight: content.implicitHeight + 2 * Theme.pad
+        radius: Theme.radius
+        color: Theme.surface
+        border.color: root.pending ? Theme.warning : Theme.border
+        border.width: root.pending ? 2 : 1
+        ColumnLayout {
+            id: content
+            x: Theme.pad; y: Theme.pad
+            width: parent.width - 2 * Theme.pad
+            Text { text: "Permission: " + root.payload.title; color: Theme.text; font.bold: true
+                   wrapMode: Text.Wrap; Layout.fillWidth: true }
+            RowLayout {
+                visible: root.pending
+                Repeater {
+                    id: buttons
+                    model: root.payload.options
+                    Button {
+                        required property var modelData
+                        required property int index
+                        objectName: "permissionOption_" + modelData.optionId
+                        text: (index + 1) + ". " + modelData.name
+                        highlighted: modelData.optionKind.indexOf("allow") === 0
+                        focusPolicy: Qt.StrongFocus
+                        Accessible.name: modelData.name
+                        onClicked: controller.answerPermission(root.payload.requestId, modelData.optionId)
+                        Keys.onReturnPressed: clicked()
+                        Keys.onEnterPressed: clicked()
+                        Keys.onRightPressed: nextItemInFocusChain(true).forceActiveFocus()
+                        Keys.onLeftPressed: nextItemInFocusChain(false).forceActiveFocus()
+                    }
+                }
+            }
+            Text {
+                visible: !root.pending
+                text: root.payload.status === "cancelled" ? "Cancelled" : "Answered: " + root.payload.selected
+                color: Theme.muted
+            }
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+
+// Sessions: the agent's (paged) plus the ones made here; heartbeat-only ones hidden. A spinner marks a
+// session whose turn runs, a dot one that finished unseen.
+Rectangle {
+    id: root
+    color: Theme.sidebar
+    ColumnLayout {
+        anchors.fill: parent
+        anchors.margins: Theme.gap
+        Button {
+            objectName: "newChatButton"
+            Layout.fillWidth: true
+            text: "+ New chat"
+            onClicked: controller.newChat()
+            Accessible.name: "New chat (Ctrl+N)"
+        }
+        ListView {
+            id: sessions
+            objectName: "sessionList"
+            Layout.fillWidth: true
+            Layout.fillHeight: true
+            clip: true
+            model: controller.sessions
+            spacing: 2
+            keyNavigationEnabled: true
+            onAtYEndChanged: if (atYEnd && controller.hasMoreSessions) controller.loadMoreSessions()
+            delegate: ItemDelegate {
+                id: entry
+                required property var modelData
+                width: sessions.width
+                highlighted: modelData.current
+                Accessible.name: "Session " + modelData.title
+                contentItem: RowLayout {
+                    BusyIndicator { visible: entry.modelData.live; running: visible && !controller.reducedMotion
+                                    Layout.preferredWidth: 16; Layout.preferredHeight: 16 }
+                    Rectangle { visible: entry.modelData.unseen && !entry.modelData.live; width: 8; height: 8
+                                radius: 4; color: Theme.accent }
+                    Label { text: entry.modelData.title; elide: Text.ElideRight; Layout.fillWidth: true
+                            color: Theme.text }
+                }
+                onClicked: controller.openSession(modelData.key)
+                TapHandler { acceptedButtons: Qt.RightButton; onTapped: menu.popup() }
+                Menu {
+                    id: menu
+                    MenuItem { text: "Rename"; onTriggered: { renameDialog.key = entry.modelData.key
+                               renameDialog.field.text = entry.modelData.title; renameDialog.open() } }
+                    MenuItem { text: "Close"; enabled: controller.capabilities.close
+                               onTriggered: controller.closeSession(entry.modelData.key) }
+                    MenuItem { text: "Delete"; enabled: controller.capabilities.delete
+                               onTriggered: controller.deleteSession(entry.modelData.key) }
+                }
+            }
+        }
+    }
+    Dialog {
+        id: renameDialog
+        property string key: ""
+        property alias field: nameField
+        title: "Rename session"
+        standardButtons: Dialog.Ok | Dialog.Cancel
+        anchors.centerIn: Overlay.overlay
+        TextField { id: nameField; width: 260; onAccepted: renameDialog.accept() }
+        onAccepted: controller.renameSession(key, nameField.text)
+    }
+}

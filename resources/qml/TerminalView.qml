@@ -1,0 +1,41 @@
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+
+// A terminal card body: cwd header, the rendered screen text, and the exit pill.
+Rectangle {
+    id: root
+    property var terminal
+    property bool running: false
+    implicitHeight: layout.implicitHeight + 2 * Theme.gap
+    radius: Theme.radius / 2
+    color: Theme.terminalBackground
+    ColumnLayout {
+        id: layout
+        x: Theme.gap; y: Theme.gap
+        width: root.width - 2 * Theme.gap
+        RowLayout {
+            Layout.fillWidth: true
+            Text { text: root.terminal.cwd || "terminal"; color: "#8b949e"; font.family: Theme.mono; font.pixelSize: 11
+                   Layout.fillWidth: true; elide: Text.ElideMiddle }
+            Text {
+                text: root.terminal.exited ? (root.terminal.signal ? root.terminal.signal
+                      : "exit " + root.terminal.exitCode) : (root.running ? "running" : "")
+                color: root.terminal.exited && root.terminal.exitCode === 0 ? "#56d364" : "#ff7b72"
+                font.pixelSize: 11
+            }
+            ToolButton { text: "Copy"; font.pixelSize: 11; Accessible.name: "Copy terminal output"
+                         onClicked: controller.copyText(root.terminal.text) }
+        }
+        TextEdit {
+            Layout.fillWidth: true
+            text: root.terminal.text
+            textFormat: TextEdit.PlainText
+            readOnly: true; selectByMouse: true
+            color: Theme.terminalText
+            font.family: Theme.mono; font.pixelSize: 12
+            wrapMode: TextEdit.NoWrap
+            clip: true
+        }
+    }
+}

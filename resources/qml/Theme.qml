@@ -1,0 +1,32 @@
+pragma Singleton
+import QtQuick
+
+// Colours and metrics; light/dark follows the system colour scheme.
+QtObject {
+    readonly property bool dark: Qt.styleHints.colorScheme === Qt.ColorScheme.Dark
+    readonly property color window: dark ? "#1e1f22" : "#f7f7f8"
+    readonly property color surface: dark ? "#2b2d31" : "#ffffff"
+    readonly property color sidebar: dark ? "#232428" : "#eeeff1"
+    readonly property color text: dark ? "#e6e6e6" : "#1d1d1f"
+    readonly property color muted: dark ? "#9a9ca3" : "#6b6f76"
+    readonly property color border: dark ? "#3a3c42" : "#dcdde0"
+    readonly property color accent: dark ? "#7aa2ff" : "#3b63d6"
+    readonly property color userBubble: dark ? "#2f3b57" : "#e3eaff"
+    readonly property color codeBackground: dark ? "#272822" : "#f5f5f5"
+    readonly property color terminalBackground: "#16181d"
+    readonly property color terminalText: "#d7dae0"
+    readonly property color danger: dark ? "#ff7b72" : "#c62828"
+    readonly property color success: dark ? "#56d364" : "#2e7d32"
+    readonly property color warning: dark ? "#e3b341" : "#a86b00"
+    readonly property int radius: 8
+    readonly property int gap: 8
+    readonly property int pad: 12
+    readonly property string mono: "DejaVu Sans Mono"
+
+    function statusColor(status) {
+        if (status === "completed") return success
+        if (status === "failed") return danger
+        if (status === "cancelled") return muted
+        return warning
+    }
+}

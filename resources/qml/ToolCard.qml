@@ -1,0 +1,83 @@
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+
+// One tool call: kind, title, status; when expanded its input, output (whitespace kept), locations
+// and, for terminal tools, the rendered terminal with its working directory and exit pill.
+Rectangle {
+    id: card
+    required property var tool
+    property string toggleKey: tool.id
+    implicitHeight: column.implicitHeight + 2 * Theme.gap
+    radius: Theme.radius
+    color: Theme.surface
+    border.color: Theme.border
+
+    readonly property var kindIcons: ({ "read": "\u{1F4C4}", "edit": "\u270F", "delete": "\u{1F5D1}", "move": "\u21C4",
+        "search": "\u{1F50D}", "execute": "\u25B6", "think": "\u{1F4AD}", "fetch": "\u{1F310}", "switch_mode": "\u21BB" })
+
+    ColumnLayout {
+        id: column
+        x: Theme.gap; y: Theme.gap
+        width: card.width - 2 * Theme.gap
+        spacing: 4
+        RowLayout {
+            Layout.fillWidth: true
+            ToolButton {
+                id: toggle
+                text: (card.tool.expanded ? "\u25be " : "\u25b8 ") + (card.kindIcons[card.tool.toolKind] || "\u2699")
+                Accessible.name: (card.tool.expanded ? "Collapse " : "Expand ") + card.tool.title
+                onClicked: controller.timelineModel.toggle(card.toggleKey, card.tool.expanded)
+            }
+            Text {
+                Layout.fillWidth: true
+                text: card.tool.title
+                elide: Text.ElideRight
+                font.family: card.tool.toolKind === "execute" ? Theme.mono : Qt.application.font.family
+                color: Theme.text
+            }
+            Rectangle {
+                radius: 9; height: 18; width: statusText.implicitWidth + 14
+                color: "transparent"; border.color: Theme.statusColor(card.tool.status)
+                Text { id: statusText; anchors.centerIn: parent; text: card.tool.statusLabel; font.pixelSize: 11
+                       color: Theme.statusColor(card.tool.status) }
+            }
+        }
+        Loader {
+            Layout.fillWidth: true
+            active: card.tool.expanded
+            visible: active
+            sourceComponent: ColumnLayout {
+                spacing: 4
+                Text { visible: card.tool.locations.length > 0; text: card.tool.locations.join("  \u00b7  ")
+                       color: Theme.muted; font.pixelSize: 11; elide: Text.ElideMiddle; Layout.fillWidth: true }
+                Loader {
+                    Layout.fillWidth: true
+                    active: card.tool.terminal !== null && card.tool.terminal !== undefined
+                    visible: active
+                    sourceComponent: TerminalView { terminal: card.tool.terminal; running: card.tool.status === "running" || card.tool.status === "pending" }
+                }
+                Text {
+                    visible: card.tool.input !== "" && card.tool.toolKind !== "execute"
+                    Layout.fillWidth: true
+                    text: card.tool.input
+                    font.family: Theme.mono; font.pixelSize: 11
+                    color: Theme.muted
+                    wrapMode: Text.WrapAnywhere
+                    textFormat: Text.PlainText
+                    maximumLineCount: 12; elide: Text.ElideRight
+                }
+                TextEdit {
+                    visible: card.tool.output !== "" && !card.tool.terminal
+                    Layout.fillWidth: true
+                    text: card.tool.output
+                    textFormat: TextEdit.PlainText
+                    readOnly: true; selectByMouse: true
+                    font.family: Theme.mono; font.pixelSize: 12
+                    color: Theme.text
+                    wrapMode: TextEdit.WrapAnywhere
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+
+// The user's message: right-aligned bubble.
+Item {
+    id: root
+    required property var payload
+    width: ListView.view ? ListView.view.width : 400
+    implicitHeight: bubble.height + (payload.first ? 18 : 6)
+
+    Rectangle {
+        id: bubble
+        anchors.right: parent.right
+        anchors.rightMargin: Theme.pad
+        y: root.payload.first ? 12 : 2
+        width: Math.min(root.width * 0.75, Math.max(60, blocks.implicitWidth + 2 * Theme.pad))
+        height: blocks.implicitHeight + 2 * Theme.gap + 2
+        radius: Theme.radius
+        color: Theme.userBubble
+        opacity: root.payload.optimistic ? 0.92 : 1.0
+        TextBlocks {
+            id: blocks
+            x: Theme.pad; y: Theme.gap
+            width: parent.width - 2 * Theme.pad
+            blocks: root.payload.blocks || []
+        }
+    }
+    Accessible.role: Accessible.Paragraph
+    Accessible.name: "You: " + (payload.text || "")
+}
