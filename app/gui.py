@@ -130,8 +130,14 @@ def run_self_test(args: argparse.Namespace) -> int:
                     raise TimeoutError("the agent did not open a session in time")
                 await asyncio.sleep(0.05)
             # answer permission prompts like a user would, with the first option
-            service.subscribe(lambda e: e.kind == "permission_request" and service.answer_permission(
-                e.request_id, e.options[0].get("optionId") if e.options else None))
+            service.subscribe(
+                lambda e: (
+                    e.kind == "permission_request"
+                    and service.answer_permission(
+                        e.request_id, e.options[0].get("optionId") if e.options else None
+                    )
+                )
+            )
             controller.send(args.prompt)
             reason = await asyncio.wait_for(ended, args.timeout)
             if reason not in ("end_turn", "max_tokens", "max_turn_requests"):
@@ -141,8 +147,10 @@ def run_self_test(args: argparse.Namespace) -> int:
             if not window.grab(Path(screenshot)):
                 raise RuntimeError(f"could not save the screenshot to {screenshot}")
             rows = controller.model.rowCount()
-            print(f"self-test ok: {rows} rows, turn ended {reason}, screenshot {screenshot}, "
-                  f"{time.monotonic() - started:.1f} s")
+            print(
+                f"self-test ok: {rows} rows, turn ended {reason}, screenshot {screenshot}, "
+                f"{time.monotonic() - started:.1f} s"
+            )
             return 0
         except Exception as exc:  # the reason, not a traceback
             print(f"self-test failed: {exc}", file=sys.stderr)

@@ -4,6 +4,7 @@ session switches, agent crashes and restarts) and local session renames. Writes 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -33,10 +34,8 @@ class JsonStringMap:
             self._data = {k: v for k, v in data.items() if isinstance(k, str) and isinstance(v, str)}
         except (OSError, ValueError) as exc:
             log.warning("cannot read %s (%s); keeping it as .corrupt and starting afresh", self.path, exc)
-            try:
+            with contextlib.suppress(OSError):
                 self.path.replace(self.path.with_suffix(self.path.suffix + ".corrupt"))
-            except OSError:
-                pass
 
     def get(self, key: str, default: str = "") -> str:
         return self._data.get(key, default)

@@ -28,7 +28,7 @@ MAX_DETAIL_CHARS = 20_000
 
 
 def format_duration(seconds: float) -> str:
-    seconds = max(0, int(round(seconds)))
+    seconds = max(0, round(seconds))
     if seconds < 60:
         return f"{seconds} s"
     minutes, rest = divmod(seconds, 60)

@@ -25,6 +25,7 @@ Rectangle {
                 font.pixelSize: 11
             }
             ToolButton { text: "Copy"; font.pixelSize: 11; Accessible.name: "Copy terminal output"
+                         palette.buttonText: "#c9d1d9"
                          onClicked: controller.copyText(root.terminal.text) }
         }
         TextEdit {

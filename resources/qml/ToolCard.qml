@@ -59,6 +59,7 @@ Rectangle {
                 }
                 Text {
                     visible: card.tool.input !== "" && card.tool.toolKind !== "execute"
+                             && !(card.tool.toolKind === "edit" && card.tool.output !== "")
                     Layout.fillWidth: true
                     text: card.tool.input
                     font.family: Theme.mono; font.pixelSize: 11

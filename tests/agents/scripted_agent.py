@@ -28,6 +28,24 @@ DEFAULT_CAPS = {
 }
 
 
+COMMANDS = [
+    {"name": "status", "description": "Show the session status", "input": {"hint": "[verbose]"}},
+    {"name": "help", "description": "List the commands"},
+]
+MODES = {"currentModeId": "a", "availableModes": [{"id": "a", "name": "Ask"}, {"id": "b", "name": "Build"}]}
+
+
+def model_option(value: str, option_id: str = "model") -> dict[str, Any]:
+    return {
+        "id": option_id,
+        "name": "Model",
+        "category": "model",
+        "type": "select",
+        "currentValue": value,
+        "options": [{"value": "m1", "name": "Model one"}, {"value": "m2", "name": "Model two"}],
+    }
+
+
 class Agent:
     def __init__(self) -> None:
         self.next_id = 1000
@@ -123,8 +141,8 @@ class Agent:
         self.counter += 1
         sid = f"acp-{self.counter}"
         self.sessions[sid] = {"cwd": params.get("cwd"), "meta": params.get("_meta")}
-        self.update(sid, {"sessionUpdate": "available_commands_update", "availableCommands": []})
-        self.respond(msg_id, {"sessionId": sid, "modes": {"currentModeId": "a", "availableModes": []}})
+        self.update(sid, {"sessionUpdate": "available_commands_update", "availableCommands": COMMANDS})
+        self.respond(msg_id, {"sessionId": sid, "modes": MODES, "configOptions": [model_option("m1")]})
 
     async def on_session_load(self, msg_id: Any, params: dict[str, Any]) -> None:
         sid = params.get("sessionId", "")
@@ -206,6 +224,8 @@ class Agent:
             {"sessionId": f"listed-{i}", "title": f"Session {i}", "cwd": "/tmp", "updatedAt": "2026-11-30"}
             for i in range(25)
         ]
+        if "heartbeat-list" in FLAGS:
+            everything.insert(0, {"sessionId": "agent:main:main", "title": "[OpenClaw heartbeat poll]"})
         page = everything[offset : offset + 10]
         result: dict[str, Any] = {"sessions": page}
         if offset + 10 < len(everything):
@@ -213,20 +233,17 @@ class Agent:
         self.respond(msg_id, result)
 
     async def on_session_set_mode(self, msg_id: Any, params: dict[str, Any]) -> None:
+        sys.stderr.write(f"set_mode {params.get('modeId')}\n")
+        sys.stderr.flush()
         self.update(
             params["sessionId"], {"sessionUpdate": "current_mode_update", "currentModeId": params["modeId"]}
         )
         self.respond(msg_id, {})
 
     async def on_session_set_config_option(self, msg_id: Any, params: dict[str, Any]) -> None:
-        option = {
-            "id": params["configId"],
-            "name": params["configId"],
-            "type": "select",
-            "currentValue": params["value"],
-            "options": [],
-        }
-        self.respond(msg_id, {"configOptions": [option]})
+        sys.stderr.write(f"set_config_option {params.get('configId')}={params.get('value')}\n")
+        sys.stderr.flush()
+        self.respond(msg_id, {"configOptions": [model_option(params["value"], params["configId"])]})
 
     async def on_session_cancel(self, msg_id: Any, params: dict[str, Any]) -> None:
         self.cancelled.add(params.get("sessionId", ""))

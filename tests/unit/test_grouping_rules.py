@@ -128,11 +128,24 @@ def test_settling_a_prompt_refreshes_the_turn_footer():
     assert [c.rows[0].kind for c in changes] == ["turn-footer"]
 
 
-def test_removing_a_failed_optimistic_message_merges_the_turns_around_it():
-    h = Harness()(agent("before"))
+def test_removing_a_failed_optimistic_message_restores_the_previous_rows():
+    h = Harness()(agent("before"), update("plan", entries=[]))
+    before = list(h.timeline.rows)
     h.optimistic("user:1", "q")
-    h(update("plan", entries=[]))
-    assert [k for k, _ in _groups(h)] == ["assistant", "user", "assistant"]
+    assert [k for k, _ in _groups(h)] == ["assistant", "user"]
     h(settled("user:1", error="failed"))
     assert [k for k, _ in _groups(h)] == ["assistant"]
-    assert h.row_kinds == ["assistant-text", "plan", "turn-footer"]
+    assert h.timeline.rows == before == h.mirror
+
+
+def test_removing_a_user_segment_between_turns_merges_them():
+    """Grouping handles removal anywhere (the reducer only removes trailing messages today)."""
+    h = Harness()(agent("before"), user("q", "u"), update("plan", entries=[]))
+    changes = h.timeline.grouping.removed("u:0")
+    del h.timeline.items["u:0"]
+    h.timeline.order.remove("u:0")
+    from app.renderer.timeline.rows import apply_changes
+
+    apply_changes(h.mirror, changes)
+    assert [k for k, _ in _groups(h)] == ["assistant"]
+    assert h.row_kinds == ["assistant-text", "plan", "turn-footer"] and h.mirror == h.timeline.rows

@@ -271,6 +271,12 @@ def test_failed_prompt_keeps_the_segment_once_echoed():
     assert h.ids == ["user:abc:0"]
 
 
+def test_failed_prompt_keeps_the_segment_when_the_agent_already_replied():
+    h = Harness().optimistic("user:abc", "reached the agent")
+    h(agent("partial reply"), settled("user:abc", error="agent exited mid-turn"))
+    assert h.ids == ["user:abc:0", "assistant:message:1:0"]
+
+
 def test_optimistic_segment_stands_for_good_without_an_echo():
     h = Harness().optimistic("user:abc", "OpenClaw never echoes")
     h(agent("reply"), settled("user:abc"))

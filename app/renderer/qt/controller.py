@@ -101,7 +101,7 @@ class ChatController(QObject):
             self._set_notice(f"Something went wrong: {exc}")
 
     @property
-    def timeline(self):  # noqa: ANN201
+    def timeline(self):
         return self.store.timelines.get(self._session_key)
 
     def _set_notice(self, text: str, retry: str = "") -> None:
@@ -124,15 +124,22 @@ class ChatController(QObject):
             self._questions_timer.start() if changes else None
             if kind == "session_update":
                 update = envelope.notification.get("update", {})
-                if update.get("sessionUpdate") in ("session_info_update", "current_mode_update",
-                                                   "config_option_update", "usage_update",
-                                                   "available_commands_update"):
+                if update.get("sessionUpdate") in (
+                    "session_info_update",
+                    "current_mode_update",
+                    "config_option_update",
+                    "usage_update",
+                    "available_commands_update",
+                ):
                     if update.get("sessionUpdate") == "current_mode_update" and self._modes:
                         self._modes = {**self._modes, "currentModeId": update.get("currentModeId")}
                     if update.get("sessionUpdate") == "config_option_update":
                         options = update.get("configOptions")
-                        self._config = [o for o in options if isinstance(o, dict)] if isinstance(options, list) \
+                        self._config = (
+                            [o for o in options if isinstance(o, dict)]
+                            if isinstance(options, list)
                             else self._config
+                        )
                     self.metaChanged.emit()
                     self.sessionsChanged.emit()
         elif kind == "prompt_settled" and envelope.session_key != self._session_key:
@@ -150,13 +157,12 @@ class ChatController(QObject):
         self._agent_label = envelope.agent_label
         self._agent_state = envelope.state
         self._agent_message = envelope.message
-        if envelope.state == "exited":
-            self._banner = {"exitCode": envelope.exit_code if envelope.exit_code is not None else -1,
-                            "stderr": envelope.stderr_tail, "message": envelope.message}
-            self.bannerChanged.emit()
-        elif envelope.state == "failed":
-            self._banner = {"exitCode": envelope.exit_code if envelope.exit_code is not None else -1,
-                            "stderr": envelope.stderr_tail, "message": envelope.message}
+        if envelope.state == "exited" or envelope.state == "failed":
+            self._banner = {
+                "exitCode": envelope.exit_code if envelope.exit_code is not None else -1,
+                "stderr": envelope.stderr_tail,
+                "message": envelope.message,
+            }
             self.bannerChanged.emit()
         self.agentChanged.emit()
 
@@ -192,7 +198,7 @@ class ChatController(QObject):
         self.sessionsChanged.emit()
 
     @Slot()
-    def loadMoreSessions(self) -> None:  # noqa: N802
+    def loadMoreSessions(self) -> None:
         if self._next_cursor:
             self._spawn(self._refresh_sessions(more=True))
 
@@ -212,13 +218,18 @@ class ChatController(QObject):
         self._draft = self.drafts.get(result.session_key)
         self._no_reply = False
         self._refresh_questions()
-        for signal in (self.sessionChanged, self.busyChanged, self.draftChanged, self.sessionsChanged,
-                       self.metaChanged):
+        for signal in (
+            self.sessionChanged,
+            self.busyChanged,
+            self.draftChanged,
+            self.sessionsChanged,
+            self.metaChanged,
+        ):
             signal.emit()
         self._clock.start() if self._busy else self._clock.stop()
 
     @Slot()
-    def newChat(self) -> None:  # noqa: N802
+    def newChat(self) -> None:
         self._spawn(self._new_chat())
 
     async def _new_chat(self) -> None:
@@ -235,7 +246,7 @@ class ChatController(QObject):
             self.draftChanged.emit()
 
     @Slot(str)
-    def openSession(self, key: str) -> None:  # noqa: N802
+    def openSession(self, key: str) -> None:
         if key and key != self._session_key:
             self._spawn(self._open(key))
 
@@ -250,16 +261,16 @@ class ChatController(QObject):
         self._show(result)
 
     @Slot(str, str)
-    def renameSession(self, key: str, title: str) -> None:  # noqa: N802
+    def renameSession(self, key: str, title: str) -> None:
         self.names.set(key, title.strip())
         self.sessionsChanged.emit()
 
     @Slot(str)
-    def deleteSession(self, key: str) -> None:  # noqa: N802
+    def deleteSession(self, key: str) -> None:
         self._spawn(self._end(key, delete=True))
 
     @Slot(str)
-    def closeSession(self, key: str) -> None:  # noqa: N802
+    def closeSession(self, key: str) -> None:
         self._spawn(self._end(key, delete=False))
 
     async def _end(self, key: str, delete: bool) -> None:
@@ -279,11 +290,9 @@ class ChatController(QObject):
     # --- prompts -------------------------------------------------------------------------------
     @Slot(str)
     def send(self, text: str) -> None:
+        """Show the user's message at once (optimistic), then send it."""
         if not text.strip() or self._busy:
             return
-        self._spawn(self._send(text))
-
-    async def _send(self, text: str) -> None:
         key = self._session_key
         timeline = self.timeline
         if not key or timeline is None:
@@ -291,20 +300,26 @@ class ChatController(QObject):
             return
         message_id = f"user:{uuid.uuid4()}"
         self.model.push(timeline.add_optimistic(message_id, text, sent_at=time.monotonic()))
-        self.model.flush()  # the user's message appears at once, not a frame later
+        self.model.flush()  # in the model now, not a frame later
         self.model.live_message_id = message_id
         self._set_busy(True)
         self._draft = ""
         self.drafts.set(key, "")
         self.draftChanged.emit()
-        self._set_notice("")
         self._no_reply = False
-        self.noticeChanged.emit()
+        self._set_notice("")
+        self._refresh_questions()
+        self._spawn(self._send(key, text, message_id))
+
+    async def _send(self, key: str, text: str, message_id: str) -> None:
         try:
             result = await self.service.prompt(key, text, client_message_id=message_id)
         except HostError as exc:
             self._set_busy(False, key)
-            self._set_notice(f"Your message was not sent: {exc}", retry=text)
+            timeline = self.store.timelines.get(key)
+            arrived = timeline is not None and timeline.optimistic.get(message_id) in timeline.items
+            what = "The agent stopped before finishing its reply" if arrived else "Your message was not sent"
+            self._set_notice(f"{what}: {exc}", retry=text)
             self.turnEnded.emit("error")
             return
         self._set_busy(False, key)
@@ -350,15 +365,15 @@ class ChatController(QObject):
             self.send(text)
 
     @Slot(str, str)
-    def answerPermission(self, request_id: str, option_id: str) -> None:  # noqa: N802
+    def answerPermission(self, request_id: str, option_id: str) -> None:
         self.service.answer_permission(request_id, option_id or None)
 
     @Slot(str)
-    def setMode(self, mode_id: str) -> None:  # noqa: N802
+    def setMode(self, mode_id: str) -> None:
         self._spawn(self._call(self.service.set_mode(self._session_key, mode_id)))
 
     @Slot(str, "QVariant")
-    def setConfigOption(self, config_id: str, value: Any) -> None:  # noqa: N802
+    def setConfigOption(self, config_id: str, value: Any) -> None:
         async def change() -> None:
             options = await self.service.set_config_option(self._session_key, config_id, value)
             if options:
@@ -383,8 +398,11 @@ class ChatController(QObject):
         self.bannerChanged.emit()
         try:
             await self.service.start()
-            result = await (self.service.load_session(key) if key and self.service.agent_info
-                            and self.service.agent_info.supports("loadSession") else self.service.new_session())
+            result = await (
+                self.service.load_session(key)
+                if key and self.service.agent_info and self.service.agent_info.supports("loadSession")
+                else self.service.new_session()
+            )
         except HostError as exc:
             self._set_notice(f"Reconnect failed: {exc}")
             return
@@ -392,7 +410,7 @@ class ChatController(QObject):
 
     # --- composer ------------------------------------------------------------------------------
     @Slot(str)
-    def setDraft(self, text: str) -> None:  # noqa: N802
+    def setDraft(self, text: str) -> None:
         if text != self._draft:
             self._draft = text
             self._draft_timer.start()
@@ -407,17 +425,17 @@ class ChatController(QObject):
 
     # --- clipboard and links -------------------------------------------------------------------
     @Slot(str)
-    def copyText(self, text: str) -> None:  # noqa: N802
+    def copyText(self, text: str) -> None:
         QGuiApplication.clipboard().setText(text)
 
     @Slot(str)
-    def copyTurn(self, group_id: str) -> None:  # noqa: N802
+    def copyTurn(self, group_id: str) -> None:
         timeline = self.timeline
         if timeline is not None:
             self.copyText(turn_copy_text(timeline, group_id))
 
     @Slot(str)
-    def openLink(self, url: str) -> None:  # noqa: N802
+    def openLink(self, url: str) -> None:
         refusal = external_link_refusal(url)
         if refusal is not None:
             self._set_notice(f"Not opened: {refusal}.")
@@ -431,41 +449,42 @@ class ChatController(QObject):
             self._questions, self._questions_hidden = [], 0
         else:
             directory = question_directory(timeline.items, timeline.grouping)
-            self._questions = [{"title": q.title, "anchor": q.anchor, "number": q.number}
-                               for q in directory.entries]
+            self._questions = [
+                {"title": q.title, "anchor": q.anchor, "number": q.number} for q in directory.entries
+            ]
             self._questions_hidden = directory.hidden
         self.questionsChanged.emit()
 
     @Slot(str)
-    def goToQuestion(self, anchor: str) -> None:  # noqa: N802
+    def goToQuestion(self, anchor: str) -> None:
         self.model.flush()
         row = self.model.indexOfKey(anchor)
         if row >= 0:  # a missing anchor does nothing
             self.scrollToRow.emit(row)
 
     # --- properties ----------------------------------------------------------------------------
-    agentLabel = _prop(str, "_agent_label", notify=agentChanged)  # noqa: N815
-    agentMessage = _prop(str, "_agent_message", notify=agentChanged)  # noqa: N815
-    sessionKey = _prop(str, "_session_key", notify=sessionChanged)  # noqa: N815
+    agentLabel = _prop(str, "_agent_label", notify=agentChanged)
+    agentMessage = _prop(str, "_agent_message", notify=agentChanged)
+    sessionKey = _prop(str, "_session_key", notify=sessionChanged)
     busy = _prop(bool, "_busy", notify=busyChanged)
     draft = _prop(str, "_draft", notify=draftChanged)
     notice = _prop(str, "_notice", notify=noticeChanged)
-    canRetry = Property(bool, lambda self: bool(self._notice_retry), notify=noticeChanged)  # noqa: N815
-    noReply = _prop(bool, "_no_reply", notify=noticeChanged)  # noqa: N815
+    canRetry = Property(bool, lambda self: bool(self._notice_retry), notify=noticeChanged)
+    noReply = _prop(bool, "_no_reply", notify=noticeChanged)
     banner = _prop("QVariantMap", "_banner", notify=bannerChanged)
-    reducedMotion = _prop(bool, "_reduced_motion", notify=agentChanged)  # noqa: N815
+    reducedMotion = _prop(bool, "_reduced_motion", notify=agentChanged)
     questions = _prop("QVariantList", "_questions", notify=questionsChanged)
-    questionsHidden = _prop(int, "_questions_hidden", notify=questionsChanged)  # noqa: N815
-    timelineModel = Property(QObject, lambda self: self.model, constant=True)  # noqa: N815
+    questionsHidden = _prop(int, "_questions_hidden", notify=questionsChanged)
+    timelineModel = Property(QObject, lambda self: self.model, constant=True)
 
     @Property(str, notify=agentChanged)
-    def agentState(self) -> str:  # noqa: N802
+    def agentState(self) -> str:
         if self._agent_state == "ready" and self._busy:
             return "working"
         return self._agent_state
 
     @Property(str, notify=metaChanged)
-    def sessionTitle(self) -> str:  # noqa: N802
+    def sessionTitle(self) -> str:
         timeline = self.timeline
         local = self.names.get(self._session_key)
         return local or (timeline.meta.title if timeline and timeline.meta.title else "New chat")
@@ -473,29 +492,43 @@ class ChatController(QObject):
     @Property("QVariantList", notify=metaChanged)
     def modes(self) -> list[dict[str, Any]]:
         available = self._modes.get("availableModes") if isinstance(self._modes, dict) else None
-        return [{"id": str(m.get("id")), "name": str(m.get("name") or m.get("id"))}
-                for m in available or [] if isinstance(m, dict)]
+        return [
+            {"id": str(m.get("id")), "name": str(m.get("name") or m.get("id"))}
+            for m in available or []
+            if isinstance(m, dict)
+        ]
 
     @Property(str, notify=metaChanged)
-    def currentMode(self) -> str:  # noqa: N802
+    def currentMode(self) -> str:
         return str(self._modes.get("currentModeId") or "") if isinstance(self._modes, dict) else ""
 
     @Property("QVariantList", notify=metaChanged)
-    def configOptions(self) -> list[dict[str, Any]]:  # noqa: N802
+    def configOptions(self) -> list[dict[str, Any]]:
         result = []
         for option in self._config:
             choices = option.get("options") if isinstance(option.get("options"), list) else []
             flat = []
             for choice in choices:
                 if isinstance(choice, dict) and "value" in choice:
-                    flat.append({"value": str(choice["value"]), "name": str(choice.get("name") or choice["value"])})
+                    flat.append(
+                        {"value": str(choice["value"]), "name": str(choice.get("name") or choice["value"])}
+                    )
                 elif isinstance(choice, dict) and isinstance(choice.get("options"), list):  # grouped
-                    flat.extend({"value": str(c.get("value")), "name": str(c.get("name") or c.get("value"))}
-                                for c in choice["options"] if isinstance(c, dict))
-            result.append({"id": str(option.get("id", "")), "name": str(option.get("name") or option.get("id")),
-                           "type": str(option.get("type") or "select"),
-                           "category": str(option.get("category") or ""),
-                           "currentValue": option.get("currentValue"), "choices": flat})
+                    flat.extend(
+                        {"value": str(c.get("value")), "name": str(c.get("name") or c.get("value"))}
+                        for c in choice["options"]
+                        if isinstance(c, dict)
+                    )
+            result.append(
+                {
+                    "id": str(option.get("id", "")),
+                    "name": str(option.get("name") or option.get("id")),
+                    "type": str(option.get("type") or "select"),
+                    "category": str(option.get("category") or ""),
+                    "currentValue": option.get("currentValue"),
+                    "choices": flat,
+                }
+            )
         result.sort(key=lambda o: o["category"] != "model")
         return result
 
@@ -523,8 +556,13 @@ class ChatController(QObject):
             name = command.get("name")
             if isinstance(name, str) and name:
                 command_input = command.get("input") if isinstance(command.get("input"), dict) else {}
-                result.append({"name": name, "description": str(command.get("description") or ""),
-                               "hint": str(command_input.get("hint") or "")})
+                result.append(
+                    {
+                        "name": name,
+                        "description": str(command.get("description") or ""),
+                        "hint": str(command_input.get("hint") or ""),
+                    }
+                )
         return result
 
     @Property("QVariantList", notify=sessionsChanged)
@@ -538,17 +576,29 @@ class ChatController(QObject):
             seen.add(key)
             summary = listed.get(key)
             if summary is not None and is_heartbeat_only(
-                    {"sessionId": key, "title": summary.title, "_meta": summary.meta}):
+                {"sessionId": key, "title": summary.title, "_meta": summary.meta}
+            ):
                 continue
             timeline = self.store.timelines.get(key)
-            title = self.names.get(key) or (timeline.meta.title if timeline and timeline.meta.title else None) \
-                or (summary.title if summary else None) or "New chat"
-            entries.append({"key": key, "title": title, "live": self.service.is_live(key),
-                            "unseen": key in self._unseen, "current": key == self._session_key})
+            title = (
+                self.names.get(key)
+                or (timeline.meta.title if timeline and timeline.meta.title else None)
+                or (summary.title if summary else None)
+                or "New chat"
+            )
+            entries.append(
+                {
+                    "key": key,
+                    "title": title,
+                    "live": self.service.is_live(key),
+                    "unseen": key in self._unseen,
+                    "current": key == self._session_key,
+                }
+            )
         return entries
 
     @Property(bool, notify=sessionsChanged)
-    def hasMoreSessions(self) -> bool:  # noqa: N802
+    def hasMoreSessions(self) -> bool:
         return self._next_cursor is not None
 
     @Property("QVariantMap", notify=agentChanged)
@@ -556,8 +606,10 @@ class ChatController(QObject):
         info = self.service.agent_info
         if info is None:
             return {"close": False, "delete": False}
-        return {"close": info.supports("sessionCapabilities", "close"),
-                "delete": info.supports("sessionCapabilities", "delete")}
+        return {
+            "close": info.supports("sessionCapabilities", "close"),
+            "delete": info.supports("sessionCapabilities", "delete"),
+        }
 
     def last_user_text(self) -> str:
         timeline = self.timeline

@@ -49,12 +49,16 @@ class TimelineModel(QAbstractListModel):
         self._collapse_keys: set[str] = set()
 
     # --- Qt model API ---------------------------------------------------------------------------
-    def roleNames(self) -> dict[int, QByteArray]:  # noqa: N802
-        return {KIND_ROLE: QByteArray(b"kind"), KEY_ROLE: QByteArray(b"rowKey"),
-                PAYLOAD_ROLE: QByteArray(b"payload"), FIRST_ROLE: QByteArray(b"first"),
-                LAST_ROLE: QByteArray(b"last")}
+    def roleNames(self) -> dict[int, QByteArray]:
+        return {
+            KIND_ROLE: QByteArray(b"kind"),
+            KEY_ROLE: QByteArray(b"rowKey"),
+            PAYLOAD_ROLE: QByteArray(b"payload"),
+            FIRST_ROLE: QByteArray(b"first"),
+            LAST_ROLE: QByteArray(b"last"),
+        }
 
-    def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: N802, B008
+    def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._rows)
 
     def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -70,8 +74,9 @@ class TimelineModel(QAbstractListModel):
         if role == LAST_ROLE:
             return row.last
         if role == PAYLOAD_ROLE:
-            payload = self.presenter.payload(self.timeline, row, self.live_item, time.monotonic(),
-                                             self.live_message_id)
+            payload = self.presenter.payload(
+                self.timeline, row, self.live_item, time.monotonic(), self.live_message_id
+            )
             return self._decorate(row, payload)
         return None
 
@@ -81,7 +86,9 @@ class TimelineModel(QAbstractListModel):
             tools = []
             soonest: float | None = None
             for tool in payload.get("tools", []):
-                expanded, remaining = self.collapse.tool_expanded(tool["id"], tool["status"], tool["historical"])
+                expanded, remaining = self.collapse.tool_expanded(
+                    tool["id"], tool["status"], tool["historical"]
+                )
                 tools.append({**tool, "expanded": expanded})
                 if remaining is not None:
                     soonest = remaining if soonest is None else min(soonest, remaining)
@@ -95,7 +102,10 @@ class TimelineModel(QAbstractListModel):
                 self._schedule_collapse(row.key, soonest)
             return {**payload, "tools": tools, "expanded": group_expanded}
         if row.kind == "thought":
-            return {**payload, "expanded": self.collapse.thought_expanded(row.key, payload.get("streaming", False))}
+            return {
+                **payload,
+                "expanded": self.collapse.thought_expanded(row.key, payload.get("streaming", False)),
+            }
         return payload
 
     def _schedule_collapse(self, key: str, seconds: float) -> None:
@@ -181,7 +191,7 @@ class TimelineModel(QAbstractListModel):
         return self._rows
 
     @Slot(str, result=int)
-    def indexOfKey(self, key: str) -> int:  # noqa: N802
+    def indexOfKey(self, key: str) -> int:
         """Row index of a row key, -1 when it is not there (a missing anchor is a no-op)."""
         for i in range(len(self._rows) - 1, -1, -1):
             if self._rows[i].key == key:

@@ -450,8 +450,16 @@ class Timeline:
         timing.error = envelope.error
         segment_id = self.optimistic.get(envelope.client_message_id)
         segment = self.items.get(segment_id) if segment_id else None
-        if envelope.error is not None and isinstance(segment, MessageSegment) and not segment.echoed:
-            self._remove(segment.id)  # the prompt never reached the agent's history
+        if (
+            envelope.error is not None
+            and isinstance(segment, MessageSegment)
+            and not segment.echoed
+            and self.order
+            and self.order[-1] == segment.id
+        ):
+            # never echoed and nothing answered it: it did not reach the agent. (Our addition to
+            # the rule: once the agent replied, the message evidently arrived and stays.)
+            self._remove(segment.id)
             self.optimistic.pop(envelope.client_message_id, None)
             return
         if isinstance(segment, MessageSegment) and not self._batch:

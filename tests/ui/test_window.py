@@ -1,0 +1,213 @@
+"""The real chat window driven like a user would, against the demo agent and the scripted agent."""
+
+from __future__ import annotations
+
+import asyncio
+
+from PySide6.QtCore import Qt
+
+from tests.conftest import demo_agent_argv, scripted_agent_argv
+
+CARD_KINDS = {
+    "user",
+    "assistant-text",
+    "thought",
+    "tool-group",
+    "permission",
+    "plan",
+    "turn-attachments",
+    "turn-footer",
+}
+
+
+def test_send_shows_the_optimistic_message_at_once_and_streams_every_card_kind(ui):
+    async def scenario():
+        window = await ui.open(demo_agent_argv())
+        controller = window.controller
+        service = controller.service
+        service.subscribe(
+            lambda e: (
+                e.kind == "permission_request"
+                and service.answer_permission(e.request_id, e.options[0]["optionId"])
+            )
+        )
+        await ui.type_and_send(window, "Show me everything")
+        assert ui.kinds(window)[:1] == ["user"]  # before any agent output
+        assert controller.busy
+        await ui.until(lambda: not controller.busy, 30)
+        kinds = set(ui.kinds(window))
+        assert kinds >= CARD_KINDS, kinds
+        tool_rows = [r for r in controller.model.rows if r.kind in ("tool", "tool-group")]
+        tools = [
+            controller.model.data(
+                controller.model.index(controller.model.rows.index(r)), Qt.ItemDataRole.UserRole + 3
+            )["tools"]
+            for r in tool_rows
+        ]
+        assert any(t["terminal"] for group in tools for t in group)
+        await ui.screenshot(window, "01-showcase")
+        composer = ui.item(window, "composerInput")
+        assert composer.property("text") == ""
+
+    ui.run(scenario())
+
+
+def test_stop_mid_stream_keeps_the_partial_reply(ui):
+    async def scenario():
+        window = await ui.open(demo_agent_argv())
+        controller = window.controller
+        await ui.type_and_send(window, "something slow please")
+        await ui.until(lambda: "assistant-text" in ui.kinds(window))
+        assert ui.item(window, "workingIndicator").property("visible")
+        await ui.key(window, Qt.Key.Key_Escape)
+        await ui.until(lambda: not controller.busy, 10)
+        assert "assistant-text" in ui.kinds(window)
+        assert not ui.item(window, "workingIndicator").property("visible")
+        await ui.screenshot(window, "02-stopped")
+
+    ui.run(scenario())
+
+
+def test_a_permission_is_answered_with_the_keyboard(ui):
+    async def scenario():
+        window = await ui.open(scripted_agent_argv())
+        controller = window.controller
+        await ui.type_and_send(window, "permission")
+        await ui.until(lambda: "permission" in ui.kinds(window))
+        await asyncio.sleep(0.2)
+        deny = ui.item(window, "permissionOption_deny")
+        deny.forceActiveFocus()
+        await ui.key(window, Qt.Key.Key_Return)
+        await ui.until(lambda: not controller.busy, 10)
+        timeline = controller.timeline
+        assert any("outcome: deny" in str(item.to_plain()) for item in timeline.items.values())
+        await ui.screenshot(window, "03-permission-answered")
+
+    ui.run(scenario())
+
+
+def test_switching_sessions_mid_stream_keeps_the_stream_and_returns_live(ui):
+    async def scenario():
+        window = await ui.open(scripted_agent_argv())
+        controller = window.controller
+        first = controller.sessionKey
+        await ui.type_and_send(window, "background")
+        await ui.until(lambda: "assistant-text" in ui.kinds(window))
+        controller.newChat()
+        await ui.until(lambda: controller.sessionKey and controller.sessionKey != first)
+        sidebar = {s["key"]: s for s in controller.sessions}
+        assert sidebar[first]["live"]  # a spinner on the running session
+        controller.openSession(first)
+        await ui.until(lambda: controller.sessionKey == first)
+        assert controller.busy  # shown live again, no reload
+        await ui.until(lambda: not controller.busy, 15)
+        text = "".join(str(i.to_plain()) for i in controller.timeline.items.values())
+        assert text.count("bg") == 30
+
+    ui.run(scenario())
+
+
+def test_agent_killed_mid_turn_shows_a_banner_and_reconnect_restores_history_and_draft(ui):
+    async def scenario():
+        window = await ui.open(demo_agent_argv())
+        controller = window.controller
+        await ui.type_and_send(window, "/echo remember this")
+        await ui.until(lambda: not controller.busy)
+        key = controller.sessionKey
+        await ui.type_and_send(window, "something slow please")
+        await ui.until(lambda: "assistant-text" in ui.kinds(window)[2:])
+        composer = ui.item(window, "composerInput")
+        composer.setProperty("text", "my unsent draft")
+        await asyncio.sleep(0.5)
+        controller.service.connection._process.proc.kill()
+        banner = ui.item(window, "agentBanner")
+        await ui.until(lambda: banner.property("visible"), 10)
+        await ui.screenshot(window, "04-agent-exited")
+        reconnect = ui.item(window, "reconnectButton")
+        reconnect.forceActiveFocus()
+        await ui.key(window, Qt.Key.Key_Space, text=" ")
+        await ui.until(lambda: not banner.property("visible") and controller.agentState == "ready", 20)
+        await ui.until(lambda: controller.sessionKey == key and "user" in ui.kinds(window))
+        history = " ".join(str(i.to_plain()) for i in controller.timeline.items.values())
+        assert "remember this" in history
+        assert composer.property("text") == "my unsent draft"
+
+    ui.run(scenario())
+
+
+def test_question_directory_lists_questions_and_scrolls_to_one(ui):
+    async def scenario():
+        window = await ui.open(demo_agent_argv())
+        controller = window.controller
+        toggle = ui.item(window, "questionToggle")
+        assert not toggle.property("enabled")
+        for question in ("/echo first question", "/echo second question", "/echo third question"):
+            await ui.type_and_send(window, question)
+            await ui.until(lambda: not controller.busy)
+        await ui.until(lambda: len(controller.questions) == 3)
+        assert toggle.property("enabled")
+        await ui.key(
+            window, Qt.Key.Key_Q, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
+        )
+        directory = ui.item(window, "questionDirectory")
+        await ui.until(lambda: directory.property("visible"))
+        await ui.screenshot(window, "05-question-directory")
+        scrolled = []
+        controller.scrollToRow.connect(scrolled.append)
+        controller.goToQuestion(controller.questions[0]["anchor"])
+        assert scrolled == [0]
+        controller.goToQuestion("user:missing-anchor")  # a missing anchor is a no-op
+        assert scrolled == [0]
+
+    ui.run(scenario())
+
+
+def test_heartbeat_sessions_are_hidden_and_startup_is_a_new_chat(ui):
+    async def scenario():
+        window = await ui.open(scripted_agent_argv("--heartbeat-list"))
+        controller = window.controller
+        await ui.until(lambda: len(controller.sessions) > 1)
+        keys = [s["key"] for s in controller.sessions]
+        assert "agent:main:main" not in keys
+        assert controller.sessionKey == "acp-1"  # a new empty chat, not the heartbeat session
+        assert ui.kinds(window) == []
+
+    ui.run(scenario())
+
+
+def test_slash_command_completion_with_hints(ui):
+    async def scenario():
+        window = await ui.open(scripted_agent_argv())
+        composer = ui.item(window, "composerInput")
+        composer.forceActiveFocus()
+        await ui.keys(window, "/st")
+        popup_list = ui.item(window, "slashList")
+        await ui.until(lambda: popup_list.property("count") == 1)
+        await ui.screenshot(window, "06-slash-completion")
+        await ui.key(window, Qt.Key.Key_Tab)
+        await ui.until(lambda: composer.property("text") == "/status ")
+
+    ui.run(scenario())
+
+
+def test_mode_and_model_changes_reach_the_agent(ui):
+    async def scenario():
+        window = await ui.open(scripted_agent_argv())
+        controller = window.controller
+        assert [m["id"] for m in controller.modes] == ["a", "b"]
+        model = next(o for o in controller.configOptions if o["category"] == "model")
+        assert model["currentValue"] == "m1"
+        controller.setMode("b")
+        controller.setConfigOption("model", "m2")
+        log = ui.tmp_path / "agent-stderr.log"
+        await ui.until(
+            lambda: "set_mode b" in log.read_text() and "set_config_option model=m2" in log.read_text()
+        )
+        await ui.until(lambda: controller.currentMode == "b")
+        await ui.until(
+            lambda: (
+                next(o for o in controller.configOptions if o["category"] == "model")["currentValue"] == "m2"
+            )
+        )
+
+    ui.run(scenario())
