@@ -67,6 +67,22 @@ def _make_service(args: argparse.Namespace) -> tuple[ChatService, TraceRecorder 
     return ChatService(command, cwd=getattr(args, "cwd", None), recorder=recorder), recorder
 
 
+async def _first_frame(window: Window, timeout: float = 5.0) -> None:
+    shown = asyncio.get_running_loop().create_future()
+
+    def swapped() -> None:
+        if not shown.done():
+            shown.set_result(None)
+
+    window.root.frameSwapped.connect(swapped)
+    try:
+        await asyncio.wait_for(shown, timeout)
+    except TimeoutError:
+        pass  # a platform without frames (never seen): start anyway
+    finally:
+        window.root.frameSwapped.disconnect(swapped)
+
+
 def run_gui(args: argparse.Namespace) -> int:
     """The app: returns when the last window closes."""
     import qasync
@@ -87,6 +103,9 @@ def run_gui(args: argparse.Namespace) -> int:
 
     async def main() -> int:
         window = Window(service)
+        if os.environ.get("CLAWQT_FIRST_FRAME_EXIT"):  # ui_startup benchmark: report the first frame
+            window.root.frameSwapped.connect(lambda: (print("frame", flush=True), app.quit(), closed.set()))
+        await _first_frame(window)  # the agent (and the SDK import) start once the window is up
         window.controller.start()
         await closed.wait()
         await window.controller.shutdown()

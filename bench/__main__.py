@@ -12,7 +12,15 @@ import time
 import traceback
 from pathlib import Path
 
-BENCHMARKS = ("pipeline", "history_independence", "replay_load")
+BENCHMARKS = (
+    "pipeline",
+    "history_independence",
+    "replay_load",
+    "ui_stream_history",
+    "ui_idle",
+    "ui_startup",
+    "ui_load",
+)
 RESULTS = Path(os.environ.get("CLAWQT_BENCH_RESULTS") or Path(__file__).resolve().parent / "results.json")
 
 

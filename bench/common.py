@@ -23,13 +23,14 @@ class Result:
     ratio: float
     goal: float
     details: dict[str, Any] = field(default_factory=dict)
+    extra_line: str = ""
 
     @property
     def met(self) -> bool:
         return self.ratio <= self.goal
 
     def line(self) -> str:
-        return f"{self.name} ratio={self.ratio:.3f} goal={self.goal}"
+        return self.extra_line or f"{self.name} ratio={self.ratio:.3f} goal={self.goal}"
 
 
 def median(values: list[float]) -> float:

@@ -10,17 +10,15 @@ from __future__ import annotations
 import logging
 from typing import Any, Protocol
 
-import acp
-from acp import RequestError
-from acp.schema import (
-    AllowedOutcome,
-    DeniedOutcome,
-    PermissionOption,
-    RequestPermissionResponse,
-    ToolCallUpdate,
-)
-
 log = logging.getLogger(__name__)
+
+
+def _not_found(method: str) -> Exception:
+    """The SDK's method_not_found error (imported late: the SDK's pydantic schema takes ~0.5 s to
+    import, and the window must be able to show its first frame before the agent starts)."""
+    from acp import RequestError
+
+    return RequestError.method_not_found(method)
 
 
 class ClientHost(Protocol):
@@ -39,8 +37,10 @@ def _dump(model: Any) -> Any:
     return model.model_dump(mode="json", by_alias=True, exclude_none=True)
 
 
-class ClawClient(acp.Client):
-    """Implements `acp.interfaces.Client` in full; unimplemented areas raise method_not_found."""
+class ClawClient:
+    """Implements `acp.interfaces.Client` in full (by duck typing: the SDK resolves handlers by name;
+    not subclassing `acp.Client` also means nothing can silently answer `null`); unimplemented areas
+    raise method_not_found."""
 
     def __init__(self, host: ClientHost) -> None:
         self._host = host
@@ -55,12 +55,10 @@ class ClawClient(acp.Client):
         self._host.route_session_update(params)
 
     async def request_permission(
-        self,
-        session_id: str,
-        tool_call: ToolCallUpdate,
-        options: list[PermissionOption],
-        **kwargs: Any,
-    ) -> RequestPermissionResponse:
+        self, session_id: str, tool_call: Any, options: list[Any], **kwargs: Any
+    ) -> Any:
+        from acp.schema import AllowedOutcome, DeniedOutcome, RequestPermissionResponse
+
         chosen = await self._host.handle_permission_request(
             session_id, _dump(tool_call), [_dump(option) for option in options]
         )
@@ -70,34 +68,34 @@ class ClawClient(acp.Client):
 
     # fs/* and terminal/*: the attachments and terminal work implements these.
     async def read_text_file(self, session_id: str, path: str, **kwargs: Any) -> Any:
-        raise RequestError.method_not_found("fs/read_text_file")
+        raise _not_found("fs/read_text_file")
 
     async def write_text_file(self, session_id: str, path: str, content: str, **kwargs: Any) -> Any:
-        raise RequestError.method_not_found("fs/write_text_file")
+        raise _not_found("fs/write_text_file")
 
     async def create_terminal(self, session_id: str, command: str, **kwargs: Any) -> Any:
-        raise RequestError.method_not_found("terminal/create")
+        raise _not_found("terminal/create")
 
     async def terminal_output(self, session_id: str, terminal_id: str, **kwargs: Any) -> Any:
-        raise RequestError.method_not_found("terminal/output")
+        raise _not_found("terminal/output")
 
     async def release_terminal(self, session_id: str, terminal_id: str, **kwargs: Any) -> Any:
-        raise RequestError.method_not_found("terminal/release")
+        raise _not_found("terminal/release")
 
     async def wait_for_terminal_exit(self, session_id: str, terminal_id: str, **kwargs: Any) -> Any:
-        raise RequestError.method_not_found("terminal/wait_for_exit")
+        raise _not_found("terminal/wait_for_exit")
 
     async def kill_terminal(self, session_id: str, terminal_id: str, **kwargs: Any) -> Any:
-        raise RequestError.method_not_found("terminal/kill")
+        raise _not_found("terminal/kill")
 
     async def create_elicitation(self, message: str, mode: Any, **kwargs: Any) -> Any:
-        raise RequestError.method_not_found("elicitation/create")
+        raise _not_found("elicitation/create")
 
     async def complete_elicitation(self, elicitation_id: str, **kwargs: Any) -> None:
         log.info("elicitation/complete for %s ignored (elicitation unsupported)", elicitation_id)
 
     async def ext_method(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
-        raise RequestError.method_not_found(method)
+        raise _not_found(method)
 
     async def ext_notification(self, method: str, params: dict[str, Any]) -> None:
         log.info("agent extension notification %s ignored", method)

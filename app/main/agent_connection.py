@@ -16,9 +16,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from acp import PROTOCOL_VERSION, RequestError
-from acp.client.connection import ClientSideConnection
-
 from app import __version__
 from app.main.agent_command import AgentCommand
 from app.main.agent_process import AgentProcess
@@ -29,6 +26,7 @@ from app.main.trace_recorder import TraceRecorder
 
 log = logging.getLogger(__name__)
 
+PROTOCOL_VERSION = 1  # acp.PROTOCOL_VERSION of the pinned SDK (a test keeps them equal)
 BACKOFF_STEPS = (0.0, 1.0, 2.0, 4.0, 8.0, 16.0, 30.0)
 HEALTHY_AFTER_S = 30.0
 
@@ -72,7 +70,7 @@ class AgentConnection:
         self.init_timeout = init_timeout
         self._cwd = cwd
         self._process: AgentProcess | None = None
-        self._conn: ClientSideConnection | None = None
+        self._conn: Any = None  # acp.client.connection.ClientSideConnection, imported when first started
         self._starting: asyncio.Task[None] | None = None
         self._watcher: asyncio.Task[None] | None = None
         self._ready_at: float | None = None
@@ -159,6 +157,8 @@ class AgentConnection:
             intercept=self._intercept,
             on_diagnostic=self._on_diagnostic,
         )
+        from acp.client.connection import ClientSideConnection  # late: see acp_client._not_found
+
         self._conn = ClientSideConnection(self._client, transport)
         exited = asyncio.get_running_loop().create_task(process.wait(), name="agent-wait")
         try:
@@ -175,6 +175,8 @@ class AgentConnection:
         self._set_state("ready", f"{self.label} is ready")
 
     async def _initialize(self, exited: asyncio.Task[int]) -> dict[str, Any]:
+        from acp import RequestError
+
         assert self._conn is not None
         params = {
             "protocolVersion": PROTOCOL_VERSION,
@@ -258,6 +260,8 @@ class AgentConnection:
     # --- requests ----------------------------------------------------------------------------
     async def request(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
         """Send a raw request to a ready agent; JSON-RPC errors and death become HostErrors."""
+        from acp import RequestError
+
         await self.ensure_ready()
         conn = self._conn
         if conn is None:

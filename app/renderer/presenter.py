@@ -87,12 +87,12 @@ class Presenter:
         self._markdown.clear()
         self._cache.clear()
 
-    def blocks_for(self, item: Item) -> list[DisplayBlock]:
+    def blocks_for(self, item: Item, live: bool = False) -> list[DisplayBlock]:
         text = item_text(item)
         renderer = self._markdown.get(item.id)
         if renderer is None:
             renderer = self._markdown[item.id] = IncrementalMarkdown(self.dark)
-        return renderer.update(text)
+        return renderer.update(text, live=live)
 
     def payload(
         self,
@@ -148,14 +148,14 @@ class Presenter:
             )
         elif row.kind == "assistant-text" and isinstance(first, MessageSegment):
             base.update(
-                blocks=_blocks_json(self.blocks_for(first)),
+                blocks=_blocks_json(self.blocks_for(first, live=first.id == live_item)),
                 streaming=first.id == live_item,
                 errors=[p.text for p in first.parts if isinstance(p, ErrorPart)],
                 images=[p.uri for p in first.parts if isinstance(p, ImagePart)],
             )
         elif row.kind == "thought" and isinstance(first, Thought):
             base.update(
-                blocks=_blocks_json(self.blocks_for(first)),
+                blocks=_blocks_json(self.blocks_for(first, live=first.id == live_item)),
                 streaming=first.id == live_item,
                 text=item_text(first),
             )

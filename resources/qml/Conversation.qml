@@ -19,6 +19,7 @@ Item {
         reuseItems: true
         cacheBuffer: 400
         boundsBehavior: Flickable.StopAtBounds
+        verticalLayoutDirection: ListView.BottomToTop  // the model gives newest rows first
         ScrollBar.vertical: ScrollBar { id: scrollBar }
         Accessible.name: "Conversation"
         delegate: DelegateChooser {
@@ -34,7 +35,7 @@ Item {
             DelegateChoice { roleValue: "turn-attachments"; AttachmentsRow {} }
             DelegateChoice { roleValue: "turn-footer"; FooterRow {} }
         }
-        footer: Item {
+        header: Item {  // bottom-to-top: the header sits below the newest row
             width: list.width
             height: noReply.visible ? noReply.height + 16 : 12
             Text {
@@ -48,8 +49,9 @@ Item {
         }
         onMovementStarted: root.stickToBottom = false
         onMovementEnded: root.stickToBottom = list.atYEnd
-        onContentHeightChanged: if (root.stickToBottom) Qt.callLater(list.positionViewAtEnd)
-        onCountChanged: if (root.stickToBottom) Qt.callLater(list.positionViewAtEnd)
+        // Bottom-to-top layout keeps the newest row anchored while it grows; after inserts we only
+        // snap back if the view drifted (coalesced to once per frame).
+        onCountChanged: if (root.stickToBottom) Qt.callLater(root.followEnd)
         WheelHandler {
             onWheel: (event) => { if (event.angleDelta.y > 0) root.stickToBottom = false }
         }
@@ -84,15 +86,18 @@ Item {
         function onScrollToRow(row) {
             root.stickToBottom = false
             var from = list.contentY
-            list.positionViewAtIndex(row, ListView.Beginning)
+            list.positionViewAtIndex(row, ListView.End)  // bottom-to-top: End is the row's top
             var to = list.contentY
             if (controller.reducedMotion) return
             list.contentY = from
             smooth.from = from; smooth.to = to
             smooth.restart()
         }
-        function onSessionChanged() { root.stickToBottom = true; Qt.callLater(list.positionViewAtEnd) }
+        function onSessionChanged() { root.stickToBottom = true; Qt.callLater(list.positionViewAtBeginning) }
     }
 
-    function jumpToLatest() { root.stickToBottom = true; list.positionViewAtEnd() }
+    function jumpToLatest() { root.stickToBottom = true; list.positionViewAtBeginning() }
+    function followEnd() {
+        if (root.stickToBottom && !list.moving && !list.atYEnd) list.positionViewAtBeginning()
+    }
 }

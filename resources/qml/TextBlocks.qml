@@ -2,27 +2,52 @@ import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
 
-// Rendered markdown: prose blocks as rich text, code blocks in a box with a copy button.
+// Rendered markdown: prose blocks as rich text, code blocks in a box with a copy button. The blocks are
+// mirrored into a ListModel incrementally, so while a reply streams only the live (last) block is
+// re-laid out; finished blocks keep their items untouched.
 ColumnLayout {
     id: root
     property var blocks: []
     property color textColor: Theme.text
     spacing: 6
 
+    ListModel { id: mirror }
+
+    function sync() {
+        var next = root.blocks || []
+        for (var i = 0; i < next.length; ++i) {
+            var b = next[i]
+            if (i < mirror.count) {
+                var old = mirror.get(i)
+                if (old.html !== b.html || old.kind !== b.kind)
+                    mirror.set(i, { kind: b.kind, html: b.html, code: b.code, lang: b.lang })
+            } else {
+                mirror.append({ kind: b.kind, html: b.html, code: b.code, lang: b.lang })
+            }
+        }
+        if (mirror.count > next.length)
+            mirror.remove(next.length, mirror.count - next.length)
+    }
+    onBlocksChanged: sync()
+    Component.onCompleted: sync()
+
     Repeater {
-        model: root.blocks
+        model: mirror
         delegate: Loader {
-            required property var modelData
+            id: blockLoader
+            required property string kind
+            required property string html
+            required property string code
+            required property string lang
             Layout.fillWidth: true
-            sourceComponent: modelData.kind === "code" ? codeBlock : proseBlock
-            property var block: modelData
+            sourceComponent: kind === "code" ? codeBlock : proseBlock
         }
     }
 
     Component {
         id: proseBlock
         TextEdit {
-            text: block.html
+            text: parent ? parent.html : ""
             textFormat: TextEdit.RichText
             readOnly: true
             selectByMouse: true
@@ -39,16 +64,18 @@ ColumnLayout {
     Component {
         id: codeBlock
         Rectangle {
+            id: box
+            property var source: parent
             width: parent ? parent.width : 0
-            implicitHeight: code.implicitHeight + 2 * Theme.gap + 4
+            implicitHeight: codeText.implicitHeight + 2 * Theme.gap + 4
             radius: Theme.radius / 2
             color: Theme.codeBackground
             border.color: Theme.border
             TextEdit {
-                id: code
+                id: codeText
                 x: Theme.gap; y: Theme.gap
                 width: parent.width - 2 * Theme.gap - copyButton.width
-                text: block.html
+                text: box.source ? box.source.html : ""
                 textFormat: TextEdit.RichText
                 readOnly: true
                 selectByMouse: true
@@ -60,11 +87,11 @@ ColumnLayout {
                 id: copyButton
                 anchors.right: parent.right
                 anchors.top: parent.top
-                text: copied ? "Copied" : "Copy"
                 property bool copied: false
+                text: copied ? "Copied" : "Copy"
                 font.pixelSize: 11
-                Accessible.name: "Copy code" + (block.lang ? " (" + block.lang + ")" : "")
-                onClicked: { controller.copyText(block.code); copied = true }
+                Accessible.name: "Copy code" + (box.source && box.source.lang ? " (" + box.source.lang + ")" : "")
+                onClicked: { controller.copyText(box.source.code); copied = true }
             }
         }
     }

@@ -57,3 +57,11 @@ def test_unbalanced_quotes_in_the_flag_are_a_clear_error(tmp_path):
     with pytest.raises(AgentCommandError) as info:
         resolve_agent_command('agent "unclosed', tmp_path / "none.json", which=_no_openclaw)
     assert "--agent" in str(info.value)
+
+
+def test_the_protocol_version_we_send_is_the_sdks():
+    import acp
+
+    from app.main.agent_connection import PROTOCOL_VERSION
+
+    assert acp.PROTOCOL_VERSION == PROTOCOL_VERSION

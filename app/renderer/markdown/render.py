@@ -33,14 +33,19 @@ def _image_as_link(self, tokens: list[Token], idx: int, options, env) -> str:  #
     return f'<a href="{src}">[image: {alt}]</a>'
 
 
-def _make_parser() -> MarkdownIt:
-    md = MarkdownIt("gfm-like", {"html": False, "linkify": True, "typographer": False})
+def _make_parser(linkify: bool = True) -> MarkdownIt:
+    md = MarkdownIt("gfm-like", {"html": False, "linkify": linkify, "typographer": False})
+    if not linkify:
+        md.disable("linkify")
     md.use(tasklists_plugin)
     md.add_render_rule("image", _image_as_link)
     return md
 
 
 _MD = _make_parser()
+# The live tail of a streaming reply is re-parsed up to 60 times a second: without autolink detection
+# (linkify's pre-test regex dominates the parse); finished blocks and settled replies get it.
+_MD_LIVE = _make_parser(linkify=False)
 _CHECKBOX = re.compile(r'<input class="task-list-item-checkbox"( checked="checked")?[^>]*>')
 
 
@@ -78,16 +83,17 @@ def _top_level_spans(tokens: list[Token]) -> list[tuple[int, int, Token | None]]
     return spans
 
 
-def render_blocks(text: str, dark: bool = False) -> list[DisplayBlock]:
+def render_blocks(text: str, dark: bool = False, live: bool = False) -> list[DisplayBlock]:
     """All display blocks of `text`; consecutive prose blocks are merged into one HTML block."""
     env: dict = {}
-    tokens = _MD.parse(text, env)
+    md = _MD_LIVE if live else _MD
+    tokens = md.parse(text, env)
     blocks: list[DisplayBlock] = []
     prose: list[Token] = []
 
     def flush() -> None:
         if prose:
-            blocks.append(DisplayBlock("html", _qt_html(_MD.renderer.render(prose, _MD.options, env))))
+            blocks.append(DisplayBlock("html", _qt_html(md.renderer.render(prose, md.options, env))))
             prose.clear()
 
     for start, end, fence in _top_level_spans(tokens):
@@ -116,9 +122,28 @@ def _last_block_start(text: str) -> int:
     return offset
 
 
+LIVE_LIMIT = 6000  # characters of live tail re-parsed (and re-laid out by the view) per update
+_KEEP_LIVE = 1500
+
+
+def _forced_split(tail: str) -> int:
+    """Where to cut an over-long live tail that is one endless block (0 = don't): at a line break or a
+    space well before the end, never inside an open code fence."""
+    if len(tail) <= LIVE_LIMIT or tail.lstrip().startswith(("```", "~~~")):
+        return 0
+    limit = len(tail) - _KEEP_LIVE
+    cut = tail.rfind("\n", 0, limit)
+    if cut < LIVE_LIMIT // 2:
+        cut = tail.rfind(" ", 0, limit)
+    return cut + 1 if cut > 0 else 0
+
+
 class IncrementalMarkdown:
     """Streaming render: blocks before the last top-level block are final and never re-parsed; each
-    update parses only the live tail (Toad's approach). A text that is not an extension resets."""
+    update parses only the live tail (Toad's approach). A live tail longer than LIVE_LIMIT that never
+    ends its block (one endless paragraph) is cut at a space so per-update work stays bounded; the view
+    then shows it as consecutive paragraphs. A text that is not an extension resets. Blocks come back
+    unmerged so the view can keep the finished ones untouched (`merge_prose` joins them)."""
 
     def __init__(self, dark: bool = False) -> None:
         self.dark = dark
@@ -127,19 +152,21 @@ class IncrementalMarkdown:
         self._final_offset = 0
         self.parses = 0  # tail parses, for tests
 
-    def update(self, text: str) -> list[DisplayBlock]:
+    def update(self, text: str, live: bool = False) -> list[DisplayBlock]:
         if not text.startswith(self._source[: self._final_offset]):
             self._final, self._final_offset = [], 0
         self._source = text
         tail = text[self._final_offset :]
         self.parses += 1
         boundary = _last_block_start(tail) if "\n\n" in tail or "```" in tail else 0
+        if not boundary:
+            boundary = _forced_split(tail)
         if boundary:
             self._final.extend(render_blocks(tail[:boundary], self.dark))
             self._final_offset += boundary
             tail = tail[boundary:]
-        live = render_blocks(tail, self.dark) if tail.strip() else []
-        return merge_prose([*self._final, *live])
+        rendered = render_blocks(tail, self.dark, live=live) if tail.strip() else []
+        return [*self._final, *rendered]
 
 
 def merge_prose(blocks: list[DisplayBlock]) -> list[DisplayBlock]:

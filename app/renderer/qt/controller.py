@@ -341,7 +341,8 @@ class ChatController(QObject):
         self._busy = busy
         if not busy:
             self.model.live_item = None
-            self.model.refresh_rows(lambda row: row.kind in ("assistant-text", "thought", "turn-footer"))
+            self.model.flush()
+            self.model.refresh_last_turn(("assistant-text", "thought", "turn-footer"))
             self.model.live_message_id = None
             self._clock.stop()
         else:
@@ -350,7 +351,7 @@ class ChatController(QObject):
         self.sessionsChanged.emit()
 
     def _tick(self) -> None:
-        self.model.refresh_rows(lambda row: row.kind == "turn-footer" and row.last)
+        self.model.refresh_last_turn(("turn-footer",))
 
     @Slot()
     def stop(self) -> None:

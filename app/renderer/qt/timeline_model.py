@@ -1,5 +1,7 @@
 """The conversation's list model: one row per display block, fed by the timeline's index-based
-changes. Changes are queued and flushed at most ~60 times a second (a single-shot timer that only runs
+changes. The view lays it out bottom-to-top (newest at the bottom, like chat apps), so the model
+presents rows newest first: view index = len(rows) - 1 - timeline row. That keeps the view anchored to
+the latest message while it streams without re-positioning a long list on every frame. Changes are queued and flushed at most ~60 times a second (a single-shot timer that only runs
 while changes are pending, so an idle conversation costs nothing); structural changes map one-to-one to
 beginInsertRows/beginRemoveRows, content changes are coalesced into dataChanged per row."""
 
@@ -64,7 +66,7 @@ class TimelineModel(QAbstractListModel):
     def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self._rows) or self.timeline is None:
             return None
-        row = self._rows[index.row()]
+        row = self._rows[len(self._rows) - 1 - index.row()]
         if role == KIND_ROLE:
             return row.kind
         if role == KEY_ROLE:
@@ -155,8 +157,9 @@ class TimelineModel(QAbstractListModel):
         dirty: set[int] = set()
 
         def emit_dirty() -> None:
+            count = len(self._rows)
             for row in sorted(dirty):
-                index = self.index(row)
+                index = self.index(count - 1 - row)
                 self.dataChanged.emit(index, index)
             dirty.clear()
 
@@ -167,12 +170,16 @@ class TimelineModel(QAbstractListModel):
                     dirty.add(change.start + offset)
             elif isinstance(change, RowsInserted):
                 emit_dirty()
-                self.beginInsertRows(QModelIndex(), change.start, change.start + len(change.rows) - 1)
+                after = len(self._rows) + len(change.rows)
+                last = after - 1 - change.start
+                self.beginInsertRows(QModelIndex(), last - len(change.rows) + 1, last)
                 self._rows[change.start : change.start] = change.rows
                 self.endInsertRows()
             elif isinstance(change, RowsRemoved):
                 emit_dirty()
-                self.beginRemoveRows(QModelIndex(), change.start, change.start + change.count - 1)
+                before = len(self._rows)
+                last = before - 1 - change.start
+                self.beginRemoveRows(QModelIndex(), last - change.count + 1, last)
                 del self._rows[change.start : change.start + change.count]
                 self.endRemoveRows()
         emit_dirty()
@@ -181,9 +188,25 @@ class TimelineModel(QAbstractListModel):
 
     def refresh_rows(self, predicate: Any) -> None:
         """Re-read rows whose payload depends on something outside the items (clock, live state)."""
+        count = len(self._rows)
         for i, row in enumerate(self._rows):
             if predicate(row):
-                index = self.index(i)
+                index = self.index(count - 1 - i)
+                self.dataChanged.emit(index, index)
+
+    def refresh_last_turn(self, kinds: tuple[str, ...]) -> None:
+        """Re-read rows of the newest group only (a turn ending, the elapsed clock): O(turn), not
+        O(history)."""
+        if not self._rows:
+            return
+        count = len(self._rows)
+        group = self._rows[-1].group_id
+        for i in range(count - 1, -1, -1):
+            row = self._rows[i]
+            if row.group_id != group:
+                break
+            if row.kind in kinds:
+                index = self.index(count - 1 - i)
                 self.dataChanged.emit(index, index)
 
     @property
@@ -192,8 +215,8 @@ class TimelineModel(QAbstractListModel):
 
     @Slot(str, result=int)
     def indexOfKey(self, key: str) -> int:
-        """Row index of a row key, -1 when it is not there (a missing anchor is a no-op)."""
+        """View index of a row key, -1 when it is not there (a missing anchor is a no-op)."""
         for i in range(len(self._rows) - 1, -1, -1):
             if self._rows[i].key == key:
-                return i
+                return len(self._rows) - 1 - i
         return -1

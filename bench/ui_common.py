@@ -1,0 +1,105 @@
+"""The real window for UI benchmarks: offscreen Qt, qasync loop, the scripted agent, a stall monitor."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from bench.common import SCRIPTED_AGENT
+
+_APP: Any = None
+
+
+def qt_loop() -> Any:
+    """One QApplication per process and a fresh qasync loop."""
+    global _APP
+    import qasync
+    from PySide6.QtWidgets import QApplication
+
+    _APP = QApplication.instance() or QApplication([])
+    loop = qasync.QEventLoop(_APP)
+    asyncio.set_event_loop(loop)
+    return loop
+
+
+class StallMonitor:
+    """A 2 ms timer on the GUI thread; the longest gap between ticks is the longest stall."""
+
+    def __init__(self) -> None:
+        from PySide6.QtCore import QTimer
+
+        self.timer = QTimer()
+        self.timer.setInterval(2)
+        self.timer.timeout.connect(self._tick)
+        self.longest = 0.0
+        self._last = 0.0
+
+    def _tick(self) -> None:
+        now = time.perf_counter()
+        self.longest = max(self.longest, now - self._last)
+        self._last = now
+
+    def start(self) -> None:
+        self._last = time.perf_counter()
+        self.longest = 0.0
+        self.timer.start()
+
+    def stop(self) -> float:
+        self.timer.stop()
+        return self.longest
+
+
+async def until(predicate: Callable[[], Any], timeout: float = 120.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise TimeoutError("benchmark condition not met")
+        await asyncio.sleep(0.005)
+
+
+async def open_window(cwd: str) -> Any:
+    from app.gui import Window
+    from app.main.agent_command import AgentCommand
+    from app.main.chat_service import ChatService
+
+    service = ChatService(
+        AgentCommand(SCRIPTED_AGENT, "flag", "bench"), cwd=cwd, log_path=Path(cwd) / "stderr.log"
+    )
+    window = Window(service)
+    window.root.resize(1180, 780)
+    window.controller.start()
+    await until(lambda: window.controller.sessionKey)
+    return window
+
+
+async def frame(window: Any) -> None:
+    """Wait for the next rendered frame of the window."""
+    done = asyncio.get_running_loop().create_future()
+
+    def swapped() -> None:
+        if not done.done():
+            done.set_result(None)
+
+    window.root.frameSwapped.connect(swapped)
+    window.root.update()
+    try:
+        await asyncio.wait_for(done, 10)
+    finally:
+        window.root.frameSwapped.disconnect(swapped)
+
+
+async def load_into_window(window: Any, session: str) -> None:
+    controller = window.controller
+    controller.openSession(session)
+    await until(lambda: controller.sessionKey == session)
+
+
+def temp_dir() -> tempfile.TemporaryDirectory:
+    return tempfile.TemporaryDirectory()

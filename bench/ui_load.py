@@ -1,0 +1,62 @@
+"""`ui_load`: a 1,000-turn session from `session/load` to the first painted frame of the real window vs
+the headless pipeline (transport, routing, reducer, grouping) on the same replay. Goal <= 1.5."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from app.main.agent_command import AgentCommand
+from app.main.chat_service import ChatService
+from app.renderer.pipeline import HeadlessPipeline
+from bench.common import SCRIPTED_AGENT, Result, median
+from bench.ui_common import frame, open_window, qt_loop, temp_dir, until
+
+TURNS = 1_000
+GOAL = 1.5
+
+
+def run(rounds: int = 3) -> Result:
+    loop = qt_loop()
+    times: dict[str, list[float]] = {"window": [], "headless": []}
+
+    async def scenario(cwd: str) -> None:
+        window = await open_window(cwd)
+        service = ChatService(AgentCommand(SCRIPTED_AGENT, "flag", "bench"), cwd=cwd, log_path=None)
+        pipeline = HeadlessPipeline(service)
+        await service.start()
+        try:
+            for round_index in range(rounds):
+                session = f"big-{TURNS}"
+                controller = window.controller
+                if controller.sessionKey == session:
+                    controller.newChat()
+                    await until(lambda: controller.sessionKey != session)
+                started = time.perf_counter()
+                controller.openSession(session)
+                await until(lambda: controller.sessionKey == session, 60)
+                await frame(window)
+                times["window"].append(time.perf_counter() - started)
+                started = time.perf_counter()
+                await pipeline.load_session(session)
+                times["headless"].append(time.perf_counter() - started)
+                await asyncio.sleep(0.05 * round_index)
+        finally:
+            await service.shutdown()
+            await window.controller.shutdown()
+            window.root.close()
+
+    with temp_dir() as cwd, loop:
+        loop.run_until_complete(scenario(cwd))
+    ratio = median(times["window"]) / median(times["headless"])
+    return Result(
+        "ui_load",
+        ratio,
+        GOAL,
+        {
+            "turns": TURNS,
+            "rounds": rounds,
+            "window_median_s": round(median(times["window"]), 4),
+            "headless_median_s": round(median(times["headless"]), 4),
+        },
+    )

@@ -1,0 +1,67 @@
+"""`ui_startup`: process launch to the first frame of ClawQt's window vs a bare PySide6 Qt Quick window
+with one label, both measured the same way (spawn -> the child prints after its first frameSwapped).
+Goal <= 3."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+
+from bench.common import REPO, Result, median
+
+GOAL = 3.0
+
+BARE = r"""
+import sys
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtQml import QQmlApplicationEngine
+from PySide6 import QtQuick
+app = QGuiApplication(sys.argv)
+engine = QQmlApplicationEngine()
+engine.loadData(b'import QtQuick\nimport QtQuick.Controls\nApplicationWindow { width: 1180; height: 780; visible: true; Label { text: "hello" } }')
+window = engine.rootObjects()[0]
+window.frameSwapped.connect(lambda: (print("frame", flush=True), app.quit()))
+app.exec()
+"""
+
+
+def _time_to_frame(argv: list[str], env: dict[str, str]) -> float:
+    started = time.perf_counter()
+    proc = subprocess.Popen(
+        argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, cwd=REPO, text=True
+    )
+    assert proc.stdout is not None
+    for line in proc.stdout:
+        if line.startswith("frame"):
+            elapsed = time.perf_counter() - started
+            break
+    else:
+        raise RuntimeError(f"{argv} exited without a frame")
+    proc.wait(timeout=60)
+    return elapsed
+
+
+def run(rounds: int = 5) -> Result:
+    env = {
+        **os.environ,
+        "QT_QPA_PLATFORM": "offscreen",
+        "CLAWQT_FIRST_FRAME_EXIT": "1",
+        "CLAWQT_DEMO_DELAY_MS": "0",
+    }
+    bare, ours = [], []
+    for _ in range(rounds):
+        bare.append(_time_to_frame([sys.executable, "-c", BARE], env))
+        ours.append(_time_to_frame([sys.executable, "-m", "app"], env))
+    ratio = median(ours) / median(bare)
+    return Result(
+        "ui_startup",
+        ratio,
+        GOAL,
+        {
+            "rounds": rounds,
+            "bare_median_s": round(median(bare), 3),
+            "clawqt_median_s": round(median(ours), 3),
+        },
+    )

@@ -1,0 +1,82 @@
+"""`ui_stream_history`: stream 5,000 chunks into the real window while it shows a 2,000-turn session vs
+while it shows an empty one. Ratios of the total time and of the longest GUI stall. Goal <= 1.25."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from bench.common import Result, median
+from bench.ui_common import StallMonitor, frame, load_into_window, open_window, qt_loop, temp_dir, until
+
+CHUNKS = 5_000
+TURNS = 2_000
+GOAL = 1.25
+
+
+async def _stream(window) -> tuple[float, float]:
+    """Stream into what the window shows now (after its first frame settled: loading is not measured)."""
+    controller = window.controller
+    controller.model.flush()
+    await frame(window)
+    await asyncio.sleep(0.3)
+    monitor = StallMonitor()
+    ended: list[str] = []
+    controller.turnEnded.connect(ended.append)
+    monitor.start()
+    started = time.perf_counter()
+    controller.send(f"blast {CHUNKS}")
+    await until(lambda: ended)
+    controller.model.flush()
+    elapsed = time.perf_counter() - started
+    return elapsed, monitor.stop()
+
+
+def run(rounds: int = 3) -> Result:
+    loop = qt_loop()
+    totals = {"empty": [], "history": []}
+    stalls = {"empty": [], "history": []}
+
+    async def scenario(cwd: str) -> None:
+        window = await open_window(cwd)
+        try:
+            for _ in range(rounds):
+                window.controller.newChat()
+                previous = window.controller.sessionKey
+                await until(lambda: window.controller.sessionKey != previous)
+                total, stall = await _stream(window)
+                totals["empty"].append(total)
+                stalls["empty"].append(stall)
+                await load_into_window(window, f"big-{TURNS}")
+                total, stall = await _stream(window)
+                totals["history"].append(total)
+                stalls["history"].append(stall)
+        finally:
+            await window.controller.shutdown()
+            window.root.close()
+
+    with temp_dir() as cwd, loop:
+        loop.run_until_complete(scenario(cwd))
+    total_ratio = median(totals["history"]) / median(totals["empty"])
+    stall_ratio = median(stalls["history"]) / median(stalls["empty"])
+    result = Result(
+        "ui_stream_history",
+        max(total_ratio, stall_ratio),
+        GOAL,
+        {
+            "chunks": CHUNKS,
+            "history_turns": TURNS,
+            "rounds": rounds,
+            "total_ratio": round(total_ratio, 3),
+            "stall_ratio": round(stall_ratio, 3),
+            "empty_total_s": round(median(totals["empty"]), 3),
+            "history_total_s": round(median(totals["history"]), 3),
+            "empty_longest_stall_ms": round(median(stalls["empty"]) * 1000, 1),
+            "history_longest_stall_ms": round(median(stalls["history"]) * 1000, 1),
+        },
+    )
+    result.extra_line = (
+        f"ui_stream_history total_ratio={total_ratio:.3f} stall_ratio={stall_ratio:.3f} "
+        f"longest_stall_ms={median(stalls['history']) * 1000:.1f} goal={GOAL}"
+    )
+    return result

@@ -1,0 +1,57 @@
+"""`clawqt self-test` as packagers and CI run it: the real window on the demo agent, one prompt, a
+screenshot, exit 0; a broken agent gives a non-zero exit and the reason."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from PySide6.QtGui import QImage
+
+from tests.conftest import REPO
+from tests.ui.conftest import SCREENSHOTS
+
+
+def _env(tmp_path) -> dict[str, str]:
+    return {
+        **os.environ,
+        "QT_QPA_PLATFORM": "offscreen",
+        "CLAWQT_DATA_DIR": str(tmp_path / "data"),
+        "CLAWQT_LOG_DIR": str(tmp_path / "logs"),
+        "CLAWQT_CONFIG": str(tmp_path / "none.json"),
+        "PATH": "/usr/bin:/bin",
+    }
+
+
+def test_self_test_opens_the_window_runs_a_turn_and_saves_a_screenshot(tmp_path):
+    shot = SCREENSHOTS / "00-self-test.png"
+    result = subprocess.run(
+        [sys.executable, "-m", "app", "--cwd", str(tmp_path), "self-test", "--screenshot", str(shot)],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        cwd=REPO,
+        env=_env(tmp_path),
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "self-test ok" in result.stdout
+    image = QImage(str(shot))
+    assert image.width() >= 800 and image.height() >= 500
+    assert (
+        len({image.pixel(x, y) for x in range(0, image.width(), 37) for y in range(0, image.height(), 29)})
+        > 10
+    )
+
+
+def test_self_test_fails_with_the_reason_when_the_agent_is_missing(tmp_path):
+    result = subprocess.run(
+        [sys.executable, "-m", "app", "--agent", "no-such-agent-cmd", "self-test", "--timeout", "20"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=REPO,
+        env=_env(tmp_path),
+    )
+    assert result.returncode != 0
+    assert "self-test failed" in result.stderr and "no-such-agent-cmd" in result.stderr
