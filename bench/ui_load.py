@@ -26,15 +26,15 @@ def run(rounds: int = 3) -> Result:
         pipeline = HeadlessPipeline(service)
         await service.start()
         try:
+            session = f"big-{TURNS}"
+            controller = window.controller
             for round_index in range(rounds):
-                session = f"big-{TURNS}"
-                controller = window.controller
                 if controller.sessionKey == session:
                     controller.newChat()
-                    await until(lambda: controller.sessionKey != session)
+                    await until(lambda: controller.sessionKey != session)  # noqa: B023
                 started = time.perf_counter()
                 controller.openSession(session)
-                await until(lambda: controller.sessionKey == session, 60)
+                await until(lambda: controller.sessionKey == session, 60)  # noqa: B023
                 await frame(window)
                 times["window"].append(time.perf_counter() - started)
                 started = time.perf_counter()

@@ -20,7 +20,8 @@ from PySide6.QtQml import QQmlApplicationEngine
 from PySide6 import QtQuick
 app = QGuiApplication(sys.argv)
 engine = QQmlApplicationEngine()
-engine.loadData(b'import QtQuick\nimport QtQuick.Controls\nApplicationWindow { width: 1180; height: 780; visible: true; Label { text: "hello" } }')
+engine.loadData(b'import QtQuick\nimport QtQuick.Controls\n'
+                b'ApplicationWindow { width: 1180; height: 780; visible: true; Label { text: "hello" } }')
 window = engine.rootObjects()[0]
 window.frameSwapped.connect(lambda: (print("frame", flush=True), app.quit()))
 app.exec()

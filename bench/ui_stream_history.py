@@ -43,7 +43,7 @@ def run(rounds: int = 3) -> Result:
             for _ in range(rounds):
                 window.controller.newChat()
                 previous = window.controller.sessionKey
-                await until(lambda: window.controller.sessionKey != previous)
+                await until(lambda: window.controller.sessionKey != previous)  # noqa: B023
                 total, stall = await _stream(window)
                 totals["empty"].append(total)
                 stalls["empty"].append(stall)

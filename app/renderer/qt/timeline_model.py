@@ -1,8 +1,10 @@
 """The conversation's list model: one row per display block, fed by the timeline's index-based
 changes. The view lays it out bottom-to-top (newest at the bottom, like chat apps), so the model
 presents rows newest first: view index = len(rows) - 1 - timeline row. That keeps the view anchored to
-the latest message while it streams without re-positioning a long list on every frame. Changes are queued and flushed at most ~60 times a second (a single-shot timer that only runs
-while changes are pending, so an idle conversation costs nothing); structural changes map one-to-one to
+the latest message while it streams without re-positioning a long list on every frame.
+
+Changes are queued and flushed at most ~60 times a second (a single-shot timer that only runs while
+changes are pending, so an idle conversation costs nothing); structural changes map one-to-one to
 beginInsertRows/beginRemoveRows, content changes are coalesced into dataChanged per row."""
 
 from __future__ import annotations
