@@ -31,10 +31,10 @@ def run(rounds: int = 3) -> Result:
             for round_index in range(rounds):
                 if controller.sessionKey == session:
                     controller.newChat()
-                    await until(lambda: controller.sessionKey != session)  # noqa: B023
+                    await until(lambda: controller.sessionKey != session)
                 started = time.perf_counter()
                 controller.openSession(session)
-                await until(lambda: controller.sessionKey == session, 60)  # noqa: B023
+                await until(lambda: controller.sessionKey == session, 60)
                 await frame(window)
                 times["window"].append(time.perf_counter() - started)
                 started = time.perf_counter()
