@@ -83,8 +83,25 @@ async def _first_frame(window: Window, timeout: float = 5.0) -> None:
         window.root.frameSwapped.disconnect(swapped)
 
 
+def no_display_reason() -> str | None:
+    """On Linux without X11/Wayland and no QT_QPA_PLATFORM, Qt would abort: say what to do instead."""
+    if not sys.platform.startswith("linux") or os.environ.get("QT_QPA_PLATFORM"):
+        return None
+    if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
+        return None
+    return (
+        "no display found (DISPLAY and WAYLAND_DISPLAY are unset). Run ClawQt in a desktop session, "
+        'or try it headless: `clawqt smoke "your prompt"`, or '
+        "`QT_QPA_PLATFORM=offscreen clawqt self-test --screenshot shot.png`."
+    )
+
+
 def run_gui(args: argparse.Namespace) -> int:
     """The app: returns when the last window closes."""
+    reason = no_display_reason()
+    if reason is not None:
+        print(f"clawqt: {reason}", file=sys.stderr)
+        return 2
     import qasync
     from PySide6.QtWidgets import QApplication
 

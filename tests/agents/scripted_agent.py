@@ -254,6 +254,9 @@ class Agent:
         text = " ".join(b.get("text", "") for b in blocks if b.get("type") == "text").strip()
         word = text.split(" ", 1)[0] if text else ""
         self.cancelled.discard(sid)
+        if word == "fail":
+            self.error(msg_id, -32603, "Internal error: the model provider is unreachable")
+            return
         handler = PROMPTS.get(word, Agent.prompt_hello)
         stop = await handler(self, sid, params, text)
         self.respond(msg_id, {"stopReason": stop})
@@ -356,6 +359,10 @@ class Agent:
             self.chunk(sid, f"{i}:{piece}")
         return "end_turn"
 
+    async def prompt_noreply(self, sid: str, params: dict[str, Any], text: str) -> str:
+        """Like OpenClaw without a model: the turn ends with nothing said."""
+        return "end_turn"
+
     async def prompt_meta(self, sid: str, params: dict[str, Any], text: str) -> str:
         self.update(
             sid,
@@ -382,6 +389,7 @@ PROMPTS = {
     "background": Agent.prompt_other,
     "meta": Agent.prompt_meta,
     "blast": Agent.prompt_blast,
+    "noreply": Agent.prompt_noreply,
 }
 
 

@@ -216,3 +216,67 @@ def test_mode_and_model_changes_reach_the_agent(ui):
         )
 
     ui.run(scenario())
+
+
+def test_a_draft_survives_an_app_restart(ui):
+    async def scenario():
+        window = await ui.open(demo_agent_argv())
+        controller = window.controller
+        await ui.type_and_send(window, "/echo keep this session")
+        await ui.until(lambda: not controller.busy)
+        key = controller.sessionKey
+        ui.item(window, "composerInput").setProperty("text", "draft written before quitting")
+        await asyncio.sleep(0.6)
+        await controller.shutdown()
+        window.root.close()
+        ui.windows.remove(window)
+
+        again = await ui.open(demo_agent_argv())
+        await ui.until(lambda: any(s["key"] == key for s in again.controller.sessions))
+        again.controller.openSession(key)
+        await ui.until(lambda: again.controller.sessionKey == key)
+        composer = ui.item(again, "composerInput")
+        await ui.until(lambda: composer.property("text") == "draft written before quitting")
+
+    ui.run(scenario())
+
+
+def test_a_turn_without_a_reply_says_so(ui):
+    async def scenario():
+        window = await ui.open(scripted_agent_argv())
+        await ui.type_and_send(window, "noreply")
+        await ui.until(lambda: not window.controller.busy)
+        notice = ui.item(window, "noReplyNotice")
+        await ui.until(lambda: notice.property("visible"))
+        await ui.screenshot(window, "07-no-reply")
+
+    ui.run(scenario())
+
+
+def test_a_failed_prompt_shows_inline_with_retry(ui):
+    async def scenario():
+        window = await ui.open(scripted_agent_argv())
+        controller = window.controller
+        await ui.type_and_send(window, "fail please")
+        await ui.until(lambda: not controller.busy)
+        assert "Your message was not sent" in controller.notice and controller.canRetry
+        assert ui.item(window, "retryButton").property("visible")
+        assert ui.kinds(window) == []  # the optimistic message that never arrived is gone
+        await ui.screenshot(window, "08-failed-prompt")
+
+    ui.run(scenario())
+
+
+def test_a_load_failure_leaves_an_empty_usable_chat(ui):
+    async def scenario():
+        window = await ui.open(scripted_agent_argv())
+        controller = window.controller
+        first = controller.sessionKey
+        controller.openSession("fail-load")
+        await ui.until(lambda: "Could not open" in controller.notice)
+        await ui.until(lambda: controller.sessionKey not in (first, "fail-load", ""))
+        assert ui.kinds(window) == []
+        await ui.type_and_send(window, "hello")
+        await ui.until(lambda: "assistant-text" in ui.kinds(window))
+
+    ui.run(scenario())

@@ -1,0 +1,117 @@
+"""Pure view logic: collapse rules, markdown rendering (safe, incremental), link policy, drafts store,
+durations."""
+
+from __future__ import annotations
+
+from app.main.links import external_link_refusal
+from app.main.local_store import JsonStringMap
+from app.renderer.markdown.render import IncrementalMarkdown, merge_prose, render_blocks
+from app.renderer.presenter import format_duration
+from app.renderer.qt.collapse import CollapseState
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_live_tool_cards_collapse_one_second_after_completion():
+    clock = Clock()
+    state = CollapseState(clock)
+    assert state.tool_expanded("t", "running", historical=False) == (True, None)
+    expanded, remaining = state.tool_expanded("t", "completed", historical=False)
+    assert expanded and remaining == 1.0
+    clock.now += 0.5
+    assert state.tool_expanded("t", "completed", historical=False)[0]
+    clock.now += 0.6
+    assert state.tool_expanded("t", "completed", historical=False) == (False, None)
+
+
+def test_historical_finished_cards_start_collapsed_and_the_users_toggle_wins():
+    state = CollapseState(Clock())
+    assert state.tool_expanded("h", "completed", historical=True) == (False, None)
+    state.toggle("h", currently_expanded=False)
+    assert state.tool_expanded("h", "completed", historical=True) == (True, None)
+    state.toggle("live", currently_expanded=True)
+    assert state.tool_expanded("live", "running", historical=False) == (False, None)
+
+
+def test_thoughts_are_open_while_streaming_and_collapsed_after():
+    state = CollapseState(Clock())
+    assert state.thought_expanded("th", streaming=True)
+    assert not state.thought_expanded("th", streaming=False)
+
+
+def test_markdown_escapes_raw_html_and_never_loads_images():
+    html = "".join(b.html for b in render_blocks('<img src="http://evil/x.png"> ![alt](http://evil/y.png)'))
+    assert "<img" not in html and "&lt;img" in html
+    assert '<a href="http://evil/y.png">[image: alt]</a>' in html
+
+
+def test_markdown_gfm_tables_task_lists_autolinks_and_highlighted_code():
+    blocks = render_blocks(
+        "| a | b |\n|---|---|\n| 1 | 2 |\n\n- [x] done\n- [ ] todo\n\nsee https://example.org\n\n"
+        "```python\nx = 1\n```\n"
+    )
+    html = blocks[0].html
+    assert '<table border="1"' in html and "\u2611 done" in html and "\u2610 todo" in html
+    assert '<a href="https://example.org">' in html
+    assert blocks[1].kind == "code" and blocks[1].code == "x = 1\n" and "<span style=" in blocks[1].html
+
+
+def test_incremental_markdown_equals_a_full_render():
+    renderer = IncrementalMarkdown()
+    text = ""
+    for i in range(3000):
+        text += f"w{i} " + ("\n\n" if i % 97 == 0 else "") + ("\n```sh\nls\n```\n\n" if i % 701 == 0 else "")
+        renderer.update(text, live=True)
+    assert merge_prose(renderer.update(text)) == render_blocks(text)
+    assert renderer.parses == 3001
+
+
+def test_an_endless_streamed_paragraph_keeps_the_live_block_small():
+    renderer = IncrementalMarkdown()
+    text = ""
+    for i in range(4000):
+        text += f"word{i} "
+        blocks = renderer.update(text, live=True)
+    assert len(text) > 30_000
+    assert len(blocks[-1].html) < 8_000  # only this block is re-rendered and re-laid out per update
+    assert "".join(b.html for b in blocks).count("word3999") == 1
+
+
+def test_only_http_https_and_mailto_links_open_externally():
+    assert external_link_refusal("https://example.org/a?b=1") is None
+    assert external_link_refusal("mailto:me@example.org") is None
+    for bad in (
+        "file:///etc/passwd",
+        "javascript:alert(1)",
+        "https://user:pw@host/",
+        "http:///nohost",
+        "",
+        "https://x.org/\x00",
+        "custom-scheme://x",
+    ):
+        assert external_link_refusal(bad) is not None, bad
+
+
+def test_drafts_survive_a_restart_and_corrupt_files_are_set_aside(tmp_path):
+    store = JsonStringMap("drafts.json", tmp_path)
+    store.set("session-a", "half-written thought")
+    assert JsonStringMap("drafts.json", tmp_path).get("session-a") == "half-written thought"
+    (tmp_path / "drafts.json").write_text("{broken")
+    assert JsonStringMap("drafts.json", tmp_path).get("session-a") == ""
+    assert (tmp_path / "drafts.json.corrupt").exists()
+
+
+def test_durations_read_naturally():
+    assert [format_duration(s) for s in (0.4, 12, 60, 125, 3725)] == [
+        "0 s",
+        "12 s",
+        "1 min",
+        "2 min 5 s",
+        "1 h 2 min",
+    ]
