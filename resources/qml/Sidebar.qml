@@ -43,6 +43,13 @@ Rectangle {
                 }
                 onClicked: controller.openSession(modelData.key)
                 TapHandler { acceptedButtons: Qt.RightButton; onTapped: menu.popup() }
+                Keys.onPressed: (event) => {
+                    if (event.key === Qt.Key_F2) { renameDialog.key = modelData.key
+                        renameDialog.field.text = modelData.title; renameDialog.open(); event.accepted = true }
+                    else if (event.key === Qt.Key_Menu) { menu.popup(); event.accepted = true }
+                    else if (event.key === Qt.Key_Return || event.key === Qt.Key_Enter) {
+                        controller.openSession(modelData.key); event.accepted = true }
+                }
                 Menu {
                     id: menu
                     MenuItem { text: "Rename"; onTriggered: { renameDialog.key = entry.modelData.key

@@ -21,7 +21,6 @@ from app.main.local_store import JsonStringMap, draft_store, session_names
 from app.renderer.presenter import turn_copy_text
 from app.renderer.qt.timeline_model import TimelineModel
 from app.renderer.timeline.heartbeat import is_heartbeat_only
-from app.renderer.timeline.items import MessageSegment
 from app.renderer.timeline.questions import question_directory
 from app.renderer.timeline.store import TimelineStore
 
@@ -611,16 +610,6 @@ class ChatController(QObject):
             "close": info.supports("sessionCapabilities", "close"),
             "delete": info.supports("sessionCapabilities", "delete"),
         }
-
-    def last_user_text(self) -> str:
-        timeline = self.timeline
-        if timeline is None:
-            return ""
-        for item_id in reversed(timeline.order):
-            item = timeline.items[item_id]
-            if isinstance(item, MessageSegment) and item.role == "user":
-                return item.parts[0].text if item.parts and hasattr(item.parts[0], "text") else ""
-        return ""
 
     async def shutdown(self) -> None:
         self._stash_draft()
