@@ -76,3 +76,8 @@ def draft_store(base: Path | None = None) -> JsonStringMap:
 
 def session_names(base: Path | None = None) -> JsonStringMap:
     return JsonStringMap("session-names.json", base)
+
+
+def session_previews(base: Path | None = None) -> JsonStringMap:
+    """The first user text this app sent to or loaded from each session (its cached summary)."""
+    return JsonStringMap("session-previews.json", base)

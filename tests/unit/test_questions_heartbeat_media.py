@@ -86,6 +86,13 @@ def test_channel_and_cron_sessions_are_never_hidden_this_way():
     assert not is_heartbeat_only({"sessionId": "agent:main:telegram:dm:42", "title": SENTINEL})
 
 
+def test_a_cached_preview_of_only_the_sentinel_hides_a_listed_session():
+    key = "agent:main:clawqt-9"
+    assert is_heartbeat_only({"sessionId": key, "title": key, "preview": SENTINEL})
+    assert not is_heartbeat_only({"sessionId": key, "title": key})
+    assert not is_heartbeat_only({"sessionId": key, "title": key, "preview": "fix my build"})
+
+
 def test_visible_sessions_filters_a_list():
     sessions = [
         {"sessionId": "agent:main:a", "title": SENTINEL},

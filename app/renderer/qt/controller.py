@@ -17,12 +17,13 @@ from app.main.chat_service import ChatService
 from app.main.envelopes import AgentStateEnvelope, LoadResult, SessionSummary
 from app.main.errors import HostError
 from app.main.links import external_link_refusal
-from app.main.local_store import JsonStringMap, draft_store, session_names
+from app.main.local_store import JsonStringMap, draft_store, session_names, session_previews
 from app.renderer.presenter import turn_copy_text
 from app.renderer.qt.timeline_model import TimelineModel
 from app.renderer.timeline.heartbeat import is_heartbeat_only
 from app.renderer.timeline.questions import question_directory
 from app.renderer.timeline.store import TimelineStore
+from app.renderer.timeline.turn_view import item_text
 
 log = logging.getLogger(__name__)
 NEW_CHAT_DRAFT = "__new_chat__"
@@ -52,6 +53,7 @@ class ChatController(QObject):
         self.model = TimelineModel(self)
         self.drafts: JsonStringMap = draft_store()
         self.names: JsonStringMap = session_names()
+        self.previews: JsonStringMap = session_previews()
         self._agent_label = service.connection.label
         self._agent_state = "idle"
         self._agent_message = ""
@@ -216,6 +218,18 @@ class ChatController(QObject):
             self._local_keys.insert(0, result.session_key)
         self._draft = self.drafts.get(result.session_key)
         self._no_reply = False
+        if not self.previews.get(result.session_key):
+            first = next(
+                (
+                    timeline.items[i]
+                    for i in timeline.order
+                    if i in timeline.grouping.group_of and timeline.grouping.group_of[i].kind == "user"
+                ),
+                None,
+            )
+            text = item_text(first).strip() if first is not None else ""
+            if text:
+                self.previews.set(result.session_key, text[:200])
         self._refresh_questions()
         for signal in (
             self.sessionChanged,
@@ -298,6 +312,8 @@ class ChatController(QObject):
             self._set_notice("No chat is open yet: the agent is still starting.")
             return
         message_id = f"user:{uuid.uuid4()}"
+        if not self.previews.get(key):
+            self.previews.set(key, text.strip()[:200])
         self.model.push(timeline.add_optimistic(message_id, text, sent_at=time.monotonic()))
         self.model.flush()  # in the model now, not a frame later
         self.model.live_message_id = message_id
@@ -575,9 +591,14 @@ class ChatController(QObject):
                 continue
             seen.add(key)
             summary = listed.get(key)
-            if summary is not None and is_heartbeat_only(
-                {"sessionId": key, "title": summary.title, "_meta": summary.meta}
-            ):
+            preview = self.previews.get(key)
+            evidence = {
+                "sessionId": key,
+                "title": summary.title if summary else None,
+                "_meta": summary.meta if summary else {},
+                "preview": preview,
+            }
+            if key != self._session_key and is_heartbeat_only(evidence):
                 continue
             timeline = self.store.timelines.get(key)
             title = (

@@ -2,8 +2,11 @@
 and from the startup choice, without deleting anything.
 
 A session is heartbeat-only when some title/label/preview field contains the sentinel and no field
-carries real user text. After removing the sentinel, a field counts as NOT user text when it is empty,
-`HEARTBEAT_OK`, equal to the session key, or `clawx` / `main` (any case). A title alone such as `main`
+carries real user text. Over ACP, OpenClaw's `session/list` titles are the session key until it derives
+one, so the sentinel rarely shows there: the app adds a `preview` field from its own cached summary (the
+first user text it sent to or loaded from the session) before asking. After removing the sentinel, a
+field counts as NOT user text when it is empty, `HEARTBEAT_OK`, equal to the session key, or `clawx` /
+`main` (any case). A title alone such as `main`
 never hides a session (the sentinel must be present), and channel or cron sessions
 (`agent:<id>:<channel or cron>:...`) are never hidden this way.
 """
@@ -48,7 +51,8 @@ def _is_user_text(value: str, session_key: str) -> bool:
 
 
 def is_heartbeat_only(summary: Mapping[str, Any]) -> bool:
-    """`summary`: a session/list entry (sessionId, title, _meta ...) or a cached summary."""
+    """`summary`: a session/list entry (sessionId, title, _meta ...) plus, where the app has one, the
+    `preview` of its cached summary."""
     key = summary.get("sessionId") or summary.get("session_key") or summary.get("key") or ""
     key = key if isinstance(key, str) else ""
     if is_channel_or_cron(key):

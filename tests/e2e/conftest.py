@@ -1,0 +1,50 @@
+"""E2E fixtures: the pinned OpenClaw (installed by the suite, cached), the fake model, and one real
+gateway shared across a module (it takes ~1.1 GB and ~10 s to start)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from tests.e2e.fake_model import FakeModel
+from tests.e2e.gateway import Gateway, gateway_config
+from tests.e2e.openclaw_env import OpenClawEnv, OpenClawSetupError, ensure_openclaw
+
+# exec runs on the gateway host and every exec asks the user first (see harness/reference/openclaw-e2e.md)
+EXEC_APPROVALS: dict = {}
+
+
+@pytest.fixture(scope="session")
+def openclaw_env() -> OpenClawEnv:
+    try:
+        return ensure_openclaw()
+    except OpenClawSetupError as exc:
+        pytest.fail(f"OpenClaw test environment unavailable: {exc}", pytrace=False)
+
+
+@pytest.fixture(scope="session")
+def fake_model() -> Iterator[FakeModel]:
+    model = FakeModel().start()
+    yield model
+    model.stop()
+
+
+@pytest.fixture(scope="module")
+def gateway(openclaw_env, fake_model, tmp_path_factory) -> Iterator[Gateway]:
+    state = tmp_path_factory.mktemp("openclaw-state")
+    gw = Gateway(openclaw_env, state, gateway_config(fake_model.base_url, EXEC_APPROVALS))
+    try:
+        gw.start()
+    except RuntimeError as exc:
+        pytest.fail(str(exc), pytrace=False)
+    yield gw
+    gw.stop()
+
+
+@pytest.fixture
+def openclaw(gateway, monkeypatch) -> Gateway:
+    """The gateway, with this test's environment set so the spawned bridge shares its state dir."""
+    for name, value in gateway.process_env().items():
+        monkeypatch.setenv(name, value)
+    return gateway

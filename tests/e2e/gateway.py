@@ -1,0 +1,157 @@
+"""A real OpenClaw gateway on loopback with a scratch state directory, a random token and the fake
+model as its provider. Every process it starts is stopped by its id (the whole process group) at
+teardown, even when a test fails."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import time
+from pathlib import Path
+from typing import Any
+
+from tests.e2e.openclaw_env import OpenClawEnv
+
+READY_TIMEOUT_S = 60.0
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def gateway_config(model_base_url: str | None, extra: dict[str, Any] | None = None) -> dict[str, Any]:
+    """OpenClaw config: the fake model as the only provider (or no model at all)."""
+    config: dict[str, Any] = {}
+    if model_base_url is not None:
+        config["models"] = {
+            "providers": {
+                "local": {
+                    "baseUrl": model_base_url,
+                    "apiKey": "x",
+                    "api": "openai-completions",
+                    "models": [
+                        {
+                            "id": "fake-model",
+                            "name": "Fake model",
+                            "input": ["text"],
+                            "contextWindow": 120000,
+                            "maxTokens": 4096,
+                        }
+                    ],
+                }
+            }
+        }
+        config["agents"] = {"defaults": {"model": {"primary": "local/fake-model"}}}
+    for key, value in (extra or {}).items():
+        node = config
+        *parents, leaf = key.split(".")
+        for parent in parents:
+            node = node.setdefault(parent, {})
+        node[leaf] = value
+    return config
+
+
+class Gateway:
+    def __init__(self, env: OpenClawEnv, state_dir: Path, config: dict[str, Any]) -> None:
+        self.env = env
+        self.state = state_dir
+        self.state.mkdir(parents=True, exist_ok=True)
+        self.port = free_port()
+        self.token = secrets.token_hex(16)
+        self.token_file = self.state / "gateway.token"
+        self.token_file.write_text(self.token)
+        os.chmod(self.token_file, 0o600)
+        self.config_path = self.state / "openclaw.json"
+        self.config_path.write_text(json.dumps(config, indent=1))
+        self.log_path = self.state / "gateway.log"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def process_env(self) -> dict[str, str]:
+        """What the gateway and the bridge both need: the same state dir, Node 24 first on PATH."""
+        return {
+            "HOME": str(self.state),
+            "OPENCLAW_HOME": str(self.state),
+            "OPENCLAW_STATE_DIR": str(self.state),
+            "OPENCLAW_CONFIG_PATH": str(self.config_path),
+            "OPENCLAW_NO_RESPAWN": "1",
+            "OPENCLAW_DISABLE_BONJOUR": "1",
+            "OPENCLAW_SKIP_CHANNELS": "1",
+            "PATH": self.env.path_env(),
+        }
+
+    def agent_argv(self) -> tuple[str, ...]:
+        return (str(self.env.openclaw), "acp", "--url", self.url, "--token-file", str(self.token_file))
+
+    def start(self) -> Gateway:
+        env = {**os.environ, **self.process_env()}
+        argv = [
+            str(self.env.openclaw),
+            "gateway",
+            "run",
+            "--allow-unconfigured",
+            "--bind",
+            "loopback",
+            "--port",
+            str(self.port),
+            "--auth",
+            "token",
+            "--token",
+            self.token,
+        ]
+        with open(self.log_path, "ab") as log:
+            self.proc = subprocess.Popen(
+                argv,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                start_new_session=True,
+            )
+        deadline = time.monotonic() + READY_TIMEOUT_S
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the gateway exited with {self.proc.returncode}:\n{self.log_tail()}")
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.port), 0.5):
+                return self
+            time.sleep(0.2)
+        self.stop()
+        raise RuntimeError(f"the gateway did not listen within {READY_TIMEOUT_S:.0f} s:\n{self.log_tail()}")
+
+    def stop(self) -> None:
+        """Kill the whole process group by id and reap it."""
+        if self.proc is None:
+            return
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.proc.pid, signal.SIGTERM)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(timeout=5)
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(timeout=5)
+        self.proc = None
+
+    def kill_now(self) -> None:
+        """SIGKILL mid-turn (the "gateway died" scenario)."""
+        if self.proc is not None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(timeout=5)
+            self.proc = None
+
+    def log_tail(self, chars: int = 3000) -> str:
+        try:
+            return self.log_path.read_text(errors="replace")[-chars:]
+        except OSError:
+            return ""
