@@ -1,5 +1,6 @@
 """E2E fixtures: the pinned OpenClaw (installed by the suite, cached), the fake model, and one real
-gateway shared across a module (it takes ~1.1 GB and ~10 s to start)."""
+gateway shared by the whole e2e run (it takes ~1.1 GB and ~10 s to start); a test that kills it starts
+it again on the same port before it ends."""
 
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ def fake_model() -> Iterator[FakeModel]:
     model.stop()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def gateway(openclaw_env, fake_model, tmp_path_factory) -> Iterator[Gateway]:
     state = tmp_path_factory.mktemp("openclaw-state")
     gw = Gateway(openclaw_env, state, gateway_config(fake_model.base_url, EXEC_APPROVALS))

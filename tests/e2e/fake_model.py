@@ -40,6 +40,7 @@ def _has_tool_result(messages: list[dict[str, Any]]) -> bool:
 class FakeModel:
     def __init__(self) -> None:
         self.requests: list[dict[str, Any]] = []
+        self.read_path = "notes.txt"  # what the `read` tool call asks for (tests point it at a real file)
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self.server.daemon_threads = True
         self.port = self.server.server_address[1]
@@ -105,7 +106,7 @@ class FakeModel:
         if "[openclaw heartbeat poll]" in text and "say hello" not in text:
             self._stream_text(handler, ["HEARTBEAT_OK"])
         elif "read file" in text and not done_tool:
-            self._tool_call(handler, "read", {"path": "notes.txt"})
+            self._tool_call(handler, "read", {"path": self.read_path})
         elif "read file" in text:
             self._stream_text(handler, ["I read it.\n", "MEDIA: ./chart.png\n", "That was the chart."])
         elif "run command" in text and not done_tool:

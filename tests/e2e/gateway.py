@@ -142,6 +142,11 @@ class Gateway:
             self.proc.wait(timeout=5)
         self.proc = None
 
+    def restart(self) -> Gateway:
+        """Start again on the same port, token and state (the bridge reconnects to the same URL)."""
+        self.stop()
+        return self.start()
+
     def kill_now(self) -> None:
         """SIGKILL mid-turn (the "gateway died" scenario)."""
         if self.proc is not None:

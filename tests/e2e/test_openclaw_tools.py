@@ -1,0 +1,33 @@
+"""Tool calls through the real OpenClaw: a `read` tool card that completes, with the reply's MEDIA
+line stripped by OpenClaw from the streamed text."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.renderer.pipeline import HeadlessPipeline
+
+pytestmark = pytest.mark.e2e
+
+
+async def test_a_read_tool_card_completes(make_service, openclaw, fake_model, tmp_path):
+    notes = tmp_path / "notes.txt"
+    notes.write_text("the secret word is pelican\n")
+    fake_model.read_path = str(notes)
+    service, envelopes = make_service(openclaw.agent_argv())
+    pipeline = HeadlessPipeline(service)
+    timeline = await pipeline.new_session()
+    result = await pipeline.prompt(timeline.session_key, "please read file notes")
+    assert result.stop_reason == "end_turn"
+    tools = [item for item in timeline.items.values() if item.kind == "tool"]
+    assert tools, [e.notification["update"] for e in envelopes.updates()][:20]
+    tool = tools[0]
+    assert tool.status == "completed" and tool.tool_kind == "read"
+    assert "read" in tool.title.lower()
+    output = str(tool.to_plain())
+    assert "pelican" in output
+    text = envelopes.text(timeline.session_key)
+    assert "I read it." in text and "That was the chart." in text
+    assert "MEDIA:" not in text  # OpenClaw strips the directive from the live stream
+    kinds = [row.kind for row in timeline.rows]
+    assert kinds[:2] == ["user", "tool"] and "assistant-text" in kinds
