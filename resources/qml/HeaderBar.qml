@@ -39,12 +39,40 @@ ToolBar {
             onActivated: (index) => controller.setMode(controller.modes[index].id)
             Accessible.name: "Session mode"
         }
-        Repeater {
-            model: controller.configOptions
+        Repeater {  // the model picker stays in the header; other options live in the Options popup
+            model: controller.configOptions.filter(o => o.category === "model")
             Loader {
                 required property var modelData
                 sourceComponent: modelData.type === "boolean" ? boolOption : selectOption
                 property var option: modelData
+            }
+        }
+        ToolButton {
+            id: optionsButton
+            objectName: "optionsButton"
+            readonly property var others: controller.configOptions.filter(o => o.category !== "model")
+            visible: others.length > 0
+            text: "\u2699 Options"
+            Accessible.name: "Session options"
+            onClicked: optionsPopup.open()
+            Popup {
+                id: optionsPopup
+                y: parent.height
+                x: parent.width - width
+                padding: Theme.pad
+                ColumnLayout {
+                    Repeater {
+                        model: optionsButton.others
+                        RowLayout {
+                            required property var modelData
+                            Label { text: modelData.name; color: Theme.text; Layout.preferredWidth: 160 }
+                            Loader {
+                                sourceComponent: modelData.type === "boolean" ? boolOption : selectOption
+                                property var option: modelData
+                            }
+                        }
+                    }
+                }
             }
         }
         ProgressBar {

@@ -11,6 +11,7 @@ import pytest
 from tests.e2e.fake_model import FakeModel
 from tests.e2e.gateway import Gateway, gateway_config
 from tests.e2e.openclaw_env import OpenClawEnv, OpenClawSetupError, ensure_openclaw
+from tests.ui_harness import ui  # noqa: F401 - the real window for the window e2e tests
 
 # exec runs on the gateway host and every exec asks the user first (see harness/reference/openclaw-e2e.md)
 EXEC_APPROVALS: dict = {}

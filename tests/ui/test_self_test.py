@@ -10,7 +10,7 @@ import sys
 from PySide6.QtGui import QImage
 
 from tests.conftest import REPO
-from tests.ui.conftest import SCREENSHOTS
+from tests.ui_harness import SCREENSHOTS
 
 
 def _env(tmp_path) -> dict[str, str]:

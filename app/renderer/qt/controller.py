@@ -314,6 +314,7 @@ class ChatController(QObject):
         message_id = f"user:{uuid.uuid4()}"
         if not self.previews.get(key):
             self.previews.set(key, text.strip()[:200])
+            self.metaChanged.emit()
         self.model.push(timeline.add_optimistic(message_id, text, sent_at=time.monotonic()))
         self.model.flush()  # in the model now, not a frame later
         self.model.live_message_id = message_id
@@ -502,8 +503,14 @@ class ChatController(QObject):
     @Property(str, notify=metaChanged)
     def sessionTitle(self) -> str:
         timeline = self.timeline
-        local = self.names.get(self._session_key)
-        return local or (timeline.meta.title if timeline and timeline.meta.title else "New chat")
+        key = self._session_key
+        meta_title = timeline.meta.title if timeline and timeline.meta.title else None
+        return (
+            self.names.get(key)
+            or (meta_title if meta_title != key else None)
+            or (self.previews.get(key)[:80] if self.previews.get(key) else None)
+            or "New chat"
+        )
 
     @Property("QVariantList", notify=metaChanged)
     def modes(self) -> list[dict[str, Any]]:
@@ -601,10 +608,13 @@ class ChatController(QObject):
             if key != self._session_key and is_heartbeat_only(evidence):
                 continue
             timeline = self.store.timelines.get(key)
+            meta_title = timeline.meta.title if timeline and timeline.meta.title else None
+            listed_title = summary.title if summary else None
             title = (
                 self.names.get(key)
-                or (timeline.meta.title if timeline and timeline.meta.title else None)
-                or (summary.title if summary else None)
+                or (meta_title if meta_title != key else None)
+                or (listed_title if listed_title != key else None)
+                or (preview[:80] if preview else None)
                 or "New chat"
             )
             entries.append(

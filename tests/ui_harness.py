@@ -1,0 +1,130 @@
+"""The real window under pytest-qt (offscreen), on a qasync loop, against real agent subprocesses
+(shared by tests/ui and tests/e2e).
+
+Tests run their scenario as one coroutine (`ui.run(...)`) and wait with `await ui.until(...)`: never the
+blocking qtbot waits inside a coroutine (qt-toolchain.md). Screenshots go to test-artifacts/screenshots/.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+import qasync
+from PySide6.QtCore import QCoreApplication, QEvent, Qt
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtQuick import QQuickItem
+
+from app.gui import Window
+from app.main.agent_command import AgentCommand
+from app.main.chat_service import ChatService
+from tests.conftest import REPO
+
+SCREENSHOTS = REPO / "test-artifacts" / "screenshots"
+
+
+class UiHarness:
+    def __init__(self, loop: qasync.QEventLoop, tmp_path: Path) -> None:
+        self.loop = loop
+        self.tmp_path = tmp_path
+        self.windows: list[Window] = []
+
+    def run(self, coro: Any, timeout: float = 60.0) -> Any:
+        return self.loop.run_until_complete(asyncio.wait_for(coro, timeout))
+
+    async def open(self, argv: tuple[str, ...], start: bool = True) -> Window:
+        service = ChatService(
+            AgentCommand(argv, "flag", "ui test"),
+            cwd=str(self.tmp_path),
+            log_path=self.tmp_path / "agent-stderr.log",
+        )
+        window = Window(service)
+        self.windows.append(window)
+        window.root.resize(1180, 780)
+        if start:
+            window.controller.start()
+            await self.until(lambda: window.controller.sessionKey, 30)
+        return window
+
+    async def until(self, predicate: Callable[[], Any], timeout: float = 15.0) -> Any:
+        deadline = time.monotonic() + timeout
+        while True:
+            value = predicate()
+            if value:
+                return value
+            if time.monotonic() > deadline:
+                raise AssertionError(f"condition not met within {timeout} s")
+            await asyncio.sleep(0.02)
+
+    @staticmethod
+    def find(window: Window, name: str) -> QQuickItem | None:
+        """By objectName, through QObject children and the visual tree (delegates live only there)."""
+        found = window.root.findChild(QQuickItem, name)
+        if found is not None:
+            return found
+        stack = [window.root.contentItem()]
+        while stack:
+            current = stack.pop()
+            if current.objectName() == name:
+                return current
+            stack.extend(current.childItems())
+        return None
+
+    def item(self, window: Window, name: str) -> QQuickItem:
+        found = self.find(window, name)
+        assert found is not None, f"no item named {name!r}"
+        return found
+
+    async def key(
+        self, window: Window, key: Qt.Key, modifiers: Any = Qt.KeyboardModifier.NoModifier, text: str = ""
+    ) -> None:
+        """Post a key press and release to the window (delivered by the running loop, never by a
+        nested event loop inside this coroutine)."""
+        for kind in (QEvent.Type.KeyPress, QEvent.Type.KeyRelease):
+            QCoreApplication.postEvent(window.root, QKeyEvent(kind, key, modifiers, text))
+        await asyncio.sleep(0.05)
+
+    async def keys(self, window: Window, text: str) -> None:
+        for char in text:
+            await self.key(
+                window, Qt.Key(ord(char.upper())) if char.isalpha() else Qt.Key(ord(char)), text=char
+            )
+
+    async def type_and_send(self, window: Window, text: str) -> None:
+        composer = self.item(window, "composerInput")
+        composer.forceActiveFocus()
+        composer.setProperty("text", text)
+        await asyncio.sleep(0.02)
+        await self.key(window, Qt.Key.Key_Return)
+
+    def kinds(self, window: Window) -> list[str]:
+        window.controller.model.flush()
+        return [row.kind for row in window.controller.model.rows]
+
+    async def screenshot(self, window: Window, name: str) -> Path:
+        window.controller.model.flush()
+        await asyncio.sleep(0.25)
+        path = SCREENSHOTS / f"{name}.png"
+        assert window.grab(path), f"could not save {path}"
+        return path
+
+    async def close(self) -> None:
+        for window in self.windows:
+            await window.controller.shutdown()
+            window.root.close()
+
+
+@pytest.fixture
+def ui(qapp, tmp_path, monkeypatch):
+    monkeypatch.setenv("CLAWQT_DEMO_DELAY_MS", "2")
+    loop = qasync.QEventLoop(qapp)
+    asyncio.set_event_loop(loop)
+    harness = UiHarness(loop, tmp_path)
+    yield harness
+    loop.run_until_complete(harness.close())
+    loop.close()
+    asyncio.set_event_loop(None)
