@@ -13,8 +13,8 @@ from tests.e2e.gateway import Gateway, gateway_config
 from tests.e2e.openclaw_env import OpenClawEnv, OpenClawSetupError, ensure_openclaw
 from tests.ui_harness import ui  # noqa: F401 - the real window for the window e2e tests
 
-# exec runs on the gateway host and every exec asks the user first (see harness/reference/openclaw-e2e.md)
-EXEC_APPROVALS: dict = {}
+# every exec asks the user first (tools.exec.mode "ask"); as root OpenClaw offers allow-once / deny only
+EXEC_APPROVALS: dict = {"tools.exec.mode": "ask"}
 
 
 @pytest.fixture(scope="session")

@@ -20,21 +20,28 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-
-def _user_text(messages: list[dict[str, Any]]) -> str:
-    texts = []
-    for message in messages:
-        if message.get("role") != "user":
-            continue
-        content = message.get("content")
-        if isinstance(content, list):
-            content = " ".join(part.get("text", "") for part in content if isinstance(part, dict))
-        texts.append(str(content or ""))
-    return "\n".join(texts)
+INTERNAL = "<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>"
 
 
-def _has_tool_result(messages: list[dict[str, Any]]) -> bool:
-    return any(m.get("role") == "tool" for m in messages)
+def _text(message: dict[str, Any]) -> str:
+    content = message.get("content")
+    if isinstance(content, list):
+        content = " ".join(part.get("text", "") for part in content if isinstance(part, dict))
+    return str(content or "")
+
+
+def _current_turn(messages: list[dict[str, Any]]) -> tuple[str, bool]:
+    """(the user's text of the current turn, whether a tool result followed it). OpenClaw appends an
+    internal context block as the last user message; the user's turn is the one before it."""
+    index = None
+    for i in range(len(messages) - 1, -1, -1):
+        if messages[i].get("role") == "user" and INTERNAL not in _text(messages[i]):
+            index = i
+            break
+    if index is None:
+        return "", False
+    tool_after = any(m.get("role") == "tool" for m in messages[index + 1 :])
+    return _text(messages[index]), tool_after
 
 
 class FakeModel:
@@ -101,8 +108,8 @@ class FakeModel:
 
     # --- scripted replies ------------------------------------------------------------------------
     def respond(self, handler: BaseHTTPRequestHandler, messages: list[dict[str, Any]]) -> None:
-        text = _user_text(messages).lower()
-        done_tool = _has_tool_result(messages)
+        current, done_tool = _current_turn(messages)
+        text = current.lower()
         if "[openclaw heartbeat poll]" in text and "say hello" not in text:
             self._stream_text(handler, ["HEARTBEAT_OK"])
         elif "read file" in text and not done_tool:

@@ -69,6 +69,11 @@ class Gateway:
         self.token_file.write_text(self.token)
         os.chmod(self.token_file, 0o600)
         self.config_path = self.state / "openclaw.json"
+        # keep the gateway's own log inside the scratch dir (its default is /tmp/openclaw/)
+        config = {
+            **config,
+            "logging": {**config.get("logging", {}), "file": str(self.state / "openclaw.log")},
+        }
         self.config_path.write_text(json.dumps(config, indent=1))
         self.log_path = self.state / "gateway.log"
         self.proc: subprocess.Popen[bytes] | None = None

@@ -199,3 +199,32 @@ def test_replay_of_a_missing_file_is_a_clear_error(tmp_path):
     )
     assert result.returncode == 2 and "cannot read the trace" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_replay_of_the_recorded_openclaw_session():
+    """tests/fixtures/openclaw-session.trace.jsonl: a real `openclaw acp` session (recorded by
+    tests/e2e/record_fixture.py): five questions, a read tool, /status, an approved exec."""
+    trace = Path(__file__).resolve().parents[1] / "fixtures" / "openclaw-session.trace.jsonl"
+    session = replay_json(trace)["sessions"][0]
+    assert session["key"].startswith("agent:main:clawqt-")
+    assert session["questions"] == [
+        "Say hello please",
+        "please think about it",
+        "please read file notes",
+        "/status",
+        "please run command now",
+    ]
+    turns = [g for g in session["groups"] if g["kind"] == "assistant-turn"]
+    assert len(turns) == 5
+    assert turns[0]["copyText"] == "Hello from the fake model."
+    read = next(i["tool"] for i in turns[2]["items"] if i["kind"] == "tool")
+    assert read["toolKind"] == "read" and read["status"] == "completed"
+    assert "OpenClaw" in turns[3]["copyText"]
+    kinds = [i["kind"] for i in turns[4]["items"]]
+    assert "permission" in kinds and "tool" in kinds
+    permission = next(i["permission"] for i in turns[4]["items"] if i["kind"] == "permission")
+    assert permission["status"] == "selected"
+    assert {o["kind"] for o in permission["options"]} >= {"allow_once", "reject_once"}
+    exec_tool = next(i["tool"] for i in turns[4]["items"] if i["kind"] == "tool")
+    assert exec_tool["toolKind"] == "execute" and exec_tool["status"] == "completed"
+    assert session["diagnostics"]["ignored"] == 0
