@@ -32,6 +32,14 @@ class ClientHost(Protocol):
         """Return the chosen option id, or None for cancelled."""
         ...
 
+    def terminal_create(
+        self, acp_session_id: str, command: str, args: Any, env: Any, cwd: Any, limit: Any
+    ) -> str: ...
+
+    def terminal_call(self, op: str, acp_session_id: str, terminal_id: str) -> dict[str, Any]: ...
+
+    async def terminal_wait(self, acp_session_id: str, terminal_id: str) -> dict[str, Any]: ...
+
 
 def _dump(model: Any) -> Any:
     return model.model_dump(mode="json", by_alias=True, exclude_none=True)
@@ -66,27 +74,53 @@ class ClawClient:
             return RequestPermissionResponse(outcome=DeniedOutcome(outcome="cancelled"))
         return RequestPermissionResponse(outcome=AllowedOutcome(outcome="selected", option_id=chosen))
 
-    # fs/* and terminal/*: the attachments and terminal work implements these.
+    # fs/*: the attachments work implements these.
     async def read_text_file(self, session_id: str, path: str, **kwargs: Any) -> Any:
         raise _not_found("fs/read_text_file")
 
     async def write_text_file(self, session_id: str, path: str, content: str, **kwargs: Any) -> Any:
         raise _not_found("fs/write_text_file")
 
-    async def create_terminal(self, session_id: str, command: str, **kwargs: Any) -> Any:
-        raise _not_found("terminal/create")
+    # terminal/*: real PTYs owned by the chat service (app/main/client_terminals.py)
+    async def create_terminal(
+        self,
+        session_id: str,
+        command: str,
+        args: list[str] | None = None,
+        env: list[Any] | None = None,
+        cwd: str | None = None,
+        output_byte_limit: int | None = None,
+        **kwargs: Any,
+    ) -> Any:
+        from acp.schema import CreateTerminalResponse
+
+        env_plain = [_dump(e) if hasattr(e, "model_dump") else e for e in env or []]
+        terminal_id = self._host.terminal_create(session_id, command, args, env_plain, cwd, output_byte_limit)
+        return CreateTerminalResponse(terminal_id=terminal_id)
 
     async def terminal_output(self, session_id: str, terminal_id: str, **kwargs: Any) -> Any:
-        raise _not_found("terminal/output")
+        from acp.schema import TerminalOutputResponse
+
+        result = self._host.terminal_call("output", session_id, terminal_id)
+        return TerminalOutputResponse.model_validate(result)
 
     async def release_terminal(self, session_id: str, terminal_id: str, **kwargs: Any) -> Any:
-        raise _not_found("terminal/release")
+        from acp.schema import ReleaseTerminalResponse
+
+        self._host.terminal_call("release", session_id, terminal_id)
+        return ReleaseTerminalResponse()
 
     async def wait_for_terminal_exit(self, session_id: str, terminal_id: str, **kwargs: Any) -> Any:
-        raise _not_found("terminal/wait_for_exit")
+        from acp.schema import WaitForTerminalExitResponse
+
+        status = await self._host.terminal_wait(session_id, terminal_id)
+        return WaitForTerminalExitResponse.model_validate(status)
 
     async def kill_terminal(self, session_id: str, terminal_id: str, **kwargs: Any) -> Any:
-        raise _not_found("terminal/kill")
+        from acp.schema import KillTerminalResponse
+
+        self._host.terminal_call("kill", session_id, terminal_id)
+        return KillTerminalResponse()
 
     async def create_elicitation(self, message: str, mode: Any, **kwargs: Any) -> Any:
         raise _not_found("elicitation/create")

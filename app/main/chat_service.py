@@ -21,6 +21,7 @@ from app.main import paths
 from app.main.acp_client import ClawClient
 from app.main.agent_command import AgentCommand
 from app.main.agent_connection import AgentConnection
+from app.main.client_terminals import ClientTerminals, ExitStatus, TerminalError
 from app.main.envelopes import (
     AgentInfo,
     AgentStateEnvelope,
@@ -34,6 +35,7 @@ from app.main.envelopes import (
     SessionPage,
     SessionSummary,
     SessionUpdateEnvelope,
+    TerminalOutputEnvelope,
     ToolCallsCancelledEnvelope,
 )
 from app.main.errors import (
@@ -97,6 +99,9 @@ class ChatService:
         self._live_by_acp: dict[str, LivePrompt] = {}
         self._acp_ids: dict[str, str] = {}
         self._permissions = PermissionBroker(self._on_permission_resolved)
+        self.terminals = ClientTerminals(on_output=self._on_terminal_output)
+        self._terminal_decoders: dict[str, Any] = {}
+        self._terminal_generation: dict[str, int] = {}
         self.agent_state: AgentStateEnvelope | None = None
         self.ignored_updates = 0
         self.last_active_key: str | None = None
@@ -151,8 +156,9 @@ class ChatService:
         return self.connection.info
 
     async def shutdown(self) -> None:
-        """Quit: cancel every waiter and kill the agent's whole process group."""
+        """Quit: cancel every waiter, end every client terminal, kill the agent's whole process group."""
         self._permissions.cancel_where(lambda w: True, "app-quit")
+        self.terminals.shutdown()
         await self.connection.stop()
 
     def _on_agent_state(self, envelope: AgentStateEnvelope) -> None:
@@ -218,6 +224,75 @@ class ChatService:
             return await waiter.future
         finally:
             self._permissions.discard(waiter.request_id)
+
+    # --- client-side terminals -------------------------------------------------------------------
+    def _session_context(self, acp_session_id: str) -> tuple[str, int, str]:
+        """(key, generation, workspace cwd) of the session a terminal request names."""
+        live = self._live_by_acp.get(acp_session_id)
+        if live is not None:
+            return live.key, live.generation, live.cwd
+        if self._active is not None and self._active.acp_id == acp_session_id:
+            return self._active.key, self._active.generation, self._active.cwd
+        raise TerminalError(f"no open session {acp_session_id!r}")
+
+    @staticmethod
+    def _request_error(exc: Exception) -> Exception:
+        from acp import RequestError
+
+        return RequestError.invalid_params({"details": str(exc)})
+
+    def terminal_create(
+        self, acp_session_id: str, command: str, args: Any, env: Any, cwd: Any, limit: Any
+    ) -> str:
+        try:
+            key, generation, workspace = self._session_context(acp_session_id)
+            terminal_id = self.terminals.create(key, workspace, command, args, env, cwd, limit)
+        except TerminalError as exc:
+            self._diagnose("warning", "terminal-refused", str(exc))
+            raise self._request_error(exc) from exc
+        self._terminal_generation[terminal_id] = generation
+        return terminal_id
+
+    def terminal_call(self, op: str, acp_session_id: str, terminal_id: str) -> dict[str, Any]:
+        try:
+            key, _, _ = self._session_context(acp_session_id)
+            if op == "output":
+                return self.terminals.output(key, terminal_id)
+            getattr(self.terminals, op)(key, terminal_id)
+            return {}
+        except TerminalError as exc:
+            raise self._request_error(exc) from exc
+
+    async def terminal_wait(self, acp_session_id: str, terminal_id: str) -> dict[str, Any]:
+        try:
+            key, _, _ = self._session_context(acp_session_id)
+            return await self.terminals.wait_for_exit(key, terminal_id)
+        except TerminalError as exc:
+            raise self._request_error(exc) from exc
+
+    def _on_terminal_output(
+        self, session_key: str, terminal_id: str, data: bytes, status: ExitStatus | None
+    ) -> None:
+        import codecs
+
+        decoder = self._terminal_decoders.setdefault(
+            terminal_id, codecs.getincrementaldecoder("utf-8")("replace")
+        )
+        text = decoder.decode(data, final=status is not None)
+        generation = self._terminal_generation.get(terminal_id, 0)
+        self._emit(
+            TerminalOutputEnvelope(
+                session_key,
+                generation,
+                terminal_id,
+                text,
+                exited=status is not None,
+                exit_code=status.exit_code if status else None,
+                signal=status.signal if status else None,
+            )
+        )
+        if status is not None:
+            self._terminal_decoders.pop(terminal_id, None)
 
     def answer_permission(self, request_id: str, option_id: str | None) -> bool:
         """The user's choice (None = cancel). False if unknown, already answered, or not an option."""
@@ -387,6 +462,7 @@ class ChatService:
         if session_key in self._live:
             await self.cancel(session_key)
         acp_id = self._acp_ids.get(session_key, session_key)
+        self.terminals.close_session(session_key)
         await self.connection.request(method, {"sessionId": acp_id})
         self._acp_ids.pop(session_key, None)
         if self._active is not None and self._active.key == session_key:

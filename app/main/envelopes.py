@@ -78,6 +78,21 @@ class ToolCallsCancelledEnvelope:
 
 
 @dataclass(frozen=True)
+class TerminalOutputEnvelope:
+    """Output of a client-side terminal (terminal/create) as it arrives, decoded incrementally (a
+    chunk never ends inside a UTF-8 character); `exited` with code or signal once it ends."""
+
+    session_key: str
+    generation: int
+    terminal_id: str
+    data: str
+    exited: bool = False
+    exit_code: int | None = None
+    signal: str | None = None
+    kind: Literal["terminal_output"] = "terminal_output"
+
+
+@dataclass(frozen=True)
 class AgentStateEnvelope:
     """The agent process: starting (initialize running), ready, exited (code + stderr tail), failed."""
 
@@ -110,6 +125,7 @@ Envelope = (
     | PermissionResolvedEnvelope
     | PromptSettledEnvelope
     | ToolCallsCancelledEnvelope
+    | TerminalOutputEnvelope
     | AgentStateEnvelope
     | DiagnosticEnvelope
 )

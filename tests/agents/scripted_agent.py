@@ -53,6 +53,7 @@ class Agent:
         self.pending: dict[int, asyncio.Future[Any]] = {}
         self.cancelled: set[str] = set()
         self.counter = 0
+        self.raw_responses: set[int] = set()
 
     # --- wire ------------------------------------------------------------------------------------
     def send(self, message: dict[str, Any]) -> None:
@@ -84,6 +85,15 @@ class Agent:
         self.send({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params})
         return await future
 
+    async def request_raw(self, method: str, params: dict[str, Any]) -> Any:
+        """Like request, but returns the whole response (error included)."""
+        self.next_id += 1
+        future = asyncio.get_running_loop().create_future()
+        self.pending[self.next_id] = future
+        self.raw_responses.add(self.next_id)
+        self.send({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params})
+        return await future
+
     async def ask_permission(self, session_id: str, tool_id: str) -> str:
         response = await self.request(
             "session/request_permission",
@@ -104,7 +114,8 @@ class Agent:
         if "method" not in msg:
             future = self.pending.pop(msg.get("id"), None)
             if future is not None and not future.done():
-                future.set_result(msg.get("result"))
+                raw = msg.get("id") in self.raw_responses
+                future.set_result(msg if raw else msg.get("result"))
             return
         method, params, msg_id = msg["method"], msg.get("params") or {}, msg.get("id")
         handler = getattr(self, "on_" + method.replace("/", "_"), None)
@@ -363,6 +374,240 @@ class Agent:
         """Like OpenClaw without a model: the turn ends with nothing said."""
         return "end_turn"
 
+    # --- terminal variants (issue: terminal cards) ------------------------------------------------
+    def tool_update(self, sid: str, tool_id: str, **fields: Any) -> None:
+        self.update(sid, {"sessionUpdate": "tool_call_update", "toolCallId": tool_id, **fields})
+
+    async def prompt_term_end(self, sid: str, params: dict[str, Any], text: str) -> str:
+        """claude-agent-acp style: the card first, all output once at the end, then the exit."""
+        self.update(
+            sid,
+            {
+                "sessionUpdate": "tool_call",
+                "toolCallId": "t-end",
+                "title": "ls --color",
+                "kind": "execute",
+                "status": "in_progress",
+                "content": [
+                    {"type": "content", "content": {"type": "text", "text": "List the files"}},
+                    {"type": "terminal", "terminalId": "T-end"},
+                ],
+                "_meta": {"terminal_info": {"terminal_id": "T-end", "cwd": "/work"}},
+            },
+        )
+        out = "\x1b[0m\x1b[01;34mdir\x1b[0m  \x1b[01;32mrun.sh\x1b[0m  notes.txt\n"
+        self.tool_update(sid, "t-end", _meta={"terminal_output": {"terminal_id": "T-end", "data": out}})
+        self.tool_update(
+            sid,
+            "t-end",
+            status="completed",
+            _meta={"terminal_exit": {"terminal_id": "T-end", "exit_code": 0, "signal": None}},
+        )
+        return "end_turn"
+
+    async def prompt_term_delta(self, sid: str, params: dict[str, Any], text: str) -> str:
+        """codex-acp style: streamed terminal_output_delta (sent even without the capability), a progress
+        bar redrawn with carriage returns, exit code 2."""
+        self.update(
+            sid,
+            {
+                "sessionUpdate": "tool_call",
+                "toolCallId": "t-delta",
+                "title": "make",
+                "kind": "execute",
+                "status": "in_progress",
+                "content": [{"type": "terminal", "terminalId": "T-delta"}],
+                "_meta": {"terminal_info": {"terminal_id": "T-delta", "cwd": "/src"}},
+            },
+        )
+        for pct in (10, 50, 100):
+            self.tool_update(
+                sid,
+                "t-delta",
+                _meta={"terminal_output_delta": {"terminal_id": "T-delta", "data": f"\rbuilding {pct:3d}%"}},
+            )
+            await asyncio.sleep(0.01)
+        self.tool_update(
+            sid,
+            "t-delta",
+            _meta={"terminal_output_delta": {"terminal_id": "T-delta", "data": "\nerror: missing file\n"}},
+        )
+        self.tool_update(
+            sid,
+            "t-delta",
+            status="failed",
+            _meta={"terminal_exit": {"terminal_id": "T-delta", "exit_code": 2, "signal": None}},
+        )
+        return "end_turn"
+
+    async def prompt_term_v2(self, sid: str, params: dict[str, Any], text: str) -> str:
+        """ACP v2 draft: terminal_output_chunk (base64; chunks split a UTF-8 character and an escape
+        sequence) and terminal_update snapshots; killed by SIGKILL."""
+        import base64
+
+        self.update(
+            sid,
+            {
+                "sessionUpdate": "tool_call",
+                "toolCallId": "t-v2",
+                "title": "top",
+                "kind": "execute",
+                "status": "in_progress",
+                "content": [{"type": "terminal", "terminalId": "T-v2"}],
+            },
+        )
+        data = "h\u00e9llo \x1b[31mred\x1b[0m\n".encode()
+        for piece in (data[:2], data[2:9], data[9:]):  # splits "é" and "\x1b[31m"
+            self.update(
+                sid,
+                {
+                    "sessionUpdate": "terminal_output_chunk",
+                    "terminalId": "T-v2",
+                    "data": base64.b64encode(piece).decode(),
+                },
+            )
+        self.update(
+            sid,
+            {
+                "sessionUpdate": "terminal_update",
+                "terminalId": "T-v2",
+                "cwd": "/v2",
+                "exitStatus": {"exitCode": None, "signal": "SIGKILL"},
+            },
+        )
+        self.tool_update(sid, "t-v2", status="failed")
+        return "end_turn"
+
+    async def prompt_term_early(self, sid: str, params: dict[str, Any], text: str) -> str:
+        """Output and exit before the card, and output for an id nobody ever names."""
+        self.update(
+            sid,
+            {
+                "sessionUpdate": "tool_call",
+                "toolCallId": "t-other",
+                "title": "other",
+                "status": "in_progress",
+            },
+        )
+        self.tool_update(
+            sid,
+            "t-other",
+            title="other (still applied)",
+            status="completed",
+            _meta={
+                "terminal_output": {"terminal_id": "T-early", "data": "early output\n"},
+                "terminal_exit": {"terminal_id": "T-early", "exit_code": 0},
+                "terminal_output_delta": {"terminal_id": "T-nobody", "data": "lost"},
+            },
+        )
+        self.update(
+            sid,
+            {
+                "sessionUpdate": "tool_call",
+                "toolCallId": "t-early",
+                "title": "late card",
+                "kind": "execute",
+                "status": "completed",
+                "_meta": {"terminal_info": {"terminal_id": "T-early", "cwd": "/late"}},
+            },
+        )
+        return "end_turn"
+
+    async def prompt_term_create(self, sid: str, params: dict[str, Any], text: str) -> str:
+        """The client's own terminal: terminal/create with a byte limit, embedded in a tool card, then
+        output, wait_for_exit and release; reports what it saw as JSON."""
+        cwd = self.sessions.get(sid, {}).get("cwd") or "."
+        created = await self.request(
+            "terminal/create",
+            {
+                "sessionId": sid,
+                "command": "bash",
+                "args": [
+                    "-c",
+                    "for i in $(seq 1 400); do printf '\u00e9t\u00e9-%03d ' $i; done; echo; echo done",
+                ],
+                "env": [{"name": "CLAWQT_TERM_MARK", "value": "merged"}],
+                "cwd": cwd,
+                "outputByteLimit": 1000,
+            },
+        )
+        terminal_id = created.get("terminalId") if isinstance(created, dict) else None
+        self.update(
+            sid,
+            {
+                "sessionUpdate": "tool_call",
+                "toolCallId": "t-create",
+                "title": "bash -c loop",
+                "kind": "execute",
+                "status": "in_progress",
+                "content": [{"type": "terminal", "terminalId": terminal_id}],
+            },
+        )
+        status = await self.request("terminal/wait_for_exit", {"sessionId": sid, "terminalId": terminal_id})
+        output = await self.request("terminal/output", {"sessionId": sid, "terminalId": terminal_id})
+        await self.request("terminal/release", {"sessionId": sid, "terminalId": terminal_id})
+        self.tool_update(sid, "t-create", status="completed")
+        text = output.get("output", "") if isinstance(output, dict) else ""
+        self.chunk(
+            sid,
+            json.dumps(
+                {
+                    "terminalId": terminal_id,
+                    "status": status,
+                    "bytes": len(text.encode()),
+                    "truncated": output.get("truncated") if isinstance(output, dict) else None,
+                    "tail": text[-12:],
+                    "valid_utf8_start": not text[:1].isspace(),
+                }
+            ),
+        )
+        return "end_turn"
+
+    async def prompt_term_kill(self, sid: str, params: dict[str, Any], text: str) -> str:
+        cwd = self.sessions.get(sid, {}).get("cwd") or "."
+        created = await self.request(
+            "terminal/create",
+            {"sessionId": sid, "command": "bash", "args": ["-c", "echo started; sleep 30"], "cwd": cwd},
+        )
+        terminal_id = created.get("terminalId")
+        self.update(
+            sid,
+            {
+                "sessionUpdate": "tool_call",
+                "toolCallId": "t-kill",
+                "title": "sleep 30",
+                "kind": "execute",
+                "status": "in_progress",
+                "content": [{"type": "terminal", "terminalId": terminal_id}],
+            },
+        )
+        await asyncio.sleep(0.3)
+        await self.request("terminal/kill", {"sessionId": sid, "terminalId": terminal_id})
+        status = await self.request("terminal/wait_for_exit", {"sessionId": sid, "terminalId": terminal_id})
+        output = await self.request("terminal/output", {"sessionId": sid, "terminalId": terminal_id})
+        self.chunk(sid, json.dumps({"status": status, "output": output}))
+        return "end_turn"
+
+    async def prompt_term_outside(self, sid: str, params: dict[str, Any], text: str) -> str:
+        response = await self.request_raw("terminal/create", {"sessionId": sid, "command": "ls", "cwd": "/"})
+        self.chunk(sid, json.dumps(response))
+        return "end_turn"
+
+    async def prompt_term_hold(self, sid: str, params: dict[str, Any], text: str) -> str:
+        """Starts a long-running client terminal and ends the turn without releasing it."""
+        cwd = self.sessions.get(sid, {}).get("cwd") or "."
+        created = await self.request(
+            "terminal/create",
+            {
+                "sessionId": sid,
+                "command": "bash",
+                "args": ["-c", "echo $$ > held.pid; exec sleep 300"],
+                "cwd": cwd,
+            },
+        )
+        self.chunk(sid, json.dumps(created))
+        return "end_turn"
+
     async def prompt_meta(self, sid: str, params: dict[str, Any], text: str) -> str:
         self.update(
             sid,
@@ -390,6 +635,14 @@ PROMPTS = {
     "meta": Agent.prompt_meta,
     "blast": Agent.prompt_blast,
     "noreply": Agent.prompt_noreply,
+    "term-end": Agent.prompt_term_end,
+    "term-delta": Agent.prompt_term_delta,
+    "term-v2": Agent.prompt_term_v2,
+    "term-early": Agent.prompt_term_early,
+    "term-create": Agent.prompt_term_create,
+    "term-kill": Agent.prompt_term_kill,
+    "term-outside": Agent.prompt_term_outside,
+    "term-hold": Agent.prompt_term_hold,
 }
 
 

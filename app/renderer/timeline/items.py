@@ -123,9 +123,14 @@ class Thought(ItemBase):
         }
 
 
+TERMINAL_CAP_CHARS = 2 * 1024 * 1024
+TRIM_MARKER = "\x1b[2m[earlier output trimmed]\x1b[0m\r\n"
+
+
 @dataclass(eq=False)
 class TerminalState:
-    """What a terminal card needs; output is kept as received chunks (rendered by the view/replay)."""
+    """What a terminal card needs; output is kept as received chunks (rendered by the view/replay),
+    capped at TERMINAL_CAP_CHARS: the oldest output is dropped and `trimmed` set (the card says so)."""
 
     terminal_id: str
     cwd: str | None = None
@@ -133,12 +138,42 @@ class TerminalState:
     exit_code: int | None = None
     signal: str | None = None
     exited: bool = False
+    trimmed: bool = False
+    size: int = 0
+    revision: int = 0  # bumped when output is replaced or trimmed (views restart their emulator)
+    decoder: object | None = None  # an incremental UTF-8 decoder for base64 chunks (v2 updates)
+
+    def append(self, text: str) -> None:
+        if not text:
+            return
+        self.chunks.append(text)
+        self.size += len(text)
+        if self.size > TERMINAL_CAP_CHARS:
+            self._trim()
+
+    def replace(self, text: str) -> None:
+        self.chunks = [text] if text else []
+        self.size = len(text)
+        self.revision += 1
+        if self.size > TERMINAL_CAP_CHARS:
+            self._trim()
+
+    def _trim(self) -> None:
+        joined = "".join(self.chunks)
+        cut = len(joined) - TERMINAL_CAP_CHARS // 2
+        newline = joined.find("\n", cut)
+        kept = joined[newline + 1 if 0 <= newline < cut + 4096 else cut :]
+        self.chunks = [kept]
+        self.size = len(kept)
+        self.trimmed = True
+        self.revision += 1
 
     @property
     def output(self) -> str:
         if len(self.chunks) > 1:
             self.chunks[:] = ["".join(self.chunks)]
-        return self.chunks[0] if self.chunks else ""
+        body = self.chunks[0] if self.chunks else ""
+        return TRIM_MARKER + body if self.trimmed else body
 
     def to_plain(self) -> dict[str, Any]:
         return {

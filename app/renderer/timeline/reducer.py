@@ -19,6 +19,7 @@ from app.main.envelopes import (
     PermissionResolvedEnvelope,
     PromptSettledEnvelope,
     SessionUpdateEnvelope,
+    TerminalOutputEnvelope,
     ToolCallsCancelledEnvelope,
 )
 from app.renderer.timeline.grouping import Grouping
@@ -162,6 +163,12 @@ class Timeline:
             self._prompt_settled(envelope)
         elif isinstance(envelope, ToolCallsCancelledEnvelope):
             self._tools_cancelled(envelope)
+        elif isinstance(envelope, TerminalOutputEnvelope):
+            owner = self.terminals.apply_client_output(
+                envelope.terminal_id, envelope.data, envelope.exited, envelope.exit_code, envelope.signal
+            )
+            if owner is not None and owner.id in self.items:
+                self._touch(owner)
         else:
             self.ignored += 1
 
@@ -182,6 +189,12 @@ class Timeline:
             self._plan(update, historical)
         elif kind in _METADATA_KINDS:
             self._metadata(kind, update)
+        elif kind in ("terminal_update", "terminal_output_chunk"):
+            understood, owner = self.terminals.apply_v2(update)
+            if not understood:
+                self.ignored += 1
+            elif owner is not None and owner.id in self.items:
+                self._touch(owner)
         else:
             self.ignored += 1
 

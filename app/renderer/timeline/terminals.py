@@ -5,6 +5,9 @@ an unknown id never drops the rest of an update."""
 
 from __future__ import annotations
 
+import base64
+import binascii
+import codecs
 from typing import Any
 
 from app.renderer.timeline.items import TerminalState, ToolCall
@@ -62,7 +65,7 @@ class TerminalRegistry:
             if terminal_id is None or not isinstance(data, str):
                 continue
             state, owner = self._state(terminal_id)
-            state.chunks.append(data)
+            state.append(data)
             if owner is not None:
                 touched.add(owner)
         exit_entry = meta.get("terminal_exit")
@@ -77,3 +80,53 @@ class TerminalRegistry:
             if owner is not None:
                 touched.add(owner)
         return touched
+
+    def _decode(self, state: TerminalState, encoded: Any, final: bool = False) -> str | None:
+        """base64 -> text; chunks may split UTF-8 characters (kept for the next chunk)."""
+        if not isinstance(encoded, str):
+            return None
+        try:
+            raw = base64.b64decode(encoded, validate=False)
+        except (binascii.Error, ValueError):
+            return None
+        if state.decoder is None:
+            state.decoder = codecs.getincrementaldecoder("utf-8")("replace")
+        return state.decoder.decode(raw, final=final)  # type: ignore[attr-defined]
+
+    def apply_v2(self, update: dict[str, Any]) -> tuple[bool, ToolCall | None]:
+        """ACP v2 draft updates: `terminal_output_chunk` (base64 append) and `terminal_update` (a
+        replaceable snapshot; omitted fields unchanged). Returns (understood, owner to refresh)."""
+        terminal_id = update.get("terminalId", update.get("terminal_id"))
+        if not isinstance(terminal_id, str) or not terminal_id:
+            return False, None
+        state, owner = self._state(terminal_id)
+        if update.get("sessionUpdate") == "terminal_output_chunk":
+            text = self._decode(state, update.get("data"))
+            if text is None:
+                return False, owner
+            state.append(text)
+            return True, owner
+        if "output" in update:
+            state.decoder = None
+            text = self._decode(state, update.get("output"), final=True)
+            if text is not None:
+                state.replace(text)
+        if isinstance(update.get("cwd"), str):
+            state.cwd = update["cwd"]
+        status = update.get("exitStatus")
+        if isinstance(status, dict):
+            code, signal = status.get("exitCode"), status.get("signal")
+            state.exit_code = code if isinstance(code, int) and not isinstance(code, bool) else None
+            state.signal = signal if isinstance(signal, str) and signal else None
+            state.exited = True
+        return True, owner
+
+    def apply_client_output(
+        self, terminal_id: str, data: str, exited: bool, exit_code: int | None, signal: str | None
+    ) -> ToolCall | None:
+        """Output of one of the client's own terminals (terminal/create), as the main side saw it."""
+        state, owner = self._state(terminal_id)
+        state.append(data)
+        if exited:
+            state.exit_code, state.signal, state.exited = exit_code, signal, True
+        return owner

@@ -1,0 +1,111 @@
+"""Terminal cards from every source, through a real agent subprocess into ClawQt's service, reducer and
+grouping: the `_meta` convention (all at the end, streamed deltas), ACP v2 updates, output before the
+card, unknown ids, and the client's own terminals on a real PTY (terminal/create)."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+
+from app.renderer.pipeline import HeadlessPipeline
+from app.renderer.timeline.terminal_screen import render_screen
+from tests.conftest import scripted_agent_argv
+
+
+async def _turn(make_service, prompt: str):
+    service, envelopes = make_service(scripted_agent_argv())
+    pipeline = HeadlessPipeline(service)
+    timeline = await pipeline.new_session()
+    result = await pipeline.prompt(timeline.session_key, prompt)
+    return service, envelopes, timeline, result
+
+
+def _tool(timeline, tool_call_id: str):
+    return timeline.items[f"tool:{tool_call_id}"]
+
+
+async def test_full_output_once_at_the_end_like_claude_agent_acp(make_service):
+    _, _, timeline, _ = await _turn(make_service, "term-end")
+    tool = _tool(timeline, "t-end")
+    terminal = tool.terminal
+    assert (terminal.cwd, terminal.exit_code, terminal.exited) == ("/work", 0, True)
+    assert render_screen(terminal.output) == "dir  run.sh  notes.txt"  # colours applied, not printed
+    assert tool.output_parts[0].text == "List the files"  # the description stays above the terminal
+
+
+async def test_streamed_deltas_like_codex_acp_render_the_progress_bar_and_exit_2(make_service):
+    _, _, timeline, _ = await _turn(make_service, "term-delta")
+    terminal = _tool(timeline, "t-delta").terminal
+    assert render_screen(terminal.output) == "building 100%\nerror: missing file"
+    assert terminal.exit_code == 2 and _tool(timeline, "t-delta").status == "failed"
+
+
+async def test_v2_updates_split_utf8_and_escape_sequences_and_signal_exit(make_service):
+    _, _, timeline, _ = await _turn(make_service, "term-v2")
+    terminal = _tool(timeline, "t-v2").terminal
+    assert terminal.output == "h\u00e9llo \x1b[31mred\x1b[0m\n"
+    assert render_screen(terminal.output) == "h\u00e9llo red"
+    assert (terminal.cwd, terminal.signal, terminal.exit_code) == ("/v2", "SIGKILL", None)
+
+
+async def test_output_before_the_card_is_parked_and_unknown_ids_drop_nothing_else(make_service):
+    _, _, timeline, _ = await _turn(make_service, "term-early")
+    other = _tool(timeline, "t-other")
+    assert (other.title, other.status) == ("other (still applied)", "completed")
+    terminal = _tool(timeline, "t-early").terminal
+    assert (terminal.output, terminal.exit_code, terminal.cwd) == ("early output\n", 0, "/late")
+
+
+async def test_terminal_create_runs_bash_on_a_pty_with_a_byte_limit(make_service, tmp_path):
+    service, envelopes, timeline, result = await _turn(make_service, "term-create")
+    report = json.loads(envelopes.text())
+    assert report["status"] == {"exitCode": 0}
+    assert report["truncated"] is True and report["bytes"] <= 1000
+    assert report["tail"].strip().endswith("done")
+    card = _tool(timeline, "t-create").terminal  # the card embedding the client's terminal shows it
+    assert card is not None and card.exited and card.exit_code == 0
+    assert "\u00e9t\u00e9-400" in card.output and "done" in render_screen(card.output)
+    assert len(service.terminals) == 0  # released
+
+
+async def test_terminal_kill_keeps_the_output_and_reports_sigkill(make_service):
+    _, envelopes, timeline, _ = await _turn(make_service, "term-kill")
+    report = json.loads(envelopes.text())
+    assert report["status"] == {"signal": "SIGKILL"}
+    assert "started" in report["output"]["output"]
+    assert report["output"]["exitStatus"] == {"signal": "SIGKILL"}
+    assert _tool(timeline, "t-kill").terminal.signal == "SIGKILL"
+
+
+async def test_terminal_cwd_outside_the_workspace_is_refused(make_service):
+    _, envelopes, _, _ = await _turn(make_service, "term-outside")
+    response = json.loads(envelopes.text())
+    assert "error" in response and "outside the session's workspace" in json.dumps(response["error"])
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().split(") ", 1)[1][0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+async def test_client_terminals_end_when_the_app_quits(make_service, tmp_path):
+    service, envelopes, _, _ = await _turn(make_service, "term-hold")
+    pidfile = tmp_path / "held.pid"
+    deadline = time.monotonic() + 5
+    while not pidfile.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    pid = int(pidfile.read_text())
+    assert _alive(pid) and len(service.terminals) == 1
+    await service.shutdown()
+    deadline = time.monotonic() + 5
+    while _alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(pid)
