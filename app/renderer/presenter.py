@@ -9,12 +9,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.renderer.markdown.render import DisplayBlock, IncrementalMarkdown, render_blocks
+from app.renderer.terminal_view import TerminalEmulator
 from app.renderer.timeline.grouping import Group
 from app.renderer.timeline.items import Item, MessageSegment, PermissionItem, PlanItem, Thought, ToolCall
 from app.renderer.timeline.parts import DiffPart, ErrorPart, ImagePart, MarkdownPart, TerminalRefPart
 from app.renderer.timeline.reducer import Timeline
 from app.renderer.timeline.rows import Row
-from app.renderer.timeline.terminal_screen import render_screen
 from app.renderer.timeline.turn_view import copy_text, group_attachments, item_text, user_text
 
 STATUS_LABELS = {
@@ -82,10 +82,22 @@ class Presenter:
     dark: bool = False
     _markdown: dict[str, IncrementalMarkdown] = field(default_factory=dict)
     _cache: dict[str, tuple[tuple[int, ...], dict[str, Any]]] = field(default_factory=dict)
+    _emulators: dict[str, TerminalEmulator] = field(default_factory=dict)
 
     def forget(self) -> None:
         self._markdown.clear()
         self._cache.clear()
+        self._emulators.clear()
+
+    def terminal_text(self, tool: ToolCall) -> str:
+        """All of a terminal's screen text (for Copy), caught up with its output."""
+        terminal = tool.terminal
+        if terminal is None:
+            return ""
+        emulator = self._emulators.setdefault(terminal.terminal_id, TerminalEmulator())
+        while emulator.feed(terminal):
+            pass
+        return emulator.text()
 
     def blocks_for(self, item: Item, live: bool = False) -> list[DisplayBlock]:
         text = item_text(item)
@@ -125,7 +137,8 @@ class Presenter:
         ):
             return cached[1]
         payload = self._build(timeline, row, live_item)
-        self._cache[key] = (stamp, payload)
+        if not any(t.get("terminal") and t["terminal"]["pending"] for t in payload.get("tools", ())):
+            self._cache[key] = (stamp, payload)  # a terminal still being fed is rebuilt next time
         return payload
 
     def _build(self, timeline: Timeline, row: Row, live_item: str | None) -> dict[str, Any]:
@@ -213,16 +226,21 @@ class Presenter:
                 for loc in tool.locations
             ],
             "hasTerminalRef": any(isinstance(p, TerminalRefPart) for p in tool.output_parts),
-            "terminal": None
-            if terminal is None
-            else {
-                "id": terminal.terminal_id,
-                "cwd": terminal.cwd or "",
-                "text": render_screen(terminal.output),
-                "exitCode": -1 if terminal.exit_code is None else terminal.exit_code,
-                "signal": terminal.signal or "",
-                "exited": terminal.exited,
-            },
+            "terminal": None if terminal is None else self._terminal_payload(terminal),
+        }
+
+    def _terminal_payload(self, terminal: Any) -> dict[str, Any]:
+        emulator = self._emulators.setdefault(terminal.terminal_id, TerminalEmulator())
+        pending = emulator.feed(terminal)  # one bounded slice per read: the GUI never stalls on 1 MB
+        return {
+            "id": terminal.terminal_id,
+            "cwd": terminal.cwd or "",
+            "html": emulator.rich_text(),
+            "exitCode": -1 if terminal.exit_code is None else terminal.exit_code,
+            "signal": terminal.signal or "",
+            "exited": terminal.exited,
+            "pending": pending,
+            "trimmed": terminal.trimmed,
         }
 
 

@@ -6,6 +6,7 @@ import QtQuick.Layouts
 Rectangle {
     id: root
     property var terminal
+    property string toolId: ""
     property bool running: false
     implicitHeight: layout.implicitHeight + 2 * Theme.gap
     radius: Theme.radius / 2
@@ -26,12 +27,13 @@ Rectangle {
             }
             ToolButton { text: "Copy"; font.pixelSize: 11; Accessible.name: "Copy terminal output"
                          palette.buttonText: "#c9d1d9"
-                         onClicked: controller.copyText(root.terminal.text) }
+                         onClicked: controller.copyTerminal(root.toolId) }
         }
         TextEdit {
+            objectName: "terminalScreen"
             Layout.fillWidth: true
-            text: root.terminal.text
-            textFormat: TextEdit.PlainText
+            text: root.terminal.html
+            textFormat: TextEdit.RichText
             readOnly: true; selectByMouse: true
             color: Theme.terminalText
             font.family: Theme.mono; font.pixelSize: 12

@@ -55,7 +55,8 @@ Rectangle {
                     Layout.fillWidth: true
                     active: card.tool.terminal !== null && card.tool.terminal !== undefined
                     visible: active
-                    sourceComponent: TerminalView { terminal: card.tool.terminal; running: card.tool.status === "running" || card.tool.status === "pending" }
+                    sourceComponent: TerminalView { terminal: card.tool.terminal; toolId: card.tool.id
+                                                    running: card.tool.status === "running" || card.tool.status === "pending" }
                 }
                 Text {
                     visible: card.tool.input !== "" && card.tool.toolKind !== "execute"

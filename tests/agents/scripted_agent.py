@@ -440,6 +440,36 @@ class Agent:
         )
         return "end_turn"
 
+    async def prompt_term_big(self, sid: str, params: dict[str, Any], text: str) -> str:
+        """1 MB of coloured output streamed as 4 KB deltas (benchmarks and the large-output test)."""
+        self.update(
+            sid,
+            {
+                "sessionUpdate": "tool_call",
+                "toolCallId": "t-big",
+                "title": "cat big.log",
+                "kind": "execute",
+                "status": "in_progress",
+                "content": [{"type": "terminal", "terminalId": "T-big"}],
+                "_meta": {"terminal_info": {"terminal_id": "T-big", "cwd": "/logs"}},
+            },
+        )
+        line = "\x1b[32mINFO\x1b[0m \x1b[1mworker\x1b[0m processed item {:06d} " + "." * 40 + "\n"
+        data = "".join(line.format(i) for i in range(1024 * 1024 // 80))
+        for start in range(0, len(data), 4096):
+            self.tool_update(
+                sid,
+                "t-big",
+                _meta={"terminal_output_delta": {"terminal_id": "T-big", "data": data[start : start + 4096]}},
+            )
+        self.tool_update(
+            sid,
+            "t-big",
+            status="completed",
+            _meta={"terminal_exit": {"terminal_id": "T-big", "exit_code": 0}},
+        )
+        return "end_turn"
+
     async def prompt_term_v2(self, sid: str, params: dict[str, Any], text: str) -> str:
         """ACP v2 draft: terminal_output_chunk (base64; chunks split a UTF-8 character and an escape
         sequence) and terminal_update snapshots; killed by SIGKILL."""
@@ -638,6 +668,7 @@ PROMPTS = {
     "term-end": Agent.prompt_term_end,
     "term-delta": Agent.prompt_term_delta,
     "term-v2": Agent.prompt_term_v2,
+    "term-big": Agent.prompt_term_big,
     "term-early": Agent.prompt_term_early,
     "term-create": Agent.prompt_term_create,
     "term-kill": Agent.prompt_term_kill,

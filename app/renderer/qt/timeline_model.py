@@ -51,6 +51,11 @@ class TimelineModel(QAbstractListModel):
         self._collapse_timer.setSingleShot(True)
         self._collapse_timer.timeout.connect(self._collapse_due)
         self._collapse_keys: set[str] = set()
+        self._feed_timer = QTimer(self)  # runs only while a terminal card has output left to emulate
+        self._feed_timer.setSingleShot(True)
+        self._feed_timer.setInterval(FLUSH_INTERVAL_MS)
+        self._feed_timer.timeout.connect(self._feed_due)
+        self._feed_keys: set[str] = set()
 
     # --- Qt model API ---------------------------------------------------------------------------
     def roleNames(self) -> dict[int, QByteArray]:
@@ -87,6 +92,10 @@ class TimelineModel(QAbstractListModel):
     def _decorate(self, row: Row, payload: dict[str, Any]) -> dict[str, Any]:
         """Add UI state (expanded flags) to a cached payload without touching the cache."""
         if row.kind in ("tool", "tool-group"):
+            if any(t.get("terminal") and t["terminal"]["pending"] for t in payload.get("tools", ())):
+                self._feed_keys.add(row.key)  # more terminal output to emulate: another slice soon
+                if not self._feed_timer.isActive():
+                    self._feed_timer.start()
             tools = []
             soonest: float | None = None
             for tool in payload.get("tools", []):
@@ -121,6 +130,11 @@ class TimelineModel(QAbstractListModel):
     @Slot()
     def _collapse_due(self) -> None:
         keys, self._collapse_keys = self._collapse_keys, set()
+        self.refresh_rows(lambda row: row.key in keys)
+
+    @Slot()
+    def _feed_due(self) -> None:
+        keys, self._feed_keys = self._feed_keys, set()
         self.refresh_rows(lambda row: row.key in keys)
 
     @Slot(str, bool)
