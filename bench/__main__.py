@@ -20,6 +20,7 @@ BENCHMARKS = (
     "ui_idle",
     "ui_startup",
     "ui_load",
+    "terminal_stream",
 )
 RESULTS = Path(os.environ.get("CLAWQT_BENCH_RESULTS") or Path(__file__).resolve().parent / "results.json")
 

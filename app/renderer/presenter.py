@@ -25,6 +25,7 @@ STATUS_LABELS = {
     "cancelled": "Cancelled",
 }
 MAX_DETAIL_CHARS = 20_000
+FEED_BUDGET_S = 0.02  # terminal emulation per card read (the rest continues on the next tick)
 
 
 def format_duration(seconds: float) -> str:
@@ -231,7 +232,7 @@ class Presenter:
 
     def _terminal_payload(self, terminal: Any) -> dict[str, Any]:
         emulator = self._emulators.setdefault(terminal.terminal_id, TerminalEmulator())
-        pending = emulator.feed(terminal)  # one bounded slice per read: the GUI never stalls on 1 MB
+        pending = emulator.feed_for(terminal, FEED_BUDGET_S)  # bounded work per read: never a long stall
         return {
             "id": terminal.terminal_id,
             "cwd": terminal.cwd or "",

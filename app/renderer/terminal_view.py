@@ -6,6 +6,9 @@ rich text of the last lines only (what a card can show); the plain text is kept 
 from __future__ import annotations
 
 import html
+import itertools
+import time
+from collections import deque
 
 import pyte
 
@@ -14,8 +17,9 @@ from app.renderer.timeline.items import TerminalState
 COLUMNS = 120
 SCREEN_LINES = 40
 HISTORY_LINES = 3000
-SLICE_CHARS = 8192
+SLICE_CHARS = 4096
 SHOWN_LINES = 200
+STREAMING_LINES = SCREEN_LINES  # while output is still being emulated, show just the screen (cheap layout)
 
 PALETTE = {
     "black": "#3b3f45",
@@ -48,6 +52,44 @@ def _color(name: str) -> str | None:
     return None
 
 
+class _CapturingScreen(pyte.Screen):
+    """A plain pyte Screen (HistoryScreen wraps every attribute access and is several times slower)
+    that keeps the lines scrolling off the top in a bounded history; they are rendered only when shown."""
+
+    def __init__(self, columns: int, lines: int) -> None:
+        super().__init__(columns, lines)
+        self.scrolled: deque[dict] = deque(maxlen=HISTORY_LINES)
+        self.scrolled_total = 0
+
+    def index(self) -> None:
+        top, bottom = self.margins or pyte.screens.Margins(0, self.lines - 1)
+        if self.cursor.y == bottom and top == 0:
+            self.scrolled.append(self.buffer[top])  # pyte drops this row object when it scrolls
+            self.scrolled_total += 1
+        super().index()
+
+
+def line_text(line: dict) -> str:
+    return "".join(line[x].data for x in range(COLUMNS)).rstrip()
+
+
+def line_html(line: dict) -> str:
+    pieces: list[str] = []
+    run: list[str] = []
+    style: tuple[str | None, bool] | None = None
+    for x in range(COLUMNS):
+        ch = line[x]
+        key = (_color(ch.bg if ch.reverse else ch.fg), ch.bold)
+        if key != style and run:
+            pieces.append(_span("".join(run), style))
+            run = []
+        style = key
+        run.append(ch.data)
+    if run:
+        pieces.append(_span("".join(run).rstrip(), style))
+    return "".join(pieces)
+
+
 class TerminalEmulator:
     """One terminal's screen; `feed(state)` advances by at most one slice and says if more is left."""
 
@@ -55,7 +97,7 @@ class TerminalEmulator:
         self._reset()
 
     def _reset(self) -> None:
-        self.screen = pyte.HistoryScreen(COLUMNS, SCREEN_LINES, history=HISTORY_LINES)
+        self.screen = _CapturingScreen(COLUMNS, SCREEN_LINES)
         self.screen.set_mode(pyte.modes.LNM)  # agents send bare LF
         self.stream = pyte.Stream(self.screen)
         self.fed = 0
@@ -74,37 +116,37 @@ class TerminalEmulator:
             self.version += 1
         return self.fed < len(output)
 
-    def _lines(self) -> list[dict]:
-        lines = list(self.screen.history.top) + [self.screen.buffer[y] for y in range(self.screen.lines)]
+    def feed_for(self, state: TerminalState, budget_s: float) -> bool:
+        """Feed slices until caught up or `budget_s` is spent; True if output is left."""
+        deadline = time.perf_counter() + budget_s
+        while self.feed(state):
+            if time.perf_counter() >= deadline:
+                return True
+        return False
+
+    def _screen_lines(self) -> list[dict]:
+        lines = [self.screen.buffer[y] for y in range(self.screen.lines)]
         while lines and not any(ch.data.strip() for ch in lines[-1].values()):
             lines.pop()
         return lines
 
     def text(self) -> str:
-        return "\n".join("".join(line[x].data for x in range(COLUMNS)).rstrip() for line in self._lines())
+        lines = [*self.screen.scrolled, *self._screen_lines()]
+        return "\n".join(line_text(line) for line in lines).rstrip("\n")
 
-    def rich_text(self) -> str:
-        """The last SHOWN_LINES lines as HTML with colour runs (older lines: a count)."""
-        lines = self._lines()
-        hidden = max(0, len(lines) - SHOWN_LINES)
+    def rich_text(self, shown: int = SHOWN_LINES) -> str:
+        """The last `shown` lines as HTML with colour runs (older lines: a count)."""
+        screen_lines = [line_html(line) for line in self._screen_lines()]
+        room = max(0, shown - len(screen_lines))
+        scrolled = self.screen.scrolled
+        recent = list(itertools.islice(scrolled, max(0, len(scrolled) - room), None)) if room else []
+        shown_history = [line_html(line) for line in recent]
+        hidden = self.screen.scrolled_total - len(shown_history)
         out: list[str] = []
         if hidden:
             out.append(f'<span style="color:#7f848e">\u2026 {hidden} earlier lines (Copy takes all)</span>')
-        for line in lines[hidden:]:
-            pieces: list[str] = []
-            run: list[str] = []
-            style: tuple[str | None, bool] | None = None
-            for x in range(COLUMNS):
-                ch = line[x]
-                key = (_color(ch.bg if ch.reverse else ch.fg), ch.bold)
-                if key != style and run:
-                    pieces.append(_span("".join(run), style))
-                    run = []
-                style = key
-                run.append(ch.data)
-            if run:
-                pieces.append(_span("".join(run).rstrip(), style))
-            out.append("".join(pieces))
+        out.extend(shown_history)
+        out.extend(screen_lines)
         return "<pre>" + "\n".join(out) + "</pre>"
 
 

@@ -24,8 +24,10 @@ Item {
             onClicked: controller.timelineModel.toggle(root.payload.key, root.payload.expanded)
         }
         Repeater {
-            model: root.payload.count > 1 && !root.payload.expanded ? [] : root.payload.tools
-            ToolCard { required property var modelData; tool: modelData; Layout.fillWidth: true }
+            // an integer model: a new payload re-binds the cards instead of re-creating them (a live
+            // terminal card is refreshed many times a second)
+            model: root.payload.count > 1 && !root.payload.expanded ? 0 : root.payload.count
+            ToolCard { required property int index; tool: root.payload.tools[index]; Layout.fillWidth: true }
         }
     }
 }

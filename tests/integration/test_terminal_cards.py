@@ -58,7 +58,7 @@ async def test_output_before_the_card_is_parked_and_unknown_ids_drop_nothing_els
 
 
 async def test_terminal_create_runs_bash_on_a_pty_with_a_byte_limit(make_service, tmp_path):
-    service, envelopes, timeline, result = await _turn(make_service, "term-create")
+    service, envelopes, timeline, _result = await _turn(make_service, "term-create")
     report = json.loads(envelopes.text())
     assert report["status"] == {"exitCode": 0}
     assert report["truncated"] is True and report["bytes"] <= 1000
@@ -97,7 +97,7 @@ def _alive(pid: int) -> bool:
 
 
 async def test_client_terminals_end_when_the_app_quits(make_service, tmp_path):
-    service, envelopes, _, _ = await _turn(make_service, "term-hold")
+    service, _envelopes, _, _ = await _turn(make_service, "term-hold")
     pidfile = tmp_path / "held.pid"
     deadline = time.monotonic() + 5
     while not pidfile.exists() and time.monotonic() < deadline:

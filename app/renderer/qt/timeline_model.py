@@ -53,7 +53,7 @@ class TimelineModel(QAbstractListModel):
         self._collapse_keys: set[str] = set()
         self._feed_timer = QTimer(self)  # runs only while a terminal card has output left to emulate
         self._feed_timer.setSingleShot(True)
-        self._feed_timer.setInterval(FLUSH_INTERVAL_MS)
+        self._feed_timer.setInterval(0)  # next slice as soon as the loop is idle (each is time-bounded)
         self._feed_timer.timeout.connect(self._feed_due)
         self._feed_keys: set[str] = set()
 
