@@ -26,7 +26,7 @@ def test_every_benchmark_runs_and_reports_a_ratio(tmp_path):
     )
     assert run.returncode == 0, run.stderr[-3000:]
     lines = run.stdout.strip().splitlines()
-    names = [re.match(r"^(\w+) \w+=[\d.]+ .*goal=[\d.]+$", line).group(1) for line in lines]
+    names = [re.match(r"^(\w+) \w+=[\d.]+ .*goal=[\d.]+", line).group(1) for line in lines]
     assert names == [
         "pipeline",
         "history_independence",
@@ -35,6 +35,7 @@ def test_every_benchmark_runs_and_reports_a_ratio(tmp_path):
         "ui_idle",
         "ui_startup",
         "ui_load",
+        "terminal_stream",
     ]
     data = json.loads(results.read_text())
     assert all(data[name]["ratio"] > 0 for name in names)
