@@ -5,13 +5,22 @@ Python: no Qt here, the list model wraps these dicts for QML."""
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from app.renderer.markdown.render import DisplayBlock, IncrementalMarkdown, render_blocks
 from app.renderer.terminal_view import TerminalEmulator
 from app.renderer.timeline.grouping import Group
-from app.renderer.timeline.items import Item, MessageSegment, PermissionItem, PlanItem, Thought, ToolCall
+from app.renderer.timeline.items import (
+    Item,
+    MessageSegment,
+    PermissionItem,
+    PlanItem,
+    TerminalState,
+    Thought,
+    ToolCall,
+)
 from app.renderer.timeline.parts import DiffPart, ErrorPart, ImagePart, MarkdownPart, TerminalRefPart
 from app.renderer.timeline.reducer import Timeline
 from app.renderer.timeline.rows import Row
@@ -55,6 +64,25 @@ def _pretty(value: Any) -> str:
     return text[:MAX_DETAIL_CHARS]
 
 
+_CONSOLE_FENCE = re.compile(
+    r"^(`{3,}|~{3,})[ \t]*(console|shell|sh|bash|terminal|shellsession)[^\n]*\n(.*?)^\1[ \t]*$",
+    re.MULTILINE | re.DOTALL,
+)
+
+
+def console_fallback(tool: ToolCall) -> str | None:
+    """The text of a ```console block in a tool's output (how agents send terminal output to clients
+    without the terminal capability), or None."""
+    if tool.terminal is not None:
+        return None
+    for part in tool.output_parts:
+        if isinstance(part, MarkdownPart) and ("```" in part.text or "~~~" in part.text):
+            match = _CONSOLE_FENCE.search(part.text)
+            if match:
+                return match.group(3)
+    return None
+
+
 def _tool_output(tool: ToolCall) -> str:
     pieces = []
     for part in tool.output_parts:
@@ -94,7 +122,11 @@ class Presenter:
         """All of a terminal's screen text (for Copy), caught up with its output."""
         terminal = tool.terminal
         if terminal is None:
-            return ""
+            text = console_fallback(tool)
+            if text is None:
+                return ""
+            terminal = TerminalState(f"console:{tool.id}")
+            terminal.append(text)
         emulator = self._emulators.setdefault(terminal.terminal_id, TerminalEmulator())
         while emulator.feed(terminal):
             pass
@@ -228,6 +260,28 @@ class Presenter:
             ],
             "hasTerminalRef": any(isinstance(p, TerminalRefPart) for p in tool.output_parts),
             "terminal": None if terminal is None else self._terminal_payload(terminal),
+            "console": self._console_payload(tool) if terminal is None else None,
+        }
+
+    def _console_payload(self, tool: ToolCall) -> dict[str, Any] | None:
+        """A ```console fallback shown as a terminal-styled block (escape sequences applied)."""
+        text = console_fallback(tool)
+        if text is None:
+            return None
+        emulator = TerminalEmulator()
+        state = TerminalState(f"console:{tool.id}")
+        state.append(text)
+        emulator.feed_for(state, 0.05)
+        return {
+            "id": state.terminal_id,
+            "cwd": "",
+            "html": emulator.rich_text(),
+            "exitCode": -1,
+            "signal": "",
+            "exited": False,
+            "pending": False,
+            "trimmed": False,
+            "fallback": True,
         }
 
     def _terminal_payload(self, terminal: Any) -> dict[str, Any]:

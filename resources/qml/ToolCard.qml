@@ -51,12 +51,15 @@ Rectangle {
                 spacing: 4
                 Text { visible: card.tool.locations.length > 0; text: card.tool.locations.join("  \u00b7  ")
                        color: Theme.muted; font.pixelSize: 11; elide: Text.ElideMiddle; Layout.fillWidth: true }
-                Loader {
+                Loader {  // the terminal card, or the ```console fallback shown the same way
                     Layout.fillWidth: true
-                    active: card.tool.terminal !== null && card.tool.terminal !== undefined
+                    readonly property var screen: card.tool.terminal ? card.tool.terminal : card.tool.console
+                    active: screen !== null && screen !== undefined
                     visible: active
-                    sourceComponent: TerminalView { terminal: card.tool.terminal; toolId: card.tool.id
-                                                    running: card.tool.status === "running" || card.tool.status === "pending" }
+                    sourceComponent: TerminalView {
+                        terminal: parent.screen; toolId: card.tool.id
+                        running: !!card.tool.terminal && (card.tool.status === "running" || card.tool.status === "pending")
+                    }
                 }
                 Text {
                     visible: card.tool.input !== "" && card.tool.toolKind !== "execute"
@@ -70,7 +73,7 @@ Rectangle {
                     maximumLineCount: 12; elide: Text.ElideRight
                 }
                 TextEdit {
-                    visible: card.tool.output !== "" && !card.tool.terminal
+                    visible: card.tool.output !== "" && !card.tool.terminal && !card.tool.console
                     Layout.fillWidth: true
                     text: card.tool.output
                     textFormat: TextEdit.PlainText

@@ -470,6 +470,22 @@ class Agent:
         )
         return "end_turn"
 
+    async def prompt_term_console(self, sid: str, params: dict[str, Any], text: str) -> str:
+        """No terminal data at all: the ```console fallback agents send to clients without the capability."""
+        body = "```console\n$ make\n\x1b[31merror:\x1b[0m missing rule\n```"
+        self.update(
+            sid,
+            {
+                "sessionUpdate": "tool_call",
+                "toolCallId": "t-console",
+                "title": "make",
+                "kind": "execute",
+                "status": "completed",
+                "content": [{"type": "content", "content": {"type": "text", "text": body}}],
+            },
+        )
+        return "end_turn"
+
     async def prompt_term_v2(self, sid: str, params: dict[str, Any], text: str) -> str:
         """ACP v2 draft: terminal_output_chunk (base64; chunks split a UTF-8 character and an escape
         sequence) and terminal_update snapshots; killed by SIGKILL."""
@@ -669,6 +685,7 @@ PROMPTS = {
     "term-delta": Agent.prompt_term_delta,
     "term-v2": Agent.prompt_term_v2,
     "term-big": Agent.prompt_term_big,
+    "term-console": Agent.prompt_term_console,
     "term-early": Agent.prompt_term_early,
     "term-create": Agent.prompt_term_create,
     "term-kill": Agent.prompt_term_kill,

@@ -73,3 +73,26 @@ def test_a_1_mb_terminal_output_streams_without_stalling_the_gui(ui):
         assert max(gaps) < 0.5, f"longest GUI stall {max(gaps) * 1000:.0f} ms"
 
     ui.run(scenario(), timeout=180)
+
+
+def test_a_console_fallback_renders_as_a_terminal_block_not_prose(ui):
+    async def scenario():
+        window = await ui.open(scripted_agent_argv())
+        controller = window.controller
+        await ui.type_and_send(window, "term-console")
+        await ui.until(lambda: not controller.busy)
+        controller.model.toggle("tool:t-console", False)  # finished cards collapse; open it
+        model = controller.model
+        tool = None
+        for index in range(model.rowCount()):
+            payload = model.data(model.index(index), Qt.ItemDataRole.UserRole + 3)
+            for candidate in payload.get("tools", []) if payload else []:
+                if candidate["id"] == "tool:t-console":
+                    tool = candidate
+        assert tool is not None and tool["terminal"] is None and tool["console"] is not None
+        assert "missing rule" in tool["console"]["html"] and "\x1b" not in tool["console"]["html"]
+        assert "```" not in tool["console"]["html"]
+        await ui.until(lambda: any("missing rule" in t for t in _screen_texts(ui, window)))
+        await ui.screenshot(window, "11-console-fallback")
+
+    ui.run(scenario())
