@@ -627,7 +627,11 @@ class Agent:
                 "content": [{"type": "terminal", "terminalId": terminal_id}],
             },
         )
-        await asyncio.sleep(0.3)
+        for _ in range(200):  # until the shell has spoken (a loaded machine can take a while)
+            seen = await self.request("terminal/output", {"sessionId": sid, "terminalId": terminal_id})
+            if "started" in (seen or {}).get("output", ""):
+                break
+            await asyncio.sleep(0.05)
         await self.request("terminal/kill", {"sessionId": sid, "terminalId": terminal_id})
         status = await self.request("terminal/wait_for_exit", {"sessionId": sid, "terminalId": terminal_id})
         output = await self.request("terminal/output", {"sessionId": sid, "terminalId": terminal_id})

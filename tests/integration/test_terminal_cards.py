@@ -109,3 +109,18 @@ async def test_client_terminals_end_when_the_app_quits(make_service, tmp_path):
     while _alive(pid) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not _alive(pid)
+
+
+async def test_client_terminals_end_when_their_session_closes(make_service, tmp_path):
+    service, _, timeline, _ = await _turn(make_service, "term-hold")
+    pidfile = tmp_path / "held.pid"
+    deadline = time.monotonic() + 5
+    while not pidfile.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    pid = int(pidfile.read_text())
+    assert _alive(pid)
+    await service.close_session(timeline.session_key)
+    deadline = time.monotonic() + 5
+    while _alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(pid) and len(service.terminals) == 0
