@@ -124,3 +124,28 @@ async def test_client_terminals_end_when_their_session_closes(make_service, tmp_
     while _alive(pid) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not _alive(pid) and len(service.terminals) == 0
+
+
+async def test_the_demo_agent_exercises_deltas_v2_and_a_client_terminal(make_service, monkeypatch):
+    from tests.conftest import demo_agent_argv
+
+    monkeypatch.setenv("CLAWQT_DEMO_DELAY_MS", "0")
+    service, envelopes = make_service(demo_agent_argv())
+    pipeline = HeadlessPipeline(service)
+    timeline = await pipeline.new_session()
+    for prompt in ("stream the build as deltas", "show the v2 updates", "run it in my terminal"):
+        result = await pipeline.prompt(timeline.session_key, prompt)
+        assert result.stop_reason == "end_turn", prompt
+    terminals = {
+        t.terminal.terminal_id: t.terminal
+        for t in timeline.items.values()
+        if t.kind == "tool" and t.terminal is not None
+    }
+    deltas = next(t for i, t in terminals.items() if i.startswith("demo-deltas"))
+    assert deltas.exit_code == 2 and "100%" in render_screen(deltas.output).splitlines()[0]
+    v2 = next(t for i, t in terminals.items() if i.startswith("demo-v2"))
+    assert v2.signal == "SIGTERM" and render_screen(v2.output) == "h\u00e9llo from ACP v2"
+    client = next(t for i, t in terminals.items() if i.startswith("term-"))
+    assert client.exited and client.exit_code == 0 and "line 60" in render_screen(client.output)
+    summary = envelopes.text()
+    assert '"truncated": true' in summary and '"exitCode": 0' in summary
