@@ -89,3 +89,39 @@ def timed_sync(fn: Callable[[], Any]) -> float:
     started = time.perf_counter()
     fn()
     return time.perf_counter() - started
+
+
+def sdk_vs_clawqt(
+    name: str,
+    goal: float,
+    rounds: int,
+    sdk: Callable[[str], Awaitable[float]],
+    clawqt: Callable[[str], Awaitable[tuple[float, int]]],
+    details: dict[str, Any],
+) -> Result:
+    """Interleave a bare-SDK run and a ClawQt run (each on its own asyncio loop) `rounds` times in one
+    temporary cwd; the ratio is ClawQt's median over the SDK's."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as cwd:
+        rows: list[int] = []
+
+        def ours() -> float:
+            elapsed, count = asyncio.run(clawqt(cwd))
+            rows.append(count)
+            return elapsed
+
+        times = interleave(rounds, {"sdk": lambda: asyncio.run(sdk(cwd)), "clawqt": ours})
+    sdk_median, ours_median = median(times["sdk"]), median(times["clawqt"])
+    return Result(
+        name,
+        ours_median / sdk_median,
+        goal,
+        {
+            **details,
+            "rounds": rounds,
+            "sdk_median_s": round(sdk_median, 4),
+            "clawqt_median_s": round(ours_median, 4),
+            "rows": rows[-1] if rows else None,
+        },
+    )

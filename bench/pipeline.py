@@ -4,8 +4,6 @@ grouping and row changes. Goal: b/a <= 1.5."""
 
 from __future__ import annotations
 
-import asyncio
-import tempfile
 import time
 from pathlib import Path
 
@@ -14,7 +12,7 @@ import acp
 from app.main.agent_command import AgentCommand
 from app.main.chat_service import ChatService
 from app.renderer.pipeline import HeadlessPipeline
-from bench.common import SCRIPTED_AGENT, Result, interleave, median, with_sdk_client
+from bench.common import SCRIPTED_AGENT, Result, sdk_vs_clawqt, with_sdk_client
 
 UPDATES = 10_000
 GOAL = 1.5
@@ -51,25 +49,4 @@ async def _clawqt(cwd: str) -> tuple[float, int]:
 
 
 def run(rounds: int = 5) -> Result:
-    with tempfile.TemporaryDirectory() as cwd:
-        rows: list[int] = []
-
-        def clawqt() -> float:
-            elapsed, count = asyncio.run(_clawqt(cwd))
-            rows.append(count)
-            return elapsed
-
-        times = interleave(rounds, {"sdk": lambda: asyncio.run(_sdk(cwd)), "clawqt": clawqt})
-    sdk, ours = median(times["sdk"]), median(times["clawqt"])
-    return Result(
-        "pipeline",
-        ours / sdk,
-        GOAL,
-        {
-            "updates": UPDATES,
-            "rounds": rounds,
-            "sdk_median_s": round(sdk, 4),
-            "clawqt_median_s": round(ours, 4),
-            "clawqt_rows": rows[-1] if rows else None,
-        },
-    )
+    return sdk_vs_clawqt("pipeline", GOAL, rounds, _sdk, _clawqt, {"updates": UPDATES})

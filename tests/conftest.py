@@ -74,6 +74,19 @@ class EnvelopeLog:
             await asyncio.sleep(0.01)
 
 
+def process_alive(pid: int) -> bool:
+    """True while `pid` runs (a zombie, already dead but not yet reaped, counts as gone)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().split(") ", 1)[1][0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
 def scripted_agent_argv(*flags: str) -> tuple[str, ...]:
     """The scripted test agent (tests/agents/scripted_agent.py) with behaviour flags."""
     return (sys.executable, str(SCRIPTED_AGENT), *flags)

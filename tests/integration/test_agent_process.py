@@ -11,7 +11,7 @@ import sys
 
 from app.main.agent_connection import BACKOFF_STEPS, backoff_delay
 from app.main.trace_recorder import TraceRecorder
-from tests.conftest import SCRIPTED_AGENT, scripted_agent_argv
+from tests.conftest import SCRIPTED_AGENT, process_alive, scripted_agent_argv
 
 
 def _agent_with_grandchild(pidfile) -> str:
@@ -20,19 +20,6 @@ def _agent_with_grandchild(pidfile) -> str:
         f"sleep 300 & echo $! > {shlex.quote(str(pidfile))}; "
         f"exec {shlex.quote(sys.executable)} {shlex.quote(str(SCRIPTED_AGENT))}"
     )
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    # a zombie still answers kill(0): look at its state
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            return stat.read().split(") ", 1)[1][0] != "Z"
-    except FileNotFoundError:
-        return False
 
 
 async def test_full_environment_is_passed_to_the_agent(make_service, tmp_path, monkeypatch):
@@ -69,10 +56,10 @@ async def test_quit_kills_the_whole_process_group_no_orphans(make_service, tmp_p
     await service.start()
     leader = service.connection.pid
     grandchild = int(pidfile.read_text())
-    assert _alive(leader) and _alive(grandchild)
+    assert process_alive(leader) and process_alive(grandchild)
     await service.shutdown()
-    assert not _alive(leader)
-    assert not _alive(grandchild)
+    assert not process_alive(leader)
+    assert not process_alive(grandchild)
 
 
 async def test_child_exit_kills_leftover_grandchildren(make_service, tmp_path):
@@ -84,7 +71,7 @@ async def test_child_exit_kills_leftover_grandchildren(make_service, tmp_path):
     with contextlib.suppress(Exception):
         await service.prompt(session.session_key, "exit")
     await envelopes.wait_for(lambda log: any(e.state == "exited" for e in log.of_kind("agent_state")))
-    assert not _alive(grandchild)
+    assert not process_alive(grandchild)
 
 
 def test_restart_backoff_grows_and_caps():
@@ -154,7 +141,7 @@ asyncio.run(main())
     leader = int(result.stdout.split()[0])
     grandchild = int(pidfile.read_text())
     deadline = time.monotonic() + 5
-    while (_alive(leader) or _alive(grandchild)) and time.monotonic() < deadline:
+    while (process_alive(leader) or process_alive(grandchild)) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert not _alive(leader)
-    assert not _alive(grandchild)
+    assert not process_alive(leader)
+    assert not process_alive(grandchild)

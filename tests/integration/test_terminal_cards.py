@@ -5,12 +5,11 @@ card, unknown ids, and the client's own terminals on a real PTY (terminal/create
 from __future__ import annotations
 
 import json
-import os
 import time
 
 from app.renderer.pipeline import HeadlessPipeline
 from app.renderer.timeline.terminal_screen import render_screen
-from tests.conftest import scripted_agent_argv
+from tests.conftest import process_alive, scripted_agent_argv
 
 
 async def _turn(make_service, prompt: str):
@@ -84,18 +83,6 @@ async def test_terminal_cwd_outside_the_workspace_is_refused(make_service):
     assert "error" in response and "outside the session's workspace" in json.dumps(response["error"])
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            return stat.read().split(") ", 1)[1][0] != "Z"
-    except FileNotFoundError:
-        return False
-
-
 async def test_client_terminals_end_when_the_app_quits(make_service, tmp_path):
     service, _envelopes, _, _ = await _turn(make_service, "term-hold")
     pidfile = tmp_path / "held.pid"
@@ -103,12 +90,12 @@ async def test_client_terminals_end_when_the_app_quits(make_service, tmp_path):
     while not pidfile.exists() and time.monotonic() < deadline:
         time.sleep(0.05)
     pid = int(pidfile.read_text())
-    assert _alive(pid) and len(service.terminals) == 1
+    assert process_alive(pid) and len(service.terminals) == 1
     await service.shutdown()
     deadline = time.monotonic() + 5
-    while _alive(pid) and time.monotonic() < deadline:
+    while process_alive(pid) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert not _alive(pid)
+    assert not process_alive(pid)
 
 
 async def test_client_terminals_end_when_their_session_closes(make_service, tmp_path):
@@ -118,12 +105,12 @@ async def test_client_terminals_end_when_their_session_closes(make_service, tmp_
     while not pidfile.exists() and time.monotonic() < deadline:
         time.sleep(0.05)
     pid = int(pidfile.read_text())
-    assert _alive(pid)
+    assert process_alive(pid)
     await service.close_session(timeline.session_key)
     deadline = time.monotonic() + 5
-    while _alive(pid) and time.monotonic() < deadline:
+    while process_alive(pid) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert not _alive(pid) and len(service.terminals) == 0
+    assert not process_alive(pid) and len(service.terminals) == 0
 
 
 async def test_the_demo_agent_exercises_deltas_v2_and_a_client_terminal(make_service, monkeypatch):
