@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
+import signal
+import socket
 import sys
 import time
 from pathlib import Path
@@ -96,8 +99,38 @@ def no_display_reason() -> str | None:
     )
 
 
+def _quit_on_signals(loop: asyncio.AbstractEventLoop, closed: asyncio.Event) -> None:
+    """SIGTERM/SIGINT (logout, `kill`, Ctrl+C) quit like closing the window, so the agent's process
+    group and every terminal are killed: Python's default would die without running any clean-up. The
+    signal wakes the loop through a socket (no polling timer: idle stays idle)."""
+    if sys.platform == "win32":  # pragma: no cover
+        return
+    reader, writer = socket.socketpair()
+    reader.setblocking(False)
+    writer.setblocking(False)
+    signal.set_wakeup_fd(writer.fileno())
+    received: list[int] = []
+
+    def on_signal(signum: int, _frame: Any) -> None:
+        received.append(signum)
+
+    def on_wakeup() -> None:
+        with contextlib.suppress(OSError):
+            reader.recv(64)
+        if received:
+            closed.set()
+
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, on_signal)
+    loop.add_reader(reader.fileno(), on_wakeup)
+    _KEEP_ALIVE.extend((reader, writer))
+
+
+_KEEP_ALIVE: list[Any] = []
+
+
 def run_gui(args: argparse.Namespace) -> int:
-    """The app: returns when the last window closes."""
+    """The app: returns when the last window closes (or on SIGTERM/SIGINT)."""
     reason = no_display_reason()
     if reason is not None:
         print(f"clawqt: {reason}", file=sys.stderr)
@@ -117,6 +150,7 @@ def run_gui(args: argparse.Namespace) -> int:
     asyncio.set_event_loop(loop)
     closed = asyncio.Event()
     app.lastWindowClosed.connect(closed.set)
+    _quit_on_signals(loop, closed)
 
     async def main() -> int:
         window = Window(service)

@@ -55,3 +55,40 @@ def test_self_test_fails_with_the_reason_when_the_agent_is_missing(tmp_path):
     )
     assert result.returncode != 0
     assert "self-test failed" in result.stderr and "no-such-agent-cmd" in result.stderr
+
+
+def test_sigterm_quits_cleanly_and_kills_the_agent_group(tmp_path):
+    """`kill <clawqt>` (or a logout) must not orphan the agent or its grandchildren."""
+    import shlex
+    import signal
+    import time
+
+    from tests.conftest import SCRIPTED_AGENT, process_alive
+
+    pidfile = tmp_path / "grandchild.pid"
+    agent = f"sh -c {shlex.quote(f'sleep 300 & echo $! > {pidfile}; exec {sys.executable} {SCRIPTED_AGENT}')}"
+    app = subprocess.Popen(
+        [sys.executable, "-m", "app", "--agent", agent, "--cwd", str(tmp_path)],
+        cwd=REPO,
+        env=_env(tmp_path),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        log = tmp_path / "logs" / "clawqt.log"
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if pidfile.exists() and log.exists() and "agent state ready" in log.read_text():
+                break
+            time.sleep(0.1)
+        grandchild = int(pidfile.read_text())
+        assert process_alive(grandchild)
+        app.send_signal(signal.SIGTERM)
+        assert app.wait(timeout=20) == 0
+        deadline = time.monotonic() + 5
+        while process_alive(grandchild) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not process_alive(grandchild)
+    finally:
+        if app.poll() is None:
+            app.kill()
