@@ -64,6 +64,27 @@ class Window:
         return bool(image.save(str(path)))
 
 
+def _start_qt(
+    args: argparse.Namespace, failure: str
+) -> tuple[Any, ChatService, TraceRecorder | None, Any] | int:
+    """The Qt application, the chat service for the chosen agent and a qasync loop (or an exit code
+    when the agent command is unusable)."""
+    import qasync
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setApplicationName("ClawQt")
+    app.setOrganizationName("ClawQt")
+    try:
+        service, recorder = _make_service(args)
+    except AgentCommandError as exc:
+        print(f"{failure}: {exc}", file=sys.stderr)
+        return 2
+    loop = qasync.QEventLoop(app)
+    asyncio.set_event_loop(loop)
+    return app, service, recorder, loop
+
+
 def _make_service(args: argparse.Namespace) -> tuple[ChatService, TraceRecorder | None]:
     command = resolve_agent_command(getattr(args, "agent", None), paths.config_file())
     recorder = TraceRecorder(args.record) if getattr(args, "record", None) else None
@@ -135,19 +156,11 @@ def run_gui(args: argparse.Namespace) -> int:
     if reason is not None:
         print(f"clawqt: {reason}", file=sys.stderr)
         return 2
-    import qasync
-    from PySide6.QtWidgets import QApplication
 
-    app = QApplication.instance() or QApplication(sys.argv[:1])
-    app.setApplicationName("ClawQt")
-    app.setOrganizationName("ClawQt")
-    try:
-        service, recorder = _make_service(args)
-    except AgentCommandError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    loop = qasync.QEventLoop(app)
-    asyncio.set_event_loop(loop)
+    started = _start_qt(args, "error")
+    if isinstance(started, int):
+        return started
+    app, service, recorder, loop = started
     closed = asyncio.Event()
     app.lastWindowClosed.connect(closed.set)
     _quit_on_signals(loop, closed)
@@ -171,18 +184,12 @@ def run_gui(args: argparse.Namespace) -> int:
 
 def run_self_test(args: argparse.Namespace) -> int:
     """Open the real window, send one prompt, wait for the turn, save a screenshot."""
-    import qasync
-    from PySide6.QtWidgets import QApplication
 
     os.environ.setdefault("CLAWQT_DEMO_DELAY_MS", "5")
-    app = QApplication.instance() or QApplication(sys.argv[:1])
-    try:
-        service, recorder = _make_service(args)
-    except AgentCommandError as exc:
-        print(f"self-test failed: {exc}", file=sys.stderr)
-        return 2
-    loop = qasync.QEventLoop(app)
-    asyncio.set_event_loop(loop)
+    started = _start_qt(args, "self-test failed")
+    if isinstance(started, int):
+        return started
+    _app, service, recorder, loop = started
     screenshot = args.screenshot or (paths.data_dir() / "self-test.png")
 
     async def main() -> int:

@@ -101,6 +101,18 @@ class UiHarness:
         await asyncio.sleep(0.02)
         await self.key(window, Qt.Key.Key_Return)
 
+    @staticmethod
+    def tool_payload(window: Window, tool_item_id: str) -> dict[str, Any] | None:
+        """A tool's payload as the window's model serves it to QML (reading it also drives the
+        terminal emulation, like a visible card does)."""
+        model = window.controller.model
+        for index in range(model.rowCount()):
+            payload = model.data(model.index(index), Qt.ItemDataRole.UserRole + 3)
+            for tool in payload.get("tools", []) if payload else []:
+                if tool["id"] == tool_item_id:
+                    return tool
+        return None
+
     def kinds(self, window: Window) -> list[str]:
         window.controller.model.flush()
         return [row.kind for row in window.controller.model.rows]

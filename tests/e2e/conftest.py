@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 
 from tests.e2e.fake_model import FakeModel
-from tests.e2e.gateway import Gateway, gateway_config
+from tests.e2e.gateway import Gateway, gateway_config, running_gateway
 from tests.e2e.openclaw_env import OpenClawEnv, OpenClawSetupError, ensure_openclaw
 from tests.ui_harness import ui  # noqa: F401 - the real window for the window e2e tests
 
@@ -34,14 +34,9 @@ def fake_model() -> Iterator[FakeModel]:
 
 @pytest.fixture(scope="session")
 def gateway(openclaw_env, fake_model, tmp_path_factory) -> Iterator[Gateway]:
-    state = tmp_path_factory.mktemp("openclaw-state")
-    gw = Gateway(openclaw_env, state, gateway_config(fake_model.base_url, EXEC_APPROVALS))
-    try:
-        gw.start()
-    except RuntimeError as exc:
-        pytest.fail(str(exc), pytrace=False)
-    yield gw
-    gw.stop()
+    config = gateway_config(fake_model.base_url, EXEC_APPROVALS)
+    with running_gateway(openclaw_env, tmp_path_factory.mktemp("openclaw-state"), config) as gw:
+        yield gw
 
 
 @pytest.fixture

@@ -12,6 +12,7 @@ import signal
 import socket
 import subprocess
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -165,3 +166,19 @@ class Gateway:
             return self.log_path.read_text(errors="replace")[-chars:]
         except OSError:
             return ""
+
+
+@contextlib.contextmanager
+def running_gateway(env: OpenClawEnv, state_dir: Path, config: dict[str, Any]) -> Iterator[Gateway]:
+    """A started gateway for a fixture; a start failure fails the test with the gateway's log."""
+    import pytest
+
+    gateway = Gateway(env, state_dir, config)
+    try:
+        gateway.start()
+    except RuntimeError as exc:
+        pytest.fail(str(exc), pytrace=False)
+    try:
+        yield gateway
+    finally:
+        gateway.stop()

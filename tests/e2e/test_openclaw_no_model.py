@@ -7,20 +7,17 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.e2e.gateway import Gateway, gateway_config
+from tests.e2e.gateway import Gateway, gateway_config, running_gateway
 
 pytestmark = pytest.mark.e2e
 
 
 @pytest.fixture(scope="module")
 def bare_gateway(openclaw_env, tmp_path_factory) -> Iterator[Gateway]:
-    gw = Gateway(openclaw_env, tmp_path_factory.mktemp("openclaw-no-model"), gateway_config(None))
-    try:
-        gw.start()
-    except RuntimeError as exc:
-        pytest.fail(str(exc), pytrace=False)
-    yield gw
-    gw.stop()
+    with running_gateway(
+        openclaw_env, tmp_path_factory.mktemp("openclaw-no-model"), gateway_config(None)
+    ) as gw:
+        yield gw
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QTimer
 
 from tests.conftest import scripted_agent_argv
 
@@ -55,16 +55,11 @@ def test_a_1_mb_terminal_output_streams_without_stalling_the_gui(ui):
         await ui.until(lambda: not controller.busy, 60)
         tool = controller.timeline.items["tool:t-big"]
         assert len(tool.terminal.output) >= 1024 * 1000
-        model = controller.model
         controller.model.toggle("tool:t-big", False)  # keep the card open (it would collapse after 1 s)
 
         def screen_html() -> str:
-            for index in range(model.rowCount()):
-                payload = model.data(model.index(index), Qt.ItemDataRole.UserRole + 3)
-                for tool in payload.get("tools", []) if payload else []:
-                    if tool["id"] == "tool:t-big" and tool["terminal"]:
-                        return tool["terminal"]["html"]
-            return ""
+            tool = ui.tool_payload(window, "tool:t-big")
+            return tool["terminal"]["html"] if tool and tool["terminal"] else ""
 
         await ui.until(lambda: "processed item 013106" in screen_html(), 120)
         await ui.until(lambda: any("013106" in t for t in _screen_texts(ui, window)), 10)
@@ -82,13 +77,7 @@ def test_a_console_fallback_renders_as_a_terminal_block_not_prose(ui):
         await ui.type_and_send(window, "term-console")
         await ui.until(lambda: not controller.busy)
         controller.model.toggle("tool:t-console", False)  # finished cards collapse; open it
-        model = controller.model
-        tool = None
-        for index in range(model.rowCount()):
-            payload = model.data(model.index(index), Qt.ItemDataRole.UserRole + 3)
-            for candidate in payload.get("tools", []) if payload else []:
-                if candidate["id"] == "tool:t-console":
-                    tool = candidate
+        tool = ui.tool_payload(window, "tool:t-console")
         assert tool is not None and tool["terminal"] is None and tool["console"] is not None
         assert "missing rule" in tool["console"]["html"] and "\x1b" not in tool["console"]["html"]
         assert "```" not in tool["console"]["html"]
