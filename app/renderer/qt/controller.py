@@ -22,6 +22,7 @@ from app.renderer.presenter import turn_copy_text
 from app.renderer.qt.timeline_model import TimelineModel
 from app.renderer.timeline.heartbeat import is_heartbeat_only
 from app.renderer.timeline.questions import question_directory
+from app.renderer.timeline.reducer import METADATA_KINDS
 from app.renderer.timeline.store import TimelineStore
 from app.renderer.timeline.turn_view import item_text
 
@@ -124,23 +125,17 @@ class ChatController(QObject):
             self.model.push(changes)
             self._questions_timer.start() if changes else None
             if kind == "session_update":
-                update = envelope.notification.get("update", {})
-                if update.get("sessionUpdate") in (
-                    "session_info_update",
-                    "current_mode_update",
-                    "config_option_update",
-                    "usage_update",
-                    "available_commands_update",
-                ):
-                    if update.get("sessionUpdate") == "current_mode_update" and self._modes:
-                        self._modes = {**self._modes, "currentModeId": update.get("currentModeId")}
-                    if update.get("sessionUpdate") == "config_option_update":
-                        options = update.get("configOptions")
-                        self._config = (
-                            [o for o in options if isinstance(o, dict)]
-                            if isinstance(options, list)
-                            else self._config
-                        )
+                update = envelope.notification.get("update")
+                kind_of_update = update.get("sessionUpdate") if isinstance(update, dict) else None
+                kind_of_update = kind_of_update if isinstance(kind_of_update, str) else None
+                if kind_of_update in METADATA_KINDS:
+                    # the reducer already parsed it into timeline.meta: take it from there
+                    if kind_of_update == "current_mode_update" and self._modes and timeline.meta.mode:
+                        self._modes = {**self._modes, "currentModeId": timeline.meta.mode}
+                    if kind_of_update == "config_option_update" and isinstance(
+                        update.get("configOptions"), list
+                    ):
+                        self._config = list(timeline.meta.config_options)
                     self.metaChanged.emit()
                     self.sessionsChanged.emit()
         elif kind == "prompt_settled" and envelope.session_key != self._session_key:

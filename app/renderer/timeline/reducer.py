@@ -47,7 +47,7 @@ from app.renderer.timeline.rows import Row, RowChange, RowsChanged
 from app.renderer.timeline.terminals import TerminalRegistry
 
 _TOOL_STATUS = {"pending": "pending", "in_progress": "running", "completed": "completed", "failed": "failed"}
-_METADATA_KINDS = frozenset(
+METADATA_KINDS = frozenset(
     {
         "available_commands_update",
         "current_mode_update",
@@ -187,7 +187,7 @@ class Timeline:
             self._tool(update, historical)
         elif kind == "plan":
             self._plan(update, historical)
-        elif kind in _METADATA_KINDS:
+        elif kind in METADATA_KINDS:
             self._metadata(kind, update)
         elif kind in ("terminal_update", "terminal_output_chunk"):
             understood, owner = self.terminals.apply_v2(update)
