@@ -41,7 +41,10 @@ class Window:
         from PySide6.QtCore import QUrl
         from PySide6.QtQml import QQmlApplicationEngine, qmlRegisterSingletonType
 
+        from app.renderer.qt import terminal_item
         from app.renderer.qt.controller import ChatController
+
+        terminal_item.register()
 
         self.engine = QQmlApplicationEngine()
         # parented to the engine: destroyed after the QML that binds to it, never before

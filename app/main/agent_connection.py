@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -26,13 +27,15 @@ from app.main.trace_recorder import TraceRecorder
 
 log = logging.getLogger(__name__)
 
+PTY_AVAILABLE = sys.platform != "win32"
+
 PROTOCOL_VERSION = 1  # acp.PROTOCOL_VERSION of the pinned SDK (a test keeps them equal)
 BACKOFF_STEPS = (0.0, 1.0, 2.0, 4.0, 8.0, 16.0, 30.0)
 HEALTHY_AFTER_S = 30.0
 
 CLIENT_CAPABILITIES: dict[str, Any] = {
     "fs": {"readTextFile": True, "writeTextFile": True},
-    "terminal": True,
+    "terminal": PTY_AVAILABLE,  # client terminals run on a POSIX PTY (no Windows backend yet)
     "_meta": {"terminal_output": True, "terminal_output_delta": True},
 }
 

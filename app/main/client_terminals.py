@@ -108,7 +108,10 @@ class ClientTerminals:
         cwd: str | None = None,
         output_byte_limit: int | None = None,
     ) -> str:
-        from ptyprocess import PtyProcess  # POSIX only; imported when a terminal is first needed
+        try:
+            from ptyprocess import PtyProcess  # POSIX only; imported when a terminal is first needed
+        except ImportError as exc:  # Windows: the capability is not advertised, but an agent may try
+            raise TerminalError(f"client terminals need a POSIX PTY on this platform: {exc}") from exc
 
         run_in = cwd or workspace
         if not os.path.isabs(run_in):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,7 +35,7 @@ STATUS_LABELS = {
     "cancelled": "Cancelled",
 }
 MAX_DETAIL_CHARS = 20_000
-FEED_BUDGET_S = 0.02  # terminal emulation per card read (the rest continues on the next tick)
+FEED_BUDGET_S = 0.01  # terminal emulation per card read (the rest continues on the next tick)
 
 
 def format_duration(seconds: float) -> str:
@@ -112,21 +113,44 @@ class Presenter:
     _markdown: dict[str, IncrementalMarkdown] = field(default_factory=dict)
     _cache: dict[str, tuple[tuple[int, ...], dict[str, Any]]] = field(default_factory=dict)
     _emulators: dict[str, TerminalEmulator] = field(default_factory=dict)
+    _console_texts: dict[str, str] = field(default_factory=dict)
+    _behind: dict[str, TerminalState] = field(default_factory=dict)  # terminals with output to emulate
 
     def forget(self) -> None:
         self._markdown.clear()
         self._cache.clear()
         self._emulators.clear()
+        self._console_texts.clear()
+        self._behind.clear()
+
+    @property
+    def terminals_behind(self) -> bool:
+        return bool(self._behind)
+
+    def advance_terminals(self, budget_s: float = FEED_BUDGET_S) -> list[str]:
+        """Emulate waiting terminal output for about `budget_s`; the ids whose screens moved. Output
+        progress never changes a row payload, so views repaint the screens alone (no card rebuild)."""
+        deadline = time.perf_counter() + budget_s
+        advanced: list[str] = []
+        for terminal_id, state in list(self._behind.items()):
+            emulator = self._emulators.setdefault(terminal_id, TerminalEmulator())
+            more = emulator.feed_for(state, max(0.0, deadline - time.perf_counter()))
+            advanced.append(terminal_id)
+            if not more:
+                del self._behind[terminal_id]
+            if time.perf_counter() >= deadline:
+                break
+        return advanced
+
+    def emulator(self, terminal_id: str) -> TerminalEmulator | None:
+        """The emulator behind a card's screen (the painted view reads its lines from it)."""
+        return self._emulators.get(terminal_id)
 
     def terminal_text(self, tool: ToolCall) -> str:
         """All of a terminal's screen text (for Copy), caught up with its output."""
         terminal = tool.terminal
         if terminal is None:
-            text = console_fallback(tool)
-            if text is None:
-                return ""
-            terminal = TerminalState(f"console:{tool.id}")
-            terminal.append(text)
+            return self._console_emulator(tool)[1].text() if console_fallback(tool) is not None else ""
         emulator = self._emulators.setdefault(terminal.terminal_id, TerminalEmulator())
         while emulator.feed(terminal):
             pass
@@ -170,8 +194,7 @@ class Presenter:
         ):
             return cached[1]
         payload = self._build(timeline, row, live_item)
-        if not any(t.get("terminal") and t["terminal"]["pending"] for t in payload.get("tools", ())):
-            self._cache[key] = (stamp, payload)  # a terminal still being fed is rebuilt next time
+        self._cache[key] = (stamp, payload)
         return payload
 
     def _build(self, timeline: Timeline, row: Row, live_item: str | None) -> dict[str, Any]:
@@ -263,38 +286,46 @@ class Presenter:
             "console": self._console_payload(tool) if terminal is None else None,
         }
 
+    def _console_emulator(self, tool: ToolCall) -> tuple[str, TerminalEmulator]:
+        """The ```console fallback's text through its own emulator (rebuilt when the text changes)."""
+        terminal_id = f"console:{tool.id}"
+        text = console_fallback(tool) or ""
+        emulator = self._emulators.get(terminal_id)
+        if emulator is None or self._console_texts.get(terminal_id) != text:
+            emulator = self._emulators[terminal_id] = TerminalEmulator()
+            self._console_texts[terminal_id] = text
+            state = TerminalState(terminal_id)
+            state.append(text)
+            while emulator.feed(state):
+                pass
+        return terminal_id, emulator
+
     def _console_payload(self, tool: ToolCall) -> dict[str, Any] | None:
         """A ```console fallback shown as a terminal-styled block (escape sequences applied)."""
-        text = console_fallback(tool)
-        if text is None:
+        if console_fallback(tool) is None:
             return None
-        emulator = TerminalEmulator()
-        state = TerminalState(f"console:{tool.id}")
-        state.append(text)
-        emulator.feed_for(state, 0.05)
+        terminal_id, _emulator = self._console_emulator(tool)
         return {
-            "id": state.terminal_id,
+            "id": terminal_id,
             "cwd": "",
-            "html": emulator.rich_text(),
             "exitCode": -1,
             "signal": "",
             "exited": False,
-            "pending": False,
             "trimmed": False,
             "fallback": True,
         }
 
-    def _terminal_payload(self, terminal: Any) -> dict[str, Any]:
-        emulator = self._emulators.setdefault(terminal.terminal_id, TerminalEmulator())
-        pending = emulator.feed_for(terminal, FEED_BUDGET_S)  # bounded work per read: never a long stall
+    def _terminal_payload(self, terminal: TerminalState) -> dict[str, Any]:
+        """What the card shows besides the screen; output progress is not in it (see
+        `advance_terminals`), so a streaming terminal does not rebuild its card."""
+        self._emulators.setdefault(terminal.terminal_id, TerminalEmulator())
+        self._behind[terminal.terminal_id] = terminal
         return {
             "id": terminal.terminal_id,
             "cwd": terminal.cwd or "",
-            "html": emulator.rich_text(),
             "exitCode": -1 if terminal.exit_code is None else terminal.exit_code,
             "signal": terminal.signal or "",
             "exited": terminal.exited,
-            "pending": pending,
             "trimmed": terminal.trimmed,
         }
 

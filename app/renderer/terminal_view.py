@@ -1,14 +1,16 @@
 """A terminal card's screen: a VT/ANSI emulator (pyte) that keeps its state across chunks (colours,
 bold, carriage returns, cursor moves, clears), fed incrementally and in bounded slices so a 1 MB output
-never stalls the GUI (pyte digests roughly 0.2-0.7 MB/s here: 8 KB is a few tens of ms). Rendered as
-rich text of the last lines only (what a card can show); the plain text is kept for copy."""
+never stalls the GUI (pyte digests roughly 0.2-0.7 MB/s here: 4 KB is a few ms). The view asks for
+the style runs of just the lines it shows (a painted item, no rich-text layout); every line's plain
+text is kept for Copy."""
 
 from __future__ import annotations
 
-import html
 import itertools
+import operator
 import time
 from collections import deque
+from collections.abc import Sequence
 
 import pyte
 
@@ -16,10 +18,9 @@ from app.renderer.timeline.items import TerminalState
 
 COLUMNS = 120
 SCREEN_LINES = 40
-HISTORY_LINES = 3000
+HISTORY_LINES = 60_000  # lines of scrollback (the store caps output at 2 M chars anyway)
 SLICE_CHARS = 4096
-SHOWN_LINES = 200
-STREAMING_LINES = SCREEN_LINES  # while output is still being emulated, show just the screen (cheap layout)
+_VERSIONS = itertools.count(1)  # unique across emulators: a rebuilt one never repeats a version
 
 PALETTE = {
     "black": "#3b3f45",
@@ -52,42 +53,72 @@ def _color(name: str) -> str | None:
     return None
 
 
+Run = tuple[int, str, "str | None", bool]  # (first column, text, colour or None, bold)
+_style_fields = operator.itemgetter(1, 2, 3, 7)  # pyte Char: fg, bg, bold, reverse
+_styles: dict[tuple, tuple[str | None, bool]] = {}
+
+
 class _CapturingScreen(pyte.Screen):
     """A plain pyte Screen (HistoryScreen wraps every attribute access and is several times slower)
-    that keeps the lines scrolling off the top in a bounded history; they are rendered only when shown."""
+    that keeps each line scrolling off the top as compact style runs: plain tuples of strings, which
+    the garbage collector stops tracking (pyte's per-cell `Char`s stay tracked, and 200k of them made
+    every full collection a 50-100 ms GUI stall)."""
 
     def __init__(self, columns: int, lines: int) -> None:
         super().__init__(columns, lines)
-        self.scrolled: deque[dict] = deque(maxlen=HISTORY_LINES)
+        self.scrolled: deque[tuple[Run, ...]] = deque(maxlen=HISTORY_LINES)
         self.scrolled_total = 0
 
     def index(self) -> None:
         top, bottom = self.margins or pyte.screens.Margins(0, self.lines - 1)
         if self.cursor.y == bottom and top == 0:
-            self.scrolled.append(self.buffer[top])  # pyte drops this row object when it scrolls
+            self.scrolled.append(tuple(line_runs(self.buffer[top])))  # pyte drops this row when it scrolls
             self.scrolled_total += 1
         super().index()
 
 
-def line_text(line: dict) -> str:
-    return "".join(line[x].data for x in range(COLUMNS)).rstrip()
+def _style(key: tuple) -> tuple[str | None, bool]:
+    style = _styles.get(key)
+    if style is None:
+        fg, bg, bold, reverse = key
+        style = _styles[key] = (_color(bg if reverse else fg), bool(bold))
+    return style
 
 
-def line_html(line: dict) -> str:
-    pieces: list[str] = []
-    run: list[str] = []
-    style: tuple[str | None, bool] | None = None
-    for x in range(COLUMNS):
-        ch = line[x]
-        key = (_color(ch.bg if ch.reverse else ch.fg), ch.bold)
-        if key != style and run:
-            pieces.append(_span("".join(run), style))
-            run = []
-        style = key
-        run.append(ch.data)
-    if run:
-        pieces.append(_span("".join(run).rstrip(), style))
-    return "".join(pieces)
+def line_runs(line: dict) -> list[Run]:
+    """A line's written cells merged into runs of one style; blank runs and trailing blanks dropped.
+    Walks only the cells pyte stored (a sparse dict), once, with C-level field access."""
+    runs: list[Run] = []
+    text: list[str] = []
+    start = 0
+    key: tuple | None = None
+    following = -1
+    for x, ch in sorted(line.items()):
+        cell_key = _style_fields(ch)
+        if cell_key != key or x != following:
+            if text:
+                _close_run(runs, start, text, key)
+            text, start, key = [], x, cell_key
+        text.append(ch[0])
+        following = x + 1
+    if text:
+        _close_run(runs, start, text, key)
+    return runs
+
+
+def _close_run(runs: list[Run], start: int, text: list[str], key: tuple | None) -> None:
+    joined = "".join(text).rstrip()
+    shown = joined.lstrip(" ")
+    if shown and key is not None:  # leading blanks become a column offset (nothing to draw)
+        runs.append((start + len(joined) - len(shown), shown, *_style(key)))
+
+
+def runs_text(runs: Sequence[Run]) -> str:
+    """A line's text rebuilt from its runs (blanks between runs restored from the columns)."""
+    out = ""
+    for column, text, _colour, _bold in runs:
+        out = out.ljust(column) + text
+    return out
 
 
 class TerminalEmulator:
@@ -102,7 +133,7 @@ class TerminalEmulator:
         self.stream = pyte.Stream(self.screen)
         self.fed = 0
         self.revision = -1
-        self.version = 0
+        self.version = next(_VERSIONS)
 
     def feed(self, state: TerminalState) -> bool:
         output = state.output
@@ -113,7 +144,7 @@ class TerminalEmulator:
             chunk = output[self.fed : self.fed + SLICE_CHARS]
             self.stream.feed(chunk)
             self.fed += len(chunk)
-            self.version += 1
+            self.version = next(_VERSIONS)
         return self.fed < len(output)
 
     def feed_for(self, state: TerminalState, budget_s: float) -> bool:
@@ -130,29 +161,21 @@ class TerminalEmulator:
             lines.pop()
         return lines
 
+    def line_count(self) -> int:
+        return len(self.screen.scrolled) + len(self._screen_lines())
+
     def text(self) -> str:
-        lines = [*self.screen.scrolled, *self._screen_lines()]
-        return "\n".join(line_text(line) for line in lines).rstrip("\n")
+        """Every kept line's plain text, oldest first (what Copy puts on the clipboard)."""
+        return "\n".join(runs_text(line) for line in self.runs(0, self.line_count())).rstrip("\n")
 
-    def rich_text(self, shown: int = SHOWN_LINES) -> str:
-        """The last `shown` lines as HTML with colour runs (older lines: a count)."""
-        screen_lines = [line_html(line) for line in self._screen_lines()]
-        room = max(0, shown - len(screen_lines))
+    def runs(self, first: int, count: int) -> list[Sequence[Run]]:
+        """Style runs of lines [first, first + count) (index 0 = the oldest line kept)."""
         scrolled = self.screen.scrolled
-        recent = list(itertools.islice(scrolled, max(0, len(scrolled) - room), None)) if room else []
-        shown_history = [line_html(line) for line in recent]
-        hidden = self.screen.scrolled_total - len(shown_history)
-        out: list[str] = []
-        if hidden:
-            out.append(f'<span style="color:#7f848e">\u2026 {hidden} earlier lines (Copy takes all)</span>')
-        out.extend(shown_history)
-        out.extend(screen_lines)
-        return "<pre>" + "\n".join(out) + "</pre>"
+        live = self._screen_lines()
+        out: list[Sequence[Run]] = []
+        for index in range(max(0, first), min(first + count, len(scrolled) + len(live))):
+            out.append(scrolled[index] if index < len(scrolled) else line_runs(live[index - len(scrolled)]))
+        return out
 
-
-def _span(text: str, style: tuple[str | None, bool] | None) -> str:
-    escaped = html.escape(text)
-    if not escaped or style is None or (style[0] is None and not style[1]):
-        return escaped
-    css = (f"color:{style[0]};" if style[0] else "") + ("font-weight:bold;" if style[1] else "")
-    return f'<span style="{css}">{escaped}</span>'
+    def visible_text(self, first: int, count: int) -> str:
+        return "\n".join(runs_text(line) for line in self.runs(first, count))

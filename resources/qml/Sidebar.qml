@@ -23,7 +23,7 @@ Rectangle {
             Layout.fillWidth: true
             Layout.fillHeight: true
             clip: true
-            model: controller.sessions
+            model: controller.sessionModel
             spacing: 2
             keyNavigationEnabled: true
             onAtYEndChanged: if (atYEnd && controller.hasMoreSessions) controller.loadMoreSessions()

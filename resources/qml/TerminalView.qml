@@ -1,11 +1,13 @@
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
+import ClawQt.Terminal
 
 // A terminal card body: cwd header, the rendered screen text, and the exit pill.
 Rectangle {
     id: root
     property var terminal
+    onTerminalChanged: screen.refresh()
     property string toolId: ""
     property bool running: false
     implicitHeight: layout.implicitHeight + 2 * Theme.gap
@@ -29,16 +31,18 @@ Rectangle {
                          palette.buttonText: "#c9d1d9"
                          onClicked: controller.copyTerminal(root.toolId) }
         }
-        TextEdit {
+        TerminalScreen {  // painted from the emulator: only the rows shown, no rich-text layout
+            id: screen
             objectName: "terminalScreen"
             Layout.fillWidth: true
-            text: root.terminal.html
-            textFormat: TextEdit.RichText
-            readOnly: true; selectByMouse: true
-            color: Theme.terminalText
-            font.family: Theme.mono; font.pixelSize: 12
-            wrapMode: TextEdit.NoWrap
+            Layout.preferredHeight: Math.max(1, shownLines) * lineHeight
+            source: controller
+            terminalId: root.terminal.id
+            rows: 24
+            textColor: Theme.terminalText
             clip: true
+            Accessible.role: Accessible.StaticText
+            Accessible.name: "Terminal output"
         }
     }
 }

@@ -5,20 +5,38 @@ from __future__ import annotations
 
 import time
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QPointF, QRectF, Qt, QTimer
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtTest import QTest
 
 from tests.conftest import scripted_agent_argv
 
 
-def _screen_texts(ui, window) -> list[str]:
-    texts = []
+def _screens(window) -> list:
+    found = []
     stack = [window.root.contentItem()]
     while stack:
         item = stack.pop()
         if item.objectName() == "terminalScreen":
-            texts.append(item.property("text"))
+            found.append(item)
         stack.extend(item.childItems())
-    return texts
+    return found
+
+
+def _screen_texts(ui, window) -> list[str]:
+    return [item.property("text") for item in _screens(window)]
+
+
+def _has_colour_near(image, rect, rgb: tuple[int, int, int], tolerance: int = 40) -> bool:
+    """True if some painted pixel inside `rect` (scene coordinates) is within `tolerance` of `rgb`."""
+    scale = image.devicePixelRatio()
+    for y in range(int(rect.top() * scale), int(rect.bottom() * scale)):
+        for x in range(int(rect.left() * scale), int(rect.right() * scale)):
+            colour = image.pixelColor(x, y)
+            channels = (colour.red(), colour.green(), colour.blue())
+            if all(abs(a - b) <= tolerance for a, b in zip(channels, rgb, strict=True)):
+                return True
+    return False
 
 
 def test_terminal_card_shows_the_coloured_screen_and_exit_pill(ui):
@@ -27,9 +45,15 @@ def test_terminal_card_shows_the_coloured_screen_and_exit_pill(ui):
         await ui.type_and_send(window, "term-end")
         await ui.until(lambda: not window.controller.busy)
         await ui.until(lambda: any("run.sh" in t for t in _screen_texts(ui, window)))
-        html = next(t for t in _screen_texts(ui, window) if "run.sh" in t)
-        assert "color:#61afef" in html.replace(" ", "") or "61afef" in html  # ls's blue directory
-        assert "\x1b" not in html
+        screen = next(item for item in _screens(window) if "run.sh" in item.property("text"))
+        assert "\x1b" not in screen.property("text")
+        await ui.until(lambda: screen.property("paintedVersion") == screen.property("version"))
+        # ls's blue directory is painted in the palette's blue, on the real rendered window
+        image = window.root.grabWindow()
+        top_left = screen.mapToScene(QPointF(0, 0))
+        rect = QRectF(top_left.x(), top_left.y(), screen.width(), screen.height())
+        assert _has_colour_near(image, rect, (0x61, 0xAF, 0xEF), tolerance=30)
+        assert not _has_colour_near(image, rect, (0xFF, 0x00, 0xFF), tolerance=30)  # no stray magenta
         await ui.screenshot(window, "09-terminal-card")
 
     ui.run(scenario())
@@ -57,15 +81,27 @@ def test_a_1_mb_terminal_output_streams_without_stalling_the_gui(ui):
         assert len(tool.terminal.output) >= 1024 * 1000
         controller.model.toggle("tool:t-big", False)  # keep the card open (it would collapse after 1 s)
 
-        def screen_html() -> str:
-            tool = ui.tool_payload(window, "tool:t-big")
-            return tool["terminal"]["html"] if tool and tool["terminal"] else ""
-
-        await ui.until(lambda: "processed item 013106" in screen_html(), 120)
-        await ui.until(lambda: any("013106" in t for t in _screen_texts(ui, window)), 10)
+        await ui.until(lambda: any("processed item 013106" in t for t in _screen_texts(ui, window)), 120)
         timer.stop()
         await ui.screenshot(window, "10-terminal-1mb")
         assert max(gaps) < 0.5, f"longest GUI stall {max(gaps) * 1000:.0f} ms"
+        screen = next(item for item in _screens(window) if "013106" in item.property("text"))
+        assert screen.property("shownLines") == 24  # a fixed viewport: only the rows shown are painted
+
+        # the user scrolls back with the keyboard and the wheel-free keys; End returns to the tail
+        screen.forceActiveFocus()
+        await ui.until(lambda: screen.hasActiveFocus())
+        QTest.keyClick(window.root, Qt.Key.Key_Home)
+        await ui.until(lambda: "processed item 000000" in screen.property("text"))
+        assert screen.property("scrollBack") > 13000
+        QTest.keyClick(window.root, Qt.Key.Key_End)
+        await ui.until(lambda: "processed item 013106" in screen.property("text"))
+
+        # Copy takes every line, not just the rows shown
+        controller.copyTerminal("tool:t-big")
+        copied = QGuiApplication.clipboard().text()
+        assert "processed item 000000" in copied and "processed item 013106" in copied
+        assert "\x1b" not in copied and copied.count("\n") >= 13106
 
     ui.run(scenario(), timeout=180)
 
@@ -79,9 +115,9 @@ def test_a_console_fallback_renders_as_a_terminal_block_not_prose(ui):
         controller.model.toggle("tool:t-console", False)  # finished cards collapse; open it
         tool = ui.tool_payload(window, "tool:t-console")
         assert tool is not None and tool["terminal"] is None and tool["console"] is not None
-        assert "missing rule" in tool["console"]["html"] and "\x1b" not in tool["console"]["html"]
-        assert "```" not in tool["console"]["html"]
         await ui.until(lambda: any("missing rule" in t for t in _screen_texts(ui, window)))
+        text = next(t for t in _screen_texts(ui, window) if "missing rule" in t)
+        assert "\x1b" not in text and "```" not in text
         await ui.screenshot(window, "11-console-fallback")
 
     ui.run(scenario())

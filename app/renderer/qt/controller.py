@@ -19,8 +19,11 @@ from app.main.errors import HostError
 from app.main.links import external_link_refusal
 from app.main.local_store import JsonStringMap, draft_store, session_names, session_previews
 from app.renderer.presenter import turn_copy_text
+from app.renderer.qt.session_list_model import SessionListModel
 from app.renderer.qt.timeline_model import TimelineModel
+from app.renderer.terminal_view import TerminalEmulator
 from app.renderer.timeline.heartbeat import is_heartbeat_only
+from app.renderer.timeline.items import ToolCall
 from app.renderer.timeline.questions import question_directory
 from app.renderer.timeline.reducer import METADATA_KINDS
 from app.renderer.timeline.store import TimelineStore
@@ -35,6 +38,7 @@ def _prop(type_: Any, name: str, notify: str) -> Any:
 
 
 class ChatController(QObject):
+    terminalAdvanced = Signal(str)  # relayed from the model: the painted terminal screens listen
     agentChanged = Signal()
     sessionChanged = Signal()
     busyChanged = Signal()
@@ -52,6 +56,9 @@ class ChatController(QObject):
         self.service = service
         self.store = TimelineStore()
         self.model = TimelineModel(self)
+        self.model.terminalAdvanced.connect(self.terminalAdvanced)
+        self.session_model = SessionListModel(self)
+        self.sessionsChanged.connect(lambda: self.session_model.apply(self.sessions))
         self.drafts: JsonStringMap = draft_store()
         self.names: JsonStringMap = session_names()
         self.previews: JsonStringMap = session_previews()
@@ -447,6 +454,18 @@ class ChatController(QObject):
             self.copyText(turn_copy_text(timeline, group_id))
 
     @Slot(str)
+    def copyTerminal(self, tool_id: str) -> None:
+        """Every line of a tool's terminal (or its ```console block), not just the rows shown."""
+        timeline = self.timeline
+        tool = timeline.items.get(tool_id) if timeline is not None else None
+        if isinstance(tool, ToolCall):
+            self.copyText(self.model.presenter.terminal_text(tool))
+
+    def terminal_emulator(self, terminal_id: str) -> TerminalEmulator | None:
+        """For the painted terminal screens: the emulator the presenter feeds."""
+        return self.model.presenter.emulator(terminal_id)
+
+    @Slot(str)
     def openLink(self, url: str) -> None:
         refusal = external_link_refusal(url)
         if refusal is not None:
@@ -582,6 +601,10 @@ class ChatController(QObject):
                     }
                 )
         return result
+
+    @Property(QObject, constant=True)
+    def sessionModel(self) -> SessionListModel:
+        return self.session_model
 
     @Property("QVariantList", notify=sessionsChanged)
     def sessions(self) -> list[dict[str, Any]]:

@@ -32,6 +32,7 @@ class TimelineModel(QAbstractListModel):
     """Rows of one timeline. `live_item` is the id of the segment still streaming (it animates)."""
 
     flushed = Signal()
+    terminalAdvanced = Signal(str)  # a terminal's screen moved on (repaint it; its card is unchanged)
 
     def __init__(self, parent: QObject | None = None, dark: bool = False) -> None:
         super().__init__(parent)
@@ -55,7 +56,6 @@ class TimelineModel(QAbstractListModel):
         self._feed_timer.setSingleShot(True)
         self._feed_timer.setInterval(0)  # next slice as soon as the loop is idle (each is time-bounded)
         self._feed_timer.timeout.connect(self._feed_due)
-        self._feed_keys: set[str] = set()
 
     # --- Qt model API ---------------------------------------------------------------------------
     def roleNames(self) -> dict[int, QByteArray]:
@@ -92,10 +92,8 @@ class TimelineModel(QAbstractListModel):
     def _decorate(self, row: Row, payload: dict[str, Any]) -> dict[str, Any]:
         """Add UI state (expanded flags) to a cached payload without touching the cache."""
         if row.kind in ("tool", "tool-group"):
-            if any(t.get("terminal") and t["terminal"]["pending"] for t in payload.get("tools", ())):
-                self._feed_keys.add(row.key)  # more terminal output to emulate: another slice soon
-                if not self._feed_timer.isActive():
-                    self._feed_timer.start()
+            if self.presenter.terminals_behind and not self._feed_timer.isActive():
+                self._feed_timer.start()  # terminal output to emulate: a bounded slice per tick
             tools = []
             soonest: float | None = None
             for tool in payload.get("tools", []):
@@ -134,8 +132,10 @@ class TimelineModel(QAbstractListModel):
 
     @Slot()
     def _feed_due(self) -> None:
-        keys, self._feed_keys = self._feed_keys, set()
-        self.refresh_rows(lambda row: row.key in keys)
+        for terminal_id in self.presenter.advance_terminals():
+            self.terminalAdvanced.emit(terminal_id)
+        if self.presenter.terminals_behind:
+            self._feed_timer.start()
 
     @Slot(str, bool)
     def toggle(self, key: str, expanded: bool) -> None:

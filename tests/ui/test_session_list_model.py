@@ -1,0 +1,41 @@
+"""The sidebar model applies the controller's entries as a diff: a turn starting (the spinner) changes
+one row instead of recreating every delegate mid-stream."""
+
+from __future__ import annotations
+
+from app.renderer.qt.session_list_model import ENTRY_ROLE, SessionListModel
+
+
+def _entries(live: str = "") -> list[dict]:
+    return [
+        {"key": k, "title": k.upper(), "live": k == live, "unseen": False, "current": False} for k in "abc"
+    ]
+
+
+def _spy(model: SessionListModel) -> dict[str, list]:
+    seen: dict[str, list] = {"changed": [], "reset": [], "inserted": []}
+    model.dataChanged.connect(lambda top, bottom, roles=(): seen["changed"].append((top.row(), bottom.row())))
+    model.modelReset.connect(lambda: seen["reset"].append(True))
+    model.rowsInserted.connect(lambda *args: seen["inserted"].append(args))
+    return seen
+
+
+def test_equal_entries_emit_nothing_and_one_changed_entry_is_one_row_change(qapp):
+    model = SessionListModel()
+    model.apply(_entries())
+    seen = _spy(model)
+    model.apply(_entries())
+    assert seen == {"changed": [], "reset": [], "inserted": []}
+    model.apply(_entries(live="b"))
+    assert seen["changed"] == [(1, 1)] and not seen["reset"]
+    assert model.data(model.index(1), ENTRY_ROLE)["live"] is True
+    assert model.roleNames()[ENTRY_ROLE].data() == b"modelData"
+
+
+def test_a_different_set_of_sessions_resets_the_list(qapp):
+    model = SessionListModel()
+    model.apply(_entries())
+    seen = _spy(model)
+    model.apply(_entries()[:2])
+    assert seen["reset"] == [True] and model.rowCount() == 2
+    assert model.data(model.index(5), ENTRY_ROLE) is None
