@@ -1,14 +1,17 @@
 """The ACP client object: every client method of the SDK, answered on purpose.
 
 `session/update` normally never reaches here (the transport routes it in arrival order before the SDK);
-the method still routes correctly if a transport without interception is used. fs and terminal
-methods belong to later work and answer `method_not_found` (never `null`).
+the method still routes correctly if a transport without interception is used. fs/* and terminal/* are
+served by the chat service (app/main/agent_files.py, app/main/client_terminals.py); what stays
+unimplemented answers `method_not_found` (never `null`).
 """
 
 from __future__ import annotations
 
 import logging
 from typing import Any, Protocol
+
+from app.main.agent_files import AgentFileError
 
 log = logging.getLogger(__name__)
 
@@ -19,6 +22,19 @@ def _not_found(method: str) -> Exception:
     from acp import RequestError
 
     return RequestError.method_not_found(method)
+
+
+def _file_error(exc: AgentFileError, path: str) -> Exception:
+    """The JSON-RPC error for a refused file request; `details` carries the reason for the agent."""
+    from acp import RequestError
+
+    if exc.code == "resource_not_found":
+        error = RequestError.resource_not_found(path)
+        error.data = {**(error.data or {}), "details": str(exc)}
+        return error
+    if exc.code == "invalid_params":
+        return RequestError.invalid_params({"details": str(exc)})
+    return RequestError.internal_error({"details": str(exc)})
 
 
 class ClientHost(Protocol):
@@ -39,6 +55,14 @@ class ClientHost(Protocol):
     def terminal_call(self, op: str, acp_session_id: str, terminal_id: str) -> dict[str, Any]: ...
 
     async def terminal_wait(self, acp_session_id: str, terminal_id: str) -> dict[str, Any]: ...
+
+    async def fs_read(self, acp_session_id: str, path: str, line: int | None, limit: int | None) -> str:
+        """The text read (raises AgentFileError when refused)."""
+        ...
+
+    def fs_write(self, acp_session_id: str, path: str, content: str) -> None:
+        """Raises AgentFileError when refused."""
+        ...
 
 
 def _dump(model: Any) -> Any:
@@ -74,12 +98,26 @@ class ClawClient:
             return RequestPermissionResponse(outcome=DeniedOutcome(outcome="cancelled"))
         return RequestPermissionResponse(outcome=AllowedOutcome(outcome="selected", option_id=chosen))
 
-    # fs/*: the attachments work implements these.
-    async def read_text_file(self, session_id: str, path: str, **kwargs: Any) -> Any:
-        raise _not_found("fs/read_text_file")
+    # fs/*: confined to the session's workspace (app/main/agent_files.py)
+    async def read_text_file(
+        self, session_id: str, path: str, line: int | None = None, limit: int | None = None, **kwargs: Any
+    ) -> Any:
+        from acp.schema import ReadTextFileResponse
+
+        try:
+            text = await self._host.fs_read(session_id, path, line, limit)
+        except AgentFileError as exc:
+            raise _file_error(exc, path) from exc
+        return ReadTextFileResponse(content=text)
 
     async def write_text_file(self, session_id: str, path: str, content: str, **kwargs: Any) -> Any:
-        raise _not_found("fs/write_text_file")
+        from acp.schema import WriteTextFileResponse
+
+        try:
+            self._host.fs_write(session_id, path, content)
+        except AgentFileError as exc:
+            raise _file_error(exc, path) from exc
+        return WriteTextFileResponse()
 
     # terminal/*: real PTYs owned by the chat service (app/main/client_terminals.py)
     async def create_terminal(

@@ -1,0 +1,104 @@
+"""fs/read_text_file and fs/write_text_file through a real scripted agent subprocess: the agent reads and
+writes inside the session's workspace, is refused outside it (nothing written), and the service records
+the turn's changes for the diff card."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from acp import RequestError
+
+from tests.conftest import scripted_agent_argv
+
+
+async def _session(make_service, tmp_path: Path):
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    service, envelopes = make_service(scripted_agent_argv(), cwd=str(workspace))
+    opened = await service.new_session()
+    return service, envelopes, opened.session_key, workspace
+
+
+async def _say(service, envelopes, key: str, prompt: str) -> tuple[dict, str]:
+    """Send one prompt; returns the agent's JSON report and the turn id (the client message id)."""
+    before = len(envelopes.text(key))
+    result = await service.prompt(key, prompt)
+    assert result.stop_reason == "end_turn"
+    return json.loads(envelopes.text(key)[before:]), result.client_message_id
+
+
+def _refusals(envelopes) -> list[str]:
+    return [e.message for e in envelopes.of_kind("diagnostic") if e.code == "fs-refused"]
+
+
+async def test_agent_reads_a_workspace_file_whole_and_by_lines(make_service, tmp_path):
+    service, envelopes, key, ws = await _session(make_service, tmp_path)
+    (ws / "notes.txt").write_text("first\nsecond\nthird\n")
+    report, _ = await _say(service, envelopes, key, "fs-read notes.txt")
+    assert report == {"result": {"content": "first\nsecond\nthird\n"}, "error": None}
+    report, _ = await _say(service, envelopes, key, "fs-read notes.txt 2 1")
+    assert report["result"] == {"content": "second\n"}
+    assert _refusals(envelopes) == []
+
+
+async def test_agent_reading_outside_the_workspace_gets_an_error(make_service, tmp_path):
+    service, envelopes, key, _ = await _session(make_service, tmp_path)
+    (tmp_path / "outside.txt").write_text("secret outside")
+    report, _ = await _say(service, envelopes, key, "fs-read-outside")
+    assert report["result"] is None
+    assert report["error"]["code"] == -32002 and report["error"]["message"] == "Resource not found"
+    assert "not inside the session's workspace" in report["error"]["data"]["details"]
+    assert "secret outside" not in json.dumps(report)
+    assert len(_refusals(envelopes)) == 1
+
+
+async def test_agent_reading_a_fifo_is_refused_as_not_regular(make_service, tmp_path):
+    service, envelopes, key, ws = await _session(make_service, tmp_path)
+    os.mkfifo(ws / "pipe")
+    report, _ = await _say(service, envelopes, key, "fs-read pipe")
+    assert report["error"]["code"] == -32602 and "not a regular file" in report["error"]["data"]["details"]
+
+
+async def test_agent_write_inside_changes_the_file_and_the_turn_records_it(make_service, tmp_path):
+    service, envelopes, key, ws = await _session(make_service, tmp_path)
+    target = ws / "notes.txt"
+    target.write_text("old line\n")
+    os.chmod(target, 0o640)
+    await _say(service, envelopes, key, "fs-read notes.txt")
+    report, turn_id = await _say(service, envelopes, key, "fs-write notes.txt new line\\nsecond\\n")
+    assert report == {"result": {}, "error": None}
+    assert target.read_text() == "new line\nsecond\n"
+    assert os.stat(target).st_mode & 0o777 == 0o640
+    assert not [p for p in ws.iterdir() if p.name.startswith(".clawqt-")]
+    (change,) = service.file_changes(key, turn_id)
+    assert (change.path, change.before, change.after) == (str(target), "old line\n", "new line\nsecond\n")
+    assert change.read_base == "old line\n"
+    assert "-old line\n+new line\n+second\n" in service.files.diff(change)
+    service.revert_file(key, turn_id, str(target))
+    assert target.read_text() == "old line\n" and service.file_changes(key, turn_id) == []
+
+
+async def test_agent_write_outside_is_refused_and_nothing_is_written(make_service, tmp_path):
+    service, envelopes, key, ws = await _session(make_service, tmp_path)
+    listing = sorted(p.name for p in tmp_path.iterdir())
+    report, turn_id = await _say(service, envelopes, key, "fs-write-outside")
+    assert report["result"] is None and report["error"]["code"] == -32002
+    assert sorted(p.name for p in tmp_path.iterdir()) == listing
+    assert not (tmp_path / "outside.txt").exists() and list(ws.iterdir()) == []
+    assert service.file_changes(key, turn_id) == []
+    assert len(_refusals(envelopes)) == 1
+
+
+async def test_file_request_for_an_unknown_session_is_resource_not_found(make_service, tmp_path):
+    service, envelopes, _key, ws = await _session(make_service, tmp_path)
+    (ws / "a.txt").write_text("a")
+    with pytest.raises(RequestError) as refused:
+        await service._client.read_text_file("no-such-session", str(ws / "a.txt"))
+    assert refused.value.code == -32002 and "no open session" in refused.value.data["details"]
+    with pytest.raises(RequestError) as refused_write:
+        await service._client.write_text_file("no-such-session", str(ws / "a.txt"), "b")
+    assert refused_write.value.code == -32002 and (ws / "a.txt").read_text() == "a"
+    assert len(_refusals(envelopes)) == 2
