@@ -42,6 +42,7 @@ class Window:
         from PySide6.QtQml import QQmlApplicationEngine, qmlRegisterSingletonType
 
         from app.renderer.qt import terminal_item
+        from app.renderer.qt.attachments import IMAGE_PROVIDER, AttachmentImages
         from app.renderer.qt.controller import ChatController
 
         terminal_item.register()
@@ -54,6 +55,8 @@ class Window:
         qml = qml_dir()
         qmlRegisterSingletonType(QUrl.fromLocalFile(str(qml / "Theme.qml")), "ClawQt", 1, 0, "Theme")
         self.engine.rootContext().setContextProperty("controller", self.controller)
+        self.engine.rootContext().setContextProperty("attachments", self.controller.attachments)
+        self.engine.addImageProvider(IMAGE_PROVIDER, AttachmentImages(self.controller.attachments))
         self.engine.addImportPath(str(qml))
         self.engine.load(QUrl.fromLocalFile(str(qml / "Main.qml")))
         roots = self.engine.rootObjects()

@@ -21,6 +21,7 @@ from app.main import paths
 from app.main.acp_client import ClawClient
 from app.main.agent_command import AgentCommand
 from app.main.agent_connection import AgentConnection
+from app.main.agent_files import AgentFileError, AgentFiles, FileChange
 from app.main.client_terminals import ClientTerminals, ExitStatus, TerminalError
 from app.main.envelopes import (
     AgentInfo,
@@ -102,6 +103,7 @@ class ChatService:
         self.terminals = ClientTerminals(on_output=self._on_terminal_output)
         self._terminal_decoders: dict[str, Any] = {}
         self._terminal_generation: dict[str, int] = {}
+        self.files = AgentFiles()
         self.agent_state: AgentStateEnvelope | None = None
         self.ignored_updates = 0
         self.last_active_key: str | None = None
@@ -136,6 +138,17 @@ class ChatService:
     @property
     def active_session_key(self) -> str | None:
         return self._active.key if self._active else None
+
+    def session_workspace(self, session_key: str, generation: int) -> str | None:
+        """The cwd of `session_key` if it is open at exactly `generation` (the active session, or one
+        with a live prompt), else None: what every attachment action checks against."""
+        live = self._live.get(session_key)
+        if live is not None and live.generation == generation:
+            return live.cwd
+        active = self._active
+        if active is not None and active.key == session_key and active.generation == generation:
+            return active.cwd
+        return None
 
     @property
     def active_generation(self) -> int | None:
@@ -293,6 +306,43 @@ class ChatService:
         )
         if status is not None:
             self._terminal_decoders.pop(terminal_id, None)
+
+    # --- agent file access (fs/read_text_file, fs/write_text_file) -------------------------------
+    def _fs_context(self, acp_session_id: str, method: str, path: str) -> tuple[str, list[str], str]:
+        """(session key, roots, turn id) of a file request; roots are the session's cwd plus its
+        additional directories (none yet); the turn is the live prompt's message id."""
+        try:
+            key, _, cwd = self._session_context(acp_session_id)
+        except TerminalError as exc:
+            self._diagnose("warning", "fs-refused", f"{method} {path!r}: {exc}")
+            raise AgentFileError("resource_not_found", str(exc)) from exc
+        live = self._live_by_acp.get(acp_session_id)
+        return key, [cwd], live.client_message_id if live is not None else "turn:unknown"
+
+    async def fs_read(self, acp_session_id: str, path: str, line: int | None, limit: int | None) -> str:
+        key, roots, _ = self._fs_context(acp_session_id, "fs/read_text_file", path)
+        try:
+            # off the event loop: a 10 MiB read on a slow disk must not freeze the window
+            return await asyncio.to_thread(self.files.read, key, roots, path, line, limit)
+        except AgentFileError as exc:
+            self._diagnose("warning", "fs-refused", f"fs/read_text_file {path!r}: {exc}", key)
+            raise
+
+    def fs_write(self, acp_session_id: str, path: str, content: str) -> None:
+        key, roots, turn_id = self._fs_context(acp_session_id, "fs/write_text_file", path)
+        try:
+            self.files.write(key, turn_id, roots, path, content)
+        except AgentFileError as exc:
+            self._diagnose("warning", "fs-refused", f"fs/write_text_file {path!r}: {exc}", key)
+            raise
+
+    def file_changes(self, session_key: str, turn_id: str) -> list[FileChange]:
+        """The files the agent wrote in a turn (turn id = the prompt's client message id)."""
+        return self.files.changes(session_key, turn_id)
+
+    def revert_file(self, session_key: str, turn_id: str, path: str) -> None:
+        """Undo the agent's write to `path` in that turn; raises AgentFileError if it cannot."""
+        self.files.revert(session_key, turn_id, path)
 
     def answer_permission(self, request_id: str, option_id: str | None) -> bool:
         """The user's choice (None = cancel). False if unknown, already answered, or not an option."""
@@ -463,6 +513,7 @@ class ChatService:
             await self.cancel(session_key)
         acp_id = self._acp_ids.get(session_key, session_key)
         self.terminals.close_session(session_key)
+        self.files.forget_session(session_key)
         await self.connection.request(method, {"sessionId": acp_id})
         self._acp_ids.pop(session_key, None)
         if self._active is not None and self._active.key == session_key:

@@ -35,7 +35,7 @@ STATUS_LABELS = {
     "cancelled": "Cancelled",
 }
 MAX_DETAIL_CHARS = 20_000
-FEED_BUDGET_S = 0.01  # terminal emulation per card read (the rest continues on the next tick)
+FEED_BUDGET_S = 0.02  # terminal emulation per card read (the rest continues on the next tick)
 
 
 def format_duration(seconds: float) -> str:

@@ -19,19 +19,41 @@ Item {
         spacing: Theme.gap
         Repeater {
             model: root.payload.attachments
-            Button {
+            Button {  // Enter/Space activate it like a click; the name is what a screen reader says
+                id: card
                 required property var modelData
+                objectName: "attachmentCard"
+                readonly property bool local: modelData.kind === "file" || modelData.kind === "directory"
                 enabled: modelData.status !== "unavailable"
-                width: Math.min(flow.width, 320)
-                contentItem: ColumnLayout {
-                    spacing: 0
-                    Text { text: modelData.name + (modelData.source === "media-directive" ? "  (MEDIA)" : "")
-                           font.bold: true; color: Theme.text; elide: Text.ElideMiddle; Layout.fillWidth: true }
-                    Text { visible: modelData.status !== "unavailable"; text: modelData.uri; color: Theme.muted
-                           font.pixelSize: 11; elide: Text.ElideMiddle; Layout.fillWidth: true }
+                width: Math.min(flow.width, 340)
+                contentItem: RowLayout {
+                    ColumnLayout {
+                        spacing: 0
+                        Layout.fillWidth: true
+                        Text { text: card.modelData.name + (card.modelData.source === "media-directive" ? "  (MEDIA)" : "")
+                               font.bold: true; color: card.enabled ? Theme.text : Theme.muted
+                               elide: Text.ElideMiddle; Layout.fillWidth: true; textFormat: Text.PlainText }
+                        Text { visible: card.modelData.status !== "unavailable"  // unavailable: the name only
+                               text: card.modelData.status === "pending" ? "checking\u2026"
+                                     : card.modelData.path + (card.modelData.outside ? "  (outside the workspace)" : "")
+                               color: Theme.muted; font.pixelSize: 11; elide: Text.ElideMiddle
+                               Layout.fillWidth: true; textFormat: Text.PlainText }
+                        Text { visible: card.modelData.status === "unavailable"; text: "unavailable"
+                               color: Theme.muted; font.pixelSize: 11 }
+                    }
+                    ToolButton {
+                        objectName: "openWithButton"
+                        visible: card.local && card.modelData.status === "available"
+                        text: "Open with\u2026"; font.pixelSize: 11
+                        onClicked: attachments.openExternally(card.modelData.uri)
+                        Accessible.name: "Open " + card.modelData.name + " with the system application"
+                    }
                 }
-                Accessible.name: "Attachment " + modelData.name
-                onClicked: controller.openLink(modelData.uri)
+                Accessible.name: "Attachment " + modelData.name + (modelData.status === "unavailable"
+                                 ? ", unavailable: " + modelData.reason : "")
+                ToolTip.visible: hovered && modelData.status === "unavailable"
+                ToolTip.text: modelData.reason || ""
+                onClicked: attachments.activate(modelData.uri)
             }
         }
     }

@@ -22,6 +22,8 @@ ApplicationWindow {
         Sidebar { SplitView.preferredWidth: 240; SplitView.minimumWidth: 160 }
         ColumnLayout {
             spacing: 0
+            SplitView.fillWidth: true
+            SplitView.minimumWidth: 360
             Banner { Layout.fillWidth: true }
             Conversation { id: conversation; Layout.fillWidth: true; Layout.fillHeight: true }
             Rectangle {
@@ -41,6 +43,7 @@ ApplicationWindow {
             }
             Composer { id: composer; Layout.fillWidth: true }
         }
+        PreviewPanel { SplitView.preferredWidth: 400; SplitView.minimumWidth: 240 }
     }
 
     Shortcut { sequences: [StandardKey.New]; onActivated: controller.newChat() }

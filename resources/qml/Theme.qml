@@ -9,6 +9,7 @@ QtObject {
     readonly property color sidebar: dark ? "#232428" : "#eeeff1"
     readonly property color text: dark ? "#e6e6e6" : "#1d1d1f"
     readonly property color muted: dark ? "#9a9ca3" : "#6b6f76"
+    readonly property color error: dark ? "#ff7b72" : "#cf222e"
     readonly property color border: dark ? "#3a3c42" : "#dcdde0"
     readonly property color accent: dark ? "#7aa2ff" : "#3b63d6"
     readonly property color userBubble: dark ? "#2f3b57" : "#e3eaff"

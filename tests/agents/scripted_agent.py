@@ -658,6 +658,66 @@ class Agent:
         self.chunk(sid, json.dumps(created))
         return "end_turn"
 
+    # --- client file access (fs/read_text_file, fs/write_text_file) ------------------------------
+    def session_path(self, sid: str, relative: str) -> str:
+        """An absolute path built from the session's cwd (not normalized: `..` stays in it)."""
+        return os.path.join(self.sessions.get(sid, {}).get("cwd") or ".", relative)
+
+    async def fs_read(self, sid: str, relative: str, *counts: str) -> None:
+        request: dict[str, Any] = {"sessionId": sid, "path": self.session_path(sid, relative)}
+        for name, value in zip(("line", "limit"), counts, strict=False):
+            request[name] = int(value)
+        response = await self.request_raw("fs/read_text_file", request)
+        self.chunk(sid, json.dumps({"result": response.get("result"), "error": response.get("error")}))
+
+    async def fs_write(self, sid: str, relative: str, content: str) -> None:
+        request = {"sessionId": sid, "path": self.session_path(sid, relative), "content": content}
+        response = await self.request_raw("fs/write_text_file", request)
+        self.chunk(sid, json.dumps({"result": response.get("result"), "error": response.get("error")}))
+
+    async def prompt_fs_read(self, sid: str, params: dict[str, Any], text: str) -> str:
+        """`fs-read <relative> [line] [limit]`: reports {"result": ..., "error": ...} as JSON."""
+        words = text.split()
+        await self.fs_read(sid, words[1] if len(words) > 1 else "notes.txt", *words[2:4])
+        return "end_turn"
+
+    async def prompt_fs_write(self, sid: str, params: dict[str, Any], text: str) -> str:
+        """`fs-write <relative> <content>` (a literal \\n in the content is a newline)."""
+        words = text.split(" ", 2)
+        relative = words[1] if len(words) > 1 else "notes.txt"
+        content = (words[2] if len(words) > 2 else "").replace("\\n", "\n")
+        await self.fs_write(sid, relative, content)
+        return "end_turn"
+
+    async def prompt_fs_read_outside(self, sid: str, params: dict[str, Any], text: str) -> str:
+        """`fs-read-outside [name]`: reads `<cwd>/../<name>` (default outside.txt)."""
+        words = text.split()
+        await self.fs_read(sid, os.path.join("..", words[1] if len(words) > 1 else "outside.txt"))
+        return "end_turn"
+
+    async def prompt_fs_write_outside(self, sid: str, params: dict[str, Any], text: str) -> str:
+        """`fs-write-outside [name]`: writes `<cwd>/../<name>` (default outside.txt)."""
+        words = text.split()
+        name = words[1] if len(words) > 1 else "outside.txt"
+        await self.fs_write(sid, os.path.join("..", name), "written by the agent\n")
+        return "end_turn"
+
+    async def prompt_attach_mix(self, sid: str, params: dict[str, Any], text: str) -> str:
+        """Prose, then resource links: four workspace files, a missing one, a `javascript:` reference
+        and a web page (attachment cards in every state)."""
+        self.chunk(sid, "Here are the files.")
+        references = [
+            *(self.session_path(sid, name) for name in ("notes.md", "pic.png", "data.csv", "archive.zip")),
+            self.session_path(sid, "missing.txt"),
+            "javascript:alert(1)",
+            "https://example.com/page",
+        ]
+        for uri in references:
+            name = uri.rstrip("/").rsplit("/", 1)[-1]
+            link = {"type": "resource_link", "uri": uri, "name": name}
+            self.update(sid, {"sessionUpdate": "agent_message_chunk", "content": link})
+        return "end_turn"
+
     async def prompt_meta(self, sid: str, params: dict[str, Any], text: str) -> str:
         self.update(
             sid,
@@ -674,6 +734,7 @@ class Agent:
 
 PROMPTS = {
     "hello": Agent.prompt_hello,
+    "attach-mix": Agent.prompt_attach_mix,
     "echo-meta": Agent.prompt_echo_meta,
     "garbage": Agent.prompt_garbage,
     "bigline": Agent.prompt_bigline,
@@ -695,6 +756,10 @@ PROMPTS = {
     "term-kill": Agent.prompt_term_kill,
     "term-outside": Agent.prompt_term_outside,
     "term-hold": Agent.prompt_term_hold,
+    "fs-read": Agent.prompt_fs_read,
+    "fs-write": Agent.prompt_fs_write,
+    "fs-read-outside": Agent.prompt_fs_read_outside,
+    "fs-write-outside": Agent.prompt_fs_write_outside,
 }
 
 

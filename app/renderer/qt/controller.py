@@ -13,12 +13,14 @@ from typing import Any
 from PySide6.QtCore import Property, QObject, QTimer, QUrl, Signal, Slot
 from PySide6.QtGui import QDesktopServices, QGuiApplication
 
+from app.main.attachment_service import AttachmentService
 from app.main.chat_service import ChatService
 from app.main.envelopes import AgentStateEnvelope, LoadResult, SessionSummary
 from app.main.errors import HostError
 from app.main.links import external_link_refusal
 from app.main.local_store import JsonStringMap, draft_store, session_names, session_previews
 from app.renderer.presenter import turn_copy_text
+from app.renderer.qt.attachments import AttachmentController
 from app.renderer.qt.session_list_model import SessionListModel
 from app.renderer.qt.timeline_model import TimelineModel
 from app.renderer.terminal_view import TerminalEmulator
@@ -58,6 +60,11 @@ class ChatController(QObject):
         self.model = TimelineModel(self)
         self.model.terminalAdvanced.connect(self.terminalAdvanced)
         self.session_model = SessionListModel(self)
+        self.attachments = AttachmentController(
+            AttachmentService(service.session_workspace), self._spawn, parent=self
+        )
+        self.attachments.statesChanged.connect(self.model.refresh_attachments)
+        self.model.attachment_states = self.attachments.decorate
         self.sessionsChanged.connect(lambda: self.session_model.apply(self.sessions))
         self.drafts: JsonStringMap = draft_store()
         self.names: JsonStringMap = session_names()
@@ -214,6 +221,7 @@ class ChatController(QObject):
             self._config = list(result.config_options)
         self._busy = self.service.is_live(result.session_key)
         self.model.live_item = timeline.order[-1] if self._busy and timeline.order else None
+        self.attachments.set_session(result.session_key, result.generation)
         self.model.set_timeline(timeline)
         self._unseen.discard(result.session_key)
         if result.session_key not in self._local_keys and result.created:

@@ -10,6 +10,7 @@ beginInsertRows/beginRemoveRows, content changes are coalesced into dataChanged 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QAbstractListModel, QByteArray, QModelIndex, QObject, Qt, QTimer, Signal, Slot
@@ -20,6 +21,7 @@ from app.renderer.timeline.reducer import Timeline
 from app.renderer.timeline.rows import Row, RowChange, RowsChanged, RowsInserted, RowsRemoved
 
 FLUSH_INTERVAL_MS = 16
+ATTACHMENT_ROWS = ("turn-attachments", "user-attachments")
 
 KIND_ROLE = Qt.ItemDataRole.UserRole + 1
 KEY_ROLE = Qt.ItemDataRole.UserRole + 2
@@ -52,6 +54,8 @@ class TimelineModel(QAbstractListModel):
         self._collapse_timer.setSingleShot(True)
         self._collapse_timer.timeout.connect(self._collapse_due)
         self._collapse_keys: set[str] = set()
+        # set by the controller: attachment dicts -> the same with their main-side resolution state
+        self.attachment_states: Callable[[list[dict[str, Any]]], list[dict[str, Any]]] | None = None
         self._feed_timer = QTimer(self)  # runs only while a terminal card has output left to emulate
         self._feed_timer.setSingleShot(True)
         self._feed_timer.setInterval(0)  # next slice as soon as the loop is idle (each is time-bounded)
@@ -90,7 +94,10 @@ class TimelineModel(QAbstractListModel):
         return None
 
     def _decorate(self, row: Row, payload: dict[str, Any]) -> dict[str, Any]:
-        """Add UI state (expanded flags) to a cached payload without touching the cache."""
+        """Add UI state (expanded flags, attachment states) to a cached payload without touching the
+        cache."""
+        if row.kind in ATTACHMENT_ROWS and self.attachment_states is not None:
+            return {**payload, "attachments": self.attachment_states(payload.get("attachments", []))}
         if row.kind in ("tool", "tool-group"):
             if self.presenter.terminals_behind and not self._feed_timer.isActive():
                 self._feed_timer.start()  # terminal output to emulate: a bounded slice per tick
@@ -209,6 +216,10 @@ class TimelineModel(QAbstractListModel):
             if predicate(row):
                 index = self.index(count - 1 - i)
                 self.dataChanged.emit(index, index)
+
+    def refresh_attachments(self) -> None:
+        """Attachment states changed (a resolution arrived): re-read the attachment rows only."""
+        self.refresh_rows(lambda row: row.kind in ATTACHMENT_ROWS)
 
     def refresh_last_turn(self, kinds: tuple[str, ...]) -> None:
         """Re-read rows of the newest group only (a turn ending, the elapsed clock): O(turn), not

@@ -1,0 +1,71 @@
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+
+// The attachment preview: an image, highlighted text or code, rendered Markdown (links inert, nothing
+// remote loaded) or a CSV table; anything else offers "Open with system app" (a click, never automatic).
+Rectangle {
+    id: panel
+    objectName: "previewPanel"
+    readonly property var shown: attachments.preview
+    visible: shown.name !== undefined
+    color: Theme.window
+    border.color: Theme.border
+    Accessible.role: Accessible.Pane
+    Accessible.name: "Preview of " + (shown.name || "")
+
+    Keys.onEscapePressed: attachments.closePreview()
+
+    ColumnLayout {
+        anchors.fill: parent
+        anchors.margins: Theme.pad
+        spacing: Theme.gap
+        RowLayout {
+            Layout.fillWidth: true
+            ColumnLayout {
+                Layout.fillWidth: true
+                spacing: 0
+                Label { objectName: "previewTitle"; text: panel.shown.name || ""; font.bold: true
+                        elide: Text.ElideMiddle; Layout.fillWidth: true; color: Theme.text }
+                Label { text: (panel.shown.path || "") + (panel.shown.outside ? "  (outside the workspace)" : "")
+                        color: Theme.muted; font.pixelSize: 11; elide: Text.ElideMiddle; Layout.fillWidth: true }
+            }
+            Button { objectName: "previewOpenButton"; text: "Open with system app"
+                     visible: !!panel.shown.canOpen; onClicked: attachments.openExternally(panel.shown.uri)
+                     Accessible.name: "Open " + (panel.shown.name || "") + " with the system application" }
+            ToolButton { text: "\u2715"; onClicked: attachments.closePreview(); Accessible.name: "Close preview" }
+        }
+        Label { visible: !!panel.shown.error; text: panel.shown.error || ""; color: Theme.error
+                wrapMode: Text.Wrap; Layout.fillWidth: true }
+        Label { visible: !!panel.shown.note; text: panel.shown.note || ""; color: Theme.muted
+                font.pixelSize: 11; wrapMode: Text.Wrap; Layout.fillWidth: true }
+        Label { visible: panel.shown.kind === "other" && !panel.shown.error
+                text: "No preview for this kind of file."; color: Theme.muted }
+        ScrollView {
+            Layout.fillWidth: true
+            Layout.fillHeight: true
+            clip: true
+            visible: panel.shown.kind === "image" || !!panel.shown.html
+            Image {
+                objectName: "previewImage"
+                visible: panel.shown.kind === "image"
+                source: panel.shown.image || ""
+                fillMode: Image.PreserveAspectFit
+                width: Math.min(implicitWidth, panel.width - 2 * Theme.pad)
+                asynchronous: false
+                cache: false
+            }
+            TextEdit {
+                objectName: "previewText"
+                visible: !!panel.shown.html
+                width: panel.width - 2 * Theme.pad
+                text: panel.shown.html || ""
+                textFormat: TextEdit.RichText
+                readOnly: true; selectByMouse: true
+                wrapMode: TextEdit.Wrap
+                color: Theme.text
+                // links are inert here: no onLinkActivated
+            }
+        }
+    }
+}

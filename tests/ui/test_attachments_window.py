@@ -1,0 +1,145 @@
+"""Attachment cards and the preview panel in the real window, fed by a real agent subprocess: states
+from main-side resolutions, keyboard activation, previews of an image, Markdown and CSV, and "Open with"
+only on eligible cards (the system call itself is the one thing replaced: nothing may launch here)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PIL import Image
+from PySide6.QtCore import Qt
+
+from tests.conftest import scripted_agent_argv
+
+
+def _cards(window) -> list:
+    found, stack = [], [window.root.contentItem()]
+    while stack:
+        item = stack.pop()
+        if item.objectName() == "attachmentCard":
+            found.append(item)
+        stack.extend(item.childItems())
+    return found
+
+
+def _card_data(window) -> dict[str, dict]:
+    return {card.property("modelData")["uri"]: card.property("modelData") for card in _cards(window)}
+
+
+def _child(item, name: str):
+    stack = [item]
+    while stack:
+        current = stack.pop()
+        if current.objectName() == name:
+            return current
+        stack.extend(current.childItems())
+    return None
+
+
+def _workspace(root: Path) -> None:
+    (root / "notes.md").write_text(
+        "# Release notes\n\nSee [the site](https://example.com) and ![x](https://example.com/x.png).\n"
+    )
+    Image.new("RGB", (64, 48), (200, 30, 30)).save(root / "pic.png")
+    (root / "data.csv").write_text("name,size\nalpha,1\nbeta,<b>2</b>\n")
+    (root / "archive.zip").write_bytes(b"PK\x03\x04not really")
+
+
+def test_cards_resolve_preview_and_open_only_where_eligible(ui):
+    _workspace(ui.tmp_path)
+
+    async def scenario():
+        window = await ui.open(scripted_agent_argv())
+        attachments = window.controller.attachments
+        opened: list[str] = []
+        attachments.open_external = lambda url: opened.append(url.toString()) or True
+        await ui.type_and_send(window, "attach-mix")
+        await ui.until(lambda: not window.controller.busy)
+        root = ui.tmp_path
+        local = {str(root / name) for name in ("notes.md", "pic.png", "data.csv", "archive.zip")}
+        await ui.until(
+            lambda: (
+                len(_card_data(window)) == 7
+                and all(d["status"] != "pending" for d in _card_data(window).values())
+            )
+        )
+        data = _card_data(window)
+        for uri in local:
+            assert data[uri]["status"] == "available" and data[uri]["kind"] == "file", uri
+        assert data[str(root / "missing.txt")]["status"] == "unavailable"
+        assert data[str(root / "missing.txt")]["name"] == "missing.txt"
+        assert data["javascript:alert(1)"]["status"] == "unavailable"
+        assert data["https://example.com/page"]["kind"] == "remote"
+
+        # "Open with" only on available local cards
+        for card in _cards(window):
+            uri = card.property("modelData")["uri"]
+            assert _child(card, "openWithButton").isVisible() == (uri in local), uri
+        assert not opened  # nothing opened by itself
+
+        panel = ui.item(window, "previewPanel")
+        assert not panel.isVisible()
+        cards = {card.property("modelData")["uri"]: card for card in _cards(window)}
+
+        # keyboard: Space on the focused Markdown card opens its preview, rendered, links inert
+        cards[str(root / "notes.md")].forceActiveFocus()
+        await ui.key(window, Qt.Key.Key_Space, text=" ")
+        await ui.until(lambda: panel.isVisible() and attachments.preview.get("kind") == "markdown")
+        text = _child(panel, "previewText").property("text")
+        assert "Release notes" in text and "x.png" not in text.split("Release notes")[0]
+        assert not opened
+        await ui.screenshot(window, "12-preview-markdown")
+
+        # an image: decoded from the bytes the main side read
+        cards[str(root / "pic.png")].clicked.emit()
+        await ui.until(lambda: attachments.preview.get("kind") == "image")
+        image = _child(panel, "previewImage")
+        await ui.until(lambda: image.property("implicitWidth") > 0)  # decoded and shown
+        assert (image.property("implicitWidth"), image.property("implicitHeight")) == (64, 48)
+        await ui.screenshot(window, "13-preview-image")
+
+        # CSV as a table, cells escaped
+        cards[str(root / "data.csv")].clicked.emit()
+        await ui.until(lambda: attachments.preview.get("kind") == "csv")
+        html = attachments.preview["html"]
+        assert "<table" in html and "alpha" in html and "&lt;b&gt;2&lt;/b&gt;" in html
+
+        # anything else: no preview, an explicit open button
+        cards[str(root / "archive.zip")].clicked.emit()
+        await ui.until(lambda: attachments.preview.get("kind") == "other")
+        button = _child(panel, "previewOpenButton")
+        assert button.isVisible() and not opened
+        button.clicked.emit()
+        await ui.until(lambda: opened)
+        assert opened == [(root / "archive.zip").as_uri()]
+
+        # a remote link opens externally only on its click
+        cards["https://example.com/page"].clicked.emit()
+        await ui.until(lambda: len(opened) == 2)
+        assert opened[1] == "https://example.com/page"
+
+        # an unavailable card cannot be activated
+        assert not cards["javascript:alert(1)"].isEnabled()
+
+    ui.run(scenario())
+
+
+def test_a_file_swapped_after_its_card_resolved_is_refused_on_click(ui):
+    _workspace(ui.tmp_path)
+
+    async def scenario():
+        import os
+
+        window = await ui.open(scripted_agent_argv())
+        attachments = window.controller.attachments
+        await ui.type_and_send(window, "attach-mix")
+        await ui.until(lambda: not window.controller.busy)
+        target = str(ui.tmp_path / "notes.md")
+        await ui.until(lambda: _card_data(window).get(target, {}).get("status") == "available")
+        os.unlink(target)
+        os.mkfifo(target)  # the card still says available; the click must judge again
+        attachments.activate(target)
+        await ui.until(lambda: attachments.preview.get("error"))
+        assert "not a file" in attachments.preview["error"]
+
+    ui.run(scenario())
