@@ -338,10 +338,13 @@ def footer_payload(
     grouping = timeline.grouping
     index = grouping._index_of(group)
     timing = None
+    message_id = ""  # the prompt's message id: the turn the agent's file writes are recorded under
     if index > 0:
         previous = grouping.groups[index - 1]
         for item_id in previous.item_ids:
             segment = timeline.items.get(item_id)
+            if isinstance(segment, MessageSegment) and not message_id:
+                message_id = segment.message_id
             if isinstance(segment, MessageSegment) and segment.message_id in timeline.timings:
                 timing = timeline.timings[segment.message_id]
                 message_id = segment.message_id
@@ -352,7 +355,7 @@ def footer_payload(
             label = f"Took {format_duration(timing.elapsed_s)}"
         elif timing.sent_at is not None and live_message_id == message_id:
             label = f"{format_duration(now - timing.sent_at)} elapsed"
-    return {"timing": label}
+    return {"timing": label, "messageId": message_id}
 
 
 def group_of_row(timeline: Timeline, row: Row) -> Group | None:

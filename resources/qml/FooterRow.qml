@@ -2,24 +2,83 @@ import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
 
-// The end of an assistant turn: timing and the one copy action of the turn.
+// The end of an assistant turn: timing, the one copy action of the turn, and the files the agent
+// changed in it (each with its diff against what the agent last read, and a revert).
 Item {
     id: root
     required property var payload
+    readonly property var files: payload.files || []
     width: ListView.view ? ListView.view.width : 400
-    implicitHeight: 30
-    RowLayout {
+    implicitHeight: column.implicitHeight + 4
+    ColumnLayout {
+        id: column
         x: 44; y: 2
         width: root.width - x - Theme.pad
-        ToolButton {
-            id: copy
-            property bool copied: false
-            text: copied ? "Copied" : "Copy"
-            font.pixelSize: 11
-            Accessible.name: "Copy the agent's reply"
-            onClicked: { controller.copyTurn(root.payload.groupId); copied = true }
+        spacing: 2
+        RowLayout {
+            Layout.fillWidth: true
+            ToolButton {
+                id: copy
+                property bool copied: false
+                text: copied ? "Copied" : "Copy"
+                font.pixelSize: 11
+                Accessible.name: "Copy the agent's reply"
+                onClicked: { controller.copyTurn(root.payload.groupId); copied = true }
+            }
+            Text { text: root.payload.timing || ""; color: Theme.muted; font.pixelSize: 11 }
+            Item { Layout.fillWidth: true }
         }
-        Text { text: root.payload.timing || ""; color: Theme.muted; font.pixelSize: 11 }
-        Item { Layout.fillWidth: true }
+        Rectangle {
+            objectName: "filesChanged"
+            visible: root.files.length > 0
+            Layout.fillWidth: true
+            implicitHeight: filesColumn.implicitHeight + 2 * Theme.gap
+            radius: Theme.radius / 2
+            color: "transparent"
+            border.color: Theme.border
+            ColumnLayout {
+                id: filesColumn
+                x: Theme.gap; y: Theme.gap
+                width: parent.width - 2 * Theme.gap
+                spacing: 2
+                Text { text: root.files.length === 1 ? "1 file changed" : root.files.length + " files changed"
+                       font.bold: true; font.pixelSize: 12; color: Theme.text }
+                Repeater {
+                    model: root.files
+                    ColumnLayout {
+                        id: fileEntry
+                        required property var modelData
+                        property bool open: false
+                        Layout.fillWidth: true
+                        spacing: 0
+                        RowLayout {
+                            Layout.fillWidth: true
+                            ToolButton { text: (fileEntry.open ? "\u25be " : "\u25b8 ") + fileEntry.modelData.name
+                                         font.pixelSize: 12; onClicked: fileEntry.open = !fileEntry.open
+                                         Accessible.name: (fileEntry.open ? "Hide" : "Show") + " the diff of "
+                                                          + fileEntry.modelData.name }
+                            Text { text: (fileEntry.modelData.created ? "created  " : "") + fileEntry.modelData.path
+                                   color: Theme.muted; font.pixelSize: 11; elide: Text.ElideMiddle
+                                   Layout.fillWidth: true; textFormat: Text.PlainText }
+                            ToolButton { objectName: "revertButton"; text: "Revert"; font.pixelSize: 11
+                                         Accessible.name: "Revert the agent's change to " + fileEntry.modelData.name
+                                         onClicked: controller.revertFile(root.payload.messageId, fileEntry.modelData.path) }
+                        }
+                        TextEdit {
+                            objectName: "fileDiff"
+                            visible: fileEntry.open
+                            Layout.fillWidth: true
+                            text: fileEntry.modelData.diff
+                            textFormat: TextEdit.PlainText
+                            readOnly: true; selectByMouse: true
+                            font.family: Theme.mono; font.pixelSize: 11
+                            color: Theme.text
+                            wrapMode: TextEdit.NoWrap
+                            clip: true
+                        }
+                    }
+                }
+            }
+        }
     }
 }

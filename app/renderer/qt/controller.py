@@ -5,7 +5,9 @@ store and the list model. It decides nothing about security: links and files go 
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
+import os
 import time
 import uuid
 from typing import Any
@@ -13,6 +15,8 @@ from typing import Any
 from PySide6.QtCore import Property, QObject, QTimer, QUrl, Signal, Slot
 from PySide6.QtGui import QDesktopServices, QGuiApplication
 
+from app.main.agent_files import AgentFileError
+from app.main.attachment_access import display_name
 from app.main.attachment_service import AttachmentService
 from app.main.chat_service import ChatService
 from app.main.envelopes import AgentStateEnvelope, LoadResult, SessionSummary
@@ -37,6 +41,15 @@ NEW_CHAT_DRAFT = "__new_chat__"
 
 def _prop(type_: Any, name: str, notify: str) -> Any:
     return Property(type_, lambda self: getattr(self, name), notify=notify)
+
+
+def settle_heap() -> None:
+    """Move what a load built (a long history is millions of objects) out of the collector's sight.
+    Python's full collections walk every tracked object: with a 2,000-turn history each one was a
+    ~300 ms freeze in the middle of streaming. Young garbage is collected first; cyclic garbage already
+    old is left (a small, bounded cost against a visible stall)."""
+    gc.collect(1)
+    gc.freeze()
 
 
 class ChatController(QObject):
@@ -65,6 +78,7 @@ class ChatController(QObject):
         )
         self.attachments.statesChanged.connect(self.model.refresh_attachments)
         self.model.attachment_states = self.attachments.decorate
+        self.model.file_changes = self._file_changes_for
         self.sessionsChanged.connect(lambda: self.session_model.apply(self.sessions))
         self.drafts: JsonStringMap = draft_store()
         self.names: JsonStringMap = session_names()
@@ -223,6 +237,7 @@ class ChatController(QObject):
         self.model.live_item = timeline.order[-1] if self._busy and timeline.order else None
         self.attachments.set_session(result.session_key, result.generation)
         self.model.set_timeline(timeline)
+        settle_heap()
         self._unseen.discard(result.session_key)
         if result.session_key not in self._local_keys and result.created:
             self._local_keys.insert(0, result.session_key)
@@ -460,6 +475,30 @@ class ChatController(QObject):
         timeline = self.timeline
         if timeline is not None:
             self.copyText(turn_copy_text(timeline, group_id))
+
+    # --- files the agent changed ---------------------------------------------------------------------
+    def _file_changes_for(self, message_id: str) -> list[dict[str, Any]]:
+        """The "files changed" of a turn: each file with its diff against what the agent last read."""
+        if not message_id or not self._session_key:
+            return []
+        return [
+            {
+                "path": change.path,
+                "name": display_name(os.path.basename(change.path)),
+                "created": change.before is None,
+                "diff": self.service.files.diff(change),
+            }
+            for change in self.service.file_changes(self._session_key, message_id)
+        ]
+
+    @Slot(str, str)
+    def revertFile(self, message_id: str, path: str) -> None:
+        """Undo the agent's write (refused, with the reason shown, if the file changed since)."""
+        try:
+            self.service.revert_file(self._session_key, message_id, path)
+        except AgentFileError as exc:
+            self._set_notice(f"Not reverted: {exc}")
+        self.model.refresh_rows(lambda row: row.kind == "turn-footer")
 
     @Slot(str)
     def copyTerminal(self, tool_id: str) -> None:

@@ -56,6 +56,8 @@ class TimelineModel(QAbstractListModel):
         self._collapse_keys: set[str] = set()
         # set by the controller: attachment dicts -> the same with their main-side resolution state
         self.attachment_states: Callable[[list[dict[str, Any]]], list[dict[str, Any]]] | None = None
+        # set by the controller: a turn's message id -> the files the agent changed in it
+        self.file_changes: Callable[[str], list[dict[str, Any]]] | None = None
         self._feed_timer = QTimer(self)  # runs only while a terminal card has output left to emulate
         self._feed_timer.setSingleShot(True)
         self._feed_timer.setInterval(0)  # next slice as soon as the loop is idle (each is time-bounded)
@@ -96,6 +98,8 @@ class TimelineModel(QAbstractListModel):
     def _decorate(self, row: Row, payload: dict[str, Any]) -> dict[str, Any]:
         """Add UI state (expanded flags, attachment states) to a cached payload without touching the
         cache."""
+        if row.kind == "turn-footer" and self.file_changes is not None:
+            return {**payload, "files": self.file_changes(str(payload.get("messageId") or ""))}
         if row.kind in ATTACHMENT_ROWS and self.attachment_states is not None:
             return {**payload, "attachments": self.attachment_states(payload.get("attachments", []))}
         if row.kind in ("tool", "tool-group"):

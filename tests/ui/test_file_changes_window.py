@@ -1,0 +1,53 @@
+"""The agent's file writes in the real window: a "files changed" section on the turn with the diff
+against what the agent last read, and a revert that refuses to clobber a later edit by the user."""
+
+from __future__ import annotations
+
+from app.renderer.qt.timeline_model import PAYLOAD_ROLE
+from tests.conftest import scripted_agent_argv
+
+
+def _footer_files(ui, window) -> list[dict]:
+    rows = []
+    model = window.controller.model
+    for index in range(model.rowCount()):
+        payload = model.data(model.index(index), PAYLOAD_ROLE)
+        if payload and payload.get("kind") == "turn-footer" and payload.get("files"):
+            rows.extend(payload["files"])
+    return rows
+
+
+def test_a_write_shows_as_files_changed_with_a_diff_and_reverts(ui):
+    (ui.tmp_path / "notes.txt").write_text("first line\n")
+
+    async def scenario():
+        window = await ui.open(scripted_agent_argv())
+        controller = window.controller
+        await ui.type_and_send(window, "fs-read notes.txt")
+        await ui.until(lambda: not controller.busy)
+        await ui.type_and_send(window, "fs-write notes.txt first line\\nsecond line\\n")
+        await ui.until(lambda: not controller.busy)
+        assert (ui.tmp_path / "notes.txt").read_text() == "first line\nsecond line\n"
+        section = await ui.until(lambda: ui.find(window, "filesChanged"))
+        await ui.until(lambda: section.isVisible())
+        [changed] = await ui.until(lambda: _footer_files(ui, window))
+        assert changed["name"] == "notes.txt" and not changed["created"]
+        assert "+second line" in changed["diff"] and "-first line" not in changed["diff"]
+        await ui.screenshot(window, "14-files-changed")
+
+        ui.item(window, "revertButton").clicked.emit()
+        await ui.until(lambda: not _footer_files(ui, window))
+        assert (ui.tmp_path / "notes.txt").read_text() == "first line\n"
+
+        # a second write, then the user edits the file: revert refuses and says why
+        await ui.type_and_send(window, "fs-write notes.txt agent text\\n")
+        await ui.until(lambda: not controller.busy)
+        await ui.until(lambda: _footer_files(ui, window))
+        (ui.tmp_path / "notes.txt").write_text("the user's own edit\n")
+        revert = await ui.until(lambda: ui.find(window, "revertButton"))
+        await ui.until(lambda: revert.isVisible())
+        revert.clicked.emit()
+        await ui.until(lambda: "Not reverted" in controller.notice)
+        assert (ui.tmp_path / "notes.txt").read_text() == "the user's own edit\n"
+
+    ui.run(scenario())
