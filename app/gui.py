@@ -43,6 +43,7 @@ class Window:
 
         from app.renderer.qt import terminal_item
         from app.renderer.qt.attachments import IMAGE_PROVIDER, AttachmentImages
+        from app.renderer.qt.composer_attachments import THUMBNAIL_PROVIDER, Thumbnails
         from app.renderer.qt.controller import ChatController
 
         terminal_item.register()
@@ -57,6 +58,8 @@ class Window:
         self.engine.rootContext().setContextProperty("controller", self.controller)
         self.engine.rootContext().setContextProperty("attachments", self.controller.attachments)
         self.engine.addImageProvider(IMAGE_PROVIDER, AttachmentImages(self.controller.attachments))
+        self.engine.rootContext().setContextProperty("composerFiles", self.controller.composer_files)
+        self.engine.addImageProvider(THUMBNAIL_PROVIDER, Thumbnails(self.controller.composer_files))
         self.engine.addImportPath(str(qml))
         self.engine.load(QUrl.fromLocalFile(str(qml / "Main.qml")))
         roots = self.engine.rootObjects()

@@ -47,7 +47,12 @@ from app.main.errors import (
     PromptRefused,
 )
 from app.main.permissions import PermissionBroker, PermissionWaiter
-from app.main.prompt_blocks import PromptAttachment, build_prompt_blocks, build_prompt_meta
+from app.main.prompt_blocks import (
+    PromptAttachment,
+    PromptCapabilities,
+    build_prompt_blocks,
+    build_prompt_meta,
+)
 from app.main.session_routing import (
     ActiveSession,
     LivePrompt,
@@ -579,7 +584,14 @@ class ChatService:
         """Send a prompt and wait for the turn to settle. Refusals raise PromptRefused."""
         active = self._refuse_prompt(session_key, cwd)
         message_id = client_message_id or f"user:{uuid.uuid4()}"
-        blocks = build_prompt_blocks(text, attachments)
+        info = self.agent_info
+        try:
+            blocks = build_prompt_blocks(
+                text, attachments, PromptCapabilities.from_agent(info.capabilities if info else None)
+            )
+        except PromptRefused as exc:  # nothing was sent: views drop the optimistic message
+            self._emit(PromptSettledEnvelope(active.key, active.generation, message_id, None, str(exc), 0.0))
+            raise
         meta = build_prompt_meta(session_key, message_id, text)
         live = LivePrompt(active.key, active.acp_id, active.generation, active.cwd, message_id)
         self._live[live.key] = live

@@ -1,14 +1,72 @@
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
+import QtQuick.Dialogs
 
 // Multi-line composer: Enter sends, Shift+Enter adds a line, Esc stops a running turn; slash-command
-// completion from the agent's commands; the draft is saved per session.
+// completion from the agent's commands; `@` mentions files under the session's folder; files come in
+// by the Attach button, drag-and-drop and paste (removable chips above the text); the draft is saved
+// per session.
 Rectangle {
     id: root
     property alias input: input
     implicitHeight: Math.min(220, input.implicitHeight + 2 * Theme.gap) + 2 * Theme.gap
-    color: Theme.window
+                    + (chips.visible ? chips.implicitHeight + Theme.gap : 0)
+    color: dropArea.containsDrag ? Theme.dark ? "#243042" : "#e8f0fe" : Theme.window
+    // the `@word` being typed just before the cursor, or "" (no mention in progress)
+    readonly property string mentionQuery: {
+        var before = input.text.substring(0, input.cursorPosition)
+        var match = before.match(/(^|\s)@([^\s@]*)$/)
+        return match ? match[2] : ""
+    }
+    readonly property bool mentioning: {
+        var before = input.text.substring(0, input.cursorPosition)
+        return /(^|\s)@([^\s@]*)$/.test(before) && input.activeFocus
+    }
+    readonly property var mentionMatches: mentioning ? composerFiles.mentionCandidates(mentionQuery) : []
+
+    DropArea {
+        id: dropArea
+        objectName: "composerDropArea"
+        anchors.fill: parent
+        keys: ["text/uri-list"]
+        onDropped: (drop) => { composerFiles.addUrls(drop.urls); drop.accept(Qt.CopyAction) }
+    }
+
+    FileDialog {
+        id: fileDialog
+        title: "Attach files"
+        fileMode: FileDialog.OpenFiles
+        onAccepted: composerFiles.addUrls(selectedFiles)
+    }
+
+    Popup {
+        id: mentionPopup
+        objectName: "mentionCompletion"
+        y: -height - 4
+        x: Theme.pad
+        width: Math.min(root.width - 2 * Theme.pad, 520)
+        height: Math.min(260, mentionList.contentHeight + 8)
+        visible: root.mentionMatches.length > 0
+        closePolicy: Popup.NoAutoClose
+        padding: 4
+        ListView {
+            id: mentionList
+            objectName: "mentionList"
+            anchors.fill: parent
+            model: root.mentionMatches
+            currentIndex: 0
+            clip: true
+            delegate: ItemDelegate {
+                required property var modelData
+                width: mentionList.width
+                highlighted: ListView.isCurrentItem
+                text: modelData
+                font.family: Theme.mono
+                onClicked: root.mention(modelData)
+            }
+        }
+    }
     readonly property var matches: {
         var text = input.text
         if (text.length === 0 || text[0] !== "/" || text.indexOf(" ") >= 0) return []
@@ -49,9 +107,56 @@ Rectangle {
         }
     }
 
+    Flow {
+        id: chips
+        objectName: "attachmentChips"
+        visible: composerFiles.count > 0
+        x: Theme.gap; y: Theme.gap
+        width: parent.width - 2 * Theme.gap
+        spacing: Theme.gap
+        Repeater {
+            model: composerFiles.items
+            Rectangle {
+                id: chip
+                required property var modelData
+                objectName: "attachmentChip"
+                radius: Theme.radius / 2
+                color: Theme.dark ? "#2b2d31" : "#eef0f3"
+                border.color: Theme.border
+                implicitWidth: chipRow.implicitWidth + 8
+                implicitHeight: chipRow.implicitHeight + 6
+                Accessible.name: "Attached " + modelData.name
+                RowLayout {
+                    id: chipRow
+                    x: 4; y: 3
+                    Image { visible: chip.modelData.thumbnail !== ""; source: chip.modelData.thumbnail
+                            objectName: "chipThumbnail"
+                            Layout.preferredWidth: 40; Layout.preferredHeight: 40
+                            fillMode: Image.PreserveAspectFit; cache: false
+                            HoverHandler { id: thumbHover }
+                            ToolTip.visible: thumbHover.hovered; ToolTip.text: chip.modelData.name }
+                    Text { visible: chip.modelData.thumbnail === ""; text: chip.modelData.name; color: Theme.text
+                           font.pixelSize: 12; elide: Text.ElideMiddle; Layout.maximumWidth: 220
+                           textFormat: Text.PlainText }
+                    ToolButton { objectName: "removeChip"; text: "\u2715"; font.pixelSize: 10
+                                 Accessible.name: "Remove " + chip.modelData.name
+                                 onClicked: composerFiles.remove(chip.modelData.id) }
+                }
+            }
+        }
+    }
+
     RowLayout {
         anchors.fill: parent
         anchors.margins: Theme.gap
+        anchors.topMargin: Theme.gap + (chips.visible ? chips.implicitHeight + Theme.gap : 0)
+        ToolButton {
+            objectName: "attachButton"
+            text: "Attach\u2026"
+            Accessible.name: "Attach files"
+            ToolTip.visible: hovered; ToolTip.text: "Attach files (or drop them here, or paste an image)"
+            onClicked: fileDialog.open()
+        }
         ScrollView {
             Layout.fillWidth: true
             Layout.fillHeight: true
@@ -65,7 +170,18 @@ Rectangle {
                 Accessible.name: "Message"
                 onTextChanged: controller.setDraft(text)
                 Keys.onPressed: (event) => {
-                    if (completion.visible && (event.key === Qt.Key_Down || event.key === Qt.Key_Up)) {
+                    if (event.matches(StandardKey.Paste) && composerFiles.pasteFromClipboard()) {
+                        event.accepted = true  // an image or copied files became attachments
+                    } else if (mentionPopup.visible && (event.key === Qt.Key_Down || event.key === Qt.Key_Up)) {
+                        mentionList.currentIndex = Math.max(0, Math.min(root.mentionMatches.length - 1,
+                            mentionList.currentIndex + (event.key === Qt.Key_Down ? 1 : -1)))
+                        event.accepted = true
+                    } else if (mentionPopup.visible && (event.key === Qt.Key_Tab
+                               || ((event.key === Qt.Key_Return || event.key === Qt.Key_Enter)
+                                   && !(event.modifiers & Qt.ShiftModifier)))) {
+                        root.mention(root.mentionMatches[Math.max(0, mentionList.currentIndex)])
+                        event.accepted = true
+                    } else if (completion.visible && (event.key === Qt.Key_Down || event.key === Qt.Key_Up)) {
                         commandList.currentIndex = Math.max(0, Math.min(root.matches.length - 1,
                             commandList.currentIndex + (event.key === Qt.Key_Down ? 1 : -1)))
                         event.accepted = true
@@ -95,16 +211,24 @@ Rectangle {
         Button {
             objectName: controller.busy ? "stopButton" : "sendButton"
             text: controller.busy ? "Stop" : "Send"
-            enabled: controller.busy || input.text.trim().length > 0
+            enabled: controller.busy || input.text.trim().length > 0 || composerFiles.count > 0
             Accessible.name: controller.busy ? "Stop the agent" : "Send message"
             onClicked: controller.busy ? controller.stop() : root.send()
         }
     }
 
     function send() {
-        if (controller.busy || input.text.trim().length === 0) return
+        if (controller.busy || (input.text.trim().length === 0 && composerFiles.count === 0)) return
         controller.send(input.text)
         input.text = ""
+    }
+    function mention(relative) {
+        var before = input.text.substring(0, input.cursorPosition)
+        var after = input.text.substring(input.cursorPosition)
+        var start = before.lastIndexOf("@")
+        input.text = before.substring(0, start) + "@" + relative + " " + after
+        input.cursorPosition = start + relative.length + 2
+        composerFiles.addMention(relative)
     }
     function complete(name) {
         input.text = "/" + name + " "

@@ -205,13 +205,14 @@ async def test_empty_prompt_is_one_empty_text_block():
 
 
 async def test_images_become_image_blocks_and_files_resource_links(tmp_path):
-    from app.main.prompt_blocks import PromptAttachment, build_prompt_blocks
+    from app.main.prompt_blocks import PromptAttachment, PromptCapabilities, build_prompt_blocks
 
     image = tmp_path / "pic.png"
     image.write_bytes(b"\x89PNG\r\n\x1a\nfake")
     doc = tmp_path / "notes.txt"
     doc.write_text("hi")
-    blocks = build_prompt_blocks("look", (PromptAttachment(str(image)), PromptAttachment(str(doc))))
+    caps = PromptCapabilities(image=True, embedded_context=False)
+    blocks = build_prompt_blocks("look", (PromptAttachment(str(image)), PromptAttachment(str(doc))), caps)
     assert blocks[0] == {"type": "text", "text": "look"}
     assert blocks[1]["type"] == "image" and blocks[1]["mimeType"] == "image/png"
     assert blocks[1]["uri"] == image.resolve().as_uri() and blocks[1]["data"]
@@ -222,6 +223,70 @@ async def test_images_become_image_blocks_and_files_resource_links(tmp_path):
         "mimeType": "text/plain",
         "size": 2,
     }
+
+
+async def test_small_text_files_are_embedded_only_when_the_agent_allows(tmp_path):
+    from app.main.prompt_blocks import (
+        MAX_EMBED_BYTES,
+        PromptAttachment,
+        PromptCapabilities,
+        build_prompt_blocks,
+    )
+
+    doc = tmp_path / "notes.md"
+    doc.write_text("# hi\n")
+    big = tmp_path / "big.txt"
+    big.write_text("x" * (MAX_EMBED_BYTES + 1))
+    binary = tmp_path / "blob.bin"
+    binary.write_bytes(b"\x00\x01")
+    attachments = (PromptAttachment(str(doc)), PromptAttachment(str(big)), PromptAttachment(str(binary)))
+    embedded = build_prompt_blocks("", attachments, PromptCapabilities(embedded_context=True))
+    assert embedded[0] == {
+        "type": "resource",
+        "resource": {"uri": doc.resolve().as_uri(), "mimeType": "text/markdown", "text": "# hi\n"},
+    }
+    assert embedded[1]["type"] == "resource_link" and embedded[2]["type"] == "resource_link"
+    linked = build_prompt_blocks("", attachments, PromptCapabilities(embedded_context=False))
+    assert [b["type"] for b in linked] == ["resource_link"] * 3
+
+
+async def test_an_image_for_an_agent_without_image_support_is_refused_clearly(tmp_path):
+    from app.main.errors import PromptRefused
+    from app.main.prompt_blocks import PromptAttachment, PromptCapabilities, build_prompt_blocks
+
+    image = tmp_path / "shot.png"
+    image.write_bytes(b"\x89PNG\r\n\x1a\nfake")
+    with pytest.raises(PromptRefused) as caught:
+        build_prompt_blocks("see", (PromptAttachment(str(image)),), PromptCapabilities(image=False))
+    assert "does not accept images" in str(caught.value) and "shot.png" in str(caught.value)
+    assert caught.value.code == "attachment-image-unsupported"
+
+
+async def test_attachment_limits_give_clear_errors(tmp_path):
+    from app.main.errors import PromptRefused
+    from app.main.prompt_blocks import (
+        MAX_ATTACHMENTS,
+        PromptAttachment,
+        build_prompt_blocks,
+        check_attachment,
+    )
+
+    doc = tmp_path / "a.txt"
+    doc.write_text("a")
+    with pytest.raises(PromptRefused, match="at most"):
+        build_prompt_blocks("", tuple(PromptAttachment(str(doc)) for _ in range(MAX_ATTACHMENTS + 1)))
+    huge = tmp_path / "huge.png"
+    with open(huge, "wb") as handle:
+        handle.truncate(30 * 1024 * 1024)
+    with pytest.raises(PromptRefused, match="the limit is 20 MB"):
+        check_attachment(str(huge))
+    import os
+
+    os.mkfifo(tmp_path / "pipe")
+    with pytest.raises(PromptRefused, match="not a regular file"):
+        check_attachment(str(tmp_path / "pipe"))
+    with pytest.raises(PromptRefused, match="no longer exists"):
+        check_attachment(str(tmp_path / "gone.txt"))
 
 
 async def test_live_prompt_context_survives_switching_sessions(make_service):

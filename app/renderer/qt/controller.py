@@ -10,6 +10,7 @@ import logging
 import os
 import time
 import uuid
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Property, QObject, QTimer, QUrl, Signal, Slot
@@ -23,13 +24,16 @@ from app.main.envelopes import AgentStateEnvelope, LoadResult, SessionSummary
 from app.main.errors import HostError
 from app.main.links import external_link_refusal
 from app.main.local_store import JsonStringMap, draft_store, session_names, session_previews
+from app.main.prompt_blocks import PromptAttachment
 from app.renderer.presenter import turn_copy_text
 from app.renderer.qt.attachments import AttachmentController
+from app.renderer.qt.composer_attachments import ComposerAttachments
 from app.renderer.qt.session_list_model import SessionListModel
 from app.renderer.qt.timeline_model import TimelineModel
 from app.renderer.terminal_view import TerminalEmulator
 from app.renderer.timeline.heartbeat import is_heartbeat_only
 from app.renderer.timeline.items import ToolCall
+from app.renderer.timeline.parts import Attachment, AttachmentPart
 from app.renderer.timeline.questions import question_directory
 from app.renderer.timeline.reducer import METADATA_KINDS
 from app.renderer.timeline.store import TimelineStore
@@ -79,6 +83,9 @@ class ChatController(QObject):
         self.attachments.statesChanged.connect(self.model.refresh_attachments)
         self.model.attachment_states = self.attachments.decorate
         self.model.file_changes = self._file_changes_for
+        self.composer_files = ComposerAttachments(
+            self._spawn, lambda text: self._set_notice(text), self._current_cwd, parent=self
+        )
         self.sessionsChanged.connect(lambda: self.session_model.apply(self.sessions))
         self.drafts: JsonStringMap = draft_store()
         self.names: JsonStringMap = session_names()
@@ -328,8 +335,8 @@ class ChatController(QObject):
     # --- prompts -------------------------------------------------------------------------------
     @Slot(str)
     def send(self, text: str) -> None:
-        """Show the user's message at once (optimistic), then send it."""
-        if not text.strip() or self._busy:
+        """Show the user's message at once (optimistic, with its attachments), then send it."""
+        if self._busy or (not text.strip() and not self.composer_files.count):
             return
         key = self._session_key
         timeline = self.timeline
@@ -337,10 +344,17 @@ class ChatController(QObject):
             self._set_notice("No chat is open yet: the agent is still starting.")
             return
         message_id = f"user:{uuid.uuid4()}"
-        if not self.previews.get(key):
+        attachments, chips = self.composer_files.take()
+        if not self.previews.get(key) and text.strip():
             self.previews.set(key, text.strip()[:200])
             self.metaChanged.emit()
-        self.model.push(timeline.add_optimistic(message_id, text, sent_at=time.monotonic()))
+        parts = [
+            AttachmentPart(
+                Attachment(name=chip["name"], uri=Path(chip["path"]).as_uri(), mime_type=chip["mime"])
+            )
+            for chip in chips
+        ]
+        self.model.push(timeline.add_optimistic(message_id, text, parts, sent_at=time.monotonic()))
         self.model.flush()  # in the model now, not a frame later
         self.model.live_message_id = message_id
         self._set_busy(True)
@@ -350,16 +364,25 @@ class ChatController(QObject):
         self._no_reply = False
         self._set_notice("")
         self._refresh_questions()
-        self._spawn(self._send(key, text, message_id))
+        self._spawn(self._send(key, text, message_id, attachments, chips))
 
-    async def _send(self, key: str, text: str, message_id: str) -> None:
+    async def _send(
+        self,
+        key: str,
+        text: str,
+        message_id: str,
+        attachments: tuple[PromptAttachment, ...] = (),
+        chips: list[dict[str, Any]] | None = None,
+    ) -> None:
         try:
-            result = await self.service.prompt(key, text, client_message_id=message_id)
+            result = await self.service.prompt(key, text, attachments, client_message_id=message_id)
         except HostError as exc:
             self._set_busy(False, key)
             timeline = self.store.timelines.get(key)
             arrived = timeline is not None and timeline.optimistic.get(message_id) in timeline.items
             what = "The agent stopped before finishing its reply" if arrived else "Your message was not sent"
+            if not arrived and chips:
+                self.composer_files.restore(chips)  # nothing the user attached is lost
             self._set_notice(f"{what}: {exc}", retry=text)
             self.turnEnded.emit("error")
             return
@@ -368,6 +391,12 @@ class ChatController(QObject):
             self._no_reply = True
             self.noticeChanged.emit()
         self.turnEnded.emit(result.stop_reason)
+
+    def _current_cwd(self) -> str | None:
+        timeline = self.timeline
+        if timeline is None:
+            return None
+        return self.service.session_workspace(timeline.session_key, timeline.generation)
 
     def _turn_is_empty(self, key: str, message_id: str) -> bool:
         timeline = self.store.timelines.get(key)

@@ -1,0 +1,87 @@
+"""`@` mentions: the files under a session's cwd, and a fuzzy ranking of them for a typed query.
+
+The listing is bounded (files and depth) and skips what nobody mentions (VCS, dependency and cache
+directories, hidden ones); symlinked directories are not followed, so a mention always names a path
+inside the cwd. It is cached per cwd for a few seconds: typing re-ranks, it does not re-walk."""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+
+MAX_FILES = 20_000
+MAX_DEPTH = 12
+CACHE_SECONDS = 5.0
+SKIPPED_DIRS = {
+    ".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", ".tox", ".mypy_cache",
+    ".pytest_cache", ".ruff_cache", "dist", "build", "target", ".cache", ".idea", ".vscode",
+}  # fmt: skip
+
+
+def list_workspace_files(cwd: str, max_files: int = MAX_FILES) -> list[str]:
+    """Relative paths of regular files under `cwd`, shallow ones first."""
+    found: list[str] = []
+    root_depth = cwd.rstrip(os.sep).count(os.sep)
+    for directory, dirs, files in os.walk(cwd, followlinks=False):
+        depth = directory.count(os.sep) - root_depth
+        dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS and not d.startswith("."))
+        if depth >= MAX_DEPTH:
+            dirs[:] = []
+        for name in sorted(files):
+            if name.startswith("."):
+                continue
+            full = os.path.join(directory, name)
+            if os.path.isfile(full) and not os.path.islink(full):
+                found.append(os.path.relpath(full, cwd))
+                if len(found) >= max_files:
+                    return found
+    return found
+
+
+def fuzzy_score(query: str, path: str) -> float | None:
+    """None unless every query character appears in order in `path` (case-insensitive). Higher is
+    better: matches in the file name, at word starts and in runs score more; shorter paths win ties."""
+    if not query:
+        return 1.0 / (1 + len(path))
+    lower = path.lower()
+    name_start = lower.rfind("/") + 1
+    score = 0.0
+    position = -1
+    previous = -2
+    for ch in query.lower():
+        position = lower.find(ch, position + 1)
+        if position < 0:
+            return None
+        score += 1.0
+        if position == previous + 1:
+            score += 2.0  # a run
+        if position == 0 or lower[position - 1] in "/._- ":
+            score += 3.0  # a word start
+        if position >= name_start:
+            score += 1.5  # in the file name itself
+        previous = position
+    return score - len(path) * 0.01
+
+
+@dataclass
+class WorkspaceFiles:
+    _cache: dict[str, tuple[float, list[str]]] = field(default_factory=dict)
+
+    def files(self, cwd: str) -> list[str]:
+        cached = self._cache.get(cwd)
+        now = time.monotonic()
+        if cached is None or now - cached[0] > CACHE_SECONDS:
+            cached = (now, list_workspace_files(cwd))
+            self._cache[cwd] = cached
+        return cached[1]
+
+    def complete(self, cwd: str, query: str, limit: int = 12) -> list[str]:
+        """The best `limit` relative paths for `query`."""
+        scored = []
+        for path in self.files(cwd):
+            score = fuzzy_score(query, path)
+            if score is not None:
+                scored.append((-score, path))
+        scored.sort()
+        return [path for _, path in scored[:limit]]

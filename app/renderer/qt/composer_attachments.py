@@ -1,0 +1,179 @@
+"""The composer's attachment chips: files added by the dialog, drag-and-drop, paste (images from the
+clipboard are saved as files by the main side) and `@` mentions. Every file is checked by the main side
+when it is added (a refusal is shown at once, nothing is added) and again when the prompt is built.
+Image chips get a thumbnail made with Pillow off the GUI thread; the file name shows on hover."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+import os
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import Property, QBuffer, QByteArray, QIODevice, QObject, QSize, QUrl, Signal, Slot
+from PySide6.QtGui import QGuiApplication, QImage
+from PySide6.QtQuick import QQuickImageProvider
+
+from app.main.attachment_access import display_name
+from app.main.errors import PromptRefused
+from app.main.prompt_blocks import MAX_ATTACHMENTS, PromptAttachment, check_attachment
+from app.main.user_images import make_thumbnail, save_pasted_image
+from app.main.workspace_files import WorkspaceFiles
+
+log = logging.getLogger(__name__)
+
+THUMBNAIL_PROVIDER = "thumb"
+
+
+class ComposerAttachments(QObject):
+    changed = Signal()
+
+    def __init__(
+        self,
+        spawn: Callable[[Any], Any],
+        notify: Callable[[str], None],
+        cwd: Callable[[], str | None],
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._spawn = spawn
+        self._notify = notify
+        self._cwd = cwd
+        self._chips: list[dict[str, Any]] = []
+        self._ids = itertools.count(1)
+        self.thumbnails: dict[str, QImage] = {}
+        self.workspace = WorkspaceFiles()
+
+    # --- adding ------------------------------------------------------------------------------------
+    def add_path(self, path: str) -> bool:
+        """Check and add one local file; a refusal is told to the user and nothing is added."""
+        if any(chip["path"] == path for chip in self._chips):
+            return True
+        if len(self._chips) >= MAX_ATTACHMENTS:
+            self._notify(f"At most {MAX_ATTACHMENTS} attachments per message.")
+            return False
+        try:
+            checked, size, mime = check_attachment(path)
+        except PromptRefused as exc:
+            self._notify(str(exc))
+            return False
+        chip_id = str(next(self._ids))
+        chip = {
+            "id": chip_id,
+            "path": str(checked),
+            "name": display_name(checked.name),
+            "size": size,
+            "mime": mime,
+            "image": mime.startswith("image/"),
+            "thumbnail": "",
+        }
+        self._chips.append(chip)
+        self.changed.emit()
+        if chip["image"]:
+            self._spawn(self._thumbnail(chip_id, chip["path"]))
+        return True
+
+    async def _thumbnail(self, chip_id: str, path: str) -> None:
+        png = await asyncio.to_thread(make_thumbnail, path)
+        chip = next((c for c in self._chips if c["id"] == chip_id), None)
+        if png is None or chip is None:
+            return
+        image = QImage.fromData(png)
+        if not image.isNull():
+            self.thumbnails[chip_id] = image
+            chip["thumbnail"] = f"image://{THUMBNAIL_PROVIDER}/{chip_id}"
+            self.changed.emit()
+
+    @Slot("QVariantList")
+    def addUrls(self, urls: list[Any]) -> None:
+        """From the file dialog or a drop: local files only (anything else is named and refused)."""
+        for url in urls:
+            qurl = url if isinstance(url, QUrl) else QUrl(str(url))
+            if not qurl.isLocalFile():
+                self._notify(f"Only local files can be attached ({qurl.toDisplayString()[:80]}).")
+                continue
+            self.add_path(qurl.toLocalFile())
+
+    @Slot(result=bool)
+    def pasteFromClipboard(self) -> bool:
+        """Ctrl+V in the composer: an image on the clipboard becomes an attachment (saved as a PNG),
+        copied files become attachments; plain text is left to the text field (returns False)."""
+        mime = QGuiApplication.clipboard().mimeData()
+        if mime is None:
+            return False
+        if mime.hasImage():
+            image = QImage(QGuiApplication.clipboard().image())
+            if image.isNull():
+                return False
+            data = QByteArray()
+            buffer = QBuffer(data)
+            buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+            image.save(buffer, "PNG")
+            buffer.close()
+            try:
+                path = save_pasted_image(bytes(data.data()))
+            except OSError as exc:
+                self._notify(f"The pasted image could not be saved: {exc.strerror}")
+                return True
+            self.add_path(path)
+            return True
+        if mime.hasUrls() and all(url.isLocalFile() for url in mime.urls()):
+            self.addUrls(list(mime.urls()))
+            return True
+        return False
+
+    # --- @ mentions ------------------------------------------------------------------------------
+    @Slot(str, result="QVariantList")
+    def mentionCandidates(self, query: str) -> list[str]:
+        cwd = self._cwd()
+        if not cwd:
+            return []
+        return self.workspace.complete(cwd, query)
+
+    @Slot(str)
+    def addMention(self, relative: str) -> None:
+        cwd = self._cwd()
+        if not cwd:
+            return
+        path = os.path.normpath(os.path.join(cwd, relative))
+        if os.path.commonpath([path, cwd]) != cwd:
+            self._notify("A mention must name a file inside the session's folder.")
+            return
+        self.add_path(path)
+
+    # --- removing and sending ----------------------------------------------------------------------
+    @Slot(str)
+    def remove(self, chip_id: str) -> None:
+        self._chips = [c for c in self._chips if c["id"] != chip_id]
+        self.thumbnails.pop(chip_id, None)
+        self.changed.emit()
+
+    def take(self) -> tuple[tuple[PromptAttachment, ...], list[dict[str, Any]]]:
+        """The attachments to send (and the chips, to show on the optimistic message); clears them."""
+        chips, self._chips = self._chips, []
+        self.changed.emit()
+        return tuple(PromptAttachment(c["path"], c["mime"]) for c in chips), chips
+
+    def restore(self, chips: list[dict[str, Any]]) -> None:
+        """A refused send: the chips come back so nothing the user attached is lost."""
+        known = {c["path"] for c in self._chips}
+        self._chips = [c for c in chips if c["path"] not in known] + self._chips
+        self.changed.emit()
+
+    items = Property("QVariantList", lambda self: list(self._chips), notify=changed)
+    count = Property(int, lambda self: len(self._chips), notify=changed)
+
+
+class Thumbnails(QQuickImageProvider):
+    def __init__(self, attachments: ComposerAttachments) -> None:
+        super().__init__(QQuickImageProvider.ImageType.Image)
+        self._attachments = attachments
+
+    def requestImage(self, image_id: str, size: QSize, requested: QSize) -> QImage:
+        image = self._attachments.thumbnails.get(image_id, QImage())
+        if size is not None:
+            size.setWidth(image.width())
+            size.setHeight(image.height())
+        return image

@@ -1,0 +1,64 @@
+"""`@` mention listing and ranking, and user image handling (pasted images saved, thumbnails bounded)."""
+
+from __future__ import annotations
+
+import io
+import os
+
+from PIL import Image
+
+from app.main.user_images import make_thumbnail, save_pasted_image
+from app.main.workspace_files import WorkspaceFiles, fuzzy_score, list_workspace_files
+
+
+def test_listing_skips_vcs_dependency_hidden_dirs_and_symlinked_dirs(tmp_path):
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "main.py").write_text("x")
+    for skipped in (".git", "node_modules", "__pycache__", ".hidden"):
+        (tmp_path / skipped).mkdir()
+        (tmp_path / skipped / "inner.py").write_text("x")
+    (tmp_path / ".env").write_text("SECRET=1")
+    outside = tmp_path.parent / f"{tmp_path.name}-outside"
+    outside.mkdir()
+    (outside / "elsewhere.py").write_text("x")
+    os.symlink(outside, tmp_path / "linked")
+    assert list_workspace_files(str(tmp_path)) == ["src/main.py"]
+    assert len(list_workspace_files(str(tmp_path), max_files=0)) <= 1
+
+
+def test_fuzzy_ranking_prefers_file_names_word_starts_and_short_paths():
+    paths = ["docs/apple/main_notes.md", "src/app_main.py", "src/deep/nested/app_main_old.py", "README.md"]
+    assert fuzzy_score("xyz", "src/app_main.py") is None
+    ranked = sorted(paths, key=lambda p: -(fuzzy_score("appmain", p) or -1e9))
+    assert ranked[0] == "src/app_main.py"
+    assert fuzzy_score("", "a") > fuzzy_score("", "a/b/c/d")
+
+
+def test_completion_is_cached_per_cwd_and_limited(tmp_path):
+    for i in range(30):
+        (tmp_path / f"file{i:02}.txt").write_text("x")
+    files = WorkspaceFiles()
+    assert len(files.complete(str(tmp_path), "file")) == 12
+    (tmp_path / "late.txt").write_text("x")
+    assert "late.txt" not in files.complete(str(tmp_path), "late")  # cached for a few seconds
+
+
+def test_pasted_images_are_saved_under_the_data_folder(tmp_path, monkeypatch):
+    monkeypatch.setenv("CLAWQT_DATA_DIR", str(tmp_path / "data"))
+    path = save_pasted_image(b"\x89PNG\r\n\x1a\nbytes")
+    assert path.startswith(str(tmp_path / "data" / "pasted")) and path.endswith(".png")
+    with open(path, "rb") as handle:
+        assert handle.read() == b"\x89PNG\r\n\x1a\nbytes"
+
+
+def test_thumbnails_are_bounded_and_refuse_what_is_not_an_image(tmp_path):
+    picture = tmp_path / "big.png"
+    Image.new("RGB", (800, 400), "green").save(picture)
+    thumb = Image.open(io.BytesIO(make_thumbnail(str(picture))))
+    assert max(thumb.size) == 96 and thumb.size == (96, 48)
+    (tmp_path / "fake.png").write_bytes(b"not an image")
+    assert make_thumbnail(str(tmp_path / "fake.png")) is None
+    assert make_thumbnail(str(tmp_path / "missing.png")) is None
+    bomb = tmp_path / "bomb.png"
+    Image.new("1", (12000, 12000)).save(bomb)  # 144 M pixels, tiny on disk
+    assert make_thumbnail(str(bomb)) is None
