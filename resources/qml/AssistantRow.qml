@@ -1,5 +1,6 @@
 import QtQuick
 import QtQuick.Layouts
+import QtQuick.Controls
 
 // One assistant text segment (the agent's prose), left-aligned under the turn's identity column.
 Item {
@@ -19,10 +20,35 @@ Item {
             Text { required property var modelData; text: modelData; color: Theme.danger; wrapMode: Text.Wrap
                    Layout.fillWidth: true }
         }
-        Repeater {
+        Repeater {  // inline images: shown from main-read or embedded bytes; remote ones only on a click
             model: root.payload.images || []
-            Image { required property var modelData; source: modelData; fillMode: Image.PreserveAspectFit
-                    Layout.maximumWidth: 480; Layout.maximumHeight: 360; asynchronous: true }
+            Item {
+                id: inline
+                required property var modelData
+                Layout.preferredWidth: inline.modelData.source ? Math.min(480, picture.implicitWidth)
+                                                               : Math.min(column.width, 360)
+                Layout.preferredHeight: inline.modelData.source ? Math.min(360, picture.implicitHeight) : 28
+                Image {
+                    id: picture
+                    objectName: "inlineImage"
+                    anchors.fill: parent
+                    visible: !!inline.modelData.source
+                    source: inline.modelData.source || ""
+                    fillMode: Image.PreserveAspectFit
+                    Accessible.role: Accessible.Graphic
+                    Accessible.name: "Image " + (inline.modelData.name || "")
+                    TapHandler { onTapped: attachments.showLightbox(inline.modelData.source) }
+                    HoverHandler { cursorShape: Qt.PointingHandCursor }
+                }
+                Button {
+                    objectName: "remoteImage"
+                    visible: inline.modelData.remote
+                    text: "Remote image " + inline.modelData.name + " \u2014 open in browser"
+                    onClicked: attachments.openExternally(inline.modelData.uri)
+                }
+                Text { visible: !!inline.modelData.error; text: inline.modelData.error; color: Theme.muted
+                       font.pixelSize: 11 }
+            }
         }
     }
 }

@@ -27,6 +27,13 @@ Item {
                 enabled: modelData.status !== "unavailable"
                 width: Math.min(flow.width, 340)
                 contentItem: RowLayout {
+                    Image {  // a thumbnail for image files (made by Pillow off the GUI thread)
+                        objectName: "cardThumbnail"
+                        visible: !!card.modelData.thumbnail
+                        source: card.modelData.thumbnail || ""
+                        Layout.preferredWidth: 48; Layout.preferredHeight: 48
+                        fillMode: Image.PreserveAspectFit; cache: false
+                    }
                     ColumnLayout {
                         spacing: 0
                         Layout.fillWidth: true
@@ -51,8 +58,8 @@ Item {
                 }
                 Accessible.name: "Attachment " + modelData.name + (modelData.status === "unavailable"
                                  ? ", unavailable: " + modelData.reason : "")
-                ToolTip.visible: hovered && modelData.status === "unavailable"
-                ToolTip.text: modelData.reason || ""
+                ToolTip.visible: hovered
+                ToolTip.text: modelData.status === "unavailable" ? (modelData.reason || "") : modelData.name
                 onClicked: attachments.activate(modelData.uri)
             }
         }

@@ -46,6 +46,26 @@ ApplicationWindow {
         PreviewPanel { SplitView.preferredWidth: 400; SplitView.minimumWidth: 240 }
     }
 
+    Popup {  // the lightbox: an inline image or thumbnail shown large; Esc or a click closes it
+        id: lightbox
+        objectName: "lightbox"
+        parent: Overlay.overlay
+        anchors.centerIn: parent
+        width: window.width * 0.9; height: window.height * 0.9
+        modal: true
+        focus: true
+        visible: attachments.lightbox !== ""
+        onClosed: attachments.closeLightbox()
+        background: Rectangle { color: "#e6000000"; radius: 6 }
+        Image {
+            objectName: "lightboxImage"
+            anchors.fill: parent
+            source: attachments.lightbox
+            fillMode: Image.PreserveAspectFit
+            TapHandler { onTapped: lightbox.close() }
+        }
+    }
+
     Shortcut { sequences: [StandardKey.New]; onActivated: controller.newChat() }
     Shortcut { sequence: "Ctrl+L"; onActivated: composer.input.forceActiveFocus() }
     Shortcut { sequence: "Ctrl+Shift+Q"; onActivated: if (headerBar.enabled) conversation.directoryOpen = !conversation.directoryOpen }

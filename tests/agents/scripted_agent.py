@@ -718,6 +718,23 @@ class Agent:
             self.update(sid, {"sessionUpdate": "agent_message_chunk", "content": link})
         return "end_turn"
 
+    async def prompt_images_inline(self, sid: str, params: dict[str, Any], text: str) -> str:
+        """Prose with inline image blocks: embedded data (a 2x2 PNG), a workspace file by file:// URI,
+        and a remote URL (which a client must not fetch by itself)."""
+        png = (
+            "iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP8z8DAwMDAxMDAwMDAAAANHQEDasKb6QAA"
+            "AABJRU5ErkJggg=="
+        )
+        picture = "file://" + self.session_path(sid, "pic.png")
+        self.chunk(sid, "Three pictures:")
+        for block in (
+            {"type": "image", "data": png, "mimeType": "image/png"},
+            {"type": "image", "uri": picture, "mimeType": "image/png"},
+            {"type": "image", "uri": "https://example.com/cat.png", "mimeType": "image/png"},
+        ):
+            self.update(sid, {"sessionUpdate": "agent_message_chunk", "content": block})
+        return "end_turn"
+
     async def prompt_meta(self, sid: str, params: dict[str, Any], text: str) -> str:
         self.update(
             sid,
@@ -735,6 +752,7 @@ class Agent:
 PROMPTS = {
     "hello": Agent.prompt_hello,
     "attach-mix": Agent.prompt_attach_mix,
+    "images-inline": Agent.prompt_images_inline,
     "echo-meta": Agent.prompt_echo_meta,
     "garbage": Agent.prompt_garbage,
     "bigline": Agent.prompt_bigline,

@@ -79,10 +79,12 @@ def test_cards_resolve_preview_and_open_only_where_eligible(ui):
 
         panel = ui.item(window, "previewPanel")
         assert not panel.isVisible()
-        cards = {card.property("modelData")["uri"]: card for card in _cards(window)}
+
+        def card(uri: str):  # looked up each time: a state change rebuilds the card delegates
+            return next(c for c in _cards(window) if c.property("modelData")["uri"] == uri)
 
         # keyboard: Space on the focused Markdown card opens its preview, rendered, links inert
-        cards[str(root / "notes.md")].forceActiveFocus()
+        card(str(root / "notes.md")).forceActiveFocus()
         await ui.key(window, Qt.Key.Key_Space, text=" ")
         await ui.until(lambda: panel.isVisible() and attachments.preview.get("kind") == "markdown")
         text = _child(panel, "previewText").property("text")
@@ -91,7 +93,7 @@ def test_cards_resolve_preview_and_open_only_where_eligible(ui):
         await ui.screenshot(window, "12-preview-markdown")
 
         # an image: decoded from the bytes the main side read
-        cards[str(root / "pic.png")].clicked.emit()
+        card(str(root / "pic.png")).clicked.emit()
         await ui.until(lambda: attachments.preview.get("kind") == "image")
         image = _child(panel, "previewImage")
         await ui.until(lambda: image.property("implicitWidth") > 0)  # decoded and shown
@@ -99,13 +101,13 @@ def test_cards_resolve_preview_and_open_only_where_eligible(ui):
         await ui.screenshot(window, "13-preview-image")
 
         # CSV as a table, cells escaped
-        cards[str(root / "data.csv")].clicked.emit()
+        card(str(root / "data.csv")).clicked.emit()
         await ui.until(lambda: attachments.preview.get("kind") == "csv")
         html = attachments.preview["html"]
         assert "<table" in html and "alpha" in html and "&lt;b&gt;2&lt;/b&gt;" in html
 
         # anything else: no preview, an explicit open button
-        cards[str(root / "archive.zip")].clicked.emit()
+        card(str(root / "archive.zip")).clicked.emit()
         await ui.until(lambda: attachments.preview.get("kind") == "other")
         button = _child(panel, "previewOpenButton")
         assert button.isVisible() and not opened
@@ -114,12 +116,12 @@ def test_cards_resolve_preview_and_open_only_where_eligible(ui):
         assert opened == [(root / "archive.zip").as_uri()]
 
         # a remote link opens externally only on its click
-        cards["https://example.com/page"].clicked.emit()
+        card("https://example.com/page").clicked.emit()
         await ui.until(lambda: len(opened) == 2)
         assert opened[1] == "https://example.com/page"
 
         # an unavailable card cannot be activated
-        assert not cards["javascript:alert(1)"].isEnabled()
+        assert not card("javascript:alert(1)").isEnabled()
 
     ui.run(scenario())
 
@@ -141,5 +143,79 @@ def test_a_file_swapped_after_its_card_resolved_is_refused_on_click(ui):
         attachments.activate(target)
         await ui.until(lambda: attachments.preview.get("error"))
         assert "not a file" in attachments.preview["error"]
+
+    ui.run(scenario())
+
+
+def _items_named(window, name: str) -> list:
+    return [item for item in _all_items(window) if item.objectName() == name]
+
+
+def _all_items(window) -> list:
+    found, stack = [], [window.root.contentItem()]
+    while stack:
+        item = stack.pop()
+        found.append(item)
+        stack.extend(item.childItems())
+    return found
+
+
+def test_inline_images_show_embedded_and_local_ones_never_fetch_remote_and_open_a_lightbox(ui):
+    Image.new("RGB", (40, 30), (20, 160, 60)).save(ui.tmp_path / "pic.png")
+
+    async def scenario():
+        window = await ui.open(scripted_agent_argv())
+        attachments = window.controller.attachments
+        opened: list[str] = []
+        attachments.open_external = lambda url: opened.append(url.toString()) or True
+        await ui.type_and_send(window, "images-inline")
+        await ui.until(lambda: not window.controller.busy)
+        await ui.until(
+            lambda: (
+                sum(
+                    i.isVisible() and i.property("implicitWidth") > 0
+                    for i in _items_named(window, "inlineImage")
+                )
+                == 2
+            )
+        )
+        sizes = sorted(
+            (i.property("implicitWidth"), i.property("implicitHeight"))
+            for i in _items_named(window, "inlineImage")
+            if i.isVisible()
+        )
+        assert sizes == [(2, 2), (40, 30)]  # embedded data, and the workspace file read by the main side
+        [remote] = [i for i in _items_named(window, "remoteImage") if i.isVisible()]
+        assert not opened  # the remote image was not fetched or opened by itself
+        await ui.screenshot(window, "16-inline-images")
+        remote.clicked.emit()
+        await ui.until(lambda: opened == ["https://example.com/cat.png"])
+
+        local = max(_items_named(window, "inlineImage"), key=lambda i: i.property("implicitWidth"))
+        attachments.showLightbox(local.property("source").toString())
+        lightbox_image = await ui.until(lambda: ui.find(window, "lightboxImage"))
+        await ui.until(lambda: lightbox_image.isVisible() and lightbox_image.property("implicitWidth") == 40)
+        await ui.screenshot(window, "17-lightbox")
+        await ui.key(window, Qt.Key.Key_Escape)
+        await ui.until(lambda: attachments.lightbox == "")
+
+    ui.run(scenario())
+
+
+def test_the_users_image_shows_as_a_thumbnail_in_the_sent_message(ui):
+    Image.new("RGB", (300, 150), (200, 120, 20)).save(ui.tmp_path / "photo.png")
+
+    async def scenario():
+        window = await ui.open(scripted_agent_argv())
+        window.controller.composer_files.add_path(str(ui.tmp_path / "photo.png"))
+        await ui.type_and_send(window, "hello with a photo")
+        await ui.until(lambda: not window.controller.busy)
+        thumbnail = await ui.until(
+            lambda: next((i for i in _items_named(window, "cardThumbnail") if i.isVisible()), None)
+        )
+        await ui.until(lambda: thumbnail.property("implicitWidth") > 0)
+        assert (thumbnail.property("implicitWidth"), thumbnail.property("implicitHeight")) == (96, 48)
+        data = _card_data(window)[(ui.tmp_path / "photo.png").as_uri()]
+        assert data["name"] == "photo.png" and data["status"] == "available"
 
     ui.run(scenario())

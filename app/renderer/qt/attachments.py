@@ -4,6 +4,10 @@ on a card authorizes nothing). UI state only: which preview is open and what it 
 
 from __future__ import annotations
 
+import asyncio
+import base64
+import binascii
+import itertools
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -13,12 +17,31 @@ from PySide6.QtGui import QDesktopServices, QImage
 from PySide6.QtQuick import QQuickImageProvider
 
 from app.main.attachment_access import AttachmentError, display_name
-from app.main.attachment_service import AttachmentService, Preview
+from app.main.attachment_service import AttachmentService, Preview, preview_kind
+from app.main.user_images import make_thumbnail
 from app.renderer.preview import preview_html
 
 log = logging.getLogger(__name__)
 
 IMAGE_PROVIDER = "attachment"
+
+
+MAX_INLINE_IMAGE_BYTES = 20 * 1024 * 1024
+
+
+def _decode_data_uri(uri: str) -> QImage | None:
+    """A `data:image/...;base64,` image, bounded; None when it is anything else or does not decode."""
+    header, _, payload = uri.partition(",")
+    if not header.lower().startswith("data:image/") or not header.lower().endswith(";base64"):
+        return None
+    if len(payload) > MAX_INLINE_IMAGE_BYTES * 4 // 3 + 4:
+        return None
+    try:
+        data = base64.b64decode(payload, validate=False)
+    except (binascii.Error, ValueError):
+        return None
+    image = QImage.fromData(data)
+    return None if image.isNull() else image
 
 
 def _basename(uri: str) -> str:
@@ -28,6 +51,7 @@ def _basename(uri: str) -> str:
 class AttachmentController(QObject):
     previewChanged = Signal()
     statesChanged = Signal()
+    lightboxChanged = Signal()
 
     def __init__(
         self, service: AttachmentService, spawn: Callable[[Any], Any], parent: QObject | None = None
@@ -38,8 +62,10 @@ class AttachmentController(QObject):
         self._session: tuple[str, int] | None = None
         self._states: dict[str, dict[str, Any]] = {}
         self._preview: dict[str, Any] = {}
-        self._image = QImage()
-        self._image_serial = 0
+        self._images: dict[str, QImage] = {}  # what the image provider serves, by id
+        self._serial = itertools.count(1)
+        self._inline: dict[str, dict[str, Any]] = {}  # inline image uri -> its state
+        self._lightbox = ""
         self.opened_urls: list[str] = []  # what was handed to the system (tests read it)
         self.open_external: Callable[[QUrl], bool] = QDesktopServices.openUrl
 
@@ -49,6 +75,8 @@ class AttachmentController(QObject):
         if self._session != (session_key, generation):
             self._session = (session_key, generation)
             self._states.clear()
+            self._inline.clear()
+            self._images = {k: v for k, v in self._images.items() if k.startswith("preview-")}
             if self._preview:
                 self.closePreview()
 
@@ -71,7 +99,15 @@ class AttachmentController(QObject):
     def _pending(attachment: dict[str, Any]) -> dict[str, Any]:
         uri = str(attachment.get("uri") or "")
         name = display_name(str(attachment.get("name") or _basename(uri)))
-        return {"status": "pending", "name": name, "path": "", "kind": "", "outside": False, "reason": ""}
+        return {
+            "status": "pending",
+            "name": name,
+            "path": "",
+            "kind": "",
+            "outside": False,
+            "reason": "",
+            "thumbnail": "",
+        }
 
     async def _resolve(self, session: tuple[str, int], uri: str) -> None:
         key, generation = session
@@ -94,6 +130,8 @@ class AttachmentController(QObject):
             reason="",
         )
         self.statesChanged.emit()
+        if preview_kind(resolution) == "image":
+            self._spawn(self._thumbnail(session, uri, resolution.target))
 
     # --- actions ---------------------------------------------------------------------------------------
     @Slot(str)
@@ -133,9 +171,7 @@ class AttachmentController(QObject):
             if image.isNull():
                 shown.update(kind="other", note="This image could not be decoded.")
             else:
-                self._image = image
-                self._image_serial += 1
-                shown["image"] = f"image://{IMAGE_PROVIDER}/{self._image_serial}"
+                shown["image"] = self._store("preview", image)
         elif preview.kind in ("text", "markdown", "csv"):
             body, note = preview_html(preview.kind, resolution.name, preview.data)
             shown["html"] = body
@@ -165,13 +201,91 @@ class AttachmentController(QObject):
     @Slot()
     def closePreview(self) -> None:
         self._preview = {}
-        self._image = QImage()
+        self._images = {k: v for k, v in self._images.items() if not k.startswith("preview-")}
         self.previewChanged.emit()
 
-    def image(self) -> QImage:
-        return self._image
+    # --- images: thumbnails, inline images, the lightbox ------------------------------------------
+    def _store(self, prefix: str, image: QImage) -> str:
+        """Keep `image` for the provider; the URL changes each time so QML never shows a stale one."""
+        if prefix == "preview":  # only the current preview is kept
+            self._images = {k: v for k, v in self._images.items() if not k.startswith("preview-")}
+        image_id = f"{prefix}-{next(self._serial)}"
+        self._images[image_id] = image
+        return f"image://{IMAGE_PROVIDER}/{image_id}"
+
+    def image(self, image_id: str) -> QImage:
+        return self._images.get(image_id, QImage())
+
+    async def _thumbnail(self, session: tuple[str, int], uri: str, target: str) -> None:
+        png = await asyncio.to_thread(make_thumbnail, target)
+        state = self._states.get(uri)
+        if png is None or state is None or self._session != session:
+            return
+        image = QImage.fromData(png)
+        if not image.isNull():
+            state["thumbnail"] = self._store("thumb", image)
+            self.statesChanged.emit()
+
+    def inline_images(self, uris: list[str]) -> list[dict[str, Any]]:
+        """Images inside the agent's prose: embedded data decoded here (no I/O), local files read by the
+        main side, remote ones never fetched (a card that opens in the browser on click)."""
+        out = []
+        for uri in uris:
+            state = self._inline.get(uri)
+            if state is None:
+                state = self._inline[uri] = self._inline_state(uri)
+            out.append(state)
+        return out
+
+    def _inline_state(self, uri: str) -> dict[str, Any]:
+        state: dict[str, Any] = {"uri": uri, "source": "", "remote": False, "error": "", "name": ""}
+        if uri.startswith("data:"):
+            image = _decode_data_uri(uri)
+            if image is None:
+                state["error"] = "This image could not be decoded."
+            else:
+                state["source"] = self._store("inline", image)
+            return state
+        if uri.lower().startswith(("http://", "https://")):
+            state.update(remote=True, name=display_name(_basename(uri)))
+            return state
+        state["name"] = display_name(_basename(uri))
+        if self._session is not None:
+            self._spawn(self._load_inline(self._session, uri))
+        return state
+
+    async def _load_inline(self, session: tuple[str, int], uri: str) -> None:
+        key, generation = session
+        state = self._inline.get(uri)
+        try:
+            preview = await self._service.preview(key, generation, uri)
+        except AttachmentError as exc:
+            if state is not None:
+                state["error"] = str(exc)
+                self.statesChanged.emit()
+            return
+        image = QImage.fromData(preview.data) if preview.kind == "image" else QImage()
+        if state is None or self._session != session:
+            return
+        if image.isNull():
+            state["error"] = "This image could not be shown."
+        else:
+            state["source"] = self._store("inline", image)
+        self.statesChanged.emit()
+
+    @Slot(str)
+    def showLightbox(self, source: str) -> None:
+        """An inline image or thumbnail clicked: show it large over the window (Esc closes)."""
+        self._lightbox = source
+        self.lightboxChanged.emit()
+
+    @Slot()
+    def closeLightbox(self) -> None:
+        self._lightbox = ""
+        self.lightboxChanged.emit()
 
     preview = Property("QVariantMap", lambda self: self._preview, notify=previewChanged)
+    lightbox = Property(str, lambda self: self._lightbox, notify=lightboxChanged)
 
 
 class AttachmentImages(QQuickImageProvider):
@@ -182,7 +296,7 @@ class AttachmentImages(QQuickImageProvider):
         self._controller = controller
 
     def requestImage(self, image_id: str, size: QSize, requested: QSize) -> QImage:
-        image = self._controller.image()
+        image = self._controller.image(image_id)
         if requested.isValid() and not image.isNull():
             image = image.scaled(requested.expandedTo(QSize(1, 1)), Qt.AspectRatioMode.KeepAspectRatio)
         if size is not None:

@@ -82,6 +82,7 @@ class ChatController(QObject):
         )
         self.attachments.statesChanged.connect(self.model.refresh_attachments)
         self.model.attachment_states = self.attachments.decorate
+        self.model.image_states = self.attachments.inline_images
         self.model.file_changes = self._file_changes_for
         self.composer_files = ComposerAttachments(
             self._spawn, lambda text: self._set_notice(text), self._current_cwd, parent=self

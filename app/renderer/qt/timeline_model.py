@@ -56,6 +56,8 @@ class TimelineModel(QAbstractListModel):
         self._collapse_keys: set[str] = set()
         # set by the controller: attachment dicts -> the same with their main-side resolution state
         self.attachment_states: Callable[[list[dict[str, Any]]], list[dict[str, Any]]] | None = None
+        # set by the controller: inline image uris -> their display states (no I/O in the view)
+        self.image_states: Callable[[list[str]], list[dict[str, Any]]] | None = None
         # set by the controller: a turn's message id -> the files the agent changed in it
         self.file_changes: Callable[[str], list[dict[str, Any]]] | None = None
         self._feed_timer = QTimer(self)  # runs only while a terminal card has output left to emulate
@@ -100,6 +102,8 @@ class TimelineModel(QAbstractListModel):
         cache."""
         if row.kind == "turn-footer" and self.file_changes is not None:
             return {**payload, "files": self.file_changes(str(payload.get("messageId") or ""))}
+        if row.kind == "assistant-text" and payload.get("images") and self.image_states is not None:
+            return {**payload, "images": self.image_states(payload["images"])}
         if row.kind in ATTACHMENT_ROWS and self.attachment_states is not None:
             return {**payload, "attachments": self.attachment_states(payload.get("attachments", []))}
         if row.kind in ("tool", "tool-group"):
@@ -222,8 +226,8 @@ class TimelineModel(QAbstractListModel):
                 self.dataChanged.emit(index, index)
 
     def refresh_attachments(self) -> None:
-        """Attachment states changed (a resolution arrived): re-read the attachment rows only."""
-        self.refresh_rows(lambda row: row.kind in ATTACHMENT_ROWS)
+        """Attachment or inline image states changed: re-read those rows only."""
+        self.refresh_rows(lambda row: row.kind in ATTACHMENT_ROWS or row.kind == "assistant-text")
 
     def refresh_last_turn(self, kinds: tuple[str, ...]) -> None:
         """Re-read rows of the newest group only (a turn ending, the elapsed clock): O(turn), not
