@@ -37,7 +37,7 @@ Item {
                     ColumnLayout {
                         spacing: 0
                         Layout.fillWidth: true
-                        Text { text: card.modelData.name + (card.modelData.source === "media-directive" ? "  (MEDIA)" : "")
+                        Text { text: card.modelData.name + (card.modelData.source.indexOf("media-") === 0 ? "  (MEDIA)" : "")
                                font.bold: true; color: card.enabled ? Theme.text : Theme.muted
                                elide: Text.ElideMiddle; Layout.fillWidth: true; textFormat: Text.PlainText }
                         Text { visible: card.modelData.status !== "unavailable"  // unavailable: the name only

@@ -735,6 +735,29 @@ class Agent:
             self.update(sid, {"sessionUpdate": "agent_message_chunk", "content": block})
         return "end_turn"
 
+    async def prompt_media_mix(self, sid: str, params: dict[str, Any], text: str) -> str:
+        """MEDIA lines (one relative, one inside a fence that must stay prose), a native resource link
+        naming the same file as the relative line by its absolute path, and OpenClaw's transcript form
+        (`_meta.openclawDelivery.mediaUrls`) for another file."""
+        self.chunk(sid, "Here is the chart.\nMEDIA: chart.png\n```\nMEDIA: /fenced/ignored.png\n```\nDone.")
+        chart = self.session_path(sid, "chart.png")
+        self.update(
+            sid,
+            {
+                "sessionUpdate": "agent_message_chunk",
+                "content": {"type": "resource_link", "uri": "file://" + chart, "name": "chart.png"},
+            },
+        )
+        self.update(
+            sid,
+            {
+                "sessionUpdate": "agent_message_chunk",
+                "content": {"type": "text", "text": ""},
+                "_meta": {"openclawDelivery": {"mediaUrls": [self.session_path(sid, "report.pdf"), 7]}},
+            },
+        )
+        return "end_turn"
+
     async def prompt_meta(self, sid: str, params: dict[str, Any], text: str) -> str:
         self.update(
             sid,
@@ -753,6 +776,7 @@ PROMPTS = {
     "hello": Agent.prompt_hello,
     "attach-mix": Agent.prompt_attach_mix,
     "images-inline": Agent.prompt_images_inline,
+    "media-mix": Agent.prompt_media_mix,
     "echo-meta": Agent.prompt_echo_meta,
     "garbage": Agent.prompt_garbage,
     "bigline": Agent.prompt_bigline,

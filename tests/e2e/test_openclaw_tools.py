@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from app.renderer.pipeline import HeadlessPipeline
+from app.renderer.timeline.turn_view import group_attachments
 
 pytestmark = pytest.mark.e2e
 
@@ -29,5 +30,11 @@ async def test_a_read_tool_card_completes(make_service, openclaw, fake_model, tm
     text = envelopes.text(timeline.session_key)
     assert "I read it." in text and "That was the chart." in text
     assert "MEDIA:" not in text  # OpenClaw strips the directive from the live stream
+    # ...and, in this version, forwards neither a resource nor its transcript form (`_meta`) over ACP:
+    # the client shows no attachment for it rather than inventing one
+    metas = [str(e.notification["update"].get("_meta")) for e in envelopes.updates()]
+    assert not any("openclawDelivery" in m or "openclawDisplayContent" in m for m in metas)
+    group = timeline.grouping.groups[-1]
+    assert not [a for a in group_attachments(timeline.items, group) if "chart" in a.uri]
     kinds = [row.kind for row in timeline.rows]
     assert kinds[:2] == ["user", "tool"] and "assistant-text" in kinds

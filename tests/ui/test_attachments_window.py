@@ -219,3 +219,32 @@ def test_the_users_image_shows_as_a_thumbnail_in_the_sent_message(ui):
         assert data["name"] == "photo.png" and data["status"] == "available"
 
     ui.run(scenario())
+
+
+def test_media_lines_and_openclaws_transcript_form_become_marked_cards_native_wins(ui):
+    from app.renderer.timeline.turn_view import item_text
+
+    Image.new("RGB", (10, 10), "blue").save(ui.tmp_path / "chart.png")
+    (ui.tmp_path / "report.pdf").write_bytes(b"%PDF-1.4\n")
+
+    async def scenario():
+        window = await ui.open(scripted_agent_argv())
+        await ui.type_and_send(window, "media-mix")
+        await ui.until(lambda: not window.controller.busy)
+        native = "file://" + str(ui.tmp_path / "chart.png")
+        report = str(ui.tmp_path / "report.pdf")
+        await ui.until(lambda: all(d["status"] != "pending" for d in _card_data(window).values()))
+        # the relative `MEDIA: chart.png` names the native link's file: the main side's identity
+        # matches them and the card shows once, as the native resource
+        await ui.until(lambda: set(_card_data(window)) == {native, report})
+        data = _card_data(window)
+        assert data[native]["source"] == "acp-resource"
+        assert data[report]["source"] == "media-transcript" and data[report]["status"] == "available"
+        items = window.controller.timeline.items.values()
+        assistant = [i for i in items if getattr(i, "role", "") == "assistant"]
+        shown = "".join(item_text(item) for item in assistant)
+        assert "MEDIA: chart.png" not in shown  # the directive line is hidden from the prose
+        assert "MEDIA: /fenced/ignored.png" in shown  # inside a fence it is code, not a directive
+        assert "Here is the chart." in shown and "Done." in shown
+
+    ui.run(scenario())

@@ -172,3 +172,47 @@ def test_terminal_output_is_rendered_by_an_emulator_not_stripped():
     output = "step 1/3\rstep 3/3\n\x1b[1;32mok\x1b[0m\nabc\x08\x08XY\n\x1b[2J\x1b[Hcleared\n"
     assert render_screen(output) == "cleared"
     assert render_screen("a\rb\nc\x1b[31m red\x1b[0m\n") == "b\nc red"
+
+
+# --- OpenClaw's transcript form of media ----------------------------------------------------------
+def test_transcript_media_reads_delivery_urls_and_display_images_and_skips_junk():
+    from app.renderer.timeline.media import MAX_TRANSCRIPT_MEDIA, transcript_media
+
+    meta = {
+        "openclawDelivery": {"mediaUrls": ["/tmp/a.png", 7, "", "  /tmp/b.pdf "]},
+        "openclawDisplayContent": [
+            {"type": "image", "url": "/api/chat/media/outgoing/k/1/full"},
+            {"type": "text", "text": "ignored"},
+            "junk",
+            {"type": "image", "url": "/tmp/a.png"},  # duplicates once
+        ],
+    }
+    assert transcript_media(meta) == ["/tmp/a.png", "/tmp/b.pdf", "/api/chat/media/outgoing/k/1/full"]
+    assert transcript_media(None) == [] and transcript_media({"openclawDelivery": "x"}) == []
+    many = {"openclawDelivery": {"mediaUrls": [f"/tmp/{i}.png" for i in range(100)]}}
+    assert len(transcript_media(many)) == MAX_TRANSCRIPT_MEDIA
+
+
+def test_transcript_media_become_compatibility_attachments_and_a_native_resource_wins():
+    from app.renderer.timeline.turn_view import group_attachments
+    from tests.unit.timeline_helpers import update
+
+    h = Harness()(
+        user("show me", message_id="u1"),
+        agent("Here it is."),
+        update(
+            "agent_message_chunk",
+            content={"type": "text", "text": ""},
+            _meta={"openclawDelivery": {"mediaUrls": ["/tmp/chart.png", "/tmp/only-transcript.png"]}},
+        ),
+        agent({"type": "resource_link", "uri": "file:///tmp/chart.png", "name": "chart.png"}),
+    )
+    group = h.timeline.grouping.groups[-1]
+    shown = [(a.uri, a.source) for a in group_attachments(h.timeline.items, group)]
+    assert ("file:///tmp/chart.png", "acp-resource") in shown
+    assert ("/tmp/only-transcript.png", "media-transcript") in shown
+    assert ("/tmp/chart.png", "media-transcript") not in shown  # the native resource wins
+    user_media = Harness()(
+        user({"type": "text", "text": "x"}, _meta={"openclawDelivery": {"mediaUrls": ["/tmp/u.png"]}})
+    )
+    assert not any(a.uri == "/tmp/u.png" for i in user_media.timeline.items.values() for a in i.attachments)

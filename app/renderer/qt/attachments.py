@@ -93,7 +93,10 @@ class AttachmentController(QObject):
                 elif not uri:
                     state.update(status="unavailable", reason="invalid reference")
             out.append({**attachment, **state})
-        return out
+        # a native resource outranks compatibility evidence (a MEDIA line, OpenClaw's transcript) naming
+        # the same target; the main side's identity also catches `~/x`, relative and file:// spellings
+        native = {a["identity"] for a in out if a.get("identity") and a.get("source") == "acp-resource"}
+        return [a for a in out if a.get("source") == "acp-resource" or a.get("identity") not in native]
 
     @staticmethod
     def _pending(attachment: dict[str, Any]) -> dict[str, Any]:
@@ -107,6 +110,7 @@ class AttachmentController(QObject):
             "outside": False,
             "reason": "",
             "thumbnail": "",
+            "identity": "",
         }
 
     async def _resolve(self, session: tuple[str, int], uri: str) -> None:
@@ -124,6 +128,7 @@ class AttachmentController(QObject):
             return  # a generation change while this was pending: dropped
         self._states[uri].update(
             status="available",
+            identity=resolution.identity,
             path=resolution.target,
             kind=resolution.kind,
             outside=resolution.outside_workspace,

@@ -198,3 +198,29 @@ def strip_directives(text: str, cwd_known: bool = True) -> tuple[str, tuple[Medi
         else:
             refs.append(ref)
     return "\n".join(kept), tuple(refs)
+
+
+MAX_TRANSCRIPT_MEDIA = 32
+
+
+def transcript_media(meta: object) -> list[str]:
+    """Media references in OpenClaw's transcript form, when an agent passes it along in a message's
+    `_meta`: `openclawDelivery.mediaUrls` (strings) and `openclawDisplayContent` image entries
+    (`{type: "image", url}`). OpenClaw strips `MEDIA:` lines from the streamed text and keeps the media
+    only there. Anything malformed is skipped; at most 32 references per message."""
+    if not isinstance(meta, dict):
+        return []
+    found: list[str] = []
+    delivery = meta.get("openclawDelivery")
+    urls = delivery.get("mediaUrls") if isinstance(delivery, dict) else None
+    for url in urls if isinstance(urls, list) else []:
+        if isinstance(url, str) and url.strip() and len(url) <= MAX_REF_CHARS:
+            found.append(url.strip())
+    display = meta.get("openclawDisplayContent")
+    for entry in display if isinstance(display, list) else []:
+        if isinstance(entry, dict) and entry.get("type") == "image":
+            url = entry.get("url")
+            if isinstance(url, str) and url.strip() and len(url) <= MAX_REF_CHARS:
+                found.append(url.strip())
+    unique = list(dict.fromkeys(found))
+    return unique[:MAX_TRANSCRIPT_MEDIA]

@@ -16,7 +16,8 @@ from urllib.parse import unquote, urlsplit
 from app.renderer.timeline.media import MediaScanner
 
 AttachmentStatus = Literal["pending", "available", "unavailable"]
-AttachmentSource = Literal["acp-resource", "media-directive"]
+AttachmentSource = Literal["acp-resource", "media-directive", "media-transcript"]
+COMPATIBILITY_SOURCES = ("media-directive", "media-transcript")  # evidence a native resource outranks
 _SAFE_IMAGE_SCHEMES = ("https://", "http://", "file://", "data:image/")
 
 

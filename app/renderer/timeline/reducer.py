@@ -33,13 +33,15 @@ from app.renderer.timeline.items import (
     Thought,
     ToolCall,
 )
-from app.renderer.timeline.media import MediaScanner
+from app.renderer.timeline.media import MediaScanner, transcript_media
 from app.renderer.timeline.parts import (
+    Attachment,
     AttachmentPart,
     MarkdownPart,
     Part,
     TerminalRefPart,
     add_part,
+    basename_of,
     content_to_part,
     tool_content_to_part,
 )
@@ -242,6 +244,18 @@ class Timeline:
                     part.scanner.feed(chunk)
 
     def _message(self, role: Role, update: dict[str, Any], historical: bool) -> None:
+        self._message_part(role, update, historical)
+        media = transcript_media(update.get("_meta")) if role == "assistant" else []
+        last = self.items.get(self.order[-1]) if media and self.order else None
+        if isinstance(last, MessageSegment) and last.role == "assistant":
+            known = {p.attachment.uri for p in last.parts if isinstance(p, AttachmentPart)}
+            for uri in media:
+                if uri not in known:
+                    name = basename_of(uri)
+                    last.parts.append(AttachmentPart(Attachment(name, uri, source="media-transcript")))
+            self._touch(last)
+
+    def _message_part(self, role: Role, update: dict[str, Any], historical: bool) -> None:
         part = self._new_part(update.get("content"), role)
         message_id = _str(update.get("messageId"))
         self.open_thought = None

@@ -10,7 +10,7 @@ from urllib.parse import unquote, urlsplit
 from app.renderer.timeline.grouping import Group
 from app.renderer.timeline.items import Item, MessageSegment, Thought
 from app.renderer.timeline.media import strip_directives
-from app.renderer.timeline.parts import Attachment, MarkdownPart, Part
+from app.renderer.timeline.parts import COMPATIBILITY_SOURCES, Attachment, MarkdownPart, Part
 
 
 def markdown_of(parts: list[Part], hide_media: bool) -> str:
@@ -73,7 +73,7 @@ def group_attachments(items: dict[str, Item], group: Group) -> list[Attachment]:
     result = []
     for attachment in found:
         identity = identity_of(attachment.uri)
-        if attachment.source == "media-directive" and identity in native:
+        if attachment.source in COMPATIBILITY_SOURCES and identity in native:
             continue
         key = (attachment.source, identity or attachment.name)
         if key in seen:
