@@ -15,6 +15,13 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--record", metavar="FILE", type=Path, help="record every ACP message to FILE")
     parser.add_argument("--cwd", help="working directory for new sessions (default: current directory)")
+    parser.add_argument(
+        "--add-dir",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="another folder the agent may read and write (repeatable; or additionalDirectories in config)",
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="log debug details to stderr")
     sub = parser.add_subparsers(dest="command")
     sub.add_parser("demo-agent", help="run the built-in demo ACP agent on stdio")

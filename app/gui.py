@@ -16,7 +16,11 @@ from pathlib import Path
 from typing import Any
 
 from app.main import paths
-from app.main.agent_command import AgentCommandError, resolve_agent_command
+from app.main.agent_command import (
+    AgentCommandError,
+    additional_directories_from_config,
+    resolve_agent_command,
+)
 from app.main.chat_service import ChatService
 from app.main.trace_recorder import TraceRecorder
 
@@ -97,7 +101,14 @@ def _start_qt(
 def _make_service(args: argparse.Namespace) -> tuple[ChatService, TraceRecorder | None]:
     command = resolve_agent_command(getattr(args, "agent", None), paths.config_file())
     recorder = TraceRecorder(args.record) if getattr(args, "record", None) else None
-    return ChatService(command, cwd=getattr(args, "cwd", None), recorder=recorder), recorder
+    extra = [
+        *additional_directories_from_config(paths.config_file()),
+        *(getattr(args, "add_dir", None) or []),
+    ]
+    service = ChatService(
+        command, cwd=getattr(args, "cwd", None), recorder=recorder, additional_directories=extra
+    )
+    return service, recorder
 
 
 async def _first_frame(window: Window, timeout: float = 5.0) -> None:

@@ -68,6 +68,21 @@ def read_config_command(config_path: Path) -> str | None:
     return command
 
 
+def additional_directories_from_config(config_path: Path) -> list[str]:
+    """`additionalDirectories` (a list of folders) from the JSON config file; [] when absent. A bad
+    value is an error with the file named, not a silent default."""
+    if not config_path.exists():
+        return []
+    try:
+        data = json.loads(config_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise AgentCommandError(f"the config file {config_path} cannot be read: {exc}") from exc
+    value = data.get("additionalDirectories", []) if isinstance(data, dict) else []
+    if not isinstance(value, list) or not all(isinstance(d, str) for d in value):
+        raise AgentCommandError(f"additionalDirectories in {config_path} must be a list of folder paths")
+    return value
+
+
 def resolve_agent_command(flag: str | None, config_path: Path, which: object = shutil.which) -> AgentCommand:
     """Apply the documented order; `which` is injectable so tests can simulate PATH."""
     if flag:

@@ -82,8 +82,12 @@ class ChatService:
         recorder: TraceRecorder | None = None,
         log_path: Path | None = None,
         init_timeout: float = 60.0,
+        additional_directories: list[str] | None = None,
     ) -> None:
         self.default_cwd = _norm_cwd(cwd or os.getcwd())
+        # extra workspace roots the user granted: sent to agents that support them, and where the
+        # agent's fs/* requests may also reach
+        self.additional_directories = [_norm_cwd(d) for d in additional_directories or [] if d]
         self._listeners: list[Listener] = []
         self._client = ClawClient(self)
         self.connection = AgentConnection(
@@ -314,15 +318,16 @@ class ChatService:
 
     # --- agent file access (fs/read_text_file, fs/write_text_file) -------------------------------
     def _fs_context(self, acp_session_id: str, method: str, path: str) -> tuple[str, list[str], str]:
-        """(session key, roots, turn id) of a file request; roots are the session's cwd plus its
-        additional directories (none yet); the turn is the live prompt's message id."""
+        """(session key, roots, turn id) of a file request; roots are the session's cwd plus the
+        additional directories the user granted; the turn is the live prompt's message id."""
         try:
             key, _, cwd = self._session_context(acp_session_id)
         except TerminalError as exc:
             self._diagnose("warning", "fs-refused", f"{method} {path!r}: {exc}")
             raise AgentFileError("resource_not_found", str(exc)) from exc
         live = self._live_by_acp.get(acp_session_id)
-        return key, [cwd], live.client_message_id if live is not None else "turn:unknown"
+        roots = [cwd, *self.additional_directories]
+        return key, roots, live.client_message_id if live is not None else "turn:unknown"
 
     async def fs_read(self, acp_session_id: str, path: str, line: int | None, limit: int | None) -> str:
         key, roots, _ = self._fs_context(acp_session_id, "fs/read_text_file", path)
@@ -423,6 +428,13 @@ class ChatService:
             txn = LoadTransaction(key, generation, acp_id)
             self._loading = txn
             params: dict[str, Any] = {"cwd": exec_cwd, "mcpServers": []}
+            info = self.connection.info
+            if (
+                self.additional_directories
+                and info
+                and info.supports("sessionCapabilities", "additionalDirectories")
+            ):
+                params["additionalDirectories"] = list(self.additional_directories)
             if method == "session/new":
                 if self._honours_session_keys():  # others would list it by ACP id anyway
                     params["_meta"] = {"sessionKey": key}

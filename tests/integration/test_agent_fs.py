@@ -102,3 +102,37 @@ async def test_file_request_for_an_unknown_session_is_resource_not_found(make_se
         await service._client.write_text_file("no-such-session", str(ws / "a.txt"), "b")
     assert refused_write.value.code == -32002 and (ws / "a.txt").read_text() == "a"
     assert len(_refusals(envelopes)) == 2
+
+
+async def test_additional_directories_are_sent_when_supported_and_reachable_by_fs(make_service, tmp_path):
+    workspace, extra = tmp_path / "ws", tmp_path / "extra"
+    workspace.mkdir()
+    extra.mkdir()
+    (extra / "shared.txt").write_text("shared notes\n")
+    (tmp_path / "elsewhere.txt").write_text("not granted\n")
+    caps = {"loadSession": True, "sessionCapabilities": {"additionalDirectories": {}}}
+    service, envelopes = make_service(
+        scripted_agent_argv(f"--caps={json.dumps(caps)}"),
+        cwd=str(workspace),
+        additional_directories=[str(extra)],
+    )
+    sent: list[dict] = []
+    service.observe_raw(lambda direction, message: sent.append(message) if direction == "send" else None)
+    opened = await service.new_session()
+    [new] = [m for m in sent if m.get("method") == "session/new"]
+    assert new["params"]["additionalDirectories"] == [os.path.realpath(extra)]
+    report, _ = await _say(service, envelopes, opened.session_key, "fs-read ../extra/shared.txt")
+    assert report["result"] == {"content": "shared notes\n"}
+    report, _ = await _say(service, envelopes, opened.session_key, "fs-read ../elsewhere.txt")
+    assert report["result"] is None and report["error"]["code"] == -32002
+
+
+async def test_additional_directories_are_not_sent_to_an_agent_without_the_capability(make_service, tmp_path):
+    service, _ = make_service(
+        scripted_agent_argv(), cwd=str(tmp_path), additional_directories=[str(tmp_path)]
+    )
+    sent: list[dict] = []
+    service.observe_raw(lambda direction, message: sent.append(message) if direction == "send" else None)
+    await service.new_session()
+    [new] = [m for m in sent if m.get("method") == "session/new"]
+    assert "additionalDirectories" not in new["params"]

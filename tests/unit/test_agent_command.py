@@ -65,3 +65,19 @@ def test_the_protocol_version_we_send_is_the_sdks():
     from app.main.agent_connection import PROTOCOL_VERSION
 
     assert acp.PROTOCOL_VERSION == PROTOCOL_VERSION
+
+
+def test_additional_directories_come_from_the_config_file_and_bad_values_are_named(tmp_path):
+    import json
+
+    import pytest
+
+    from app.main.agent_command import AgentCommandError, additional_directories_from_config
+
+    config = tmp_path / "config.json"
+    assert additional_directories_from_config(config) == []  # no file: none
+    config.write_text(json.dumps({"additionalDirectories": ["/srv/shared", "~/notes"]}))
+    assert additional_directories_from_config(config) == ["/srv/shared", "~/notes"]
+    config.write_text(json.dumps({"additionalDirectories": "/srv/shared"}))
+    with pytest.raises(AgentCommandError, match="must be a list"):
+        additional_directories_from_config(config)

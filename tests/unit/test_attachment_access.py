@@ -216,3 +216,23 @@ def test_relative_references_need_a_working_directory(tmp_path):
     with pytest.raises(AttachmentError) as caught:
         access.resolve(KEY, 1, "notes.md")
     assert caught.value.refusal is Refusal.INVALID_REFERENCE
+
+
+async def test_a_session_change_while_a_resolution_is_pending_makes_it_stale(workspace):
+    """The file system call runs off the event loop; the session is checked again when it returns."""
+    from app.main.attachment_service import AttachmentService
+
+    calls = []
+
+    def check(key: str, generation: int) -> str | None:
+        calls.append(generation)
+        return str(workspace) if len(calls) == 1 else None  # the user switched sessions meanwhile
+
+    service = AttachmentService(check)
+    with pytest.raises(AttachmentError) as caught:
+        await service.resolve(KEY, 1, "notes.md")
+    assert caught.value.refusal is Refusal.STALE_SESSION and len(calls) == 2
+    calls.clear()
+    with pytest.raises(AttachmentError) as caught:
+        await service.preview(KEY, 1, "notes.md")
+    assert caught.value.refusal is Refusal.STALE_SESSION
