@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib.util
 import logging
 import sys
 import time
@@ -27,7 +28,8 @@ from app.main.trace_recorder import TraceRecorder
 
 log = logging.getLogger(__name__)
 
-PTY_AVAILABLE = sys.platform != "win32"
+# client terminals need a PTY library: ptyprocess on POSIX, pywinpty on Windows
+PTY_AVAILABLE = sys.platform != "win32" or importlib.util.find_spec("winpty") is not None
 
 PROTOCOL_VERSION = 1  # acp.PROTOCOL_VERSION of the pinned SDK (a test keeps them equal)
 BACKOFF_STEPS = (0.0, 1.0, 2.0, 4.0, 8.0, 16.0, 30.0)
@@ -35,7 +37,7 @@ HEALTHY_AFTER_S = 30.0
 
 CLIENT_CAPABILITIES: dict[str, Any] = {
     "fs": {"readTextFile": True, "writeTextFile": True},
-    "terminal": PTY_AVAILABLE,  # client terminals run on a POSIX PTY (no Windows backend yet)
+    "terminal": PTY_AVAILABLE,
     "_meta": {"terminal_output": True, "terminal_output_delta": True},
 }
 

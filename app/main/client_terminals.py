@@ -12,19 +12,18 @@ shows it live.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import os
-import signal
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.main.pty_backends import PtyHandle, spawn_pty
+
 log = logging.getLogger(__name__)
 
 DEFAULT_OUTPUT_LIMIT = 1024 * 1024
-READ_CHUNK = 65536
 
 
 class TerminalError(Exception):
@@ -62,7 +61,7 @@ class ClientTerminal:
     argv: list[str]
     cwd: str
     limit: int
-    proc: Any  # ptyprocess.PtyProcess
+    pty: PtyHandle
     output: bytearray = field(default_factory=bytearray)
     truncated: bool = False
     status: ExitStatus | None = None
@@ -85,14 +84,16 @@ class ClientTerminal:
 
 
 OnOutput = Callable[[str, str, bytes, ExitStatus | None], None]  # session key, id, new bytes, exit
+Spawn = Callable[[list[str], str, dict[str, str], tuple[int, int]], PtyHandle]
 
 
 class ClientTerminals:
     """All client-side terminals of the app."""
 
-    def __init__(self, on_output: OnOutput | None = None) -> None:
+    def __init__(self, on_output: OnOutput | None = None, spawn: Spawn = spawn_pty) -> None:
         self._terminals: dict[str, ClientTerminal] = {}
         self._on_output = on_output
+        self._spawn = spawn  # the platform's PTY (tests also run the threaded reader on Linux)
         self._reapers: set[asyncio.Future[None]] = set()
 
     def __len__(self) -> int:
@@ -108,11 +109,6 @@ class ClientTerminals:
         cwd: str | None = None,
         output_byte_limit: int | None = None,
     ) -> str:
-        try:
-            from ptyprocess import PtyProcess  # POSIX only; imported when a terminal is first needed
-        except ImportError as exc:  # Windows: the capability is not advertised, but an agent may try
-            raise TerminalError(f"client terminals need a POSIX PTY on this platform: {exc}") from exc
-
         run_in = cwd or workspace
         if not os.path.isabs(run_in):
             run_in = os.path.join(workspace, run_in)
@@ -132,48 +128,37 @@ class ClientTerminals:
         )
         argv = [command, *(args or [])]
         try:
-            proc = PtyProcess.spawn(argv, cwd=run_in, env=merged, dimensions=(40, 120))
-        except (OSError, FileNotFoundError) as exc:
+            pty = self._spawn(argv, run_in, merged, (40, 120))
+        except ImportError as exc:  # no PTY library for this platform
+            raise TerminalError(f"client terminals are not available on this platform: {exc}") from exc
+        except OSError as exc:
             raise TerminalError(f"cannot start {command!r}: {exc}") from exc
         terminal_id = f"term-{uuid.uuid4().hex[:12]}"
         loop = asyncio.get_running_loop()
         terminal = ClientTerminal(
-            terminal_id, session_key, argv, run_in, limit, proc, exited=loop.create_future()
+            terminal_id, session_key, argv, run_in, limit, pty, exited=loop.create_future()
         )
         self._terminals[terminal_id] = terminal
-        os.set_blocking(proc.fd, False)
-        loop.add_reader(proc.fd, self._readable, terminal)
+        pty.start(lambda data: self._received(terminal, data), lambda: self._ended(terminal))
         log.info("terminal %s started: %s in %s", terminal_id, argv, run_in)
         return terminal_id
 
-    def _readable(self, terminal: ClientTerminal) -> None:
-        try:
-            data = os.read(terminal.proc.fd, READ_CHUNK)
-        except BlockingIOError:
-            return
-        except OSError:  # EIO: the other side of the PTY is gone
-            data = b""
-        if data:
-            terminal.append(data)
-            if self._on_output is not None:
-                self._on_output(terminal.session_key, terminal.terminal_id, data, None)
-            return
-        asyncio.get_running_loop().remove_reader(terminal.proc.fd)
+    def _received(self, terminal: ClientTerminal, data: bytes) -> None:
+        terminal.append(data)
+        if self._on_output is not None:
+            self._on_output(terminal.session_key, terminal.terminal_id, data, None)
+
+    def _ended(self, terminal: ClientTerminal) -> None:
         self._reapers.add(task := asyncio.ensure_future(self._reap(terminal)))
         task.add_done_callback(self._reapers.discard)
 
     async def _reap(self, terminal: ClientTerminal) -> None:
-        proc = terminal.proc
-        await asyncio.get_running_loop().run_in_executor(None, _wait_quietly, proc)
-        sig = proc.signalstatus
-        status = ExitStatus(
-            proc.exitstatus if sig is None else None, signal.Signals(sig).name if sig is not None else None
-        )
+        code, sig = await terminal.pty.wait()
+        status = ExitStatus(code, sig)
         terminal.status = status
         if terminal.exited is not None and not terminal.exited.done():
             terminal.exited.set_result(status)
-        with contextlib.suppress(OSError):
-            proc.close(force=True)
+        terminal.pty.close()
         if self._on_output is not None:
             self._on_output(terminal.session_key, terminal.terminal_id, b"", status)
         log.info("terminal %s exited: %s", terminal.terminal_id, status)
@@ -202,8 +187,7 @@ class ClientTerminals:
         """Kill the process group; the output stays until release."""
         terminal = self._get(terminal_id, session_key)
         if terminal.status is None:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(terminal.proc.pid, signal.SIGKILL)
+            terminal.pty.kill()
 
     def release(self, session_key: str, terminal_id: str) -> None:
         self.kill(session_key, terminal_id)  # (also checks the id belongs to the session)
@@ -218,13 +202,6 @@ class ClientTerminals:
 
     def shutdown(self) -> None:
         for terminal in list(self._terminals.values()):
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(terminal.proc.pid, signal.SIGKILL)
-            with contextlib.suppress(Exception):
-                asyncio.get_running_loop().remove_reader(terminal.proc.fd)
+            terminal.pty.kill()
+            terminal.pty.close()
         self._terminals.clear()
-
-
-def _wait_quietly(proc: Any) -> None:
-    with contextlib.suppress(Exception):
-        proc.wait()

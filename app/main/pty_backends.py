@@ -1,0 +1,170 @@
+"""How a client terminal's process runs on a pseudo-terminal, per platform.
+
+- `PosixPty` (Linux, macOS): `ptyprocess`, the child in its own session and process group, output read
+  by the event loop when the PTY's descriptor is readable, kill = SIGKILL to the whole group.
+- `ThreadedPty`: for PTYs that only offer a blocking `read()` (Windows' ConPTY/winpty through `pywinpty`):
+  a daemon thread reads and hands each chunk to the event loop. It is exercised on Linux too, around a
+  `ptyprocess` child, so its logic is tested even where pywinpty cannot be installed.
+
+Both report the exit as (code, signal name) and never leave a reader behind after `close()`."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import threading
+from collections.abc import Callable
+from typing import Any, Protocol
+
+READ_CHUNK = 65536
+Exit = tuple[int | None, str | None]  # (exit code, signal name)
+
+
+class PtyHandle(Protocol):
+    pid: int
+
+    def start(self, on_data: Callable[[bytes], None], on_eof: Callable[[], None]) -> None: ...
+
+    async def wait(self) -> Exit: ...
+
+    def kill(self) -> None: ...
+
+    def close(self) -> None: ...
+
+
+def _exit_of(proc: Any) -> Exit:
+    sig = getattr(proc, "signalstatus", None)
+    if sig is not None:
+        return None, signal.Signals(sig).name
+    code = getattr(proc, "exitstatus", None)
+    return (code if isinstance(code, int) else None), None
+
+
+def _wait_quietly(proc: Any) -> None:
+    with contextlib.suppress(Exception):
+        proc.wait()
+
+
+class PosixPty:
+    def __init__(self, proc: Any) -> None:
+        self.proc = proc
+        self.pid: int = proc.pid
+        self._reading = False
+
+    def start(self, on_data: Callable[[bytes], None], on_eof: Callable[[], None]) -> None:
+        loop = asyncio.get_running_loop()
+        os.set_blocking(self.proc.fd, False)
+
+        def readable() -> None:
+            try:
+                data = os.read(self.proc.fd, READ_CHUNK)
+            except BlockingIOError:
+                return
+            except OSError:  # EIO: the other side of the PTY is gone
+                data = b""
+            if data:
+                on_data(data)
+                return
+            self._stop_reading()
+            on_eof()
+
+        loop.add_reader(self.proc.fd, readable)
+        self._reading = True
+
+    def _stop_reading(self) -> None:
+        if self._reading:
+            self._reading = False
+            with contextlib.suppress(Exception):
+                asyncio.get_running_loop().remove_reader(self.proc.fd)
+
+    async def wait(self) -> Exit:
+        await asyncio.get_running_loop().run_in_executor(None, _wait_quietly, self.proc)
+        return _exit_of(self.proc)
+
+    def kill(self) -> None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.pid, signal.SIGKILL)
+
+    def close(self) -> None:
+        self._stop_reading()
+        with contextlib.suppress(OSError):
+            self.proc.close(force=True)
+
+
+class ThreadedPty:
+    """A PTY read by a thread. `proc` needs a blocking `read(n)` (bytes or str) that raises EOFError
+    at the end, `wait()` or `isalive()`, and `exitstatus`; `kill` ends the whole process tree."""
+
+    def __init__(self, proc: Any, kill: Callable[[], None]) -> None:
+        self.proc = proc
+        self.pid: int = proc.pid
+        self._kill = kill
+        self._closed = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self, on_data: Callable[[bytes], None], on_eof: Callable[[], None]) -> None:
+        loop = asyncio.get_running_loop()
+
+        def deliver(callback: Callable[..., None], *args: Any) -> None:
+            if not self._closed.is_set():
+                with contextlib.suppress(RuntimeError):  # the loop closed while the app quit
+                    loop.call_soon_threadsafe(callback, *args)
+
+        def pump() -> None:
+            while not self._closed.is_set():
+                try:
+                    chunk = self.proc.read(READ_CHUNK)
+                except (EOFError, OSError):
+                    break
+                if isinstance(chunk, str):
+                    chunk = chunk.encode("utf-8", "surrogateescape")
+                if chunk:
+                    deliver(on_data, chunk)
+            deliver(on_eof)
+
+        self._thread = threading.Thread(target=pump, name=f"pty-reader-{self.pid}", daemon=True)
+        self._thread.start()
+
+    async def wait(self) -> Exit:
+        await asyncio.get_running_loop().run_in_executor(None, _wait_quietly, self.proc)
+        return _exit_of(self.proc)
+
+    def kill(self) -> None:
+        with contextlib.suppress(Exception):
+            self._kill()
+
+    def close(self) -> None:
+        self._closed.set()
+        with contextlib.suppress(Exception):
+            self.proc.close(force=True)
+
+
+def spawn_pty(argv: list[str], cwd: str, env: dict[str, str], dimensions: tuple[int, int]) -> PtyHandle:
+    """Start `argv` on a PTY for this platform (raises OSError / ImportError when it cannot)."""
+    if sys.platform == "win32":  # pragma: no cover - no Windows machine runs the tests yet
+        from winpty import PtyProcess as WinPtyProcess  # pywinpty
+
+        proc = WinPtyProcess.spawn(subprocess.list2cmdline(argv), cwd=cwd, env=env, dimensions=dimensions)
+        return ThreadedPty(proc, kill=lambda: proc.terminate(force=True))
+    from ptyprocess import PtyProcess
+
+    return PosixPty(PtyProcess.spawn(argv, cwd=cwd, env=env, dimensions=dimensions))
+
+
+def spawn_threaded_posix(
+    argv: list[str], cwd: str, env: dict[str, str], dimensions: tuple[int, int]
+) -> PtyHandle:
+    """The threaded reader around a POSIX PTY: how the Windows path is tested on Linux."""
+    from ptyprocess import PtyProcess
+
+    proc = PtyProcess.spawn(argv, cwd=cwd, env=env, dimensions=dimensions)
+
+    def kill_group() -> None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(proc.pid, signal.SIGKILL)
+
+    return ThreadedPty(proc, kill=kill_group)

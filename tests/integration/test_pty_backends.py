@@ -1,0 +1,85 @@
+"""Client terminals on both PTY backends with real processes: the event-loop reader (POSIX) and the
+threaded reader that Windows' pywinpty uses (run here around a POSIX PTY, so its logic is tested on
+Linux): output, exit code, byte limit at a character boundary, kill with output kept, release, and no
+process left after shutdown."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+from app.main.client_terminals import ClientTerminals, TerminalError
+from app.main.pty_backends import spawn_pty, spawn_threaded_posix
+from tests.conftest import process_alive
+
+BACKENDS = pytest.mark.parametrize("spawn", [spawn_pty, spawn_threaded_posix], ids=["posix", "threaded"])
+
+
+def _pid(terminals: ClientTerminals, terminal_id: str) -> int:
+    return terminals._terminals[terminal_id].pty.pid
+
+
+@BACKENDS
+async def test_output_and_exit_code(spawn, tmp_path):
+    seen: list[bytes] = []
+    terminals = ClientTerminals(lambda key, tid, data, status: seen.append(data), spawn=spawn)
+    tid = terminals.create("s", str(tmp_path), "bash", ["-c", "printf 'h\\xc3\\xa9llo\\n'; exit 3"])
+    status = await asyncio.wait_for(terminals.wait_for_exit("s", tid), 10)
+    assert status == {"exitCode": 3, "signal": None}
+    output = terminals.output("s", tid)
+    assert "h\u00e9llo" in output["output"] and output["truncated"] is False
+    assert output["exitStatus"] == {"exitCode": 3, "signal": None}
+    assert b"".join(seen).decode().strip() == "h\u00e9llo"
+
+
+@BACKENDS
+async def test_byte_limit_keeps_the_tail_at_a_character_boundary(spawn, tmp_path):
+    terminals = ClientTerminals(spawn=spawn)
+    script = "for i in $(seq 1 300); do printf '\\xc3\\xa9t\\xc3\\xa9-%d\\n' $i; done"
+    tid = terminals.create("s", str(tmp_path), "bash", ["-c", script], output_byte_limit=101)
+    await asyncio.wait_for(terminals.wait_for_exit("s", tid), 10)
+    output = terminals.output("s", tid)
+    assert output["truncated"] is True and "\ufffd" not in output["output"]
+    assert len(output["output"].encode()) <= 101 and output["output"].rstrip().endswith("\u00e9t\u00e9-300")
+
+
+@BACKENDS
+async def test_kill_keeps_the_output_and_reports_the_signal(spawn, tmp_path):
+    terminals = ClientTerminals(spawn=spawn)
+    tid = terminals.create("s", str(tmp_path), "bash", ["-c", "echo started; sleep 30"])
+    deadline = time.monotonic() + 10
+    while "started" not in terminals.output("s", tid)["output"]:
+        assert time.monotonic() < deadline
+        await asyncio.sleep(0.02)
+    terminals.kill("s", tid)
+    status = await asyncio.wait_for(terminals.wait_for_exit("s", tid), 10)
+    assert status == {"exitCode": None, "signal": "SIGKILL"}
+    assert "started" in terminals.output("s", tid)["output"]
+    terminals.release("s", tid)
+    with pytest.raises(TerminalError):
+        terminals.output("s", tid)
+
+
+@BACKENDS
+async def test_shutdown_leaves_no_process(spawn, tmp_path):
+    terminals = ClientTerminals(spawn=spawn)
+    ids = [terminals.create("s", str(tmp_path), "sleep", ["30"]) for _ in range(3)]
+    pids = [_pid(terminals, tid) for tid in ids]
+    assert all(process_alive(pid) for pid in pids)
+    terminals.shutdown()
+    deadline = time.monotonic() + 10
+    while any(process_alive(pid) for pid in pids):
+        assert time.monotonic() < deadline, "a terminal outlived the app"
+        await asyncio.sleep(0.05)
+    assert len(terminals) == 0
+
+
+async def test_a_missing_pty_library_is_a_clear_error(tmp_path):
+    def unavailable(*args):
+        raise ImportError("No module named 'winpty'")
+
+    terminals = ClientTerminals(spawn=unavailable)
+    with pytest.raises(TerminalError, match="not available on this platform"):
+        terminals.create("s", str(tmp_path), "bash", ["-c", "true"])
