@@ -9,7 +9,7 @@ import time
 from app.renderer.terminal_view import TerminalEmulator
 from app.renderer.timeline.items import TerminalState
 from bench.common import Result, median
-from bench.ui_common import StallMonitor, open_window, qt_loop, temp_dir, until
+from bench.ui_common import StallMonitor, close_window, open_window, qt_loop, temp_dir, until
 
 GOAL = 1.5
 STALL_GOAL_MS = 50
@@ -70,8 +70,7 @@ def run(rounds: int = 3) -> Result:
                 card_times.append(time.perf_counter() - started)
                 stalls.append(monitor.stop())
         finally:
-            await controller.shutdown()
-            window.root.close()
+            await close_window(window)
 
     with temp_dir() as cwd, loop:
         loop.run_until_complete(scenario(cwd))

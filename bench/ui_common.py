@@ -24,6 +24,7 @@ def qt_loop() -> Any:
     from PySide6.QtWidgets import QApplication
 
     _APP = QApplication.instance() or QApplication([])
+    _APP.setQuitOnLastWindowClosed(False)  # benchmarks open and destroy several windows in one process
     loop = qasync.QEventLoop(_APP)
     asyncio.set_event_loop(loop)
     return loop
@@ -77,6 +78,15 @@ async def open_window(cwd: str) -> Any:
     window.controller.start()
     await until(lambda: window.controller.sessionKey)
     return window
+
+
+async def close_window(window: Any) -> None:
+    """Shut the agent down and destroy the window's QML (a closed but living engine keeps animating
+    and would bill the next benchmark in the same process)."""
+    await window.controller.shutdown()
+    window.root.close()
+    window.engine.deleteLater()
+    await asyncio.sleep(0.05)  # the loop runs the deferred delete
 
 
 async def frame(window: Any) -> None:

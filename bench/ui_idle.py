@@ -6,7 +6,7 @@ import asyncio
 import time
 
 from bench.common import Result
-from bench.ui_common import frame, load_into_window, open_window, qt_loop, temp_dir
+from bench.ui_common import close_window, frame, load_into_window, open_window, qt_loop, temp_dir
 
 TURNS = 2_000
 IDLE_S = 10.0
@@ -29,8 +29,7 @@ def run(rounds: int = 1) -> Result:
             measured["cpu"] = time.process_time() - cpu
             measured["rows"] = window.controller.model.rowCount()
         finally:
-            await window.controller.shutdown()
-            window.root.close()
+            await close_window(window)
 
     with temp_dir() as cwd, loop:
         loop.run_until_complete(scenario(cwd))

@@ -10,7 +10,7 @@ from app.main.agent_command import AgentCommand
 from app.main.chat_service import ChatService
 from app.renderer.pipeline import HeadlessPipeline
 from bench.common import SCRIPTED_AGENT, Result, median
-from bench.ui_common import frame, open_window, qt_loop, temp_dir, until
+from bench.ui_common import close_window, frame, open_window, qt_loop, temp_dir, until
 
 TURNS = 1_000
 GOAL = 1.5
@@ -43,8 +43,7 @@ def run(rounds: int = 3) -> Result:
                 await asyncio.sleep(0.05 * round_index)
         finally:
             await service.shutdown()
-            await window.controller.shutdown()
-            window.root.close()
+            await close_window(window)
 
     with temp_dir() as cwd, loop:
         loop.run_until_complete(scenario(cwd))

@@ -7,7 +7,16 @@ import asyncio
 import time
 
 from bench.common import Result, median
-from bench.ui_common import StallMonitor, frame, load_into_window, open_window, qt_loop, temp_dir, until
+from bench.ui_common import (
+    StallMonitor,
+    close_window,
+    frame,
+    load_into_window,
+    open_window,
+    qt_loop,
+    temp_dir,
+    until,
+)
 
 CHUNKS = 5_000
 TURNS = 2_000
@@ -52,8 +61,7 @@ def run(rounds: int = 3) -> Result:
                 totals["history"].append(total)
                 stalls["history"].append(stall)
         finally:
-            await window.controller.shutdown()
-            window.root.close()
+            await close_window(window)
 
     with temp_dir() as cwd, loop:
         loop.run_until_complete(scenario(cwd))

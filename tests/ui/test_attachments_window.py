@@ -70,6 +70,16 @@ def test_cards_resolve_preview_and_open_only_where_eligible(ui):
         assert data[str(root / "missing.txt")]["name"] == "missing.txt"
         assert data["javascript:alert(1)"]["status"] == "unavailable"
         assert data["https://example.com/page"]["kind"] == "remote"
+        # the bad references hide neither the prose nor their siblings
+        from app.renderer.timeline.turn_view import item_text
+
+        timeline = window.controller.timeline
+        prose = [
+            item_text(timeline.items[row.item_ids[0]])
+            for row in timeline.rows
+            if row.kind == "assistant-text"
+        ]
+        assert prose == ["Here are the files."]
 
         # "Open with" only on available local cards
         for card in _cards(window):
