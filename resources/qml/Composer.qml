@@ -1,7 +1,6 @@
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
-import QtQuick.Dialogs
 
 // Multi-line composer: Enter sends, Shift+Enter adds a line, Esc stops a running turn; slash-command
 // completion from the agent's commands; `@` mentions files under the session's folder; files come in
@@ -31,13 +30,6 @@ Rectangle {
         anchors.fill: parent
         keys: ["text/uri-list"]
         onDropped: (drop) => { composerFiles.addUrls(drop.urls); drop.accept(Qt.CopyAction) }
-    }
-
-    FileDialog {
-        id: fileDialog
-        title: "Attach files"
-        fileMode: FileDialog.OpenFiles
-        onAccepted: composerFiles.addUrls(selectedFiles)
     }
 
     Popup {
@@ -155,7 +147,7 @@ Rectangle {
             text: "Attach\u2026"
             Accessible.name: "Attach files"
             ToolTip.visible: hovered; ToolTip.text: "Attach files (or drop them here, or paste an image)"
-            onClicked: fileDialog.open()
+            onClicked: composerFiles.chooseFiles()
         }
         ScrollView {
             Layout.fillWidth: true

@@ -142,3 +142,22 @@ def test_an_image_for_an_agent_without_image_support_is_refused_and_kept(ui):
         assert not _prompt_blocks(window)
 
     ui.run(scenario())
+
+
+def test_the_attach_button_opens_a_file_dialog_whose_choice_becomes_a_chip(ui):
+    chosen = ui.tmp_path / "report.txt"
+    chosen.write_text("quarterly\n")
+
+    async def scenario():
+        window = await ui.open(scripted_agent_argv())
+        files = window.controller.composer_files
+        ui.item(window, "attachButton").clicked.emit()
+        dialog = await ui.until(lambda: files.dialog)
+        await ui.until(lambda: dialog.isVisible())
+        assert dialog.directory().absolutePath() == str(ui.tmp_path)  # opens in the session's folder
+        dialog.selectFile(str(chosen))
+        dialog.accept()
+        [chip] = await ui.until(lambda: _chips(ui, window))
+        assert chip["path"] == str(chosen) and chip["name"] == "report.txt"
+
+    ui.run(scenario())

@@ -45,6 +45,7 @@ class ComposerAttachments(QObject):
         self._ids = itertools.count(1)
         self.thumbnails: dict[str, QImage] = {}
         self.workspace = WorkspaceFiles()
+        self.dialog: Any = None  # the open file dialog, if any
 
     # --- adding ------------------------------------------------------------------------------------
     def add_path(self, path: str) -> bool:
@@ -85,6 +86,21 @@ class ComposerAttachments(QObject):
             self.thumbnails[chip_id] = image
             chip["thumbnail"] = f"image://{THUMBNAIL_PROVIDER}/{chip_id}"
             self.changed.emit()
+
+    @Slot()
+    def chooseFiles(self) -> None:
+        """The Attach button: a file dialog opened in the session's folder (not modal to the loop: the
+        chosen files arrive through `filesSelected`)."""
+        from PySide6.QtWidgets import QFileDialog
+
+        if self.dialog is not None and self.dialog.isVisible():
+            self.dialog.raise_()
+            return
+        dialog = QFileDialog(None, "Attach files", self._cwd() or "")
+        dialog.setFileMode(QFileDialog.FileMode.ExistingFiles)
+        dialog.filesSelected.connect(lambda files: [self.add_path(path) for path in files])
+        self.dialog = dialog
+        dialog.open()
 
     @Slot("QVariantList")
     def addUrls(self, urls: list[Any]) -> None:
