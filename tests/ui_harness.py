@@ -27,6 +27,17 @@ from tests.conftest import REPO
 SCREENSHOTS = REPO / "test-artifacts" / "screenshots"
 
 
+def find_all(root: QQuickItem, name: str) -> list[QQuickItem]:
+    """Every item named `name` in the visual tree under `root` (itself included)."""
+    found, stack = [], [root]
+    while stack:
+        current = stack.pop()
+        if current.objectName() == name:
+            found.append(current)
+        stack.extend(current.childItems())
+    return found
+
+
 class UiHarness:
     def __init__(self, loop: qasync.QEventLoop, tmp_path: Path) -> None:
         self.loop = loop
@@ -66,13 +77,8 @@ class UiHarness:
         found = window.root.findChild(QQuickItem, name)
         if found is not None:
             return found
-        stack = [window.root.contentItem()]
-        while stack:
-            current = stack.pop()
-            if current.objectName() == name:
-                return current
-            stack.extend(current.childItems())
-        return None
+        named = find_all(window.root.contentItem(), name)
+        return named[0] if named else None
 
     def item(self, window: Window, name: str) -> QQuickItem:
         found = self.find(window, name)

@@ -10,16 +10,11 @@ from PIL import Image
 from PySide6.QtCore import Qt
 
 from tests.conftest import scripted_agent_argv
+from tests.ui_harness import find_all
 
 
 def _cards(window) -> list:
-    found, stack = [], [window.root.contentItem()]
-    while stack:
-        item = stack.pop()
-        if item.objectName() == "attachmentCard":
-            found.append(item)
-        stack.extend(item.childItems())
-    return found
+    return find_all(window.root.contentItem(), "attachmentCard")
 
 
 def _card_data(window) -> dict[str, dict]:
@@ -27,13 +22,8 @@ def _card_data(window) -> dict[str, dict]:
 
 
 def _child(item, name: str):
-    stack = [item]
-    while stack:
-        current = stack.pop()
-        if current.objectName() == name:
-            return current
-        stack.extend(current.childItems())
-    return None
+    named = find_all(item, name)
+    return named[0] if named else None
 
 
 def _workspace(root: Path) -> None:
@@ -158,16 +148,7 @@ def test_a_file_swapped_after_its_card_resolved_is_refused_on_click(ui):
 
 
 def _items_named(window, name: str) -> list:
-    return [item for item in _all_items(window) if item.objectName() == name]
-
-
-def _all_items(window) -> list:
-    found, stack = [], [window.root.contentItem()]
-    while stack:
-        item = stack.pop()
-        found.append(item)
-        stack.extend(item.childItems())
-    return found
+    return find_all(window.root.contentItem(), name)
 
 
 def test_inline_images_show_embedded_and_local_ones_never_fetch_remote_and_open_a_lightbox(ui):

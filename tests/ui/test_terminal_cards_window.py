@@ -10,17 +10,11 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtTest import QTest
 
 from tests.conftest import scripted_agent_argv
+from tests.ui_harness import find_all
 
 
 def _screens(window) -> list:
-    found = []
-    stack = [window.root.contentItem()]
-    while stack:
-        item = stack.pop()
-        if item.objectName() == "terminalScreen":
-            found.append(item)
-        stack.extend(item.childItems())
-    return found
+    return find_all(window.root.contentItem(), "terminalScreen")
 
 
 def _screen_texts(ui, window) -> list[str]:
