@@ -12,12 +12,14 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from collections.abc import Callable
 from typing import Any
 
 log = logging.getLogger(__name__)
 
 READ_CHUNK = 256 * 1024
+YIELD_AFTER_S = 0.008  # longest stretch of message handling before the loop gets a turn
 _LOG_PREVIEW = 160
 
 RawObserver = Callable[[str, dict[str, Any]], None]
@@ -90,7 +92,13 @@ class StdioTransport:
                 if not chunk:
                     break
                 start = 0
+                busy_until = time.perf_counter() + YIELD_AFTER_S
                 while True:
+                    if time.perf_counter() > busy_until:
+                        # a 256 KB read can hold a thousand updates: let the window paint and tick
+                        # between slices instead of handling them all in one go (order is kept)
+                        await asyncio.sleep(0)
+                        busy_until = time.perf_counter() + YIELD_AFTER_S
                     newline = chunk.find(b"\n", start)
                     if newline < 0:
                         pending.append(chunk[start:])

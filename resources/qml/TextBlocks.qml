@@ -2,37 +2,17 @@ import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
 
-// Rendered markdown: prose blocks as rich text, code blocks in a box with a copy button. The blocks are
-// mirrored into a ListModel incrementally, so while a reply streams only the live (last) block is
-// re-laid out; finished blocks keep their items untouched.
+// Rendered markdown: prose blocks as rich text, code blocks in a box with a copy button. `blocks` is the
+// row's block model (Python): while a reply streams only the changed (last) block is updated and new
+// ones appended; finished blocks keep their items untouched.
 ColumnLayout {
     id: root
     property var blocks: []
     property color textColor: Theme.text
     spacing: 6
 
-    ListModel { id: mirror }
-
-    function sync() {
-        var next = root.blocks || []
-        for (var i = 0; i < next.length; ++i) {
-            var b = next[i]
-            if (i < mirror.count) {
-                var old = mirror.get(i)
-                if (old.html !== b.html || old.kind !== b.kind)
-                    mirror.set(i, { kind: b.kind, html: b.html, code: b.code, lang: b.lang })
-            } else {
-                mirror.append({ kind: b.kind, html: b.html, code: b.code, lang: b.lang })
-            }
-        }
-        if (mirror.count > next.length)
-            mirror.remove(next.length, mirror.count - next.length)
-    }
-    onBlocksChanged: sync()
-    Component.onCompleted: sync()
-
     Repeater {
-        model: mirror
+        model: root.blocks
         delegate: Loader {
             id: blockLoader
             required property string kind

@@ -16,6 +16,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractListModel, QByteArray, QModelIndex, QObject, Qt, QTimer, Signal, Slot
 
 from app.renderer.presenter import Presenter
+from app.renderer.qt.block_model import BlockListModel
 from app.renderer.qt.collapse import CollapseState
 from app.renderer.timeline.reducer import Timeline
 from app.renderer.timeline.rows import Row, RowChange, RowsChanged, RowsInserted, RowsRemoved
@@ -56,6 +57,7 @@ class TimelineModel(QAbstractListModel):
         self._collapse_keys: set[str] = set()
         # set by the controller: attachment dicts -> the same with their main-side resolution state
         self.attachment_states: Callable[[list[dict[str, Any]]], list[dict[str, Any]]] | None = None
+        self._block_models: dict[str, BlockListModel] = {}
         # set by the controller: inline image uris -> their display states (no I/O in the view)
         self.image_states: Callable[[list[str]], list[dict[str, Any]]] | None = None
         # set by the controller: a turn's message id -> the files the agent changed in it
@@ -99,7 +101,13 @@ class TimelineModel(QAbstractListModel):
 
     def _decorate(self, row: Row, payload: dict[str, Any]) -> dict[str, Any]:
         """Add UI state (expanded flags, attachment states) to a cached payload without touching the
-        cache."""
+        cache; rendered blocks go to QML as the row's block model, never as a copied list."""
+        if "blocks" in payload:
+            blocks = self._block_models.get(row.key)
+            if blocks is None:
+                blocks = self._block_models[row.key] = BlockListModel(self)
+            blocks.apply(payload["blocks"])
+            payload = {**payload, "blocks": blocks}
         if row.kind == "turn-footer" and self.file_changes is not None:
             return {**payload, "files": self.file_changes(str(payload.get("messageId") or ""))}
         if row.kind == "assistant-text" and payload.get("images") and self.image_states is not None:
@@ -167,6 +175,9 @@ class TimelineModel(QAbstractListModel):
         self.timeline = timeline
         self.presenter.forget()
         self.collapse.forget()
+        for blocks in self._block_models.values():
+            blocks.deleteLater()
+        self._block_models.clear()
         self._rows = list(timeline.rows) if timeline is not None else []
         self.endResetModel()
         self.flushed.emit()

@@ -1,0 +1,56 @@
+"""One row's rendered markdown blocks as a list model, updated by index.
+
+Why: a streaming reply's payload used to carry every block's HTML, so each refresh converted the whole
+message to JavaScript and a JS loop compared every block (a 1 MB reply: ~70 ms per refresh, growing
+with the reply). The blocks now stay in Python; a refresh compares them here (finished blocks are the
+same string objects, so the comparison is by identity) and tells QML only about the blocks that changed
+or were added (NeoChat's list-model timeline, one level down)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QAbstractListModel, QByteArray, QModelIndex, QObject, Qt
+
+_ROLES = ("kind", "html", "code", "lang")
+_ROLE_IDS = {Qt.ItemDataRole.UserRole + 1 + i: name for i, name in enumerate(_ROLES)}
+
+
+class BlockListModel(QAbstractListModel):
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._blocks: list[dict[str, Any]] = []
+
+    def roleNames(self) -> dict[int, QByteArray]:
+        return {role: QByteArray(name.encode()) for role, name in _ROLE_IDS.items()}
+
+    def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._blocks)
+
+    def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        name = _ROLE_IDS.get(role)
+        if name is None or not index.isValid() or not 0 <= index.row() < len(self._blocks):
+            return None
+        return self._blocks[index.row()].get(name) or ""
+
+    def apply(self, blocks: list[dict[str, Any]]) -> None:
+        """Show `blocks`: changed ones are one `dataChanged` each, new ones appended, extra removed."""
+        old = self._blocks
+        shared = min(len(old), len(blocks))
+        for row in range(shared):
+            if old[row] is not blocks[row] and old[row] != blocks[row]:
+                old[row] = blocks[row]
+                index = self.index(row)
+                self.dataChanged.emit(index, index)
+        if len(blocks) > shared:
+            self.beginInsertRows(QModelIndex(), shared, len(blocks) - 1)
+            old.extend(blocks[shared:])
+            self.endInsertRows()
+        elif len(old) > shared:
+            self.beginRemoveRows(QModelIndex(), shared, len(old) - 1)
+            del old[shared:]
+            self.endRemoveRows()
+
+    @property
+    def blocks(self) -> list[dict[str, Any]]:
+        return list(self._blocks)
