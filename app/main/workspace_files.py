@@ -64,6 +64,18 @@ def fuzzy_score(query: str, path: str) -> float | None:
     return score - len(path) * 0.01
 
 
+def mention_target(cwd: str, relative: str) -> str | None:
+    """The absolute path a mention names, or None when it would leave the cwd (`..`, an absolute path,
+    a symlink pointing out): a mention only ever names a file inside the session's folder."""
+    root = os.path.realpath(cwd)
+    target = os.path.realpath(os.path.join(root, relative))
+    try:
+        inside = os.path.commonpath([target, root]) == root
+    except ValueError:
+        return None
+    return os.path.join(root, os.path.normpath(relative)) if inside and target != root else None
+
+
 @dataclass
 class WorkspaceFiles:
     _cache: dict[str, tuple[float, list[str]]] = field(default_factory=dict)

@@ -62,3 +62,20 @@ def test_thumbnails_are_bounded_and_refuse_what_is_not_an_image(tmp_path):
     bomb = tmp_path / "bomb.png"
     Image.new("1", (12000, 12000)).save(bomb)  # 144 M pixels, tiny on disk
     assert make_thumbnail(str(bomb)) is None
+
+
+def test_a_mention_never_names_a_path_outside_the_folder(tmp_path):
+    from app.main.workspace_files import mention_target
+
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "a.py").write_text("x")
+    outside = tmp_path.parent / f"{tmp_path.name}-secret.txt"
+    outside.write_text("secret")
+    os.symlink(outside, tmp_path / "sneaky.txt")
+    assert mention_target(str(tmp_path), "src/a.py") == os.path.join(
+        os.path.realpath(tmp_path), "src", "a.py"
+    )
+    assert mention_target(str(tmp_path), "../" + outside.name) is None
+    assert mention_target(str(tmp_path), str(outside)) is None  # absolute
+    assert mention_target(str(tmp_path), "sneaky.txt") is None  # symlink out
+    assert mention_target(str(tmp_path), ".") is None

@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
-import os
 from collections.abc import Callable
 from typing import Any
 
@@ -20,7 +19,7 @@ from app.main.attachment_access import display_name
 from app.main.errors import PromptRefused
 from app.main.prompt_blocks import MAX_ATTACHMENTS, PromptAttachment, check_attachment
 from app.main.user_images import make_thumbnail, save_pasted_image
-from app.main.workspace_files import WorkspaceFiles
+from app.main.workspace_files import WorkspaceFiles, mention_target
 
 log = logging.getLogger(__name__)
 
@@ -153,8 +152,8 @@ class ComposerAttachments(QObject):
         cwd = self._cwd()
         if not cwd:
             return
-        path = os.path.normpath(os.path.join(cwd, relative))
-        if os.path.commonpath([path, cwd]) != cwd:
+        path = mention_target(cwd, relative)
+        if path is None:
             self._notify("A mention must name a file inside the session's folder.")
             return
         self.add_path(path)
