@@ -4,6 +4,7 @@ only on eligible cards (the system call itself is the one thing replaced: nothin
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 from PIL import Image
@@ -83,8 +84,15 @@ def test_cards_resolve_preview_and_open_only_where_eligible(ui):
         def card(uri: str):  # looked up each time: a state change rebuilds the card delegates
             return next(c for c in _cards(window) if c.property("modelData")["uri"] == uri)
 
-        # keyboard: Space on the focused Markdown card opens its preview, rendered, links inert
-        card(str(root / "notes.md")).forceActiveFocus()
+        # keyboard: Space on the focused Markdown card opens its preview, rendered, links inert; a
+        # sibling card changing state (a thumbnail arriving, a resolution) keeps the focus where it is
+        focused = card(str(root / "notes.md"))
+        focused.forceActiveFocus()
+        await ui.until(lambda: focused.hasActiveFocus())
+        attachments._states[str(root / "data.csv")]["reason"] = "changed meanwhile"
+        window.controller.model.refresh_attachments()
+        await asyncio.sleep(0.05)
+        assert focused.hasActiveFocus() and card(str(root / "notes.md")) is focused
         await ui.key(window, Qt.Key.Key_Space, text=" ")
         await ui.until(lambda: panel.isVisible() and attachments.preview.get("kind") == "markdown")
         text = _child(panel, "previewText").property("text")

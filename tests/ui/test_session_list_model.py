@@ -3,7 +3,7 @@ one row instead of recreating every delegate mid-stream."""
 
 from __future__ import annotations
 
-from app.renderer.qt.session_list_model import ENTRY_ROLE, SessionListModel
+from app.renderer.qt.keyed_list_model import ENTRY_ROLE, KeyedListModel
 
 
 def _entries(live: str = "") -> list[dict]:
@@ -12,7 +12,7 @@ def _entries(live: str = "") -> list[dict]:
     ]
 
 
-def _spy(model: SessionListModel) -> dict[str, list]:
+def _spy(model: KeyedListModel) -> dict[str, list]:
     seen: dict[str, list] = {"changed": [], "reset": [], "inserted": []}
     model.dataChanged.connect(lambda top, bottom, roles=(): seen["changed"].append((top.row(), bottom.row())))
     model.modelReset.connect(lambda: seen["reset"].append(True))
@@ -21,7 +21,7 @@ def _spy(model: SessionListModel) -> dict[str, list]:
 
 
 def test_equal_entries_emit_nothing_and_one_changed_entry_is_one_row_change(qapp):
-    model = SessionListModel()
+    model = KeyedListModel()
     model.apply(_entries())
     seen = _spy(model)
     model.apply(_entries())
@@ -33,7 +33,7 @@ def test_equal_entries_emit_nothing_and_one_changed_entry_is_one_row_change(qapp
 
 
 def test_a_different_set_of_sessions_resets_the_list(qapp):
-    model = SessionListModel()
+    model = KeyedListModel()
     model.apply(_entries())
     seen = _spy(model)
     model.apply(_entries()[:2])

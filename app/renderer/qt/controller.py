@@ -28,7 +28,7 @@ from app.main.prompt_blocks import PromptAttachment
 from app.renderer.presenter import turn_copy_text
 from app.renderer.qt.attachments import AttachmentController
 from app.renderer.qt.composer_attachments import ComposerAttachments
-from app.renderer.qt.session_list_model import SessionListModel
+from app.renderer.qt.keyed_list_model import KeyedListModel
 from app.renderer.qt.timeline_model import TimelineModel
 from app.renderer.terminal_view import TerminalEmulator
 from app.renderer.timeline.heartbeat import is_heartbeat_only
@@ -76,7 +76,7 @@ class ChatController(QObject):
         self.store = TimelineStore()
         self.model = TimelineModel(self)
         self.model.terminalAdvanced.connect(self.terminalAdvanced)
-        self.session_model = SessionListModel(self)
+        self.session_model = KeyedListModel("key", self)
         self.attachments = AttachmentController(
             AttachmentService(service.session_workspace), self._spawn, parent=self
         )
@@ -680,7 +680,7 @@ class ChatController(QObject):
         return result
 
     @Property(QObject, constant=True)
-    def sessionModel(self) -> SessionListModel:
+    def sessionModel(self) -> KeyedListModel:
         return self.session_model
 
     @Property("QVariantList", notify=sessionsChanged)

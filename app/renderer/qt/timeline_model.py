@@ -18,6 +18,7 @@ from PySide6.QtCore import QAbstractListModel, QByteArray, QModelIndex, QObject,
 from app.renderer.presenter import Presenter
 from app.renderer.qt.block_model import BlockListModel
 from app.renderer.qt.collapse import CollapseState
+from app.renderer.qt.keyed_list_model import KeyedListModel
 from app.renderer.timeline.reducer import Timeline
 from app.renderer.timeline.rows import Row, RowChange, RowsChanged, RowsInserted, RowsRemoved
 
@@ -58,6 +59,7 @@ class TimelineModel(QAbstractListModel):
         # set by the controller: attachment dicts -> the same with their main-side resolution state
         self.attachment_states: Callable[[list[dict[str, Any]]], list[dict[str, Any]]] | None = None
         self._block_models: dict[str, BlockListModel] = {}
+        self._card_models: dict[str, KeyedListModel] = {}  # attachment cards by row: focus survives
         # set by the controller: inline image uris -> their display states (no I/O in the view)
         self.image_states: Callable[[list[str]], list[dict[str, Any]]] | None = None
         # set by the controller: a turn's message id -> the files the agent changed in it
@@ -113,7 +115,11 @@ class TimelineModel(QAbstractListModel):
         if row.kind == "assistant-text" and payload.get("images") and self.image_states is not None:
             return {**payload, "images": self.image_states(payload["images"])}
         if row.kind in ATTACHMENT_ROWS and self.attachment_states is not None:
-            return {**payload, "attachments": self.attachment_states(payload.get("attachments", []))}
+            cards = self._card_models.get(row.key)
+            if cards is None:
+                cards = self._card_models[row.key] = KeyedListModel("uri", self)
+            cards.apply(self.attachment_states(payload.get("attachments", [])))
+            return {**payload, "attachments": cards}
         if row.kind in ("tool", "tool-group"):
             if self.presenter.terminals_behind and not self._feed_timer.isActive():
                 self._feed_timer.start()  # terminal output to emulate: a bounded slice per tick
@@ -175,9 +181,10 @@ class TimelineModel(QAbstractListModel):
         self.timeline = timeline
         self.presenter.forget()
         self.collapse.forget()
-        for blocks in self._block_models.values():
-            blocks.deleteLater()
+        for stale in (*self._block_models.values(), *self._card_models.values()):
+            stale.deleteLater()
         self._block_models.clear()
+        self._card_models.clear()
         self._rows = list(timeline.rows) if timeline is not None else []
         self.endResetModel()
         self.flushed.emit()

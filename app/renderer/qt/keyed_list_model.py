@@ -1,9 +1,11 @@
-"""The sidebar's list model: the controller's session entries, applied as a diff.
+"""A list of dicts for QML, applied as a diff by a key field (the sidebar's sessions, a row's attachment
+cards).
 
-Why a model and not a JS array: a new array makes the ListView destroy and recreate every delegate,
-which a turn starting or ending (the spinner) did in the middle of streaming - a visible stall. Here an
-unchanged list costs nothing, a changed entry is one `dataChanged`, and only a different set or order
-of keys resets the list."""
+Why a model and not a JS array: a new array makes a ListView or Repeater destroy and recreate every
+delegate, which lost keyboard focus when a card's state changed and, in the sidebar, recreated every
+entry when a turn started or ended mid-stream. Here an unchanged list costs nothing, a changed entry is
+one `dataChanged` (its delegate, and its focus, survive), and only a different set or order of keys
+resets the list. Delegates read each entry as `modelData`."""
 
 from __future__ import annotations
 
@@ -14,13 +16,14 @@ from PySide6.QtCore import QAbstractListModel, QByteArray, QModelIndex, QObject,
 ENTRY_ROLE = Qt.ItemDataRole.UserRole + 1
 
 
-class SessionListModel(QAbstractListModel):
-    def __init__(self, parent: QObject | None = None) -> None:
+class KeyedListModel(QAbstractListModel):
+    def __init__(self, key: str = "key", parent: QObject | None = None) -> None:
         super().__init__(parent)
+        self._key = key
         self._entries: list[dict[str, Any]] = []
 
     def roleNames(self) -> dict[int, QByteArray]:
-        return {ENTRY_ROLE: QByteArray(b"modelData")}  # delegates keep reading `modelData.title`
+        return {ENTRY_ROLE: QByteArray(b"modelData")}
 
     def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._entries)
@@ -34,9 +37,9 @@ class SessionListModel(QAbstractListModel):
         """Show `entries`: nothing when equal, per-row changes when the keys are the same."""
         if entries == self._entries:
             return
-        if [e["key"] for e in entries] != [e["key"] for e in self._entries]:
+        if [e.get(self._key) for e in entries] != [e.get(self._key) for e in self._entries]:
             self.beginResetModel()
-            self._entries = entries
+            self._entries = list(entries)
             self.endResetModel()
             return
         for row, (old, new) in enumerate(zip(self._entries, entries, strict=True)):
@@ -44,3 +47,7 @@ class SessionListModel(QAbstractListModel):
                 self._entries[row] = new
                 index = self.index(row)
                 self.dataChanged.emit(index, index)
+
+    @property
+    def entries(self) -> list[dict[str, Any]]:
+        return list(self._entries)
