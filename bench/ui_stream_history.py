@@ -37,6 +37,7 @@ async def _stream(window) -> tuple[float, float]:
     controller.send(f"blast {CHUNKS}")
     await until(lambda: ended)
     controller.model.flush()
+    await until(lambda: not controller.model.presenter.rows_behind)  # the whole reply is on screen
     elapsed = time.perf_counter() - started
     return elapsed, monitor.stop()
 

@@ -35,6 +35,7 @@ STATUS_LABELS = {
     "cancelled": "Cancelled",
 }
 MAX_DETAIL_CHARS = 20_000
+REVEAL_CHARS = 24_000  # new characters of a streaming reply shown per refresh
 FEED_BUDGET_S = 0.02  # terminal emulation per card read (the rest continues on the next tick)
 
 
@@ -114,30 +115,34 @@ class Presenter:
     _cache: dict[str, tuple[tuple[int, ...], dict[str, Any]]] = field(default_factory=dict)
     _emulators: dict[str, TerminalEmulator] = field(default_factory=dict)
     _console_texts: dict[str, str] = field(default_factory=dict)
-    _behind: dict[str, TerminalState] = field(default_factory=dict)  # terminals with output to emulate
+    _behind_terminals: dict[str, TerminalState] = field(default_factory=dict)  # output left to emulate
+    _revealed: dict[str, int] = field(default_factory=dict)  # streaming item -> characters shown
+    _behind: set[str] = field(default_factory=set)  # streaming items with text not shown yet
 
     def forget(self) -> None:
         self._markdown.clear()
         self._cache.clear()
         self._emulators.clear()
         self._console_texts.clear()
+        self._behind_terminals.clear()
+        self._revealed.clear()
         self._behind.clear()
 
     @property
     def terminals_behind(self) -> bool:
-        return bool(self._behind)
+        return bool(self._behind_terminals)
 
     def advance_terminals(self, budget_s: float = FEED_BUDGET_S) -> list[str]:
         """Emulate waiting terminal output for about `budget_s`; the ids whose screens moved. Output
         progress never changes a row payload, so views repaint the screens alone (no card rebuild)."""
         deadline = time.perf_counter() + budget_s
         advanced: list[str] = []
-        for terminal_id, state in list(self._behind.items()):
+        for terminal_id, state in list(self._behind_terminals.items()):
             emulator = self._emulators.setdefault(terminal_id, TerminalEmulator())
             more = emulator.feed_for(state, max(0.0, deadline - time.perf_counter()))
             advanced.append(terminal_id)
             if not more:
-                del self._behind[terminal_id]
+                del self._behind_terminals[terminal_id]
             if time.perf_counter() >= deadline:
                 break
         return advanced
@@ -157,11 +162,32 @@ class Presenter:
         return emulator.text()
 
     def blocks_for(self, item: Item, live: bool = False) -> list[DisplayBlock]:
+        """The item's display blocks. A streaming reply reveals at most REVEAL_CHARS new characters per
+        refresh: a burst (a thousand chunks between two frames) then shows over a few frames instead of
+        one frame laying out hundreds of kilobytes; the rest follows on the next ticks (`rows_behind`)."""
         text = item_text(item)
         renderer = self._markdown.get(item.id)
         if renderer is None:
             renderer = self._markdown[item.id] = IncrementalMarkdown(self.dark)
+        shown = self._revealed.get(item.id)
+        if live or shown is not None:
+            start = shown or 0
+            if len(text) - start > REVEAL_CHARS:
+                text = text[: start + REVEAL_CHARS]
+                self._revealed[item.id] = len(text)
+                self._behind.add(item.id)
+                return renderer.update(text, live=True)
+            self._behind.discard(item.id)
+            if live:
+                self._revealed[item.id] = len(text)
+            else:
+                self._revealed.pop(item.id, None)
         return renderer.update(text, live=live)
+
+    @property
+    def rows_behind(self) -> set[str]:
+        """Items whose text is not fully shown yet (a streaming burst being revealed)."""
+        return self._behind
 
     def payload(
         self,
@@ -194,7 +220,8 @@ class Presenter:
         ):
             return cached[1]
         payload = self._build(timeline, row, live_item)
-        self._cache[key] = (stamp, payload)
+        if not self._behind.intersection(row.item_ids):
+            self._cache[key] = (stamp, payload)  # a row still revealing a burst is rebuilt next time
         return payload
 
     def _build(self, timeline: Timeline, row: Row, live_item: str | None) -> dict[str, Any]:
@@ -319,7 +346,7 @@ class Presenter:
         """What the card shows besides the screen; output progress is not in it (see
         `advance_terminals`), so a streaming terminal does not rebuild its card."""
         self._emulators.setdefault(terminal.terminal_id, TerminalEmulator())
-        self._behind[terminal.terminal_id] = terminal
+        self._behind_terminals[terminal.terminal_id] = terminal
         return {
             "id": terminal.terminal_id,
             "cwd": terminal.cwd or "",

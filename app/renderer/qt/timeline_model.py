@@ -64,6 +64,10 @@ class TimelineModel(QAbstractListModel):
         self.image_states: Callable[[list[str]], list[dict[str, Any]]] | None = None
         # set by the controller: a turn's message id -> the files the agent changed in it
         self.file_changes: Callable[[str], list[dict[str, Any]]] | None = None
+        self._reveal_timer = QTimer(self)  # at most one reveal step per frame
+        self._reveal_timer.setSingleShot(True)
+        self._reveal_timer.setInterval(FLUSH_INTERVAL_MS)
+        self._reveal_timer.timeout.connect(self._reveal_due)
         self._feed_timer = QTimer(self)  # runs only while a terminal card has output left to emulate
         self._feed_timer.setSingleShot(True)
         self._feed_timer.setInterval(0)  # next slice as soon as the loop is idle (each is time-bounded)
@@ -104,6 +108,8 @@ class TimelineModel(QAbstractListModel):
     def _decorate(self, row: Row, payload: dict[str, Any]) -> dict[str, Any]:
         """Add UI state (expanded flags, attachment states) to a cached payload without touching the
         cache; rendered blocks go to QML as the row's block model, never as a copied list."""
+        if self.presenter.rows_behind and not self._reveal_timer.isActive():
+            self._reveal_timer.start()  # a streaming burst is shown over the next frames
         if "blocks" in payload:
             blocks = self._block_models.get(row.key)
             if blocks is None:
@@ -158,6 +164,12 @@ class TimelineModel(QAbstractListModel):
     def _collapse_due(self) -> None:
         keys, self._collapse_keys = self._collapse_keys, set()
         self.refresh_rows(lambda row: row.key in keys)
+
+    @Slot()
+    def _reveal_due(self) -> None:
+        behind = set(self.presenter.rows_behind)
+        if behind:
+            self.refresh_rows(lambda row: not behind.isdisjoint(row.item_ids))
 
     @Slot()
     def _feed_due(self) -> None:
