@@ -71,5 +71,8 @@ ApplicationWindow {
     Shortcut { sequence: "Ctrl+Shift+Q"; onActivated: if (headerBar.enabled) conversation.directoryOpen = !conversation.directoryOpen }
     Shortcut { sequence: "Ctrl+End"; onActivated: conversation.jumpToLatest() }
     Shortcut { sequence: "Esc"; enabled: controller.busy; onActivated: controller.stop() }
+    Shortcut { sequence: "Esc"; enabled: !controller.busy && attachments.preview.name !== undefined
+               onActivated: attachments.closePreview() }
+    Shortcut { sequences: [StandardKey.Open]; onActivated: composerFiles.chooseFiles() }
     Component.onCompleted: composer.input.forceActiveFocus()
 }

@@ -131,6 +131,11 @@ def test_cards_resolve_preview_and_open_only_where_eligible(ui):
         # an unavailable card cannot be activated
         assert not card("javascript:alert(1)").isEnabled()
 
+        # Esc closes the preview panel
+        assert panel.isVisible()
+        await ui.key(window, Qt.Key.Key_Escape)
+        await ui.until(lambda: not panel.isVisible())
+
     ui.run(scenario())
 
 
