@@ -19,7 +19,6 @@ from PySide6.QtQuick import QQuickImageProvider
 from app.main.attachment_access import AttachmentError, display_name
 from app.main.attachment_service import AttachmentService, Preview, preview_kind
 from app.main.user_images import make_thumbnail
-from app.renderer.preview import preview_html
 
 log = logging.getLogger(__name__)
 
@@ -178,6 +177,8 @@ class AttachmentController(QObject):
             else:
                 shown["image"] = self._store("preview", image)
         elif preview.kind in ("text", "markdown", "csv"):
+            from app.renderer.preview import preview_html  # pygments' lexer tables: not at startup
+
             body, note = preview_html(preview.kind, resolution.name, preview.data)
             shown["html"] = body
             shown["note"] = " ".join(filter(None, (shown["note"], note)))
