@@ -33,6 +33,16 @@ class Result:
         return self.extra_line or f"{self.name} ratio={self.ratio:.3f} goal={self.goal}"
 
 
+def scripted_service(cwd: str) -> Any:
+    """ClawQt's chat service on the scripted agent, its stderr logged inside the benchmark's folder."""
+    from app.main.agent_command import AgentCommand
+    from app.main.chat_service import ChatService
+
+    return ChatService(
+        AgentCommand(SCRIPTED_AGENT, "flag", "bench"), cwd=cwd, log_path=Path(cwd) / "stderr.log"
+    )
+
+
 def median(values: list[float]) -> float:
     return statistics.median(values)
 

@@ -5,14 +5,11 @@ grouping and row changes. Goal: b/a <= 1.5."""
 from __future__ import annotations
 
 import time
-from pathlib import Path
 
 import acp
 
-from app.main.agent_command import AgentCommand
-from app.main.chat_service import ChatService
 from app.renderer.pipeline import HeadlessPipeline
-from bench.common import SCRIPTED_AGENT, Result, sdk_vs_clawqt, with_sdk_client
+from bench.common import Result, scripted_service, sdk_vs_clawqt, with_sdk_client
 
 UPDATES = 10_000
 GOAL = 1.5
@@ -32,9 +29,7 @@ async def _sdk(cwd: str) -> float:
 
 
 async def _clawqt(cwd: str) -> tuple[float, int]:
-    service = ChatService(
-        AgentCommand(SCRIPTED_AGENT, "flag", "bench"), cwd=cwd, log_path=Path(cwd) / "stderr.log"
-    )
+    service = scripted_service(cwd)
     pipeline = HeadlessPipeline(service)
     try:
         timeline = await pipeline.new_session()

@@ -5,12 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import time
-from pathlib import Path
 
-from app.main.agent_command import AgentCommand
-from app.main.chat_service import ChatService
 from app.renderer.pipeline import HeadlessPipeline
-from bench.common import SCRIPTED_AGENT, Result, sdk_vs_clawqt, with_sdk_client
+from bench.common import Result, scripted_service, sdk_vs_clawqt, with_sdk_client
 
 TURNS = 1_000
 UPDATES = TURNS * 20
@@ -31,9 +28,7 @@ async def _sdk(cwd: str) -> float:
 
 
 async def _clawqt(cwd: str) -> tuple[float, int]:
-    service = ChatService(
-        AgentCommand(SCRIPTED_AGENT, "flag", "bench"), cwd=cwd, log_path=Path(cwd) / "stderr.log"
-    )
+    service = scripted_service(cwd)
     pipeline = HeadlessPipeline(service)
     try:
         await service.start()

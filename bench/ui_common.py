@@ -7,12 +7,11 @@ import os
 import tempfile
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from bench.common import SCRIPTED_AGENT
+from bench.common import scripted_service
 
 _APP: Any = None
 
@@ -67,12 +66,8 @@ async def until(predicate: Callable[[], Any], timeout: float = 120.0) -> None:
 
 async def open_window(cwd: str) -> Any:
     from app.gui import Window
-    from app.main.agent_command import AgentCommand
-    from app.main.chat_service import ChatService
 
-    service = ChatService(
-        AgentCommand(SCRIPTED_AGENT, "flag", "bench"), cwd=cwd, log_path=Path(cwd) / "stderr.log"
-    )
+    service = scripted_service(cwd)
     window = Window(service)
     window.root.resize(1180, 780)
     window.controller.start()

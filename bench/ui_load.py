@@ -6,10 +6,8 @@ from __future__ import annotations
 import asyncio
 import time
 
-from app.main.agent_command import AgentCommand
-from app.main.chat_service import ChatService
 from app.renderer.pipeline import HeadlessPipeline
-from bench.common import SCRIPTED_AGENT, Result, median
+from bench.common import Result, median, scripted_service
 from bench.ui_common import close_window, frame, open_window, qt_loop, temp_dir, until
 
 TURNS = 1_000
@@ -22,7 +20,7 @@ def run(rounds: int = 3) -> Result:
 
     async def scenario(cwd: str) -> None:
         window = await open_window(cwd)
-        service = ChatService(AgentCommand(SCRIPTED_AGENT, "flag", "bench"), cwd=cwd, log_path=None)
+        service = scripted_service(cwd)
         pipeline = HeadlessPipeline(service)
         await service.start()
         try:
