@@ -97,7 +97,8 @@ def _has_dot_dot(text: str) -> bool:
     return False
 
 
-def _basename(path: str) -> str:
+def basename(path: str) -> str:
+    """The last segment of a path or URL, `/` or `\\` separated (the input when there is none)."""
     return re.split(r"[\\/]", path.rstrip("\\/"))[-1] or path
 
 
@@ -171,10 +172,10 @@ class AttachmentAccess:
         cwd = self._workspace(session_key, generation)
         kind, where = parse_reference(reference, cwd)
         if kind == "remote":
-            name = display_name(unquote(_basename(urlsplit(where).path)) or urlsplit(where).hostname or "")
+            name = display_name(unquote(basename(urlsplit(where).path)) or urlsplit(where).hostname or "")
             return Resolution(session_key, generation, reference, "remote", where, identity_of(where), name)
         canonical = os.path.realpath(where)
-        name = display_name(_basename(where))
+        name = display_name(basename(where))
         try:
             info = os.stat(canonical)
         except OSError as exc:

@@ -16,7 +16,7 @@ from PySide6.QtCore import Property, QObject, QSize, Qt, QUrl, Signal, Slot
 from PySide6.QtGui import QDesktopServices, QImage
 from PySide6.QtQuick import QQuickImageProvider
 
-from app.main.attachment_access import AttachmentError, display_name
+from app.main.attachment_access import AttachmentError, basename, display_name
 from app.main.attachment_service import AttachmentService, Preview, preview_kind
 from app.main.user_images import make_thumbnail
 
@@ -41,10 +41,6 @@ def _decode_data_uri(uri: str) -> QImage | None:
         return None
     image = QImage.fromData(data)
     return None if image.isNull() else image
-
-
-def _basename(uri: str) -> str:
-    return uri.rstrip("/\\").replace("\\", "/").rsplit("/", 1)[-1] or uri
 
 
 class AttachmentController(QObject):
@@ -100,7 +96,7 @@ class AttachmentController(QObject):
     @staticmethod
     def _pending(attachment: dict[str, Any]) -> dict[str, Any]:
         uri = str(attachment.get("uri") or "")
-        name = display_name(str(attachment.get("name") or _basename(uri)))
+        name = display_name(str(attachment.get("name") or basename(uri)))
         return {
             "status": "pending",
             "name": name,
@@ -119,7 +115,7 @@ class AttachmentController(QObject):
         except AttachmentError as exc:
             if self._session == session and uri in self._states:
                 self._states[uri].update(
-                    status="unavailable", name=display_name(_basename(uri)), path="", reason=str(exc)
+                    status="unavailable", name=display_name(basename(uri)), path="", reason=str(exc)
                 )
                 self.statesChanged.emit()
             return
@@ -154,7 +150,7 @@ class AttachmentController(QObject):
         try:
             preview = await self._service.preview(key, generation, uri)
         except AttachmentError as exc:
-            self._show({"name": display_name(_basename(uri)), "error": str(exc), "uri": uri})
+            self._show({"name": display_name(basename(uri)), "error": str(exc), "uri": uri})
             return
         if self._session == session:
             self._show_preview(uri, preview)
@@ -198,11 +194,11 @@ class AttachmentController(QObject):
         try:
             url = await self._service.open_target(key, generation, uri)
         except AttachmentError as exc:
-            self._show({"name": display_name(_basename(uri)), "error": str(exc), "uri": uri})
+            self._show({"name": display_name(basename(uri)), "error": str(exc), "uri": uri})
             return
         self.opened_urls.append(url)
         if not self.open_external(QUrl(url)):
-            self._show({"name": display_name(_basename(uri)), "error": "nothing opened it", "uri": uri})
+            self._show({"name": display_name(basename(uri)), "error": "nothing opened it", "uri": uri})
 
     @Slot()
     def closePreview(self) -> None:
@@ -253,9 +249,9 @@ class AttachmentController(QObject):
                 state["source"] = self._store("inline", image)
             return state
         if uri.lower().startswith(("http://", "https://")):
-            state.update(remote=True, name=display_name(_basename(uri)))
+            state.update(remote=True, name=display_name(basename(uri)))
             return state
-        state["name"] = display_name(_basename(uri))
+        state["name"] = display_name(basename(uri))
         if self._session is not None:
             self._spawn(self._load_inline(self._session, uri))
         return state
