@@ -157,8 +157,7 @@ class Presenter:
         if terminal is None:
             return self._console_emulator(tool)[1].text() if console_fallback(tool) is not None else ""
         emulator = self._emulators.setdefault(terminal.terminal_id, TerminalEmulator())
-        while emulator.feed(terminal):
-            pass
+        emulator.feed_all(terminal)
         return emulator.text()
 
     def blocks_for(self, item: Item, live: bool = False) -> list[DisplayBlock]:
@@ -323,8 +322,7 @@ class Presenter:
             self._console_texts[terminal_id] = text
             state = TerminalState(terminal_id)
             state.append(text)
-            while emulator.feed(state):
-                pass
+            emulator.feed_all(state)
         return terminal_id, emulator
 
     def _console_payload(self, tool: ToolCall) -> dict[str, Any] | None:
@@ -345,8 +343,9 @@ class Presenter:
     def _terminal_payload(self, terminal: TerminalState) -> dict[str, Any]:
         """What the card shows besides the screen; output progress is not in it (see
         `advance_terminals`), so a streaming terminal does not rebuild its card."""
-        self._emulators.setdefault(terminal.terminal_id, TerminalEmulator())
-        self._behind_terminals[terminal.terminal_id] = terminal
+        emulator = self._emulators.setdefault(terminal.terminal_id, TerminalEmulator())
+        if not emulator.caught_up(terminal):
+            self._behind_terminals[terminal.terminal_id] = terminal
         return {
             "id": terminal.terminal_id,
             "cwd": terminal.cwd or "",

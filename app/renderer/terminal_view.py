@@ -147,6 +147,15 @@ class TerminalEmulator:
             self.version = next(_VERSIONS)
         return self.fed < len(output)
 
+    def caught_up(self, state: TerminalState) -> bool:
+        """Whether everything `state` holds is on the screen already (nothing left to emulate)."""
+        return state.revision == self.revision and self.fed == len(state.output)
+
+    def feed_all(self, state: TerminalState) -> None:
+        """Emulate everything left (Copy, small fallbacks): unbounded, so never on a streaming path."""
+        while self.feed(state):
+            pass
+
     def feed_for(self, state: TerminalState, budget_s: float) -> bool:
         """Feed slices until caught up or `budget_s` is spent; True if output is left."""
         deadline = time.perf_counter() + budget_s

@@ -14,8 +14,7 @@ def _emulated(text: str) -> TerminalEmulator:
     state = TerminalState("T")
     state.append(text)
     emulator = TerminalEmulator()
-    while emulator.feed(state):
-        pass
+    emulator.feed_all(state)
     return emulator
 
 
