@@ -84,6 +84,7 @@ class ChatController(QObject):
         self.model.attachment_states = self.attachments.decorate
         self.model.image_states = self.attachments.inline_images
         self.model.file_changes = self._file_changes_for
+        self._diffs: dict[tuple[str, str], tuple[str, str]] = {}  # (turn, path) -> (content, its diff)
         self.composer_files = ComposerAttachments(
             self._spawn, lambda text: self._set_notice(text), self._current_cwd, parent=self
         )
@@ -516,10 +517,19 @@ class ChatController(QObject):
                 "path": change.path,
                 "name": display_name(os.path.basename(change.path)),
                 "created": change.before is None,
-                "diff": self.service.files.diff(change),
+                "diff": self._diff_of(message_id, change),
             }
             for change in self.service.file_changes(self._session_key, message_id)
         ]
+
+    def _diff_of(self, message_id: str, change: Any) -> str:
+        """A change's diff, computed once per write: the footer is re-read every second while a turn
+        runs (its clock), and a diff of a large file is not work to repeat that often."""
+        key = (message_id, change.path)
+        cached = self._diffs.get(key)
+        if cached is None or cached[0] is not change.after:
+            cached = self._diffs[key] = (change.after, self.service.files.diff(change))
+        return cached[1]
 
     @Slot(str, str)
     def revertFile(self, message_id: str, path: str) -> None:
