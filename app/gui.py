@@ -46,9 +46,10 @@ class Window:
         from PySide6.QtQml import QQmlApplicationEngine, qmlRegisterSingletonType
 
         from app.renderer.qt import terminal_item
-        from app.renderer.qt.attachments import IMAGE_PROVIDER, AttachmentImages
-        from app.renderer.qt.composer_attachments import THUMBNAIL_PROVIDER, Thumbnails
+        from app.renderer.qt.attachments import IMAGE_PROVIDER
+        from app.renderer.qt.composer_attachments import THUMBNAIL_PROVIDER
         from app.renderer.qt.controller import ChatController
+        from app.renderer.qt.image_provider import MemoryImages
 
         terminal_item.register()
 
@@ -61,9 +62,11 @@ class Window:
         qmlRegisterSingletonType(QUrl.fromLocalFile(str(qml / "Theme.qml")), "ClawQt", 1, 0, "Theme")
         self.engine.rootContext().setContextProperty("controller", self.controller)
         self.engine.rootContext().setContextProperty("attachments", self.controller.attachments)
-        self.engine.addImageProvider(IMAGE_PROVIDER, AttachmentImages(self.controller.attachments))
+        self.engine.addImageProvider(IMAGE_PROVIDER, MemoryImages(self.controller.attachments.image))
         self.engine.rootContext().setContextProperty("composerFiles", self.controller.composer_files)
-        self.engine.addImageProvider(THUMBNAIL_PROVIDER, Thumbnails(self.controller.composer_files))
+        self.engine.addImageProvider(
+            THUMBNAIL_PROVIDER, MemoryImages(self.controller.composer_files.thumbnail)
+        )
         self.engine.addImportPath(str(qml))
         self.engine.load(QUrl.fromLocalFile(str(qml / "Main.qml")))
         roots = self.engine.rootObjects()

@@ -12,9 +12,8 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import Property, QObject, QSize, Qt, QUrl, Signal, Slot
+from PySide6.QtCore import Property, QObject, QUrl, Signal, Slot
 from PySide6.QtGui import QDesktopServices, QImage
-from PySide6.QtQuick import QQuickImageProvider
 
 from app.main.attachment_access import AttachmentError, basename, display_name
 from app.main.attachment_service import AttachmentService, Preview, preview_kind
@@ -150,7 +149,7 @@ class AttachmentController(QObject):
         try:
             preview = await self._service.preview(key, generation, uri)
         except AttachmentError as exc:
-            self._show({"name": display_name(basename(uri)), "error": str(exc), "uri": uri})
+            self._show_error(uri, str(exc))
             return
         if self._session == session:
             self._show_preview(uri, preview)
@@ -180,6 +179,10 @@ class AttachmentController(QObject):
             shown["note"] = " ".join(filter(None, (shown["note"], note)))
         self._show(shown)
 
+    def _show_error(self, uri: str, error: str) -> None:
+        """The panel names what failed (by its sanitized basename only) and why."""
+        self._show({"name": display_name(basename(uri)), "error": error, "uri": uri})
+
     def _show(self, shown: dict[str, Any]) -> None:
         self._preview = shown
         self.previewChanged.emit()
@@ -194,11 +197,11 @@ class AttachmentController(QObject):
         try:
             url = await self._service.open_target(key, generation, uri)
         except AttachmentError as exc:
-            self._show({"name": display_name(basename(uri)), "error": str(exc), "uri": uri})
+            self._show_error(uri, str(exc))
             return
         self.opened_urls.append(url)
         if not self.open_external(QUrl(url)):
-            self._show({"name": display_name(basename(uri)), "error": "nothing opened it", "uri": uri})
+            self._show_error(uri, "nothing opened it")
 
     @Slot()
     def closePreview(self) -> None:
@@ -288,20 +291,3 @@ class AttachmentController(QObject):
 
     preview = Property("QVariantMap", lambda self: self._preview, notify=previewChanged)
     lightbox = Property(str, lambda self: self._lightbox, notify=lightboxChanged)
-
-
-class AttachmentImages(QQuickImageProvider):
-    """Serves the previewed image from the bytes the main side read (QML never loads the file)."""
-
-    def __init__(self, controller: AttachmentController) -> None:
-        super().__init__(QQuickImageProvider.ImageType.Image)
-        self._controller = controller
-
-    def requestImage(self, image_id: str, size: QSize, requested: QSize) -> QImage:
-        image = self._controller.image(image_id)
-        if requested.isValid() and not image.isNull():
-            image = image.scaled(requested.expandedTo(QSize(1, 1)), Qt.AspectRatioMode.KeepAspectRatio)
-        if size is not None:
-            size.setWidth(image.width())
-            size.setHeight(image.height())
-        return image

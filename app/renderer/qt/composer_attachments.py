@@ -11,9 +11,8 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import Property, QBuffer, QByteArray, QIODevice, QObject, QSize, QUrl, Signal, Slot
+from PySide6.QtCore import Property, QBuffer, QByteArray, QIODevice, QObject, QUrl, Signal, Slot
 from PySide6.QtGui import QGuiApplication, QImage
-from PySide6.QtQuick import QQuickImageProvider
 
 from app.main.attachment_access import display_name
 from app.main.errors import PromptRefused
@@ -42,7 +41,7 @@ class ComposerAttachments(QObject):
         self._cwd = cwd
         self._chips: list[dict[str, Any]] = []
         self._ids = itertools.count(1)
-        self.thumbnails: dict[str, QImage] = {}
+        self.thumbnails: dict[str, QImage] = {}  # by chip id, served to QML by a MemoryImages provider
         self.workspace = WorkspaceFiles()
         self.dialog: Any = None  # the open file dialog, if any
 
@@ -165,6 +164,9 @@ class ComposerAttachments(QObject):
         self.thumbnails.pop(chip_id, None)
         self.changed.emit()
 
+    def thumbnail(self, chip_id: str) -> QImage:
+        return self.thumbnails.get(chip_id, QImage())
+
     def take(self) -> tuple[tuple[PromptAttachment, ...], list[dict[str, Any]]]:
         """The attachments to send (and the chips, to show on the optimistic message); clears them."""
         chips, self._chips = self._chips, []
@@ -179,16 +181,3 @@ class ComposerAttachments(QObject):
 
     items = Property("QVariantList", lambda self: list(self._chips), notify=changed)
     count = Property(int, lambda self: len(self._chips), notify=changed)
-
-
-class Thumbnails(QQuickImageProvider):
-    def __init__(self, attachments: ComposerAttachments) -> None:
-        super().__init__(QQuickImageProvider.ImageType.Image)
-        self._attachments = attachments
-
-    def requestImage(self, image_id: str, size: QSize, requested: QSize) -> QImage:
-        image = self._attachments.thumbnails.get(image_id, QImage())
-        if size is not None:
-            size.setWidth(image.width())
-            size.setHeight(image.height())
-        return image
