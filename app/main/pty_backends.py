@@ -49,6 +49,18 @@ def _wait_quietly(proc: Any) -> None:
         proc.wait()
 
 
+async def _wait_exit(proc: Any) -> Exit:
+    """Wait for the child off the loop (a blocking wait), then its (code, signal)."""
+    await asyncio.get_running_loop().run_in_executor(None, _wait_quietly, proc)
+    return _exit_of(proc)
+
+
+def _kill_group(pid: int) -> None:
+    """SIGKILL to the child's whole process group (its own session: nothing else is in it)."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, signal.SIGKILL)
+
+
 class PosixPty:
     def __init__(self, proc: Any) -> None:
         self.proc = proc
@@ -82,12 +94,10 @@ class PosixPty:
                 asyncio.get_running_loop().remove_reader(self.proc.fd)
 
     async def wait(self) -> Exit:
-        await asyncio.get_running_loop().run_in_executor(None, _wait_quietly, self.proc)
-        return _exit_of(self.proc)
+        return await _wait_exit(self.proc)
 
     def kill(self) -> None:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.pid, signal.SIGKILL)
+        _kill_group(self.pid)
 
     def close(self) -> None:
         self._stop_reading()
@@ -130,8 +140,7 @@ class ThreadedPty:
         self._thread.start()
 
     async def wait(self) -> Exit:
-        await asyncio.get_running_loop().run_in_executor(None, _wait_quietly, self.proc)
-        return _exit_of(self.proc)
+        return await _wait_exit(self.proc)
 
     def kill(self) -> None:
         with contextlib.suppress(Exception):
@@ -162,9 +171,4 @@ def spawn_threaded_posix(
     from ptyprocess import PtyProcess
 
     proc = PtyProcess.spawn(argv, cwd=cwd, env=env, dimensions=dimensions)
-
-    def kill_group() -> None:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(proc.pid, signal.SIGKILL)
-
-    return ThreadedPty(proc, kill=kill_group)
+    return ThreadedPty(proc, kill=lambda: _kill_group(proc.pid))
