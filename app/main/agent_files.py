@@ -18,6 +18,8 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Literal
 
+from app.main.paths import within
+
 MAX_READ_BYTES = 10 * 1024 * 1024
 MAX_WRITE_BYTES = 10 * 1024 * 1024
 # What the agent last read is kept for diffs; bounded so a long session cannot hoard memory.
@@ -99,13 +101,7 @@ def _default_mode() -> int:
 
 
 def _inside(path: str, roots: list[str]) -> bool:
-    for root in roots:
-        try:
-            if os.path.commonpath([root, path]) == root:
-                return True
-        except ValueError:  # different drives, or a relative root
-            continue
-    return False
+    return any(within(path, root) for root in roots)
 
 
 def _split_lines(text: str) -> list[str]:

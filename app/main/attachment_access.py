@@ -19,6 +19,8 @@ from enum import Enum
 from typing import Literal
 from urllib.parse import unquote, urlsplit
 
+from app.main.paths import within
+
 MAX_REFERENCE_CHARS = 4096
 MAX_NAME_CHARS = 160
 DEFAULT_READ_BYTES = 4 * 1024 * 1024
@@ -149,13 +151,6 @@ def parse_reference(reference: str, cwd: str | None) -> tuple[Kind | Literal["lo
     raise AttachmentError(Refusal.INVALID_REFERENCE, "a relative path without a working directory")
 
 
-def _inside(path: str, root: str) -> bool:
-    try:
-        return os.path.commonpath([path, root]) == root
-    except ValueError:
-        return False
-
-
 class AttachmentAccess:
     """Resolve, read and open attachment references for the session that is current at a generation."""
 
@@ -186,7 +181,7 @@ class AttachmentAccess:
             found = "file"
         else:
             raise AttachmentError(Refusal.NOT_A_FILE, f"{name} is not a regular file")
-        outside = not _inside(canonical, os.path.realpath(cwd))
+        outside = not within(canonical, os.path.realpath(cwd))
         size = info.st_size if found == "file" else None
         return Resolution(
             session_key, generation, reference, found, canonical, identity_of(canonical), name, outside, size

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.main.paths import within
 from app.main.pty_backends import PtyHandle, spawn_pty
 
 log = logging.getLogger(__name__)
@@ -50,8 +51,7 @@ def trim_to_limit(data: bytes, limit: int) -> tuple[bytes, bool]:
 
 
 def inside(path: str, root: str) -> bool:
-    real, base = os.path.realpath(path), os.path.realpath(root)
-    return real == base or real.startswith(base.rstrip(os.sep) + os.sep)
+    return within(os.path.realpath(path), os.path.realpath(root))
 
 
 @dataclass

@@ -32,3 +32,12 @@ def config_file() -> Path:
     if override:
         return Path(override)
     return Path(_DIRS.user_config_dir) / "config.json"
+
+
+def within(path: str, root: str) -> bool:
+    """Whether `path` is `root` or below it, by whole path components (never a string prefix:
+    `/work-evil` is not inside `/work`). Both must already be canonical (`realpath`)."""
+    try:
+        return os.path.commonpath([path, root]) == root
+    except ValueError:  # different drives, or one relative and one absolute
+        return False

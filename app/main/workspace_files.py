@@ -10,6 +10,8 @@ import os
 import time
 from dataclasses import dataclass, field
 
+from app.main.paths import within
+
 MAX_FILES = 20_000
 MAX_DEPTH = 12
 CACHE_SECONDS = 5.0
@@ -69,11 +71,8 @@ def mention_target(cwd: str, relative: str) -> str | None:
     a symlink pointing out): a mention only ever names a file inside the session's folder."""
     root = os.path.realpath(cwd)
     target = os.path.realpath(os.path.join(root, relative))
-    try:
-        inside = os.path.commonpath([target, root]) == root
-    except ValueError:
-        return None
-    return os.path.join(root, os.path.normpath(relative)) if inside and target != root else None
+    inside = within(target, root) and target != root
+    return os.path.join(root, os.path.normpath(relative)) if inside else None
 
 
 @dataclass
