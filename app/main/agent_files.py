@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from app.main.paths import within
+from app.main.regular_files import NotRegular, open_regular, read_at_most
 
 MAX_READ_BYTES = 10 * 1024 * 1024
 MAX_WRITE_BYTES = 10 * 1024 * 1024
@@ -27,14 +28,6 @@ MAX_READ_MEMORY = 64 * 1024 * 1024
 TEMP_PREFIX = ".clawqt-"
 
 ErrorCode = Literal["resource_not_found", "invalid_params", "internal"]
-_OPEN_FLAGS = (
-    os.O_RDONLY
-    | getattr(os, "O_NONBLOCK", 0)  # a FIFO swapped in after the check must not block the open
-    | getattr(os, "O_NOFOLLOW", 0)  # nor a symlink swapped in after resolving
-    | getattr(os, "O_NOCTTY", 0)
-    | getattr(os, "O_CLOEXEC", 0)
-    | getattr(os, "O_BINARY", 0)
-)
 
 
 class AgentFileError(Exception):
@@ -149,28 +142,20 @@ def _read_bytes(path: str) -> bytes:
             "are not read",
         )
     try:
-        fd = os.open(path, _OPEN_FLAGS)
+        fd = open_regular(path, same_as=info)
+    except NotRegular:
+        raise AgentFileError("invalid_params", f"{path!r} changed while being opened") from None
     except OSError as exc:
         raise AgentFileError("internal", f"cannot open {path!r}: {exc.strerror}") from None
     try:
-        opened = os.fstat(fd)
-        if not stat.S_ISREG(opened.st_mode) or (opened.st_dev, opened.st_ino) != (info.st_dev, info.st_ino):
-            raise AgentFileError("invalid_params", f"{path!r} changed while being opened")
-        chunks: list[bytes] = []
-        total = 0
-        while True:
-            chunk = os.read(fd, min(1024 * 1024, MAX_READ_BYTES + 1 - total))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            total += len(chunk)
-            if total > MAX_READ_BYTES:
-                raise AgentFileError("invalid_params", f"{path!r} grew past the read limit while reading")
-        return b"".join(chunks)
+        data, more = read_at_most(fd, MAX_READ_BYTES)
     except OSError as exc:
         raise AgentFileError("internal", f"cannot read {path!r}: {exc.strerror}") from None
     finally:
         os.close(fd)
+    if more:
+        raise AgentFileError("invalid_params", f"{path!r} grew past the read limit while reading")
+    return data
 
 
 class AgentFiles:

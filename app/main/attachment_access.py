@@ -20,6 +20,7 @@ from typing import Literal
 from urllib.parse import unquote, urlsplit
 
 from app.main.paths import within
+from app.main.regular_files import NotRegular, open_regular, read_at_most
 
 MAX_REFERENCE_CHARS = 4096
 MAX_NAME_CHARS = 160
@@ -196,28 +197,21 @@ class AttachmentAccess:
         if resolution.kind != "file":
             raise AttachmentError(Refusal.NOT_A_FILE, f"{resolution.name} cannot be read in the app")
         try:
-            fd = os.open(resolution.target, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+            fd = open_regular(resolution.target)
+        except NotRegular:
+            raise AttachmentError(
+                Refusal.NOT_A_FILE, f"{resolution.name} changed: not a regular file"
+            ) from None
         except OSError as exc:
             raise AttachmentError(Refusal.OPERATION_FAILED, f"{resolution.name}: {exc.strerror}") from exc
         try:
-            info = os.fstat(fd)
-            if not stat.S_ISREG(info.st_mode):
-                raise AttachmentError(Refusal.NOT_A_FILE, f"{resolution.name} changed: not a regular file")
-            chunks: list[bytes] = []
-            left = max_bytes + 1
-            while left > 0:
-                chunk = os.read(fd, min(left, 1024 * 1024))
-                if not chunk:
-                    break
-                chunks.append(chunk)
-                left -= len(chunk)
+            data, truncated = read_at_most(fd, max_bytes)
         except OSError as exc:
             raise AttachmentError(Refusal.OPERATION_FAILED, f"{resolution.name}: {exc.strerror}") from exc
         finally:
             os.close(fd)
-        data = b"".join(chunks)
         self._workspace(session_key, generation)  # the session may have changed while reading
-        return ReadResult(resolution, data[:max_bytes], len(data) > max_bytes)
+        return ReadResult(resolution, data, truncated)
 
     def open_target(self, session_key: str, generation: int, reference: str) -> tuple[Resolution, str]:
         """The URL to hand to the system right now (re-resolved: called on the click, not before)."""

@@ -1,0 +1,52 @@
+"""Opening and reading a file that must be a regular file, safely, for every main-side reader (the
+agent's fs/read_text_file and the attachment previews): the open neither blocks on a FIFO nor follows
+a symlink swapped in after the path was checked, the opened descriptor is checked again, and reads are
+bounded whatever the file claims its size is."""
+
+from __future__ import annotations
+
+import os
+import stat
+
+OPEN_FLAGS = (
+    os.O_RDONLY
+    | getattr(os, "O_NONBLOCK", 0)  # a FIFO swapped in after the check must not block the open
+    | getattr(os, "O_NOFOLLOW", 0)  # nor a symlink swapped in after resolving
+    | getattr(os, "O_NOCTTY", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+    | getattr(os, "O_BINARY", 0)
+)
+READ_STEP = 1024 * 1024
+
+
+class NotRegular(Exception):
+    """The opened file is not a regular file (or not the one checked before opening)."""
+
+
+def open_regular(path: str, same_as: os.stat_result | None = None) -> int:
+    """A read-only descriptor of `path`, which must be a regular file (and, given `same_as`, that very
+    file); raises NotRegular, or OSError from the open itself. The caller closes it."""
+    fd = os.open(path, OPEN_FLAGS)
+    try:
+        opened = os.fstat(fd)
+        same = same_as is None or (opened.st_dev, opened.st_ino) == (same_as.st_dev, same_as.st_ino)
+        if not stat.S_ISREG(opened.st_mode) or not same:
+            raise NotRegular(path)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def read_at_most(fd: int, limit: int) -> tuple[bytes, bool]:
+    """At most `limit` bytes, and whether there was more (one byte past the limit is read to know)."""
+    chunks: list[bytes] = []
+    left = limit + 1
+    while left > 0:
+        chunk = os.read(fd, min(left, READ_STEP))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        left -= len(chunk)
+    data = b"".join(chunks)
+    return data[:limit], len(data) > limit
