@@ -9,11 +9,11 @@ import asyncio
 import sys
 from typing import Any
 
+from app.contract.envelopes import Envelope
+from app.contract.errors import HostError
 from app.main import paths
 from app.main.agent_command import AgentCommandError, resolve_agent_command
 from app.main.chat_service import ChatService
-from app.main.envelopes import Envelope
-from app.main.errors import HostError
 from app.main.trace_recorder import TraceRecorder
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 
-from app.main.envelopes import SessionUpdateEnvelope
+from app.contract.envelopes import SessionUpdateEnvelope
 from app.renderer.timeline.reducer import Timeline
 from bench.common import Result, interleave, median
 

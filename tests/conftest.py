@@ -14,9 +14,9 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+from app.contract.envelopes import Envelope
 from app.main.agent_command import AgentCommand
 from app.main.chat_service import ChatService
-from app.main.envelopes import Envelope
 
 TESTS = Path(__file__).resolve().parent
 REPO = TESTS.parent

@@ -19,10 +19,10 @@ from pathlib import Path
 from typing import Any
 
 from app import __version__
+from app.contract.envelopes import AgentInfo, AgentStateEnvelope, AgentStateName
+from app.contract.errors import AgentRequestFailed, AgentUnavailable
 from app.main.agent_command import AgentCommand
 from app.main.agent_process import AgentProcess
-from app.main.envelopes import AgentInfo, AgentStateEnvelope, AgentStateName
-from app.main.errors import AgentRequestFailed, AgentUnavailable
 from app.main.stdio_transport import StdioTransport
 from app.main.trace_recorder import TraceRecorder
 

@@ -13,8 +13,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from app.contract.errors import AgentUnavailable
 from app.main.agent_command import AgentCommand
-from app.main.errors import AgentUnavailable
 from app.main.stderr_buffer import StderrBuffer
 
 log = logging.getLogger(__name__)

@@ -17,13 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from app.main import paths
-from app.main.acp_client import ClawClient
-from app.main.agent_command import AgentCommand
-from app.main.agent_connection import AgentConnection
-from app.main.agent_files import AgentFileError, AgentFiles, FileChange
-from app.main.client_terminals import ClientTerminals, ExitStatus, TerminalError
-from app.main.envelopes import (
+from app.contract.envelopes import (
     AgentInfo,
     AgentStateEnvelope,
     DiagnosticEnvelope,
@@ -39,13 +33,19 @@ from app.main.envelopes import (
     TerminalOutputEnvelope,
     ToolCallsCancelledEnvelope,
 )
-from app.main.errors import (
+from app.contract.errors import (
     AgentUnavailable,
     CapabilityMissing,
     HostError,
     LoadFailed,
     PromptRefused,
 )
+from app.main import paths
+from app.main.acp_client import ClawClient
+from app.main.agent_command import AgentCommand
+from app.main.agent_connection import AgentConnection
+from app.main.agent_files import AgentFileError, AgentFiles, FileChange
+from app.main.client_terminals import ClientTerminals, ExitStatus, TerminalError
 from app.main.permissions import PermissionBroker, PermissionWaiter
 from app.main.prompt_blocks import (
     PromptAttachment,

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from app.contract.errors import PromptRefused
 from app.main.attachment_access import display_name
-from app.main.errors import PromptRefused
 
 MAX_IMAGE_BYTES = 20 * 1024 * 1024
 MAX_EMBED_BYTES = 256 * 1024  # larger text files go as links even when embedding is allowed

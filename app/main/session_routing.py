@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from app.main.envelopes import SessionUpdateEnvelope
+from app.contract.envelopes import SessionUpdateEnvelope
 
 _FINISHED_TOOL_STATUSES = frozenset({"completed", "failed"})
 

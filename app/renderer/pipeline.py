@@ -7,8 +7,8 @@ import time
 import uuid
 from typing import Any
 
+from app.contract.envelopes import LoadResult, PromptResult
 from app.main.chat_service import ChatService
-from app.main.envelopes import LoadResult, PromptResult
 from app.renderer.timeline.reducer import Timeline
 from app.renderer.timeline.rows import RowChange
 from app.renderer.timeline.store import TimelineStore

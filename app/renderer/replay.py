@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from app.main.envelopes import (
+from app.contract.envelopes import (
     LoadResult,
     PermissionRequestEnvelope,
     PermissionResolvedEnvelope,

@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from app.main.errors import HostError
+from app.contract.errors import HostError
 from app.renderer.pipeline import HeadlessPipeline
 
 pytestmark = pytest.mark.e2e

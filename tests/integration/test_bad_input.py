@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from app.main.errors import AgentUnavailable, LoadFailed
+from app.contract.errors import AgentUnavailable, LoadFailed
 from tests.conftest import scripted_agent_argv
 
 

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from app.main.errors import CapabilityMissing, LoadFailed, PromptRefused
+from app.contract.errors import CapabilityMissing, LoadFailed, PromptRefused
 from tests.conftest import scripted_agent_argv
 
 
@@ -251,7 +251,7 @@ async def test_small_text_files_are_embedded_only_when_the_agent_allows(tmp_path
 
 
 async def test_an_image_for_an_agent_without_image_support_is_refused_clearly(tmp_path):
-    from app.main.errors import PromptRefused
+    from app.contract.errors import PromptRefused
     from app.main.prompt_blocks import PromptAttachment, PromptCapabilities, build_prompt_blocks
 
     image = tmp_path / "shot.png"
@@ -263,7 +263,7 @@ async def test_an_image_for_an_agent_without_image_support_is_refused_clearly(tm
 
 
 async def test_attachment_limits_give_clear_errors(tmp_path):
-    from app.main.errors import PromptRefused
+    from app.contract.errors import PromptRefused
     from app.main.prompt_blocks import (
         MAX_ATTACHMENTS,
         PromptAttachment,

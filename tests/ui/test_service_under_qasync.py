@@ -9,9 +9,9 @@ import pytest
 import qasync
 from PySide6.QtWidgets import QApplication
 
+from app.contract.errors import AgentUnavailable
 from app.main.agent_command import AgentCommand
 from app.main.chat_service import ChatService
-from app.main.errors import AgentUnavailable
 from tests.conftest import scripted_agent_argv
 
 

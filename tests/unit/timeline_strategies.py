@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from app.main.envelopes import (
+from app.contract.envelopes import (
     PermissionRequestEnvelope,
     PermissionResolvedEnvelope,
     PromptSettledEnvelope,

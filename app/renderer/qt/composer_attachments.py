@@ -14,8 +14,8 @@ from typing import Any
 from PySide6.QtCore import Property, QBuffer, QByteArray, QIODevice, QObject, QUrl, Signal, Slot
 from PySide6.QtGui import QGuiApplication, QImage
 
+from app.contract.errors import PromptRefused
 from app.main.attachment_access import display_name
-from app.main.errors import PromptRefused
 from app.main.prompt_blocks import MAX_ATTACHMENTS, PromptAttachment, check_attachment
 from app.main.user_images import make_thumbnail, save_pasted_image
 from app.main.workspace_files import WorkspaceFiles, mention_target

@@ -16,12 +16,12 @@ from typing import Any
 from PySide6.QtCore import Property, QObject, QTimer, QUrl, Signal, Slot
 from PySide6.QtGui import QDesktopServices, QGuiApplication
 
+from app.contract.envelopes import AgentStateEnvelope, LoadResult, SessionSummary
+from app.contract.errors import HostError
 from app.main.agent_files import AgentFileError
 from app.main.attachment_access import display_name
 from app.main.attachment_service import AttachmentService
 from app.main.chat_service import ChatService
-from app.main.envelopes import AgentStateEnvelope, LoadResult, SessionSummary
-from app.main.errors import HostError
 from app.main.links import external_link_refusal
 from app.main.local_store import JsonStringMap, draft_store, session_names, session_previews
 from app.main.prompt_blocks import PromptAttachment

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from app.main.envelopes import (
+from app.contract.envelopes import (
     PermissionRequestEnvelope,
     PermissionResolvedEnvelope,
     PromptSettledEnvelope,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.main.envelopes import LoadResult
+from app.contract.envelopes import LoadResult
 from app.renderer.timeline.reducer import Timeline
 from app.renderer.timeline.rows import RowChange
 
