@@ -64,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
 def _replay(args: argparse.Namespace) -> int:
     import json
 
-    from app.renderer.replay import TraceError, replay_json, replay_text
+    from app.replay import TraceError, replay_json, replay_text
 
     try:
         if args.json:

@@ -55,6 +55,18 @@ class PermissionResolvedEnvelope:
 
 
 @dataclass(frozen=True)
+class PromptSentEnvelope:
+    """A prompt went to the agent: its content blocks as sent (the renderer shows the user's message from
+    them unless it already shows it optimistically under `client_message_id`)."""
+
+    session_key: str
+    generation: int
+    client_message_id: str
+    prompt: tuple[dict[str, Any], ...]
+    kind: Literal["prompt_sent"] = "prompt_sent"
+
+
+@dataclass(frozen=True)
 class PromptSettledEnvelope:
     """A prompt finished: `stop_reason` from the agent, or `error` (then the optimistic message may go)."""
 
@@ -93,6 +105,17 @@ class TerminalOutputEnvelope:
 
 
 @dataclass(frozen=True)
+class FileChangesEnvelope:
+    """The files the agent changed in a turn changed (it wrote one, or one was reverted): views showing
+    that turn ask `files.changes(session_key, turn_id)` again. `turn_id` is the prompt's message id."""
+
+    session_key: str
+    generation: int
+    turn_id: str
+    kind: Literal["file_changes"] = "file_changes"
+
+
+@dataclass(frozen=True)
 class AgentStateEnvelope:
     """The agent process: starting (initialize running), ready, exited (code + stderr tail), failed."""
 
@@ -123,9 +146,11 @@ Envelope = (
     SessionUpdateEnvelope
     | PermissionRequestEnvelope
     | PermissionResolvedEnvelope
+    | PromptSentEnvelope
     | PromptSettledEnvelope
     | ToolCallsCancelledEnvelope
     | TerminalOutputEnvelope
+    | FileChangesEnvelope
     | AgentStateEnvelope
     | DiagnosticEnvelope
 )
@@ -154,6 +179,17 @@ class PromptResult:
     client_message_id: str
     stop_reason: str
     usage: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class FileChangeView:
+    """One file the agent changed in a turn, ready to show: a sanitized name and the diff against what
+    the agent last read of it (or the old file)."""
+
+    path: str
+    name: str
+    created: bool
+    diff: str
 
 
 @dataclass(frozen=True)

@@ -42,3 +42,9 @@ class AgentRequestFailed(HostError):
     """The agent answered a request with a JSON-RPC error."""
 
     code = "agent-error"
+
+
+class FileChangeRefused(HostError):
+    """A change the agent made could not be undone (the file changed since, or the write is unknown)."""
+
+    code = "file-change-refused"

@@ -8,10 +8,13 @@ unimplemented answers `method_not_found` (never `null`).
 
 from __future__ import annotations
 
+import contextlib
 import logging
+from collections.abc import Iterator
 from typing import Any, Protocol
 
 from app.main.agent_files import AgentFileError
+from app.main.client_terminals import TerminalError
 
 log = logging.getLogger(__name__)
 
@@ -37,8 +40,8 @@ def _file_error(exc: AgentFileError, path: str) -> Exception:
     return RequestError.internal_error({"details": str(exc)})
 
 
-class ClientHost(Protocol):
-    """What the client object needs from the chat service."""
+class SessionRequests(Protocol):
+    """What the client needs from the chat service: session updates and permission questions."""
 
     def route_session_update(self, params: dict[str, Any]) -> None: ...
 
@@ -48,21 +51,46 @@ class ClientHost(Protocol):
         """Return the chosen option id, or None for cancelled."""
         ...
 
-    def terminal_create(
-        self, acp_session_id: str, command: str, args: Any, env: Any, cwd: Any, limit: Any
+
+class TerminalRequests(Protocol):
+    """terminal/* (app/main/terminal_host.py); every method raises TerminalError when refused."""
+
+    def create(
+        self,
+        acp_session_id: str,
+        command: str,
+        args: list[str] | None,
+        env: list[dict[str, Any]] | None,
+        cwd: str | None,
+        output_byte_limit: int | None,
     ) -> str: ...
 
-    def terminal_call(self, op: str, acp_session_id: str, terminal_id: str) -> dict[str, Any]: ...
+    def output(self, acp_session_id: str, terminal_id: str) -> dict[str, Any]: ...
 
-    async def terminal_wait(self, acp_session_id: str, terminal_id: str) -> dict[str, Any]: ...
+    async def wait_for_exit(self, acp_session_id: str, terminal_id: str) -> dict[str, Any]: ...
 
-    async def fs_read(self, acp_session_id: str, path: str, line: int | None, limit: int | None) -> str:
-        """The text read (raises AgentFileError when refused)."""
-        ...
+    def kill(self, acp_session_id: str, terminal_id: str) -> None: ...
 
-    def fs_write(self, acp_session_id: str, path: str, content: str) -> None:
-        """Raises AgentFileError when refused."""
-        ...
+    def release(self, acp_session_id: str, terminal_id: str) -> None: ...
+
+
+class FileRequests(Protocol):
+    """fs/* (app/main/file_host.py); both raise AgentFileError when refused."""
+
+    async def read(self, acp_session_id: str, path: str, line: int | None, limit: int | None) -> str: ...
+
+    def write(self, acp_session_id: str, path: str, content: str) -> None: ...
+
+
+@contextlib.contextmanager
+def _terminal_errors() -> Iterator[None]:
+    """A refused terminal request answers the agent with invalid_params and the reason."""
+    try:
+        yield
+    except TerminalError as exc:
+        from acp import RequestError
+
+        raise RequestError.invalid_params({"details": str(exc)}) from exc
 
 
 def _dump(model: Any) -> Any:
@@ -74,24 +102,28 @@ class ClawClient:
     not subclassing `acp.Client` also means nothing can silently answer `null`); unimplemented areas
     raise method_not_found."""
 
-    def __init__(self, host: ClientHost) -> None:
-        self._host = host
+    def __init__(
+        self, sessions: SessionRequests, *, terminals: TerminalRequests, files: FileRequests
+    ) -> None:
+        self._sessions = sessions
+        self._terminals = terminals
+        self._files = files
 
     def on_connect(self, conn: Any) -> None:
-        self.conn = conn
+        """Part of the SDK's Client interface; requests go out through AgentConnection instead."""
 
     async def session_update(self, session_id: str, update: Any, **kwargs: Any) -> None:
         params: dict[str, Any] = {"sessionId": session_id, "update": _dump(update)}
         if kwargs:
             params["_meta"] = kwargs
-        self._host.route_session_update(params)
+        self._sessions.route_session_update(params)
 
     async def request_permission(
         self, session_id: str, tool_call: Any, options: list[Any], **kwargs: Any
     ) -> Any:
         from acp.schema import AllowedOutcome, DeniedOutcome, RequestPermissionResponse
 
-        chosen = await self._host.handle_permission_request(
+        chosen = await self._sessions.handle_permission_request(
             session_id, _dump(tool_call), [_dump(option) for option in options]
         )
         if chosen is None:
@@ -105,7 +137,7 @@ class ClawClient:
         from acp.schema import ReadTextFileResponse
 
         try:
-            text = await self._host.fs_read(session_id, path, line, limit)
+            text = await self._files.read(session_id, path, line, limit)
         except AgentFileError as exc:
             raise _file_error(exc, path) from exc
         return ReadTextFileResponse(content=text)
@@ -114,7 +146,7 @@ class ClawClient:
         from acp.schema import WriteTextFileResponse
 
         try:
-            self._host.fs_write(session_id, path, content)
+            self._files.write(session_id, path, content)
         except AgentFileError as exc:
             raise _file_error(exc, path) from exc
         return WriteTextFileResponse()
@@ -133,31 +165,36 @@ class ClawClient:
         from acp.schema import CreateTerminalResponse
 
         env_plain = [_dump(e) if hasattr(e, "model_dump") else e for e in env or []]
-        terminal_id = self._host.terminal_create(session_id, command, args, env_plain, cwd, output_byte_limit)
+        with _terminal_errors():
+            terminal_id = self._terminals.create(session_id, command, args, env_plain, cwd, output_byte_limit)
         return CreateTerminalResponse(terminal_id=terminal_id)
 
     async def terminal_output(self, session_id: str, terminal_id: str, **kwargs: Any) -> Any:
         from acp.schema import TerminalOutputResponse
 
-        result = self._host.terminal_call("output", session_id, terminal_id)
+        with _terminal_errors():
+            result = self._terminals.output(session_id, terminal_id)
         return TerminalOutputResponse.model_validate(result)
 
     async def release_terminal(self, session_id: str, terminal_id: str, **kwargs: Any) -> Any:
         from acp.schema import ReleaseTerminalResponse
 
-        self._host.terminal_call("release", session_id, terminal_id)
+        with _terminal_errors():
+            self._terminals.release(session_id, terminal_id)
         return ReleaseTerminalResponse()
 
     async def wait_for_terminal_exit(self, session_id: str, terminal_id: str, **kwargs: Any) -> Any:
         from acp.schema import WaitForTerminalExitResponse
 
-        status = await self._host.terminal_wait(session_id, terminal_id)
+        with _terminal_errors():
+            status = await self._terminals.wait_for_exit(session_id, terminal_id)
         return WaitForTerminalExitResponse.model_validate(status)
 
     async def kill_terminal(self, session_id: str, terminal_id: str, **kwargs: Any) -> Any:
         from acp.schema import KillTerminalResponse
 
-        self._host.terminal_call("kill", session_id, terminal_id)
+        with _terminal_errors():
+            self._terminals.kill(session_id, terminal_id)
         return KillTerminalResponse()
 
     async def create_elicitation(self, message: str, mode: Any, **kwargs: Any) -> Any:

@@ -75,7 +75,7 @@ class AgentConnection:
         self.init_timeout = init_timeout
         self._cwd = cwd
         self._process: AgentProcess | None = None
-        self._conn: Any = None  # acp.client.connection.ClientSideConnection, imported when first started
+        self._rpc: Any = None  # acp.connection.Connection (JSON-RPC over our transport), made when started
         self._starting: asyncio.Task[None] | None = None
         self._watcher: asyncio.Task[None] | None = None
         self._ready_at: float | None = None
@@ -103,7 +103,7 @@ class AgentConnection:
 
     @property
     def is_ready(self) -> bool:
-        return self.state == "ready" and self._conn is not None
+        return self.state == "ready" and self._rpc is not None
 
     @property
     def pid(self) -> int | None:
@@ -162,9 +162,7 @@ class AgentConnection:
             intercept=self._intercept,
             on_diagnostic=self._on_diagnostic,
         )
-        from acp.client.connection import ClientSideConnection  # late: see acp_client._not_found
-
-        self._conn = ClientSideConnection(self._client, transport)
+        self._rpc = _json_rpc(self._client, transport)
         exited = asyncio.get_running_loop().create_task(process.wait(), name="agent-wait")
         try:
             result = await self._initialize(exited)
@@ -182,13 +180,13 @@ class AgentConnection:
     async def _initialize(self, exited: asyncio.Task[int]) -> dict[str, Any]:
         from acp import RequestError
 
-        assert self._conn is not None
+        assert self._rpc is not None
         params = {
             "protocolVersion": PROTOCOL_VERSION,
             "clientCapabilities": CLIENT_CAPABILITIES,
             "clientInfo": {"name": "clawqt", "title": "ClawQt", "version": __version__},
         }
-        init = asyncio.ensure_future(self._conn._conn.send_request("initialize", params))
+        init = asyncio.ensure_future(self._rpc.send_request("initialize", params))
         done, _ = await asyncio.wait(
             {init, exited}, timeout=self.init_timeout, return_when=asyncio.FIRST_COMPLETED
         )
@@ -219,8 +217,8 @@ class AgentConnection:
         return AgentUnavailable(message, code="initialize-failed")
 
     async def _discard_child(self, exited: asyncio.Task[int]) -> None:
-        process, conn = self._process, self._conn
-        self._conn = None
+        process, conn = self._process, self._rpc
+        self._rpc = None
         if conn is not None:
             with contextlib.suppress(Exception):
                 await conn.close()
@@ -247,7 +245,7 @@ class AgentConnection:
         self._failures = 0 if lived >= HEALTHY_AFTER_S else self._failures + 1
         self.last_exit_code = code
         tail = process.stderr.tail()
-        conn, self._conn = self._conn, None
+        conn, self._rpc = self._rpc, None
         if conn is not None:
             with contextlib.suppress(Exception):
                 await conn.close()
@@ -264,15 +262,16 @@ class AgentConnection:
 
     # --- requests ----------------------------------------------------------------------------
     async def request(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
-        """Send a raw request to a ready agent; JSON-RPC errors and death become HostErrors."""
+        """Send a request to a ready agent, as the plain dicts ClawQt builds (every request, modelled by
+        the SDK or not, goes through this one path); JSON-RPC errors and death become HostErrors."""
         from acp import RequestError
 
         await self.ensure_ready()
-        conn = self._conn
-        if conn is None:
+        rpc = self._rpc
+        if rpc is None:
             raise AgentUnavailable("The agent is not running", code="agent-not-running")
         try:
-            result = await conn._conn.send_request(method, params)
+            result = await rpc.send_request(method, params)
         except RequestError as exc:
             detail = f": {exc.data}" if exc.data else ""
             raise AgentRequestFailed(
@@ -287,11 +286,11 @@ class AgentConnection:
         return result if isinstance(result, dict) else {}
 
     async def notify(self, method: str, params: dict[str, Any]) -> None:
-        conn = self._conn
-        if conn is None:
+        rpc = self._rpc
+        if rpc is None:
             return
         with contextlib.suppress(ConnectionError):
-            await conn._conn.send_notification(method, params)
+            await rpc.send_notification(method, params)
 
     async def stop(self) -> None:
         """Kill the whole process group (quit). Idempotent."""
@@ -302,13 +301,25 @@ class AgentConnection:
                 await self._starting
         if self._watcher is not None:
             self._watcher.cancel()
-        conn, self._conn = self._conn, None
+        conn, self._rpc = self._rpc, None
         if conn is not None:
             with contextlib.suppress(Exception):
                 await conn.close()
         if self._process is not None:
             await self._process.stop()
         self.state = "idle"
+
+
+def _json_rpc(client: Any, transport: StdioTransport) -> Any:
+    """The SDK's JSON-RPC connection over our transport, dispatching the agent's requests to `client`.
+
+    Its public `send_request` carries every request as a plain dict: the SDK's typed wrappers would drop
+    fields it does not model, and it has none for some methods (`session/delete`). Imported late: the
+    SDK's pydantic schema takes ~0.5 s to import, after the window's first frame."""
+    from acp.client.router import build_client_router
+    from acp.connection import Connection
+
+    return Connection(build_client_router(client), transport)
 
 
 def _agent_info(result: dict[str, Any]) -> AgentInfo:

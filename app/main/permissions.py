@@ -1,68 +1,84 @@
-"""Pending permission requests: one future per request, answered by the renderer exactly once or
-cancelled by a main-side rule (no live prompt, load running, not the active session, switch, settle,
-cancel, child exit)."""
+"""Pending permission requests, by the token of the agent's request: which session (key and generation)
+asked, which options it offered, and how each ended: answered by the user exactly once, or cancelled by
+a rule of the session state machine (which decides when; this only keeps the books)."""
 
 from __future__ import annotations
 
-import asyncio
-import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from app.contract.acp import dict_field, str_field
+from app.contract.envelopes import PermissionRequestEnvelope, PermissionResolvedEnvelope
+from app.main.session_steps import Ignored, Step, Token
 
-@dataclass
-class PermissionWaiter:
-    request_id: str
-    session_key: str
+
+@dataclass(frozen=True)
+class PermissionRoute:
+    key: str
     generation: int
+    request_id: str
     option_ids: frozenset[str]
-    future: asyncio.Future[str | None]
 
 
-class PermissionBroker:
-    """Holds the waiters; `on_resolved(waiter, option_id | None, reason)` reports each ending once."""
-
-    def __init__(self, on_resolved: Callable[[PermissionWaiter, str | None, str], None]) -> None:
-        self._waiters: dict[str, PermissionWaiter] = {}
-        self._on_resolved = on_resolved
+class PermissionRoutes:
+    def __init__(self) -> None:
+        self._routes: dict[Token, PermissionRoute] = {}
+        self._settled: set[Token] = set()  # cancelled by a rule: the client's wire answer is expected
 
     def __len__(self) -> int:
-        return len(self._waiters)
+        return len(self._routes)
 
-    def open(self, session_key: str, generation: int, options: list[dict[str, Any]]) -> PermissionWaiter:
+    def open(
+        self,
+        token: Token,
+        key: str,
+        generation: int,
+        tool_call: dict[str, Any],
+        options: tuple[dict[str, Any], ...],
+    ) -> PermissionRequestEnvelope:
         option_ids = frozenset(str(o.get("optionId")) for o in options if o.get("optionId"))
-        waiter = PermissionWaiter(
-            request_id=uuid.uuid4().hex,
-            session_key=session_key,
-            generation=generation,
-            option_ids=option_ids,
-            future=asyncio.get_running_loop().create_future(),
+        route = self._routes[token] = PermissionRoute(key, generation, f"rpc-{token}", option_ids)
+        return PermissionRequestEnvelope(key, generation, route.request_id, tool_call, options)
+
+    def answer(self, request_id: str, option_id: str | None, step: Step) -> None:
+        """The user's choice (None = declined); nothing when the request is unknown, already answered,
+        or the option is not one it offered."""
+        token = next((t for t, route in self._routes.items() if route.request_id == request_id), None)
+        route = self._routes.get(token) if token is not None else None
+        if route is not None and (option_id is None or option_id in route.option_ids):
+            self._resolve(token, option_id, "answered" if option_id is not None else "declined", step)
+
+    def cancel_where(self, predicate: Callable[[PermissionRoute], bool], reason: str, step: Step) -> None:
+        for token, route in list(self._routes.items()):
+            if predicate(route):
+                self._resolve(token, None, reason, step)
+                self._settled.add(token)
+
+    def answered_on_wire(self, token: Token, result: Any, step: Step) -> None:
+        """The client's answer as a trace shows it (replay)."""
+        if token in self._settled:
+            self._settled.discard(token)
+            return
+        if token not in self._routes:
+            step.ignored.append(Ignored("answer-unknown", f"an answer to unknown request {token!r}"))
+            return
+        outcome = dict_field(result, "outcome")
+        option = str_field(outcome, "optionId") if outcome.get("outcome") == "selected" else None
+        self._resolve(token, option, "answered", step)
+        step.answers.clear()  # already on the wire
+
+    def forget(self, token: Token) -> None:
+        """The live client is done with a request (answered, or its handler went away)."""
+        self._routes.pop(token, None)
+        self._settled.discard(token)
+
+    def _resolve(self, token: Token, option_id: str | None, reason: str, step: Step) -> None:
+        route = self._routes.pop(token)
+        outcome = "selected" if option_id is not None else "cancelled"
+        step.answers.append((token, option_id))
+        step.envelopes.append(
+            PermissionResolvedEnvelope(
+                route.key, route.generation, route.request_id, outcome, option_id, reason
+            )
         )
-        self._waiters[waiter.request_id] = waiter
-        return waiter
-
-    def answer(self, request_id: str, option_id: str | None) -> bool:
-        """The user's answer; False when unknown, already answered, or not one of the options."""
-        waiter = self._waiters.get(request_id)
-        if waiter is None or waiter.future.done():
-            return False
-        if option_id is not None and option_id not in waiter.option_ids:
-            return False
-        self._finish(waiter, option_id, "answered" if option_id is not None else "declined")
-        return True
-
-    def cancel_where(self, predicate: Callable[[PermissionWaiter], bool], reason: str) -> int:
-        """Answer every matching pending request `cancelled`; returns how many."""
-        matched = [w for w in self._waiters.values() if predicate(w) and not w.future.done()]
-        for waiter in matched:
-            self._finish(waiter, None, reason)
-        return len(matched)
-
-    def discard(self, request_id: str) -> None:
-        self._waiters.pop(request_id, None)
-
-    def _finish(self, waiter: PermissionWaiter, option_id: str | None, reason: str) -> None:
-        self._waiters.pop(waiter.request_id, None)
-        waiter.future.set_result(option_id)
-        self._on_resolved(waiter, option_id, reason)

@@ -8,6 +8,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from app.renderer.pipeline import HeadlessPipeline
+from app.renderer.timeline.serialize import item_record
 
 pytestmark = pytest.mark.e2e
 
@@ -28,7 +29,7 @@ async def test_exec_approval_denied_fails_the_tool(make_service, openclaw):
     assert result.stop_reason == "end_turn"
     tools = [i for i in timeline.items.values() if i.kind == "tool"]
     assert tools and tools[-1].status == "failed"
-    assert "denied" in str(tools[-1].to_plain()).lower()
+    assert "denied" in str(item_record(tools[-1])).lower()
     permission = next(i for i in timeline.items.values() if i.kind == "permission")
     assert permission.status == "selected" and permission.selected_option == deny
 
@@ -48,7 +49,7 @@ def test_exec_approval_allowed_from_the_window_with_the_keyboard(ui, openclaw):
         timeline = controller.timeline
         tools = [i for i in timeline.items.values() if i.kind == "tool"]
         assert tools and tools[-1].status == "completed"
-        assert "approved-run" in str(tools[-1].to_plain())
-        assert "The command finished." in str([i.to_plain() for i in timeline.items.values()])
+        assert "approved-run" in str(item_record(tools[-1]))
+        assert "The command finished." in str([item_record(i) for i in timeline.items.values()])
 
     ui.run(scenario(), timeout=150)

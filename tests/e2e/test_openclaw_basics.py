@@ -26,7 +26,7 @@ async def test_new_session_has_a_gateway_session_key(make_service, openclaw):
     service, _ = make_service(openclaw.agent_argv())
     result = await service.new_session()
     assert result.session_key.startswith("agent:main:clawqt-")
-    assert service._acp_ids[result.session_key] != result.session_key  # OpenClaw's own ACP id
+    assert service.machine.acp_ids[result.session_key] != result.session_key  # OpenClaw's own ACP id
 
 
 async def test_prompt_streams_the_reply_and_the_optimistic_message_stays(make_service, openclaw, fake_model):

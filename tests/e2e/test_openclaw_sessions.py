@@ -10,7 +10,8 @@ import pytest
 
 from app.main.trace_recorder import TraceRecorder
 from app.renderer.pipeline import HeadlessPipeline
-from app.renderer.replay import replay_json, timeline_json
+from app.renderer.timeline.serialize import timeline_json
+from app.replay import replay_json
 
 pytestmark = pytest.mark.e2e
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from app.renderer.pipeline import HeadlessPipeline
+from app.renderer.timeline.serialize import item_record
 from app.renderer.timeline.turn_view import group_attachments
 
 pytestmark = pytest.mark.e2e
@@ -25,7 +26,7 @@ async def test_a_read_tool_card_completes(make_service, openclaw, fake_model, tm
     tool = tools[0]
     assert tool.status == "completed" and tool.tool_kind == "read"
     assert "read" in tool.title.lower()
-    output = str(tool.to_plain())
+    output = str(item_record(tool))
     assert "pelican" in output
     text = envelopes.text(timeline.session_key)
     assert "I read it." in text and "That was the chart." in text

@@ -7,6 +7,7 @@ import asyncio
 import pytest
 
 from app.renderer.timeline.heartbeat import SENTINEL
+from app.renderer.timeline.serialize import item_record
 
 pytestmark = pytest.mark.e2e
 
@@ -25,7 +26,7 @@ def test_window_streams_an_openclaw_reply_and_keeps_the_optimistic_message(ui, o
         await ui.until(lambda: not controller.busy, 60)
         assert ui.kinds(window) == ["user", "assistant-text", "turn-footer"]
         timeline = controller.timeline
-        assert "Hello from the fake model." in str([i.to_plain() for i in timeline.items.values()])
+        assert "Hello from the fake model." in str([item_record(i) for i in timeline.items.values()])
         await ui.screenshot(window, "e2e-01-openclaw-reply")
 
     ui.run(scenario(), timeout=120)

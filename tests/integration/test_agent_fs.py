@@ -73,12 +73,17 @@ async def test_agent_write_inside_changes_the_file_and_the_turn_records_it(make_
     assert target.read_text() == "new line\nsecond\n"
     assert os.stat(target).st_mode & 0o777 == 0o640
     assert not [p for p in ws.iterdir() if p.name.startswith(".clawqt-")]
-    (change,) = service.file_changes(key, turn_id)
+    (change,) = service.files.files.changes(key, turn_id)
     assert (change.path, change.before, change.after) == (str(target), "old line\n", "new line\nsecond\n")
     assert change.read_base == "old line\n"
-    assert "-old line\n+new line\n+second\n" in service.files.diff(change)
-    service.revert_file(key, turn_id, str(target))
-    assert target.read_text() == "old line\n" and service.file_changes(key, turn_id) == []
+    (shown,) = service.files.changes(key, turn_id)
+    assert (shown.path, shown.name, shown.created) == (str(target), "notes.txt", False)
+    assert "-old line\n+new line\n+second\n" in shown.diff
+    announced = envelopes.of_kind("file_changes")
+    assert [(e.session_key, e.turn_id) for e in announced] == [(key, turn_id)]
+    service.files.revert(key, turn_id, str(target))
+    assert target.read_text() == "old line\n" and service.files.changes(key, turn_id) == []
+    assert len(envelopes.of_kind("file_changes")) == 2  # the revert is announced too
 
 
 async def test_agent_write_outside_is_refused_and_nothing_is_written(make_service, tmp_path):
@@ -88,7 +93,7 @@ async def test_agent_write_outside_is_refused_and_nothing_is_written(make_servic
     assert report["result"] is None and report["error"]["code"] == -32002
     assert sorted(p.name for p in tmp_path.iterdir()) == listing
     assert not (tmp_path / "outside.txt").exists() and list(ws.iterdir()) == []
-    assert service.file_changes(key, turn_id) == []
+    assert service.files.changes(key, turn_id) == []
     assert len(_refusals(envelopes)) == 1
 
 

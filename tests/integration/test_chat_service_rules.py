@@ -52,7 +52,7 @@ async def test_new_session_key_is_proposed_key_for_openclaw(make_service):
     service, _ = make_service(scripted_agent_argv("--name=openclaw-acp"))
     result = await service.new_session()
     assert result.session_key.startswith("agent:main:clawqt-")
-    assert service._acp_ids[result.session_key] == "acp-1"
+    assert service.machine.acp_ids[result.session_key] == "acp-1"
 
 
 async def test_session_id_is_rewritten_to_the_key_in_envelopes(make_service):

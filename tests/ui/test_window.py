@@ -6,6 +6,7 @@ import asyncio
 
 from PySide6.QtCore import Qt
 
+from app.renderer.timeline.serialize import item_record
 from tests.conftest import demo_agent_argv, scripted_agent_argv
 
 CARD_KINDS = {
@@ -80,7 +81,7 @@ def test_a_permission_is_answered_with_the_keyboard(ui):
         await ui.key(window, Qt.Key.Key_Return)
         await ui.until(lambda: not controller.busy, 10)
         timeline = controller.timeline
-        assert any("outcome: deny" in str(item.to_plain()) for item in timeline.items.values())
+        assert any("outcome: deny" in str(item_record(item)) for item in timeline.items.values())
         await ui.screenshot(window, "03-permission-answered")
 
     ui.run(scenario())
@@ -101,7 +102,7 @@ def test_switching_sessions_mid_stream_keeps_the_stream_and_returns_live(ui):
         await ui.until(lambda: controller.sessionKey == first)
         assert controller.busy  # shown live again, no reload
         await ui.until(lambda: not controller.busy, 15)
-        text = "".join(str(i.to_plain()) for i in controller.timeline.items.values())
+        text = "".join(str(item_record(i)) for i in controller.timeline.items.values())
         assert text.count("bg") == 30
 
     ui.run(scenario())
@@ -128,7 +129,7 @@ def test_agent_killed_mid_turn_shows_a_banner_and_reconnect_restores_history_and
         await ui.key(window, Qt.Key.Key_Space, text=" ")
         await ui.until(lambda: not banner.property("visible") and controller.agentState == "ready", 20)
         await ui.until(lambda: controller.sessionKey == key and "user" in ui.kinds(window))
-        history = " ".join(str(i.to_plain()) for i in controller.timeline.items.values())
+        history = " ".join(str(item_record(i)) for i in controller.timeline.items.values())
         assert "remember this" in history
         assert composer.property("text") == "my unsent draft"
 

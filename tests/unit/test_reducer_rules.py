@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from app.renderer.timeline.items import MessageSegment
 from app.renderer.timeline.parts import Attachment, AttachmentPart
+from app.renderer.timeline.serialize import timeline_record
 from tests.unit.timeline_helpers import (
     GEN,
     KEY,
@@ -219,9 +220,9 @@ def test_unknown_update_kinds_are_ignored():
 
 def test_notifications_for_another_session_or_generation_leave_the_timeline_unchanged():
     h = Harness()(agent("mine", "m"))
-    before = h.timeline.to_plain()
+    before = timeline_record(h.timeline)
     h(agent("theirs", "m", session="other-key"), agent("stale", "m", generation=GEN - 1))
-    assert h.timeline.to_plain() == before
+    assert timeline_record(h.timeline) == before
     assert h.timeline.ignored == 2
 
 

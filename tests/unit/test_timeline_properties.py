@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from app.renderer.timeline.grouping import Grouping
 from app.renderer.timeline.reducer import Timeline
 from app.renderer.timeline.rows import apply_changes
+from app.renderer.timeline.serialize import timeline_record
 from tests.unit.timeline_strategies import GEN, KEY, envelopes, operations
 
 SETTINGS = settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -61,5 +62,5 @@ def test_batch_replay_equals_live_application(sequence):
     batch = Timeline(KEY, GEN)
     mirror: list = []
     apply_changes(mirror, batch.apply_batch(sequence))
-    assert batch.to_plain() == live.to_plain()
+    assert timeline_record(batch) == timeline_record(live)
     assert batch.rows == live.rows == mirror

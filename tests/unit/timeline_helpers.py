@@ -13,6 +13,7 @@ from app.contract.envelopes import (
 )
 from app.renderer.timeline.reducer import Timeline
 from app.renderer.timeline.rows import apply_changes
+from app.renderer.timeline.serialize import item_record
 
 KEY = "key-1"
 GEN = 4
@@ -100,7 +101,7 @@ class Harness:
         return self.timeline.items[item_id]
 
     def plain(self, item_id: str) -> dict:
-        return self.timeline.items[item_id].to_plain()
+        return item_record(self.timeline.items[item_id])
 
     @property
     def row_kinds(self) -> list[str]:

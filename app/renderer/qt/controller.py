@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
-import os
 import time
 import uuid
 from pathlib import Path
@@ -18,8 +17,6 @@ from PySide6.QtGui import QDesktopServices, QGuiApplication
 
 from app.contract.envelopes import AgentStateEnvelope, LoadResult, SessionSummary
 from app.contract.errors import HostError
-from app.main.agent_files import AgentFileError
-from app.main.attachment_access import display_name
 from app.main.attachment_service import AttachmentService
 from app.main.chat_service import ChatService
 from app.main.links import external_link_refusal
@@ -153,7 +150,7 @@ class ChatController(QObject):
         if kind == "agent_state":
             self._on_agent_state(envelope)
             return
-        if kind == "diagnostic":
+        if kind in ("diagnostic", "file_changes"):
             return
         timeline, changes = self.store.apply(envelope)
         if timeline is not None and timeline.session_key == self._session_key:
@@ -513,30 +510,16 @@ class ChatController(QObject):
         if not message_id or not self._session_key:
             return []
         return [
-            {
-                "path": change.path,
-                "name": display_name(os.path.basename(change.path)),
-                "created": change.before is None,
-                "diff": self._diff_of(message_id, change),
-            }
-            for change in self.service.file_changes(self._session_key, message_id)
+            {"path": change.path, "name": change.name, "created": change.created, "diff": change.diff}
+            for change in self.service.files.changes(self._session_key, message_id)
         ]
-
-    def _diff_of(self, message_id: str, change: Any) -> str:
-        """A change's diff, computed once per write: the footer is re-read every second while a turn
-        runs (its clock), and a diff of a large file is not work to repeat that often."""
-        key = (message_id, change.path)
-        cached = self._diffs.get(key)
-        if cached is None or cached[0] is not change.after:
-            cached = self._diffs[key] = (change.after, self.service.files.diff(change))
-        return cached[1]
 
     @Slot(str, str)
     def revertFile(self, message_id: str, path: str) -> None:
         """Undo the agent's write (refused, with the reason shown, if the file changed since)."""
         try:
-            self.service.revert_file(self._session_key, message_id, path)
-        except AgentFileError as exc:
+            self.service.files.revert(self._session_key, message_id, path)
+        except HostError as exc:
             self._set_notice(f"Not reverted: {exc}")
         self.model.refresh_rows(lambda row: row.kind == "turn-footer")
 

@@ -1,6 +1,6 @@
 """Timeline items. Items are owned by one Timeline and patched in place (like Zed's thread entries);
 `version` grows on every change so views can cache by (id, version), and unchanged items keep their
-identity. `to_plain()` gives a comparable, JSON-ready view for tests and replay."""
+identity. Their plain-data forms are written in `serialize.py`."""
 
 from __future__ import annotations
 
@@ -10,34 +10,14 @@ from typing import Any, Literal
 from app.renderer.timeline.parts import (
     Attachment,
     AttachmentPart,
-    DiffPart,
-    ErrorPart,
-    ImagePart,
     MarkdownPart,
     Part,
-    TerminalRefPart,
     attachments_of,
 )
 
 Role = Literal["user", "assistant"]
 ToolStatus = Literal["pending", "running", "completed", "failed", "cancelled"]
 PermissionStatus = Literal["pending", "selected", "cancelled"]
-
-
-def _plain_part(part: Part) -> dict[str, Any]:
-    if isinstance(part, MarkdownPart):
-        return {"kind": "markdown", "text": part.text}
-    if isinstance(part, ImagePart):
-        return {"kind": "image", "uri": part.uri}
-    if isinstance(part, AttachmentPart):
-        a = part.attachment
-        return {"kind": "attachment", "name": a.name, "uri": a.uri, "status": a.status, "source": a.source}
-    if isinstance(part, DiffPart):
-        return {"kind": "diff", "path": part.path, "old": part.old_text, "new": part.new_text}
-    if isinstance(part, TerminalRefPart):
-        return {"kind": "terminal", "terminalId": part.terminal_id}
-    assert isinstance(part, ErrorPart)
-    return {"kind": "error", "text": part.text}
 
 
 @dataclass(eq=False)
@@ -88,18 +68,6 @@ class MessageSegment(ItemBase):
     def attachments(self) -> tuple[Attachment, ...]:
         return attachments_of(self.parts)
 
-    def to_plain(self) -> dict[str, Any]:
-        return {
-            "kind": "message",
-            "id": self.id,
-            "role": self.role,
-            "messageId": self.message_id,
-            "segment": self.segment_index,
-            "optimistic": self.optimistic,
-            "historical": self.historical,
-            "parts": [_plain_part(p) for p in self.parts],
-        }
-
 
 @dataclass(eq=False)
 class Thought(ItemBase):
@@ -113,14 +81,6 @@ class Thought(ItemBase):
     @property
     def visible(self) -> bool:
         return any(not isinstance(p, AttachmentPart) for p in self.parts)
-
-    def to_plain(self) -> dict[str, Any]:
-        return {
-            "kind": "thought",
-            "id": self.id,
-            "historical": self.historical,
-            "parts": [_plain_part(p) for p in self.parts],
-        }
 
 
 TERMINAL_CAP_CHARS = 2 * 1024 * 1024
@@ -175,15 +135,6 @@ class TerminalState:
         body = self.chunks[0] if self.chunks else ""
         return TRIM_MARKER + body if self.trimmed else body
 
-    def to_plain(self) -> dict[str, Any]:
-        return {
-            "terminalId": self.terminal_id,
-            "cwd": self.cwd,
-            "output": self.output,
-            "exitCode": self.exit_code,
-            "signal": self.signal,
-        }
-
 
 @dataclass(eq=False)
 class ToolCall(ItemBase):
@@ -195,7 +146,6 @@ class ToolCall(ItemBase):
     output: Any = None
     output_parts: list[Part] = field(default_factory=list)
     locations: list[dict[str, Any]] = field(default_factory=list)
-    error: str | None = None
     terminal_ids: list[str] = field(default_factory=list)
     terminals: dict[str, TerminalState] = field(default_factory=dict)
     meta: dict[str, Any] = field(default_factory=dict)
@@ -213,21 +163,6 @@ class ToolCall(ItemBase):
                 return self.terminals[terminal_id]
         return None
 
-    def to_plain(self) -> dict[str, Any]:
-        terminal = self.terminal
-        return {
-            "kind": "tool",
-            "id": self.id,
-            "toolCallId": self.tool_call_id,
-            "title": self.title,
-            "toolKind": self.tool_kind,
-            "status": self.status,
-            "historical": self.historical,
-            "parts": [_plain_part(p) for p in self.output_parts],
-            "locations": self.locations,
-            "terminal": terminal.to_plain() if terminal else None,
-        }
-
 
 @dataclass(eq=False)
 class PermissionItem(ItemBase):
@@ -238,26 +173,11 @@ class PermissionItem(ItemBase):
     selected_option: str | None = None
     kind: Literal["permission"] = "permission"
 
-    def to_plain(self) -> dict[str, Any]:
-        return {
-            "kind": "permission",
-            "id": self.id,
-            "status": self.status,
-            "selected": self.selected_option,
-            "options": [
-                {"optionId": o.get("optionId"), "name": o.get("name"), "kind": o.get("kind")}
-                for o in self.options
-            ],
-        }
-
 
 @dataclass(eq=False)
 class PlanItem(ItemBase):
     entries: list[dict[str, Any]] = field(default_factory=list)
     kind: Literal["plan"] = "plan"
-
-    def to_plain(self) -> dict[str, Any]:
-        return {"kind": "plan", "id": self.id, "entries": self.entries}
 
 
 Item = MessageSegment | Thought | ToolCall | PermissionItem | PlanItem
@@ -277,13 +197,3 @@ class Metadata:
     commands: list[dict[str, Any]] = field(default_factory=list)
     config_options: list[dict[str, Any]] = field(default_factory=list)
     usage: dict[str, Any] | None = None
-
-    def to_plain(self) -> dict[str, Any]:
-        return {
-            "title": self.title,
-            "updatedAt": self.updated_at,
-            "mode": self.mode,
-            "commands": self.commands,
-            "configOptions": self.config_options,
-            "usage": self.usage,
-        }

@@ -17,6 +17,7 @@ from typing import Any
 from app.contract.envelopes import (
     PermissionRequestEnvelope,
     PermissionResolvedEnvelope,
+    PromptSentEnvelope,
     PromptSettledEnvelope,
     SessionUpdateEnvelope,
     TerminalOutputEnvelope,
@@ -125,10 +126,16 @@ class Timeline:
     ) -> list[RowChange]:
         """The user's message, shown at once as `<message_id>:0` until (if ever) the agent echoes it."""
         self._changes = []
+        self._add_optimistic(message_id, text, attachments, sent_at)
+        return self._changes
+
+    def _add_optimistic(
+        self, message_id: str, text: str, attachments: Iterable[Part], sent_at: float | None
+    ) -> None:
         self._close_segments()
         segment_id = f"{message_id}:0"
         if segment_id in self.items:
-            return []
+            return
         segment = MessageSegment(id=segment_id, role="user", message_id=message_id, optimistic=True)
         if text.strip():
             segment.parts.append(MarkdownPart([text.strip()]))
@@ -138,7 +145,6 @@ class Timeline:
         self.optimistic[message_id] = segment_id
         self.timings[message_id] = TurnTiming(sent_at)
         self._append(segment)
-        return self._changes
 
     # --- dispatch --------------------------------------------------------------------------------
     def _mine(self, envelope: Any) -> bool:
@@ -161,6 +167,8 @@ class Timeline:
             self._permission_request(envelope)
         elif isinstance(envelope, PermissionResolvedEnvelope):
             self._permission_resolved(envelope)
+        elif isinstance(envelope, PromptSentEnvelope):
+            self._prompt_sent(envelope)
         elif isinstance(envelope, PromptSettledEnvelope):
             self._prompt_settled(envelope)
         elif isinstance(envelope, ToolCallsCancelledEnvelope):
@@ -475,6 +483,22 @@ class Timeline:
         item.selected_option = envelope.option_id
         self._touch(item)
 
+    def _prompt_sent(self, envelope: PromptSentEnvelope) -> None:
+        """The prompt as sent: the user's message, unless it is already shown (optimistically)."""
+        if envelope.client_message_id in self.optimistic:
+            return
+        blocks = [b for b in envelope.prompt if isinstance(b, dict)]
+        text = "\n".join(
+            b["text"] for b in blocks if b.get("type") == "text" and isinstance(b.get("text"), str)
+        )
+        parts = [
+            content_to_part(b, "user")
+            for b in blocks
+            if b.get("type") in ("resource_link", "image", "resource")
+        ]
+        attachments = [p for p in parts if isinstance(p, AttachmentPart)]
+        self._add_optimistic(envelope.client_message_id, text, attachments, None)
+
     def _prompt_settled(self, envelope: PromptSettledEnvelope) -> None:
         timing = self.timings.setdefault(envelope.client_message_id, TurnTiming(None))
         timing.elapsed_s = envelope.elapsed_s
@@ -505,13 +529,3 @@ class Timeline:
             if isinstance(tool, ToolCall) and tool.status in ("pending", "running"):
                 tool.status = "cancelled"
                 self._touch(tool)
-
-    # --- views of the state ----------------------------------------------------------------------
-    def to_plain(self) -> dict[str, Any]:
-        """A comparable, JSON-ready picture of items and metadata (tests, debugging)."""
-        return {
-            "session": self.session_key,
-            "order": list(self.order),
-            "items": [self.items[i].to_plain() for i in self.order],  # type: ignore[union-attr]
-            "meta": self.meta.to_plain(),
-        }

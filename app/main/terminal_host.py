@@ -1,0 +1,102 @@
+"""The agent's `terminal/*` requests, served on real PTYs (`client_terminals.py`) for the session the
+request names, and the output pushed to the renderer as TerminalOutputEnvelopes as it arrives (decoded
+incrementally, so a chunk never ends inside a UTF-8 character).
+
+Authority: a request is served only for a session open right now (a live prompt's, or the one shown);
+the terminal runs inside that session's workspace (checked by `ClientTerminals`)."""
+
+from __future__ import annotations
+
+import codecs
+from collections.abc import Callable
+from typing import Any
+
+from app.contract.envelopes import Envelope, TerminalOutputEnvelope
+from app.main.client_terminals import ClientTerminals, ExitStatus, Spawn, TerminalError
+from app.main.pty_backends import spawn_pty
+from app.main.session_machine import SessionContext, SessionMachine
+
+Diagnose = Callable[[str, str], None]  # (code, message)
+
+
+class ClientTerminalHost:
+    def __init__(
+        self,
+        sessions: SessionMachine,
+        emit: Callable[[Envelope], None],
+        diagnose: Diagnose,
+        spawn: Spawn = spawn_pty,
+    ) -> None:
+        self._sessions = sessions
+        self._emit = emit
+        self._diagnose = diagnose
+        self.terminals = ClientTerminals(self._on_output, spawn)
+        self._decoders: dict[str, codecs.IncrementalDecoder] = {}
+        self._generations: dict[str, int] = {}
+
+    def __len__(self) -> int:
+        return len(self.terminals)
+
+    def _context(self, acp_session_id: str) -> SessionContext:
+        context = self._sessions.context_of(acp_session_id)
+        if context is None:
+            raise TerminalError(f"no open session {acp_session_id!r}")
+        return context
+
+    # --- terminal/* ----------------------------------------------------------------------------------
+    def create(
+        self,
+        acp_session_id: str,
+        command: str,
+        args: list[str] | None,
+        env: list[dict[str, Any]] | None,
+        cwd: str | None,
+        output_byte_limit: int | None,
+    ) -> str:
+        """Start the command; raises TerminalError (told to the agent) when refused."""
+        try:
+            context = self._context(acp_session_id)
+            terminal_id = self.terminals.create(
+                context.key, context.cwd, command, args, env, cwd, output_byte_limit
+            )
+        except TerminalError as exc:
+            self._diagnose("terminal-refused", str(exc))
+            raise
+        self._generations[terminal_id] = context.generation
+        return terminal_id
+
+    def output(self, acp_session_id: str, terminal_id: str) -> dict[str, Any]:
+        return self.terminals.output(self._context(acp_session_id).key, terminal_id)
+
+    async def wait_for_exit(self, acp_session_id: str, terminal_id: str) -> dict[str, Any]:
+        return await self.terminals.wait_for_exit(self._context(acp_session_id).key, terminal_id)
+
+    def kill(self, acp_session_id: str, terminal_id: str) -> None:
+        self.terminals.kill(self._context(acp_session_id).key, terminal_id)
+
+    def release(self, acp_session_id: str, terminal_id: str) -> None:
+        self.terminals.release(self._context(acp_session_id).key, terminal_id)
+
+    # --- lifecycle -----------------------------------------------------------------------------------
+    def close_session(self, session_key: str) -> None:
+        self.terminals.close_session(session_key)
+
+    def shutdown(self) -> None:
+        self.terminals.shutdown()
+
+    def _on_output(self, session_key: str, terminal_id: str, data: bytes, status: ExitStatus | None) -> None:
+        decoder = self._decoders.setdefault(terminal_id, codecs.getincrementaldecoder("utf-8")("replace"))
+        text = decoder.decode(data, final=status is not None)
+        self._emit(
+            TerminalOutputEnvelope(
+                session_key,
+                self._generations.get(terminal_id, 0),
+                terminal_id,
+                text,
+                exited=status is not None,
+                exit_code=status.exit_code if status else None,
+                signal=status.signal if status else None,
+            )
+        )
+        if status is not None:
+            self._decoders.pop(terminal_id, None)

@@ -1,0 +1,234 @@
+"""The one serializer of the timeline: every item's plain-data form is written here, once.
+
+- `item_record(item)` / `timeline_record(timeline)`: everything an item holds, JSON-ready (tests,
+  debugging, an export's detail);
+- `item_json(item)` / `timeline_json(timeline)`: the public grouped shape `clawqt replay --json` prints
+  (its field names and order are a contract, harness/reference/acp-timeline.md);
+- `transcript(sessions)`: that shape as text for people (`clawqt replay` without `--json`).
+
+The shared pieces (an attachment, a permission option, a terminal) are written once and also used by
+the view's row payloads. Pure: no Qt, no I/O.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.renderer.timeline.grouping import Group
+from app.renderer.timeline.items import (
+    Item,
+    MessageSegment,
+    Metadata,
+    PermissionItem,
+    PlanItem,
+    TerminalState,
+    Thought,
+    ToolCall,
+)
+from app.renderer.timeline.parts import (
+    Attachment,
+    AttachmentPart,
+    DiffPart,
+    ErrorPart,
+    ImagePart,
+    MarkdownPart,
+    Part,
+    TerminalRefPart,
+)
+from app.renderer.timeline.questions import question_directory
+from app.renderer.timeline.reducer import Timeline
+from app.renderer.timeline.terminal_screen import render_screen
+from app.renderer.timeline.turn_view import copy_text, group_attachments, item_text, user_text
+
+
+# --- shared pieces -----------------------------------------------------------------------------------
+def attachment_record(attachment: Attachment) -> dict[str, Any]:
+    return {
+        "name": attachment.name,
+        "uri": attachment.uri,
+        "source": attachment.source,
+        "status": attachment.status,
+    }
+
+
+def option_record(option: dict[str, Any]) -> dict[str, Any]:
+    """A permission option as the agent sent it (values unchecked: callers that show them convert)."""
+    return {"optionId": option.get("optionId"), "name": option.get("name"), "kind": option.get("kind")}
+
+
+def terminal_record(terminal: TerminalState, *, rendered: bool) -> dict[str, Any]:
+    """`rendered`: the output as a screen shows it (escape sequences applied), else as received."""
+    return {
+        "terminalId": terminal.terminal_id,
+        "cwd": terminal.cwd,
+        "output": render_screen(terminal.output) if rendered else terminal.output,
+        "exitCode": terminal.exit_code,
+        "signal": terminal.signal,
+    }
+
+
+def part_record(part: Part) -> dict[str, Any]:
+    if isinstance(part, MarkdownPart):
+        return {"kind": "markdown", "text": part.text}
+    if isinstance(part, ImagePart):
+        return {"kind": "image", "uri": part.uri}
+    if isinstance(part, AttachmentPart):
+        return {"kind": "attachment", **attachment_record(part.attachment)}
+    if isinstance(part, DiffPart):
+        return {"kind": "diff", "path": part.path, "old": part.old_text, "new": part.new_text}
+    if isinstance(part, TerminalRefPart):
+        return {"kind": "terminal", "terminalId": part.terminal_id}
+    assert isinstance(part, ErrorPart)
+    return {"kind": "error", "text": part.text}
+
+
+# --- the full record -----------------------------------------------------------------------------------
+def item_record(item: Item) -> dict[str, Any]:
+    """Everything the item holds (a comparable, JSON-ready picture)."""
+    match item:
+        case MessageSegment():
+            return {
+                "kind": "message",
+                "id": item.id,
+                "role": item.role,
+                "messageId": item.message_id,
+                "segment": item.segment_index,
+                "optimistic": item.optimistic,
+                "historical": item.historical,
+                "parts": [part_record(p) for p in item.parts],
+            }
+        case Thought():
+            parts = [part_record(p) for p in item.parts]
+            return {"kind": "thought", "id": item.id, "historical": item.historical, "parts": parts}
+        case ToolCall():
+            terminal = item.terminal
+            return {
+                "kind": "tool",
+                "id": item.id,
+                "toolCallId": item.tool_call_id,
+                "title": item.title,
+                "toolKind": item.tool_kind,
+                "status": item.status,
+                "historical": item.historical,
+                "parts": [part_record(p) for p in item.output_parts],
+                "locations": item.locations,
+                "terminal": terminal_record(terminal, rendered=False) if terminal else None,
+            }
+        case PermissionItem():
+            return {
+                "kind": "permission",
+                "id": item.id,
+                "status": item.status,
+                "selected": item.selected_option,
+                "options": [option_record(o) for o in item.options],
+            }
+        case PlanItem():
+            return {"kind": "plan", "id": item.id, "entries": item.entries}
+
+
+def metadata_record(meta: Metadata) -> dict[str, Any]:
+    return {
+        "title": meta.title,
+        "updatedAt": meta.updated_at,
+        "mode": meta.mode,
+        "commands": meta.commands,
+        "configOptions": meta.config_options,
+        "usage": meta.usage,
+    }
+
+
+def timeline_record(timeline: Timeline) -> dict[str, Any]:
+    return {
+        "session": timeline.session_key,
+        "order": list(timeline.order),
+        "items": [item_record(timeline.items[i]) for i in timeline.order],
+        "meta": metadata_record(timeline.meta),
+    }
+
+
+# --- the public grouped shape (clawqt replay --json) ---------------------------------------------------
+def item_json(item: Item) -> dict[str, Any] | None:
+    """One item of an assistant turn; None for what a turn does not show (attachment-only segments)."""
+    match item:
+        case MessageSegment():
+            return {"kind": "message", "id": item.id, "text": item_text(item)} if item.visible else None
+        case Thought():
+            return {"kind": "thought", "id": item.id, "text": item_text(item)}
+        case ToolCall():
+            terminal = item.terminal
+            tool = {
+                "toolCallId": item.tool_call_id,
+                "title": item.title,
+                "toolKind": item.tool_kind,
+                "status": item.status,
+                "terminal": terminal_record(terminal, rendered=True) if terminal else None,
+            }
+            return {"kind": "tool", "id": item.id, "tool": tool}
+        case PermissionItem():
+            options = [option_record(o) for o in item.options]
+            return {
+                "kind": "permission",
+                "id": item.id,
+                "permission": {"status": item.status, "options": options},
+            }
+        case PlanItem():
+            return {"kind": "plan", "id": item.id, "plan": {"entries": item.entries}}
+
+
+def group_json(items: dict[str, Item], group: Group) -> dict[str, Any]:
+    attachments = [attachment_record(a) for a in group_attachments(items, group)]
+    if group.kind == "user":
+        return {"kind": "user", "id": group.id, "text": user_text(items, group), "attachments": attachments}
+    shown = [j for j in (item_json(items[i]) for i in group.item_ids) if j is not None]
+    return {
+        "kind": "assistant-turn",
+        "id": group.id,
+        "items": shown,
+        "attachments": attachments,
+        "copyText": copy_text(items, group),
+    }
+
+
+def timeline_json(timeline: Timeline, ignored: int) -> dict[str, Any]:
+    """`ignored`: messages the feed did not apply (the timeline adds the envelopes it ignored)."""
+    directory = question_directory(timeline.items, timeline.grouping, limit=10**9)
+    return {
+        "key": timeline.session_key,
+        "title": timeline.meta.title,
+        "groups": [group_json(timeline.items, group) for group in timeline.grouping.groups],
+        "questions": [q.title for q in directory.entries],
+        "diagnostics": {"ignored": ignored + timeline.ignored},
+    }
+
+
+def transcript(sessions: list[dict[str, Any]]) -> str:
+    """`timeline_json` sessions as a readable transcript."""
+    out: list[str] = []
+    for session in sessions:
+        out.append(f"# {session['title'] or session['key']}\n")
+        for group in session["groups"]:
+            if group["kind"] == "user":
+                out.append(f"## You\n\n{group['text']}\n")
+            else:
+                out.append("## Agent\n")
+                for item in group["items"]:
+                    out.extend(_item_lines(item))
+            out.extend(f"- attachment: {a['name']} <{a['uri']}>" for a in group["attachments"])
+            out.append("")
+    return "\n".join(out)
+
+
+def _item_lines(item: dict[str, Any]) -> list[str]:
+    kind = item["kind"]
+    if kind in ("message", "thought"):
+        prefix = "> " if kind == "thought" else ""
+        return ["\n".join(prefix + line for line in item["text"].splitlines()) + "\n"]
+    if kind == "tool":
+        tool = item["tool"]
+        lines = [f"- [{tool['status']}] {tool['title']} ({tool['toolKind']})"]
+        if tool["terminal"]:
+            lines.append("```console\n" + tool["terminal"]["output"] + "\n```")
+        return lines
+    if kind == "permission":
+        return [f"- permission: {item['permission']['status']}"]
+    return [f"- [{e['status']}] {e['content']}" for e in item["plan"]["entries"]]

@@ -1,0 +1,181 @@
+"""The session state machine alone (no agent, no I/O): every rule about sessions, told message by
+message, as the chat service and `clawqt replay` both tell it."""
+
+from __future__ import annotations
+
+from app.main.session_machine import SessionMachine
+from app.main.trace_feed import TraceIgnored, feed_trace
+
+
+def _new(machine: SessionMachine, token: int, acp_id: str, key: str | None = None, **result) -> object:
+    params = {"cwd": "/w", "mcpServers": []}
+    if key:
+        params["_meta"] = {"sessionKey": key}
+    machine.on_send({"id": token, "method": "session/new", "params": params})
+    return machine.on_recv({"id": token, "result": {"sessionId": acp_id, **result}}).committed
+
+
+def _prompt(machine: SessionMachine, token: int, acp_id: str, message_id: str, now: float = 0.0):
+    params = {
+        "sessionId": acp_id,
+        "prompt": [{"type": "text", "text": "hi"}],
+        "_meta": {"messageId": message_id},
+    }
+    return machine.on_send({"id": token, "method": "session/prompt", "params": params}, now)
+
+
+def _update(acp_id: str, kind: str = "agent_message_chunk", **fields) -> dict:
+    update = {"sessionUpdate": kind, "content": {"type": "text", "text": "x"}, **fields}
+    return {"method": "session/update", "params": {"sessionId": acp_id, "update": update}}
+
+
+def _permission(token: int, acp_id: str) -> dict:
+    options = [{"optionId": "yes", "name": "Yes", "kind": "allow_once"}]
+    params = {"sessionId": acp_id, "toolCall": {"toolCallId": "t"}, "options": options}
+    return {"id": token, "method": "session/request_permission", "params": params}
+
+
+def test_each_load_issues_a_new_generation_and_a_failed_one_commits_nothing():
+    machine = SessionMachine()
+    first = _new(machine, 1, "acp-a")
+    assert (first.session_key, first.generation, first.created) == ("acp-a", 1, True)
+    machine.on_send({"id": 2, "method": "session/load", "params": {"sessionId": "acp-b", "cwd": "/w"}})
+    step = machine.on_recv({"id": 2, "error": {"code": -1, "message": "no such session"}})
+    assert step.committed is None and machine.loading is None
+    assert machine.active.key == "acp-a" and machine.active.generation == 1  # untouched
+    assert _new(machine, 3, "acp-c").generation == 3  # generation 2 was burnt by the failed load
+
+
+def test_the_session_key_comes_from_the_answer_then_the_request_then_the_acp_id():
+    machine = SessionMachine()
+    assert _new(machine, 1, "acp-1", key="proposed").session_key == "proposed"
+    answered = _new(machine, 2, "acp-2", key="proposed-2", _meta={"sessionKey": "agent:main:x"})
+    assert answered.session_key == "agent:main:x" and machine.acp_ids["agent:main:x"] == "acp-2"
+    assert _new(machine, 3, "acp-3").session_key == "acp-3"
+
+
+def test_a_load_hands_over_its_updates_and_counts_other_sessions_ones():
+    machine = SessionMachine()
+    machine.on_send({"id": 1, "method": "session/load", "params": {"sessionId": "s", "cwd": "/w"}})
+    assert machine.on_recv(_update("s")).envelopes == []  # buffered until the answer
+    machine.on_recv(_update("s"))
+    step = machine.on_recv({"id": 1, "result": {}})
+    assert [e.historical for e in step.committed.updates] == [True, True]
+    assert step.committed.updates[0].notification["sessionId"] == "s"
+
+
+def test_updates_of_a_session_not_shown_and_not_live_are_ignored():
+    machine = SessionMachine()
+    _new(machine, 1, "acp-a")
+    step = machine.on_recv(_update("someone-else"))
+    assert step.envelopes == [] and [i.code for i in step.ignored] == ["update-dropped"]
+    assert [i.code for i in machine.on_recv({"method": "session/update", "params": 3}).ignored] == [
+        "update-malformed"
+    ]
+
+
+def test_a_prompt_is_live_until_its_answer_and_keeps_its_updates_after_a_switch():
+    machine = SessionMachine()
+    _new(machine, 1, "acp-a")
+    sent = _prompt(machine, 2, "acp-a", "user:m1", now=10.0)
+    assert [(e.kind, e.client_message_id) for e in sent.envelopes] == [("prompt_sent", "user:m1")]
+    _new(machine, 3, "acp-b")  # the user opens another chat mid-turn
+    routed = machine.on_recv(_update("acp-a")).envelopes[0]
+    assert (routed.session_key, routed.generation, routed.historical) == ("acp-a", 1, False)
+    settled = machine.on_recv({"id": 2, "result": {"stopReason": "end_turn"}}, now=12.5).envelopes
+    assert [(e.kind, e.stop_reason, e.elapsed_s) for e in settled] == [("prompt_settled", "end_turn", 2.5)]
+    assert not machine.live
+
+
+def test_showing_a_live_session_again_keeps_its_generation():
+    machine = SessionMachine()
+    _new(machine, 1, "acp-a")
+    _prompt(machine, 2, "acp-a", "user:m1")
+    _new(machine, 3, "acp-b")
+    result, _ = machine.show_live("acp-a")
+    assert (result.session_key, result.generation, result.resumed_live) == ("acp-a", 1, True)
+    assert machine.show_live("acp-b") is None  # not live: that one needs a load
+
+
+def test_permissions_are_refused_while_loading_without_a_live_prompt_or_for_a_session_not_shown():
+    machine = SessionMachine()
+    _new(machine, 1, "acp-a")
+    assert machine.on_recv(_permission(10, "acp-a")).refusal == "no-live-prompt"
+    _prompt(machine, 2, "acp-a", "user:m1")
+    machine.on_send({"id": 3, "method": "session/new", "params": {"cwd": "/w"}})
+    assert machine.on_recv(_permission(11, "acp-a")).refusal == "load-running"
+    machine.on_recv({"id": 3, "result": {"sessionId": "acp-b"}})
+    assert machine.on_recv(_permission(12, "acp-a")).refusal == "session-not-active"
+    machine.show_live("acp-a")
+    asked = machine.on_recv(_permission(13, "acp-a"))
+    assert asked.refusal is None and asked.envelopes[0].request_id == "rpc-13"
+
+
+def test_an_answer_must_be_one_of_the_options_and_counts_once():
+    machine = SessionMachine()
+    _new(machine, 1, "acp-a")
+    _prompt(machine, 2, "acp-a", "user:m1")
+    machine.on_recv(_permission(7, "acp-a"))
+    assert machine.answer_permission("rpc-7", "maybe").answers == []
+    step = machine.answer_permission("rpc-7", "yes")
+    assert step.answers == [(7, "yes")] and step.envelopes[0].reason == "answered"
+    assert machine.answer_permission("rpc-7", "yes").answers == []
+
+
+def test_cancel_answers_pending_permissions_and_the_cancelled_turn_marks_open_tools():
+    machine = SessionMachine()
+    _new(machine, 1, "acp-a")
+    _prompt(machine, 2, "acp-a", "user:m1")
+    machine.on_recv(_update("acp-a", "tool_call", toolCallId="t1", status="in_progress"))
+    machine.on_recv(_permission(5, "acp-a"))
+    cancelled = machine.on_send({"method": "session/cancel", "params": {"sessionId": "acp-a"}})
+    assert cancelled.answers == [(5, None)] and cancelled.envelopes[0].reason == "cancelled"
+    # the client's own wire answer to that request is expected, not an error
+    assert machine.on_send({"id": 5, "result": {"outcome": {"outcome": "cancelled"}}}).ignored == []
+    settled = machine.on_recv({"id": 2, "result": {"stopReason": "cancelled"}}).envelopes
+    assert [e.kind for e in settled] == ["tool_calls_cancelled", "prompt_settled"]
+    assert settled[0].tool_call_ids == ("t1",)
+
+
+def test_the_agent_exiting_ends_its_sessions_and_cancels_what_waits():
+    machine = SessionMachine()
+    _new(machine, 1, "acp-a")
+    _prompt(machine, 2, "acp-a", "user:m1")
+    machine.on_recv(_update("acp-a", "tool_call", toolCallId="t1", status="pending"))
+    machine.on_recv(_permission(3, "acp-a"))
+    step = machine.agent_exited()
+    assert [e.kind for e in step.envelopes] == ["permission_resolved", "tool_calls_cancelled"]
+    assert machine.active is None and machine.last_active_key == "acp-a" and not machine.acp_ids
+
+
+def test_closing_the_shown_session_leaves_none_shown():
+    machine = SessionMachine()
+    _new(machine, 1, "acp-a")
+    machine.on_send({"id": 2, "method": "session/close", "params": {"sessionId": "acp-a"}})
+    machine.on_recv({"id": 2, "result": {}})
+    assert machine.active is None and "acp-a" not in machine.acp_ids
+
+
+def test_replay_applies_the_same_permission_rule_as_the_live_app():
+    """Replay used to skip the "shown session" check: a permission asked by a background turn showed
+    as pending in the replayed timeline although the live app had answered it `cancelled`."""
+    messages = [
+        ("send", {"id": 1, "method": "session/new", "params": {"cwd": "/w"}}),
+        ("recv", {"id": 1, "result": {"sessionId": "acp-a"}}),
+        ("send", _prompt_message(2, "acp-a")),
+        ("send", {"id": 3, "method": "session/new", "params": {"cwd": "/w"}}),
+        ("recv", {"id": 3, "result": {"sessionId": "acp-b"}}),
+        ("recv", _permission(9, "acp-a")),
+        ("send", {"id": 9, "result": {"outcome": {"outcome": "cancelled"}}}),
+    ]
+    outputs = list(feed_trace({"t": 0, "dir": d, "msg": m} for d, m in messages))
+    assert not [o for o in outputs if getattr(o, "kind", "") == "permission_request"]
+    assert [o for o in outputs if isinstance(o, TraceIgnored)] == [
+        TraceIgnored("acp-b"),  # the request, refused
+        TraceIgnored("acp-b"),  # and its answer, to a request nobody was asked
+    ]
+
+
+def _prompt_message(token: int, acp_id: str) -> dict:
+    params = {"sessionId": acp_id, "prompt": [{"type": "text", "text": "hi"}]}
+    return {"id": token, "method": "session/prompt", "params": params}
