@@ -10,7 +10,7 @@ from typing import Any
 from app.contract.envelopes import LoadResult, PromptResult
 from app.main.chat_service import ChatService
 from app.renderer.timeline.reducer import Timeline
-from app.renderer.timeline.rows import RowChange
+from app.renderer.timeline.rows import RowChange, TimelineEvent, row_changes
 from app.renderer.timeline.store import TimelineStore
 
 
@@ -25,7 +25,8 @@ class HeadlessPipeline:
         self.changes: list[RowChange] = []
         service.subscribe(self._on_envelope)
 
-    def _record(self, changes: list[RowChange]) -> None:
+    def _record(self, events: list[TimelineEvent]) -> None:
+        changes = row_changes(events)
         self.change_count += len(changes)
         if self.keep_changes:
             self.changes.extend(changes)

@@ -22,7 +22,7 @@ from app.renderer.timeline.items import (
     Thought,
     ToolCall,
 )
-from app.renderer.timeline.parts import DiffPart, ErrorPart, ImagePart, MarkdownPart, TerminalRefPart
+from app.renderer.timeline.parts import DiffPart, ErrorPart, ImagePart, MarkdownPart
 from app.renderer.timeline.reducer import Timeline
 from app.renderer.timeline.rows import Row
 from app.renderer.timeline.turn_view import copy_text, group_attachments, item_text, user_text
@@ -204,7 +204,7 @@ class Presenter:
                 "key": row.key,
                 "first": row.first,
                 "last": row.last,
-                "groupId": row.group_id,
+                "groupId": str(row.group),
                 **footer,
             }
         items = timeline.items
@@ -232,7 +232,7 @@ class Presenter:
             "key": row.key,
             "first": row.first,
             "last": row.last,
-            "groupId": row.group_id,
+            "groupId": str(row.group),
         }
         if row.kind == "user" and group is not None:
             text = user_text(items, group)
@@ -307,7 +307,6 @@ class Presenter:
                 str(loc.get("path", "")) + (f":{loc['line']}" if isinstance(loc.get("line"), int) else "")
                 for loc in tool.locations
             ],
-            "hasTerminalRef": any(isinstance(p, TerminalRefPart) for p in tool.output_parts),
             "terminal": None if terminal is None else self._terminal_payload(terminal),
             "console": self._console_payload(tool) if terminal is None else None,
         }
@@ -361,12 +360,10 @@ def footer_payload(
 ) -> dict[str, Any]:
     """ "Took 12 s" once settled, "8 s elapsed" while live; hidden when timing is unknown. The copy
     text is not built here (O(turn)): the view asks for it when the user copies."""
-    grouping = timeline.grouping
-    index = grouping._index_of(group)
+    previous = timeline.grouping.previous(group)
     timing = None
     message_id = ""  # the prompt's message id: the turn the agent's file writes are recorded under
-    if index > 0:
-        previous = grouping.groups[index - 1]
+    if previous is not None:
         for item_id in previous.item_ids:
             segment = timeline.items.get(item_id)
             if isinstance(segment, MessageSegment) and not message_id:
@@ -386,10 +383,9 @@ def footer_payload(
 
 def group_of_row(timeline: Timeline, row: Row) -> Group | None:
     """The group a row belongs to (footer rows carry no items: their group id names the first one)."""
-    first = row.item_ids[0] if row.item_ids else row.group_id.removeprefix("turn:")
-    return timeline.grouping.group_of.get(first)
+    return timeline.grouping.group_of_row(row)
 
 
 def turn_copy_text(timeline: Timeline, group_id: str) -> str:
-    group = timeline.grouping.group_of.get(group_id.removeprefix("turn:"))
+    group = next((g for g in timeline.grouping.groups if str(g.ref) == group_id), None)
     return copy_text(timeline.items, group) if group is not None else ""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from app.renderer.timeline.rows import RowKey
 from app.renderer.timeline.turn_view import copy_text, group_attachments
 from tests.unit.timeline_helpers import Harness, agent, permission, settled, thought, tool, update, user
 
@@ -74,7 +75,7 @@ def test_two_or_more_consecutive_tool_calls_form_a_tool_group():
 
 def test_first_and_last_of_turn_flags():
     h = Harness()(user("q", "u"), agent("a"), tool("x"), permission("r"))
-    rows = [r for r in h.timeline.rows if r.group_id.startswith("turn:")]
+    rows = [r for r in h.timeline.rows if r.group.kind == "assistant"]
     assert [(r.first, r.last) for r in rows] == [(True, False), (False, False), (False, False), (False, True)]
     assert h.timeline.rows[0].first and h.timeline.rows[0].last
 
@@ -91,7 +92,7 @@ def test_unchanged_items_keep_their_identity():
 def test_streaming_a_chunk_changes_exactly_one_row():
     h = Harness()(user("q", "u"), agent("a", "m"), tool("x"), agent("b", "n"))
     changes = h.timeline.apply(agent("more", "n"))
-    assert len(changes) == 1 and changes[0].start == 3 and changes[0].rows[0].key == "block:n:0"
+    assert len(changes) == 1 and changes[0].start == 3 and changes[0].rows[0].key == RowKey("block", "n:0")
 
 
 def test_copy_text_is_assistant_prose_joined_by_blank_lines_without_tool_output():
@@ -121,11 +122,17 @@ def test_a_native_resource_with_the_same_identity_wins_over_media():
     assert [a.source for a in group_attachments(h.timeline.items, group)] == ["acp-resource"]
 
 
-def test_settling_a_prompt_refreshes_the_turn_footer():
-    h = Harness().optimistic("user:1", "q")
-    h(agent("answer"))
+def test_settling_a_prompt_refreshes_its_whole_turn_and_ends_the_live_item():
+    """Nothing in the turn streams any more and its footer's clock becomes "Took N s": every row of the
+    answering turn changes (in one event), and no row of the question or of earlier turns."""
+    h = Harness()(agent("earlier"))
+    h.optimistic("user:1", "q")
+    h(agent("answer"), update("tool_call", toolCallId="t", title="ls"))
+    assert h.timeline.live_item == "tool:t"
     changes = h.timeline.apply(settled("user:1"))
-    assert [c.rows[0].kind for c in changes] == ["turn-footer"]
+    assert len(changes) == 1 and [r.kind for r in changes[0].rows] == ["assistant-text", "tool", "turn-footer"]
+    assert h.timeline.rows[changes[0].start].key == RowKey("block", "assistant:message:2:0")
+    assert h.timeline.live_item is None
 
 
 def test_removing_a_failed_optimistic_message_restores_the_previous_rows():

@@ -7,6 +7,7 @@ import pytest
 from app.renderer.timeline.heartbeat import SENTINEL, is_heartbeat_only, visible_sessions
 from app.renderer.timeline.media import MediaScanner, parse_directive, strip_directives
 from app.renderer.timeline.questions import question_directory, truncate_graphemes
+from app.renderer.timeline.rows import RowKey
 from app.renderer.timeline.terminal_screen import render_screen
 from tests.unit.timeline_helpers import Harness, agent, user
 
@@ -20,7 +21,7 @@ def test_questions_come_only_from_user_groups_and_duplicates_stay_separate():
     h = Harness()(agent("hi"), user("Same?", "u1"), agent("a"), user("Same?", "u2"), agent("b"))
     directory = _directory(h)
     assert [q.title for q in directory.entries] == ["Same?", "Same?"]
-    assert [q.anchor for q in directory.entries] == ["user:u1:0", "user:u2:0"]
+    assert [q.anchor for q in directory.entries] == [RowKey("user", "u1:0"), RowKey("user", "u2:0")]
 
 
 def test_question_title_is_the_first_non_blank_markdown_with_whitespace_collapsed():

@@ -32,7 +32,7 @@ from app.renderer.timeline.heartbeat import is_heartbeat_only
 from app.renderer.timeline.items import ToolCall
 from app.renderer.timeline.parts import Attachment, AttachmentPart
 from app.renderer.timeline.questions import question_directory
-from app.renderer.timeline.reducer import METADATA_KINDS
+from app.renderer.timeline.rows import MetadataChanged
 from app.renderer.timeline.store import TimelineStore
 from app.renderer.timeline.turn_view import item_text
 
@@ -158,20 +158,14 @@ class ChatController(QObject):
                 self._track_live_item(timeline)
             self.model.push(changes)
             self._questions_timer.start() if changes else None
-            if kind == "session_update":
-                update = envelope.notification.get("update")
-                kind_of_update = update.get("sessionUpdate") if isinstance(update, dict) else None
-                kind_of_update = kind_of_update if isinstance(kind_of_update, str) else None
-                if kind_of_update in METADATA_KINDS:
-                    # the reducer already parsed it into timeline.meta: take it from there
-                    if kind_of_update == "current_mode_update" and self._modes and timeline.meta.mode:
-                        self._modes = {**self._modes, "currentModeId": timeline.meta.mode}
-                    if kind_of_update == "config_option_update" and isinstance(
-                        update.get("configOptions"), list
-                    ):
-                        self._config = list(timeline.meta.config_options)
-                    self.metaChanged.emit()
-                    self.sessionsChanged.emit()
+            fields = {c.field for c in changes if isinstance(c, MetadataChanged)}
+            if fields:
+                if "mode" in fields and self._modes and timeline.meta.mode:
+                    self._modes = {**self._modes, "currentModeId": timeline.meta.mode}
+                if "config_options" in fields:
+                    self._config = list(timeline.meta.config_options)
+                self.metaChanged.emit()
+                self.sessionsChanged.emit()
         elif kind == "prompt_settled" and envelope.session_key != self._session_key:
             self._unseen.add(envelope.session_key)
             self.sessionsChanged.emit()
@@ -551,7 +545,7 @@ class ChatController(QObject):
         else:
             directory = question_directory(timeline.items, timeline.grouping)
             self._questions = [
-                {"title": q.title, "anchor": q.anchor, "number": q.number} for q in directory.entries
+                {"title": q.title, "anchor": str(q.anchor), "number": q.number} for q in directory.entries
             ]
             self._questions_hidden = directory.hidden
         self.questionsChanged.emit()

@@ -20,7 +20,15 @@ from app.renderer.qt.block_model import BlockListModel
 from app.renderer.qt.collapse import CollapseState
 from app.renderer.qt.keyed_list_model import KeyedListModel
 from app.renderer.timeline.reducer import Timeline
-from app.renderer.timeline.rows import Row, RowChange, RowsChanged, RowsInserted, RowsRemoved
+from app.renderer.timeline.rows import (
+    Row,
+    RowChange,
+    RowsChanged,
+    RowsInserted,
+    RowsRemoved,
+    TimelineEvent,
+    row_changes,
+)
 
 FLUSH_INTERVAL_MS = 16
 ATTACHMENT_ROWS = ("turn-attachments", "user-attachments")
@@ -93,7 +101,7 @@ class TimelineModel(QAbstractListModel):
         if role == KIND_ROLE:
             return row.kind
         if role == KEY_ROLE:
-            return row.key
+            return str(row.key)
         if role == FIRST_ROLE:
             return row.first
         if role == LAST_ROLE:
@@ -141,16 +149,16 @@ class TimelineModel(QAbstractListModel):
             statuses = {t["status"] for t in tools}
             group_status = "running" if statuses - {"completed", "failed", "cancelled"} else "completed"
             historical = all(t["historical"] for t in tools) if tools else False
-            group_expanded, remaining = self.collapse.tool_expanded(row.key, group_status, historical)
+            group_expanded, remaining = self.collapse.tool_expanded(str(row.key), group_status, historical)
             if remaining is not None:
                 soonest = remaining if soonest is None else min(soonest, remaining)
             if soonest is not None:
-                self._schedule_collapse(row.key, soonest)
+                self._schedule_collapse(str(row.key), soonest)
             return {**payload, "tools": tools, "expanded": group_expanded}
         if row.kind == "thought":
             return {
                 **payload,
-                "expanded": self.collapse.thought_expanded(row.key, payload.get("streaming", False)),
+                "expanded": self.collapse.thought_expanded(str(row.key), payload.get("streaming", False)),
             }
         return payload
 
@@ -163,7 +171,7 @@ class TimelineModel(QAbstractListModel):
     @Slot()
     def _collapse_due(self) -> None:
         keys, self._collapse_keys = self._collapse_keys, set()
-        self.refresh_rows(lambda row: row.key in keys)
+        self.refresh_rows(lambda row: str(row.key) in keys)
 
     @Slot()
     def _reveal_due(self) -> None:
@@ -182,7 +190,7 @@ class TimelineModel(QAbstractListModel):
     def toggle(self, key: str, expanded: bool) -> None:
         """The user opened or closed a card (row key, or a tool's item id inside a group)."""
         self.collapse.toggle(key, expanded)
-        self.refresh_rows(lambda row: row.key == key or key in row.item_ids)
+        self.refresh_rows(lambda row: str(row.key) == key or key in row.item_ids)
 
     # --- feeding ---------------------------------------------------------------------------------
     def set_timeline(self, timeline: Timeline | None) -> None:
@@ -201,7 +209,8 @@ class TimelineModel(QAbstractListModel):
         self.endResetModel()
         self.flushed.emit()
 
-    def push(self, changes: list[RowChange]) -> None:
+    def push(self, events: list[TimelineEvent]) -> None:
+        changes = row_changes(events)
         if not changes:
             return
         self._pending.extend(changes)
@@ -265,10 +274,10 @@ class TimelineModel(QAbstractListModel):
         if not self._rows:
             return
         count = len(self._rows)
-        group = self._rows[-1].group_id
+        group = self._rows[-1].group
         for i in range(count - 1, -1, -1):
             row = self._rows[i]
-            if row.group_id != group:
+            if row.group != group:
                 break
             if row.kind in kinds:
                 index = self.index(count - 1 - i)
@@ -282,6 +291,6 @@ class TimelineModel(QAbstractListModel):
     def indexOfKey(self, key: str) -> int:
         """View index of a row key, -1 when it is not there (a missing anchor is a no-op)."""
         for i in range(len(self._rows) - 1, -1, -1):
-            if self._rows[i].key == key:
+            if str(self._rows[i].key) == key:
                 return len(self._rows) - 1 - i
         return -1

@@ -18,20 +18,30 @@ from dataclasses import dataclass, field
 
 from app.renderer.timeline.items import Item, MessageSegment, ToolCall, is_user
 from app.renderer.timeline.parts import Attachment
-from app.renderer.timeline.rows import Row, RowChange, RowKind, RowsChanged, RowsInserted, RowsRemoved
+from app.renderer.timeline.rows import (
+    GroupKind,
+    GroupRef,
+    Row,
+    RowChange,
+    RowKey,
+    RowKind,
+    RowsChanged,
+    RowsInserted,
+    RowsRemoved,
+)
 
 
 @dataclass
 class Block:
-    key: str
+    key: RowKey
     kind: RowKind
     item_ids: list[str]
 
 
 @dataclass
 class Group:
-    kind: str  # "user" | "assistant"
-    id: str
+    kind: GroupKind
+    ref: GroupRef  # named after its first item
     item_ids: list[str] = field(default_factory=list)
     blocks: list[Block] = field(default_factory=list)
     attachment_items: list[str] = field(default_factory=list)
@@ -45,7 +55,7 @@ def block_kind(item: Item) -> RowKind:
     return {"thought": "thought", "tool": "tool", "permission": "permission", "plan": "plan"}[item.kind]
 
 
-def group_kind_of(item: Item) -> str:
+def group_kind_of(item: Item) -> GroupKind:
     return "user" if is_user(item) else "assistant"
 
 
@@ -58,19 +68,14 @@ class Grouping:
         self.group_of: dict[str, Group] = {}
         self.block_of: dict[str, Block] = {}
         self.rows: list[Row] = []
-        self.row_pos: dict[str, int] = {}
+        self.row_pos: dict[RowKey, int] = {}
         self._visible: dict[str, bool] = {}
         self._attachments: dict[str, tuple[Attachment, ...]] = {}
 
     # --- building ------------------------------------------------------------------------------
     def _new_group(self, item_id: str) -> Group:
         kind = group_kind_of(self.items[item_id])
-        return Group(kind=kind, id=self._group_id(kind, item_id))
-
-    @staticmethod
-    def _group_id(kind: str, first_item_id: str) -> str:
-        """A group is named after its first item (a user group: that segment's id)."""
-        return first_item_id if kind == "user" else f"turn:{first_item_id}"
+        return Group(kind=kind, ref=GroupRef(kind, item_id))
 
     def _compute_blocks(self, group: Group) -> None:
         group.blocks = []
@@ -97,24 +102,29 @@ class Grouping:
             last.item_ids.append(item_id)
             last.kind = "tool-group"
         else:
-            last = Block(f"block:{item_id}", block_kind(item), [item_id])
+            last = Block(RowKey("block", item_id), block_kind(item), [item_id])
             group.blocks.append(last)
         self.block_of[item_id] = last
 
     def _rows_of(self, group: Group) -> list[Row]:
-        specs: list[tuple[str, RowKind, tuple[str, ...]]]
+        specs: list[tuple[RowKey, RowKind, tuple[str, ...]]]
+        lead = group.ref.first_item
         if group.kind == "user":
-            specs = [(f"user:{group.id}", "user", tuple(group.item_ids))]
+            specs = [(RowKey("user", lead), "user", tuple(group.item_ids))]
             if group.attachment_items:
-                specs.append((f"user-att:{group.id}", "user-attachments", tuple(group.attachment_items)))
+                specs.append(
+                    (RowKey("user-attachments", lead), "user-attachments", tuple(group.attachment_items))
+                )
         else:
             specs = [(b.key, b.kind, tuple(b.item_ids)) for b in group.blocks]
             if group.attachment_items:
-                specs.append((f"att:{group.id}", "turn-attachments", tuple(group.attachment_items)))
-            specs.append((f"footer:{group.id}", "turn-footer", ()))
+                specs.append(
+                    (RowKey("turn-attachments", lead), "turn-attachments", tuple(group.attachment_items))
+                )
+            specs.append((RowKey("footer", lead), "turn-footer", ()))
         last = len(specs) - 1
         return [
-            Row(key, kind, group.id, ids, first=i == 0, last=i == last)
+            Row(key, kind, group.ref, ids, first=i == 0, last=i == last)
             for i, (key, kind, ids) in enumerate(specs)
         ]
 
@@ -155,11 +165,12 @@ class Grouping:
     def _shift_groups_after(self, group: Group, delta: int) -> None:
         if delta == 0:
             return
-        index = self._index_of(group)
+        index = self.index_of(group)
         for later in self.groups[index + 1 :]:
             later.row_start += delta
 
-    def _index_of(self, group: Group) -> int:
+    def index_of(self, group: Group) -> int:
+        """The group's position (the last group is found at once; others by a scan from the end)."""
         if self.groups and self.groups[-1] is group:
             return len(self.groups) - 1
         for i in range(len(self.groups) - 1, -1, -1):
@@ -169,7 +180,7 @@ class Grouping:
 
     def _regroup(self, group: Group, dirty: set[str]) -> list[RowChange]:
         """Recompute one group's rows and emit a keyed local diff against its old rows."""
-        group.id = self._group_id(group.kind, group.item_ids[0])
+        group.ref = GroupRef(group.kind, group.item_ids[0])
         self._compute_blocks(group)
         new = self._rows_of(group)
         start, old_count = group.row_start, group.row_count
@@ -250,7 +261,7 @@ class Grouping:
         if block is tail:  # joined the trailing tool group
             return self._refresh_block_row(group, block)
         position = group.row_start + blocks_before
-        row = Row(block.key, block.kind, group.id, tuple(block.item_ids), first=blocks_before == 0)
+        row = Row(block.key, block.kind, group.ref, tuple(block.item_ids), first=blocks_before == 0)
         changes: list[RowChange] = [RowsInserted(position, (row,))]
         self.rows.insert(position, row)
         group.row_count += 1
@@ -258,14 +269,7 @@ class Grouping:
         self._reindex_from(position)
         if blocks_before == 0:  # the row that was first (attachments or footer) is no longer first
             following = self.rows[position + 1]
-            demoted = Row(
-                following.key,
-                following.kind,
-                following.group_id,
-                following.item_ids,
-                first=False,
-                last=following.last,
-            )
+            demoted = following._replace(first=False)
             self.rows[position + 1] = demoted
             changes.append(RowsChanged(position + 1, (demoted,)))
         return changes
@@ -273,7 +277,7 @@ class Grouping:
     def _refresh_block_row(self, group: Group, block: Block) -> list[RowChange]:
         position = self.row_pos[block.key]
         old = self.rows[position]
-        row = Row(block.key, block.kind, group.id, tuple(block.item_ids), first=old.first, last=old.last)
+        row = Row(block.key, block.kind, group.ref, tuple(block.item_ids), first=old.first, last=old.last)
         self.rows[position] = row
         return [RowsChanged(position, (row,))]
 
@@ -288,7 +292,7 @@ class Grouping:
         same_attachments = attachments == self._attachments.get(item_id)
         if group.kind == "user":
             if same_attachments:
-                position = self.row_pos[f"user:{group.id}"]
+                position = self.row_pos[RowKey("user", group.ref.first_item)]
                 return [RowsChanged(position, (self.rows[position],))]
             return self._regroup(group, {item_id})
         if not same_visibility or bool(attachments) != bool(self._attachments.get(item_id)):
@@ -300,7 +304,7 @@ class Grouping:
             position = self.row_pos[block.key]
             changes.append(RowsChanged(position, (self.rows[position],)))
         if not same_attachments:
-            position = self.row_pos[f"att:{group.id}"]
+            position = self.row_pos[RowKey("turn-attachments", group.ref.first_item)]
             changes.append(RowsChanged(position, (self.rows[position],)))
         return changes
 
@@ -315,7 +319,7 @@ class Grouping:
         group.item_ids.remove(item_id)
         if group.item_ids:
             return self._regroup(group, set())
-        index = self._index_of(group)
+        index = self.index_of(group)
         changes: list[RowChange] = [RowsRemoved(group.row_start, group.row_count)]
         self._drop_group(index)
         prev = self.groups[index - 1] if index > 0 else None
@@ -344,7 +348,16 @@ class Grouping:
         group = self.group_of.get(user_item_id)
         if group is None:
             return None
-        index = self._index_of(group)
+        index = self.index_of(group)
         if index + 1 >= len(self.groups):
             return None
-        return self.row_pos.get(f"footer:{self.groups[index + 1].id}")
+        return self.row_pos.get(RowKey("footer", self.groups[index + 1].ref.first_item))
+
+    def previous(self, group: Group) -> Group | None:
+        """The group before `group` (a turn's question), or None for the first."""
+        index = self.index_of(group)
+        return self.groups[index - 1] if index > 0 else None
+
+    def group_of_row(self, row: Row) -> Group | None:
+        """The group a row belongs to (a footer carries no items: its group names its first one)."""
+        return self.group_of.get(row.group.first_item)

@@ -185,15 +185,3 @@ Item = MessageSegment | Thought | ToolCall | PermissionItem | PlanItem
 
 def is_user(item: Item) -> bool:
     return isinstance(item, MessageSegment) and item.role == "user"
-
-
-@dataclass(eq=False)
-class Metadata:
-    """Session metadata from updates that are not timeline items."""
-
-    title: str | None = None
-    updated_at: str | None = None
-    mode: str | None = None
-    commands: list[dict[str, Any]] = field(default_factory=list)
-    config_options: list[dict[str, Any]] = field(default_factory=list)
-    usage: dict[str, Any] | None = None

@@ -12,6 +12,7 @@ import regex
 from app.renderer.timeline.grouping import Grouping
 from app.renderer.timeline.items import Item, MessageSegment
 from app.renderer.timeline.parts import MarkdownPart
+from app.renderer.timeline.rows import RowKey
 
 MAX_GRAPHEMES = 64
 KEEP_GRAPHEMES = 61
@@ -22,7 +23,7 @@ _SPACE = regex.compile(r"\s+")
 
 @dataclass(frozen=True)
 class Question:
-    anchor: str  # the user row's key: what the view scrolls to
+    anchor: RowKey  # the user row: what the view scrolls to
     title: str
     number: int  # 1-based position among all questions
 
@@ -61,7 +62,7 @@ def question_directory(
     user_groups = [g for g in grouping.groups if g.kind == "user"]
     hidden = max(0, len(user_groups) - limit)
     entries = tuple(
-        Question(f"user:{g.id}", title_of([items[i] for i in g.item_ids], number), number)
+        Question(RowKey("user", g.ref.first_item), title_of([items[i] for i in g.item_ids], number), number)
         for number, g in enumerate(user_groups[hidden:], start=hidden + 1)
     )
     return QuestionDirectory(entries, hidden)

@@ -18,13 +18,13 @@ from app.renderer.timeline.grouping import Group
 from app.renderer.timeline.items import (
     Item,
     MessageSegment,
-    Metadata,
     PermissionItem,
     PlanItem,
     TerminalState,
     Thought,
     ToolCall,
 )
+from app.renderer.timeline.metadata import Metadata
 from app.renderer.timeline.parts import (
     Attachment,
     AttachmentPart,
@@ -178,11 +178,16 @@ def item_json(item: Item) -> dict[str, Any] | None:
 def group_json(items: dict[str, Item], group: Group) -> dict[str, Any]:
     attachments = [attachment_record(a) for a in group_attachments(items, group)]
     if group.kind == "user":
-        return {"kind": "user", "id": group.id, "text": user_text(items, group), "attachments": attachments}
+        return {
+            "kind": "user",
+            "id": str(group.ref),
+            "text": user_text(items, group),
+            "attachments": attachments,
+        }
     shown = [j for j in (item_json(items[i]) for i in group.item_ids) if j is not None]
     return {
         "kind": "assistant-turn",
-        "id": group.id,
+        "id": str(group.ref),
         "items": shown,
         "attachments": attachments,
         "copyText": copy_text(items, group),

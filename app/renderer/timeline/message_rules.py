@@ -1,0 +1,159 @@
+"""The reducer's rules for prose: which segment a message chunk joins (by messageId, else the open
+segment of the same role), the optimistic user message and its echo, thoughts, MEDIA scanning, and
+OpenClaw's transcript media. Part of `Timeline` (reducer.py); rules in chat-timeline.md ("Renderer: the
+reducer"), each pinned in tests/unit/test_reducer_rules.py."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from app.contract.acp import MessageChunkUpdate, str_field
+from app.renderer.timeline.items import Item, MessageSegment, Role, Thought
+from app.renderer.timeline.media import MediaScanner, transcript_media
+from app.renderer.timeline.parts import (
+    Attachment,
+    AttachmentPart,
+    MarkdownPart,
+    Part,
+    add_part,
+    basename_of,
+    content_to_part,
+)
+
+if TYPE_CHECKING:
+    from app.renderer.timeline.reducer import Timeline
+
+    _Base = Timeline
+else:
+    _Base = object
+
+
+class MessageRules(_Base):
+    def _scan_new_prose(self, segment: MessageSegment) -> None:
+        """Assistant prose parts get a MEDIA scanner when they join a segment (merged chunks are fed
+        to the existing part's scanner by `MarkdownPart.append`)."""
+        if segment.role != "assistant":
+            return
+        for part in segment.parts:
+            if isinstance(part, MarkdownPart) and part.scanner is None:
+                part.scanner = MediaScanner(self.cwd_known)
+                for chunk in part.chunks:
+                    part.scanner.feed(chunk)
+
+    def _last_item(self) -> Item | None:
+        return self.items.get(self.order[-1]) if self.order else None
+
+    def _message(self, role: Role, update: MessageChunkUpdate, historical: bool) -> None:
+        self._message_part(role, update, historical)
+        media = transcript_media(update.get("_meta")) if role == "assistant" else []
+        last = self._last_item() if media else None
+        if isinstance(last, MessageSegment) and last.role == "assistant":
+            known = {p.attachment.uri for p in last.parts if isinstance(p, AttachmentPart)}
+            for uri in media:
+                if uri not in known:
+                    name = basename_of(uri)
+                    last.parts.append(AttachmentPart(Attachment(name, uri, source="media-transcript")))
+            self._touch(last)
+
+    def _message_part(self, role: Role, update: MessageChunkUpdate, historical: bool) -> None:
+        part = content_to_part(update.get("content"), role)
+        message_id = str_field(update, "messageId")
+        self.open_thought = None
+        if message_id is not None:
+            optimistic_id = self.optimistic.get(message_id) if role == "user" else None
+            if optimistic_id is not None and optimistic_id in self.items:
+                self._echo(self.items[optimistic_id], part, historical)  # type: ignore[arg-type]
+                return
+            segment_id = self.open_segments.get(message_id)
+            segment = self.items.get(segment_id) if segment_id else None
+            if isinstance(segment, MessageSegment) and segment.role == role:
+                self._add_to_segment(segment, part, historical)
+                return
+            self._new_segment(role, message_id, part, historical)
+            return
+        last = self._last_item()
+        if (
+            isinstance(last, MessageSegment)
+            and last.role == role
+            and self.open_segments.get(last.message_id) == last.id
+        ):
+            if last.optimistic and not last.echoed:
+                self._echo(last, part, historical)
+            else:
+                self._add_to_segment(last, part, historical)
+            return
+        self._new_segment(role, f"{role}:message:{len(self.order)}", part, historical)
+
+    def _new_segment(self, role: Role, message_id: str, part: Part, historical: bool) -> None:
+        index = self.segment_counts.get(message_id, 0)
+        segment_id = f"{message_id}:{index}"
+        while segment_id in self.items:  # a synthetic id can collide after removals: never reuse
+            index += 1
+            segment_id = f"{message_id}:{index}"
+        self.segment_counts[message_id] = index + 1
+        segment = MessageSegment(
+            id=segment_id, role=role, message_id=message_id, segment_index=index, historical=historical
+        )
+        add_part(segment.parts, part)
+        self._scan_new_prose(segment)
+        self.open_segments[message_id] = segment_id
+        self._append(segment)
+
+    def _add_to_segment(self, segment: MessageSegment, part: Part, historical: bool) -> None:
+        if (
+            segment.echoed
+            and isinstance(part, AttachmentPart)
+            and any(
+                isinstance(p, AttachmentPart) and p.attachment.uri == part.attachment.uri
+                for p in segment.parts
+            )
+        ):
+            return  # an echoed attachment the optimistic message already shows
+        add_part(segment.parts, part, join_first_markdown=segment.role == "user")
+        if isinstance(part, MarkdownPart) and segment.parts and segment.parts[-1] is part:
+            self._scan_new_prose(segment)
+        segment.historical = segment.historical or historical
+        self._touch(segment)
+
+    def _echo(self, segment: MessageSegment, part: Part, historical: bool) -> None:
+        """The agent echoed the optimistic message: its content replaces ours; our attachments that the
+        echo lacks are kept. Later chunks of the echo append normally."""
+        if segment.echoed:
+            self._add_to_segment(segment, part, historical)
+            return
+        kept = [p for p in segment.parts if isinstance(p, AttachmentPart)]
+        segment.parts = []
+        add_part(segment.parts, part)
+        echo_uris = {p.attachment.uri for p in segment.parts if isinstance(p, AttachmentPart)}
+        segment.parts.extend(p for p in kept if p.attachment.uri not in echo_uris)
+        segment.optimistic = False
+        segment.echoed = True
+        segment.historical = segment.historical or historical
+        self.open_segments[segment.message_id] = segment.id
+        self._touch(segment)
+
+    def _thought(self, update: MessageChunkUpdate, historical: bool) -> None:
+        part = content_to_part(update.get("content"), "assistant")
+        message_id = str_field(update, "messageId")
+        self.open_segments.clear()
+        if message_id is not None:
+            thought_id = f"thought:{message_id}"
+        elif self.open_thought is not None and self.order and self.order[-1] == self.open_thought:
+            thought_id = self.open_thought
+        else:
+            thought_id = f"thought:{len(self.order)}"
+            while thought_id in self.items:
+                thought_id += "+"
+        existing = self.items.get(thought_id)
+        if isinstance(existing, Thought):
+            add_part(existing.parts, part)
+            existing.historical = existing.historical or historical
+            self.open_thought = thought_id
+            self._touch(existing)
+            return
+        if existing is not None:  # an id clash with another kind: never overwrite
+            thought_id = f"{thought_id}#{len(self.order)}"
+        thought = Thought(id=thought_id, historical=historical)
+        add_part(thought.parts, part)
+        self.open_thought = thought_id
+        self._append(thought)

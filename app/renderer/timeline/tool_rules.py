@@ -1,0 +1,91 @@
+"""The reducer's rules for process items: tool calls (created by id, patched field by field; content and
+locations replace; terminal content and `_meta` feed the terminal registry) and the plan (one item whose
+entries replace). Part of `Timeline` (reducer.py); each rule pinned in tests/unit/test_reducer_rules.py."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from app.contract.acp import PlanUpdate, ToolCallUpdate, dict_items, str_field
+from app.renderer.timeline.items import PlanItem, ToolCall
+from app.renderer.timeline.parts import Part, TerminalRefPart, tool_content_to_part
+
+if TYPE_CHECKING:
+    from app.renderer.timeline.reducer import Timeline
+
+    _Base = Timeline
+else:
+    _Base = object
+
+_TOOL_STATUS = {"pending": "pending", "in_progress": "running", "completed": "completed", "failed": "failed"}
+
+
+class ToolRules(_Base):
+    def _tool(self, update: ToolCallUpdate, historical: bool) -> None:
+        tool_call_id = str_field(update, "toolCallId")
+        if tool_call_id is None:
+            self.ignored += 1
+            return
+        self._close_segments()
+        item_id = f"tool:{tool_call_id}"
+        tool = self.items.get(item_id)
+        created = tool is None
+        if tool is None:
+            tool = ToolCall(id=item_id, tool_call_id=tool_call_id, title=tool_call_id, historical=historical)
+        elif not isinstance(tool, ToolCall):
+            self.ignored += 1
+            return
+        self._patch_tool(tool, update, historical)
+        touched = self.terminals.apply_meta(tool, update.get("_meta"))
+        if created:
+            self._append(tool)
+        else:
+            self._touch(tool)
+        for other in touched:
+            if other is not tool and other.id in self.items:
+                self._touch(other)
+
+    def _patch_tool(self, tool: ToolCall, update: ToolCallUpdate, historical: bool) -> None:
+        """Patch only the fields present; content and locations replace."""
+        tool.title = str_field(update, "title") or tool.title
+        tool.tool_kind = str_field(update, "kind") or tool.tool_kind
+        status = update.get("status")
+        if isinstance(status, str) and status in _TOOL_STATUS:
+            tool.status = _TOOL_STATUS[status]  # type: ignore[assignment]
+        if "rawInput" in update:
+            tool.input = update["rawInput"]
+        if "rawOutput" in update:
+            tool.output = update["rawOutput"]
+        content = update.get("content")
+        if isinstance(content, list):
+            parts: list[Part] = []
+            for entry in content:
+                part = tool_content_to_part(entry)
+                parts.append(part)
+                if isinstance(part, TerminalRefPart):
+                    self.terminals.attach(tool, part.terminal_id)
+            tool.output_parts = parts
+        if isinstance(update.get("locations"), list):
+            tool.locations = dict_items(update, "locations")
+        meta = update.get("_meta")
+        if isinstance(meta, dict):
+            tool.meta = meta
+        tool.historical = tool.historical or historical
+
+    def _plan(self, update: PlanUpdate, historical: bool) -> None:
+        plain = [
+            {
+                "content": e.get("content") if isinstance(e.get("content"), str) else "",
+                "status": e.get("status") if isinstance(e.get("status"), str) else "pending",
+                "priority": e.get("priority") if isinstance(e.get("priority"), str) else "medium",
+            }
+            for e in dict_items(update, "entries")
+        ]
+        self._close_segments()
+        plan = self.items.get("plan:current")
+        if isinstance(plan, PlanItem):
+            plan.entries = plain
+            plan.historical = plan.historical or historical
+            self._touch(plan)
+        elif plan is None:
+            self._append(PlanItem(id="plan:current", entries=plain, historical=historical))
