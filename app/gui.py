@@ -1,4 +1,5 @@
-"""The window: Qt application, qasync loop, QML engine, controller. Also `clawqt self-test`, which
+"""The window: Qt application, qasync loop, QML engine, the chat objects QML binds to. Also
+`clawqt self-test`, which
 opens the real window on an agent (the demo by default), sends one prompt, waits for the turn to end,
 saves a screenshot and exits 0 (or non-zero with the reason)."""
 
@@ -22,6 +23,7 @@ from app.main.agent_command import (
     resolve_agent_command,
 )
 from app.main.chat_service import ChatService
+from app.main.host import Host, make_host
 from app.main.trace_recorder import TraceRecorder
 
 
@@ -38,41 +40,40 @@ def reduced_motion() -> bool:
 
 
 class Window:
-    """Owns the QML engine and the controller for one window."""
+    """Owns the QML engine and the chat objects of one window, built on the host API it is given."""
 
-    def __init__(self, service: ChatService) -> None:
+    def __init__(self, host: Host) -> None:
         from PySide6 import QtQuick  # noqa: F401 - needed before load() for a QQuickWindow root
         from PySide6.QtCore import QUrl
         from PySide6.QtQml import QQmlApplicationEngine, qmlRegisterSingletonType
 
         from app.renderer.qt import terminal_item
         from app.renderer.qt.attachments import IMAGE_PROVIDER
+        from app.renderer.qt.chat_objects import ChatObjects
         from app.renderer.qt.composer_attachments import THUMBNAIL_PROVIDER
-        from app.renderer.qt.controller import ChatController
         from app.renderer.qt.image_provider import MemoryImages
 
         terminal_item.register()
 
+        self.host = host
         self.engine = QQmlApplicationEngine()
-        # parented to the engine: destroyed after the QML that binds to it, never before
-        self.controller = ChatController(service, reduced_motion=reduced_motion(), parent=self.engine)
+        # parented to the engine: destroyed after the QML that binds to them, never before
+        self.objects = ChatObjects(host, reduced_motion=reduced_motion(), parent=self.engine)
         self.warnings: list[str] = []
         self.engine.warnings.connect(lambda errors: self.warnings.extend(e.toString() for e in errors))
         qml = qml_dir()
         qmlRegisterSingletonType(QUrl.fromLocalFile(str(qml / "Theme.qml")), "ClawQt", 1, 0, "Theme")
-        self.engine.rootContext().setContextProperty("controller", self.controller)
-        self.engine.rootContext().setContextProperty("attachments", self.controller.attachments)
-        self.engine.addImageProvider(IMAGE_PROVIDER, MemoryImages(self.controller.attachments.image))
-        self.engine.rootContext().setContextProperty("composerFiles", self.controller.composer_files)
-        self.engine.addImageProvider(
-            THUMBNAIL_PROVIDER, MemoryImages(self.controller.composer_files.thumbnail)
-        )
+        for name, qobject in self.objects.context().items():
+            self.engine.rootContext().setContextProperty(name, qobject)
+        self.engine.addImageProvider(IMAGE_PROVIDER, MemoryImages(self.objects.attachments.image))
+        self.engine.addImageProvider(THUMBNAIL_PROVIDER, MemoryImages(self.objects.composer_files.thumbnail))
         self.engine.addImportPath(str(qml))
         self.engine.load(QUrl.fromLocalFile(str(qml / "Main.qml")))
         roots = self.engine.rootObjects()
         if not roots:
             raise RuntimeError("the window could not be created:\n" + "\n".join(self.warnings))
         self.root: Any = roots[0]
+        self.root.frameSwapped.connect(self.objects.after_frame)
 
     def grab(self, path: Path) -> bool:
         image = self.root.grabWindow()
@@ -80,9 +81,7 @@ class Window:
         return bool(image.save(str(path)))
 
 
-def _start_qt(
-    args: argparse.Namespace, failure: str
-) -> tuple[Any, ChatService, TraceRecorder | None, Any] | int:
+def _start_qt(args: argparse.Namespace, failure: str) -> tuple[Any, Host, TraceRecorder | None, Any] | int:
     """The Qt application, the chat service for the chosen agent and a qasync loop (or an exit code
     when the agent command is unusable)."""
     import qasync
@@ -98,7 +97,7 @@ def _start_qt(
         return 2
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
-    return app, service, recorder, loop
+    return app, make_host(service), recorder, loop
 
 
 def _make_service(args: argparse.Namespace) -> tuple[ChatService, TraceRecorder | None]:
@@ -183,19 +182,19 @@ def run_gui(args: argparse.Namespace) -> int:
     started = _start_qt(args, "error")
     if isinstance(started, int):
         return started
-    app, service, recorder, loop = started
+    app, host, recorder, loop = started
     closed = asyncio.Event()
     app.lastWindowClosed.connect(closed.set)
     _quit_on_signals(loop, closed)
 
     async def main() -> int:
-        window = Window(service)
+        window = Window(host)
         if os.environ.get("CLAWQT_FIRST_FRAME_EXIT"):  # ui_startup benchmark: report the first frame
             window.root.frameSwapped.connect(lambda: (print("frame", flush=True), app.quit(), closed.set()))
         await _first_frame(window)  # the agent (and the SDK import) start once the window is up
-        window.controller.start()
+        window.objects.start()
         await closed.wait()
-        await window.controller.shutdown()
+        await window.objects.shutdown()
         return 0
 
     with loop:
@@ -212,20 +211,21 @@ def run_self_test(args: argparse.Namespace) -> int:
     started = _start_qt(args, "self-test failed")
     if isinstance(started, int):
         return started
-    _app, service, recorder, loop = started
+    _app, host, recorder, loop = started
+    service = host.sessions
     screenshot = args.screenshot or (paths.data_dir() / "self-test.png")
 
     async def main() -> int:
         started = time.monotonic()
-        window = Window(service)
-        controller = window.controller
+        window = Window(host)
+        objects = window.objects
         ended: asyncio.Future[str] = asyncio.get_running_loop().create_future()
-        controller.turnEnded.connect(lambda reason: ended.done() or ended.set_result(reason))
-        controller.start()
+        objects.turn.turnEnded.connect(lambda reason: ended.done() or ended.set_result(reason))
+        objects.start()
         try:
-            while not controller.sessionKey:
-                if controller.notice:
-                    raise RuntimeError(controller.notice)
+            while not objects.session.sessionKey:
+                if objects.notices.notice:
+                    raise RuntimeError(objects.notices.notice)
                 if time.monotonic() - started > args.timeout:
                     raise TimeoutError("the agent did not open a session in time")
                 await asyncio.sleep(0.05)
@@ -238,15 +238,15 @@ def run_self_test(args: argparse.Namespace) -> int:
                     )
                 )
             )
-            controller.send(args.prompt)
+            objects.turn.send(args.prompt)
             reason = await asyncio.wait_for(ended, args.timeout)
             if reason not in ("end_turn", "max_tokens", "max_turn_requests"):
-                raise RuntimeError(f"the turn ended with {reason!r}: {controller.notice}")
-            controller.model.flush()
+                raise RuntimeError(f"the turn ended with {reason!r}: {objects.notices.notice}")
+            objects.model.flush()
             await asyncio.sleep(0.3)  # let the last frame render
             if not window.grab(Path(screenshot)):
                 raise RuntimeError(f"could not save the screenshot to {screenshot}")
-            rows = controller.model.rowCount()
+            rows = objects.model.rowCount()
             print(
                 f"self-test ok: {rows} rows, turn ended {reason}, screenshot {screenshot}, "
                 f"{time.monotonic() - started:.1f} s"
@@ -256,7 +256,7 @@ def run_self_test(args: argparse.Namespace) -> int:
             print(f"self-test failed: {exc}", file=sys.stderr)
             return 1
         finally:
-            await controller.shutdown()
+            await objects.shutdown()
             window.root.close()
 
     with loop:

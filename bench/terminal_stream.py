@@ -35,14 +35,15 @@ def run(rounds: int = 3) -> Result:
 
     async def scenario(cwd: str) -> None:
         window = await open_window(cwd)
-        controller = window.controller
-        model = controller.model
+        objects = window.objects
+        model = objects.model
         try:
             for _ in range(rounds):
-                controller.newChat()
-                previous = controller.sessionKey
-                await until(lambda: controller.sessionKey != previous)  # noqa: B023
-                model.toggle("tool:t-big", False)  # visible: keep the card open after it completes
+                objects.session.newChat()
+                previous = objects.session.sessionKey
+                await until(lambda: objects.session.sessionKey != previous)  # noqa: B023
+                # visible: keep the card open after it completes (as if the user had opened it)
+                model.views.collapse.toggle("tool:t-big", False)
 
                 found: list = []
 
@@ -64,7 +65,7 @@ def run(rounds: int = 3) -> Result:
                 monitor = StallMonitor()
                 monitor.start()
                 started = time.perf_counter()
-                controller.send("term-big")
+                objects.turn.send("term-big")
                 await until(lambda: "processed item 013106" in screen(), 120)
                 card_times.append(time.perf_counter() - started)
                 stalls.append(monitor.stop())

@@ -66,19 +66,20 @@ async def until(predicate: Callable[[], Any], timeout: float = 120.0) -> None:
 
 async def open_window(cwd: str) -> Any:
     from app.gui import Window
+    from app.main.host import make_host
 
     service = scripted_service(cwd)
-    window = Window(service)
+    window = Window(make_host(service))
     window.root.resize(1180, 780)
-    window.controller.start()
-    await until(lambda: window.controller.sessionKey)
+    window.objects.start()
+    await until(lambda: window.objects.session.sessionKey)
     return window
 
 
 async def close_window(window: Any) -> None:
     """Shut the agent down and destroy the window's QML (a closed but living engine keeps animating
     and would bill the next benchmark in the same process)."""
-    await window.controller.shutdown()
+    await window.objects.shutdown()
     window.root.close()
     window.engine.deleteLater()
     await asyncio.sleep(0.05)  # the loop runs the deferred delete
@@ -101,9 +102,9 @@ async def frame(window: Any) -> None:
 
 
 async def load_into_window(window: Any, session: str) -> None:
-    controller = window.controller
-    controller.openSession(session)
-    await until(lambda: controller.sessionKey == session)
+    objects = window.objects
+    objects.session.openSession(session)
+    await until(lambda: objects.session.sessionKey == session)
 
 
 def temp_dir() -> tempfile.TemporaryDirectory:

@@ -21,13 +21,13 @@ def run(rounds: int = 1) -> Result:
         window = await open_window(cwd)
         try:
             await load_into_window(window, f"big-{TURNS}")
-            window.controller.model.flush()
+            window.objects.model.flush()
             await frame(window)
             await asyncio.sleep(1.0)  # let the collapse timers and late frames settle
             cpu = time.process_time()
             await asyncio.sleep(IDLE_S)
             measured["cpu"] = time.process_time() - cpu
-            measured["rows"] = window.controller.model.rowCount()
+            measured["rows"] = window.objects.model.rowCount()
         finally:
             await close_window(window)
 

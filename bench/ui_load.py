@@ -25,14 +25,14 @@ def run(rounds: int = 3) -> Result:
         await service.start()
         try:
             session = f"big-{TURNS}"
-            controller = window.controller
+            objects = window.objects
             for round_index in range(rounds):
-                if controller.sessionKey == session:
-                    controller.newChat()
-                    await until(lambda: controller.sessionKey != session)
+                if objects.session.sessionKey == session:
+                    objects.session.newChat()
+                    await until(lambda: objects.session.sessionKey != session)
                 started = time.perf_counter()
-                controller.openSession(session)
-                await until(lambda: controller.sessionKey == session, 60)
+                objects.session.openSession(session)
+                await until(lambda: objects.session.sessionKey == session, 60)
                 await frame(window)
                 times["window"].append(time.perf_counter() - started)
                 started = time.perf_counter()

@@ -25,19 +25,19 @@ GOAL = 1.25
 
 async def _stream(window) -> tuple[float, float]:
     """Stream into what the window shows now (after its first frame settled: loading is not measured)."""
-    controller = window.controller
-    controller.model.flush()
+    objects = window.objects
+    objects.model.flush()
     await frame(window)
     await asyncio.sleep(0.3)
     monitor = StallMonitor()
     ended: list[str] = []
-    controller.turnEnded.connect(ended.append)
+    objects.turn.turnEnded.connect(ended.append)
     monitor.start()
     started = time.perf_counter()
-    controller.send(f"blast {CHUNKS}")
+    objects.turn.send(f"blast {CHUNKS}")
     await until(lambda: ended)
-    controller.model.flush()
-    await until(lambda: not controller.model.presenter.rows_behind)  # the whole reply is on screen
+    objects.model.flush()
+    await until(lambda: not objects.model.views.presenter.rows_behind)  # the whole reply is on screen
     elapsed = time.perf_counter() - started
     return elapsed, monitor.stop()
 
@@ -51,9 +51,9 @@ def run(rounds: int = 3) -> Result:
         window = await open_window(cwd)
         try:
             for _ in range(rounds):
-                window.controller.newChat()
-                previous = window.controller.sessionKey
-                await until(lambda: window.controller.sessionKey != previous)  # noqa: B023
+                window.objects.session.newChat()
+                previous = window.objects.session.sessionKey
+                await until(lambda: window.objects.session.sessionKey != previous)  # noqa: B023
                 total, stall = await _stream(window)
                 totals["empty"].append(total)
                 stalls["empty"].append(stall)

@@ -22,7 +22,11 @@ from PySide6.QtQuick import QQuickItem
 from app.gui import Window
 from app.main.agent_command import AgentCommand
 from app.main.chat_service import ChatService
+from app.main.host import make_host
+from app.renderer.qt.timeline_model import ROLE_IDS
+from app.renderer.timeline.rows import Row
 from tests.conftest import REPO
+from tests.model_checks import ModelChecks
 
 SCREENSHOTS = REPO / "test-artifacts" / "screenshots"
 
@@ -43,6 +47,7 @@ class UiHarness:
         self.loop = loop
         self.tmp_path = tmp_path
         self.windows: list[Window] = []
+        self.model_checks = ModelChecks()
 
     def run(self, coro: Any, timeout: float = 60.0) -> Any:
         return self.loop.run_until_complete(asyncio.wait_for(coro, timeout))
@@ -53,13 +58,29 @@ class UiHarness:
             cwd=str(self.tmp_path),
             log_path=self.tmp_path / "agent-stderr.log",
         )
-        window = Window(service)
+        window = Window(make_host(service))
         self.windows.append(window)
+        self._check_models(window)
         window.root.resize(1180, 780)
         if start:
-            window.controller.start()
-            await self.until(lambda: window.controller.sessionKey, 30)
+            window.objects.start()
+            await self.until(lambda: window.objects.session.sessionKey, 30)
         return window
+
+    def _check_models(self, window: Window) -> None:
+        """Qt's model checker on every list model of the window: the conversation, the sidebar, and
+        each row's block and attachment-card models as they are made."""
+        objects = window.objects
+        checks = self.model_checks
+        for model in (objects.model, objects.sessions.model):
+            checks.watch(model)
+
+        def watch_row_models() -> None:
+            for model in objects.model.views.list_models():
+                checks.watch(model)
+
+        objects.model.flushed.connect(watch_row_models)
+        window.root.frameSwapped.connect(watch_row_models)
 
     async def until(self, predicate: Callable[[], Any], timeout: float = 15.0) -> Any:
         deadline = time.monotonic() + timeout
@@ -108,23 +129,37 @@ class UiHarness:
         await self.key(window, Qt.Key.Key_Return)
 
     @staticmethod
-    def tool_payload(window: Window, tool_item_id: str) -> dict[str, Any] | None:
-        """A tool's payload as the window's model serves it to QML (reading it also drives the
-        terminal emulation, like a visible card does)."""
-        model = window.controller.model
-        for index in range(model.rowCount()):
-            payload = model.data(model.index(index), Qt.ItemDataRole.UserRole + 3)
-            for tool in payload.get("tools", []) if payload else []:
-                if tool["id"] == tool_item_id:
-                    return tool
+    def role(window: Window, row: Row, name: str) -> Any:
+        """What the window's model serves QML for `row` (a timeline row, found at its view row)."""
+        model = window.objects.model
+        model.flush()
+        view_row = model.view_row_of_key(row.key)
+        assert view_row >= 0, f"{row.key} is not shown"
+        return model.data(model.index(view_row), ROLE_IDS[name])
+
+    def rows(self, window: Window, *kinds: str) -> list[Row]:
+        window.objects.model.flush()
+        return [row for row in window.objects.model.rows if not kinds or row.kind in kinds]
+
+    def tool_payload(self, window: Window, tool_item_id: str) -> dict[str, Any] | None:
+        """A tool's values as the window's model serves them to QML."""
+        for row in self.rows(window, "tool", "tool-group"):
+            if tool_item_id in row.item_ids:
+                return next(t for t in self.role(window, row, "tools") if t["id"] == tool_item_id)
         return None
 
+    def toggle_tool(self, window: Window, tool_item_id: str, expanded: bool) -> None:
+        """Click a tool card's header (`expanded`: as the card shows it now)."""
+        model = window.objects.model
+        row = next(r for r in self.rows(window, "tool", "tool-group") if tool_item_id in r.item_ids)
+        model.toggle(model.view_row_of_key(row.key), tool_item_id, expanded)
+
     def kinds(self, window: Window) -> list[str]:
-        window.controller.model.flush()
-        return [row.kind for row in window.controller.model.rows]
+        window.objects.model.flush()
+        return [row.kind for row in window.objects.model.rows]
 
     async def screenshot(self, window: Window, name: str) -> Path:
-        window.controller.model.flush()
+        window.objects.model.flush()
         await asyncio.sleep(0.25)
         path = SCREENSHOTS / f"{name}.png"
         assert window.grab(path), f"could not save {path}"
@@ -132,8 +167,9 @@ class UiHarness:
 
     async def close(self) -> None:
         for window in self.windows:
-            await window.controller.shutdown()
+            await window.objects.shutdown()
             window.root.close()
+        self.model_checks.close()
 
 
 @pytest.fixture
@@ -146,3 +182,4 @@ def ui(qapp, tmp_path, monkeypatch):
     loop.run_until_complete(harness.close())
     loop.close()
     asyncio.set_event_loop(None)
+    harness.model_checks.assert_clean()

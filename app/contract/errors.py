@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from enum import Enum
+
 
 class HostError(Exception):
     """Base class: `code` is stable (used by views and tests), `str(exc)` is for people."""
@@ -48,3 +50,23 @@ class FileChangeRefused(HostError):
     """A change the agent made could not be undone (the file changed since, or the write is unknown)."""
 
     code = "file-change-refused"
+
+
+class Refusal(Enum):
+    """Why an attachment cannot be used; the value is the text the user sees."""
+
+    INVALID_REFERENCE = "invalid reference"
+    UNSAFE_URL = "unsafe URL"
+    STALE_SESSION = "stale session"
+    NOT_A_FILE = "not a file"
+    UNAVAILABLE = "unavailable"
+    OPERATION_FAILED = "operation failed"
+
+
+class AttachmentError(HostError):
+    """An attachment reference was refused or could not be used (`refusal` says which rule)."""
+
+    def __init__(self, refusal: Refusal, detail: str = "") -> None:
+        super().__init__(f"{refusal.value}: {detail}" if detail else refusal.value, code=refusal.name.lower())
+        self.refusal = refusal
+        self.detail = detail

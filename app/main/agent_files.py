@@ -258,6 +258,10 @@ class AgentFiles:
         return [os.path.realpath(root) for root in roots if isinstance(root, str) and os.path.isabs(root)]
 
     # --- changes -----------------------------------------------------------------------------------
+    def turns(self, session_key: str) -> list[str]:
+        """The turns with recorded changes, in the order of their first write."""
+        return [turn for turn, changes in self._changes.get(session_key, {}).items() if changes]
+
     def changes(self, session_key: str, turn_id: str) -> list[FileChange]:
         """The files the agent changed in a turn, in the order it first wrote them."""
         return list(self._changes.get(session_key, {}).get(turn_id, {}).values())

@@ -15,51 +15,18 @@ import stat
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
-from enum import Enum
 from typing import Literal
 from urllib.parse import unquote, urlsplit
 
+from app.contract.attachments import AttachmentKind as Kind
+from app.contract.attachments import Resolution
+from app.contract.errors import AttachmentError, Refusal
 from app.main.paths import within
 from app.main.regular_files import NotRegular, open_regular, read_at_most
 
 MAX_REFERENCE_CHARS = 4096
 MAX_NAME_CHARS = 160
 DEFAULT_READ_BYTES = 4 * 1024 * 1024
-
-Kind = Literal["file", "directory", "remote"]
-
-
-class Refusal(Enum):
-    """Why an attachment cannot be used; the value is the text the user sees."""
-
-    INVALID_REFERENCE = "invalid reference"
-    UNSAFE_URL = "unsafe URL"
-    STALE_SESSION = "stale session"
-    NOT_A_FILE = "not a file"
-    UNAVAILABLE = "unavailable"
-    OPERATION_FAILED = "operation failed"
-
-
-class AttachmentError(Exception):
-    def __init__(self, refusal: Refusal, detail: str = "") -> None:
-        super().__init__(f"{refusal.value}: {detail}" if detail else refusal.value)
-        self.refusal = refusal
-        self.detail = detail
-
-
-@dataclass(frozen=True)
-class Resolution:
-    """What a reference points at, for showing it; holding one authorizes nothing."""
-
-    session_key: str
-    generation: int
-    reference: str
-    kind: Kind
-    target: str  # canonical path, or the URL as given for remote ones
-    identity: str  # sha256 of the canonical target
-    name: str  # sanitized display name
-    outside_workspace: bool = False
-    size: int | None = None
 
 
 @dataclass(frozen=True)

@@ -9,18 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import os
-from dataclasses import dataclass
-from typing import Literal
 
-from app.main.attachment_access import (
-    AttachmentAccess,
-    AttachmentError,
-    Refusal,
-    Resolution,
-    SessionCheck,
-)
-
-PreviewKind = Literal["image", "markdown", "csv", "text", "other"]
+from app.contract.attachments import Preview, PreviewKind, Resolution
+from app.contract.errors import AttachmentError, Refusal
+from app.main.attachment_access import AttachmentAccess, SessionCheck, basename, display_name
+from app.main.user_images import make_thumbnail
 
 IMAGE_EXTENSIONS = {".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp"}
 MARKDOWN_EXTENSIONS = {".md", ".markdown", ".mdown"}
@@ -32,16 +25,6 @@ TEXT_EXTENSIONS = {
 }  # fmt: skip
 MAX_IMAGE_BYTES = 25 * 1024 * 1024
 MAX_TEXT_BYTES = 1024 * 1024
-
-
-@dataclass(frozen=True)
-class Preview:
-    """What the preview panel shows: the bytes the main side read (bounded) and how to present them."""
-
-    resolution: Resolution
-    kind: PreviewKind
-    data: bytes
-    truncated: bool
 
 
 def preview_kind(resolution: Resolution) -> PreviewKind:
@@ -72,6 +55,8 @@ def looks_like_text(data: bytes) -> bool:
 
 
 class AttachmentService:
+    """The attachments part of the host API (contract: AttachmentsHost)."""
+
     def __init__(self, session_check: SessionCheck) -> None:
         self._check = session_check
         self.access = AttachmentAccess(session_check)
@@ -79,6 +64,19 @@ class AttachmentService:
     def _still_current(self, session_key: str, generation: int) -> None:
         if self._check(session_key, generation) is None:
             raise AttachmentError(Refusal.STALE_SESSION, "the session changed while this was resolved")
+
+    def label(self, reference: str, name: str | None = None) -> str:
+        """A name safe to show before (or without) a resolution: the given name, else the basename."""
+        return display_name(name or basename(reference))
+
+    async def thumbnail(self, session_key: str, generation: int, reference: str) -> bytes | None:
+        """A PNG thumbnail of the image file the reference names now (Pillow, off the event loop)."""
+        resolution = await self.resolve(session_key, generation, reference)
+        if preview_kind(resolution) != "image":
+            return None
+        png = await asyncio.to_thread(make_thumbnail, resolution.target)
+        self._still_current(session_key, generation)
+        return png
 
     async def resolve(self, session_key: str, generation: int, reference: str) -> Resolution:
         resolution = await asyncio.to_thread(self.access.resolve, session_key, generation, reference)

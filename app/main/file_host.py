@@ -74,6 +74,9 @@ class AgentFileHost:
         self._emit(FileChangesEnvelope(context.key, context.generation, turn_id))
 
     # --- the host API: what changed in a turn -------------------------------------------------------
+    def turns(self, session_key: str) -> list[str]:
+        return self.files.turns(session_key)
+
     def changes(self, session_key: str, turn_id: str) -> list[FileChangeView]:
         """The files the agent wrote in a turn (its prompt's message id), each with its diff."""
         return [

@@ -24,3 +24,10 @@ def external_link_refusal(url: str) -> str | None:
     if parts.username or parts.password:
         return "links with credentials are not opened"
     return None
+
+
+class LinkPolicy:
+    """The link part of the host API (contract: LinkPolicy)."""
+
+    def refusal(self, url: str) -> str | None:
+        return external_link_refusal(url)

@@ -81,3 +81,12 @@ def session_names(base: Path | None = None) -> JsonStringMap:
 def session_previews(base: Path | None = None) -> JsonStringMap:
     """The first user text this app sent to or loaded from each session (its cached summary)."""
     return JsonStringMap("session-previews.json", base)
+
+
+class LocalStores:
+    """The local stores as the host API offers them (contract: LocalStores), in one data folder."""
+
+    def __init__(self, base: Path | None = None) -> None:
+        self.drafts = draft_store(base)
+        self.names = session_names(base)
+        self.previews = session_previews(base)

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from app.contract.attachments import PromptAttachment
 from app.contract.errors import PromptRefused
 from app.main.attachment_access import display_name
 
@@ -26,14 +27,6 @@ MAX_EMBED_BYTES = 256 * 1024  # larger text files go as links even when embeddin
 MAX_ATTACHMENTS = 20
 TEXT_MIME_PREFIXES = ("text/",)
 TEXT_MIMES = {"application/json", "application/xml", "application/toml", "application/x-sh"}
-
-
-@dataclass(frozen=True)
-class PromptAttachment:
-    """A file the user attached; `path` is local and absolute."""
-
-    path: str
-    mime_type: str | None = None
 
 
 @dataclass(frozen=True)

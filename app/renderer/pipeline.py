@@ -1,23 +1,22 @@
-"""The renderer side without Qt: chat-service envelopes -> timeline store -> rows and changes.
+"""The renderer side without Qt: a sessions host's envelopes -> timeline store -> rows and changes.
 The window feeds the same store into its list model; benchmarks and tests use this directly."""
 
 from __future__ import annotations
 
 import time
 import uuid
-from typing import Any
 
-from app.contract.envelopes import LoadResult, PromptResult
-from app.main.chat_service import ChatService
-from app.renderer.timeline.reducer import Timeline
+from app.contract.envelopes import Envelope, LoadResult, PromptResult
+from app.contract.host_api import SessionsHost
+from app.renderer.timeline.reducer import TIMELINE_KINDS, Timeline
 from app.renderer.timeline.rows import RowChange, TimelineEvent, row_changes
 from app.renderer.timeline.store import TimelineStore
 
 
 class HeadlessPipeline:
-    """Subscribes to a ChatService; `changes` counts the row changes a view would have applied."""
+    """Subscribes to a sessions host; `changes` counts the row changes a view would have applied."""
 
-    def __init__(self, service: ChatService, *, keep_changes: bool = False) -> None:
+    def __init__(self, service: SessionsHost, *, keep_changes: bool = False) -> None:
         self.service = service
         self.store = TimelineStore()
         self.change_count = 0
@@ -31,7 +30,9 @@ class HeadlessPipeline:
         if self.keep_changes:
             self.changes.extend(changes)
 
-    def _on_envelope(self, envelope: Any) -> None:
+    def _on_envelope(self, envelope: Envelope) -> None:
+        if envelope.kind not in TIMELINE_KINDS:
+            return
         _, changes = self.store.apply(envelope)
         self._record(changes)
 

@@ -5,23 +5,26 @@ import QtQuick.Controls
 // One assistant text segment (the agent's prose), left-aligned under the turn's identity column.
 Item {
     id: root
-    required property var payload
+    required property var blocks
+    required property var errors
+    required property var images
+    required property bool first
     width: ListView.view ? ListView.view.width : 400
     implicitHeight: column.implicitHeight + 8
 
-    TurnGutter { first: root.payload.first; height: parent.height }
+    TurnGutter { first: root.first; height: parent.height }
     ColumnLayout {
         id: column
         x: 44; y: 4
         width: root.width - x - Theme.pad
-        TextBlocks { Layout.fillWidth: true; blocks: root.payload.blocks || [] }
+        TextBlocks { Layout.fillWidth: true; blocks: root.blocks }
         Repeater {
-            model: root.payload.errors || []
+            model: root.errors || []
             Text { required property var modelData; text: modelData; color: Theme.danger; wrapMode: Text.Wrap
                    Layout.fillWidth: true }
         }
         Repeater {  // inline images: shown from main-read or embedded bytes; remote ones only on a click
-            model: root.payload.images || []
+            model: root.images || []
             Item {
                 id: inline
                 required property var modelData

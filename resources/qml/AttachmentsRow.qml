@@ -5,12 +5,14 @@ import QtQuick.Layouts
 // Attachment cards lifted after the prose: the name, then the muted, truncated path.
 Item {
     id: root
-    required property var payload
-    property bool user: payload.kind === "user-attachments"
+    required property string kind
+    required property var cards
+    required property bool first
+    readonly property bool user: kind === "user-attachments"
     width: ListView.view ? ListView.view.width : 400
     implicitHeight: flow.implicitHeight + 8
 
-    TurnGutter { visible: !root.user; first: root.payload.first; height: parent.height }
+    TurnGutter { visible: !root.user; first: root.first; height: parent.height }
     Flow {
         id: flow
         x: root.user ? Theme.pad : 44; y: 4
@@ -18,7 +20,7 @@ Item {
         layoutDirection: root.user ? Qt.RightToLeft : Qt.LeftToRight
         spacing: Theme.gap
         Repeater {
-            model: root.payload.attachments
+            model: root.cards
             Button {  // Enter/Space activate it like a click; the name is what a screen reader says
                 id: card
                 required property var modelData

@@ -6,7 +6,7 @@ import QtQuick.Layouts
 Rectangle {
     id: root
     objectName: "agentBanner"
-    visible: controller.banner.message !== undefined
+    visible: agent.banner.message !== undefined
     implicitHeight: visible ? layout.implicitHeight + 2 * Theme.gap : 0
     color: Theme.dark ? "#3b2224" : "#fdecea"
     border.color: Theme.danger
@@ -16,13 +16,13 @@ Rectangle {
         width: root.width - 2 * Theme.pad
         RowLayout {
             Layout.fillWidth: true
-            Label { text: controller.banner.message || ""; color: Theme.text; wrapMode: Text.Wrap; Layout.fillWidth: true }
-            Button { objectName: "reconnectButton"; text: "Reconnect"; onClicked: controller.reconnect()
+            Label { text: agent.banner.message || ""; color: Theme.text; wrapMode: Text.Wrap; Layout.fillWidth: true }
+            Button { objectName: "reconnectButton"; text: "Reconnect"; onClicked: agent.reconnect()
                      Accessible.name: "Reconnect to the agent and reload the session" }
         }
         Text {
-            visible: (controller.banner.stderr || "").length > 0
-            text: controller.banner.stderr || ""
+            visible: (agent.banner.stderr || "").length > 0
+            text: agent.banner.stderr || ""
             font.family: Theme.mono; font.pixelSize: 11
             color: Theme.muted
             textFormat: Text.PlainText

@@ -63,7 +63,7 @@ Rectangle {
         var text = input.text
         if (text.length === 0 || text[0] !== "/" || text.indexOf(" ") >= 0) return []
         var typed = text.substring(1).toLowerCase()
-        return controller.commands.filter(c => c.name.toLowerCase().indexOf(typed) === 0)
+        return sessionHeader.commands.filter(c => c.name.toLowerCase().indexOf(typed) === 0)
     }
 
     Popup {
@@ -155,12 +155,12 @@ Rectangle {
             TextArea {
                 id: input
                 objectName: "composerInput"
-                placeholderText: controller.busy ? "The agent is working\u2026 (Esc to stop)"
+                placeholderText: session.busy ? "The agent is working\u2026 (Esc to stop)"
                                                  : "Message the agent (Enter to send, Shift+Enter for a new line)"
                 wrapMode: TextArea.Wrap
-                text: controller.draft
+                text: turn.draft
                 Accessible.name: "Message"
-                onTextChanged: controller.setDraft(text)
+                onTextChanged: turn.setDraft(text)
                 Keys.onPressed: (event) => {
                     if (event.matches(StandardKey.Paste) && composerFiles.pasteFromClipboard()) {
                         event.accepted = true  // an image or copied files became attachments
@@ -186,8 +186,8 @@ Rectangle {
                                && !(event.modifiers & Qt.ShiftModifier)) {
                         root.send()
                         event.accepted = true
-                    } else if (event.key === Qt.Key_Escape && controller.busy) {
-                        controller.stop()
+                    } else if (event.key === Qt.Key_Escape && session.busy) {
+                        turn.stop()
                         event.accepted = true
                     }
                 }
@@ -195,23 +195,23 @@ Rectangle {
         }
         BusyIndicator {
             objectName: "workingIndicator"
-            visible: controller.busy
-            running: controller.busy && !controller.reducedMotion
+            visible: session.busy
+            running: session.busy && !app.reducedMotion
             Layout.preferredWidth: 28; Layout.preferredHeight: 28
             Accessible.name: "The agent is working"
         }
         Button {
-            objectName: controller.busy ? "stopButton" : "sendButton"
-            text: controller.busy ? "Stop" : "Send"
-            enabled: controller.busy || input.text.trim().length > 0 || composerFiles.count > 0
-            Accessible.name: controller.busy ? "Stop the agent" : "Send message"
-            onClicked: controller.busy ? controller.stop() : root.send()
+            objectName: session.busy ? "stopButton" : "sendButton"
+            text: session.busy ? "Stop" : "Send"
+            enabled: session.busy || input.text.trim().length > 0 || composerFiles.count > 0
+            Accessible.name: session.busy ? "Stop the agent" : "Send message"
+            onClicked: session.busy ? turn.stop() : root.send()
         }
     }
 
     function send() {
-        if (controller.busy || (input.text.trim().length === 0 && composerFiles.count === 0)) return
-        controller.send(input.text)
+        if (session.busy || (input.text.trim().length === 0 && composerFiles.count === 0)) return
+        turn.send(input.text)
         input.text = ""
     }
     function mention(relative) {

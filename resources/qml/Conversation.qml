@@ -14,7 +14,7 @@ Item {
         id: list
         objectName: "timeline"
         anchors.fill: parent
-        model: controller.timelineModel
+        model: timeline
         clip: true
         reuseItems: true
         cacheBuffer: 400
@@ -41,7 +41,7 @@ Item {
             Text {
                 id: noReply
                 objectName: "noReplyNotice"
-                visible: controller.noReply
+                visible: notices.noReply
                 x: 44; y: 8
                 text: "The agent ended the turn without a reply."
                 color: Theme.muted; font.italic: true
@@ -74,25 +74,28 @@ Item {
         anchors.top: parent.top
         anchors.right: parent.right
         anchors.margins: Theme.pad
-        onChosen: (anchor) => { controller.goToQuestion(anchor); root.directoryOpen = false }
+        onChosen: (number) => { conversation.goToQuestion(number); root.directoryOpen = false }
         onClosed: root.directoryOpen = false
     }
 
-    NumberAnimation { id: smooth; target: list; property: "contentY"; duration: controller.reducedMotion ? 0 : 250
+    NumberAnimation { id: smooth; target: list; property: "contentY"; duration: app.reducedMotion ? 0 : 250
                       easing.type: Easing.OutCubic }
 
     Connections {
-        target: controller
+        target: conversation
         function onScrollToRow(row) {
             root.stickToBottom = false
             var from = list.contentY
             list.positionViewAtIndex(row, ListView.End)  // bottom-to-top: End is the row's top
             var to = list.contentY
-            if (controller.reducedMotion) return
+            if (app.reducedMotion) return
             list.contentY = from
             smooth.from = from; smooth.to = to
             smooth.restart()
         }
+    }
+    Connections {
+        target: session
         function onSessionChanged() { root.stickToBottom = true; Qt.callLater(list.positionViewAtBeginning) }
     }
 

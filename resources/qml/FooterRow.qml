@@ -6,8 +6,9 @@ import QtQuick.Layouts
 // changed in it (each with its diff against what the agent last read, and a revert).
 Item {
     id: root
-    required property var payload
-    readonly property var files: payload.files || []
+    required property int index
+    required property var footer
+    readonly property var files: footer.files || []
     width: ListView.view ? ListView.view.width : 400
     implicitHeight: column.implicitHeight + 4
     ColumnLayout {
@@ -23,9 +24,9 @@ Item {
                 text: copied ? "Copied" : "Copy"
                 font.pixelSize: 11
                 Accessible.name: "Copy the agent's reply"
-                onClicked: { controller.copyTurn(root.payload.groupId); copied = true }
+                onClicked: { conversation.copyTurn(root.index); copied = true }
             }
-            Text { text: root.payload.timing || ""; color: Theme.muted; font.pixelSize: 11 }
+            Text { text: root.footer.timing || ""; color: Theme.muted; font.pixelSize: 11 }
             Item { Layout.fillWidth: true }
         }
         Rectangle {
@@ -62,7 +63,7 @@ Item {
                                    Layout.fillWidth: true; textFormat: Text.PlainText }
                             ToolButton { objectName: "revertButton"; text: "Revert"; font.pixelSize: 11
                                          Accessible.name: "Revert the agent's change to " + fileEntry.modelData.name
-                                         onClicked: controller.revertFile(root.payload.messageId, fileEntry.modelData.path) }
+                                         onClicked: fileChanges.revert(root.footer.messageId, fileEntry.modelData.path) }
                         }
                         TextEdit {
                             objectName: "fileDiff"

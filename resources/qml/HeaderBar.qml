@@ -17,30 +17,29 @@ ToolBar {
         spacing: Theme.gap
         Rectangle {
             width: 10; height: 10; radius: 5
-            color: controller.agentState === "ready" ? Theme.success
-                 : controller.agentState === "working" || controller.agentState === "starting" ? Theme.warning
+            color: agent.state === "ready" ? Theme.success
+                 : agent.state === "working" || agent.state === "starting" ? Theme.warning
                  : Theme.danger
         }
         Label {
             objectName: "agentStateLabel"
-            text: controller.agentLabel + " \u00b7 " + (controller.agentState === "starting" ? "starting agent\u2026"
-                                                       : controller.agentState)
+            text: agent.label + " \u00b7 " + (agent.state === "starting" ? "starting agent\u2026" : agent.state)
             color: Theme.text
-            Accessible.name: "Agent " + controller.agentLabel + ", " + controller.agentState
+            Accessible.name: "Agent " + agent.label + ", " + agent.state
         }
-        Label { text: controller.sessionTitle; color: Theme.muted; elide: Text.ElideRight; Layout.fillWidth: true }
+        Label { text: sessionHeader.title; color: Theme.muted; elide: Text.ElideRight; Layout.fillWidth: true }
         ComboBox {
             objectName: "modeSelect"
-            visible: controller.modes.length > 0
-            model: controller.modes
+            visible: sessionHeader.modes.length > 0
+            model: sessionHeader.modes
             textRole: "name"
             valueRole: "id"
-            currentIndex: controller.modes.findIndex(m => m.id === controller.currentMode)
-            onActivated: (index) => controller.setMode(controller.modes[index].id)
+            currentIndex: sessionHeader.modes.findIndex(m => m.id === sessionHeader.currentMode)
+            onActivated: (index) => sessionHeader.setMode(sessionHeader.modes[index].id)
             Accessible.name: "Session mode"
         }
         Repeater {  // the model picker stays in the header; other options live in the Options popup
-            model: controller.configOptions.filter(o => o.category === "model")
+            model: sessionHeader.configOptions.filter(o => o.category === "model")
             Loader {
                 required property var modelData
                 sourceComponent: modelData.type === "boolean" ? boolOption : selectOption
@@ -50,7 +49,7 @@ ToolBar {
         ToolButton {
             id: optionsButton
             objectName: "optionsButton"
-            readonly property var others: controller.configOptions.filter(o => o.category !== "model")
+            readonly property var others: sessionHeader.configOptions.filter(o => o.category !== "model")
             visible: others.length > 0
             text: "\u2699 Options"
             Accessible.name: "Session options"
@@ -76,21 +75,21 @@ ToolBar {
             }
         }
         ProgressBar {
-            visible: controller.usage.text !== undefined
+            visible: sessionHeader.usage.text !== undefined
             Layout.preferredWidth: 80
-            value: controller.usage.fraction || 0
+            value: sessionHeader.usage.fraction || 0
             ToolTip.visible: hovered
-            ToolTip.text: "Context: " + (controller.usage.text || "")
-            Accessible.name: "Context used " + (controller.usage.text || "")
+            ToolTip.text: "Context: " + (sessionHeader.usage.text || "")
+            Accessible.name: "Context used " + (sessionHeader.usage.text || "")
         }
-        Label { visible: controller.usage.text !== undefined; text: controller.usage.text || ""; color: Theme.muted
+        Label { visible: sessionHeader.usage.text !== undefined; text: sessionHeader.usage.text || ""; color: Theme.muted
                 font.pixelSize: 11 }
         ToolButton {
             objectName: "questionToggle"
             text: "\u2630 Questions"
             checkable: true
             checked: root.directoryOpen
-            enabled: controller.questions.length + controller.questionsHidden >= 2
+            enabled: conversation.questions.length + conversation.questionsHidden >= 2
             onClicked: root.toggleDirectory()
             Accessible.name: "Question directory"
             ToolTip.visible: hovered
@@ -105,7 +104,7 @@ ToolBar {
             textRole: "name"
             valueRole: "value"
             currentIndex: option.choices.findIndex(c => c.value === String(option.currentValue))
-            onActivated: (index) => controller.setConfigOption(option.id, option.choices[index].value)
+            onActivated: (index) => sessionHeader.setConfigOption(option.id, option.choices[index].value)
             Accessible.name: option.category === "model" ? "Model" : option.name
             ToolTip.visible: hovered
             ToolTip.text: option.name
@@ -117,7 +116,7 @@ ToolBar {
             objectName: "config_" + option.id
             text: option.name
             checked: option.currentValue === true
-            onToggled: controller.setConfigOption(option.id, checked)
+            onToggled: sessionHeader.setConfigOption(option.id, checked)
         }
     }
 }

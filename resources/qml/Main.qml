@@ -8,13 +8,13 @@ ApplicationWindow {
     width: 1180
     height: 780
     visible: true
-    title: "ClawQt \u2014 " + controller.sessionTitle
+    title: "ClawQt \u2014 " + sessionHeader.title
     color: Theme.window
 
     header: HeaderBar {
         id: headerBar
-        directoryOpen: conversation.directoryOpen
-        onToggleDirectory: conversation.directoryOpen = !conversation.directoryOpen
+        directoryOpen: conversationView.directoryOpen
+        onToggleDirectory: conversationView.directoryOpen = !conversationView.directoryOpen
     }
 
     SplitView {
@@ -25,10 +25,10 @@ ApplicationWindow {
             SplitView.fillWidth: true
             SplitView.minimumWidth: 360
             Banner { Layout.fillWidth: true }
-            Conversation { id: conversation; Layout.fillWidth: true; Layout.fillHeight: true }
+            Conversation { id: conversationView; Layout.fillWidth: true; Layout.fillHeight: true }
             Rectangle {
                 objectName: "noticeBar"
-                visible: controller.notice.length > 0
+                visible: notices.notice.length > 0
                 Layout.fillWidth: true
                 implicitHeight: noticeRow.implicitHeight + 12
                 color: Theme.dark ? "#3a3220" : "#fff4e0"
@@ -36,12 +36,12 @@ ApplicationWindow {
                     id: noticeRow
                     x: Theme.pad; y: 6
                     width: parent.width - 2 * Theme.pad
-                    Label { text: controller.notice; wrapMode: Text.Wrap; Layout.fillWidth: true; color: Theme.text }
-                    Button { objectName: "retryButton"; visible: controller.canRetry; text: "Retry"
-                             onClicked: controller.retry() }
+                    Label { text: notices.notice; wrapMode: Text.Wrap; Layout.fillWidth: true; color: Theme.text }
+                    Button { objectName: "retryButton"; visible: notices.canRetry; text: "Retry"
+                             onClicked: notices.retry() }
                 }
             }
-            Composer { id: composer; Layout.fillWidth: true }
+            Composer { id: composerView; Layout.fillWidth: true }
         }
         PreviewPanel { SplitView.preferredWidth: 400; SplitView.minimumWidth: 240 }
     }
@@ -66,13 +66,13 @@ ApplicationWindow {
         }
     }
 
-    Shortcut { sequences: [StandardKey.New]; onActivated: controller.newChat() }
-    Shortcut { sequence: "Ctrl+L"; onActivated: composer.input.forceActiveFocus() }
-    Shortcut { sequence: "Ctrl+Shift+Q"; onActivated: if (headerBar.enabled) conversation.directoryOpen = !conversation.directoryOpen }
-    Shortcut { sequence: "Ctrl+End"; onActivated: conversation.jumpToLatest() }
-    Shortcut { sequence: "Esc"; enabled: controller.busy; onActivated: controller.stop() }
-    Shortcut { sequence: "Esc"; enabled: !controller.busy && attachments.preview.name !== undefined
+    Shortcut { sequences: [StandardKey.New]; onActivated: session.newChat() }
+    Shortcut { sequence: "Ctrl+L"; onActivated: composerView.input.forceActiveFocus() }
+    Shortcut { sequence: "Ctrl+Shift+Q"; onActivated: if (headerBar.enabled) conversationView.directoryOpen = !conversationView.directoryOpen }
+    Shortcut { sequence: "Ctrl+End"; onActivated: conversationView.jumpToLatest() }
+    Shortcut { sequence: "Esc"; enabled: session.busy; onActivated: turn.stop() }
+    Shortcut { sequence: "Esc"; enabled: !session.busy && attachments.preview.name !== undefined
                onActivated: attachments.closePreview() }
     Shortcut { sequences: [StandardKey.Open]; onActivated: composerFiles.chooseFiles() }
-    Component.onCompleted: composer.input.forceActiveFocus()
+    Component.onCompleted: composerView.input.forceActiveFocus()
 }

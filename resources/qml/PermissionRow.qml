@@ -6,12 +6,13 @@ import QtQuick.Layouts
 // answered once; afterwards it shows the choice.
 Item {
     id: root
-    required property var payload
+    required property var permission
+    required property bool first
     width: ListView.view ? ListView.view.width : 400
     implicitHeight: box.implicitHeight + 12
-    readonly property bool pending: payload.status === "pending"
+    readonly property bool pending: permission.status === "pending"
 
-    TurnGutter { first: root.payload.first; height: parent.height }
+    TurnGutter { first: root.first; height: parent.height }
     Rectangle {
         id: box
         x: 44; y: 4
@@ -25,13 +26,13 @@ Item {
             id: content
             x: Theme.pad; y: Theme.pad
             width: parent.width - 2 * Theme.pad
-            Text { text: "Permission: " + root.payload.title; color: Theme.text; font.bold: true
+            Text { text: "Permission: " + root.permission.title; color: Theme.text; font.bold: true
                    wrapMode: Text.Wrap; Layout.fillWidth: true }
             RowLayout {
                 visible: root.pending
                 Repeater {
                     id: buttons
-                    model: root.payload.options
+                    model: root.permission.options
                     Button {
                         required property var modelData
                         required property int index
@@ -40,7 +41,7 @@ Item {
                         highlighted: modelData.optionKind.indexOf("allow") === 0
                         focusPolicy: Qt.StrongFocus
                         Accessible.name: modelData.name
-                        onClicked: controller.answerPermission(root.payload.requestId, modelData.optionId)
+                        onClicked: turn.answerPermission(root.permission.requestId, modelData.optionId)
                         Keys.onReturnPressed: clicked()
                         Keys.onEnterPressed: clicked()
                         Keys.onRightPressed: nextItemInFocusChain(true).forceActiveFocus()
@@ -50,7 +51,7 @@ Item {
             }
             Text {
                 visible: !root.pending
-                text: root.payload.status === "cancelled" ? "Cancelled" : "Answered: " + root.payload.selected
+                text: root.permission.status === "cancelled" ? "Cancelled" : "Answered: " + root.permission.selected
                 color: Theme.muted
             }
         }

@@ -5,11 +5,12 @@ import QtQuick.Layouts
 // The agent's plan with progress.
 Item {
     id: root
-    required property var payload
+    required property var plan
+    required property bool first
     width: ListView.view ? ListView.view.width : 400
     implicitHeight: box.implicitHeight + 8
 
-    TurnGutter { first: root.payload.first; height: parent.height }
+    TurnGutter { first: root.first; height: parent.height }
     Rectangle {
         id: box
         x: 44; y: 4
@@ -22,11 +23,11 @@ Item {
             width: parent.width - 2 * Theme.pad
             RowLayout {
                 Text { text: "Plan"; font.bold: true; color: Theme.text }
-                ProgressBar { Layout.fillWidth: true; from: 0; to: Math.max(1, root.payload.total); value: root.payload.done }
-                Text { text: root.payload.done + " / " + root.payload.total; color: Theme.muted }
+                ProgressBar { Layout.fillWidth: true; from: 0; to: Math.max(1, root.plan.total); value: root.plan.done }
+                Text { text: root.plan.done + " / " + root.plan.total; color: Theme.muted }
             }
             Repeater {
-                model: root.payload.entries
+                model: root.plan.entries
                 Text {
                     required property var modelData
                     text: (modelData.status === "completed" ? "\u2611 " : modelData.status === "in_progress" ? "\u25b6 " : "\u2610 ")

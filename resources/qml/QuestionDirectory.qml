@@ -6,7 +6,7 @@ import QtQuick.Layouts
 Rectangle {
     id: root
     objectName: "questionDirectory"
-    signal chosen(string anchor)
+    signal chosen(int number)
     signal closed()
     width: 320
     height: Math.min(420, layout.implicitHeight + 2 * Theme.gap)
@@ -19,23 +19,23 @@ Rectangle {
         anchors.fill: parent
         anchors.margins: Theme.gap
         Text { text: "Questions"; font.bold: true; color: Theme.text }
-        Text { visible: controller.questionsHidden > 0; color: Theme.muted; font.pixelSize: 11
-               text: controller.questionsHidden + " more questions not shown" }
+        Text { visible: conversation.questionsHidden > 0; color: Theme.muted; font.pixelSize: 11
+               text: conversation.questionsHidden + " more questions not shown" }
         ListView {
             id: entries
             objectName: "questionList"
             Layout.fillWidth: true
             Layout.preferredHeight: Math.min(contentHeight, 340)
             clip: true
-            model: controller.questions
+            model: conversation.questions
             keyNavigationEnabled: true
             delegate: ItemDelegate {
                 required property var modelData
                 width: entries.width
                 text: modelData.number + ". " + modelData.title
                 Accessible.name: "Question " + modelData.number + ": " + modelData.title
-                onClicked: root.chosen(modelData.anchor)
-                Keys.onReturnPressed: root.chosen(modelData.anchor)
+                onClicked: root.chosen(modelData.number)
+                Keys.onReturnPressed: root.chosen(modelData.number)
             }
         }
     }

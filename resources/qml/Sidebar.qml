@@ -14,50 +14,50 @@ Rectangle {
             objectName: "newChatButton"
             Layout.fillWidth: true
             text: "+ New chat"
-            onClicked: controller.newChat()
+            onClicked: session.newChat()
             Accessible.name: "New chat (Ctrl+N)"
         }
         ListView {
-            id: sessions
+            id: sessionView
             objectName: "sessionList"
             Layout.fillWidth: true
             Layout.fillHeight: true
             clip: true
-            model: controller.sessionModel
+            model: sessions.sessionModel
             spacing: 2
             keyNavigationEnabled: true
-            onAtYEndChanged: if (atYEnd && controller.hasMoreSessions) controller.loadMoreSessions()
+            onAtYEndChanged: if (atYEnd && sessions.hasMore) sessions.loadMore()
             delegate: ItemDelegate {
                 id: entry
                 required property var modelData
-                width: sessions.width
+                width: sessionView.width
                 highlighted: modelData.current
                 Accessible.name: "Session " + modelData.title
                 contentItem: RowLayout {
-                    BusyIndicator { visible: entry.modelData.live; running: visible && !controller.reducedMotion
+                    BusyIndicator { visible: entry.modelData.live; running: visible && !app.reducedMotion
                                     Layout.preferredWidth: 16; Layout.preferredHeight: 16 }
                     Rectangle { visible: entry.modelData.unseen && !entry.modelData.live; width: 8; height: 8
                                 radius: 4; color: Theme.accent }
                     Label { text: entry.modelData.title; elide: Text.ElideRight; Layout.fillWidth: true
                             color: Theme.text }
                 }
-                onClicked: controller.openSession(modelData.key)
+                onClicked: session.openSession(modelData.key)
                 TapHandler { acceptedButtons: Qt.RightButton; onTapped: menu.popup() }
                 Keys.onPressed: (event) => {
                     if (event.key === Qt.Key_F2) { renameDialog.key = modelData.key
                         renameDialog.field.text = modelData.title; renameDialog.open(); event.accepted = true }
                     else if (event.key === Qt.Key_Menu) { menu.popup(); event.accepted = true }
                     else if (event.key === Qt.Key_Return || event.key === Qt.Key_Enter) {
-                        controller.openSession(modelData.key); event.accepted = true }
+                        session.openSession(modelData.key); event.accepted = true }
                 }
                 Menu {
                     id: menu
                     MenuItem { text: "Rename"; onTriggered: { renameDialog.key = entry.modelData.key
                                renameDialog.field.text = entry.modelData.title; renameDialog.open() } }
-                    MenuItem { text: "Close"; enabled: controller.capabilities.close
-                               onTriggered: controller.closeSession(entry.modelData.key) }
-                    MenuItem { text: "Delete"; enabled: controller.capabilities.delete
-                               onTriggered: controller.deleteSession(entry.modelData.key) }
+                    MenuItem { text: "Close"; enabled: sessions.canClose
+                               onTriggered: sessions.close(entry.modelData.key) }
+                    MenuItem { text: "Delete"; enabled: sessions.canDelete
+                               onTriggered: sessions.delete(entry.modelData.key) }
                 }
             }
         }
@@ -70,6 +70,6 @@ Rectangle {
         standardButtons: Dialog.Ok | Dialog.Cancel
         anchors.centerIn: Overlay.overlay
         TextField { id: nameField; width: 260; onAccepted: renameDialog.accept() }
-        onAccepted: controller.renameSession(key, nameField.text)
+        onAccepted: sessions.rename(key, nameField.text)
     }
 }

@@ -29,14 +29,14 @@ Rectangle {
             }
             ToolButton { text: "Copy"; font.pixelSize: 11; Accessible.name: "Copy terminal output"
                          palette.buttonText: "#c9d1d9"
-                         onClicked: controller.copyTerminal(root.toolId) }
+                         onClicked: conversation.copyTerminal(root.toolId) }
         }
         TerminalScreen {  // painted from the emulator: only the rows shown, no rich-text layout
             id: screen
             objectName: "terminalScreen"
             Layout.fillWidth: true
             Layout.preferredHeight: Math.max(1, shownLines) * lineHeight
-            source: controller
+            source: terminals
             terminalId: root.terminal.id
             rows: 24
             textColor: Theme.terminalText

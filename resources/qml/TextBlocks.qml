@@ -34,7 +34,7 @@ ColumnLayout {
             wrapMode: TextEdit.Wrap
             color: root.textColor
             width: parent ? parent.width : 0
-            onLinkActivated: (link) => controller.openLink(link)
+            onLinkActivated: (link) => conversation.openLink(link)
             HoverHandler { enabled: parent.hoveredLink !== ""; cursorShape: Qt.PointingHandCursor }
             Accessible.role: Accessible.StaticText
             Accessible.name: getText(0, length)
@@ -71,7 +71,7 @@ ColumnLayout {
                 text: copied ? "Copied" : "Copy"
                 font.pixelSize: 11
                 Accessible.name: "Copy code" + (box.source && box.source.lang ? " (" + box.source.lang + ")" : "")
-                onClicked: { controller.copyText(box.source.code); copied = true }
+                onClicked: { conversation.copyText(box.source.code); copied = true }
             }
         }
     }

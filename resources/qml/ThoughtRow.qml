@@ -5,26 +5,30 @@ import QtQuick.Layouts
 // A thought: open while streaming, collapsed afterwards (the user's toggle wins).
 Item {
     id: root
-    required property var payload
+    required property int index
+    required property var blocks
+    required property bool streaming
+    required property bool expanded
+    required property bool first
     width: ListView.view ? ListView.view.width : 400
     implicitHeight: column.implicitHeight + 8
 
-    TurnGutter { first: root.payload.first; height: parent.height }
+    TurnGutter { first: root.first; height: parent.height }
     ColumnLayout {
         id: column
         x: 44; y: 4
         width: root.width - x - Theme.pad
         ToolButton {
-            text: (root.payload.expanded ? "\u25be " : "\u25b8 ") + (root.payload.streaming ? "Thinking\u2026" : "Thought")
+            text: (root.expanded ? "\u25be " : "\u25b8 ") + (root.streaming ? "Thinking\u2026" : "Thought")
             font.italic: true
-            Accessible.name: root.payload.expanded ? "Collapse thought" : "Expand thought"
-            onClicked: controller.timelineModel.toggle(root.payload.key, root.payload.expanded)
+            Accessible.name: root.expanded ? "Collapse thought" : "Expand thought"
+            onClicked: timeline.toggle(root.index, "", root.expanded)
         }
         TextBlocks {
-            visible: root.payload.expanded
+            visible: root.expanded
             Layout.fillWidth: true
             Layout.leftMargin: Theme.pad
-            blocks: root.payload.expanded ? (root.payload.blocks || []) : []
+            blocks: root.expanded ? root.blocks : []
             textColor: Theme.muted
         }
     }

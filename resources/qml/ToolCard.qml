@@ -7,7 +7,7 @@ import QtQuick.Layouts
 Rectangle {
     id: card
     required property var tool
-    property string toggleKey: tool.id
+    property int rowIndex: -1  // the view row of the tool's row (toggles go through it)
     implicitHeight: column.implicitHeight + 2 * Theme.gap
     radius: Theme.radius
     color: Theme.surface
@@ -27,7 +27,7 @@ Rectangle {
                 id: toggle
                 text: (card.tool.expanded ? "\u25be " : "\u25b8 ") + (card.kindIcons[card.tool.toolKind] || "\u2699")
                 Accessible.name: (card.tool.expanded ? "Collapse " : "Expand ") + card.tool.title
-                onClicked: controller.timelineModel.toggle(card.toggleKey, card.tool.expanded)
+                onClicked: timeline.toggle(card.rowIndex, card.tool.id, card.tool.expanded)
             }
             Text {
                 Layout.fillWidth: true

@@ -5,29 +5,34 @@ import QtQuick.Layouts
 // A tool card, or a group of two or more consecutive tool calls with a summary header.
 Item {
     id: root
-    required property var payload
+    required property int index
+    required property var tools
+    required property var summary
+    required property bool expanded
+    required property bool first
     width: ListView.view ? ListView.view.width : 400
     implicitHeight: column.implicitHeight + 8
 
-    TurnGutter { first: root.payload.first; height: parent.height }
+    TurnGutter { first: root.first; height: parent.height }
     ColumnLayout {
         id: column
         x: 44; y: 4
         width: root.width - x - Theme.pad
         spacing: 4
         ToolButton {
-            visible: root.payload.count > 1
-            text: (root.payload.expanded ? "\u25be " : "\u25b8 ") + root.payload.count + " tool calls"
-                  + (root.payload.running ? " \u00b7 " + root.payload.running + " running" : "")
-                  + (root.payload.failed ? " \u00b7 " + root.payload.failed + " failed" : "")
-            Accessible.name: (root.payload.expanded ? "Collapse " : "Expand ") + root.payload.count + " tool calls"
-            onClicked: controller.timelineModel.toggle(root.payload.key, root.payload.expanded)
+            visible: root.summary.count > 1
+            text: (root.expanded ? "\u25be " : "\u25b8 ") + root.summary.count + " tool calls"
+                  + (root.summary.running ? " \u00b7 " + root.summary.running + " running" : "")
+                  + (root.summary.failed ? " \u00b7 " + root.summary.failed + " failed" : "")
+            Accessible.name: (root.expanded ? "Collapse " : "Expand ") + root.summary.count + " tool calls"
+            onClicked: timeline.toggle(root.index, "", root.expanded)
         }
         Repeater {
-            // an integer model: a new payload re-binds the cards instead of re-creating them (a live
-            // terminal card is refreshed many times a second)
-            model: root.payload.count > 1 && !root.payload.expanded ? 0 : root.payload.count
-            ToolCard { required property int index; tool: root.payload.tools[index]; Layout.fillWidth: true }
+            // an integer model: new tool values re-bind the cards instead of re-creating them (counted
+            // from `tools` itself, which may change a moment before `summary`)
+            model: root.tools.length > 1 && !root.expanded ? 0 : root.tools.length
+            ToolCard { required property int index; tool: root.tools[index]; rowIndex: root.index
+                       Layout.fillWidth: true }
         }
     }
 }

@@ -9,7 +9,7 @@ Item {
         x: Theme.pad; y: 6
         width: 24; height: 24; radius: 12
         color: Theme.accent
-        Text { anchors.centerIn: parent; text: controller.agentLabel.length ? controller.agentLabel[0] : "A"
+        Text { anchors.centerIn: parent; text: agent.label.length ? agent.label[0] : "A"
                color: "white"; font.bold: true }
     }
 }

@@ -5,27 +5,30 @@ import QtQuick.Layouts
 // The user's message: right-aligned bubble.
 Item {
     id: root
-    required property var payload
+    required property var blocks
+    required property string text
+    required property bool optimistic
+    required property bool first
     width: ListView.view ? ListView.view.width : 400
-    implicitHeight: bubble.height + (payload.first ? 18 : 6)
+    implicitHeight: bubble.height + (first ? 18 : 6)
 
     Rectangle {
         id: bubble
         anchors.right: parent.right
         anchors.rightMargin: Theme.pad
-        y: root.payload.first ? 12 : 2
-        width: Math.min(root.width * 0.75, Math.max(60, blocks.implicitWidth + 2 * Theme.pad))
-        height: blocks.implicitHeight + 2 * Theme.gap + 2
+        y: root.first ? 12 : 2
+        width: Math.min(root.width * 0.75, Math.max(60, prose.implicitWidth + 2 * Theme.pad))
+        height: prose.implicitHeight + 2 * Theme.gap + 2
         radius: Theme.radius
         color: Theme.userBubble
-        opacity: root.payload.optimistic ? 0.92 : 1.0
+        opacity: root.optimistic ? 0.92 : 1.0
         TextBlocks {
-            id: blocks
+            id: prose
             x: Theme.pad; y: Theme.gap
             width: parent.width - 2 * Theme.pad
-            blocks: root.payload.blocks || []
+            blocks: root.blocks
         }
     }
     Accessible.role: Accessible.Paragraph
-    Accessible.name: "You: " + (payload.text || "")
+    Accessible.name: "You: " + root.text
 }

@@ -37,7 +37,7 @@ async def test_exec_approval_denied_fails_the_tool(make_service, openclaw):
 def test_exec_approval_allowed_from_the_window_with_the_keyboard(ui, openclaw):
     async def scenario():
         window = await ui.open(openclaw.agent_argv())
-        controller = window.controller
+        objects = window.objects
         await ui.type_and_send(window, "please run command now")
         await ui.until(lambda: "permission" in ui.kinds(window), 60)
         await asyncio.sleep(0.3)
@@ -45,8 +45,8 @@ def test_exec_approval_allowed_from_the_window_with_the_keyboard(ui, openclaw):
         allow = ui.item(window, "permissionOption_allow-once")
         allow.forceActiveFocus()
         await ui.key(window, Qt.Key.Key_Return)
-        await ui.until(lambda: not controller.busy, 90)
-        timeline = controller.timeline
+        await ui.until(lambda: not objects.session.busy, 90)
+        timeline = objects.session.timeline
         tools = [i for i in timeline.items.values() if i.kind == "tool"]
         assert tools and tools[-1].status == "completed"
         assert "approved-run" in str(item_record(tools[-1]))

@@ -30,9 +30,9 @@ def no_model(bare_gateway, monkeypatch) -> Gateway:
 def test_a_turn_with_no_model_says_the_agent_ended_without_a_reply(ui, no_model):
     async def scenario():
         window = await ui.open(no_model.agent_argv())
-        controller = window.controller
+        objects = window.objects
         ended: list[str] = []
-        controller.turnEnded.connect(ended.append)
+        objects.turn.turnEnded.connect(ended.append)
         await ui.type_and_send(window, "Is anybody there?")
         await ui.until(lambda: ended, 90)
         assert ended == ["end_turn"]

@@ -15,17 +15,17 @@ pytestmark = pytest.mark.e2e
 def test_window_streams_an_openclaw_reply_and_keeps_the_optimistic_message(ui, openclaw):
     async def scenario():
         window = await ui.open(openclaw.agent_argv(), start=False)
-        controller = window.controller
-        controller.start()
-        await ui.until(lambda: controller.agentState == "starting", 10)  # OpenClaw takes seconds
-        await ui.until(lambda: controller.sessionKey, 60)
-        assert controller.sessionKey.startswith("agent:main:clawqt-")
-        assert "OpenClaw" in controller.agentLabel
+        objects = window.objects
+        objects.start()
+        await ui.until(lambda: objects.agent.state == "starting", 10)  # OpenClaw takes seconds
+        await ui.until(lambda: objects.session.sessionKey, 60)
+        assert objects.session.sessionKey.startswith("agent:main:clawqt-")
+        assert "OpenClaw" in objects.agent.label
         await ui.type_and_send(window, "Say hello please from the window")
         assert ui.kinds(window)[:1] == ["user"]
-        await ui.until(lambda: not controller.busy, 60)
+        await ui.until(lambda: not objects.session.busy, 60)
         assert ui.kinds(window) == ["user", "assistant-text", "turn-footer"]
-        timeline = controller.timeline
+        timeline = objects.session.timeline
         assert "Hello from the fake model." in str([item_record(i) for i in timeline.items.values()])
         await ui.screenshot(window, "e2e-01-openclaw-reply")
 
@@ -35,24 +35,24 @@ def test_window_streams_an_openclaw_reply_and_keeps_the_optimistic_message(ui, o
 def test_window_hides_a_heartbeat_only_session_and_starts_on_a_new_chat(ui, openclaw):
     async def scenario():
         window = await ui.open(openclaw.agent_argv())
-        controller = window.controller
-        heartbeat_key = controller.sessionKey
+        objects = window.objects
+        heartbeat_key = objects.session.sessionKey
         await ui.type_and_send(window, SENTINEL)
-        await ui.until(lambda: not controller.busy, 60)
-        controller.newChat()
-        await ui.until(lambda: controller.sessionKey != heartbeat_key, 30)
-        real_key = controller.sessionKey
+        await ui.until(lambda: not objects.session.busy, 60)
+        objects.session.newChat()
+        await ui.until(lambda: objects.session.sessionKey != heartbeat_key, 30)
+        real_key = objects.session.sessionKey
         await ui.type_and_send(window, "Say hello please, a real question")
-        await ui.until(lambda: not controller.busy, 60)
-        await controller.shutdown()
+        await ui.until(lambda: not objects.session.busy, 60)
+        await objects.shutdown()
         window.root.close()
         ui.windows.remove(window)
 
         again = await ui.open(openclaw.agent_argv())  # an app restart: same data dir, fresh process
-        keys = lambda: [s["key"] for s in again.controller.sessions]  # noqa: E731
+        keys = lambda: [s["key"] for s in again.objects.sessions.entries()]  # noqa: E731
         await ui.until(lambda: real_key in keys(), 30)
         assert heartbeat_key not in keys()
-        assert again.controller.sessionKey not in (heartbeat_key, real_key)  # a new empty chat
+        assert again.objects.session.sessionKey not in (heartbeat_key, real_key)  # a new empty chat
         assert ui.kinds(again) == []
         await asyncio.sleep(0.2)
         await ui.screenshot(again, "e2e-02-heartbeat-hidden")

@@ -41,11 +41,11 @@ def test_cards_resolve_preview_and_open_only_where_eligible(ui):
 
     async def scenario():
         window = await ui.open(scripted_agent_argv())
-        attachments = window.controller.attachments
+        attachments = window.objects.attachments
         opened: list[str] = []
         attachments.open_external = lambda url: opened.append(url.toString()) or True
         await ui.type_and_send(window, "attach-mix")
-        await ui.until(lambda: not window.controller.busy)
+        await ui.until(lambda: not window.objects.session.busy)
         root = ui.tmp_path
         local = {str(root / name) for name in ("notes.md", "pic.png", "data.csv", "archive.zip")}
         await ui.until(
@@ -64,7 +64,7 @@ def test_cards_resolve_preview_and_open_only_where_eligible(ui):
         # the bad references hide neither the prose nor their siblings
         from app.renderer.timeline.turn_view import item_text
 
-        timeline = window.controller.timeline
+        timeline = window.objects.session.timeline
         prose = [
             item_text(timeline.items[row.item_ids[0]])
             for row in timeline.rows
@@ -90,7 +90,7 @@ def test_cards_resolve_preview_and_open_only_where_eligible(ui):
         focused.forceActiveFocus()
         await ui.until(lambda: focused.hasActiveFocus())
         attachments._states[str(root / "data.csv")]["reason"] = "changed meanwhile"
-        window.controller.model.refresh_attachments()
+        attachments.statesChanged.emit()
         await asyncio.sleep(0.05)
         assert focused.hasActiveFocus() and card(str(root / "notes.md")) is focused
         await ui.key(window, Qt.Key.Key_Space, text=" ")
@@ -146,9 +146,9 @@ def test_a_file_swapped_after_its_card_resolved_is_refused_on_click(ui):
         import os
 
         window = await ui.open(scripted_agent_argv())
-        attachments = window.controller.attachments
+        attachments = window.objects.attachments
         await ui.type_and_send(window, "attach-mix")
-        await ui.until(lambda: not window.controller.busy)
+        await ui.until(lambda: not window.objects.session.busy)
         target = str(ui.tmp_path / "notes.md")
         await ui.until(lambda: _card_data(window).get(target, {}).get("status") == "available")
         os.unlink(target)
@@ -169,11 +169,11 @@ def test_inline_images_show_embedded_and_local_ones_never_fetch_remote_and_open_
 
     async def scenario():
         window = await ui.open(scripted_agent_argv())
-        attachments = window.controller.attachments
+        attachments = window.objects.attachments
         opened: list[str] = []
         attachments.open_external = lambda url: opened.append(url.toString()) or True
         await ui.type_and_send(window, "images-inline")
-        await ui.until(lambda: not window.controller.busy)
+        await ui.until(lambda: not window.objects.session.busy)
         await ui.until(
             lambda: (
                 sum(
@@ -211,9 +211,9 @@ def test_the_users_image_shows_as_a_thumbnail_in_the_sent_message(ui):
 
     async def scenario():
         window = await ui.open(scripted_agent_argv())
-        window.controller.composer_files.add_path(str(ui.tmp_path / "photo.png"))
+        window.objects.composer_files.add_path(str(ui.tmp_path / "photo.png"))
         await ui.type_and_send(window, "hello with a photo")
-        await ui.until(lambda: not window.controller.busy)
+        await ui.until(lambda: not window.objects.session.busy)
         thumbnail = await ui.until(
             lambda: next((i for i in _items_named(window, "cardThumbnail") if i.isVisible()), None)
         )
@@ -234,7 +234,7 @@ def test_media_lines_and_openclaws_transcript_form_become_marked_cards_native_wi
     async def scenario():
         window = await ui.open(scripted_agent_argv())
         await ui.type_and_send(window, "media-mix")
-        await ui.until(lambda: not window.controller.busy)
+        await ui.until(lambda: not window.objects.session.busy)
         native = "file://" + str(ui.tmp_path / "chart.png")
         report = str(ui.tmp_path / "report.pdf")
         await ui.until(lambda: all(d["status"] != "pending" for d in _card_data(window).values()))
@@ -244,7 +244,7 @@ def test_media_lines_and_openclaws_transcript_form_become_marked_cards_native_wi
         data = _card_data(window)
         assert data[native]["source"] == "acp-resource"
         assert data[report]["source"] == "media-transcript" and data[report]["status"] == "available"
-        items = window.controller.timeline.items.values()
+        items = window.objects.session.timeline.items.values()
         assistant = [i for i in items if getattr(i, "role", "") == "assistant"]
         shown = "".join(item_text(item) for item in assistant)
         assert "MEDIA: chart.png" not in shown  # the directive line is hidden from the prose

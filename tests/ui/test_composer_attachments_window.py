@@ -17,12 +17,12 @@ from tests.conftest import scripted_agent_argv
 
 
 def _chips(ui, window) -> list[dict]:
-    return list(window.controller.composer_files.items)
+    return list(window.objects.composer_files.items)
 
 
 def _prompt_blocks(window) -> list[dict]:
     """What the scripted agent reported receiving (its `echo-meta` reply is JSON)."""
-    timeline = window.controller.timeline
+    timeline = window.objects.session.timeline
     for item_id in reversed(timeline.order):
         item = timeline.items[item_id]
         if getattr(item, "role", "") == "assistant":
@@ -90,7 +90,7 @@ def test_drop_a_file_remove_it_drop_again_and_send_it_embedded(ui):
         _drop(window, area, [QUrl.fromLocalFile(str(notes)), QUrl("https://example.com/x")])
         await ui.until(lambda: _chips(ui, window))
         assert [c["name"] for c in _chips(ui, window)] == ["notes.txt"]
-        assert "Only local files" in window.controller.notice
+        assert "Only local files" in window.objects.notices.notice
         await ui.type_and_send(window, "echo-meta read this")
         await ui.until(lambda: _prompt_blocks(window))
         resource = _prompt_blocks(window)[1]
@@ -115,12 +115,12 @@ def test_at_mention_completes_fuzzily_and_attaches_the_file(ui):
         await ui.keys(window, "look at @apmn")
         listing = await ui.until(lambda: ui.find(window, "mentionList"))  # the popup is shown
         await ui.until(lambda: listing.isVisible() and listing.property("count") == 1)
-        assert window.controller.composer_files.mentionCandidates("apmn") == ["src/app_main.py"]
+        assert window.objects.composer_files.mentionCandidates("apmn") == ["src/app_main.py"]
         await ui.key(window, Qt.Key.Key_Return)
         await ui.until(lambda: _chips(ui, window))
         assert composer.property("text") == "look at @src/app_main.py "
         assert _chips(ui, window)[0]["path"] == str(ui.tmp_path / "src" / "app_main.py")
-        assert not window.controller.busy  # Enter chose the file; it did not send
+        assert not window.objects.session.busy  # Enter chose the file; it did not send
 
     ui.run(scenario())
 
@@ -134,11 +134,11 @@ def test_an_image_for_an_agent_without_image_support_is_refused_and_kept(ui):
         image = QImage(8, 8, QImage.Format.Format_RGB32)
         image.fill(QColor("red"))
         image.save(str(picture))
-        window.controller.composer_files.addUrls([QUrl.fromLocalFile(str(picture))])
+        window.objects.composer_files.addUrls([QUrl.fromLocalFile(str(picture))])
         await ui.until(lambda: _chips(ui, window))
         await ui.type_and_send(window, "echo-meta look")
-        await ui.until(lambda: "does not accept images" in window.controller.notice)
-        assert "shot.png" in window.controller.notice
+        await ui.until(lambda: "does not accept images" in window.objects.notices.notice)
+        assert "shot.png" in window.objects.notices.notice
         assert [c["name"] for c in _chips(ui, window)] == ["shot.png"]  # nothing the user attached is lost
         assert not _prompt_blocks(window)
 
@@ -151,7 +151,7 @@ def test_the_attach_button_opens_a_file_dialog_whose_choice_becomes_a_chip(ui):
 
     async def scenario():
         window = await ui.open(scripted_agent_argv())
-        files = window.controller.composer_files
+        files = window.objects.composer_files
         # Ctrl+O (or the Attach button); through the window system so the shortcut map sees it
         window.root.requestActivate()
         await ui.until(lambda: window.root.isActive())

@@ -3,18 +3,13 @@ against what the agent last read, and a revert that refuses to clobber a later e
 
 from __future__ import annotations
 
-from app.renderer.qt.timeline_model import PAYLOAD_ROLE
 from tests.conftest import scripted_agent_argv
 
 
 def _footer_files(ui, window) -> list[dict]:
-    rows = []
-    model = window.controller.model
-    for index in range(model.rowCount()):
-        payload = model.data(model.index(index), PAYLOAD_ROLE)
-        if payload and payload.get("kind") == "turn-footer" and payload.get("files"):
-            rows.extend(payload["files"])
-    return rows
+    return [
+        file for row in ui.rows(window, "turn-footer") for file in ui.role(window, row, "footer")["files"]
+    ]
 
 
 def test_a_write_shows_as_files_changed_with_a_diff_and_reverts(ui):
@@ -22,11 +17,11 @@ def test_a_write_shows_as_files_changed_with_a_diff_and_reverts(ui):
 
     async def scenario():
         window = await ui.open(scripted_agent_argv())
-        controller = window.controller
+        objects = window.objects
         await ui.type_and_send(window, "fs-read notes.txt")
-        await ui.until(lambda: not controller.busy)
+        await ui.until(lambda: not objects.session.busy)
         await ui.type_and_send(window, "fs-write notes.txt first line\\nsecond line\\n")
-        await ui.until(lambda: not controller.busy)
+        await ui.until(lambda: not objects.session.busy)
         assert (ui.tmp_path / "notes.txt").read_text() == "first line\nsecond line\n"
         section = await ui.until(lambda: ui.find(window, "filesChanged"))
         await ui.until(lambda: section.isVisible())
@@ -41,13 +36,13 @@ def test_a_write_shows_as_files_changed_with_a_diff_and_reverts(ui):
 
         # a second write, then the user edits the file: revert refuses and says why
         await ui.type_and_send(window, "fs-write notes.txt agent text\\n")
-        await ui.until(lambda: not controller.busy)
+        await ui.until(lambda: not objects.session.busy)
         await ui.until(lambda: _footer_files(ui, window))
         (ui.tmp_path / "notes.txt").write_text("the user's own edit\n")
         revert = await ui.until(lambda: ui.find(window, "revertButton"))
         await ui.until(lambda: revert.isVisible())
         revert.clicked.emit()
-        await ui.until(lambda: "Not reverted" in controller.notice)
+        await ui.until(lambda: "Not reverted" in objects.notices.notice)
         assert (ui.tmp_path / "notes.txt").read_text() == "the user's own edit\n"
 
     ui.run(scenario())

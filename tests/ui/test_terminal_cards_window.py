@@ -37,7 +37,7 @@ def test_terminal_card_shows_the_coloured_screen_and_exit_pill(ui):
     async def scenario():
         window = await ui.open(scripted_agent_argv())
         await ui.type_and_send(window, "term-end")
-        await ui.until(lambda: not window.controller.busy)
+        await ui.until(lambda: not window.objects.session.busy)
         await ui.until(lambda: any("run.sh" in t for t in _screen_texts(ui, window)))
         screen = next(item for item in _screens(window) if "run.sh" in item.property("text"))
         assert "\x1b" not in screen.property("text")
@@ -56,7 +56,7 @@ def test_terminal_card_shows_the_coloured_screen_and_exit_pill(ui):
 def test_a_1_mb_terminal_output_streams_without_stalling_the_gui(ui):
     async def scenario():
         window = await ui.open(scripted_agent_argv())
-        controller = window.controller
+        objects = window.objects
         gaps = []
         last = [time.perf_counter()]
 
@@ -70,10 +70,10 @@ def test_a_1_mb_terminal_output_streams_without_stalling_the_gui(ui):
         timer.timeout.connect(tick)
         timer.start()
         await ui.type_and_send(window, "term-big")
-        await ui.until(lambda: not controller.busy, 60)
-        tool = controller.timeline.items["tool:t-big"]
+        await ui.until(lambda: not objects.session.busy, 60)
+        tool = objects.session.timeline.items["tool:t-big"]
         assert len(tool.terminal.output) >= 1024 * 1000
-        controller.model.toggle("tool:t-big", False)  # keep the card open (it would collapse after 1 s)
+        ui.toggle_tool(window, "tool:t-big", False)  # keep the card open (it would collapse after 1 s)
 
         await ui.until(lambda: any("processed item 013106" in t for t in _screen_texts(ui, window)), 120)
         timer.stop()
@@ -92,7 +92,7 @@ def test_a_1_mb_terminal_output_streams_without_stalling_the_gui(ui):
         await ui.until(lambda: "processed item 013106" in screen.property("text"))
 
         # Copy takes every line, not just the rows shown
-        controller.copyTerminal("tool:t-big")
+        objects.conversation.copyTerminal("tool:t-big")
         copied = QGuiApplication.clipboard().text()
         assert "processed item 000000" in copied and "processed item 013106" in copied
         assert "\x1b" not in copied and copied.count("\n") >= 13106
@@ -103,10 +103,10 @@ def test_a_1_mb_terminal_output_streams_without_stalling_the_gui(ui):
 def test_a_console_fallback_renders_as_a_terminal_block_not_prose(ui):
     async def scenario():
         window = await ui.open(scripted_agent_argv())
-        controller = window.controller
+        objects = window.objects
         await ui.type_and_send(window, "term-console")
-        await ui.until(lambda: not controller.busy)
-        controller.model.toggle("tool:t-console", False)  # finished cards collapse; open it
+        await ui.until(lambda: not objects.session.busy)
+        ui.toggle_tool(window, "tool:t-console", False)  # finished cards collapse; open it
         tool = ui.tool_payload(window, "tool:t-console")
         assert tool is not None and tool["terminal"] is None and tool["console"] is not None
         await ui.until(lambda: any("missing rule" in t for t in _screen_texts(ui, window)))

@@ -24,8 +24,8 @@ CARD_KINDS = {
 def test_send_shows_the_optimistic_message_at_once_and_streams_every_card_kind(ui):
     async def scenario():
         window = await ui.open(demo_agent_argv())
-        controller = window.controller
-        service = controller.service
+        objects = window.objects
+        service = objects.host.sessions
         service.subscribe(
             lambda e: (
                 e.kind == "permission_request"
@@ -34,17 +34,14 @@ def test_send_shows_the_optimistic_message_at_once_and_streams_every_card_kind(u
         )
         await ui.type_and_send(window, "Show me everything")
         assert ui.kinds(window)[:1] == ["user"]  # before any agent output
-        assert controller.busy
-        await ui.until(lambda: not controller.busy, 30)
+        assert objects.session.busy
+        await ui.until(lambda: not objects.session.busy, 30)
         kinds = set(ui.kinds(window))
         assert kinds >= CARD_KINDS, kinds
-        tool_rows = [r for r in controller.model.rows if r.kind in ("tool", "tool-group")]
-        tools = [
-            controller.model.data(
-                controller.model.index(controller.model.rows.index(r)), Qt.ItemDataRole.UserRole + 3
-            )["tools"]
-            for r in tool_rows
-        ]
+        # each tool row read at ITS view row (the view shows rows newest first): a row read at its
+        # timeline index would be another row, whose `tools` is None, and fail here
+        tools = [ui.role(window, row, "tools") for row in ui.rows(window, "tool", "tool-group")]
+        assert tools and all(tools)
         assert any(t["terminal"] for group in tools for t in group)
         await ui.screenshot(window, "01-showcase")
         composer = ui.item(window, "composerInput")
@@ -56,12 +53,12 @@ def test_send_shows_the_optimistic_message_at_once_and_streams_every_card_kind(u
 def test_stop_mid_stream_keeps_the_partial_reply(ui):
     async def scenario():
         window = await ui.open(demo_agent_argv())
-        controller = window.controller
+        objects = window.objects
         await ui.type_and_send(window, "something slow please")
         await ui.until(lambda: "assistant-text" in ui.kinds(window))
         assert ui.item(window, "workingIndicator").property("visible")
         await ui.key(window, Qt.Key.Key_Escape)
-        await ui.until(lambda: not controller.busy, 10)
+        await ui.until(lambda: not objects.session.busy, 10)
         assert "assistant-text" in ui.kinds(window)
         assert not ui.item(window, "workingIndicator").property("visible")
         await ui.screenshot(window, "02-stopped")
@@ -72,15 +69,15 @@ def test_stop_mid_stream_keeps_the_partial_reply(ui):
 def test_a_permission_is_answered_with_the_keyboard(ui):
     async def scenario():
         window = await ui.open(scripted_agent_argv())
-        controller = window.controller
+        objects = window.objects
         await ui.type_and_send(window, "permission")
         await ui.until(lambda: "permission" in ui.kinds(window))
         await asyncio.sleep(0.2)
         deny = ui.item(window, "permissionOption_deny")
         deny.forceActiveFocus()
         await ui.key(window, Qt.Key.Key_Return)
-        await ui.until(lambda: not controller.busy, 10)
-        timeline = controller.timeline
+        await ui.until(lambda: not objects.session.busy, 10)
+        timeline = objects.session.timeline
         assert any("outcome: deny" in str(item_record(item)) for item in timeline.items.values())
         await ui.screenshot(window, "03-permission-answered")
 
@@ -90,19 +87,19 @@ def test_a_permission_is_answered_with_the_keyboard(ui):
 def test_switching_sessions_mid_stream_keeps_the_stream_and_returns_live(ui):
     async def scenario():
         window = await ui.open(scripted_agent_argv())
-        controller = window.controller
-        first = controller.sessionKey
+        objects = window.objects
+        first = objects.session.sessionKey
         await ui.type_and_send(window, "background")
         await ui.until(lambda: "assistant-text" in ui.kinds(window))
-        controller.newChat()
-        await ui.until(lambda: controller.sessionKey and controller.sessionKey != first)
-        sidebar = {s["key"]: s for s in controller.sessions}
+        objects.session.newChat()
+        await ui.until(lambda: objects.session.sessionKey and objects.session.sessionKey != first)
+        sidebar = {s["key"]: s for s in objects.sessions.entries()}
         assert sidebar[first]["live"]  # a spinner on the running session
-        controller.openSession(first)
-        await ui.until(lambda: controller.sessionKey == first)
-        assert controller.busy  # shown live again, no reload
-        await ui.until(lambda: not controller.busy, 15)
-        text = "".join(str(item_record(i)) for i in controller.timeline.items.values())
+        objects.session.openSession(first)
+        await ui.until(lambda: objects.session.sessionKey == first)
+        assert objects.session.busy  # shown live again, no reload
+        await ui.until(lambda: not objects.session.busy, 15)
+        text = "".join(str(item_record(i)) for i in objects.session.timeline.items.values())
         assert text.count("bg") == 30
 
     ui.run(scenario())
@@ -111,25 +108,25 @@ def test_switching_sessions_mid_stream_keeps_the_stream_and_returns_live(ui):
 def test_agent_killed_mid_turn_shows_a_banner_and_reconnect_restores_history_and_draft(ui):
     async def scenario():
         window = await ui.open(demo_agent_argv())
-        controller = window.controller
+        objects = window.objects
         await ui.type_and_send(window, "/echo remember this")
-        await ui.until(lambda: not controller.busy)
-        key = controller.sessionKey
+        await ui.until(lambda: not objects.session.busy)
+        key = objects.session.sessionKey
         await ui.type_and_send(window, "something slow please")
         await ui.until(lambda: "assistant-text" in ui.kinds(window)[2:])
         composer = ui.item(window, "composerInput")
         composer.setProperty("text", "my unsent draft")
         await asyncio.sleep(0.5)
-        controller.service.connection._process.proc.kill()
+        objects.host.sessions.connection._process.proc.kill()
         banner = ui.item(window, "agentBanner")
         await ui.until(lambda: banner.property("visible"), 10)
         await ui.screenshot(window, "04-agent-exited")
         reconnect = ui.item(window, "reconnectButton")
         reconnect.forceActiveFocus()
         await ui.key(window, Qt.Key.Key_Space, text=" ")
-        await ui.until(lambda: not banner.property("visible") and controller.agentState == "ready", 20)
-        await ui.until(lambda: controller.sessionKey == key and "user" in ui.kinds(window))
-        history = " ".join(str(item_record(i)) for i in controller.timeline.items.values())
+        await ui.until(lambda: not banner.property("visible") and objects.agent.state == "ready", 20)
+        await ui.until(lambda: objects.session.sessionKey == key and "user" in ui.kinds(window))
+        history = " ".join(str(item_record(i)) for i in objects.session.timeline.items.values())
         assert "remember this" in history
         assert composer.property("text") == "my unsent draft"
 
@@ -139,13 +136,13 @@ def test_agent_killed_mid_turn_shows_a_banner_and_reconnect_restores_history_and
 def test_question_directory_lists_questions_and_scrolls_to_one(ui):
     async def scenario():
         window = await ui.open(demo_agent_argv())
-        controller = window.controller
+        objects = window.objects
         toggle = ui.item(window, "questionToggle")
         assert not toggle.property("enabled")
         for question in ("/echo first question", "/echo second question", "/echo third question"):
             await ui.type_and_send(window, question)
-            await ui.until(lambda: not controller.busy)
-        await ui.until(lambda: len(controller.questions) == 3)
+            await ui.until(lambda: not objects.session.busy)
+        await ui.until(lambda: len(objects.conversation.questions) == 3)
         assert toggle.property("enabled")
         await ui.key(
             window, Qt.Key.Key_Q, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
@@ -154,13 +151,14 @@ def test_question_directory_lists_questions_and_scrolls_to_one(ui):
         await ui.until(lambda: directory.property("visible"))
         await ui.screenshot(window, "05-question-directory")
         scrolled = []
-        controller.scrollToRow.connect(scrolled.append)
-        anchor = controller.questions[0]["anchor"]
-        controller.goToQuestion(anchor)
+        objects.conversation.scrollToRow.connect(scrolled.append)
+        first = objects.conversation.questions[0]
+        objects.conversation.goToQuestion(first["number"])
         assert len(scrolled) == 1
-        model = controller.model
-        assert model.data(model.index(scrolled[0]), Qt.ItemDataRole.UserRole + 2) == anchor
-        controller.goToQuestion("user:missing-anchor")  # a missing anchor is a no-op
+        model = objects.model
+        shown = model.row_at(scrolled[0])
+        assert shown.kind == "user" and first["title"] in ui.role(window, shown, "text")
+        objects.conversation.goToQuestion(99)  # a question that is not there is a no-op
         assert len(scrolled) == 1
         await asyncio.sleep(0.4)
         await ui.screenshot(window, "05b-scrolled-to-question")
@@ -171,11 +169,11 @@ def test_question_directory_lists_questions_and_scrolls_to_one(ui):
 def test_heartbeat_sessions_are_hidden_and_startup_is_a_new_chat(ui):
     async def scenario():
         window = await ui.open(scripted_agent_argv("--heartbeat-list"))
-        controller = window.controller
-        await ui.until(lambda: len(controller.sessions) > 1)
-        keys = [s["key"] for s in controller.sessions]
+        objects = window.objects
+        await ui.until(lambda: len(objects.sessions.entries()) > 1)
+        keys = [s["key"] for s in objects.sessions.entries()]
         assert "agent:main:main" not in keys
-        assert controller.sessionKey == "acp-1"  # a new empty chat, not the heartbeat session
+        assert objects.session.sessionKey == "acp-1"  # a new empty chat, not the heartbeat session
         assert ui.kinds(window) == []
 
     ui.run(scenario())
@@ -199,20 +197,21 @@ def test_slash_command_completion_with_hints(ui):
 def test_mode_and_model_changes_reach_the_agent(ui):
     async def scenario():
         window = await ui.open(scripted_agent_argv())
-        controller = window.controller
-        assert [m["id"] for m in controller.modes] == ["a", "b"]
-        model = next(o for o in controller.configOptions if o["category"] == "model")
+        objects = window.objects
+        assert [m["id"] for m in objects.header.modes] == ["a", "b"]
+        model = next(o for o in objects.header.configOptions if o["category"] == "model")
         assert model["currentValue"] == "m1"
-        controller.setMode("b")
-        controller.setConfigOption("model", "m2")
+        objects.header.setMode("b")
+        objects.header.setConfigOption("model", "m2")
         log = ui.tmp_path / "agent-stderr.log"
         await ui.until(
             lambda: "set_mode b" in log.read_text() and "set_config_option model=m2" in log.read_text()
         )
-        await ui.until(lambda: controller.currentMode == "b")
+        await ui.until(lambda: objects.header.currentMode == "b")
         await ui.until(
             lambda: (
-                next(o for o in controller.configOptions if o["category"] == "model")["currentValue"] == "m2"
+                next(o for o in objects.header.configOptions if o["category"] == "model")["currentValue"]
+                == "m2"
             )
         )
 
@@ -222,20 +221,20 @@ def test_mode_and_model_changes_reach_the_agent(ui):
 def test_a_draft_survives_an_app_restart(ui):
     async def scenario():
         window = await ui.open(demo_agent_argv())
-        controller = window.controller
+        objects = window.objects
         await ui.type_and_send(window, "/echo keep this session")
-        await ui.until(lambda: not controller.busy)
-        key = controller.sessionKey
+        await ui.until(lambda: not objects.session.busy)
+        key = objects.session.sessionKey
         ui.item(window, "composerInput").setProperty("text", "draft written before quitting")
         await asyncio.sleep(0.6)
-        await controller.shutdown()
+        await objects.shutdown()
         window.root.close()
         ui.windows.remove(window)
 
         again = await ui.open(demo_agent_argv())
-        await ui.until(lambda: any(s["key"] == key for s in again.controller.sessions))
-        again.controller.openSession(key)
-        await ui.until(lambda: again.controller.sessionKey == key)
+        await ui.until(lambda: any(s["key"] == key for s in again.objects.sessions.entries()))
+        again.objects.session.openSession(key)
+        await ui.until(lambda: again.objects.session.sessionKey == key)
         composer = ui.item(again, "composerInput")
         await ui.until(lambda: composer.property("text") == "draft written before quitting")
 
@@ -246,7 +245,7 @@ def test_a_turn_without_a_reply_says_so(ui):
     async def scenario():
         window = await ui.open(scripted_agent_argv())
         await ui.type_and_send(window, "noreply")
-        await ui.until(lambda: not window.controller.busy)
+        await ui.until(lambda: not window.objects.session.busy)
         notice = ui.item(window, "noReplyNotice")
         await ui.until(lambda: notice.property("visible"))
         await ui.screenshot(window, "07-no-reply")
@@ -257,10 +256,10 @@ def test_a_turn_without_a_reply_says_so(ui):
 def test_a_failed_prompt_shows_inline_with_retry(ui):
     async def scenario():
         window = await ui.open(scripted_agent_argv())
-        controller = window.controller
+        objects = window.objects
         await ui.type_and_send(window, "fail please")
-        await ui.until(lambda: not controller.busy)
-        assert "Your message was not sent" in controller.notice and controller.canRetry
+        await ui.until(lambda: not objects.session.busy)
+        assert "Your message was not sent" in objects.notices.notice and objects.notices.canRetry
         assert ui.item(window, "retryButton").property("visible")
         assert ui.kinds(window) == []  # the optimistic message that never arrived is gone
         await ui.screenshot(window, "08-failed-prompt")
@@ -271,11 +270,11 @@ def test_a_failed_prompt_shows_inline_with_retry(ui):
 def test_a_load_failure_leaves_an_empty_usable_chat(ui):
     async def scenario():
         window = await ui.open(scripted_agent_argv())
-        controller = window.controller
-        first = controller.sessionKey
-        controller.openSession("fail-load")
-        await ui.until(lambda: "Could not open" in controller.notice)
-        await ui.until(lambda: controller.sessionKey not in (first, "fail-load", ""))
+        objects = window.objects
+        first = objects.session.sessionKey
+        objects.session.openSession("fail-load")
+        await ui.until(lambda: "Could not open" in objects.notices.notice)
+        await ui.until(lambda: objects.session.sessionKey not in (first, "fail-load", ""))
         assert ui.kinds(window) == []
         await ui.type_and_send(window, "hello")
         await ui.until(lambda: "assistant-text" in ui.kinds(window))

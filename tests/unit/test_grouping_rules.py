@@ -130,7 +130,11 @@ def test_settling_a_prompt_refreshes_its_whole_turn_and_ends_the_live_item():
     h(agent("answer"), update("tool_call", toolCallId="t", title="ls"))
     assert h.timeline.live_item == "tool:t"
     changes = h.timeline.apply(settled("user:1"))
-    assert len(changes) == 1 and [r.kind for r in changes[0].rows] == ["assistant-text", "tool", "turn-footer"]
+    assert len(changes) == 1 and [r.kind for r in changes[0].rows] == [
+        "assistant-text",
+        "tool",
+        "turn-footer",
+    ]
     assert h.timeline.rows[changes[0].start].key == RowKey("block", "assistant:message:2:0")
     assert h.timeline.live_item is None
 

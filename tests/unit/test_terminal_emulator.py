@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import gc
 
+from app.contract.envelopes import SessionUpdateEnvelope
 from app.renderer.presenter import Presenter
+from app.renderer.terminal_screens import TerminalScreens
 from app.renderer.terminal_view import HISTORY_LINES, TerminalEmulator, line_runs, runs_text
 from app.renderer.timeline.items import TerminalState, ToolCall
+from app.renderer.timeline.reducer import Timeline
+from app.renderer.tool_view import tool_entry
 
 
 def _emulated(text: str) -> TerminalEmulator:
@@ -74,15 +78,35 @@ def _tool_with_terminal(output: str) -> ToolCall:
 
 
 def test_output_progress_never_changes_the_card_payload_and_advances_until_caught_up():
-    presenter = Presenter()
+    screens = TerminalScreens()
     tool = _tool_with_terminal("".join(f"row {i}\n" for i in range(20_000)))
-    before = presenter.tool_payload(tool)
-    assert presenter.terminals_behind
+    before = tool_entry(tool)
+    screens.shown(tool.terminal)
+    assert screens.behind
     rounds = 0
-    while presenter.terminals_behind:
-        assert presenter.advance_terminals(0.005) == ["term-1"]
+    while screens.behind:
+        assert screens.advance(0.005) == ["term-1"]
         rounds += 1
     assert rounds > 1  # bounded slices, not one long block
-    assert presenter.tool_payload(tool) == before  # the card is not rebuilt by output progress
-    assert presenter.emulator("term-1").visible_text(19_999, 1) == "row 19999"
-    assert presenter.terminal_text(tool).endswith("row 19999")
+    assert tool_entry(tool) == before  # the card is not rebuilt by output progress
+    assert screens.emulator("term-1").visible_text(19_999, 1) == "row 19999"
+    assert screens.full_text(tool.terminal).endswith("row 19999")
+
+
+def test_building_a_tool_row_queues_its_terminal_for_the_screen_and_copy_catches_up():
+    timeline = Timeline("k", 1)
+    update = {
+        "sessionUpdate": "tool_call",
+        "toolCallId": "t",
+        "title": "ls",
+        "content": [{"type": "terminal", "terminalId": "T"}],
+        "_meta": {"terminal_output": {"terminal_id": "T", "data": "hello\n"}},
+    }
+    timeline.apply(SessionUpdateEnvelope("k", 1, False, {"sessionId": "k", "update": update}))
+    presenter = Presenter()
+    [row] = [r for r in timeline.rows if r.kind == "tool"]
+    assert not presenter.screens.behind  # nothing is emulated for a card nobody built
+    presenter.payload(timeline, row, 0.0)
+    assert presenter.screens.behind and presenter.screens.advance() == ["T"]
+    assert presenter.screens.emulator("T").text() == "hello"
+    assert presenter.terminal_text(timeline.items["tool:t"]) == "hello"

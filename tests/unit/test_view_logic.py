@@ -21,22 +21,32 @@ class Clock:
 def test_live_tool_cards_collapse_one_second_after_completion():
     clock = Clock()
     state = CollapseState(clock)
-    assert state.tool_expanded("t", "running", historical=False) == (True, None)
-    expanded, remaining = state.tool_expanded("t", "completed", historical=False)
-    assert expanded and remaining == 1.0
+    assert state.tool_expanded("t", "running", historical=False)
+    assert state.next_due_in() is None  # nothing to collapse while it runs
+    assert state.tool_expanded("t", "completed", historical=False)
+    assert state.next_due_in() == 1.0 and state.take_due() == set()
     clock.now += 0.5
-    assert state.tool_expanded("t", "completed", historical=False)[0]
+    assert state.tool_expanded("t", "completed", historical=False)
     clock.now += 0.6
-    assert state.tool_expanded("t", "completed", historical=False) == (False, None)
+    assert state.take_due() == {"t"} and state.next_due_in() is None  # due once, then done
+    assert not state.tool_expanded("t", "completed", historical=False)
 
 
 def test_historical_finished_cards_start_collapsed_and_the_users_toggle_wins():
     state = CollapseState(Clock())
-    assert state.tool_expanded("h", "completed", historical=True) == (False, None)
+    assert not state.tool_expanded("h", "completed", historical=True)
+    assert state.next_due_in() is None
     state.toggle("h", currently_expanded=False)
-    assert state.tool_expanded("h", "completed", historical=True) == (True, None)
+    assert state.tool_expanded("h", "completed", historical=True)
     state.toggle("live", currently_expanded=True)
-    assert state.tool_expanded("live", "running", historical=False) == (False, None)
+    assert not state.tool_expanded("live", "running", historical=False)
+
+
+def test_a_toggled_card_is_never_collapsed_by_the_timer():
+    state = CollapseState(Clock())
+    state.tool_expanded("t", "completed", historical=False)
+    state.toggle("t", currently_expanded=True)
+    assert state.next_due_in() is None
 
 
 def test_thoughts_are_open_while_streaming_and_collapsed_after():

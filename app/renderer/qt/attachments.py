@@ -1,30 +1,29 @@
-"""Attachment cards and the preview panel, on the view side: card states come from main-side
-resolutions of the current session + generation; a click asks the main side again (a resolution shown
-on a card authorizes nothing). UI state only: which preview is open and what it shows."""
+"""Attachment cards, inline images and the preview panel, on the view side: card states come from
+main-side resolutions for the shown session + generation; a click asks the main side again (a resolution
+shown on a card authorizes nothing). UI state only: which preview is open and what it shows.
+
+Rows only look states up (`attachment_cards`, `inline_images`): a reference seen for the first time is
+noted as wanted and resolved after the frame that showed it (`after_frame`)."""
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import binascii
 import itertools
-import logging
-from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import Property, QObject, QUrl, Signal, Slot
 from PySide6.QtGui import QDesktopServices, QImage
 
-from app.main.attachment_access import AttachmentError, basename, display_name
-from app.main.attachment_service import AttachmentService, Preview, preview_kind
-from app.main.user_images import make_thumbnail
-
-log = logging.getLogger(__name__)
+from app.contract.attachments import Preview
+from app.contract.envelopes import LoadResult
+from app.contract.errors import AttachmentError
+from app.contract.host_api import AttachmentsHost
+from app.renderer.qt.tasks import TaskRunner
 
 IMAGE_PROVIDER = "attachment"
-
-
 MAX_INLINE_IMAGE_BYTES = 20 * 1024 * 1024
+Session = tuple[str, int]
 
 
 def _decode_data_uri(uri: str) -> QImage | None:
@@ -47,58 +46,56 @@ class AttachmentController(QObject):
     statesChanged = Signal()
     lightboxChanged = Signal()
 
-    def __init__(
-        self, service: AttachmentService, spawn: Callable[[Any], Any], parent: QObject | None = None
-    ) -> None:
+    def __init__(self, host: AttachmentsHost, tasks: TaskRunner, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._service = service
-        self._spawn = spawn
-        self._session: tuple[str, int] | None = None
-        self._states: dict[str, dict[str, Any]] = {}
+        self._host = host
+        self._tasks = tasks
+        self._session: Session | None = None
+        self._states: dict[str, dict[str, Any]] = {}  # card states by reference
+        self._inline: dict[str, dict[str, Any]] = {}  # inline image states by uri
+        self._wanted_cards: list[str] = []
+        self._wanted_images: list[str] = []
         self._preview: dict[str, Any] = {}
         self._images: dict[str, QImage] = {}  # what the image provider serves, by id
         self._serial = itertools.count(1)
-        self._inline: dict[str, dict[str, Any]] = {}  # inline image uri -> its state
         self._lightbox = ""
         self.opened_urls: list[str] = []  # what was handed to the system (tests read it)
-        self.open_external: Callable[[QUrl], bool] = QDesktopServices.openUrl
+        self.open_external = QDesktopServices.openUrl  # tests replace it: nothing opens on their machine
 
-    # --- card states ------------------------------------------------------------------------------
-    def set_session(self, session_key: str, generation: int) -> None:
+    # --- card and image states -------------------------------------------------------------------
+    def on_shown(self, result: LoadResult) -> None:
         """A new session or generation: every earlier resolution is void (pending ones too)."""
-        if self._session != (session_key, generation):
-            self._session = (session_key, generation)
+        if self._session != (result.session_key, result.generation):
+            self._session = (result.session_key, result.generation)
             self._states.clear()
             self._inline.clear()
+            self._wanted_cards.clear()
+            self._wanted_images.clear()
             self._images = {k: v for k, v in self._images.items() if k.startswith("preview-")}
             if self._preview:
                 self.closePreview()
 
-    def decorate(self, attachments: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """Cards with their current state; unseen references start resolving (shown as pending)."""
+    def attachment_cards(self, attachments: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Cards with their current state; a reference not seen before is pending until resolved. A
+        native resource outranks compatibility evidence (a MEDIA line, OpenClaw's transcript) naming the
+        same target; the main side's identity also catches `~/x`, relative and file:// spellings."""
         out = []
         for attachment in attachments:
             uri = str(attachment.get("uri") or "")
             state = self._states.get(uri)
             if state is None:
                 state = self._states[uri] = self._pending(attachment)
-                if self._session is not None and uri:
-                    self._spawn(self._resolve(self._session, uri))
-                elif not uri:
-                    state.update(status="unavailable", reason="invalid reference")
+                if uri:
+                    self._wanted_cards.append(uri)
             out.append({**attachment, **state})
-        # a native resource outranks compatibility evidence (a MEDIA line, OpenClaw's transcript) naming
-        # the same target; the main side's identity also catches `~/x`, relative and file:// spellings
         native = {a["identity"] for a in out if a.get("identity") and a.get("source") == "acp-resource"}
         return [a for a in out if a.get("source") == "acp-resource" or a.get("identity") not in native]
 
-    @staticmethod
-    def _pending(attachment: dict[str, Any]) -> dict[str, Any]:
+    def _pending(self, attachment: dict[str, Any]) -> dict[str, Any]:
         uri = str(attachment.get("uri") or "")
-        name = display_name(str(attachment.get("name") or basename(uri)))
-        return {
+        state = {
             "status": "pending",
-            "name": name,
+            "name": self._host.label(uri, str(attachment.get("name") or "") or None),
             "path": "",
             "kind": "",
             "outside": False,
@@ -106,15 +103,50 @@ class AttachmentController(QObject):
             "thumbnail": "",
             "identity": "",
         }
+        if not uri:
+            state.update(status="unavailable", reason="invalid reference")
+        return state
 
-    async def _resolve(self, session: tuple[str, int], uri: str) -> None:
-        key, generation = session
+    def inline_images(self, uris: list[str]) -> list[dict[str, Any]]:
+        """Images inside the agent's prose: embedded data decoded here, local files read by the main
+        side, remote ones never fetched (a card that opens in the browser on click)."""
+        out = []
+        for uri in uris:
+            state = self._inline.get(uri)
+            if state is None:
+                state = self._inline[uri] = {
+                    "uri": uri,
+                    "source": "",
+                    "remote": False,
+                    "error": "",
+                    "name": "",
+                }
+                self._wanted_images.append(uri)
+            out.append(dict(state))  # a copy: the view compares what it showed with what is now
+        return out
+
+    @Slot()
+    def after_frame(self) -> None:
+        """Resolve the references the last frame showed for the first time."""
+        cards, self._wanted_cards = self._wanted_cards, []
+        images, self._wanted_images = self._wanted_images, []
+        session = self._session
+        if session is not None:
+            for uri in cards:
+                self._tasks.spawn(self._resolve(session, uri))
+        changed = False
+        for uri in images:
+            changed = self._start_inline(session, uri) or changed
+        if changed:
+            self.statesChanged.emit()
+
+    async def _resolve(self, session: Session, uri: str) -> None:
         try:
-            resolution = await self._service.resolve(key, generation, uri)
+            resolution = await self._host.resolve(*session, uri)
         except AttachmentError as exc:
             if self._session == session and uri in self._states:
                 self._states[uri].update(
-                    status="unavailable", name=display_name(basename(uri)), path="", reason=str(exc)
+                    status="unavailable", name=self._host.label(uri), path="", reason=str(exc)
                 )
                 self.statesChanged.emit()
             return
@@ -129,8 +161,52 @@ class AttachmentController(QObject):
             reason="",
         )
         self.statesChanged.emit()
-        if preview_kind(resolution) == "image":
-            self._spawn(self._thumbnail(session, uri, resolution.target))
+        if resolution.kind != "file":
+            return
+        try:
+            png = await self._host.thumbnail(*session, uri)
+        except AttachmentError:
+            return  # gone or stale since: the card already says what it can
+        image = QImage.fromData(png) if png else QImage()
+        if not image.isNull() and self._session == session and uri in self._states:
+            self._states[uri]["thumbnail"] = self._store("thumb", image)
+            self.statesChanged.emit()
+
+    def _start_inline(self, session: Session | None, uri: str) -> bool:
+        """Decode an embedded image now, start loading a local one; True when its state changed."""
+        state = self._inline[uri]
+        if uri.startswith("data:"):
+            image = _decode_data_uri(uri)
+            if image is None:
+                state["error"] = "This image could not be decoded."
+            else:
+                state["source"] = self._store("inline", image)
+            return True
+        state["name"] = self._host.label(uri)
+        if uri.lower().startswith(("http://", "https://")):
+            state["remote"] = True
+            return True
+        if session is not None:
+            self._tasks.spawn(self._load_inline(session, uri))
+        return True
+
+    async def _load_inline(self, session: Session, uri: str) -> None:
+        state = self._inline.get(uri)
+        try:
+            preview = await self._host.preview(*session, uri)
+        except AttachmentError as exc:
+            if state is not None:
+                state["error"] = str(exc)
+                self.statesChanged.emit()
+            return
+        image = QImage.fromData(preview.data) if preview.kind == "image" else QImage()
+        if state is None or self._session != session:
+            return
+        if image.isNull():
+            state["error"] = "This image could not be shown."
+        else:
+            state["source"] = self._store("inline", image)
+        self.statesChanged.emit()
 
     # --- actions ---------------------------------------------------------------------------------------
     @Slot(str)
@@ -138,16 +214,14 @@ class AttachmentController(QObject):
         """A card was clicked (or Enter/Space on it): remote opens in the browser, a local file shows in
         the panel (or an open button when it cannot be previewed)."""
         if self._session is not None:
-            self._spawn(self._activate(self._session, uri))
+            self._tasks.spawn(self._activate(self._session, uri))
 
-    async def _activate(self, session: tuple[str, int], uri: str) -> None:
-        key, generation = session
-        state = self._states.get(uri, {})
-        if state.get("kind") == "remote":
+    async def _activate(self, session: Session, uri: str) -> None:
+        if self._states.get(uri, {}).get("kind") == "remote":
             await self._open(session, uri)
             return
         try:
-            preview = await self._service.preview(key, generation, uri)
+            preview = await self._host.preview(*session, uri)
         except AttachmentError as exc:
             self._show_error(uri, str(exc))
             return
@@ -181,7 +255,7 @@ class AttachmentController(QObject):
 
     def _show_error(self, uri: str, error: str) -> None:
         """The panel names what failed (by its sanitized basename only) and why."""
-        self._show({"name": display_name(basename(uri)), "error": error, "uri": uri})
+        self._show({"name": self._host.label(uri), "error": error, "uri": uri})
 
     def _show(self, shown: dict[str, Any]) -> None:
         self._preview = shown
@@ -190,12 +264,11 @@ class AttachmentController(QObject):
     @Slot(str)
     def openExternally(self, uri: str) -> None:
         if self._session is not None:
-            self._spawn(self._open(self._session, uri))
+            self._tasks.spawn(self._open(self._session, uri))
 
-    async def _open(self, session: tuple[str, int], uri: str) -> None:
-        key, generation = session
+    async def _open(self, session: Session, uri: str) -> None:
         try:
-            url = await self._service.open_target(key, generation, uri)
+            url = await self._host.open_target(*session, uri)
         except AttachmentError as exc:
             self._show_error(uri, str(exc))
             return
@@ -209,7 +282,7 @@ class AttachmentController(QObject):
         self._images = {k: v for k, v in self._images.items() if not k.startswith("preview-")}
         self.previewChanged.emit()
 
-    # --- images: thumbnails, inline images, the lightbox ------------------------------------------
+    # --- images for the provider, the lightbox ----------------------------------------------------------
     def _store(self, prefix: str, image: QImage) -> str:
         """Keep `image` for the provider; the URL changes each time so QML never shows a stale one."""
         if prefix == "preview":  # only the current preview is kept
@@ -220,63 +293,6 @@ class AttachmentController(QObject):
 
     def image(self, image_id: str) -> QImage:
         return self._images.get(image_id, QImage())
-
-    async def _thumbnail(self, session: tuple[str, int], uri: str, target: str) -> None:
-        png = await asyncio.to_thread(make_thumbnail, target)
-        state = self._states.get(uri)
-        if png is None or state is None or self._session != session:
-            return
-        image = QImage.fromData(png)
-        if not image.isNull():
-            state["thumbnail"] = self._store("thumb", image)
-            self.statesChanged.emit()
-
-    def inline_images(self, uris: list[str]) -> list[dict[str, Any]]:
-        """Images inside the agent's prose: embedded data decoded here (no I/O), local files read by the
-        main side, remote ones never fetched (a card that opens in the browser on click)."""
-        out = []
-        for uri in uris:
-            state = self._inline.get(uri)
-            if state is None:
-                state = self._inline[uri] = self._inline_state(uri)
-            out.append(state)
-        return out
-
-    def _inline_state(self, uri: str) -> dict[str, Any]:
-        state: dict[str, Any] = {"uri": uri, "source": "", "remote": False, "error": "", "name": ""}
-        if uri.startswith("data:"):
-            image = _decode_data_uri(uri)
-            if image is None:
-                state["error"] = "This image could not be decoded."
-            else:
-                state["source"] = self._store("inline", image)
-            return state
-        if uri.lower().startswith(("http://", "https://")):
-            state.update(remote=True, name=display_name(basename(uri)))
-            return state
-        state["name"] = display_name(basename(uri))
-        if self._session is not None:
-            self._spawn(self._load_inline(self._session, uri))
-        return state
-
-    async def _load_inline(self, session: tuple[str, int], uri: str) -> None:
-        key, generation = session
-        state = self._inline.get(uri)
-        try:
-            preview = await self._service.preview(key, generation, uri)
-        except AttachmentError as exc:
-            if state is not None:
-                state["error"] = str(exc)
-                self.statesChanged.emit()
-            return
-        image = QImage.fromData(preview.data) if preview.kind == "image" else QImage()
-        if state is None or self._session != session:
-            return
-        if image.isNull():
-            state["error"] = "This image could not be shown."
-        else:
-            state["source"] = self._store("inline", image)
-        self.statesChanged.emit()
 
     @Slot(str)
     def showLightbox(self, source: str) -> None:

@@ -17,9 +17,9 @@ _ROLE_IDS = {Qt.ItemDataRole.UserRole + 1 + i: name for i, name in enumerate(_RO
 
 
 class BlockListModel(QAbstractListModel):
-    def __init__(self, parent: QObject | None = None) -> None:
+    def __init__(self, parent: QObject | None = None, blocks: list[dict[str, Any]] | None = None) -> None:
         super().__init__(parent)
-        self._blocks: list[dict[str, Any]] = []
+        self._blocks: list[dict[str, Any]] = list(blocks or [])
 
     def roleNames(self) -> dict[int, QByteArray]:
         return {role: QByteArray(name.encode()) for role, name in _ROLE_IDS.items()}

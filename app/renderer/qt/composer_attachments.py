@@ -5,20 +5,19 @@ Image chips get a thumbnail made with Pillow off the GUI thread; the file name s
 
 from __future__ import annotations
 
-import asyncio
 import itertools
 import logging
-from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import Property, QBuffer, QByteArray, QIODevice, QObject, QUrl, Signal, Slot
 from PySide6.QtGui import QGuiApplication, QImage
 
-from app.contract.errors import PromptRefused
-from app.main.attachment_access import display_name
-from app.main.prompt_blocks import MAX_ATTACHMENTS, PromptAttachment, check_attachment
-from app.main.user_images import make_thumbnail, save_pasted_image
-from app.main.workspace_files import WorkspaceFiles, mention_target
+from app.contract.attachments import PromptAttachment
+from app.contract.errors import HostError, PromptRefused
+from app.contract.host_api import ComposerFilesHost
+from app.renderer.qt.current_session import CurrentSession
+from app.renderer.qt.notices import Notices
+from app.renderer.qt.tasks import TaskRunner
 
 log = logging.getLogger(__name__)
 
@@ -30,52 +29,60 @@ class ComposerAttachments(QObject):
 
     def __init__(
         self,
-        spawn: Callable[[Any], Any],
-        notify: Callable[[str], None],
-        cwd: Callable[[], str | None],
+        host: ComposerFilesHost,
+        session: CurrentSession,
+        tasks: TaskRunner,
+        notices: Notices,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
-        self._spawn = spawn
-        self._notify = notify
-        self._cwd = cwd
+        self._host = host
+        self._session = session
+        self._tasks = tasks
+        self._notices = notices
         self._chips: list[dict[str, Any]] = []
         self._ids = itertools.count(1)
         self.thumbnails: dict[str, QImage] = {}  # by chip id, served to QML by a MemoryImages provider
-        self.workspace = WorkspaceFiles()
         self.dialog: Any = None  # the open file dialog, if any
+
+    def _notify(self, text: str) -> None:
+        self._notices.show(text)
+
+    def _cwd(self) -> str | None:
+        return self._session.workspace()
 
     # --- adding ------------------------------------------------------------------------------------
     def add_path(self, path: str) -> bool:
         """Check and add one local file; a refusal is told to the user and nothing is added."""
         if any(chip["path"] == path for chip in self._chips):
             return True
-        if len(self._chips) >= MAX_ATTACHMENTS:
-            self._notify(f"At most {MAX_ATTACHMENTS} attachments per message.")
+        limit = self._host.max_attachments
+        if len(self._chips) >= limit:
+            self._notify(f"At most {limit} attachments per message.")
             return False
         try:
-            checked, size, mime = check_attachment(path)
+            checked = self._host.check(path)
         except PromptRefused as exc:
             self._notify(str(exc))
             return False
         chip_id = str(next(self._ids))
         chip = {
             "id": chip_id,
-            "path": str(checked),
-            "name": display_name(checked.name),
-            "size": size,
-            "mime": mime,
-            "image": mime.startswith("image/"),
+            "path": checked.path,
+            "name": checked.name,
+            "size": checked.size,
+            "mime": checked.mime_type,
+            "image": checked.mime_type.startswith("image/"),
             "thumbnail": "",
         }
         self._chips.append(chip)
         self.changed.emit()
         if chip["image"]:
-            self._spawn(self._thumbnail(chip_id, chip["path"]))
+            self._tasks.spawn(self._thumbnail(chip_id, chip["path"]))
         return True
 
     async def _thumbnail(self, chip_id: str, path: str) -> None:
-        png = await asyncio.to_thread(make_thumbnail, path)
+        png = await self._host.thumbnail(path)
         chip = next((c for c in self._chips if c["id"] == chip_id), None)
         if png is None or chip is None:
             return
@@ -127,9 +134,9 @@ class ComposerAttachments(QObject):
             image.save(buffer, "PNG")
             buffer.close()
             try:
-                path = save_pasted_image(bytes(data.data()))
-            except OSError as exc:
-                self._notify(f"The pasted image could not be saved: {exc.strerror}")
+                path = self._host.save_pasted_image(bytes(data.data()))
+            except HostError as exc:
+                self._notify(str(exc))
                 return True
             self.add_path(path)
             return True
@@ -144,14 +151,14 @@ class ComposerAttachments(QObject):
         cwd = self._cwd()
         if not cwd:
             return []
-        return self.workspace.complete(cwd, query)
+        return self._host.mention_candidates(cwd, query)
 
     @Slot(str)
     def addMention(self, relative: str) -> None:
         cwd = self._cwd()
         if not cwd:
             return
-        path = mention_target(cwd, relative)
+        path = self._host.mention_target(cwd, relative)
         if path is None:
             self._notify("A mention must name a file inside the session's folder.")
             return

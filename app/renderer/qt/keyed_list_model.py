@@ -17,10 +17,12 @@ ENTRY_ROLE = Qt.ItemDataRole.UserRole + 1
 
 
 class KeyedListModel(QAbstractListModel):
-    def __init__(self, key: str = "key", parent: QObject | None = None) -> None:
+    def __init__(
+        self, key: str = "key", parent: QObject | None = None, entries: list[dict[str, Any]] | None = None
+    ) -> None:
         super().__init__(parent)
         self._key = key
-        self._entries: list[dict[str, Any]] = []
+        self._entries: list[dict[str, Any]] = list(entries or [])
 
     def roleNames(self) -> dict[int, QByteArray]:
         return {ENTRY_ROLE: QByteArray(b"modelData")}

@@ -35,6 +35,18 @@ from app.renderer.timeline.terminals import TerminalRegistry
 from app.renderer.timeline.tool_rules import ToolRules
 
 _ATTACHED_BLOCKS = ("resource_link", "image", "resource")
+# the envelope kinds a timeline reduces (the others are about the agent, not a session's timeline)
+TIMELINE_KINDS = frozenset(
+    {
+        "session_update",
+        "permission_request",
+        "permission_resolved",
+        "prompt_sent",
+        "prompt_settled",
+        "tool_calls_cancelled",
+        "terminal_output",
+    }
+)
 
 
 @dataclass

@@ -1,0 +1,195 @@
+"""The host API: every call the renderer makes of the main side, as Protocols.
+
+The renderer is given one `HostApi` object and works through it; it builds no main-side object itself
+and imports nothing else from `app/main` (tests/unit/test_layering.py). Each part is a Protocol of its
+own so a renderer object takes only the part it needs. Calls that touch files or the agent run on the
+main side, which decides every rule (confinement, staleness, what a link may open); errors are
+`HostError`s with a stable `code` (`app/contract/errors.py`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from app.contract.attachments import CheckedFile, Preview, PromptAttachment, Resolution
+from app.contract.envelopes import (
+    AgentInfo,
+    Envelope,
+    FileChangeView,
+    LoadResult,
+    PromptResult,
+    SessionPage,
+)
+
+EnvelopeListener = Callable[[Envelope], None]
+
+
+class SessionsHost(Protocol):
+    """The agent and its sessions (`app/main/chat_service.py`). Envelopes arrive synchronously, in
+    order, on the event loop thread."""
+
+    @property
+    def agent_info(self) -> AgentInfo | None: ...
+
+    @property
+    def agent_label(self) -> str: ...
+
+    @property
+    def last_active_key(self) -> str | None:
+        """The session shown when the agent last exited (what Reconnect reloads)."""
+        ...
+
+    def subscribe(self, listener: EnvelopeListener) -> Callable[[], None]: ...
+
+    async def start(self) -> AgentInfo: ...
+
+    async def shutdown(self) -> None: ...
+
+    async def new_session(self, cwd: str | None = None) -> LoadResult: ...
+
+    async def load_session(self, session_key: str, cwd: str | None = None) -> LoadResult: ...
+
+    async def activate_session(self, session_key: str, cwd: str | None = None) -> LoadResult:
+        """Show a session: a live one comes back with the same generation, anything else loads."""
+        ...
+
+    async def list_sessions(self, cursor: str | None = None, cwd: str | None = None) -> SessionPage: ...
+
+    async def close_session(self, session_key: str) -> None: ...
+
+    async def delete_session(self, session_key: str) -> None: ...
+
+    def is_live(self, session_key: str) -> bool: ...
+
+    def session_workspace(self, session_key: str, generation: int) -> str | None:
+        """The session's folder while it is open at exactly `generation`, else None."""
+        ...
+
+    async def prompt(
+        self,
+        session_key: str,
+        text: str,
+        attachments: tuple[PromptAttachment, ...] = (),
+        client_message_id: str | None = None,
+        cwd: str | None = None,
+    ) -> PromptResult: ...
+
+    async def cancel(self, session_key: str) -> bool: ...
+
+    def answer_permission(self, request_id: str, option_id: str | None) -> bool: ...
+
+    async def set_mode(self, session_key: str, mode_id: str) -> None: ...
+
+    async def set_config_option(
+        self, session_key: str, config_id: str, value: str | bool
+    ) -> tuple[dict[str, Any], ...]: ...
+
+
+class FileChangesHost(Protocol):
+    """The files the agent changed in a turn (`app/main/file_host.py`); each change is announced by a
+    FileChangesEnvelope."""
+
+    def turns(self, session_key: str) -> list[str]:
+        """The turns (prompt message ids) in which the agent changed files."""
+        ...
+
+    def changes(self, session_key: str, turn_id: str) -> list[FileChangeView]: ...
+
+    def revert(self, session_key: str, turn_id: str, path: str) -> None:
+        """FileChangeRefused (with the reason) when the file changed since the agent wrote it."""
+        ...
+
+
+class AttachmentsHost(Protocol):
+    """Attachment references in the conversation (`app/main/attachment_service.py`): each call re-resolves
+    the reference for exactly that session and generation (AttachmentError when refused or stale)."""
+
+    def label(self, reference: str, name: str | None = None) -> str:
+        """A name safe to show for a reference not resolved yet (its given name, else its basename)."""
+        ...
+
+    async def resolve(self, session_key: str, generation: int, reference: str) -> Resolution: ...
+
+    async def preview(self, session_key: str, generation: int, reference: str) -> Preview: ...
+
+    async def thumbnail(self, session_key: str, generation: int, reference: str) -> bytes | None:
+        """A small PNG of an image file, or None when it is not one."""
+        ...
+
+    async def open_target(self, session_key: str, generation: int, reference: str) -> str:
+        """The URL to hand to the system right now."""
+        ...
+
+
+class ComposerFilesHost(Protocol):
+    """Files the user attaches to a prompt (`app/main/composer_files.py`)."""
+
+    max_attachments: int
+
+    def check(self, path: str) -> CheckedFile:
+        """PromptRefused (saying why) when the file cannot be attached."""
+        ...
+
+    def save_pasted_image(self, png: bytes) -> str:
+        """The path of the pasted image saved as a file (HostError when it cannot be written)."""
+        ...
+
+    async def thumbnail(self, path: str) -> bytes | None: ...
+
+    def mention_candidates(self, cwd: str, query: str) -> list[str]:
+        """Paths under `cwd`, relative, best matches for `query` first."""
+        ...
+
+    def mention_target(self, cwd: str, relative: str) -> str | None:
+        """The file a mention names, or None when it would leave `cwd`."""
+        ...
+
+
+class LinkPolicy(Protocol):
+    def refusal(self, url: str) -> str | None:
+        """None when `url` may open in the system browser, else why not."""
+        ...
+
+
+class StringStore(Protocol):
+    """A persisted str -> str map (writes go through at once: callers debounce typing)."""
+
+    def get(self, key: str, default: str = "") -> str: ...
+
+    def set(self, key: str, value: str) -> None: ...
+
+    def move(self, old: str, new: str) -> None: ...
+
+
+class LocalStores(Protocol):
+    """What the user owns locally: drafts per session, local session names, cached session previews."""
+
+    @property
+    def drafts(self) -> StringStore: ...
+
+    @property
+    def names(self) -> StringStore: ...
+
+    @property
+    def previews(self) -> StringStore: ...
+
+
+class HostApi(Protocol):
+    @property
+    def sessions(self) -> SessionsHost: ...
+
+    @property
+    def files(self) -> FileChangesHost: ...
+
+    @property
+    def attachments(self) -> AttachmentsHost: ...
+
+    @property
+    def composer(self) -> ComposerFilesHost: ...
+
+    @property
+    def links(self) -> LinkPolicy: ...
+
+    @property
+    def stores(self) -> LocalStores: ...

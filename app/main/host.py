@@ -1,0 +1,37 @@
+"""The host API object the renderer is given (contract: `HostApi`): the chat service for sessions and
+the main-side services for files, attachments, the composer's files, links and the local stores.
+Built by the app's entry points (`app/gui.py`) and by tests; the renderer never builds any of these."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from app.main.attachment_service import AttachmentService
+from app.main.chat_service import ChatService
+from app.main.composer_files import ComposerFiles
+from app.main.file_host import AgentFileHost
+from app.main.links import LinkPolicy
+from app.main.local_store import LocalStores
+
+
+@dataclass(frozen=True)
+class Host:
+    sessions: ChatService
+    files: AgentFileHost
+    attachments: AttachmentService
+    composer: ComposerFiles
+    links: LinkPolicy
+    stores: LocalStores
+
+
+def make_host(service: ChatService, data_dir: Path | None = None) -> Host:
+    """Everything around one chat service; `data_dir` overrides where the local stores live."""
+    return Host(
+        sessions=service,
+        files=service.files,
+        attachments=AttachmentService(service.session_workspace),
+        composer=ComposerFiles(),
+        links=LinkPolicy(),
+        stores=LocalStores(data_dir),
+    )

@@ -1,0 +1,132 @@
+"""The QObjects one chat window binds to, built from the host API it is given and wired together. Wiring
+only: each object's behaviour (and its tests) lives in its own module.
+
+QML sees them as context properties (`CONTEXT_NAMES`): `session` (the shown session), `sessions` (the
+sidebar), `agent` (the agent's state and banner), `sessionHeader` (the session's title, modes, options, usage,
+commands), `turn` (the composer's draft, send and stop), `notices`, `conversation` (questions, copy,
+links), `timeline` (the list model), `terminals` (the painted screens' source), `fileChanges`,
+`attachments`, `composerFiles` and `app` (settings)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Property, QObject, Signal, Slot
+
+from app.contract.host_api import HostApi
+from app.renderer.presenter import ATTACHMENT_KINDS, Presenter
+from app.renderer.qt.agent_status import AgentStatus
+from app.renderer.qt.attachments import AttachmentController
+from app.renderer.qt.composer_attachments import ComposerAttachments
+from app.renderer.qt.conversation import Conversation
+from app.renderer.qt.current_session import CurrentSession
+from app.renderer.qt.file_changes import FileChanges
+from app.renderer.qt.notices import Notices
+from app.renderer.qt.row_views import RowViews
+from app.renderer.qt.schedulers import ConversationScheduler
+from app.renderer.qt.session_header import SessionHeader
+from app.renderer.qt.session_list import SessionList
+from app.renderer.qt.tasks import TaskRunner
+from app.renderer.qt.timeline_model import TimelineModel
+from app.renderer.qt.turn import TurnController
+
+
+class AppSettings(QObject):
+    changed = Signal()
+
+    def __init__(self, reduced_motion: bool, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._reduced_motion = reduced_motion
+
+    reducedMotion = Property(bool, lambda self: self._reduced_motion, notify=changed)
+
+
+class _Decorations:
+    """What rows look up in other views (the RowDecorations protocol)."""
+
+    def __init__(self, attachments: AttachmentController, files: FileChanges) -> None:
+        self._attachments = attachments
+        self._files = files
+
+    def attachment_cards(self, attachments: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return self._attachments.attachment_cards(attachments)
+
+    def inline_images(self, uris: list[str]) -> list[dict[str, Any]]:
+        return self._attachments.inline_images(uris)
+
+    def files_changed(self, turn_id: str) -> list[dict[str, Any]]:
+        return self._files.files_changed(turn_id)
+
+
+class ChatObjects(QObject):
+    def __init__(self, host: HostApi, *, reduced_motion: bool = False, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        sessions_host = host.sessions
+        self.host = host
+        self.app = AppSettings(reduced_motion, self)
+        self.tasks = TaskRunner(self)
+        self.notices = Notices(self)
+        self.tasks.failed.connect(self.notices.show)
+        self.attachments = AttachmentController(host.attachments, self.tasks, self)
+        self.files = FileChanges(host.files, sessions_host, self.notices, self)
+        views = RowViews(Presenter(), _Decorations(self.attachments, self.files), self)
+        self.model = TimelineModel(views, self)
+        self.scheduler = ConversationScheduler(self.model, self)
+        self.session = CurrentSession(sessions_host, self.model, self.tasks, self.notices, self)
+        self.composer_files = ComposerAttachments(host.composer, self.session, self.tasks, self.notices, self)
+        self.sessions = SessionList(sessions_host, host.stores, self.session, self.tasks, self.notices, self)
+        self.agent = AgentStatus(sessions_host, self.session, self.tasks, self)
+        self.header = SessionHeader(
+            sessions_host, self.session, self.sessions, self.tasks, self.notices, self
+        )
+        self.turn = TurnController(
+            sessions_host,
+            host.stores.drafts,
+            self.session,
+            self.composer_files,
+            self.notices,
+            self.tasks,
+            self,
+        )
+        self.conversation = Conversation(self.session, host.links, self.notices, self)
+        self.session.shown.connect(self.attachments.on_shown)
+        self.session.shown.connect(self.files.on_shown)
+        self.turn.messageSent.connect(self.sessions.message_sent)
+        self.attachments.statesChanged.connect(
+            lambda: self.model.refresh(
+                lambda row: row.kind in ATTACHMENT_KINDS or row.kind == "assistant-text"
+            )
+        )
+        self.files.changed.connect(lambda _turn: self.model.refresh(lambda row: row.kind == "turn-footer"))
+
+    def context(self) -> dict[str, QObject]:
+        """What QML binds to, by context property name."""
+        return {
+            "app": self.app,
+            "session": self.session,
+            "sessions": self.sessions,
+            "agent": self.agent,
+            "sessionHeader": self.header,
+            "turn": self.turn,
+            "notices": self.notices,
+            "conversation": self.conversation,
+            "timeline": self.model,
+            "terminals": self.scheduler,
+            "fileChanges": self.files,
+            "attachments": self.attachments,
+            "composerFiles": self.composer_files,
+        }
+
+    @Slot()
+    def after_frame(self) -> None:
+        """The window drew a frame: deferred work for what it showed (reveal, terminals, attachments)."""
+        self.scheduler.after_frame()
+        self.attachments.after_frame()
+
+    def start(self) -> None:
+        self.session.start()
+
+    async def shutdown(self) -> None:
+        self.turn.stash_draft()
+        self.tasks.cancel_all()
+        await self.host.sessions.shutdown()

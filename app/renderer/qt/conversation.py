@@ -1,0 +1,96 @@
+"""What the user does with the conversation itself: the question directory (and jumping to a question),
+copying a turn, a terminal or a code block, and opening a link (only if the main side's link policy
+allows it, else the notice says why)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Property, QObject, QTimer, QUrl, Signal, Slot
+from PySide6.QtGui import QDesktopServices, QGuiApplication
+
+from app.contract.host_api import LinkPolicy
+from app.renderer.qt.current_session import CurrentSession
+from app.renderer.qt.notices import Notices
+from app.renderer.timeline.items import ToolCall
+from app.renderer.timeline.questions import Question, question_directory
+from app.renderer.timeline.turn_view import copy_text
+
+QUESTIONS_DEBOUNCE_MS = 250
+
+
+class Conversation(QObject):
+    questionsChanged = Signal()
+    scrollToRow = Signal(int)  # a view row
+
+    def __init__(
+        self, session: CurrentSession, links: LinkPolicy, notices: Notices, parent: QObject | None = None
+    ) -> None:
+        super().__init__(parent)
+        self._session = session
+        self._links = links
+        self._notices = notices
+        self._questions: list[Question] = []
+        self._hidden = 0
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(QUESTIONS_DEBOUNCE_MS)
+        self._timer.timeout.connect(self.refresh_questions)
+        session.shown.connect(self.refresh_questions)
+        session.rowsChanged.connect(self._timer.start)
+
+    # --- the question directory -------------------------------------------------------------------
+    def refresh_questions(self) -> None:
+        timeline = self._session.timeline
+        if timeline is None:
+            self._questions, self._hidden = [], 0
+        else:
+            directory = question_directory(timeline.items, timeline.grouping)
+            self._questions, self._hidden = list(directory.entries), directory.hidden
+        self.questionsChanged.emit()
+
+    def _entries(self) -> list[dict[str, Any]]:
+        return [{"title": q.title, "number": q.number} for q in self._questions]
+
+    @Slot(int)
+    def goToQuestion(self, number: int) -> None:
+        """Scroll to question `number` (1-based); a question no longer shown does nothing."""
+        question = next((q for q in self._questions if q.number == number), None)
+        model = self._session.model
+        model.flush()
+        row = model.view_row_of_key(question.anchor) if question is not None else -1
+        if row >= 0:
+            self.scrollToRow.emit(row)
+
+    questions = Property("QVariantList", _entries, notify=questionsChanged)
+    questionsHidden = Property(int, lambda self: self._hidden, notify=questionsChanged)
+
+    # --- copying and links ---------------------------------------------------------------------------
+    @Slot(str)
+    def copyText(self, text: str) -> None:
+        QGuiApplication.clipboard().setText(text)
+
+    @Slot(int)
+    def copyTurn(self, view_row: int) -> None:
+        """The assistant prose of the turn the row at `view_row` belongs to."""
+        timeline = self._session.timeline
+        row = self._session.model.row_at(view_row)
+        group = timeline.grouping.group_of_row(row) if timeline is not None and row is not None else None
+        if group is not None:
+            self.copyText(copy_text(timeline.items, group))  # type: ignore[union-attr]
+
+    @Slot(str)
+    def copyTerminal(self, tool_id: str) -> None:
+        """Every line of a tool's terminal (or its ```console block), not just the rows shown."""
+        timeline = self._session.timeline
+        tool = timeline.items.get(tool_id) if timeline is not None else None
+        if isinstance(tool, ToolCall):
+            self.copyText(self._session.model.views.presenter.terminal_text(tool))
+
+    @Slot(str)
+    def openLink(self, url: str) -> None:
+        refusal = self._links.refusal(url)
+        if refusal is not None:
+            self._notices.show(f"Not opened: {refusal}.")
+            return
+        QDesktopServices.openUrl(QUrl(url))

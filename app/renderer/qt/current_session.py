@@ -1,0 +1,195 @@
+"""The session the window shows: its timeline (kept in the store, beside those of sessions whose turn is
+still running), the list model showing it, and the envelopes feeding them. Opening, creating and
+reconnecting sessions go through here; the other views follow its signals."""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterable
+
+from PySide6.QtCore import Property, QObject, Signal, Slot
+
+from app.contract.envelopes import Envelope, LoadResult, PromptSettledEnvelope
+from app.contract.errors import HostError
+from app.contract.host_api import SessionsHost
+from app.renderer.qt.notices import Notices
+from app.renderer.qt.tasks import TaskRunner
+from app.renderer.qt.timeline_model import TimelineModel
+from app.renderer.timeline.parts import Part
+from app.renderer.timeline.reducer import TIMELINE_KINDS, Timeline
+from app.renderer.timeline.rows import MetadataChanged, TimelineEvent, row_changes
+from app.renderer.timeline.store import TimelineStore
+
+
+def settle_heap() -> None:
+    """Move what a load built (a long history is millions of objects) out of the collector's sight.
+    Python's full collections walk every tracked object: with a 2,000-turn history each one was a
+    ~300 ms freeze in the middle of streaming. Young garbage is collected first; cyclic garbage already
+    old is left (a small, bounded cost against a visible stall)."""
+    gc.collect(1)
+    gc.freeze()
+
+
+class CurrentSession(QObject):
+    sessionChanged = Signal()  # another session is shown (the view scrolls to its newest row)
+    shown = Signal(object)  # the LoadResult just shown
+    started = Signal()  # the agent is up and the first chat is open
+    metadataChanged = Signal(list)  # names of the shown session's metadata fields that changed
+    rowsChanged = Signal()  # the shown timeline's rows changed (structure or content)
+    liveChanged = Signal()  # a turn started or ended in the shown session
+    settledElsewhere = Signal(str)  # a turn ended in a session not shown
+
+    def __init__(
+        self,
+        host: SessionsHost,
+        model: TimelineModel,
+        tasks: TaskRunner,
+        notices: Notices,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._host = host
+        self.model = model
+        self._tasks = tasks
+        self._notices = notices
+        self.store = TimelineStore()
+        self._key = ""
+        self._busy = False
+        host.subscribe(self._on_envelope)
+
+    # --- state -------------------------------------------------------------------------------------
+    @property
+    def timeline(self) -> Timeline | None:
+        return self.store.timelines.get(self._key)
+
+    def _get_busy(self) -> bool:
+        return self._busy
+
+    sessionKey = Property(str, lambda self: self._key, notify=sessionChanged)
+    busy = Property(bool, _get_busy, notify=liveChanged)
+
+    def workspace(self) -> str | None:
+        """The shown session's folder (where files are attached from and `@` mentions look)."""
+        timeline = self.timeline
+        if timeline is None:
+            return None
+        return self._host.session_workspace(timeline.session_key, timeline.generation)
+
+    def _update_busy(self) -> None:
+        timeline = self.timeline
+        busy = timeline is not None and timeline.live_message_id is not None
+        if busy != self._busy:
+            self._busy = busy
+            self.liveChanged.emit()
+
+    # --- envelopes ---------------------------------------------------------------------------------
+    def _on_envelope(self, envelope: Envelope) -> None:
+        if envelope.kind not in TIMELINE_KINDS:
+            return
+        timeline, events = self.store.apply(envelope)
+        if timeline is not None and timeline.session_key == self._key:
+            self._show_events(events)
+        elif envelope.kind == "prompt_settled" and envelope.session_key != self._key:
+            self.settledElsewhere.emit(envelope.session_key)
+
+    def _show_events(self, events: list[TimelineEvent]) -> None:
+        self.model.push(events)
+        fields = [e.field for e in events if isinstance(e, MetadataChanged)]
+        if fields:
+            self.metadataChanged.emit(fields)
+        if row_changes(events):
+            self.rowsChanged.emit()
+        self._update_busy()
+
+    def add_optimistic(self, message_id: str, text: str, parts: Iterable[Part], sent_at: float) -> None:
+        """The user's message, in the model before the prompt is sent (not a frame later)."""
+        timeline = self.timeline
+        if timeline is not None:
+            self._show_events(timeline.add_optimistic(message_id, text, parts, sent_at=sent_at))
+            self.model.flush()
+
+    def settle_failed(self, session_key: str, message_id: str, error: str) -> bool:
+        """A prompt that failed: make sure its timeline knows (a refusal before sending produced no
+        envelope). True when the message reached the agent (it is still shown)."""
+        timeline = self.store.timelines.get(session_key)
+        if timeline is None:
+            return False
+        if timeline.live_message_id == message_id:
+            settled = PromptSettledEnvelope(session_key, timeline.generation, message_id, None, error, 0.0)
+            events = timeline.apply(settled)
+            if session_key == self._key:
+                self._show_events(events)
+        return timeline.optimistic.get(message_id) in timeline.items
+
+    # --- showing sessions --------------------------------------------------------------------------
+    def show(self, result: LoadResult) -> None:
+        timeline, _ = self.store.load(result)
+        changed = result.session_key != self._key
+        self._key = result.session_key
+        self.model.set_timeline(timeline)
+        settle_heap()
+        self._update_busy()
+        self.shown.emit(result)
+        if changed:
+            self.sessionChanged.emit()
+
+    @Slot()
+    def start(self) -> None:
+        self._tasks.spawn(self._start())
+
+    async def _start(self) -> None:
+        try:
+            await self._host.start()
+        except HostError as exc:
+            self._notices.show(str(exc))
+            return
+        await self.new_chat()
+        self.started.emit()
+
+    @Slot()
+    def newChat(self) -> None:
+        self._tasks.spawn(self.new_chat())
+
+    async def new_chat(self) -> None:
+        try:
+            result = await self._host.new_session()
+        except HostError as exc:
+            self._notices.show(f"Could not start a new chat: {exc}")
+            return
+        self.show(result)
+
+    @Slot(str)
+    def openSession(self, key: str) -> None:
+        if key and key != self._key:
+            self._tasks.spawn(self._open(key))
+
+    async def _open(self, key: str) -> None:
+        try:
+            result = await self._host.activate_session(key)
+        except HostError as exc:
+            self._notices.show(f"Could not open that session: {exc}")
+            await self.new_chat()  # a load failure leaves an empty, usable chat
+            return
+        self._notices.clear()
+        self.show(result)
+
+    async def reconnect(self) -> None:
+        """Start the agent again and reload the session it was showing (or a new chat)."""
+        host = self._host
+        key = host.last_active_key or self._key
+        try:
+            await host.start()
+            info = host.agent_info
+            reload = bool(key) and info is not None and info.supports("loadSession")
+            result = await (host.load_session(key) if reload else host.new_session())
+        except HostError as exc:
+            self._notices.show(f"Reconnect failed: {exc}")
+            return
+        self.show(result)
+
+    async def ended(self, key: str) -> None:
+        """A session was closed or deleted: forget its timeline; a new chat replaces it if shown."""
+        self.store.forget(key)
+        if key == self._key:
+            self._key = ""
+            await self.new_chat()

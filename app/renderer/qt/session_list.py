@@ -1,0 +1,187 @@
+"""The sidebar: the sessions made here plus the agent's `session/list` pages, heartbeat-only ones hidden,
+each with its title (`session_titles.py`), a spinner while its turn runs and a dot when one finished
+unseen; rename (a local name), close and delete. A keyed list model applied as a diff: a spinner
+starting is one row change, never a reset."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Property, QObject, Signal, Slot
+
+from app.contract.envelopes import Envelope, LoadResult, SessionSummary
+from app.contract.errors import HostError
+from app.contract.host_api import LocalStores, SessionsHost
+from app.renderer.qt.current_session import CurrentSession
+from app.renderer.qt.keyed_list_model import KeyedListModel
+from app.renderer.qt.notices import Notices
+from app.renderer.qt.tasks import TaskRunner
+from app.renderer.session_titles import session_title
+from app.renderer.timeline.heartbeat import is_heartbeat_only
+from app.renderer.timeline.turn_view import item_text
+
+PREVIEW_CHARS = 200
+_LIVE_KINDS = frozenset({"prompt_sent", "prompt_settled", "agent_state"})
+
+
+class SessionList(QObject):
+    changed = Signal()
+    capabilitiesChanged = Signal()
+
+    def __init__(
+        self,
+        host: SessionsHost,
+        stores: LocalStores,
+        session: CurrentSession,
+        tasks: TaskRunner,
+        notices: Notices,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._host = host
+        self._stores = stores
+        self._session = session
+        self._tasks = tasks
+        self._notices = notices
+        self.model = KeyedListModel("key", self)
+        self._listed: list[SessionSummary] = []
+        self._local_keys: list[str] = []
+        self._next_cursor: str | None = None
+        self._unseen: set[str] = set()
+        self.changed.connect(lambda: self.model.apply(self.entries()))
+        session.shown.connect(self._on_shown)
+        session.started.connect(lambda: self._tasks.spawn(self.refresh()))
+        session.metadataChanged.connect(lambda fields: "title" in fields and self.changed.emit())
+        session.settledElsewhere.connect(self._on_settled_elsewhere)
+        host.subscribe(self._on_envelope)
+
+    # --- what is listed -------------------------------------------------------------------------------
+    def _on_envelope(self, envelope: Envelope) -> None:
+        if envelope.kind in _LIVE_KINDS:  # a spinner starts or stops; the agent's capabilities
+            self.changed.emit()
+        if envelope.kind == "agent_state":
+            self.capabilitiesChanged.emit()
+
+    def _on_settled_elsewhere(self, key: str) -> None:
+        self._unseen.add(key)
+        self.changed.emit()
+
+    def _on_shown(self, result: LoadResult) -> None:
+        key = result.session_key
+        self._unseen.discard(key)
+        if result.created and key not in self._local_keys:
+            self._local_keys.insert(0, key)
+        if not self._stores.previews.get(key):
+            self._remember_first_question(key)
+        self.changed.emit()
+
+    def _remember_first_question(self, key: str) -> None:
+        """A loaded session's first user text is its preview (its title until the agent names it)."""
+        timeline = self._session.timeline
+        group = next((g for g in timeline.grouping.groups if g.kind == "user"), None) if timeline else None
+        if timeline is None or group is None:
+            return
+        text = item_text(timeline.items[group.item_ids[0]]).strip()
+        if text:
+            self._stores.previews.set(key, text[:PREVIEW_CHARS])
+
+    def message_sent(self, key: str, text: str) -> None:
+        """The first message sent in a session becomes its preview."""
+        if text and not self._stores.previews.get(key):
+            self._stores.previews.set(key, text[:PREVIEW_CHARS])
+            self.changed.emit()
+
+    async def refresh(self, more: bool = False) -> None:
+        info = self._host.agent_info
+        if info is None or not info.supports("sessionCapabilities", "list"):
+            return
+        try:
+            page = await self._host.list_sessions(self._next_cursor if more else None)
+        except HostError as exc:
+            self._notices.show(f"Could not list the sessions: {exc}")
+            return
+        if more:
+            known = {s.session_key for s in self._listed}
+            self._listed.extend(s for s in page.sessions if s.session_key not in known)
+        else:
+            self._listed = list(page.sessions)
+        self._next_cursor = page.next_cursor
+        self.changed.emit()
+
+    def title_of(self, key: str, summary: SessionSummary | None = None) -> str:
+        timeline = self._session.store.timelines.get(key)
+        return session_title(
+            key,
+            name=self._stores.names.get(key),
+            meta_title=timeline.meta.title if timeline is not None else None,
+            listed_title=summary.title if summary is not None else self._listed_title(key),
+            preview=self._stores.previews.get(key),
+        )
+
+    def _listed_title(self, key: str) -> str | None:
+        return next((s.title for s in self._listed if s.session_key == key), None)
+
+    def entries(self) -> list[dict[str, Any]]:
+        listed = {s.session_key: s for s in self._listed}
+        current = self._session.sessionKey
+        entries = []
+        for key in dict.fromkeys([*self._local_keys, *listed]):
+            summary = listed.get(key)
+            evidence = {
+                "sessionId": key,
+                "title": summary.title if summary else None,
+                "_meta": summary.meta if summary else {},
+                "preview": self._stores.previews.get(key),
+            }
+            if key != current and is_heartbeat_only(evidence):
+                continue
+            entries.append(
+                {
+                    "key": key,
+                    "title": self.title_of(key, summary),
+                    "live": self._host.is_live(key),
+                    "unseen": key in self._unseen,
+                    "current": key == current,
+                }
+            )
+        return entries
+
+    # --- actions -------------------------------------------------------------------------------------
+    @Slot()
+    def loadMore(self) -> None:
+        if self._next_cursor:
+            self._tasks.spawn(self.refresh(more=True))
+
+    @Slot(str, str)
+    def rename(self, key: str, title: str) -> None:
+        self._stores.names.set(key, title.strip())
+        self.changed.emit()
+
+    @Slot(str)
+    def close(self, key: str) -> None:
+        self._tasks.spawn(self._end(key, delete=False))
+
+    @Slot(str)
+    def delete(self, key: str) -> None:
+        self._tasks.spawn(self._end(key, delete=True))
+
+    async def _end(self, key: str, delete: bool) -> None:
+        try:
+            await (self._host.delete_session(key) if delete else self._host.close_session(key))
+        except HostError as exc:
+            self._notices.show(str(exc))
+            return
+        self._listed = [s for s in self._listed if s.session_key != key]
+        self._local_keys = [k for k in self._local_keys if k != key]
+        await self._session.ended(key)
+        self.changed.emit()
+
+    # --- properties ----------------------------------------------------------------------------------
+    def _supports(self, what: str) -> bool:
+        info = self._host.agent_info
+        return info is not None and info.supports("sessionCapabilities", what)
+
+    sessionModel = Property(QObject, lambda self: self.model, constant=True)
+    hasMore = Property(bool, lambda self: self._next_cursor is not None, notify=changed)
+    canClose = Property(bool, lambda self: self._supports("close"), notify=capabilitiesChanged)
+    canDelete = Property(bool, lambda self: self._supports("delete"), notify=capabilitiesChanged)

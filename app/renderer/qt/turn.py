@@ -1,0 +1,170 @@
+"""The composer and the turn it starts: the draft (saved per session, debounced, flushed on switch and
+quit), sending (the user's message shown at once, with its attachments, then the prompt), Stop, and
+what a turn's end says (a failure with Retry that loses nothing, or that no reply came)."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Property, QObject, QTimer, Signal, Slot
+
+from app.contract.attachments import PromptAttachment
+from app.contract.envelopes import LoadResult
+from app.contract.errors import HostError
+from app.contract.host_api import SessionsHost, StringStore
+from app.renderer.qt.composer_attachments import ComposerAttachments
+from app.renderer.qt.current_session import CurrentSession
+from app.renderer.qt.notices import Notices
+from app.renderer.qt.tasks import TaskRunner
+from app.renderer.timeline.parts import Attachment, AttachmentPart
+
+NEW_CHAT_DRAFT = "__new_chat__"  # what is typed before any chat is open
+DRAFT_SAVE_MS = 400
+
+
+class TurnController(QObject):
+    draftChanged = Signal()
+    turnEnded = Signal(str)  # the stop reason ("error" when the prompt failed)
+    messageSent = Signal(str, str)  # (session key, text)
+
+    def __init__(
+        self,
+        host: SessionsHost,
+        drafts: StringStore,
+        session: CurrentSession,
+        composer: ComposerAttachments,
+        notices: Notices,
+        tasks: TaskRunner,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._host = host
+        self._drafts = drafts
+        self._session = session
+        self._composer = composer
+        self._notices = notices
+        self._tasks = tasks
+        self._draft_key = ""
+        self._draft = drafts.get(NEW_CHAT_DRAFT)
+        self._save_timer = QTimer(self)
+        self._save_timer.setSingleShot(True)
+        self._save_timer.setInterval(DRAFT_SAVE_MS)
+        self._save_timer.timeout.connect(self._save_draft)
+        self._clock = QTimer(self)  # ticks only while a turn runs ("8 s elapsed")
+        self._clock.setInterval(1000)
+        self._clock.timeout.connect(self._tick)
+        session.shown.connect(self._on_shown)
+        session.liveChanged.connect(self._on_live_changed)
+        notices.retryRequested.connect(self.send)
+
+    # --- drafts --------------------------------------------------------------------------------------
+    @Slot(str)
+    def setDraft(self, text: str) -> None:
+        if text != self._draft:
+            self._draft = text
+            self._save_timer.start()
+
+    def stash_draft(self) -> None:
+        """Save a draft still waiting for its debounce (a switch, quitting)."""
+        if self._save_timer.isActive():
+            self._save_timer.stop()
+            self._save_draft()
+
+    def _save_draft(self) -> None:
+        self._drafts.set(self._draft_key or NEW_CHAT_DRAFT, self._draft)
+
+    def _on_shown(self, result: LoadResult) -> None:
+        self.stash_draft()
+        first_chat = not self._draft_key
+        pending = self._drafts.get(NEW_CHAT_DRAFT) if first_chat else ""
+        self._draft_key = result.session_key
+        self._draft = self._drafts.get(result.session_key)
+        if pending and not self._draft and result.created:
+            self._drafts.move(NEW_CHAT_DRAFT, result.session_key)
+            self._draft = pending
+        self._notices.set_no_reply(False)
+        self.draftChanged.emit()
+        self._on_live_changed()
+
+    # --- the turn ------------------------------------------------------------------------------------
+    @Slot(str)
+    def send(self, text: str) -> None:
+        """Show the user's message at once (optimistic, with its attachments), then send it."""
+        session = self._session
+        if session.busy or (not text.strip() and not self._composer.count):
+            return
+        key = session.sessionKey
+        if not key or session.timeline is None:
+            self._notices.show("No chat is open yet: the agent is still starting.")
+            return
+        message_id = f"user:{uuid.uuid4()}"
+        attachments, chips = self._composer.take()
+        self.messageSent.emit(key, text.strip())
+        parts = [
+            AttachmentPart(Attachment(name=c["name"], uri=Path(c["path"]).as_uri(), mime_type=c["mime"]))
+            for c in chips
+        ]
+        session.add_optimistic(message_id, text, parts, time.monotonic())
+        self._draft = ""
+        self._drafts.set(key, "")
+        self.draftChanged.emit()
+        self._notices.set_no_reply(False)
+        self._notices.clear()
+        self._tasks.spawn(self._send(key, text, message_id, attachments, chips))
+
+    async def _send(
+        self,
+        key: str,
+        text: str,
+        message_id: str,
+        attachments: tuple[PromptAttachment, ...],
+        chips: list[dict[str, Any]],
+    ) -> None:
+        try:
+            result = await self._host.prompt(key, text, attachments, client_message_id=message_id)
+        except HostError as exc:
+            arrived = self._session.settle_failed(key, message_id, str(exc))
+            what = "The agent stopped before finishing its reply" if arrived else "Your message was not sent"
+            if not arrived and chips:
+                self._composer.restore(chips)  # nothing the user attached is lost
+            self._notices.show(f"{what}: {exc}", retry=text)
+            self.turnEnded.emit("error")
+            return
+        if result.stop_reason == "end_turn" and self._turn_is_empty(key, message_id):
+            self._notices.set_no_reply(True)
+        self.turnEnded.emit(result.stop_reason)
+
+    def _turn_is_empty(self, key: str, message_id: str) -> bool:
+        timeline = self._session.store.timelines.get(key)
+        if timeline is None or key != self._session.sessionKey:
+            return False
+        segment_id = timeline.optimistic.get(message_id)
+        return bool(timeline.order) and timeline.order[-1] == segment_id
+
+    @Slot(str, str)
+    def answerPermission(self, request_id: str, option_id: str) -> None:
+        """The user chose an option of a permission prompt (answered once; the main side checks)."""
+        self._host.answer_permission(request_id, option_id or None)
+
+    @Slot()
+    def stop(self) -> None:
+        if self._session.busy:
+            self._tasks.spawn(self._host.cancel(self._session.sessionKey))
+
+    # --- the live turn's clock -------------------------------------------------------------------------
+    def _on_live_changed(self) -> None:
+        if self._session.busy:
+            self._clock.start()
+        else:
+            self._clock.stop()
+
+    def _tick(self) -> None:
+        """The live turn's footer says how long it has run."""
+        rows = self._session.model.rows
+        if rows and rows[-1].kind == "turn-footer":
+            self._session.model.refresh_items([rows[-1].key])
+
+    draft = Property(str, lambda self: self._draft, notify=draftChanged)

@@ -1,0 +1,23 @@
+"""Which title a session shows, in one place (the sidebar and the window header used to spell it out
+twice): the user's local rename, else the agent's `session_info_update` title, else the title
+`session/list` gave, else the first thing the user said in it, else "New chat". A title equal to the
+session key says nothing (OpenClaw lists keys as titles until it derives one) and is skipped."""
+
+from __future__ import annotations
+
+PREVIEW_TITLE_CHARS = 80
+NEW_CHAT = "New chat"
+
+
+def session_title(
+    key: str,
+    *,
+    name: str = "",
+    meta_title: str | None = None,
+    listed_title: str | None = None,
+    preview: str = "",
+) -> str:
+    for candidate in (name, meta_title, listed_title):
+        if candidate and candidate != key:
+            return candidate
+    return preview[:PREVIEW_TITLE_CHARS] if preview else NEW_CHAT

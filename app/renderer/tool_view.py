@@ -1,0 +1,135 @@
+"""What a tool card shows, as plain data: title, kind, status label, pretty input, output text (diffs
+as +/- lines), locations, and which screen it embeds (its terminal, or a ```console block in its output
+shown the same way). Pure: no Qt, no I/O."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from app.renderer.timeline.items import ToolCall
+from app.renderer.timeline.parts import DiffPart, ErrorPart, ImagePart, MarkdownPart
+
+STATUS_LABELS = {
+    "pending": "Pending",
+    "running": "Running",
+    "completed": "Done",
+    "failed": "Failed",
+    "cancelled": "Cancelled",
+}
+MAX_DETAIL_CHARS = 20_000
+FINISHED = frozenset({"completed", "failed", "cancelled"})
+
+_CONSOLE_FENCE = re.compile(
+    r"^(`{3,}|~{3,})[ \t]*(console|shell|sh|bash|terminal|shellsession)[^\n]*\n(.*?)^\1[ \t]*$",
+    re.MULTILINE | re.DOTALL,
+)
+
+
+def console_id(tool: ToolCall) -> str:
+    """The screen id of a tool's ```console fallback."""
+    return f"console:{tool.id}"
+
+
+def console_fallback(tool: ToolCall) -> str | None:
+    """The text of a ```console block in a tool's output (how agents send terminal output to clients
+    without the terminal capability), or None."""
+    if tool.terminal is not None:
+        return None
+    for part in tool.output_parts:
+        if isinstance(part, MarkdownPart) and ("```" in part.text or "~~~" in part.text):
+            match = _CONSOLE_FENCE.search(part.text)
+            if match:
+                return match.group(3)
+    return None
+
+
+def pretty(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value[:MAX_DETAIL_CHARS]
+    try:
+        text = json.dumps(value, indent=2, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text[:MAX_DETAIL_CHARS]
+
+
+def tool_output(tool: ToolCall) -> str:
+    pieces = []
+    for part in tool.output_parts:
+        if isinstance(part, MarkdownPart):
+            pieces.append(part.text)
+        elif isinstance(part, DiffPart):
+            old = (part.old_text or "").splitlines()
+            new = part.new_text.splitlines()
+            pieces.append(
+                f"--- {part.path}\n+++ {part.path}\n"
+                + "\n".join([f"-{line}" for line in old] + [f"+{line}" for line in new])
+            )
+        elif isinstance(part, ErrorPart):
+            pieces.append(part.text)
+        elif isinstance(part, ImagePart):
+            pieces.append("[image]")
+    if not pieces and tool.output is not None and not isinstance(tool.output, dict | list):
+        pieces.append(str(tool.output))
+    return "\n\n".join(pieces)[:MAX_DETAIL_CHARS]
+
+
+def screen_entry(tool: ToolCall) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    """(terminal, console): what the card's screen shows besides the screen itself. Output progress is
+    not in it, so a streaming terminal never rebuilds its card."""
+    terminal = tool.terminal
+    if terminal is not None:
+        return {
+            "id": terminal.terminal_id,
+            "cwd": terminal.cwd or "",
+            "exitCode": -1 if terminal.exit_code is None else terminal.exit_code,
+            "signal": terminal.signal or "",
+            "exited": terminal.exited,
+            "trimmed": terminal.trimmed,
+        }, None
+    if console_fallback(tool) is None:
+        return None, None
+    return None, {
+        "id": console_id(tool),
+        "cwd": "",
+        "exitCode": -1,
+        "signal": "",
+        "exited": False,
+        "trimmed": False,
+        "fallback": True,
+    }
+
+
+def tool_entry(tool: ToolCall) -> dict[str, Any]:
+    terminal, console = screen_entry(tool)
+    return {
+        "id": tool.id,
+        "title": tool.title,
+        "toolKind": tool.tool_kind,
+        "status": tool.status,
+        "statusLabel": STATUS_LABELS.get(tool.status, tool.status),
+        "historical": tool.historical,
+        "input": pretty(tool.input),
+        "output": tool_output(tool),
+        "locations": [
+            str(loc.get("path", "")) + (f":{loc['line']}" if isinstance(loc.get("line"), int) else "")
+            for loc in tool.locations
+        ],
+        "terminal": terminal,
+        "console": console,
+    }
+
+
+def tool_summary(tools: list[dict[str, Any]]) -> dict[str, Any]:
+    """A tool group's header: how many calls, how many still running, how many failed."""
+    return {
+        "count": len(tools),
+        "running": sum(t["status"] in ("pending", "running") for t in tools),
+        "failed": sum(t["status"] == "failed" for t in tools),
+        "finished": all(t["status"] in FINISHED for t in tools),
+        "historical": all(t["historical"] for t in tools) if tools else False,
+    }
