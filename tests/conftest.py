@@ -113,3 +113,14 @@ async def make_service(tmp_path: Path) -> AsyncIterator[Callable[..., tuple[Chat
     yield factory
     for service in services:
         await service.shutdown()
+
+
+@pytest.fixture
+def model_checks(qapp):
+    """Qt's QAbstractItemModelTester on the models a test watches; any report fails the test."""
+    from tests.model_checks import ModelChecks
+
+    checks = ModelChecks()
+    yield checks
+    checks.close()
+    checks.assert_clean()

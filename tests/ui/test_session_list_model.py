@@ -1,4 +1,4 @@
-"""The sidebar model applies the controller's entries as a diff: a turn starting (the spinner) changes
+"""The sidebar model applies the session list's entries as a diff: a turn starting (the spinner) changes
 one row instead of recreating every delegate mid-stream."""
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ def _spy(model: KeyedListModel) -> dict[str, list]:
     return seen
 
 
-def test_equal_entries_emit_nothing_and_one_changed_entry_is_one_row_change(qapp):
-    model = KeyedListModel()
+def test_equal_entries_emit_nothing_and_one_changed_entry_is_one_row_change(model_checks):
+    model = model_checks.watch(KeyedListModel())
     model.apply(_entries())
     seen = _spy(model)
     model.apply(_entries())
@@ -32,8 +32,8 @@ def test_equal_entries_emit_nothing_and_one_changed_entry_is_one_row_change(qapp
     assert model.roleNames()[ENTRY_ROLE].data() == b"modelData"
 
 
-def test_a_different_set_of_sessions_resets_the_list(qapp):
-    model = KeyedListModel()
+def test_a_different_set_of_sessions_resets_the_list(model_checks):
+    model = model_checks.watch(KeyedListModel())
     model.apply(_entries())
     seen = _spy(model)
     model.apply(_entries()[:2])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.renderer.timeline.heartbeat import SENTINEL, is_heartbeat_only, visible_sessions
+from app.renderer.timeline.heartbeat import SENTINEL, is_heartbeat_only
 from app.renderer.timeline.media import MediaScanner, parse_directive, strip_directives
 from app.renderer.timeline.questions import question_directory, truncate_graphemes
 from app.renderer.timeline.rows import RowKey
@@ -92,14 +92,6 @@ def test_a_cached_preview_of_only_the_sentinel_hides_a_listed_session():
     assert is_heartbeat_only({"sessionId": key, "title": key, "preview": SENTINEL})
     assert not is_heartbeat_only({"sessionId": key, "title": key})
     assert not is_heartbeat_only({"sessionId": key, "title": key, "preview": "fix my build"})
-
-
-def test_visible_sessions_filters_a_list():
-    sessions = [
-        {"sessionId": "agent:main:a", "title": SENTINEL},
-        {"sessionId": "agent:main:b", "title": "hi"},
-    ]
-    assert [s["sessionId"] for s in visible_sessions(sessions)] == ["agent:main:b"]
 
 
 # --- MEDIA grammar -----------------------------------------------------------------------------

@@ -48,10 +48,10 @@ async def test_a_burst_of_updates_is_handled_in_order_in_slices_the_loop_can_int
     await transport.close()
 
 
-def test_the_block_model_updates_only_what_changed(qapp):
+def test_the_block_model_updates_only_what_changed(model_checks):
     from app.renderer.qt.block_model import BlockListModel
 
-    model = BlockListModel()
+    model = model_checks.watch(BlockListModel())
     first = {"kind": "html", "html": "<p>one</p>", "code": "", "lang": ""}
     live = {"kind": "html", "html": "<p>tw</p>", "code": "", "lang": ""}
     model.apply([first, live])

@@ -61,7 +61,3 @@ def is_heartbeat_only(summary: Mapping[str, Any]) -> bool:
     if not any(SENTINEL in value for value in fields):
         return False
     return not any(_is_user_text(value, key) for value in fields)
-
-
-def visible_sessions(summaries: list[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
-    return [s for s in summaries if not is_heartbeat_only(s)]

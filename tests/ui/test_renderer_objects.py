@@ -1,0 +1,287 @@
+"""Each renderer object on its own, on a real host API and the real scripted agent over stdio, without a
+window: what it shows and what its actions do (the window tests drive the same objects through QML)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtGui import QGuiApplication
+
+from app.main.agent_command import AgentCommand
+from app.main.chat_service import ChatService
+from app.main.host import make_host
+from app.renderer.qt.chat_objects import ChatObjects
+from app.renderer.qt.notices import Notices
+from app.renderer.qt.tasks import TaskRunner
+from app.renderer.qt.turn import NEW_CHAT_DRAFT
+from app.renderer.timeline.rows import RowKey
+from tests.conftest import scripted_agent_argv
+
+
+class Objects:
+    """The chat objects of one (window-less) chat, started on the scripted agent."""
+
+    def __init__(self, ui: Any, *flags: str) -> None:
+        self.ui = ui
+        service = ChatService(
+            AgentCommand(scripted_agent_argv(*flags), "flag", "test"),
+            cwd=str(ui.tmp_path),
+            log_path=ui.tmp_path / "agent-stderr.log",
+        )
+        self.host = make_host(service)
+        self.o = ChatObjects(self.host)
+
+    async def start(self) -> ChatObjects:
+        self.o.start()
+        await self.ui.until(lambda: self.o.session.sessionKey, 30)
+        return self.o
+
+    async def say(self, text: str) -> None:
+        self.o.turn.send(text)
+        await self.ui.until(lambda: not self.o.session.busy, 20)
+
+
+@pytest.fixture
+def chat(ui):
+    made: list[Objects] = []
+
+    def factory(*flags: str) -> Objects:
+        made.append(Objects(ui, *flags))
+        return made[-1]
+
+    yield factory
+    for objects in made:
+        ui.run(objects.o.shutdown())
+
+
+# --- notices and tasks ------------------------------------------------------------------------------
+def test_a_notice_with_retry_gives_the_text_back_once(qapp):
+    notices = Notices()
+    asked: list[str] = []
+    notices.retryRequested.connect(asked.append)
+    notices.show("Your message was not sent: offline", retry="hello")
+    assert notices.notice.startswith("Your message") and notices.canRetry
+    notices.retry()
+    notices.retry()
+    assert asked == ["hello"] and notices.notice == "" and not notices.canRetry
+
+
+def test_a_failing_task_is_reported_once_and_its_error_retrieved(ui):
+    tasks = TaskRunner()
+    reported: list[str] = []
+    tasks.failed.connect(reported.append)
+
+    async def boom() -> None:
+        raise ValueError("the disk is gone")
+
+    async def scenario() -> None:
+        task = tasks.spawn(boom())
+        await asyncio.sleep(0.05)
+        assert task.done() and len(tasks) == 0
+
+    ui.run(scenario())
+    assert reported == ["Something went wrong: the disk is gone"]
+
+
+# --- the shown session and the sidebar ---------------------------------------------------------------
+def test_session_titles_follow_rename_then_the_agents_title_then_the_first_question(ui, chat):
+    objects = chat()
+
+    async def scenario() -> None:
+        o = await objects.start()
+        key = o.session.sessionKey
+        assert o.header.title == "New chat"
+        await objects.say("hello there")
+        assert o.header.title == "hello there"  # the first question, until something better
+        o.sessions.rename(key, "  Build fixes ")
+        assert o.header.title == "Build fixes"
+        entry = next(e for e in o.sessions.entries() if e["key"] == key)
+        assert entry["title"] == "Build fixes" and entry["current"]
+        listed = [e for e in o.sessions.entries() if e["key"].startswith("listed-")]
+        assert listed and listed[0]["title"] == "Session 0"  # the agent's session/list title
+
+    ui.run(scenario())
+
+
+def test_a_turn_ending_in_a_session_not_shown_marks_it_unseen_until_opened(ui, chat):
+    objects = chat()
+
+    async def scenario() -> None:
+        o = await objects.start()
+        first = o.session.sessionKey
+        o.turn.send("background job")
+        await ui.until(lambda: any(e["key"] == first and e["live"] for e in o.sessions.entries()))
+        o.session.newChat()
+        await ui.until(lambda: o.session.sessionKey not in ("", first))
+        await ui.until(lambda: next(e for e in o.sessions.entries() if e["key"] == first)["unseen"], 15)
+        o.session.openSession(first)
+        await ui.until(lambda: o.session.sessionKey == first)
+        assert not next(e for e in o.sessions.entries() if e["key"] == first)["unseen"]
+
+    ui.run(scenario())
+
+
+def test_closing_the_shown_session_removes_it_and_opens_a_new_chat(ui, chat):
+    objects = chat()
+
+    async def scenario() -> None:
+        o = await objects.start()
+        first = o.session.sessionKey
+        assert o.sessions.canClose and o.sessions.canDelete
+        o.sessions.close(first)
+        await ui.until(lambda: o.session.sessionKey not in ("", first))
+        assert first not in [e["key"] for e in o.sessions.entries()]
+
+    ui.run(scenario())
+
+
+# --- the header and the agent ------------------------------------------------------------------------
+def test_the_header_shows_modes_options_and_follows_the_agents_metadata(ui, chat):
+    objects = chat()
+
+    async def scenario() -> None:
+        o = await objects.start()
+        header = o.header
+        assert [m["id"] for m in header.modes] == ["a", "b"] and header.currentMode == "a"
+        [model] = [c for c in header.configOptions if c["category"] == "model"]
+        assert model["currentValue"] == "m1" and [c["value"] for c in model["choices"]] == ["m1", "m2"]
+        assert [c["name"] for c in header.commands] == ["status", "help"]
+        header.setMode("b")
+        await ui.until(lambda: header.currentMode == "b")  # from the agent's current_mode_update
+        header.setConfigOption("model", "m2")
+        await ui.until(lambda: header.configOptions[0]["currentValue"] == "m2")
+
+    ui.run(scenario())
+
+
+def test_the_agent_status_is_working_during_a_turn_and_a_banner_follows_an_exit(ui, chat):
+    objects = chat()
+
+    async def scenario() -> None:
+        o = await objects.start()
+        assert o.agent.state == "ready" and o.agent.label == "Scripted"
+        o.turn.send("background job")
+        await ui.until(lambda: o.agent.state == "working")
+        await ui.until(lambda: o.agent.state == "ready", 15)
+        objects.host.sessions.connection._process.proc.kill()
+        await ui.until(lambda: o.agent.banner.get("message"), 10)
+        assert o.agent.state == "exited" and o.agent.banner["exitCode"] != 0
+        o.agent.reconnect()
+        assert o.agent.banner == {}
+        await ui.until(lambda: o.agent.state == "ready", 20)
+
+    ui.run(scenario())
+
+
+# --- the turn --------------------------------------------------------------------------------------
+def test_a_draft_is_kept_per_session_and_typed_before_any_chat_goes_to_the_first(ui, chat):
+    objects = chat()
+    objects.host.stores.drafts.set(NEW_CHAT_DRAFT, "typed while starting")
+
+    async def scenario() -> None:
+        o = await objects.start()
+        first = o.session.sessionKey
+        assert o.turn.draft == "typed while starting"
+        o.turn.setDraft("half a thought")
+        o.session.newChat()
+        await ui.until(lambda: o.session.sessionKey not in ("", first))
+        assert o.turn.draft == "" and objects.host.stores.drafts.get(first) == "half a thought"
+        o.session.openSession(first)
+        await ui.until(lambda: o.session.sessionKey == first)
+        assert o.turn.draft == "half a thought"
+
+    ui.run(scenario())
+
+
+def test_the_message_is_in_the_model_before_the_prompt_is_sent(ui, chat):
+    objects = chat()
+
+    async def scenario() -> None:
+        o = await objects.start()
+        o.turn.send("hello")
+        assert o.session.busy and [r.kind for r in o.model.rows] == ["user"]  # before any await
+        await ui.until(lambda: not o.session.busy)
+        assert "assistant-text" in [r.kind for r in o.model.rows]
+
+    ui.run(scenario())
+
+
+def test_a_prompt_refused_before_sending_is_not_shown_as_sent_and_can_be_retried(ui, chat):
+    """The agent died: the main side refuses the prompt before anything goes out. The message must not
+    stay in the conversation as if sent (it used to, with "the agent stopped before finishing")."""
+    objects = chat()
+
+    async def scenario() -> None:
+        o = await objects.start()
+        objects.host.sessions.connection._process.proc.kill()
+        await ui.until(lambda: o.agent.state == "exited", 10)
+        o.turn.send("are you there?")
+        await ui.until(lambda: not o.session.busy)
+        assert o.notices.notice.startswith("Your message was not sent") and o.notices.canRetry
+        assert [r.kind for r in o.model.rows] == []
+
+    ui.run(scenario())
+
+
+def test_a_failed_prompt_keeps_the_attachments_and_offers_retry(ui, chat):
+    objects = chat()
+    (ui.tmp_path / "notes.txt").write_text("n")
+
+    async def scenario() -> None:
+        o = await objects.start()
+        assert o.composer_files.add_path(str(ui.tmp_path / "notes.txt"))
+        o.turn.send("fail now")
+        await ui.until(lambda: not o.session.busy)
+        assert "Your message was not sent" in o.notices.notice and o.notices.canRetry
+        assert [c["name"] for c in o.composer_files.items] == ["notes.txt"]
+
+    ui.run(scenario())
+
+
+# --- the conversation and the files the agent changed ----------------------------------------------------
+def test_questions_copy_and_links(ui, chat):
+    objects = chat()
+
+    async def scenario() -> None:
+        o = await objects.start()
+        await objects.say("first question")
+        await objects.say("second question")
+        o.conversation.refresh_questions()
+        assert [(q["number"], q["title"]) for q in o.conversation.questions] == [
+            (1, "first question"),
+            (2, "second question"),
+        ]
+        scrolled: list[int] = []
+        o.conversation.scrollToRow.connect(scrolled.append)
+        o.conversation.goToQuestion(2)
+        assert o.model.row_at(scrolled[0]).key == RowKey(
+            "user", o.session.timeline.grouping.groups[2].ref.first_item
+        )
+        footer = next(r for r in o.model.rows if r.kind == "turn-footer")
+        o.conversation.copyTurn(o.model.view_row_of_key(footer.key))
+        assert QGuiApplication.clipboard().text() == "Hello world"
+        o.conversation.openLink("javascript:alert(1)")
+        assert o.notices.notice.startswith("Not opened:")
+
+    ui.run(scenario())
+
+
+def test_file_changes_follow_the_agents_writes_and_a_refused_revert_says_why(ui, chat):
+    objects = chat()
+    target: Path = ui.tmp_path / "notes.txt"
+    target.write_text("one\n")
+
+    async def scenario() -> None:
+        o = await objects.start()
+        await objects.say("fs-write notes.txt one\\ntwo\\n")
+        turn_id = o.session.timeline.live_message_id or next(iter(o.session.timeline.timings))
+        [change] = o.files.files_changed(turn_id)
+        assert change["name"] == "notes.txt" and "+two" in change["diff"]
+        target.write_text("edited by the user\n")
+        o.files.revert(turn_id, str(target))
+        assert o.notices.notice.startswith("Not reverted:") and target.read_text() == "edited by the user\n"
+
+    ui.run(scenario())
