@@ -1,0 +1,77 @@
+"""The main side implements the whole host API the renderer is written against: every call of every
+Protocol in app/contract/host_api.py exists on the object `make_host` builds, with the same
+parameters (the renderer would otherwise fail only when a user reaches that call)."""
+
+from __future__ import annotations
+
+import inspect
+from pathlib import Path
+
+import pytest
+
+from app.contract import host_api
+from app.main.agent_command import AgentCommand
+from app.main.chat_service import ChatService
+from app.main.host import make_host
+from tests.conftest import scripted_agent_argv
+
+PARTS = {
+    "sessions": host_api.SessionsHost,
+    "files": host_api.FileChangesHost,
+    "attachments": host_api.AttachmentsHost,
+    "composer": host_api.ComposerFilesHost,
+    "links": host_api.LinkPolicy,
+    "stores": host_api.LocalStores,
+}
+
+
+def _members(protocol: type) -> dict[str, object]:
+    names = {name: value for name, value in vars(protocol).items() if not name.startswith("_")}
+    names.update({name: None for name in getattr(protocol, "__annotations__", {})})
+    return names
+
+
+def _parameters(function: object) -> list[str]:
+    return [name for name in inspect.signature(function).parameters if name != "self"]  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def host(tmp_path: Path):
+    service = ChatService(AgentCommand(scripted_agent_argv(), "flag", "test"), cwd=str(tmp_path))
+    return make_host(service, tmp_path / "data")
+
+
+def test_the_host_has_every_part_of_the_host_api(host):
+    assert set(_members(host_api.HostApi)) == set(PARTS)
+    for part in PARTS:
+        assert getattr(host, part) is not None, part
+
+
+@pytest.mark.parametrize("part", sorted(PARTS))
+def test_every_call_of_a_part_exists_with_the_same_parameters(host, part):
+    implementation = getattr(host, part)
+    for name, declared in _members(PARTS[part]).items():
+        assert hasattr(implementation, name), f"{part}.{name} is missing"
+        actual = getattr(type(implementation), name, None)
+        if inspect.isfunction(declared) and callable(actual):
+            assert _parameters(actual) == _parameters(declared), f"{part}.{name}"
+            assert inspect.iscoroutinefunction(actual) == inspect.iscoroutinefunction(declared), (
+                f"{part}.{name}"
+            )
+
+
+def test_the_check_notices_a_missing_or_different_call():
+    class Partial:
+        def changes(self, session_key: str) -> list:  # a parameter short
+            return []
+
+    members = _members(host_api.FileChangesHost)
+    assert not all(hasattr(Partial(), name) for name in members)  # `revert` and `turns` are missing
+    assert _parameters(Partial.changes) != _parameters(members["changes"])
+
+
+def test_every_local_store_is_a_string_store(host):
+    for name in ("drafts", "names", "previews"):
+        store = getattr(host.stores, name)
+        for call, declared in _members(host_api.StringStore).items():
+            assert _parameters(getattr(type(store), call)) == _parameters(declared), f"{name}.{call}"
