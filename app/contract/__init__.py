@@ -7,7 +7,8 @@ imports nothing from either side:
 
 - `envelopes`: the routing envelopes and the results host calls return (frozen dataclasses);
 - `errors`: the errors host calls raise (each with a stable `code`);
-- `acp`: TypedDicts for the ACP messages both sides read (unknown fields are kept: they are dicts);
+- `acp`: TypedDicts for the ACP messages both sides read (unknown fields are kept: they are dicts),
+  imported for type checking; `acp_fields` reads values out of them safely at run time;
 - `host_api`: the host API as Protocols (sessions, agent files, attachments, composer files, links,
   local stores).
 """

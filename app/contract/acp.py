@@ -3,8 +3,9 @@ extensions agents send today).
 
 They are type claims, not validation: at run time each is the dict that came off the wire, so fields
 ClawQt does not know (a newer protocol, `_meta`) are kept and forwarded untouched. Agents are
-untrusted: code reading these still checks every value's type before using it (`str_field` and friends
-below). `total=False` everywhere: an agent may leave out anything.
+untrusted: code reading these still checks every value's type before using it (`acp_fields.py`).
+`total=False` everywhere: an agent may leave out anything. Modules import these for type checking
+only (`if TYPE_CHECKING:`): at run time they would cost class building and check nothing.
 """
 
 from __future__ import annotations
@@ -205,15 +206,6 @@ SessionUpdate = (
     | UsageUpdate
     | TerminalStreamUpdate
 )
-METADATA_UPDATES = frozenset(
-    {
-        "available_commands_update",
-        "current_mode_update",
-        "config_option_update",
-        "session_info_update",
-        "usage_update",
-    }
-)
 
 
 class SessionNotification(TypedDict, total=False):
@@ -331,22 +323,3 @@ class RpcMessage(TypedDict, total=False):
     params: Any
     result: Any
     error: RpcError
-
-
-# --- reading untrusted values ---------------------------------------------------------------------------
-def str_field(mapping: Any, name: str) -> str | None:
-    """`mapping[name]` when it is a non-empty string, else None (any input)."""
-    value = mapping.get(name) if isinstance(mapping, dict) else None
-    return value if isinstance(value, str) and value else None
-
-
-def dict_field(mapping: Any, name: str) -> dict[str, Any]:
-    """`mapping[name]` when it is an object, else an empty dict."""
-    value = mapping.get(name) if isinstance(mapping, dict) else None
-    return value if isinstance(value, dict) else {}
-
-
-def dict_items(mapping: Any, name: str) -> list[dict[str, Any]]:
-    """The objects in the list `mapping[name]` (anything else in it, or a missing list: skipped)."""
-    value = mapping.get(name) if isinstance(mapping, dict) else None
-    return [entry for entry in value if isinstance(entry, dict)] if isinstance(value, list) else []

@@ -18,9 +18,9 @@ import time
 import uuid
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from app.contract.acp import RpcMessage, dict_items, str_field
+from app.contract.acp_fields import dict_items, str_field
 from app.contract.envelopes import (
     AgentInfo,
     AgentStateEnvelope,
@@ -48,6 +48,10 @@ from app.main.session_requests import list_params, normalize_cwd, open_params, r
 from app.main.session_steps import Step, Token
 from app.main.terminal_host import ClientTerminalHost
 from app.main.trace_recorder import TraceRecorder
+
+if TYPE_CHECKING:
+    from app.contract.acp import RpcMessage
+
 
 log = logging.getLogger(__name__)
 
@@ -210,7 +214,12 @@ class ChatService:
         return False
 
     def route_session_update(self, params: Any) -> None:
-        self._apply(self.machine.on_recv({"method": "session/update", "params": params}))
+        route = self.machine.route(params)
+        if route.envelope is not None:
+            self._emit(route.envelope)
+        elif route.kind in ("dropped", "malformed"):
+            self.ignored_updates += 1
+            self._diagnose("warning", f"update-{route.kind}", route.reason)
 
     async def handle_permission_request(
         self, acp_session_id: str, tool_call: dict[str, Any], options: list[dict[str, Any]]

@@ -5,16 +5,14 @@ a rule of the session state machine (which decides when; this only keeps the boo
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
-from app.contract.acp import dict_field, str_field
+from app.contract.acp_fields import dict_field, str_field
 from app.contract.envelopes import PermissionRequestEnvelope, PermissionResolvedEnvelope
 from app.main.session_steps import Ignored, Step, Token
 
 
-@dataclass(frozen=True)
-class PermissionRoute:
+class PermissionRoute(NamedTuple):
     key: str
     generation: int
     request_id: str

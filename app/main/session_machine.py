@@ -18,15 +18,9 @@ or when the prompt's session is not the one shown.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from app.contract.acp import (
-    RequestPermissionParams,
-    RpcMessage,
-    dict_field,
-    dict_items,
-    str_field,
-)
+from app.contract.acp_fields import dict_field, dict_items, str_field
 from app.contract.envelopes import (
     LoadResult,
     PromptSentEnvelope,
@@ -36,15 +30,18 @@ from app.contract.envelopes import (
 )
 from app.contract.errors import PromptRefused
 from app.main.permissions import PermissionRoutes
-from app.main.session_routing import ActiveSession, LivePrompt, LoadTransaction, rewrite, route_update
+from app.main.session_routing import ActiveSession, LivePrompt, LoadTransaction, Route, rewrite, route_update
 from app.main.session_steps import Ignored, Step, Token
+
+if TYPE_CHECKING:
+    from app.contract.acp import RequestPermissionParams, RpcMessage
+
 
 LOAD_METHODS = frozenset({"session/new", "session/load", "session/resume"})
 END_METHODS = frozenset({"session/close", "session/delete"})
 
 
-@dataclass(frozen=True)
-class SessionContext:
+class SessionContext(NamedTuple):
     """The session an agent request (terminal, file) names, as the client knows it right now."""
 
     key: str
@@ -119,8 +116,13 @@ class SessionMachine:
         return step
 
     # --- session/update ------------------------------------------------------------------------------
+    def route(self, params: Any) -> Route:
+        """Where one `session/update` goes (the hot path: the live client calls this directly for each
+        notification instead of building a message and a Step; `on_recv` decides through it too)."""
+        return route_update(params, self.live_by_acp, self.loading, self.active)
+
     def _update(self, params: Any, step: Step) -> None:
-        route = route_update(params, self.live_by_acp, self.loading, self.active)
+        route = self.route(params)
         if route.envelope is not None:
             step.envelopes.append(route.envelope)
         elif route.kind in ("dropped", "malformed"):

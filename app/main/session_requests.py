@@ -4,11 +4,14 @@ their answers mean, as pure functions (no I/O): a test can read every rule here.
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from app.contract.acp import ListSessionsResult, SessionParams, dict_field, dict_items, str_field
+from app.contract.acp_fields import dict_field, dict_items, str_field
 from app.contract.envelopes import AgentInfo, SessionPage, SessionSummary
 from app.contract.errors import CapabilityMissing
+
+if TYPE_CHECKING:
+    from app.contract.acp import ListSessionsResult, SessionParams
 
 
 def normalize_cwd(cwd: str) -> str:

@@ -5,15 +5,14 @@ diagnostics live). Plain data, no I/O."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from app.contract.envelopes import Envelope, LoadResult
 
 Token = Any  # the id of a JSON-RPC message: the trace's own (replay) or the chat service's token (live)
 
 
-@dataclass(frozen=True)
-class Ignored:
+class Ignored(NamedTuple):
     """A message that belongs to no session or breaks a rule: never applied."""
 
     code: str

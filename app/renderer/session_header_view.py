@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.contract.acp import dict_field, dict_items
+from app.contract.acp_fields import dict_field, dict_items
 
 
 def mode_entries(modes: dict[str, Any]) -> list[dict[str, str]]:

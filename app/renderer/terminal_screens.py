@@ -8,11 +8,21 @@ behind in time-boxed slices, repainting just those screens. Pure Python (no Qt).
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
-from app.renderer.terminal_view import TerminalEmulator
 from app.renderer.timeline.items import TerminalState
 
+if TYPE_CHECKING:
+    from app.renderer.terminal_view import TerminalEmulator
+
 FEED_BUDGET_S = 0.02  # terminal emulation per frame (the rest continues on the next one)
+
+
+def _new_emulator() -> TerminalEmulator:
+    """pyte is loaded with the first terminal a card shows, not when the window starts."""
+    from app.renderer.terminal_view import TerminalEmulator
+
+    return TerminalEmulator()
 
 
 class TerminalScreens:
@@ -32,7 +42,7 @@ class TerminalScreens:
 
     def shown(self, state: TerminalState) -> None:
         """A card shows this terminal: its screen should catch up with the output."""
-        emulator = self._emulators.setdefault(state.terminal_id, TerminalEmulator())
+        emulator = self._emulators.setdefault(state.terminal_id, _new_emulator())
         if not emulator.caught_up(state):
             self._behind[state.terminal_id] = state
 
@@ -40,7 +50,7 @@ class TerminalScreens:
         """A ```console fallback's screen (rebuilt when its text changes; small: emulated at once)."""
         emulator = self._emulators.get(console_id)
         if emulator is None or self._console_texts.get(console_id) != text:
-            emulator = self._emulators[console_id] = TerminalEmulator()
+            emulator = self._emulators[console_id] = _new_emulator()
             self._console_texts[console_id] = text
             state = TerminalState(console_id)
             state.append(text)
@@ -56,7 +66,7 @@ class TerminalScreens:
         deadline = time.perf_counter() + budget_s
         advanced: list[str] = []
         for terminal_id, state in list(self._behind.items()):
-            emulator = self._emulators.setdefault(terminal_id, TerminalEmulator())
+            emulator = self._emulators.setdefault(terminal_id, _new_emulator())
             more = emulator.feed_for(state, max(0.0, deadline - time.perf_counter()))
             advanced.append(terminal_id)
             if not more:
@@ -67,7 +77,7 @@ class TerminalScreens:
 
     def full_text(self, state: TerminalState) -> str:
         """Every line of a terminal's screen (Copy), caught up with its output first."""
-        emulator = self._emulators.setdefault(state.terminal_id, TerminalEmulator())
+        emulator = self._emulators.setdefault(state.terminal_id, _new_emulator())
         emulator.feed_all(state)
         self._behind.pop(state.terminal_id, None)
         return emulator.text()

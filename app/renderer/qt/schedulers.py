@@ -1,17 +1,23 @@
 """Work the conversation does after a frame, outside the list model: revealing the rest of a streaming
 burst, emulating terminal output for the screens shown, and collapsing finished cards on time.
 
-Each runs when the window has drawn a frame (`after_frame`, connected to the window's frameSwapped):
+Each starts when the window has drawn a frame (`after_frame`, connected to the window's frameSwapped):
 a frame follows every change the view shows, so the work continues exactly as long as there is some,
-and an idle window draws nothing and costs nothing. Only the collapse needs a timer (a card collapses
-a second after it finished, when nothing else may be drawing)."""
+and an idle window draws nothing and costs nothing. Terminal emulation then keeps going in time-boxed
+slices whenever the loop is idle (waiting for a frame between slices would halve its throughput);
+the collapse waits on a timer (a card collapses a second after it finished, when nothing else may be
+drawing)."""
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from app.renderer.qt.timeline_model import TimelineModel
-from app.renderer.terminal_view import TerminalEmulator
+
+if TYPE_CHECKING:
+    from app.renderer.terminal_view import TerminalEmulator
 
 
 class ConversationScheduler(QObject):
@@ -25,11 +31,16 @@ class ConversationScheduler(QObject):
         self._collapse_timer = QTimer(self)
         self._collapse_timer.setSingleShot(True)
         self._collapse_timer.timeout.connect(self._collapse_due)
+        self._feed_timer = QTimer(self)  # the next emulation slice, as soon as the loop is idle
+        self._feed_timer.setSingleShot(True)
+        self._feed_timer.setInterval(0)
+        self._feed_timer.timeout.connect(self._feed_terminals)
 
     @Slot()
     def after_frame(self) -> None:
         self._reveal()
-        self._feed_terminals()
+        if self._presenter.screens.behind and not self._feed_timer.isActive():
+            self._feed_terminals()
         self._arm_collapse()
 
     def _reveal(self) -> None:
@@ -38,11 +49,13 @@ class ConversationScheduler(QObject):
         if behind:
             self._model.refresh_items(behind, rebuild=True)
 
+    @Slot()
     def _feed_terminals(self) -> None:
         screens = self._presenter.screens
+        for terminal_id in screens.advance():
+            self.terminalAdvanced.emit(terminal_id)
         if screens.behind:
-            for terminal_id in screens.advance():
-                self.terminalAdvanced.emit(terminal_id)
+            self._feed_timer.start()
 
     def _arm_collapse(self) -> None:
         wait = self._collapse.next_due_in()

@@ -7,13 +7,14 @@ UI state (how far the user scrolled back) lives here, in the view; the emulator 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Property, QObject, QPointF, QRectF, Qt, Signal, Slot
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter
 from PySide6.QtQuick import QQuickPaintedItem
 
-from app.renderer.terminal_view import TerminalEmulator
+if TYPE_CHECKING:  # the emulator (and pyte) load with the first terminal card, not at startup
+    from app.renderer.terminal_view import TerminalEmulator
 
 WHEEL_LINES = 3
 

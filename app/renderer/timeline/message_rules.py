@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from app.contract.acp import MessageChunkUpdate, str_field
+from app.contract.acp_fields import str_field
 from app.renderer.timeline.items import Item, MessageSegment, Role, Thought
 from app.renderer.timeline.media import MediaScanner, transcript_media
 from app.renderer.timeline.parts import (
@@ -19,6 +19,10 @@ from app.renderer.timeline.parts import (
     basename_of,
     content_to_part,
 )
+
+if TYPE_CHECKING:
+    from app.contract.acp import MessageChunkUpdate
+
 
 if TYPE_CHECKING:
     from app.renderer.timeline.reducer import Timeline

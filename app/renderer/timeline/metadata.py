@@ -5,10 +5,13 @@ changed as a named event, so views never re-read raw updates."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from app.contract.acp import SessionUpdate, dict_items, str_field
+from app.contract.acp_fields import dict_items, str_field
 from app.renderer.timeline.rows import MetaField
+
+if TYPE_CHECKING:
+    from app.contract.acp import SessionUpdate
 
 
 @dataclass(eq=False)

@@ -13,9 +13,9 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from app.contract.acp import METADATA_UPDATES, SessionUpdate
+from app.contract.acp_fields import METADATA_UPDATES
 from app.contract.envelopes import (
     PermissionRequestEnvelope,
     PermissionResolvedEnvelope,
@@ -33,6 +33,10 @@ from app.renderer.timeline.parts import AttachmentPart, MarkdownPart, Part, cont
 from app.renderer.timeline.rows import MetadataChanged, Row, RowsChanged, TimelineEvent
 from app.renderer.timeline.terminals import TerminalRegistry
 from app.renderer.timeline.tool_rules import ToolRules
+
+if TYPE_CHECKING:
+    from app.contract.acp import SessionUpdate
+
 
 _ATTACHED_BLOCKS = ("resource_link", "image", "resource")
 # the envelope kinds a timeline reduces (the others are about the agent, not a session's timeline)
@@ -146,6 +150,11 @@ class Timeline(MessageRules, ToolRules):
         ):
             self.ignored += 1
             return
+        if type(envelope) is SessionUpdateEnvelope:  # most envelopes by far: straight to the update
+            update = envelope.notification.get("update") if type(envelope.notification) is dict else None
+            if type(update) is dict:
+                self._update(update, envelope.historical)  # type: ignore[arg-type]
+                return
         match envelope:
             case SessionUpdateEnvelope(notification={"update": dict() as update}, historical=historical):
                 self._update(update, historical)  # type: ignore[arg-type]

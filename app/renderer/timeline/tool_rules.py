@@ -6,9 +6,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from app.contract.acp import PlanUpdate, ToolCallUpdate, dict_items, str_field
+from app.contract.acp_fields import dict_items, str_field
 from app.renderer.timeline.items import PlanItem, ToolCall
 from app.renderer.timeline.parts import Part, TerminalRefPart, tool_content_to_part
+
+if TYPE_CHECKING:
+    from app.contract.acp import PlanUpdate, ToolCallUpdate
+
 
 if TYPE_CHECKING:
     from app.renderer.timeline.reducer import Timeline
