@@ -24,6 +24,7 @@ from app.renderer.timeline.turn_view import group_attachments, item_text, user_t
 from app.renderer.tool_view import console_fallback, console_id, tool_entry, tool_summary
 
 REVEAL_CHARS = 24_000  # new characters of a streaming reply shown per build
+ATTACHMENT_KINDS = ("turn-attachments", "user-attachments")
 Payload = dict[str, Any]
 
 
@@ -157,8 +158,6 @@ class Presenter:
         text = console_fallback(tool)
         return self.screens.console(console_id(tool), text).text() if text is not None else ""
 
-
-ATTACHMENT_KINDS = ("turn-attachments", "user-attachments")
 
 
 def permission_entry(item: PermissionItem) -> dict[str, Any]:
