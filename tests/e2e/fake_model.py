@@ -30,7 +30,7 @@ def _text(message: dict[str, Any]) -> str:
     return str(content or "")
 
 
-def _current_turn(messages: list[dict[str, Any]]) -> tuple[str, bool]:
+def current_turn(messages: list[dict[str, Any]]) -> tuple[str, bool]:
     """(the user's text of the current turn, whether a tool result followed it). OpenClaw appends an
     internal context block as the last user message; the user's turn is the one before it."""
     index = None
@@ -108,7 +108,7 @@ class FakeModel:
 
     # --- scripted replies ------------------------------------------------------------------------
     def respond(self, handler: BaseHTTPRequestHandler, messages: list[dict[str, Any]]) -> None:
-        current, done_tool = _current_turn(messages)
+        current, done_tool = current_turn(messages)
         text = current.lower()
         if "[openclaw heartbeat poll]" in text and "say hello" not in text:
             self._stream_text(handler, ["HEARTBEAT_OK"])
