@@ -4,6 +4,8 @@ shut down (process groups killed) at teardown, even when the test fails."""
 from __future__ import annotations
 
 import asyncio
+import gc
+import logging
 import os
 import sys
 from collections.abc import AsyncIterator, Callable
@@ -124,3 +126,30 @@ def model_checks(qapp):
     yield checks
     checks.close()
     checks.assert_clean()
+
+
+class _NeverRetrieved(logging.Handler):
+    """asyncio's "Task exception was never retrieved" (and the Future variant), as they are logged."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.seen: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        message = record.getMessage()
+        if "never retrieved" in message:
+            error = record.exc_info[1] if record.exc_info else None
+            self.seen.append(f"{message.splitlines()[0]} {error!r}")
+
+
+@pytest.fixture(autouse=True)
+def no_unretrieved_task_error() -> Any:
+    """Every test fails if an asyncio task or future ended with an exception nobody retrieved (the
+    report comes when the task is collected: collected here before the test ends)."""
+    watcher = _NeverRetrieved()
+    logger = logging.getLogger("asyncio")
+    logger.addHandler(watcher)
+    yield watcher
+    gc.collect()
+    logger.removeHandler(watcher)
+    assert not watcher.seen, "asyncio: " + "; ".join(watcher.seen)

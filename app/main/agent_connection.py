@@ -187,9 +187,14 @@ class AgentConnection:
             "clientInfo": {"name": "clawqt", "title": "ClawQt", "version": __version__},
         }
         init = asyncio.ensure_future(self._rpc.send_request("initialize", params))
-        done, _ = await asyncio.wait(
-            {init, exited}, timeout=self.init_timeout, return_when=asyncio.FIRST_COMPLETED
-        )
+        init.add_done_callback(_seen)  # abandoned (quit, timeout, exit), it still ends with an error
+        try:
+            done, _ = await asyncio.wait(
+                {init, exited}, timeout=self.init_timeout, return_when=asyncio.FIRST_COMPLETED
+            )
+        except asyncio.CancelledError:
+            init.cancel()
+            raise
         if init in done and init.exception() is None:
             result = init.result()
             if not isinstance(result, dict):
@@ -308,6 +313,12 @@ class AgentConnection:
         if self._process is not None:
             await self._process.stop()
         self.state = "idle"
+
+
+def _seen(future: asyncio.Future[Any]) -> None:
+    """Mark a future's outcome as retrieved (its error, if any, is handled where it was awaited)."""
+    if not future.cancelled():
+        future.exception()
 
 
 def _json_rpc(client: Any, transport: StdioTransport) -> Any:

@@ -56,6 +56,7 @@ class AgentProcess:
         self.pid = proc.pid
         self._pidfd = _open_pidfd(proc.pid)
         self._drain_task = asyncio.get_running_loop().create_task(self._drain_stderr(), name="agent-stderr")
+        self._leader_watch: asyncio.Task[None] | None = None  # one watch, shared by wait() and stop()
 
     @classmethod
     async def spawn(
@@ -118,8 +119,18 @@ class AgentProcess:
         return self.proc.returncode
 
     async def _leader_exited(self) -> None:
-        """Wake when the leader exits, even if a grandchild still holds our pipes open (asyncio's
-        `Process.wait()` waits for the pipes too, so it would never return then)."""
+        """Wake when the leader exits. `wait()` and `stop()` may both wait at once: they share one
+        watch of the pidfd (two readers on one descriptor replaced each other, and one closing it left
+        the other failing on a closed descriptor). Waiters may be cancelled; the watch is not."""
+        if self._leader_watch is None:
+            self._leader_watch = asyncio.get_running_loop().create_task(
+                self._watch_leader(), name="agent-leader"
+            )
+        await asyncio.shield(self._leader_watch)
+
+    async def _watch_leader(self) -> None:
+        """Even if a grandchild still holds our pipes open (asyncio's `Process.wait()` waits for the
+        pipes too, so it would never return then)."""
         if self._pidfd is not None:
             loop = asyncio.get_running_loop()
             exited = loop.create_future()

@@ -159,7 +159,6 @@ class Presenter:
         return self.screens.console(console_id(tool), text).text() if text is not None else ""
 
 
-
 def permission_entry(item: PermissionItem) -> dict[str, Any]:
     call = item.tool_call if isinstance(item.tool_call, dict) else {}
     options = [option_record(o) for o in item.options]

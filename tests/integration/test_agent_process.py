@@ -3,11 +3,15 @@ orphans on quit, restart backoff, and `--record` traces."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import os
 import shlex
 import sys
+import time
+
+import pytest
 
 from app.main.agent_connection import BACKOFF_STEPS, backoff_delay
 from app.main.trace_recorder import TraceRecorder
@@ -145,3 +149,19 @@ asyncio.run(main())
         time.sleep(0.05)
     assert not process_alive(leader)
     assert not process_alive(grandchild)
+
+
+async def test_quitting_while_the_agent_starts_leaves_no_task_error_and_no_process(make_service):
+    """Quit while `initialize` is still unanswered: the start is abandoned cleanly (the suite fails on
+    any asyncio "exception was never retrieved"), and the agent's group is gone."""
+    service, _ = make_service(scripted_agent_argv("no-init"), init_timeout=30)
+    starting = asyncio.create_task(service.start())
+    deadline = time.monotonic() + 10
+    while service.connection.pid is None and time.monotonic() < deadline:
+        await asyncio.sleep(0.01)
+    pid = service.connection.pid
+    await asyncio.sleep(0.2)  # initialize is in flight
+    await service.shutdown()
+    with pytest.raises(BaseException):  # noqa: B017 - cancelled, or refused as shutting down
+        await starting
+    assert not process_alive(pid)
