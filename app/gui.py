@@ -39,6 +39,11 @@ def reduced_motion() -> bool:
     return os.environ.get("CLAWQT_REDUCED_MOTION", "") not in ("", "0")
 
 
+def color_scheme() -> str:
+    """CLAWQT_COLOR_SCHEME=light|dark forces a colour scheme (default: the desktop's)."""
+    return os.environ.get("CLAWQT_COLOR_SCHEME", "").strip().lower() or "system"
+
+
 class Window:
     """Owns the QML engine and the chat objects of one window, built on the host API it is given."""
 
@@ -58,7 +63,9 @@ class Window:
         self.host = host
         self.engine = QQmlApplicationEngine()
         # parented to the engine: destroyed after the QML that binds to them, never before
-        self.objects = ChatObjects(host, reduced_motion=reduced_motion(), parent=self.engine)
+        self.objects = ChatObjects(
+            host, reduced_motion=reduced_motion(), color_scheme=color_scheme(), parent=self.engine
+        )
         self.warnings: list[str] = []
         self.engine.warnings.connect(lambda errors: self.warnings.extend(e.toString() for e in errors))
         qml = qml_dir()

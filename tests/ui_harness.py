@@ -165,6 +165,18 @@ class UiHarness:
         assert window.grab(path), f"could not save {path}"
         return path
 
+    async def screenshots(self, window: Window, name: str) -> list[Path]:
+        """The window in the light and in the dark colour scheme (`name.png`, `name-dark.png`)."""
+        settings = window.objects.app
+        shots = [await self.screenshot(window, name)]
+        settings.setColorScheme("dark")
+        try:
+            shots.append(await self.screenshot(window, f"{name}-dark"))
+        finally:
+            settings.setColorScheme("system")
+        await asyncio.sleep(0.1)
+        return shots
+
     async def close(self) -> None:
         for window in self.windows:
             await window.objects.shutdown()

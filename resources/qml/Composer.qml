@@ -158,7 +158,7 @@ Rectangle {
                 placeholderText: session.busy ? "The agent is working\u2026 (Esc to stop)"
                                                  : "Message the agent (Enter to send, Shift+Enter for a new line)"
                 wrapMode: TextArea.Wrap
-                text: turn.draft
+                text: turn.draft  // then kept in step by the Connections below (typing ends a binding)
                 Accessible.name: "Message"
                 onTextChanged: turn.setDraft(text)
                 Keys.onPressed: (event) => {
@@ -207,6 +207,11 @@ Rectangle {
             Accessible.name: session.busy ? "Stop the agent" : "Send message"
             onClicked: session.busy ? turn.stop() : root.send()
         }
+    }
+
+    Connections {  // another session's draft, a cancelled queued message, a sent one
+        target: turn
+        function onDraftChanged() { if (input.text !== turn.draft) input.text = turn.draft }
     }
 
     function send() {

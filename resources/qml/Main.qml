@@ -10,6 +10,23 @@ ApplicationWindow {
     visible: true
     title: "ClawQt \u2014 " + sessionHeader.title
     color: Theme.window
+    // the controls take the theme's colours too (a forced dark scheme must not leave light buttons)
+    palette.window: Theme.window
+    palette.windowText: Theme.text
+    palette.base: Theme.surface
+    palette.alternateBase: Theme.sidebar
+    palette.text: Theme.text
+    palette.button: Theme.dark ? "#35373c" : "#f0f1f3"
+    palette.buttonText: Theme.text
+    palette.placeholderText: Theme.muted
+    palette.highlight: Theme.accent
+    palette.highlightedText: "#ffffff"
+    palette.mid: Theme.border
+    palette.light: Theme.dark ? "#3f4147" : "#ffffff"
+    palette.dark: Theme.dark ? "#141517" : "#c4c6cb"
+    palette.disabled.buttonText: Theme.dark ? "#6d7078" : "#a0a3a9"
+    palette.disabled.text: Theme.dark ? "#6d7078" : "#a0a3a9"
+    palette.disabled.windowText: Theme.dark ? "#6d7078" : "#a0a3a9"
 
     header: HeaderBar {
         id: headerBar
@@ -39,6 +56,35 @@ ApplicationWindow {
                     Label { text: notices.notice; wrapMode: Text.Wrap; Layout.fillWidth: true; color: Theme.text }
                     Button { objectName: "retryButton"; visible: notices.canRetry; text: "Retry"
                              onClicked: notices.retry() }
+                }
+            }
+            Rectangle {  // a message sent before any chat was open: it goes out as soon as one is
+                objectName: "queuedMessage"
+                visible: turn.queuedText !== "" || turn.queuedFiles > 0
+                Layout.fillWidth: true
+                implicitHeight: queuedRow.implicitHeight + 12
+                color: Theme.surface
+                border.color: Theme.border
+                Accessible.name: "Queued message: " + turn.queuedText
+                RowLayout {
+                    id: queuedRow
+                    x: Theme.pad; y: 6
+                    width: parent.width - 2 * Theme.pad
+                    ColumnLayout {
+                        Layout.fillWidth: true
+                        spacing: 0
+                        Label { text: "Queued: " + turn.queuedText.split("\n")[0]
+                                      + (turn.queuedFiles ? "  (+" + turn.queuedFiles + " files)" : "")
+                                font.bold: true; color: Theme.text; elide: Text.ElideRight; Layout.fillWidth: true }
+                        Label { objectName: "queuedReason"
+                                text: agent.state === "failed" || agent.state === "exited"
+                                      ? "Not sent yet: the agent is not running. " + agent.message
+                                      : "It is sent as soon as the chat is open."
+                                color: Theme.muted; font.pixelSize: 11; wrapMode: Text.Wrap; Layout.fillWidth: true
+                                maximumLineCount: 2; elide: Text.ElideRight }
+                    }
+                    Button { objectName: "cancelQueued"; text: "Cancel"; onClicked: turn.cancelQueued()
+                             Accessible.name: "Cancel the queued message and edit it" }
                 }
             }
             Composer { id: composerView; Layout.fillWidth: true }

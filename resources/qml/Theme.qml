@@ -1,9 +1,10 @@
 pragma Singleton
 import QtQuick
 
-// Colours and metrics; light/dark follows the system colour scheme.
+// Colours and metrics; light/dark follows the system colour scheme unless the app forces one.
 QtObject {
-    readonly property bool dark: Qt.styleHints.colorScheme === Qt.ColorScheme.Dark
+    readonly property bool dark: app.colorScheme === "dark"
+                                 || (app.colorScheme !== "light" && Qt.styleHints.colorScheme === Qt.ColorScheme.Dark)
     readonly property color window: dark ? "#1e1f22" : "#f7f7f8"
     readonly property color surface: dark ? "#2b2d31" : "#ffffff"
     readonly property color sidebar: dark ? "#232428" : "#eeeff1"

@@ -2,7 +2,8 @@
 so it can also misbehave in ways an SDK would not allow.
 
 Start-up flags: --no-init (never answers initialize), --exit-in-init=CODE, --init-delay=S, --banner
-(non-JSON lines on stdout first), --name=NAME (agentInfo.name), --caps=JSON (agentCapabilities).
+(non-JSON lines on stdout first), --name=NAME (agentInfo.name), --caps=JSON (agentCapabilities),
+--fail-new=N (the first N session/new requests fail).
 Loads: session ids "fail-load" (error), "exit-load" (exits mid-replay), "perm-load" (asks permission
 during the load and replays the outcome), "slow-load" (answers after 0.5 s); other ids replay a short
 history. Prompts are steered by their first word; see `PROMPTS` below.
@@ -53,6 +54,7 @@ class Agent:
         self.pending: dict[int, asyncio.Future[Any]] = {}
         self.cancelled: set[str] = set()
         self.counter = 0
+        self.failed_news = 0
         self.raw_responses: set[int] = set()
 
     # --- wire ------------------------------------------------------------------------------------
@@ -149,6 +151,10 @@ class Agent:
         )
 
     async def on_session_new(self, msg_id: Any, params: dict[str, Any]) -> None:
+        if self.failed_news < int(FLAGS.get("fail-new") or 0):  # --fail-new=N: the first N fail
+            self.failed_news += 1
+            self.error(msg_id, -32603, "Internal error: the workspace is locked by another agent")
+            return
         self.counter += 1
         sid = f"acp-{self.counter}"
         self.sessions[sid] = {"cwd": params.get("cwd"), "meta": params.get("_meta")}

@@ -280,3 +280,47 @@ def test_a_load_failure_leaves_an_empty_usable_chat(ui):
         await ui.until(lambda: "assistant-text" in ui.kinds(window))
 
     ui.run(scenario())
+
+
+def test_the_composer_follows_each_sessions_draft_also_after_sending(ui):
+    """Sending clears the composer from code, which ended its binding to the draft: switching sessions
+    afterwards must still show each session's own draft."""
+
+    async def scenario():
+        window = await ui.open(scripted_agent_argv())
+        objects = window.objects
+        first = objects.session.sessionKey
+        await ui.type_and_send(window, "hello")
+        await ui.until(lambda: not objects.session.busy)
+        composer = ui.item(window, "composerInput")
+        assert composer.property("text") == ""
+        objects.session.newChat()
+        await ui.until(lambda: objects.session.sessionKey not in ("", first))
+        composer.setProperty("text", "a thought for the new chat")
+        await asyncio.sleep(0.1)
+        objects.session.openSession(first)
+        await ui.until(lambda: objects.session.sessionKey == first)
+        await ui.until(lambda: composer.property("text") == "")
+        second = next(e["key"] for e in objects.sessions.entries() if e["key"] not in (first,))
+        objects.session.openSession(second)
+        await ui.until(lambda: composer.property("text") == "a thought for the new chat")
+
+    ui.run(scenario())
+
+
+def test_a_message_sent_before_the_chat_opens_is_shown_queued_then_sent(ui):
+    async def scenario():
+        window = await ui.open(scripted_agent_argv("--init-delay=2"), start=False)
+        objects = window.objects
+        objects.start()
+        await ui.until(lambda: objects.agent.state == "starting")
+        await ui.type_and_send(window, "hello before the chat is open")
+        queued = ui.item(window, "queuedMessage")
+        await ui.until(lambda: queued.property("visible"))
+        assert ui.item(window, "composerInput").property("text") == ""
+        await ui.screenshots(window, "18-queued-message")
+        await ui.until(lambda: not queued.property("visible"), 20)
+        await ui.until(lambda: "assistant-text" in ui.kinds(window))
+        assert ui.kinds(window)[0] == "user"
+
+    ui.run(scenario())

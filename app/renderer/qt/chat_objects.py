@@ -30,15 +30,30 @@ from app.renderer.qt.tasks import TaskRunner
 from app.renderer.qt.timeline_model import TimelineModel
 from app.renderer.qt.turn import TurnController
 
+COLOR_SCHEMES = ("system", "light", "dark")
+
 
 class AppSettings(QObject):
+    """Window-wide presentation settings: reduced motion, and the colour scheme ("system" follows the
+    desktop; "light" or "dark" force one, e.g. CLAWQT_COLOR_SCHEME=dark)."""
+
     changed = Signal()
 
-    def __init__(self, reduced_motion: bool, parent: QObject | None = None) -> None:
+    def __init__(
+        self, reduced_motion: bool, color_scheme: str = "system", parent: QObject | None = None
+    ) -> None:
         super().__init__(parent)
         self._reduced_motion = reduced_motion
+        self._color_scheme = color_scheme if color_scheme in COLOR_SCHEMES else "system"
+
+    @Slot(str)
+    def setColorScheme(self, scheme: str) -> None:
+        if scheme in COLOR_SCHEMES and scheme != self._color_scheme:
+            self._color_scheme = scheme
+            self.changed.emit()
 
     reducedMotion = Property(bool, lambda self: self._reduced_motion, notify=changed)
+    colorScheme = Property(str, lambda self: self._color_scheme, notify=changed)
 
 
 class _Decorations:
@@ -59,11 +74,18 @@ class _Decorations:
 
 
 class ChatObjects(QObject):
-    def __init__(self, host: HostApi, *, reduced_motion: bool = False, parent: QObject | None = None) -> None:
+    def __init__(
+        self,
+        host: HostApi,
+        *,
+        reduced_motion: bool = False,
+        color_scheme: str = "system",
+        parent: QObject | None = None,
+    ) -> None:
         super().__init__(parent)
         sessions_host = host.sessions
         self.host = host
-        self.app = AppSettings(reduced_motion, self)
+        self.app = AppSettings(reduced_motion, color_scheme, self)
         self.tasks = TaskRunner(self)
         self.notices = Notices(self)
         self.tasks.failed.connect(self.notices.show)

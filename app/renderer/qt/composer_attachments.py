@@ -174,11 +174,11 @@ class ComposerAttachments(QObject):
     def thumbnail(self, chip_id: str) -> QImage:
         return self.thumbnails.get(chip_id, QImage())
 
-    def take(self) -> tuple[tuple[PromptAttachment, ...], list[dict[str, Any]]]:
-        """The attachments to send (and the chips, to show on the optimistic message); clears them."""
+    def take(self) -> list[dict[str, Any]]:
+        """The chips to send (they also show on the optimistic message); the composer has none after."""
         chips, self._chips = self._chips, []
         self.changed.emit()
-        return tuple(PromptAttachment(c["path"], c["mime"]) for c in chips), chips
+        return chips
 
     def restore(self, chips: list[dict[str, Any]]) -> None:
         """A refused send: the chips come back so nothing the user attached is lost."""
@@ -188,3 +188,8 @@ class ComposerAttachments(QObject):
 
     items = Property("QVariantList", lambda self: list(self._chips), notify=changed)
     count = Property(int, lambda self: len(self._chips), notify=changed)
+
+
+def prompt_attachments(chips: list[dict[str, Any]]) -> tuple[PromptAttachment, ...]:
+    """What the host sends for these chips (each file is checked again when the prompt is built)."""
+    return tuple(PromptAttachment(chip["path"], chip["mime"]) for chip in chips)

@@ -12,7 +12,7 @@ from PySide6.QtCore import Property, QObject, Signal, Slot
 from app.contract.envelopes import Envelope, LoadResult, PromptSettledEnvelope
 from app.contract.errors import HostError
 from app.contract.host_api import SessionsHost
-from app.renderer.qt.notices import Notices
+from app.renderer.qt.notices import AGENT, OPEN, SESSION, Notices
 from app.renderer.qt.tasks import TaskRunner
 from app.renderer.qt.timeline_model import TimelineModel
 from app.renderer.timeline.parts import Part
@@ -85,6 +85,8 @@ class CurrentSession(QObject):
     # --- envelopes ---------------------------------------------------------------------------------
     def _on_envelope(self, envelope: Envelope) -> None:
         if envelope.kind not in TIMELINE_KINDS:
+            if envelope.kind == "agent_state" and envelope.state == "ready":
+                self._notices.clear(AGENT)  # a start or reconnect failure is over
             return
         timeline, events = self.store.apply(envelope)
         if timeline is not None and timeline.session_key == self._key:
@@ -129,6 +131,7 @@ class CurrentSession(QObject):
         self.model.set_timeline(timeline)
         settle_heap()
         self._update_busy()
+        self._notices.clear(SESSION)  # whatever could not be opened before, a chat is open now
         self.shown.emit(result)
         if changed:
             self.sessionChanged.emit()
@@ -141,7 +144,7 @@ class CurrentSession(QObject):
         try:
             await self._host.start()
         except HostError as exc:
-            self._notices.show(str(exc))
+            self._notices.show(str(exc), topic=AGENT)
             return
         await self.new_chat()
         self.started.emit()
@@ -154,7 +157,7 @@ class CurrentSession(QObject):
         try:
             result = await self._host.new_session()
         except HostError as exc:
-            self._notices.show(f"Could not start a new chat: {exc}")
+            self._notices.show(f"Could not start a new chat: {exc}", topic=SESSION)
             return
         self.show(result)
 
@@ -167,10 +170,11 @@ class CurrentSession(QObject):
         try:
             result = await self._host.activate_session(key)
         except HostError as exc:
-            self._notices.show(f"Could not open that session: {exc}")
+            # stays up over the empty chat that replaces it: the user asked for that session
+            self._notices.show(f"Could not open that session: {exc}", topic=OPEN)
             await self.new_chat()  # a load failure leaves an empty, usable chat
             return
-        self._notices.clear()
+        self._notices.clear()  # the user's new choice went through: earlier notices are moot
         self.show(result)
 
     async def reconnect(self) -> None:
@@ -183,7 +187,7 @@ class CurrentSession(QObject):
             reload = bool(key) and info is not None and info.supports("loadSession")
             result = await (host.load_session(key) if reload else host.new_session())
         except HostError as exc:
-            self._notices.show(f"Reconnect failed: {exc}")
+            self._notices.show(f"Reconnect failed: {exc}", topic=AGENT)
             return
         self.show(result)
 

@@ -1,9 +1,18 @@
 """The notice bar under the conversation: one message at a time (a refusal, a failed send with Retry,
-a load failure) and the "ended the turn without a reply" note. UI state only; anything may post."""
+a load failure) and the "ended the turn without a reply" note. UI state only; anything may post.
+
+A notice names the situation it is about (`topic`): whoever knows that situation is over clears it (a
+chat opening ends "could not start a new chat", the agent becoming ready ends a start failure), so no
+notice outlives what it says."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import Property, QObject, Signal, Slot
+
+AGENT = "agent"  # the agent could not start or reconnect
+SESSION = "session"  # no chat could be opened (a new chat failed)
+OPEN = "open"  # the session the user chose could not be opened (a new chat replaced it)
+TURN = "turn"  # a message was not sent, or a turn failed
 
 
 class Notices(QObject):
@@ -14,14 +23,17 @@ class Notices(QObject):
         super().__init__(parent)
         self._text = ""
         self._retry = ""
+        self._topic = ""
         self._no_reply = False
 
-    def show(self, text: str, retry: str = "") -> None:
-        self._text, self._retry = text, retry
+    def show(self, text: str, retry: str = "", topic: str = "") -> None:
+        self._text, self._retry, self._topic = text, retry, topic
         self.changed.emit()
 
-    def clear(self) -> None:
-        self.show("")
+    def clear(self, topic: str | None = None) -> None:
+        """Clear the notice (only if it is about `topic`, when one is given)."""
+        if self._text and (topic is None or topic == self._topic):
+            self.show("")
 
     def set_no_reply(self, no_reply: bool) -> None:
         if no_reply != self._no_reply:

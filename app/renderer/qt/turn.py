@@ -1,6 +1,9 @@
 """The composer and the turn it starts: the draft (saved per session, debounced, flushed on switch and
 quit), sending (the user's message shown at once, with its attachments, then the prompt), Stop, and
-what a turn's end says (a failure with Retry that loses nothing, or that no reply came)."""
+what a turn's end says (a failure with Retry that loses nothing, or that no reply came).
+
+A message sent before any chat is open (the agent still starting, or its new chat failed) is queued,
+shown as such and cancellable, and sent as soon as a chat opens: nothing the user typed is lost."""
 
 from __future__ import annotations
 
@@ -15,9 +18,9 @@ from app.contract.attachments import PromptAttachment
 from app.contract.envelopes import LoadResult
 from app.contract.errors import HostError
 from app.contract.host_api import SessionsHost, StringStore
-from app.renderer.qt.composer_attachments import ComposerAttachments
+from app.renderer.qt.composer_attachments import ComposerAttachments, prompt_attachments
 from app.renderer.qt.current_session import CurrentSession
-from app.renderer.qt.notices import Notices
+from app.renderer.qt.notices import TURN, Notices
 from app.renderer.qt.tasks import TaskRunner
 from app.renderer.timeline.parts import Attachment, AttachmentPart
 
@@ -27,6 +30,7 @@ DRAFT_SAVE_MS = 400
 
 class TurnController(QObject):
     draftChanged = Signal()
+    queuedChanged = Signal()
     turnEnded = Signal(str)  # the stop reason ("error" when the prompt failed)
     messageSent = Signal(str, str)  # (session key, text)
 
@@ -49,6 +53,8 @@ class TurnController(QObject):
         self._tasks = tasks
         self._draft_key = ""
         self._draft = drafts.get(NEW_CHAT_DRAFT)
+        self._queued_text = ""  # sent as soon as a chat opens
+        self._queued_chips: list[dict[str, Any]] = []
         self._save_timer = QTimer(self)
         self._save_timer.setSingleShot(True)
         self._save_timer.setInterval(DRAFT_SAVE_MS)
@@ -88,6 +94,11 @@ class TurnController(QObject):
         self._notices.set_no_reply(False)
         self.draftChanged.emit()
         self._on_live_changed()
+        if self._queued_text or self._queued_chips:
+            text, chips = self._queued_text, self._queued_chips
+            self._queued_text, self._queued_chips = "", []
+            self.queuedChanged.emit()
+            self._send_now(result.session_key, text, chips)
 
     # --- the turn ------------------------------------------------------------------------------------
     @Slot(str)
@@ -97,23 +108,49 @@ class TurnController(QObject):
         if session.busy or (not text.strip() and not self._composer.count):
             return
         key = session.sessionKey
+        chips = self._composer.take()
+        self._set_draft_sent(key)
         if not key or session.timeline is None:
-            self._notices.show("No chat is open yet: the agent is still starting.")
+            self._queue(text, chips)
             return
+        self._send_now(key, text, chips)
+
+    def _set_draft_sent(self, key: str) -> None:
+        self._draft = ""
+        self._save_timer.stop()
+        self._drafts.set(key or NEW_CHAT_DRAFT, "")
+        self.draftChanged.emit()
+
+    def _queue(self, text: str, chips: list[dict[str, Any]]) -> None:
+        self._queued_text = "\n\n".join(t for t in (self._queued_text, text.strip()) if t)
+        self._queued_chips.extend(chips)
+        self.queuedChanged.emit()
+
+    @Slot()
+    def cancelQueued(self) -> None:
+        """Take the queued message back into the composer (with its attachments)."""
+        if not (self._queued_text or self._queued_chips):
+            return
+        text = "\n\n".join(t for t in (self._queued_text, self._draft) if t)
+        self._composer.restore(self._queued_chips)
+        self._queued_text, self._queued_chips = "", []
+        self.queuedChanged.emit()
+        self._draft = text
+        self._save_draft()
+        self.draftChanged.emit()
+
+    def _send_now(self, key: str, text: str, chips: list[dict[str, Any]]) -> None:
+        session = self._session
         message_id = f"user:{uuid.uuid4()}"
-        attachments, chips = self._composer.take()
         self.messageSent.emit(key, text.strip())
         parts = [
             AttachmentPart(Attachment(name=c["name"], uri=Path(c["path"]).as_uri(), mime_type=c["mime"]))
             for c in chips
         ]
         session.add_optimistic(message_id, text, parts, time.monotonic())
-        self._draft = ""
-        self._drafts.set(key, "")
-        self.draftChanged.emit()
         self._notices.set_no_reply(False)
         self._notices.clear()
-        self._tasks.spawn(self._send(key, text, message_id, attachments, chips))
+        self._tasks.spawn(self._send(key, text, message_id, prompt_attachments(chips), chips))
 
     async def _send(
         self,
@@ -130,7 +167,7 @@ class TurnController(QObject):
             what = "The agent stopped before finishing its reply" if arrived else "Your message was not sent"
             if not arrived and chips:
                 self._composer.restore(chips)  # nothing the user attached is lost
-            self._notices.show(f"{what}: {exc}", retry=text)
+            self._notices.show(f"{what}: {exc}", retry=text, topic=TURN)
             self.turnEnded.emit("error")
             return
         if result.stop_reason == "end_turn" and self._turn_is_empty(key, message_id):
@@ -168,3 +205,5 @@ class TurnController(QObject):
             self._session.model.refresh_items([rows[-1].key])
 
     draft = Property(str, lambda self: self._draft, notify=draftChanged)
+    queuedText = Property(str, lambda self: self._queued_text, notify=queuedChanged)
+    queuedFiles = Property(int, lambda self: len(self._queued_chips), notify=queuedChanged)
