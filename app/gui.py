@@ -261,6 +261,8 @@ def run_self_test(args: argparse.Namespace) -> int:
             return 0
         except Exception as exc:  # the reason, not a traceback
             print(f"self-test failed: {exc}", file=sys.stderr)
+            if getattr(exc, "details", ""):
+                print(exc.details, file=sys.stderr)  # type: ignore[attr-defined]
             return 1
         finally:
             await objects.shutdown()

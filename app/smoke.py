@@ -58,6 +58,8 @@ async def _run(service: ChatService, prompt: str, printer: _Printer) -> int:
         return 0
     except HostError as exc:
         print(f"\nerror ({exc.code}): {exc}", file=sys.stderr)
+        if exc.details:
+            print(exc.details, file=sys.stderr)
         return 1
     finally:
         await service.shutdown()

@@ -6,12 +6,14 @@ from enum import Enum
 
 
 class HostError(Exception):
-    """Base class: `code` is stable (used by views and tests), `str(exc)` is for people."""
+    """Base class: `code` is stable (used by views and tests), `str(exc)` is one sentence for people,
+    `details` what a curious user or a bug report wants (shown behind a disclosure)."""
 
     code = "host-error"
 
-    def __init__(self, message: str, *, code: str | None = None) -> None:
+    def __init__(self, message: str, *, code: str | None = None, details: str = "") -> None:
         super().__init__(message)
+        self.details = details
         if code is not None:
             self.code = code
 
@@ -41,9 +43,13 @@ class CapabilityMissing(HostError):
 
 
 class AgentRequestFailed(HostError):
-    """The agent answered a request with a JSON-RPC error."""
+    """The agent answered a request with a JSON-RPC error (`rpc_code`: its number)."""
 
     code = "agent-error"
+
+    def __init__(self, message: str, *, rpc_code: int, code: str | None = None, details: str = "") -> None:
+        super().__init__(message, code=code, details=details)
+        self.rpc_code = rpc_code
 
 
 class FileChangeRefused(HostError):

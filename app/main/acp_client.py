@@ -27,17 +27,18 @@ def _not_found(method: str) -> Exception:
     return RequestError.method_not_found(method)
 
 
+FILE_ERROR_CODES = {"resource_not_found": -32002, "invalid_params": -32602, "internal": -32603}
+
+
 def _file_error(exc: AgentFileError, path: str) -> Exception:
-    """The JSON-RPC error for a refused file request; `details` carries the reason for the agent."""
+    """The JSON-RPC error for a refused file request. The reason is the error's message: agents show
+    the message to their model ("Resource not found" alone sends it guessing); `data` repeats it."""
     from acp import RequestError
 
+    data: dict[str, Any] = {"details": str(exc)}
     if exc.code == "resource_not_found":
-        error = RequestError.resource_not_found(path)
-        error.data = {**(error.data or {}), "details": str(exc)}
-        return error
-    if exc.code == "invalid_params":
-        return RequestError.invalid_params({"details": str(exc)})
-    return RequestError.internal_error({"details": str(exc)})
+        data["uri"] = path
+    return RequestError(FILE_ERROR_CODES.get(exc.code, -32603), str(exc), data)
 
 
 class SessionRequests(Protocol):

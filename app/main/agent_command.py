@@ -29,6 +29,33 @@ class AgentCommand:
     def display(self) -> str:
         return shlex.join(self.argv)
 
+    @property
+    def name(self) -> str:
+        """What to call the agent when it does not say (no `agentInfo`): the command's own name, past
+        the interpreter or runner that starts it (`npx @zed-industries/codex-acp` -> codex-acp,
+        `python -m app demo-agent` -> demo-agent, `python agents/echo_agent.py` -> echo_agent)."""
+        words = [w for w in self.argv if w]
+        while len(words) > 1 and _program(words[0]) in RUNNERS:
+            words = [w for w in words[1:] if w not in ("-m", "-y", "--yes", "exec", "run", "x")] or words[1:]
+            if words and words[0] == "app" and len(words) > 1:  # this app's own sub-commands
+                words = words[1:]
+        return _program(words[0]) if words else "agent"
+
+
+RUNNERS = frozenset({"python", "python3", "node", "npx", "bunx", "bun", "deno", "uv", "uvx", "pnpm", "pipx"})
+
+
+def _program(word: str) -> str:
+    """`/usr/bin/python3.12` -> python3, `@scope/pkg@1.2` -> pkg, `echo_agent.py` -> echo_agent."""
+    name = word.replace("\\", "/").rsplit("/", 1)[-1]
+    if name.startswith("python3") or name.startswith("python"):
+        return "python3" if name.startswith("python3") else "python"
+    name = name.split("@", 1)[0] or name
+    for suffix in (".py", ".js", ".mjs", ".cjs", ".ts", ".exe"):
+        if name.endswith(suffix):
+            return name[: -len(suffix)]
+    return name
+
 
 class AgentCommandError(ValueError):
     """The flag or config names an unusable command (empty, bad quoting, unreadable config)."""

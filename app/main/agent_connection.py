@@ -22,6 +22,7 @@ from app import __version__
 from app.contract.envelopes import AgentInfo, AgentStateEnvelope, AgentStateName
 from app.contract.errors import AgentRequestFailed, AgentUnavailable
 from app.main.agent_command import AgentCommand
+from app.main.agent_errors import agent_error, error_details
 from app.main.agent_process import AgentProcess
 from app.main.stdio_transport import StdioTransport
 from app.main.trace_recorder import TraceRecorder
@@ -99,7 +100,7 @@ class AgentConnection:
     def label(self) -> str:
         if self.info is not None:
             return self.info.title or self.info.name
-        return self.command.argv[0].rsplit("/", 1)[-1]
+        return self.command.name
 
     @property
     def is_ready(self) -> bool:
@@ -170,7 +171,7 @@ class AgentConnection:
             self._failures += 1
             await self._discard_child(exited)
             raise
-        self.info = _agent_info(result)
+        self.info = _agent_info(result, self.command.name)
         self._ready_at = time.monotonic()
         self._watcher = asyncio.get_running_loop().create_task(
             self._watch_exit(exited, process), name="agent-exit-watch"
@@ -214,12 +215,12 @@ class AgentConnection:
         raise self._fail_init(f"did not answer initialize within {self.init_timeout:.0f} s")
 
     def _fail_init(self, what: str, exit_code: int | None = None) -> AgentUnavailable:
+        """One sentence naming the agent; its last stderr lines are the details (and the banner's)."""
         tail = self.stderr_tail()
-        message = f"The agent ({self.command.display}) {what}."
-        if tail:
-            message += f"\nLast stderr lines:\n{tail}"
+        message = f"The agent {self.command.name} {what}."
         self._set_state("failed", message, exit_code=exit_code, stderr_tail=tail)
-        return AgentUnavailable(message, code="initialize-failed")
+        details = f"{self.command.display}\nLast stderr lines:\n{tail}" if tail else self.command.display
+        return AgentUnavailable(message, code="initialize-failed", details=details)
 
     async def _discard_child(self, exited: asyncio.Task[int]) -> None:
         process, conn = self._process, self._rpc
@@ -278,10 +279,11 @@ class AgentConnection:
         try:
             result = await rpc.send_request(method, params)
         except RequestError as exc:
-            detail = f": {exc.data}" if exc.data else ""
             raise AgentRequestFailed(
-                f"The agent refused {method}: {exc} (code {exc.code}){detail}",
+                agent_error(str(exc), exc.data),
+                rpc_code=exc.code,
                 code="method-not-found" if exc.code == -32601 else "agent-error",
+                details=error_details(method, exc.code, str(exc), exc.data),
             ) from exc
         except ConnectionError as exc:
             raise AgentUnavailable(
@@ -333,13 +335,13 @@ def _json_rpc(client: Any, transport: StdioTransport) -> Any:
     return Connection(build_client_router(client), transport)
 
 
-def _agent_info(result: dict[str, Any]) -> AgentInfo:
+def _agent_info(result: dict[str, Any], fallback_name: str) -> AgentInfo:
     info = result.get("agentInfo") if isinstance(result.get("agentInfo"), dict) else {}
     caps = result.get("agentCapabilities")
     auth = result.get("authMethods")
     version = result.get("protocolVersion")
     return AgentInfo(
-        name=str(info.get("name") or "agent"),
+        name=str(info.get("name") or fallback_name),
         title=info.get("title") if isinstance(info.get("title"), str) else None,
         version=info.get("version") if isinstance(info.get("version"), str) else None,
         protocol_version=version if isinstance(version, int) else 0,

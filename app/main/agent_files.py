@@ -122,7 +122,7 @@ def _require_absolute(path: str) -> None:
 
 def _outside(path: str) -> AgentFileError:
     # the same words whether or not the file exists: nothing outside the roots is probed for the agent
-    return AgentFileError("resource_not_found", f"{path!r} is not inside the session's workspace")
+    return AgentFileError("resource_not_found", f"{path!r} is outside the session folder")
 
 
 def _read_bytes(path: str) -> bytes:

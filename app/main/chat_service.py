@@ -302,7 +302,7 @@ class ChatService:
                 _, step = await self._request(method, dict(params))
             except HostError as exc:
                 self._diagnose("error", "load-failed", f"{method} failed: {exc}", key)
-                raise LoadFailed(f"Could not open the session: {exc}") from exc
+                raise LoadFailed(str(exc), details=exc.details) from exc
             if step.committed is None:
                 raise LoadFailed(step.failure or f"The agent's answer to {method} opened no session.")
             return step.committed

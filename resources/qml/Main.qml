@@ -49,13 +49,31 @@ ApplicationWindow {
                 Layout.fillWidth: true
                 implicitHeight: noticeRow.implicitHeight + 12
                 color: Theme.dark ? "#3a3220" : "#fff4e0"
-                RowLayout {
+                ColumnLayout {
                     id: noticeRow
                     x: Theme.pad; y: 6
                     width: parent.width - 2 * Theme.pad
-                    Label { text: notices.notice; wrapMode: Text.Wrap; Layout.fillWidth: true; color: Theme.text }
-                    Button { objectName: "retryButton"; visible: notices.canRetry; text: "Retry"
-                             onClicked: notices.retry() }
+                    RowLayout {
+                        Layout.fillWidth: true
+                        Label { text: notices.notice; wrapMode: Text.Wrap; Layout.fillWidth: true; color: Theme.text }
+                        ToolButton { id: detailsToggle; objectName: "noticeDetailsToggle"; checkable: true
+                                     visible: notices.details.length > 0
+                                     text: checked ? "Hide details" : "Details"
+                                     Accessible.name: checked ? "Hide the error's details" : "Show the error's details" }
+                        Button { objectName: "retryButton"; visible: notices.canRetry; text: "Retry"
+                                 onClicked: notices.retry() }
+                    }
+                    TextEdit {
+                        objectName: "noticeDetails"
+                        visible: detailsToggle.checked && notices.details.length > 0
+                        Layout.fillWidth: true
+                        text: notices.details
+                        readOnly: true; selectByMouse: true
+                        textFormat: TextEdit.PlainText
+                        wrapMode: TextEdit.WrapAnywhere
+                        font.family: Theme.mono; font.pixelSize: 11
+                        color: Theme.muted
+                    }
                 }
             }
             Rectangle {  // a message sent before any chat was open: it goes out as soon as one is

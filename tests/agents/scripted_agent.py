@@ -3,7 +3,7 @@ so it can also misbehave in ways an SDK would not allow.
 
 Start-up flags: --no-init (never answers initialize), --exit-in-init=CODE, --init-delay=S, --banner
 (non-JSON lines on stdout first), --name=NAME (agentInfo.name), --caps=JSON (agentCapabilities),
---fail-new=N (the first N session/new requests fail).
+--fail-new=N (the first N session/new requests fail), --no-info (no agentInfo).
 Loads: session ids "fail-load" (error), "exit-load" (exits mid-replay), "perm-load" (asks permission
 during the load and replays the outcome), "slow-load" (answers after 0.5 s); other ids replay a short
 history. Prompts are steered by their first word; see `PROMPTS` below.
@@ -140,15 +140,14 @@ class Agent:
             os._exit(int(FLAGS["exit-in-init"] or 1))
         await asyncio.sleep(float(FLAGS.get("init-delay") or 0))
         caps = json.loads(FLAGS["caps"]) if FLAGS.get("caps") else DEFAULT_CAPS
-        self.respond(
-            msg_id,
-            {
-                "protocolVersion": 1,
-                "agentCapabilities": caps,
-                "agentInfo": {"name": FLAGS.get("name") or "scripted", "title": "Scripted", "version": "1"},
-                "authMethods": [],
-            },
-        )
+        result: dict[str, Any] = {"protocolVersion": 1, "agentCapabilities": caps, "authMethods": []}
+        if "no-info" not in FLAGS:  # --no-info: like agents that do not say who they are
+            result["agentInfo"] = {
+                "name": FLAGS.get("name") or "scripted",
+                "title": "Scripted",
+                "version": "1",
+            }
+        self.respond(msg_id, result)
 
     async def on_session_new(self, msg_id: Any, params: dict[str, Any]) -> None:
         if self.failed_news < int(FLAGS.get("fail-new") or 0):  # --fail-new=N: the first N fail

@@ -49,8 +49,9 @@ async def test_agent_reading_outside_the_workspace_gets_an_error(make_service, t
     (tmp_path / "outside.txt").write_text("secret outside")
     report, _ = await _say(service, envelopes, key, "fs-read-outside")
     assert report["result"] is None
-    assert report["error"]["code"] == -32002 and report["error"]["message"] == "Resource not found"
-    assert "not inside the session's workspace" in report["error"]["data"]["details"]
+    assert report["error"]["code"] == -32002  # resource not found, and the message says why:
+    assert "outside the session folder" in report["error"]["data"]["details"]
+    assert "outside the session folder" in report["error"]["message"]  # what the agent's model reads
     assert "secret outside" not in json.dumps(report)
     assert len(_refusals(envelopes)) == 1
 

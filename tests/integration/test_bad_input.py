@@ -65,8 +65,8 @@ async def test_agent_that_never_answers_initialize_times_out_with_stderr_tail(ma
     with pytest.raises(AgentUnavailable) as info:
         await service.start()
     assert time.monotonic() - started < 5
-    assert "did not answer initialize within 1 s" in str(info.value)
-    assert "client capabilities" in str(info.value)  # the stderr tail is in the error
+    assert str(info.value) == "The agent scripted_agent did not answer initialize within 1 s."
+    assert "client capabilities" in info.value.details  # the stderr tail stands behind the sentence
     assert envelopes.of_kind("agent_state")[-1].state == "failed"
     assert service.connection._process.returncode is not None  # the silent child was killed
 
@@ -75,8 +75,8 @@ async def test_agent_that_exits_during_initialize_reports_code_and_stderr(make_s
     service, envelopes = make_service(scripted_agent_argv("--exit-in-init=7"))
     with pytest.raises(AgentUnavailable) as info:
         await service.start()
-    assert "exited with code 7 during initialize" in str(info.value)
-    assert "fatal: cannot reach the gateway" in str(info.value)
+    assert str(info.value) == "The agent scripted_agent exited with code 7 during initialize."
+    assert "fatal: cannot reach the gateway" in info.value.details
     state = envelopes.of_kind("agent_state")[-1]
     assert state.state == "failed" and state.exit_code == 7
 
@@ -143,3 +143,20 @@ async def test_agent_command_that_does_not_exist_names_the_command(make_service)
     assert info.value.code == "agent-not-found"
     assert "'clawqt-no-such-agent-xyz' was not found" in str(info.value)
     assert envelopes.of_kind("agent_state")[-1].state == "failed"
+
+
+async def test_a_failed_request_reads_as_one_sentence_with_the_rest_as_details(make_service):
+    """It used to stack three prefixes and a Python dict: "Could not open the session: The agent refused
+    session/new: Internal error (code -32603): {'details': ...}"."""
+    service, _ = make_service(scripted_agent_argv("--fail-new=1"))
+    with pytest.raises(LoadFailed) as info:
+        await service.new_session()
+    assert str(info.value) == "Internal error: the workspace is locked by another agent."
+    assert "session/new answered error -32603" in info.value.details
+
+
+async def test_an_agent_that_does_not_say_who_it_is_is_named_after_its_command(make_service):
+    service, _ = make_service(scripted_agent_argv("--no-info"))
+    assert service.agent_label == "scripted_agent"  # while it starts
+    info = await service.start()
+    assert info.name == "scripted_agent" and service.agent_label == "scripted_agent"

@@ -324,3 +324,22 @@ def test_a_message_sent_before_the_chat_opens_is_shown_queued_then_sent(ui):
         assert ui.kinds(window)[0] == "user"
 
     ui.run(scenario())
+
+
+def test_an_error_is_one_sentence_with_its_details_behind_a_disclosure(ui):
+    async def scenario():
+        window = await ui.open(scripted_agent_argv("--fail-new=1"), start=False)
+        objects = window.objects
+        objects.start()
+        await ui.until(lambda: objects.notices.notice, 20)
+        assert objects.notices.notice == (
+            "Could not start a new chat: Internal error: the workspace is locked by another agent."
+        )
+        details = ui.item(window, "noticeDetails")
+        assert not details.property("visible")
+        ui.item(window, "noticeDetailsToggle").toggle()
+        await ui.until(lambda: details.property("visible"))
+        assert "session/new answered error -32603" in details.property("text")
+        await ui.screenshots(window, "19-error-details")
+
+    ui.run(scenario())

@@ -144,7 +144,7 @@ class CurrentSession(QObject):
         try:
             await self._host.start()
         except HostError as exc:
-            self._notices.show(str(exc), topic=AGENT)
+            self._notices.show(str(exc), topic=AGENT, details=exc.details)
             return
         await self.new_chat()
         self.started.emit()
@@ -157,7 +157,7 @@ class CurrentSession(QObject):
         try:
             result = await self._host.new_session()
         except HostError as exc:
-            self._notices.show(f"Could not start a new chat: {exc}", topic=SESSION)
+            self._notices.failed("Could not start a new chat", exc, topic=SESSION)
             return
         self.show(result)
 
@@ -171,7 +171,7 @@ class CurrentSession(QObject):
             result = await self._host.activate_session(key)
         except HostError as exc:
             # stays up over the empty chat that replaces it: the user asked for that session
-            self._notices.show(f"Could not open that session: {exc}", topic=OPEN)
+            self._notices.failed("Could not open that session", exc, topic=OPEN)
             await self.new_chat()  # a load failure leaves an empty, usable chat
             return
         self._notices.clear()  # the user's new choice went through: earlier notices are moot
@@ -187,7 +187,7 @@ class CurrentSession(QObject):
             reload = bool(key) and info is not None and info.supports("loadSession")
             result = await (host.load_session(key) if reload else host.new_session())
         except HostError as exc:
-            self._notices.show(f"Reconnect failed: {exc}", topic=AGENT)
+            self._notices.failed("Reconnect failed", exc, topic=AGENT)
             return
         self.show(result)
 

@@ -58,4 +58,4 @@ class FileChanges(QObject):
         try:
             self._files.revert(self._key, turn_id, path)
         except HostError as exc:
-            self._notices.show(f"Not reverted: {exc}")
+            self._notices.failed("Not reverted", exc)

@@ -24,11 +24,17 @@ class Notices(QObject):
         self._text = ""
         self._retry = ""
         self._topic = ""
+        self._details = ""
         self._no_reply = False
 
-    def show(self, text: str, retry: str = "", topic: str = "") -> None:
-        self._text, self._retry, self._topic = text, retry, topic
+    def show(self, text: str, retry: str = "", topic: str = "", details: str = "") -> None:
+        """`text`: one sentence; `details`: what stands behind it (shown on demand)."""
+        self._text, self._retry, self._topic, self._details = text, retry, topic, details
         self.changed.emit()
+
+    def failed(self, what: str, error: Exception, retry: str = "", topic: str = "") -> None:
+        """ "<what>: <the error's sentence>", its details behind the disclosure."""
+        self.show(f"{what}: {error}", retry, topic, getattr(error, "details", ""))
 
     def clear(self, topic: str | None = None) -> None:
         """Clear the notice (only if it is about `topic`, when one is given)."""
@@ -50,3 +56,4 @@ class Notices(QObject):
     notice = Property(str, lambda self: self._text, notify=changed)
     canRetry = Property(bool, lambda self: bool(self._retry), notify=changed)
     noReply = Property(bool, lambda self: self._no_reply, notify=changed)
+    details = Property(str, lambda self: self._details, notify=changed)

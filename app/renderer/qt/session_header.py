@@ -76,7 +76,7 @@ class SessionHeader(QObject):
         try:
             await call
         except HostError as exc:
-            self._notices.show(str(exc))
+            self._notices.failed("The agent did not take that setting", exc)
 
     def _meta(self) -> Any:
         timeline = self._session.timeline

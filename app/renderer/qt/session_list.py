@@ -98,7 +98,7 @@ class SessionList(QObject):
         try:
             page = await self._host.list_sessions(self._next_cursor if more else None)
         except HostError as exc:
-            self._notices.show(f"Could not list the sessions: {exc}")
+            self._notices.failed("Could not list the sessions", exc)
             return
         if more:
             known = {s.session_key for s in self._listed}
@@ -169,7 +169,9 @@ class SessionList(QObject):
         try:
             await (self._host.delete_session(key) if delete else self._host.close_session(key))
         except HostError as exc:
-            self._notices.show(str(exc))
+            self._notices.failed(
+                "Could not delete the session" if delete else "Could not close the session", exc
+            )
             return
         self._listed = [s for s in self._listed if s.session_key != key]
         self._local_keys = [k for k in self._local_keys if k != key]

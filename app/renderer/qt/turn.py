@@ -167,7 +167,7 @@ class TurnController(QObject):
             what = "The agent stopped before finishing its reply" if arrived else "Your message was not sent"
             if not arrived and chips:
                 self._composer.restore(chips)  # nothing the user attached is lost
-            self._notices.show(f"{what}: {exc}", retry=text, topic=TURN)
+            self._notices.failed(what, exc, retry=text, topic=TURN)
             self.turnEnded.emit("error")
             return
         if result.stop_reason == "end_turn" and self._turn_is_empty(key, message_id):
