@@ -159,13 +159,26 @@ class Presenter:
         return self.screens.console(console_id(tool), text).text() if text is not None else ""
 
 
+OPTION_KIND_LABELS = {
+    "allow_once": "allowed once",
+    "allow_always": "always allowed",
+    "reject_once": "rejected",
+    "reject_always": "always rejected",
+}
+
+
 def permission_entry(item: PermissionItem) -> dict[str, Any]:
+    """What a permission row shows; an answer by the option's name and what it means (not its id)."""
     call = item.tool_call if isinstance(item.tool_call, dict) else {}
     options = [option_record(o) for o in item.options]
+    chosen = next((o for o in options if o["optionId"] == item.selected_option), None)
+    chosen_kind = str(chosen["kind"] or "") if chosen else ""
     return {
         "requestId": item.request_id,
         "status": item.status,
         "selected": item.selected_option or "",
+        "selectedName": str(chosen["name"] or chosen["optionId"]) if chosen else item.selected_option or "",
+        "selectedMeaning": OPTION_KIND_LABELS.get(chosen_kind, ""),
         "title": str(call.get("title") or call.get("toolCallId") or "The agent asks permission"),
         "options": [
             {

@@ -130,7 +130,8 @@ Rectangle {
                     Text { visible: chip.modelData.thumbnail === ""; text: chip.modelData.name; color: Theme.text
                            font.pixelSize: 12; elide: Text.ElideMiddle; Layout.maximumWidth: 220
                            textFormat: Text.PlainText }
-                    ToolButton { objectName: "removeChip"; text: "\u2715"; font.pixelSize: 10
+                    ToolButton { objectName: "removeChip"; text: icons.glyph("close"); font.family: icons.family
+                                 font.pixelSize: 12
                                  Accessible.name: "Remove " + chip.modelData.name
                                  onClicked: composerFiles.remove(chip.modelData.id) }
                 }

@@ -51,7 +51,8 @@ ToolBar {
             objectName: "optionsButton"
             readonly property var others: sessionHeader.configOptions.filter(o => o.category !== "model")
             visible: others.length > 0
-            text: "\u2699 Options"
+            text: "Options"
+            contentItem: IconLabel { icon: "gear"; label: "Options" }
             Accessible.name: "Session options"
             onClicked: optionsPopup.open()
             Popup {
@@ -86,7 +87,9 @@ ToolBar {
                 font.pixelSize: 11 }
         ToolButton {
             objectName: "questionToggle"
-            text: "\u2630 Questions"
+            text: "Questions"
+            contentItem: IconLabel { icon: "list-unordered"; label: "Questions"
+                                     color: parent.enabled ? Theme.text : Theme.muted }
             checkable: true
             checked: root.directoryOpen
             enabled: conversation.questions.length + conversation.questionsHidden >= 2

@@ -51,7 +51,10 @@ Item {
             }
             Text {
                 visible: !root.pending
-                text: root.permission.status === "cancelled" ? "Cancelled" : "Answered: " + root.permission.selected
+                objectName: "permissionAnswer"
+                text: root.permission.status === "cancelled" ? "Cancelled"
+                      : "Answered: " + root.permission.selectedName
+                        + (root.permission.selectedMeaning ? " (" + root.permission.selectedMeaning + ")" : "")
                 color: Theme.muted
             }
         }

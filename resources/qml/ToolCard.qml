@@ -6,15 +6,13 @@ import QtQuick.Layouts
 // and, for terminal tools, the rendered terminal with its working directory and exit pill.
 Rectangle {
     id: card
+    objectName: "toolCard"
     required property var tool
     property int rowIndex: -1  // the view row of the tool's row (toggles go through it)
     implicitHeight: column.implicitHeight + 2 * Theme.gap
     radius: Theme.radius
     color: Theme.surface
     border.color: Theme.border
-
-    readonly property var kindIcons: ({ "read": "\u{1F4C4}", "edit": "\u270F", "delete": "\u{1F5D1}", "move": "\u21C4",
-        "search": "\u{1F50D}", "execute": "\u25B6", "think": "\u{1F4AD}", "fetch": "\u{1F310}", "switch_mode": "\u21BB" })
 
     ColumnLayout {
         id: column
@@ -25,7 +23,17 @@ Rectangle {
             Layout.fillWidth: true
             ToolButton {
                 id: toggle
-                text: (card.tool.expanded ? "\u25be " : "\u25b8 ") + (card.kindIcons[card.tool.toolKind] || "\u2699")
+                objectName: "toolToggle"
+                contentItem: Row {
+                    spacing: 6
+                    Text { text: icons.glyph(card.tool.expanded ? "chevron-down" : "chevron-right")
+                           font.family: icons.family; font.pixelSize: 14; color: Theme.muted
+                           anchors.verticalCenter: parent.verticalCenter }
+                    Text { objectName: "toolKindIcon"; text: icons.toolKind(card.tool.toolKind)
+                           font.family: icons.family; font.pixelSize: 16; color: Theme.text
+                           anchors.verticalCenter: parent.verticalCenter
+                           Accessible.name: card.tool.toolKind }
+                }
                 Accessible.name: (card.tool.expanded ? "Collapse " : "Expand ") + card.tool.title
                 onClicked: timeline.toggle(card.rowIndex, card.tool.id, card.tool.expanded)
             }
@@ -36,8 +44,9 @@ Rectangle {
                 font.family: card.tool.toolKind === "execute" ? Theme.mono : Qt.application.font.family
                 color: Theme.text
             }
-            Rectangle {
-                radius: 9; height: 18; width: statusText.implicitWidth + 14
+            Rectangle {  // implicit sizes: in a layout, a plain width is overridden and the pill overflowed
+                objectName: "statusPill"
+                radius: 9; implicitHeight: 18; implicitWidth: statusText.implicitWidth + 14
                 color: "transparent"; border.color: Theme.statusColor(card.tool.status)
                 Text { id: statusText; anchors.centerIn: parent; text: card.tool.statusLabel; font.pixelSize: 11
                        color: Theme.statusColor(card.tool.status) }

@@ -344,3 +344,32 @@ def test_a_failed_new_chat_says_why_until_a_chat_opens_and_then_sends_what_was_q
         assert o.turn.queuedText == ""
 
     ui.run(scenario())
+
+
+# --- icons and permission answers ------------------------------------------------------------------------
+def test_icons_come_from_the_icon_font_for_every_tool_kind(qapp):
+    from PySide6.QtGui import QFont, QFontMetrics
+
+    from app.renderer.qt.icons import TOOL_KIND_ICONS, Icons
+
+    icons = Icons()
+    assert icons.family  # the font loaded from the qtawesome package
+    metrics = QFontMetrics(QFont(icons.family))
+    for kind in [*TOOL_KIND_ICONS, "other", "something-new"]:
+        glyph = icons.toolKind(kind)
+        assert len(glyph) == 1 and metrics.inFontUcs4(ord(glyph)), kind
+    assert icons.glyph("no-such-icon") == ""
+
+
+def test_a_permission_answer_shows_the_options_name_and_meaning_not_its_id():
+    from app.renderer.presenter import permission_entry
+    from app.renderer.timeline.items import PermissionItem
+
+    options = [{"optionId": "allow_once", "name": "Allow", "kind": "allow_once"}]
+    item = PermissionItem(
+        id="p", request_id="r", options=options, status="selected", selected_option="allow_once"
+    )
+    entry = permission_entry(item)
+    assert (entry["selectedName"], entry["selectedMeaning"]) == ("Allow", "allowed once")
+    item.selected_option = "gone"  # an id the options do not have: shown as is, no meaning invented
+    assert (permission_entry(item)["selectedName"], permission_entry(item)["selectedMeaning"]) == ("gone", "")

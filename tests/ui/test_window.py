@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QFont, QFontMetrics
 
 from app.renderer.timeline.serialize import item_record
 from tests.conftest import demo_agent_argv, scripted_agent_argv
@@ -79,7 +80,9 @@ def test_a_permission_is_answered_with_the_keyboard(ui):
         await ui.until(lambda: not objects.session.busy, 10)
         timeline = objects.session.timeline
         assert any("outcome: deny" in str(item_record(item)) for item in timeline.items.values())
-        await ui.screenshot(window, "03-permission-answered")
+        answer = await ui.until(lambda: ui.find(window, "permissionAnswer"))
+        assert answer.property("text") == "Answered: Deny (rejected)"  # the option's name, not its id
+        await ui.screenshots(window, "03-permission-answered")
 
     ui.run(scenario())
 
@@ -341,5 +344,34 @@ def test_an_error_is_one_sentence_with_its_details_behind_a_disclosure(ui):
         await ui.until(lambda: details.property("visible"))
         assert "session/new answered error -32603" in details.property("text")
         await ui.screenshots(window, "19-error-details")
+
+    ui.run(scenario())
+
+
+def test_tool_cards_draw_icons_from_the_icon_font_and_keep_the_status_pill_inside(ui):
+    """Icons were emoji (empty boxes without an emoji font) and the status pill overflowed the card."""
+
+    async def scenario():
+        window = await ui.open(scripted_agent_argv())
+        objects = window.objects
+        await ui.type_and_send(window, "term-end")
+        await ui.until(lambda: not objects.session.busy)
+        ui.toggle_tool(window, "tool:t-end", False)
+        window.root.resize(560, 700)  # narrow: the title has to give way to the pill
+        await asyncio.sleep(0.2)
+        icon = await ui.until(lambda: ui.find(window, "toolKindIcon"))
+        family = objects.icons.family
+        assert family and icon.property("font").family() == family
+        glyph = icon.property("text")
+        assert glyph == objects.icons.glyph("terminal") and QFontMetrics(QFont(family)).inFontUcs4(ord(glyph))
+        pill = ui.item(window, "statusPill")
+        card = pill.parentItem()
+        while card is not None and card.objectName() != "toolCard":
+            card = card.parentItem()
+        [label] = pill.childItems()
+        assert pill.width() >= label.implicitWidth() + 10  # the label fits inside the pill ...
+        right = label.mapToItem(card, label.width(), 0).x()
+        assert 0 < right <= card.width() - 4, (right, card.width())  # ... and the pill inside the card
+        await ui.screenshots(window, "20-tool-card-icons")
 
     ui.run(scenario())

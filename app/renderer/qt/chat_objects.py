@@ -21,6 +21,7 @@ from app.renderer.qt.composer_attachments import ComposerAttachments
 from app.renderer.qt.conversation import Conversation
 from app.renderer.qt.current_session import CurrentSession
 from app.renderer.qt.file_changes import FileChanges
+from app.renderer.qt.icons import Icons
 from app.renderer.qt.notices import Notices
 from app.renderer.qt.row_views import RowViews
 from app.renderer.qt.schedulers import ConversationScheduler
@@ -86,6 +87,7 @@ class ChatObjects(QObject):
         sessions_host = host.sessions
         self.host = host
         self.app = AppSettings(reduced_motion, color_scheme, self)
+        self.icons = Icons(self)
         self.tasks = TaskRunner(self)
         self.notices = Notices(self)
         self.tasks.failed.connect(self.notices.show)
@@ -125,6 +127,7 @@ class ChatObjects(QObject):
         """What QML binds to, by context property name."""
         return {
             "app": self.app,
+            "icons": self.icons,
             "session": self.session,
             "sessions": self.sessions,
             "agent": self.agent,

@@ -1,0 +1,15 @@
+import QtQuick
+
+// An icon glyph (from the app's icon font) with an optional label, for buttons' content.
+Row {
+    id: root
+    property string icon: ""
+    property string label: ""
+    property color color: Theme.text
+    property int iconSize: 15
+    spacing: 6
+    Text { text: icons.glyph(root.icon); font.family: icons.family; font.pixelSize: root.iconSize
+           color: root.color; anchors.verticalCenter: parent.verticalCenter; visible: root.icon !== "" }
+    Text { text: root.label; color: root.color; anchors.verticalCenter: parent.verticalCenter
+           visible: root.label !== "" }
+}
