@@ -101,6 +101,7 @@ class TerminalOutputEnvelope:
     exited: bool = False
     exit_code: int | None = None
     signal: str | None = None
+    note: str = ""  # why ClawQt ended it, when it did ("killed after Stop")
     kind: Literal["terminal_output"] = "terminal_output"
 
 

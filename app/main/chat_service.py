@@ -56,6 +56,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 Listener = Callable[[Envelope], None]
+STOP_GRACE_S = 2.0  # how long a stopped turn's agent has to end its own terminals
 
 
 def _error(token: Token, message: str) -> RpcMessage:
@@ -105,6 +106,7 @@ class ChatService:
         self._load_lock = asyncio.Lock()
         self._tokens = itertools.count(1)
         self._waiters: dict[Token, asyncio.Future[str | None]] = {}
+        self._background: set[asyncio.Task[Any]] = set()
         self.agent_state: AgentStateEnvelope | None = None
         self.ignored_updates = 0
 
@@ -187,6 +189,8 @@ class ChatService:
     async def shutdown(self) -> None:
         """Quit: cancel every waiter, end every client terminal, kill the agent's whole process group."""
         self._apply(self.machine.cancel_permissions("app-quit"))
+        for task in list(self._background):
+            task.cancel()
         self.terminals.shutdown()
         await self.connection.stop()
 
@@ -397,7 +401,24 @@ class ChatService:
         params = {"sessionId": live.acp_id}
         self._apply(self.machine.on_send({"method": "session/cancel", "params": params}))
         await self.connection.notify("session/cancel", params)
+        self._after_stop(live.client_message_id)
         return True
+
+    def _after_stop(self, turn_id: str) -> None:
+        """After the grace, end the stopped turn's terminals the agent left running."""
+
+        async def end() -> None:
+            await asyncio.sleep(STOP_GRACE_S)
+            self.terminals.end_turn_terminals(turn_id, "killed after Stop")
+
+        task = asyncio.get_running_loop().create_task(end(), name="after-stop")
+        self._background.add(task)
+        task.add_done_callback(self._background_done)
+
+    def _background_done(self, task: asyncio.Task[Any]) -> None:
+        self._background.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("background work failed", exc_info=task.exception())
 
 
 __all__ = ["ChatService", "PromptAttachment", "normalize_cwd"]

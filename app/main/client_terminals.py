@@ -183,6 +183,16 @@ class ClientTerminals:
         status = await asyncio.shield(terminal.exited)
         return status.to_acp()
 
+    def running(self, terminal_id: str) -> bool:
+        terminal = self._terminals.get(terminal_id)
+        return terminal is not None and terminal.status is None
+
+    def kill_any(self, terminal_id: str) -> None:
+        """Kill a terminal whichever session it belongs to (ClawQt's own decision, not a request)."""
+        terminal = self._terminals.get(terminal_id)
+        if terminal is not None and terminal.status is None:
+            terminal.pty.kill()
+
     def kill(self, session_key: str, terminal_id: str) -> None:
         """Kill the process group; the output stays until release."""
         terminal = self._get(terminal_id, session_key)

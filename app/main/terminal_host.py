@@ -3,7 +3,9 @@ request names, and the output pushed to the renderer as TerminalOutputEnvelopes 
 incrementally, so a chunk never ends inside a UTF-8 character).
 
 Authority: a request is served only for a session open right now (a live prompt's, or the one shown);
-the terminal runs inside that session's workspace (checked by `ClientTerminals`)."""
+the terminal runs inside that session's workspace (checked by `ClientTerminals`). A turn the user
+stopped does not leave its terminals running: whatever the agent neither killed nor released within a
+short grace is killed by ClawQt (the output stays; the card says why it ended)."""
 
 from __future__ import annotations
 
@@ -33,6 +35,8 @@ class ClientTerminalHost:
         self.terminals = ClientTerminals(self._on_output, spawn)
         self._decoders: dict[str, codecs.IncrementalDecoder] = {}
         self._generations: dict[str, int] = {}
+        self._turn_of: dict[str, str] = {}  # running terminal -> the turn (prompt message id) that made it
+        self._notes: dict[str, str] = {}  # why ClawQt ended a terminal
 
     def __len__(self) -> int:
         return len(self.terminals)
@@ -63,7 +67,19 @@ class ClientTerminalHost:
             self._diagnose("terminal-refused", str(exc))
             raise
         self._generations[terminal_id] = context.generation
+        if context.turn_id is not None:
+            self._turn_of[terminal_id] = context.turn_id
         return terminal_id
+
+    def end_turn_terminals(self, turn_id: str, note: str) -> int:
+        """Kill the turn's terminals still running (the output is kept); how many were."""
+        killed = 0
+        for terminal_id in [tid for tid, turn in self._turn_of.items() if turn == turn_id]:
+            if self.terminals.running(terminal_id):
+                self._notes[terminal_id] = note
+                self.terminals.kill_any(terminal_id)
+                killed += 1
+        return killed
 
     def output(self, acp_session_id: str, terminal_id: str) -> dict[str, Any]:
         return self.terminals.output(self._context(acp_session_id).key, terminal_id)
@@ -96,7 +112,9 @@ class ClientTerminalHost:
                 exited=status is not None,
                 exit_code=status.exit_code if status else None,
                 signal=status.signal if status else None,
+                note=self._notes.pop(terminal_id, "") if status is not None else "",
             )
         )
         if status is not None:
             self._decoders.pop(terminal_id, None)
+            self._turn_of.pop(terminal_id, None)

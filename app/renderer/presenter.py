@@ -209,7 +209,9 @@ def footer_entry(timeline: Timeline, group: Group, now: float) -> dict[str, Any]
                 break
     label = ""
     if timing is not None:
-        if timing.elapsed_s is not None:
+        if timing.elapsed_s is not None and timing.stopped:
+            label = f"Stopped after {format_duration(timing.elapsed_s)}"
+        elif timing.elapsed_s is not None:
             label = f"Took {format_duration(timing.elapsed_s)}"
         elif timing.sent_at is not None and timeline.live_message_id == message_id:
             label = f"{format_duration(now - timing.sent_at)} elapsed"

@@ -90,6 +90,7 @@ def screen_entry(tool: ToolCall) -> tuple[dict[str, Any] | None, dict[str, Any] 
             "signal": terminal.signal or "",
             "exited": terminal.exited,
             "trimmed": terminal.trimmed,
+            "note": terminal.note,
         }, None
     if console_fallback(tool) is None:
         return None, None
@@ -100,6 +101,7 @@ def screen_entry(tool: ToolCall) -> tuple[dict[str, Any] | None, dict[str, Any] 
         "signal": "",
         "exited": False,
         "trimmed": False,
+        "note": "",
         "fallback": True,
     }
 

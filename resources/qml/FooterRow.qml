@@ -26,7 +26,7 @@ Item {
                 Accessible.name: "Copy the agent's reply"
                 onClicked: { conversation.copyTurn(root.index); copied = true }
             }
-            Text { text: root.footer.timing || ""; color: Theme.muted; font.pixelSize: 11 }
+            Text { objectName: "turnTiming"; text: root.footer.timing || ""; color: Theme.muted; font.pixelSize: 11 }
             Item { Layout.fillWidth: true }
         }
         Rectangle {

@@ -22,8 +22,13 @@ Rectangle {
             Text { text: root.terminal.cwd || "terminal"; color: "#8b949e"; font.family: Theme.mono; font.pixelSize: 11
                    Layout.fillWidth: true; elide: Text.ElideMiddle }
             Text {
-                text: root.terminal.exited ? (root.terminal.signal ? root.terminal.signal
-                      : "exit " + root.terminal.exitCode) : (root.running ? "running" : "")
+                objectName: "terminalExit"
+                text: {
+                    if (!root.terminal.exited)
+                        return root.running ? "running" : ""
+                    const how = root.terminal.signal ? root.terminal.signal : "exit " + root.terminal.exitCode
+                    return root.terminal.note ? how + " · " + root.terminal.note : how
+                }
                 color: root.terminal.exited && root.terminal.exitCode === 0 ? "#56d364" : "#ff7b72"
                 font.pixelSize: 11
             }

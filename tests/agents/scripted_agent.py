@@ -343,6 +343,45 @@ class Agent:
         self.chunk(sid, f"outcome: {outcome}")
         return "cancelled" if sid in self.cancelled else "end_turn"
 
+    async def prompt_silent(self, sid: str, params: dict[str, Any], text: str) -> str:
+        """Says nothing until cancelled (Stop before any reply)."""
+        for _ in range(600):
+            if sid in self.cancelled:
+                return "cancelled"
+            await asyncio.sleep(0.05)
+        return "end_turn"
+
+    async def prompt_term_stop(self, sid: str, params: dict[str, Any], text: str) -> str:
+        """Starts a client terminal that runs for minutes, shows it in a tool card, and when cancelled
+        answers `cancelled` WITHOUT killing or releasing it (like fast-agent)."""
+        cwd = self.sessions.get(sid, {}).get("cwd") or "."
+        created = await self.request(
+            "terminal/create",
+            {
+                "sessionId": sid,
+                "command": "bash",
+                "args": ["-c", "echo started; echo $$ > stop.pid; exec sleep 300"],
+                "cwd": cwd,
+            },
+        )
+        terminal_id = created.get("terminalId") if isinstance(created, dict) else None
+        self.update(
+            sid,
+            {
+                "sessionUpdate": "tool_call",
+                "toolCallId": "t-stop",
+                "title": "sleep 300",
+                "kind": "execute",
+                "status": "in_progress",
+                "content": [{"type": "terminal", "terminalId": terminal_id}],
+            },
+        )
+        for _ in range(600):
+            if sid in self.cancelled:
+                return "cancelled"
+            await asyncio.sleep(0.05)
+        return "end_turn"
+
     async def prompt_slow(self, sid: str, params: dict[str, Any], text: str) -> str:
         self.update(
             sid,
@@ -789,6 +828,8 @@ PROMPTS = {
     "exit": Agent.prompt_exit,
     "permission": Agent.prompt_permission,
     "slow": Agent.prompt_slow,
+    "silent": Agent.prompt_silent,
+    "term-stop": Agent.prompt_term_stop,
     "background": Agent.prompt_other,
     "meta": Agent.prompt_meta,
     "blast": Agent.prompt_blast,

@@ -4,6 +4,7 @@ card, unknown ids, and the client's own terminals on a real PTY (terminal/create
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 
@@ -136,3 +137,54 @@ async def test_the_demo_agent_exercises_deltas_v2_and_a_client_terminal(make_ser
     assert client.exited and client.exit_code == 0 and "line 60" in render_screen(client.output)
     summary = envelopes.text()
     assert '"truncated": true' in summary and '"exitCode": 0' in summary
+
+
+async def test_a_stopped_turn_s_terminal_left_running_is_killed_after_a_grace_output_kept(
+    make_service, tmp_path
+):
+    """Like fast-agent, the agent answers `cancelled` without killing its terminal: ClawQt gives it the
+    grace, then kills it itself, and the card keeps the output and says why it ended."""
+    from app.main.chat_service import STOP_GRACE_S
+
+    service, _ = make_service(scripted_agent_argv())
+    pipeline = HeadlessPipeline(service)
+    timeline = await pipeline.new_session()
+    running = asyncio.create_task(pipeline.prompt(timeline.session_key, "term-stop"))
+    pidfile = tmp_path / "stop.pid"
+    while not pidfile.exists() or not pidfile.read_text().strip():
+        await asyncio.sleep(0.05)
+    pid = int(pidfile.read_text())
+    assert await service.cancel(timeline.session_key)
+    stopped_at = time.monotonic()
+    assert (await running).stop_reason == "cancelled"
+    assert process_alive(pid)  # the agent gets its grace first
+    while process_alive(pid) and time.monotonic() - stopped_at < STOP_GRACE_S + 5:
+        await asyncio.sleep(0.05)
+    assert not process_alive(pid)
+    assert time.monotonic() - stopped_at >= STOP_GRACE_S - 0.1
+    terminal = _tool(timeline, "t-stop").terminal
+    while not terminal.exited:
+        await asyncio.sleep(0.05)
+    assert (terminal.signal, terminal.note) == ("SIGKILL", "killed after Stop")
+    assert "started" in render_screen(terminal.output)
+
+
+async def test_a_finished_turn_s_terminals_are_not_killed_by_a_later_stop(
+    make_service, tmp_path, monkeypatch
+):
+    """The kill after Stop is for the stopped turn's own terminals only."""
+    monkeypatch.setattr("app.main.chat_service.STOP_GRACE_S", 0.2)
+    service, _ = make_service(scripted_agent_argv())
+    pipeline = HeadlessPipeline(service)
+    timeline = await pipeline.new_session()
+    await pipeline.prompt(timeline.session_key, "term-hold")
+    pidfile = tmp_path / "held.pid"
+    while not pidfile.exists() or not pidfile.read_text().strip():
+        await asyncio.sleep(0.05)
+    held = int(pidfile.read_text())
+    running = asyncio.create_task(pipeline.prompt(timeline.session_key, "silent"))
+    await asyncio.sleep(0.2)
+    assert await service.cancel(timeline.session_key)
+    await running
+    await asyncio.sleep(0.8)  # well past the (shortened) grace
+    assert process_alive(held) and len(service.terminals) == 1

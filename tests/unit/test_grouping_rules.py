@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from app.renderer.presenter import footer_entry
 from app.renderer.timeline.rows import RowKey
 from app.renderer.timeline.turn_view import copy_text, group_attachments
 from tests.unit.timeline_helpers import Harness, agent, permission, settled, thought, tool, update, user
@@ -160,3 +161,28 @@ def test_removing_a_user_segment_between_turns_merges_them():
     apply_changes(h.mirror, changes)
     assert [k for k, _ in _groups(h)] == ["assistant"]
     assert h.row_kinds == ["assistant-text", "plan", "turn-footer"] and h.mirror == h.timeline.rows
+
+
+def test_a_turn_stopped_before_any_reply_keeps_a_footer_only_turn_that_says_so():
+    h = Harness()
+    h.optimistic("user:1", "q")
+    h(settled("user:1", stop="cancelled", elapsed=3.0))
+    assert _groups(h) == [("user", ["user:1:0"]), ("assistant", ["stopped:user:1"])]
+    assert h.row_kinds == ["user", "turn-footer"]  # the marker itself draws nothing
+    footer = footer_entry(h.timeline, h.timeline.grouping.groups[1], now=0.0)
+    assert footer == {"timing": "Stopped after 3 s", "messageId": "user:1"}
+
+
+def test_a_turn_stopped_mid_reply_says_stopped_and_adds_no_marker():
+    h = Harness()
+    h.optimistic("user:1", "q")
+    h(agent("half an answer"), settled("user:1", stop="cancelled", elapsed=2.0))
+    assert [k for k, _ in _groups(h)] == ["user", "assistant"] and "stopped:user:1" not in h.ids
+    assert footer_entry(h.timeline, h.timeline.grouping.groups[1], now=0.0)["timing"] == "Stopped after 2 s"
+
+
+def test_a_failed_or_finished_turn_gets_no_stopped_marker():
+    h = Harness()
+    h.optimistic("user:1", "q")
+    h(settled("user:1", stop="end_turn"))
+    assert h.ids == ["user:1:0"]

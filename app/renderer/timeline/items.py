@@ -101,6 +101,7 @@ class TerminalState:
     trimmed: bool = False
     size: int = 0
     revision: int = 0  # bumped when output is replaced or trimmed (views restart their emulator)
+    note: str = ""  # why ClawQt ended it, when it did
     decoder: object | None = None  # an incremental UTF-8 decoder for base64 chunks (v2 updates)
 
     def append(self, text: str) -> None:
@@ -180,7 +181,20 @@ class PlanItem(ItemBase):
     kind: Literal["plan"] = "plan"
 
 
-Item = MessageSegment | Thought | ToolCall | PermissionItem | PlanItem
+@dataclass(eq=False)
+class TurnEnd(ItemBase):
+    """A turn the user stopped before the agent said anything: it keeps a (footer-only) turn in the
+    conversation, which says so, instead of leaving just the question."""
+
+    reason: str = "cancelled"
+    kind: Literal["turn-end"] = "turn-end"
+
+    @property
+    def visible(self) -> bool:
+        return False
+
+
+Item = MessageSegment | Thought | ToolCall | PermissionItem | PlanItem | TurnEnd
 
 
 def is_user(item: Item) -> bool:

@@ -26,7 +26,7 @@ from app.contract.envelopes import (
     ToolCallsCancelledEnvelope,
 )
 from app.renderer.timeline.grouping import Grouping
-from app.renderer.timeline.items import Item, MessageSegment, PermissionItem, ToolCall
+from app.renderer.timeline.items import Item, MessageSegment, PermissionItem, ToolCall, TurnEnd
 from app.renderer.timeline.message_rules import MessageRules
 from app.renderer.timeline.metadata import Metadata, apply_metadata
 from app.renderer.timeline.parts import AttachmentPart, MarkdownPart, Part, content_to_part
@@ -59,6 +59,7 @@ class TurnTiming:
 
     sent_at: float | None
     elapsed_s: float | None = None
+    stopped: bool = False  # the user stopped it (the prompt settled `cancelled`)
 
 
 class Timeline(MessageRules, ToolRules):
@@ -170,7 +171,12 @@ class Timeline(MessageRules, ToolRules):
                 self._tools_cancelled(envelope)
             case TerminalOutputEnvelope():
                 owner = self.terminals.apply_client_output(
-                    envelope.terminal_id, envelope.data, envelope.exited, envelope.exit_code, envelope.signal
+                    envelope.terminal_id,
+                    envelope.data,
+                    envelope.exited,
+                    envelope.exit_code,
+                    envelope.signal,
+                    envelope.note,
                 )
                 if owner is not None and owner.id in self.items:
                     self._touch(owner)
@@ -262,7 +268,9 @@ class Timeline(MessageRules, ToolRules):
         self._add_optimistic(envelope.client_message_id, "\n".join(texts), attachments, None)
 
     def _prompt_settled(self, envelope: PromptSettledEnvelope) -> None:
-        self.timings.setdefault(envelope.client_message_id, TurnTiming(None)).elapsed_s = envelope.elapsed_s
+        timing = self.timings.setdefault(envelope.client_message_id, TurnTiming(None))
+        timing.elapsed_s = envelope.elapsed_s
+        timing.stopped = envelope.stop_reason == "cancelled"
         if self.live_message_id == envelope.client_message_id:
             self.live_message_id = None
         segment_id = self.optimistic.get(envelope.client_message_id)
@@ -279,7 +287,16 @@ class Timeline(MessageRules, ToolRules):
             self._remove(segment.id)
             self.optimistic.pop(envelope.client_message_id, None)
             return
-        if isinstance(segment, MessageSegment) and not self._batch:
+        if (
+            isinstance(segment, MessageSegment)
+            and timing.stopped
+            and self.order
+            and self.order[-1] == segment.id
+        ):
+            # stopped before any reply: a turn of its own says so (its footer: "Stopped after 2 s")
+            self._close_segments()
+            self._append(TurnEnd(id=f"stopped:{envelope.client_message_id}"))
+        elif isinstance(segment, MessageSegment) and not self._batch:
             self._turn_settled(segment.id)
 
     def _turn_settled(self, user_item_id: str) -> None:

@@ -23,6 +23,7 @@ from app.renderer.timeline.items import (
     TerminalState,
     Thought,
     ToolCall,
+    TurnEnd,
 )
 from app.renderer.timeline.metadata import Metadata
 from app.renderer.timeline.parts import (
@@ -124,6 +125,8 @@ def item_record(item: Item) -> dict[str, Any]:
             }
         case PlanItem():
             return {"kind": "plan", "id": item.id, "entries": item.entries}
+        case TurnEnd():
+            return {"kind": "turn-end", "id": item.id, "reason": item.reason}
 
 
 def metadata_record(meta: Metadata) -> dict[str, Any]:
@@ -173,6 +176,8 @@ def item_json(item: Item) -> dict[str, Any] | None:
             }
         case PlanItem():
             return {"kind": "plan", "id": item.id, "plan": {"entries": item.entries}}
+        case TurnEnd():
+            return {"kind": "stopped", "id": item.id}
 
 
 def group_json(items: dict[str, Item], group: Group) -> dict[str, Any]:
@@ -236,4 +241,6 @@ def _item_lines(item: dict[str, Any]) -> list[str]:
         return lines
     if kind == "permission":
         return [f"- permission: {item['permission']['status']}"]
+    if kind == "stopped":
+        return ["(stopped before a reply)"]
     return [f"- [{e['status']}] {e['content']}" for e in item["plan"]["entries"]]

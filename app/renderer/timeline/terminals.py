@@ -122,11 +122,18 @@ class TerminalRegistry:
         return True, owner
 
     def apply_client_output(
-        self, terminal_id: str, data: str, exited: bool, exit_code: int | None, signal: str | None
+        self,
+        terminal_id: str,
+        data: str,
+        exited: bool,
+        exit_code: int | None,
+        signal: str | None,
+        note: str = "",
     ) -> ToolCall | None:
         """Output of one of the client's own terminals (terminal/create), as the main side saw it."""
         state, owner = self._state(terminal_id)
         state.append(data)
         if exited:
             state.exit_code, state.signal, state.exited = exit_code, signal, True
+            state.note = note
         return owner
