@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 import qasync
-from PySide6.QtCore import QCoreApplication, QEvent, Qt
+from PySide6.QtCore import Q_ARG, Q_RETURN_ARG, QCoreApplication, QEvent, QMetaObject, Qt
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtQuick import QQuickItem
 
@@ -29,6 +29,27 @@ from tests.conftest import REPO
 from tests.model_checks import ModelChecks
 
 SCREENSHOTS = REPO / "test-artifacts" / "screenshots"
+
+
+def has_colour_near(image: Any, rect: Any, rgb: tuple[int, int, int], tolerance: int = 40) -> bool:
+    """True if some painted pixel inside `rect` (scene coordinates) is within `tolerance` of `rgb`."""
+    scale = image.devicePixelRatio()
+    for y in range(int(rect.top() * scale), int(rect.bottom() * scale)):
+        for x in range(int(rect.left() * scale), int(rect.right() * scale)):
+            colour = image.pixelColor(x, y)
+            channels = (colour.red(), colour.green(), colour.blue())
+            if all(abs(a - b) <= tolerance for a, b in zip(channels, rgb, strict=True)):
+                return True
+    return False
+
+
+def plain_text(edit: QQuickItem) -> str:
+    """A (rich text) TextEdit's text as the user reads it, without its markup."""
+    length = edit.property("length")
+    text = QMetaObject.invokeMethod(
+        edit, "getText", Q_RETURN_ARG("QString"), Q_ARG(int, 0), Q_ARG(int, length)
+    )
+    return text.replace("\u2029", "\n")  # Qt's paragraph separators
 
 
 def find_all(root: QQuickItem, name: str) -> list[QQuickItem]:

@@ -10,7 +10,6 @@ failure half-way leaves the original intact. No Qt here: the chat service owns o
 from __future__ import annotations
 
 import contextlib
-import difflib
 import os
 import stat
 import tempfile
@@ -18,6 +17,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Literal
 
+from app.contract.diffs import split_lines, unified_diff
 from app.main.paths import within
 from app.main.regular_files import NotRegular, open_regular, read_at_most
 
@@ -97,15 +97,6 @@ def _inside(path: str, roots: list[str]) -> bool:
     return any(within(path, root) for root in roots)
 
 
-def _split_lines(text: str) -> list[str]:
-    """Lines with their endings kept; only "\\n" ends a line (not \\u2028 and friends)."""
-    parts = text.split("\n")
-    lines = [part + "\n" for part in parts[:-1]]
-    if parts[-1]:
-        lines.append(parts[-1])
-    return lines
-
-
 def _check_count(name: str, value: int | None) -> None:
     if value is None:
         return
@@ -180,7 +171,7 @@ class AgentFiles:
         if line is None and limit is None:
             return text
         start = (line or 1) - 1
-        lines = _split_lines(text)
+        lines = split_lines(text)
         return "".join(lines[start : start + limit if limit is not None else None])
 
     def _remember_read(self, session_key: str, real: str, text: str) -> None:
@@ -297,24 +288,10 @@ class AgentFiles:
     def diff(change: FileChange) -> str:
         """Unified diff of what the agent based its edit on (its last read, else the old file) vs now."""
         base = change.read_base if change.read_base is not None else change.before
-        return "".join(
-            difflib.unified_diff(
-                _diff_lines(base or ""),
-                _diff_lines(change.after),
-                fromfile=change.path if base is not None else "/dev/null",
-                tofile=change.path,
-            )
-        )
+        return unified_diff(base, change.after, change.path)
 
     def forget_session(self, session_key: str) -> None:
         """Drop everything recorded for a session (it was closed)."""
         self._changes.pop(session_key, None)
         for read_key in [k for k in self._reads if k[0] == session_key]:
             self._read_chars -= len(self._reads.pop(read_key))
-
-
-def _diff_lines(text: str) -> list[str]:
-    lines = _split_lines(text)
-    if lines and not lines[-1].endswith("\n"):
-        lines[-1] += "\n\\ No newline at end of file\n"
-    return lines

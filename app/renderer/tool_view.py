@@ -1,13 +1,15 @@
-"""What a tool card shows, as plain data: title, kind, status label, pretty input, output text (diffs
-as +/- lines), locations, and which screen it embeds (its terminal, or a ```console block in its output
-shown the same way). Pure: no Qt, no I/O."""
+"""What a tool card shows, as plain data: title, kind, status label, pretty input, output text, diffs
+(unified, for the one diff view), locations, and which screen it embeds (its terminal, or a ```console
+block in its output shown the same way). Pure: no Qt, no I/O."""
 
 from __future__ import annotations
 
 import json
 import re
+from functools import lru_cache
 from typing import Any
 
+from app.contract.diffs import unified_diff
 from app.renderer.timeline.items import ToolCall
 from app.renderer.timeline.parts import DiffPart, ErrorPart, ImagePart, MarkdownPart
 
@@ -45,6 +47,21 @@ def console_fallback(tool: ToolCall) -> str | None:
     return None
 
 
+@lru_cache(maxsize=64)
+def _unified(old: str | None, new: str, path: str) -> str:
+    """Cached: a tool's entry is rebuilt on every update of the tool, its diff need not be."""
+    return unified_diff(old, new, path)
+
+
+def tool_diffs(tool: ToolCall) -> list[str]:
+    """Each diff content of the tool as a unified diff (shown by the one diff view)."""
+    return [
+        _unified(part.old_text, part.new_text, part.path)
+        for part in tool.output_parts
+        if isinstance(part, DiffPart)
+    ]
+
+
 def pretty(value: Any) -> str:
     if value is None:
         return ""
@@ -60,16 +77,7 @@ def pretty(value: Any) -> str:
 def tool_output(tool: ToolCall) -> str:
     pieces = []
     for part in tool.output_parts:
-        if isinstance(part, MarkdownPart):
-            pieces.append(part.text)
-        elif isinstance(part, DiffPart):
-            old = (part.old_text or "").splitlines()
-            new = part.new_text.splitlines()
-            pieces.append(
-                f"--- {part.path}\n+++ {part.path}\n"
-                + "\n".join([f"-{line}" for line in old] + [f"+{line}" for line in new])
-            )
-        elif isinstance(part, ErrorPart):
+        if isinstance(part, MarkdownPart | ErrorPart):
             pieces.append(part.text)
         elif isinstance(part, ImagePart):
             pieces.append("[image]")
@@ -117,6 +125,7 @@ def tool_entry(tool: ToolCall) -> dict[str, Any]:
         "historical": tool.historical,
         "input": pretty(tool.input),
         "output": tool_output(tool),
+        "diffs": tool_diffs(tool),
         "locations": [
             str(loc.get("path", "")) + (f":{loc['line']}" if isinstance(loc.get("line"), int) else "")
             for loc in tool.locations

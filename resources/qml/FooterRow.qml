@@ -54,28 +54,25 @@ Item {
                         spacing: 0
                         RowLayout {
                             Layout.fillWidth: true
-                            ToolButton { text: (fileEntry.open ? "\u25be " : "\u25b8 ") + fileEntry.modelData.name
+                            ToolButton { objectName: "fileDiffToggle"
+                                         text: (fileEntry.open ? "\u25be " : "\u25b8 ") + fileEntry.modelData.name
                                          font.pixelSize: 12; onClicked: fileEntry.open = !fileEntry.open
                                          Accessible.name: (fileEntry.open ? "Hide" : "Show") + " the diff of "
                                                           + fileEntry.modelData.name }
                             Text { text: (fileEntry.modelData.created ? "created  " : "") + fileEntry.modelData.path
                                    color: Theme.muted; font.pixelSize: 11; elide: Text.ElideMiddle
                                    Layout.fillWidth: true; textFormat: Text.PlainText }
+                            DiffCounts { added: fileEntry.modelData.added; removed: fileEntry.modelData.removed }
                             ToolButton { objectName: "revertButton"; text: "Revert"; font.pixelSize: 11
                                          Accessible.name: "Revert the agent's change to " + fileEntry.modelData.name
                                          onClicked: fileChanges.revert(root.footer.messageId, fileEntry.modelData.path) }
                         }
-                        TextEdit {
+                        Loader {  // built when opened: a closed file costs nothing
                             objectName: "fileDiff"
-                            visible: fileEntry.open
+                            active: fileEntry.open
+                            visible: active
                             Layout.fillWidth: true
-                            text: fileEntry.modelData.diff
-                            textFormat: TextEdit.PlainText
-                            readOnly: true; selectByMouse: true
-                            font.family: Theme.mono; font.pixelSize: 11
-                            color: Theme.text
-                            wrapMode: TextEdit.NoWrap
-                            clip: true
+                            sourceComponent: DiffView { diff: fileEntry.modelData.diff; showPath: false }
                         }
                     }
                 }

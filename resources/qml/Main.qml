@@ -21,6 +21,10 @@ ApplicationWindow {
     palette.placeholderText: Theme.muted
     palette.highlight: Theme.accent
     palette.highlightedText: "#ffffff"
+    palette.link: Theme.accent
+    palette.linkVisited: Theme.accent
+    readonly property color linkColour: Theme.accent
+    onLinkColourChanged: app.setLinkColour(linkColour)
     palette.mid: Theme.border
     palette.light: Theme.dark ? "#3f4147" : "#ffffff"
     palette.dark: Theme.dark ? "#141517" : "#c4c6cb"
@@ -138,5 +142,8 @@ ApplicationWindow {
     Shortcut { sequence: "Esc"; enabled: !session.busy && attachments.preview.name !== undefined
                onActivated: attachments.closePreview() }
     Shortcut { sequences: [StandardKey.Open]; onActivated: composerFiles.chooseFiles() }
-    Component.onCompleted: composerView.input.forceActiveFocus()
+    Component.onCompleted: {
+        app.setLinkColour(linkColour)
+        composerView.input.forceActiveFocus()
+    }
 }

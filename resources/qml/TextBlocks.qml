@@ -27,7 +27,9 @@ ColumnLayout {
     Component {
         id: proseBlock
         TextEdit {
-            text: parent ? parent.html : ""
+            // links take the application palette's colour when the text is parsed: a new link colour
+            // re-parses (the comment naming it changes the text)
+            text: parent ? parent.html + "<!--" + app.linkColour + "-->" : ""
             textFormat: TextEdit.RichText
             readOnly: true
             selectByMouse: true

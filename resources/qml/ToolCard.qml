@@ -2,7 +2,7 @@ import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
 
-// One tool call: kind, title, status; when expanded its input, output (whitespace kept), locations
+// One tool call: kind, title, status; when expanded its input, diffs, output (whitespace kept), locations
 // and, for terminal tools, the rendered terminal with its working directory and exit pill.
 Rectangle {
     id: card
@@ -58,7 +58,7 @@ Rectangle {
             visible: active
             sourceComponent: ColumnLayout {
                 spacing: 4
-                Text { visible: card.tool.locations.length > 0; text: card.tool.locations.join("  \u00b7  ")
+                Text { visible: card.tool.locations.length > 0 && card.tool.diffs.length === 0; text: card.tool.locations.join("  \u00b7  ")
                        color: Theme.muted; font.pixelSize: 11; elide: Text.ElideMiddle; Layout.fillWidth: true }
                 Loader {  // the terminal card, or the ```console fallback shown the same way
                     Layout.fillWidth: true
@@ -72,7 +72,7 @@ Rectangle {
                 }
                 Text {
                     visible: card.tool.input !== "" && card.tool.toolKind !== "execute"
-                             && !(card.tool.toolKind === "edit" && card.tool.output !== "")
+                             && !(card.tool.toolKind === "edit" && (card.tool.output !== "" || card.tool.diffs.length > 0))
                     Layout.fillWidth: true
                     text: card.tool.input
                     font.family: Theme.mono; font.pixelSize: 11
@@ -80,6 +80,10 @@ Rectangle {
                     wrapMode: Text.WrapAnywhere
                     textFormat: Text.PlainText
                     maximumLineCount: 12; elide: Text.ElideRight
+                }
+                Repeater {  // each diff the tool sent, as a real unified diff
+                    model: card.tool.diffs
+                    DiffView { required property string modelData; diff: modelData; Layout.fillWidth: true }
                 }
                 TextEdit {
                     visible: card.tool.output !== "" && !card.tool.terminal && !card.tool.console

@@ -422,6 +422,32 @@ class Agent:
     def tool_update(self, sid: str, tool_id: str, **fields: Any) -> None:
         self.update(sid, {"sessionUpdate": "tool_call_update", "toolCallId": tool_id, **fields})
 
+    async def prompt_edit(self, sid: str, params: dict[str, Any], text: str) -> str:
+        """An edit tool call with diff content: `edit` changes two lines of a small file, `edit long`
+        rewrites 300 lines (a diff long enough to be collapsed)."""
+        size = 300 if "long" in text else 24
+        old = "".join(f"value_{n} = compute({n})\n" for n in range(1, size + 1))
+        if size == 300:
+            new = old.replace("compute(", "calculate(")
+        else:
+            new = old.replace("value_5 = compute(5)", "value_5 = compute(5, cache=True)").replace(
+                "value_18 = compute(18)\n", "value_18 = compute(18)\nvalue_18b = compute(18.5)\n"
+            )
+        self.update(
+            sid,
+            {
+                "sessionUpdate": "tool_call",
+                "toolCallId": "t-edit",
+                "title": "Edit values.py",
+                "kind": "edit",
+                "status": "completed",
+                "locations": [{"path": "/work/values.py"}],
+                "content": [{"type": "diff", "path": "/work/values.py", "oldText": old, "newText": new}],
+            },
+        )
+        self.chunk(sid, "Edited values.py.")
+        return "end_turn"
+
     async def prompt_term_end(self, sid: str, params: dict[str, Any], text: str) -> str:
         """claude-agent-acp style: the card first, all output once at the end, then the exit."""
         self.update(
@@ -830,6 +856,7 @@ PROMPTS = {
     "slow": Agent.prompt_slow,
     "silent": Agent.prompt_silent,
     "term-stop": Agent.prompt_term_stop,
+    "edit": Agent.prompt_edit,
     "background": Agent.prompt_other,
     "meta": Agent.prompt_meta,
     "blast": Agent.prompt_blast,

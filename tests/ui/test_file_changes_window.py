@@ -4,6 +4,7 @@ against what the agent last read, and a revert that refuses to clobber a later e
 from __future__ import annotations
 
 from tests.conftest import scripted_agent_argv
+from tests.ui_harness import plain_text
 
 
 def _footer_files(ui, window) -> list[dict]:
@@ -28,7 +29,14 @@ def test_a_write_shows_as_files_changed_with_a_diff_and_reverts(ui):
         [changed] = await ui.until(lambda: _footer_files(ui, window))
         assert changed["name"] == "notes.txt" and not changed["created"]
         assert "+second line" in changed["diff"] and "-first line" not in changed["diff"]
-        await ui.screenshot(window, "14-files-changed")
+        assert (changed["added"], changed["removed"]) == (1, 0)
+        ui.item(window, "fileDiffToggle").clicked.emit()
+        body = await ui.until(lambda: ui.find(window, "diffBody"))
+        await ui.until(lambda: body.isVisible() and body.height() > 0)
+        shown = plain_text(body)
+        assert shown == "@@ -1 +1,2 @@\n1 1   first line\n  2 + second line"  # context, then added
+        await ui.screenshots(window, "14-files-changed")
+        ui.item(window, "fileDiffToggle").clicked.emit()
 
         ui.item(window, "revertButton").clicked.emit()
         await ui.until(lambda: not _footer_files(ui, window))

@@ -10,7 +10,7 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtTest import QTest
 
 from tests.conftest import scripted_agent_argv
-from tests.ui_harness import find_all
+from tests.ui_harness import find_all, has_colour_near
 
 
 def _screens(window) -> list:
@@ -19,18 +19,6 @@ def _screens(window) -> list:
 
 def _screen_texts(ui, window) -> list[str]:
     return [item.property("text") for item in _screens(window)]
-
-
-def _has_colour_near(image, rect, rgb: tuple[int, int, int], tolerance: int = 40) -> bool:
-    """True if some painted pixel inside `rect` (scene coordinates) is within `tolerance` of `rgb`."""
-    scale = image.devicePixelRatio()
-    for y in range(int(rect.top() * scale), int(rect.bottom() * scale)):
-        for x in range(int(rect.left() * scale), int(rect.right() * scale)):
-            colour = image.pixelColor(x, y)
-            channels = (colour.red(), colour.green(), colour.blue())
-            if all(abs(a - b) <= tolerance for a, b in zip(channels, rgb, strict=True)):
-                return True
-    return False
 
 
 def test_terminal_card_shows_the_coloured_screen_and_exit_pill(ui):
@@ -46,8 +34,8 @@ def test_terminal_card_shows_the_coloured_screen_and_exit_pill(ui):
         image = window.root.grabWindow()
         top_left = screen.mapToScene(QPointF(0, 0))
         rect = QRectF(top_left.x(), top_left.y(), screen.width(), screen.height())
-        assert _has_colour_near(image, rect, (0x61, 0xAF, 0xEF), tolerance=30)
-        assert not _has_colour_near(image, rect, (0xFF, 0x00, 0xFF), tolerance=30)  # no stray magenta
+        assert has_colour_near(image, rect, (0x61, 0xAF, 0xEF), tolerance=30)
+        assert not has_colour_near(image, rect, (0xFF, 0x00, 0xFF), tolerance=30)  # no stray magenta
         await ui.screenshot(window, "09-terminal-card")
 
     ui.run(scenario())

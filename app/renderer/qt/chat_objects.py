@@ -1,17 +1,18 @@
 """The QObjects one chat window binds to, built from the host API it is given and wired together. Wiring
 only: each object's behaviour (and its tests) lives in its own module.
 
-QML sees them as context properties (`CONTEXT_NAMES`): `session` (the shown session), `sessions` (the
+QML sees them as context properties (`context()`): `session` (the shown session), `sessions` (the
 sidebar), `agent` (the agent's state and banner), `sessionHeader` (the session's title, modes, options, usage,
 commands), `turn` (the composer's draft, send and stop), `notices`, `conversation` (questions, copy,
 links), `timeline` (the list model), `terminals` (the painted screens' source), `fileChanges`,
-`attachments`, `composerFiles` and `app` (settings)."""
+`attachments`, `composerFiles`, `icons`, `diffs` (diff rendering) and `app` (settings)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from PySide6.QtCore import Property, QObject, Signal, Slot
+from PySide6.QtGui import QColor, QGuiApplication, QPalette
 
 from app.contract.host_api import HostApi
 from app.renderer.presenter import ATTACHMENT_KINDS, Presenter
@@ -20,6 +21,7 @@ from app.renderer.qt.attachments import AttachmentController
 from app.renderer.qt.composer_attachments import ComposerAttachments
 from app.renderer.qt.conversation import Conversation
 from app.renderer.qt.current_session import CurrentSession
+from app.renderer.qt.diffs import DiffRenderer
 from app.renderer.qt.file_changes import FileChanges
 from app.renderer.qt.icons import Icons
 from app.renderer.qt.notices import Notices
@@ -39,6 +41,7 @@ class AppSettings(QObject):
     desktop; "light" or "dark" force one, e.g. CLAWQT_COLOR_SCHEME=dark)."""
 
     changed = Signal()
+    linkColourChanged = Signal()
 
     def __init__(
         self, reduced_motion: bool, color_scheme: str = "system", parent: QObject | None = None
@@ -53,8 +56,26 @@ class AppSettings(QObject):
             self._color_scheme = scheme
             self.changed.emit()
 
+    @Slot(QColor)
+    def setLinkColour(self, colour: QColor) -> None:
+        """Rich text draws links in the application palette's link colour (not the window's palette),
+        taken when the text is parsed: the theme sets it here, and `linkColour` changes only after the
+        palette did, so text that re-parses on it gets the new colour."""
+        palette = QGuiApplication.palette()
+        if palette.color(QPalette.ColorRole.Link) == colour:
+            return
+        palette.setColor(QPalette.ColorRole.Link, colour)
+        palette.setColor(QPalette.ColorRole.LinkVisited, colour)
+        QGuiApplication.setPalette(palette)
+        self.linkColourChanged.emit()
+
     reducedMotion = Property(bool, lambda self: self._reduced_motion, notify=changed)
     colorScheme = Property(str, lambda self: self._color_scheme, notify=changed)
+    linkColour = Property(
+        str,
+        lambda self: QGuiApplication.palette().color(QPalette.ColorRole.Link).name(),
+        notify=linkColourChanged,
+    )
 
 
 class _Decorations:
@@ -88,6 +109,7 @@ class ChatObjects(QObject):
         self.host = host
         self.app = AppSettings(reduced_motion, color_scheme, self)
         self.icons = Icons(self)
+        self.diffs = DiffRenderer(self)
         self.tasks = TaskRunner(self)
         self.notices = Notices(self)
         self.tasks.failed.connect(self.notices.show)
@@ -128,6 +150,7 @@ class ChatObjects(QObject):
         return {
             "app": self.app,
             "icons": self.icons,
+            "diffs": self.diffs,
             "session": self.session,
             "sessions": self.sessions,
             "agent": self.agent,

@@ -8,9 +8,10 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal, Slot
 
-from app.contract.envelopes import Envelope, FileChangesEnvelope, LoadResult
+from app.contract.envelopes import Envelope, FileChangesEnvelope, FileChangeView, LoadResult
 from app.contract.errors import HostError
 from app.contract.host_api import FileChangesHost, SessionsHost
+from app.renderer.diff_view import parse_unified
 from app.renderer.qt.notices import Notices
 
 
@@ -32,10 +33,7 @@ class FileChanges(QObject):
         return self._turns.get(turn_id, [])
 
     def _fetch(self, key: str, turn_id: str) -> None:
-        shown = [
-            {"path": c.path, "name": c.name, "created": c.created, "diff": c.diff}
-            for c in self._files.changes(key, turn_id)
-        ]
+        shown = [_entry(c) for c in self._files.changes(key, turn_id)]
         if shown:
             self._turns[turn_id] = shown
         else:
@@ -59,3 +57,15 @@ class FileChanges(QObject):
             self._files.revert(self._key, turn_id, path)
         except HostError as exc:
             self._notices.failed("Not reverted", exc)
+
+
+def _entry(change: FileChangeView) -> dict[str, Any]:
+    files = parse_unified(change.diff)
+    return {
+        "path": change.path,
+        "name": change.name,
+        "created": change.created,
+        "diff": change.diff,
+        "added": sum(f.added for f in files),
+        "removed": sum(f.removed for f in files),
+    }

@@ -1,0 +1,10 @@
+import QtQuick
+
+// "+12 −3": how many lines a diff adds and removes, in the diff's colours.
+Row {
+    property int added: 0
+    property int removed: 0
+    spacing: 4
+    Text { objectName: "diffAdded"; text: "+" + parent.added; color: Theme.success; font.pixelSize: 11; font.bold: true }
+    Text { objectName: "diffRemoved"; text: "\u2212" + parent.removed; color: Theme.danger; font.pixelSize: 11; font.bold: true }
+}

@@ -1,0 +1,72 @@
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+
+// One unified diff (a tool call's edit, or a file the agent changed): hunks with their context, old and
+// new line numbers, +/- colours and the changed words marked; a long diff shows its start and "Show all".
+ColumnLayout {
+    id: root
+    property string diff: ""
+    property bool showPath: true  // the files-changed row names the file itself
+    property bool showAll: false
+    readonly property var view: diffs.render(root.diff, Theme.dark, root.showAll)
+    spacing: 2
+
+    RowLayout {
+        Layout.fillWidth: true
+        spacing: 8
+        Text {
+            objectName: "diffPath"
+            visible: root.showPath
+            Layout.fillWidth: true
+            text: root.view.files.length === 1 ? root.view.files[0].path : root.view.files.length + " files"
+            font.family: Theme.mono; font.pixelSize: 11
+            color: Theme.muted; elide: Text.ElideMiddle; textFormat: Text.PlainText
+        }
+        DiffCounts { visible: root.showPath; added: root.view.added; removed: root.view.removed }
+        Item { visible: !root.showPath; Layout.fillWidth: true }
+        ToolButton { text: "Copy"; font.pixelSize: 11; Accessible.name: "Copy the diff"
+                     onClicked: conversation.copyText(root.diff) }
+    }
+    Rectangle {
+        Layout.fillWidth: true
+        implicitHeight: body.implicitHeight + 8
+        radius: Theme.radius / 2
+        color: Theme.surface
+        border.color: Theme.border
+        clip: true
+        Text {
+            visible: root.view.total === 0
+            x: 8; y: 4
+            text: "No changes"
+            color: Theme.muted; font.pixelSize: 11
+        }
+        TextEdit {
+            id: body
+            objectName: "diffBody"
+            visible: root.view.total > 0
+            x: 4; y: 4
+            width: parent.width - 8
+            text: root.view.html
+            textFormat: TextEdit.RichText
+            readOnly: true; selectByMouse: true
+            wrapMode: TextEdit.NoWrap
+            font.family: Theme.mono; font.pixelSize: 11
+            Accessible.role: Accessible.StaticText
+            Accessible.name: "Diff, " + root.view.added + " lines added, " + root.view.removed + " removed"
+        }
+    }
+    Button {
+        objectName: "diffShowAll"
+        visible: root.view.hidden > 0 && !root.showAll
+        text: "Show all " + root.view.total + " lines"
+        font.pixelSize: 11
+        flat: true
+        onClicked: root.showAll = true
+    }
+    Text {
+        visible: root.view.hidden > 0 && root.showAll
+        text: root.view.hidden + " more lines not shown (Copy takes the whole diff)"
+        color: Theme.muted; font.pixelSize: 11
+    }
+}
