@@ -25,7 +25,12 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("-v", "--verbose", action="store_true", help="log debug details to stderr")
     sub = parser.add_subparsers(dest="command")
     sub.add_parser("demo-agent", help="run the built-in demo ACP agent on stdio")
-    replay = sub.add_parser("replay", help="render a recorded trace (--record) headlessly")
+    replay = sub.add_parser(
+        "replay",
+        help="render a recorded trace (--record) headlessly",
+        description="Exit status: 0 a session rendered (failures of others on stderr), 1 none could be"
+        " rendered (what failed on stderr), 2 the trace cannot be read.",
+    )
     replay.add_argument("trace", type=Path)
     replay.add_argument("--json", action="store_true", help="print the grouped timeline as JSON")
     self_test = sub.add_parser("self-test", help="open the window, send one prompt, save a screenshot")
@@ -62,19 +67,24 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
+    """Exit 0 when a session rendered, 1 when none could be (what failed is on stderr), 2 when the
+    trace cannot be read."""
     import json
 
-    from app.replay import TraceError, replay_json, replay_text
+    from app.replay import TraceError, exit_status, problems, replay_json, replay_text
 
     try:
-        if args.json:
-            print(json.dumps(replay_json(args.trace), ensure_ascii=False, indent=1))
-        else:
-            print(replay_text(args.trace))
+        replayed = replay_json(args.trace)
     except TraceError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    return 0
+    if args.json:
+        print(json.dumps(replayed, ensure_ascii=False, indent=1))
+    elif replayed["sessions"]:
+        print(replay_text(replayed))
+    for line in problems(replayed):
+        print(line, file=sys.stderr)
+    return exit_status(replayed)
 
 
 if __name__ == "__main__":

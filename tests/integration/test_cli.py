@@ -1,5 +1,6 @@
 """The entry points as a user runs them: `clawqt smoke` on the embedded demo agent (what the README's
-first command does until the window lands), `--record`, `--agent`, and a command that does not exist."""
+first command does until the window lands), `--record`, `--agent`, a command that does not exist, and
+`clawqt replay`'s exit status."""
 
 from __future__ import annotations
 
@@ -7,8 +8,11 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 from tests.conftest import REPO, scripted_agent_argv
+
+DEMO_TRACE = Path(__file__).resolve().parents[1] / "fixtures" / "demo-session.trace.jsonl"
 
 
 def _run(*args: str, tmp_path, extra_env: dict | None = None) -> subprocess.CompletedProcess:
@@ -77,3 +81,19 @@ def test_python_dash_m_app_and_console_script_agree(tmp_path):
     assert os.path.exists(script), "the console script is installed by pip install -e ."
     result = subprocess.run([script, "--help"], capture_output=True, text=True, timeout=60, cwd=REPO)
     assert result.returncode == 0 and "demo-agent" in result.stdout
+
+
+def test_replay_exit_status_says_whether_a_session_rendered(tmp_path):
+    """0: a session rendered; 1: none could be (a failed session/new used to exit 0 with no sessions);
+    2: the trace cannot be read. What failed is on stderr in both forms."""
+    failed = tmp_path / "failed.jsonl"
+    request = {"id": 1, "method": "session/new", "params": {"cwd": "/w"}}
+    answer = {"id": 1, "error": {"code": -32000, "message": "Authentication required"}}
+    entries = [{"t": 0, "dir": "send", "msg": request}, {"t": 0.1, "dir": "recv", "msg": answer}]
+    failed.write_text("\n".join(json.dumps(entry) for entry in entries))
+    assert _run("replay", str(DEMO_TRACE), tmp_path=tmp_path).returncode == 0
+    for flags in ((), ("--json",)):
+        result = _run("replay", str(failed), *flags, tmp_path=tmp_path)
+        assert result.returncode == 1, result.stdout
+        assert "session/new failed: Authentication required (code -32000)" in result.stderr
+    assert _run("replay", str(tmp_path / "missing.jsonl"), tmp_path=tmp_path).returncode == 2

@@ -57,6 +57,15 @@ def option_record(option: dict[str, Any]) -> dict[str, Any]:
     return {"optionId": option.get("optionId"), "name": option.get("name"), "kind": option.get("kind")}
 
 
+def selected_record(item: PermissionItem) -> dict[str, Any] | None:
+    """The option a resolved permission chose, as the agent offered it (an id it did not offer keeps
+    its id with no name or kind); None while pending or when cancelled."""
+    if item.selected_option is None:
+        return None
+    chosen = next((o for o in item.options if o.get("optionId") == item.selected_option), None)
+    return option_record(chosen or {"optionId": item.selected_option})
+
+
 def terminal_record(terminal: TerminalState, *, rendered: bool) -> dict[str, Any]:
     """`rendered`: the output as a screen shows it (escape sequences applied), else as received."""
     return {
@@ -169,10 +178,11 @@ def item_json(item: Item) -> dict[str, Any] | None:
             return {"kind": "tool", "id": item.id, "tool": tool}
         case PermissionItem():
             options = [option_record(o) for o in item.options]
+            selected = selected_record(item)
             return {
                 "kind": "permission",
                 "id": item.id,
-                "permission": {"status": item.status, "options": options},
+                "permission": {"status": item.status, "selected": selected, "options": options},
             }
         case PlanItem():
             return {"kind": "plan", "id": item.id, "plan": {"entries": item.entries}}
@@ -240,7 +250,12 @@ def _item_lines(item: dict[str, Any]) -> list[str]:
             lines.append("```console\n" + tool["terminal"]["output"] + "\n```")
         return lines
     if kind == "permission":
-        return [f"- permission: {item['permission']['status']}"]
+        permission, chosen = item["permission"], item["permission"]["selected"]
+        line = f"- permission: {permission['status']}"
+        if chosen is not None:
+            line += f": {chosen['name'] or chosen['optionId']}"
+            line += f" ({chosen['kind']})" if chosen["kind"] else ""
+        return [line]
     if kind == "stopped":
         return ["(stopped before a reply)"]
     return [f"- [{e['status']}] {e['content']}" for e in item["plan"]["entries"]]
