@@ -10,6 +10,7 @@ from functools import lru_cache
 from typing import Any
 
 from app.contract.diffs import unified_diff
+from app.renderer.ansi_text import has_escapes, strip_escapes
 from app.renderer.timeline.items import ToolCall
 from app.renderer.timeline.parts import DiffPart, ErrorPart, ImagePart, MarkdownPart
 
@@ -35,15 +36,19 @@ def console_id(tool: ToolCall) -> str:
 
 
 def console_fallback(tool: ToolCall) -> str | None:
-    """The text of a ```console block in a tool's output (how agents send terminal output to clients
-    without the terminal capability), or None."""
+    """What a tool's card shows on a terminal screen when it has no terminal: a ```console block in its
+    output (how agents send terminal output to clients without the terminal capability), or a text
+    output carrying terminal escapes (a command's coloured output passed through), or None."""
     if tool.terminal is not None:
         return None
-    for part in tool.output_parts:
-        if isinstance(part, MarkdownPart) and ("```" in part.text or "~~~" in part.text):
-            match = _CONSOLE_FENCE.search(part.text)
+    texts = [part.text for part in tool.output_parts if isinstance(part, MarkdownPart)]
+    for text in texts:
+        if "```" in text or "~~~" in text:
+            match = _CONSOLE_FENCE.search(text)
             if match:
                 return match.group(3)
+    if any(has_escapes(text) for text in texts):
+        return "\n\n".join(texts)
     return None
 
 
@@ -78,7 +83,7 @@ def tool_output(tool: ToolCall) -> str:
     pieces = []
     for part in tool.output_parts:
         if isinstance(part, MarkdownPart | ErrorPart):
-            pieces.append(part.text)
+            pieces.append(strip_escapes(part.text))
         elif isinstance(part, ImagePart):
             pieces.append("[image]")
     if not pieces and tool.output is not None and not isinstance(tool.output, dict | list):
@@ -118,7 +123,7 @@ def tool_entry(tool: ToolCall) -> dict[str, Any]:
     terminal, console = screen_entry(tool)
     return {
         "id": tool.id,
-        "title": tool.title,
+        "title": strip_escapes(tool.title),
         "toolKind": tool.tool_kind,
         "status": tool.status,
         "statusLabel": STATUS_LABELS.get(tool.status, tool.status),

@@ -27,6 +27,7 @@ ColumnLayout {
     Component {
         id: proseBlock
         TextEdit {
+            objectName: "proseText"
             // links take the application palette's colour when the text is parsed: a new link colour
             // re-parses (the comment naming it changes the text)
             text: parent ? parent.html + "<!--" + app.linkColour + "-->" : ""

@@ -422,6 +422,32 @@ class Agent:
     def tool_update(self, sid: str, tool_id: str, **fields: Any) -> None:
         self.update(sid, {"sessionUpdate": "tool_call_update", "toolCallId": tool_id, **fields})
 
+    async def prompt_ansi(self, sid: str, params: dict[str, Any], text: str) -> str:
+        """Terminal escapes where no terminal is: in a tool's text output and in the reply."""
+        self.update(
+            sid,
+            {
+                "sessionUpdate": "tool_call",
+                "toolCallId": "t-ansi",
+                "title": "\x1b[1mpytest\x1b[0m",
+                "kind": "execute",
+                "status": "completed",
+                "content": [
+                    {
+                        "type": "content",
+                        "content": {
+                            "type": "text",
+                            "text": "\x1b[32m3 passed\x1b[0m, \x1b[31;1m1 failed\x1b[0m\n",
+                        },
+                    }
+                ],
+            },
+        )
+        self.chunk(
+            sid, "The run said \x1b[31mFAILED\x1b[0m for \x1b]8;;file:///t.py\x1b\\t.py\x1b]8;;\x1b\\."
+        )
+        return "end_turn"
+
     async def prompt_edit(self, sid: str, params: dict[str, Any], text: str) -> str:
         """An edit tool call with diff content: `edit` changes two lines of a small file, `edit long`
         rewrites 300 lines (a diff long enough to be collapsed)."""
@@ -857,6 +883,7 @@ PROMPTS = {
     "silent": Agent.prompt_silent,
     "term-stop": Agent.prompt_term_stop,
     "edit": Agent.prompt_edit,
+    "ansi": Agent.prompt_ansi,
     "background": Agent.prompt_other,
     "meta": Agent.prompt_meta,
     "blast": Agent.prompt_blast,

@@ -9,8 +9,13 @@ from PySide6.QtCore import QPointF, QRectF, Qt, QTimer
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtTest import QTest
 
+from app.renderer.terminal_view import PALETTE
 from tests.conftest import scripted_agent_argv
-from tests.ui_harness import find_all, has_colour_near
+from tests.ui_harness import find_all, has_colour_near, plain_text
+
+
+def _rgb(colour: str) -> tuple[int, int, int]:
+    return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
 
 
 def _screens(window) -> list:
@@ -101,5 +106,32 @@ def test_a_console_fallback_renders_as_a_terminal_block_not_prose(ui):
         text = next(t for t in _screen_texts(ui, window) if "missing rule" in t)
         assert "\x1b" not in text and "```" not in text
         await ui.screenshot(window, "11-console-fallback")
+
+    ui.run(scenario())
+
+
+def test_escapes_outside_a_terminal_are_coloured_on_a_screen_or_stripped_never_raw(ui):
+    async def scenario():
+        window = await ui.open(scripted_agent_argv())
+        objects = window.objects
+        await ui.type_and_send(window, "ansi")
+        await ui.until(lambda: not objects.session.busy)
+        ui.toggle_tool(window, "tool:t-ansi", False)
+        await ui.until(lambda: any("1 failed" in t for t in _screen_texts(ui, window)))
+        screen = next(item for item in _screens(window) if "1 failed" in item.property("text"))
+        assert screen.property("text") == "3 passed, 1 failed"
+        await ui.until(lambda: screen.property("paintedVersion") == screen.property("version"))
+        image = window.root.grabWindow()
+        top_left = screen.mapToScene(QPointF(0, 0))
+        rect = QRectF(top_left.x(), top_left.y(), screen.width(), screen.height())
+        assert has_colour_near(image, rect, _rgb(PALETTE["green"]), tolerance=30)
+        assert has_colour_near(image, rect, _rgb(PALETTE["red"]), tolerance=30) or has_colour_near(
+            image, rect, _rgb(PALETTE["brightred"]), tolerance=30
+        )  # bold red may be drawn bright
+        prose = [plain_text(item) for item in find_all(window.root.contentItem(), "proseText")]
+        reply = next(text for text in prose if "FAILED" in text)
+        assert reply.strip() == "The run said FAILED for t.py."
+        assert ui.tool_payload(window, "tool:t-ansi")["title"] == "pytest"
+        await ui.screenshots(window, "25-escapes-outside-terminals")
 
     ui.run(scenario())

@@ -125,3 +125,8 @@ def test_durations_read_naturally():
         "2 min 5 s",
         "1 h 2 min",
     ]
+
+
+def test_file_names_in_prose_are_not_turned_into_web_links():
+    [block] = render_blocks("Edited values.py and README.md; see https://example.org/x.")
+    assert block.html.count("<a ") == 1 and 'href="https://example.org/x"' in block.html

@@ -17,6 +17,8 @@ from pygments.formatters import HtmlFormatter
 from pygments.lexers import TextLexer, get_lexer_by_name
 from pygments.util import ClassNotFound
 
+from app.renderer.ansi_text import strip_escapes
+
 
 @dataclass(frozen=True)
 class DisplayBlock:
@@ -37,6 +39,10 @@ def _make_parser(linkify: bool = True) -> MarkdownIt:
     md = MarkdownIt("gfm-like", {"html": False, "linkify": linkify, "typographer": False})
     if not linkify:
         md.disable("linkify")
+    else:
+        # only addresses with a scheme (https://, mailto:): a bare "values.py" or "README.md" is a file
+        # name in an agent's reply, not a web site in Paraguay or Moldova
+        md.linkify.set({"fuzzy_link": False})
     md.use(tasklists_plugin)
     md.add_render_rule("image", _image_as_link)
     return md
@@ -84,7 +90,9 @@ def _top_level_spans(tokens: list[Token]) -> list[tuple[int, int, Token | None]]
 
 
 def render_blocks(text: str, dark: bool = False, live: bool = False) -> list[DisplayBlock]:
-    """All display blocks of `text`; consecutive prose blocks are merged into one HTML block."""
+    """All display blocks of `text`; consecutive prose blocks are merged into one HTML block. Terminal
+    escape sequences are dropped (prose is no terminal)."""
+    text = strip_escapes(text)
     env: dict = {}
     md = _MD_LIVE if live else _MD
     tokens = md.parse(text, env)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import posixpath
 from urllib.parse import unquote, urlsplit
 
+from app.renderer.ansi_text import strip_escapes
 from app.renderer.timeline.grouping import Group
 from app.renderer.timeline.items import Item, MessageSegment, Thought
 from app.renderer.timeline.media import strip_directives
@@ -37,7 +38,7 @@ def copy_text(items: dict[str, Item], group: Group) -> str:
     for item_id in group.item_ids:
         item = items[item_id]
         if isinstance(item, MessageSegment) and item.role == "assistant":
-            text = item_text(item).strip()
+            text = strip_escapes(item_text(item)).strip()
             if text:
                 texts.append(text)
     return "\n\n".join(texts)
