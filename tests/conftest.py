@@ -32,6 +32,14 @@ def isolated_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("CLAWQT_DATA_DIR", str(home / "data"))
     monkeypatch.setenv("CLAWQT_LOG_DIR", str(home / "logs"))
     monkeypatch.setenv("CLAWQT_CONFIG", str(home / "config.json"))
+    # the keyring: a real backend writing a file this test owns, never the user's keyring (also for
+    # processes the test starts)
+    monkeypatch.setenv("XDG_DATA_HOME", str(home / "xdg-data"))
+    monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyrings.alt.file.PlaintextKeyring")
+    import keyring
+    from keyrings.alt.file import PlaintextKeyring
+
+    keyring.set_keyring(PlaintextKeyring())
     return home
 
 

@@ -11,7 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-AgentStateName = Literal["idle", "starting", "ready", "exited", "failed"]
+from app.contract.sign_in import SignInEnvelope, SignInTerminalEnvelope
+
+# "sign-in": the agent runs but refuses to open chats until someone signs in
+AgentStateName = Literal["idle", "starting", "ready", "sign-in", "exited", "failed"]
 
 
 @dataclass(frozen=True)
@@ -154,6 +157,8 @@ Envelope = (
     | FileChangesEnvelope
     | AgentStateEnvelope
     | DiagnosticEnvelope
+    | SignInEnvelope
+    | SignInTerminalEnvelope
 )
 
 

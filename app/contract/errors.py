@@ -52,6 +52,13 @@ class AgentRequestFailed(HostError):
         self.rpc_code = rpc_code
 
 
+class SignInRequired(HostError):
+    """The agent refused because nobody is signed in: the sign-in panel (a SignInEnvelope) says how,
+    so views need no notice of their own for it."""
+
+    code = "sign-in-required"
+
+
 class FileChangeRefused(HostError):
     """A change the agent made could not be undone (the file changed since, or the write is unknown)."""
 

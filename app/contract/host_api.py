@@ -21,6 +21,7 @@ from app.contract.envelopes import (
     PromptResult,
     SessionPage,
 )
+from app.contract.sign_in import SignInEnvelope
 
 EnvelopeListener = Callable[[Envelope], None]
 
@@ -84,6 +85,26 @@ class SessionsHost(Protocol):
     async def set_config_option(
         self, session_key: str, config_id: str, value: str | bool
     ) -> tuple[dict[str, Any], ...]: ...
+
+
+class SignInHost(Protocol):
+    """Signing in to the agent, driven by the main side (app/main/sign_in.py); progress and the
+    outcome arrive as SignInEnvelopes through `SessionsHost.subscribe`."""
+
+    @property
+    def state(self) -> SignInEnvelope | None: ...
+
+    async def authenticate(self, method_id: str) -> bool: ...
+
+    async def use_env(self, method_id: str, values: dict[str, str]) -> bool: ...
+
+    async def start_terminal(self, method_id: str) -> None: ...
+
+    def terminal_input(self, text: str) -> None: ...
+
+    async def retry(self) -> bool: ...
+
+    def stop_terminal(self) -> None: ...
 
 
 class FileChangesHost(Protocol):
@@ -190,6 +211,9 @@ class HostApi(Protocol):
 
     @property
     def links(self) -> LinkPolicy: ...
+
+    @property
+    def sign_in(self) -> SignInHost: ...
 
     @property
     def stores(self) -> LocalStores: ...

@@ -20,10 +20,11 @@ from typing import Any
 
 from app import __version__
 from app.contract.envelopes import AgentInfo, AgentStateEnvelope, AgentStateName
-from app.contract.errors import AgentRequestFailed, AgentUnavailable
+from app.contract.errors import AgentRequestFailed, AgentUnavailable, SignInRequired
 from app.main.agent_command import AgentCommand
 from app.main.agent_errors import agent_error, error_details
 from app.main.agent_process import AgentProcess
+from app.main.auth_methods import is_sign_in_refusal
 from app.main.stdio_transport import StdioTransport
 from app.main.trace_recorder import TraceRecorder
 
@@ -39,6 +40,8 @@ HEALTHY_AFTER_S = 30.0
 CLIENT_CAPABILITIES: dict[str, Any] = {
     "fs": {"readTextFile": True, "writeTextFile": True},
     "terminal": PTY_AVAILABLE,
+    # sign-in by running the agent's own login command where the user can type (AuthMethodTerminal)
+    "auth": {"terminal": PTY_AVAILABLE},
     "_meta": {"terminal_output": True, "terminal_output_delta": True},
 }
 
@@ -86,6 +89,7 @@ class AgentConnection:
         self.state: AgentStateName = "idle"
         self.last_exit_code: int | None = None
         self.generation_of_child = 0
+        self.env_overrides: dict[str, str] = {}  # added to the child's environment (sign-in variables)
         self._raw_observers: list[Callable[[str, dict[str, Any]], None]] = []
         if recorder is not None:
             self._raw_observers.append(recorder.message)  # type: ignore[arg-type]
@@ -104,7 +108,8 @@ class AgentConnection:
 
     @property
     def is_ready(self) -> bool:
-        return self.state == "ready" and self._rpc is not None
+        """Running and answering (also while it refuses chats until someone signs in)."""
+        return self.state in ("ready", "sign-in") and self._rpc is not None
 
     @property
     def pid(self) -> int | None:
@@ -148,7 +153,9 @@ class AgentConnection:
         self._set_state("starting", f"starting {self.command.display}")
         on_line = self._recorder.stderr if self._recorder is not None else None
         try:
-            process = await AgentProcess.spawn(self.command, self._log_path, on_line, self._cwd)
+            process = await AgentProcess.spawn(
+                self.command, self._log_path, on_line, self._cwd, env=self.env_overrides
+            )
         except AgentUnavailable as exc:
             self._failures += 1
             self._set_state("failed", str(exc))
@@ -279,6 +286,12 @@ class AgentConnection:
         try:
             result = await rpc.send_request(method, params)
         except RequestError as exc:
+            if is_sign_in_refusal(method, exc.code, str(exc), exc.data, self.stderr_tail(5)):
+                message = agent_error(str(exc), exc.data)
+                self._set_state("sign-in", message)
+                raise SignInRequired(
+                    message, details=error_details(method, exc.code, str(exc), exc.data)
+                ) from exc
             raise AgentRequestFailed(
                 agent_error(str(exc), exc.data),
                 rpc_code=exc.code,
@@ -291,6 +304,34 @@ class AgentConnection:
                 code="agent-exited",
             ) from exc
         return result if isinstance(result, dict) else {}
+
+    def signed_in(self) -> None:
+        """The agent accepted a sign-in (`authenticate` succeeded): it is ready again."""
+        if self.state == "sign-in":
+            self._set_state("ready", f"{self.label} is ready")
+
+    async def restart(self) -> None:
+        """End the running child and start a new one (it reads new credentials at start). The chat
+        service drops the old child's sessions first; this is no crash, so no `exited` state."""
+        if self._starting is not None and not self._starting.done():
+            self._starting.cancel()
+            with contextlib.suppress(BaseException):
+                await self._starting
+        watcher, self._watcher = self._watcher, None
+        if watcher is not None:
+            watcher.cancel()
+            with contextlib.suppress(BaseException):
+                await watcher
+        conn, self._rpc = self._rpc, None
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                await conn.close()
+        process, self._process = self._process, None
+        if process is not None:
+            await process.stop()
+        self._failures = 0
+        self.state = "idle"
+        await self.ensure_ready()
 
     async def notify(self, method: str, params: dict[str, Any]) -> None:
         rpc = self._rpc

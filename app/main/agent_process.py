@@ -65,17 +65,20 @@ class AgentProcess:
         log_path: Path | None,
         on_stderr_line: Callable[[str], None] | None = None,
         cwd: str | None = None,
+        env: dict[str, str] | None = None,
     ) -> AgentProcess:
-        """Start the command; raise AgentUnavailable naming the command when it cannot start."""
-        env = dict(os.environ)  # the full environment: API keys, LANG, XDG_*, OPENCLAW_* all pass
-        env.setdefault("PYTHONUNBUFFERED", "1")
+        """Start the command (`env` added to ClawQt's own environment); raise AgentUnavailable naming
+        the command when it cannot start."""
+        full_env = dict(os.environ)  # the full environment: API keys, LANG, XDG_*, OPENCLAW_* all pass
+        full_env.setdefault("PYTHONUNBUFFERED", "1")
+        full_env.update(env or {})
         try:
             proc = await asyncio.create_subprocess_exec(
                 *command.argv,
                 stdin=asyncio.subprocess.PIPE,
                 stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.PIPE,
-                env=env,
+                env=full_env,
                 cwd=cwd,
                 limit=_PIPE_LIMIT,
                 start_new_session=sys.platform != "win32",

@@ -31,7 +31,7 @@ from app.contract.envelopes import (
     PromptSettledEnvelope,
     SessionPage,
 )
-from app.contract.errors import AgentUnavailable, HostError, LoadFailed, PromptRefused
+from app.contract.errors import AgentUnavailable, HostError, LoadFailed, PromptRefused, SignInRequired
 from app.main import paths
 from app.main.acp_client import ClawClient
 from app.main.agent_command import AgentCommand
@@ -43,9 +43,11 @@ from app.main.prompt_blocks import (
     build_prompt_blocks,
     build_prompt_meta,
 )
+from app.main.secret_store import SecretStore
 from app.main.session_machine import SessionMachine
 from app.main.session_requests import list_params, normalize_cwd, open_params, require, session_page
 from app.main.session_steps import Step, Token
+from app.main.sign_in import SignInService
 from app.main.terminal_host import ClientTerminalHost
 from app.main.trace_recorder import TraceRecorder
 
@@ -102,6 +104,9 @@ class ChatService:
             recorder=recorder,
             log_path=log_path if log_path is not None else paths.log_dir() / "agent-stderr.log",
             init_timeout=init_timeout,
+        )
+        self.sign_in = SignInService(
+            self.connection, self._emit, self.restart_agent, SecretStore(paths.data_dir())
         )
         self._load_lock = asyncio.Lock()
         self._tokens = itertools.count(1)
@@ -191,12 +196,23 @@ class ChatService:
         self._apply(self.machine.cancel_permissions("app-quit"))
         for task in list(self._background):
             task.cancel()
+        self.sign_in.shutdown()
         self.terminals.shutdown()
         await self.connection.stop()
 
     def _on_agent_state(self, envelope: AgentStateEnvelope) -> None:
         self.agent_state = envelope
         self._emit(envelope)
+        sign_in = getattr(self, "sign_in", None)  # None only while the constructor runs
+        if sign_in is not None:
+            sign_in.on_agent_state(envelope)
+
+    async def restart_agent(self) -> None:
+        """Start a new agent child (after a sign-in changed its credentials): the old child's sessions
+        are gone like after an exit, then the new one initializes."""
+        self._apply(self.machine.cancel_permissions("agent-exited"))
+        self._apply(self.machine.agent_exited())
+        await self.connection.restart()
 
     def _on_child_exit(self, code: int | None, stderr_tail: str) -> None:
         """The child died: drop its sessions, cancel every waiter; live prompts fail on their own."""
@@ -304,6 +320,8 @@ class ChatService:
             params = open_params(method, key, run_in, self.additional_directories, self.connection.info)
             try:
                 _, step = await self._request(method, dict(params))
+            except SignInRequired:
+                raise  # the sign-in panel says it (SignInEnvelope)
             except HostError as exc:
                 self._diagnose("error", "load-failed", f"{method} failed: {exc}", key)
                 raise LoadFailed(str(exc), details=exc.details) from exc

@@ -1,5 +1,6 @@
 """The host API object the renderer is given (contract: `HostApi`): the chat service for sessions and
-the main-side services for files, attachments, the composer's files, links and the local stores.
+the main-side services for files, attachments, the composer's files, links, the local stores and
+signing in to the agent.
 Built by the app's entry points (`app/gui.py`) and by tests; the renderer never builds any of these."""
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from app.main.composer_files import ComposerFiles
 from app.main.file_host import AgentFileHost
 from app.main.links import LinkPolicy
 from app.main.local_store import LocalStores
+from app.main.sign_in import SignInService
 
 
 @dataclass(frozen=True)
@@ -23,6 +25,7 @@ class Host:
     composer: ComposerFiles
     links: LinkPolicy
     stores: LocalStores
+    sign_in: SignInService
 
 
 def make_host(service: ChatService, data_dir: Path | None = None) -> Host:
@@ -34,4 +37,5 @@ def make_host(service: ChatService, data_dir: Path | None = None) -> Host:
         composer=ComposerFiles(),
         links=LinkPolicy(),
         stores=LocalStores(data_dir),
+        sign_in=service.sign_in,
     )

@@ -31,6 +31,8 @@ class PtyHandle(Protocol):
 
     async def wait(self) -> Exit: ...
 
+    def write(self, data: bytes) -> None: ...
+
     def kill(self) -> None: ...
 
     def close(self) -> None: ...
@@ -96,6 +98,10 @@ class PosixPty:
     async def wait(self) -> Exit:
         return await _wait_exit(self.proc)
 
+    def write(self, data: bytes) -> None:
+        """What the user typed, as the terminal's keyboard (raises OSError once the child is gone)."""
+        os.write(self.proc.fd, data)
+
     def kill(self) -> None:
         _kill_group(self.pid)
 
@@ -141,6 +147,12 @@ class ThreadedPty:
 
     async def wait(self) -> Exit:
         return await _wait_exit(self.proc)
+
+    def write(self, data: bytes) -> None:
+        try:
+            self.proc.write(data)  # ptyprocess takes bytes
+        except TypeError:
+            self.proc.write(data.decode("utf-8", "replace"))  # pywinpty takes str
 
     def kill(self) -> None:
         with contextlib.suppress(Exception):

@@ -18,14 +18,15 @@ ToolBar {
         Rectangle {
             width: 10; height: 10; radius: 5
             color: agent.state === "ready" ? Theme.success
-                 : agent.state === "working" || agent.state === "starting" ? Theme.warning
+                 : agent.state === "working" || agent.state === "starting" || agent.state === "sign-in" ? Theme.warning
                  : Theme.danger
         }
         Label {
             objectName: "agentStateLabel"
-            text: agent.label + " \u00b7 " + (agent.state === "starting" ? "starting agent\u2026" : agent.state)
+            text: agent.label + " \u00b7 " + (agent.state === "starting" ? "starting agent\u2026"
+                                             : agent.state === "sign-in" ? "sign-in needed" : agent.state)
             color: Theme.text
-            Accessible.name: "Agent " + agent.label + ", " + agent.state
+            Accessible.name: "Agent " + agent.label + ", " + (agent.state === "sign-in" ? "sign-in needed" : agent.state)
         }
         Label { text: sessionHeader.title; color: Theme.muted; elide: Text.ElideRight; Layout.fillWidth: true }
         ComboBox {

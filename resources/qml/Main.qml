@@ -46,7 +46,8 @@ ApplicationWindow {
             SplitView.fillWidth: true
             SplitView.minimumWidth: 360
             Banner { Layout.fillWidth: true }
-            Conversation { id: conversationView; Layout.fillWidth: true; Layout.fillHeight: true }
+            Conversation { id: conversationView; visible: !signIn.shown; Layout.fillWidth: true; Layout.fillHeight: true }
+            SignInPanel { visible: signIn.shown; Layout.fillWidth: true; Layout.fillHeight: true }
             Rectangle {
                 objectName: "noticeBar"
                 visible: notices.notice.length > 0

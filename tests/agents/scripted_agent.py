@@ -4,6 +4,11 @@ so it can also misbehave in ways an SDK would not allow.
 Start-up flags: --no-init (never answers initialize), --exit-in-init=CODE, --init-delay=S, --banner
 (non-JSON lines on stdout first), --name=NAME (agentInfo.name), --caps=JSON (agentCapabilities),
 --fail-new=N (the first N session/new requests fail), --no-info (no agentInfo).
+Sign-in: --auth=agent (session/new answers -32000 until `authenticate {methodId: "scripted-oauth"}`),
+--auth=env (until SCRIPTED_API_KEY is "sk-scripted" in its environment), --auth=terminal (until the file
+$SCRIPTED_AUTH_FILE exists; its method, offered only to clients advertising auth.terminal, runs this
+script with --login: it asks for a code on the terminal and writes the file when the code is 2468),
+--auth=claude (no methods; session/new fails -32603 and stderr says "Not logged in", like claude-agent-acp).
 Loads: session ids "fail-load" (error), "exit-load" (exits mid-replay), "perm-load" (asks permission
 during the load and replays the outcome), "slow-load" (answers after 0.5 s); other ids replay a short
 history. Prompts are steered by their first word; see `PROMPTS` below.
@@ -54,6 +59,7 @@ class Agent:
         self.pending: dict[int, asyncio.Future[Any]] = {}
         self.cancelled: set[str] = set()
         self.counter = 0
+        self.authenticated = False
         self.failed_news = 0
         self.raw_responses: set[int] = set()
 
@@ -70,8 +76,11 @@ class Agent:
     def respond(self, msg_id: Any, result: Any) -> None:
         self.send({"jsonrpc": "2.0", "id": msg_id, "result": result})
 
-    def error(self, msg_id: Any, code: int, message: str) -> None:
-        self.send({"jsonrpc": "2.0", "id": msg_id, "error": {"code": code, "message": message}})
+    def error(self, msg_id: Any, code: int, message: str, data: Any = None) -> None:
+        error: dict[str, Any] = {"code": code, "message": message}
+        if data is not None:
+            error["data"] = data
+        self.send({"jsonrpc": "2.0", "id": msg_id, "error": error})
 
     def update(self, session_id: str, update: dict[str, Any], **extra: Any) -> None:
         params = {"sessionId": session_id, "update": update, **extra}
@@ -140,7 +149,10 @@ class Agent:
             os._exit(int(FLAGS["exit-in-init"] or 1))
         await asyncio.sleep(float(FLAGS.get("init-delay") or 0))
         caps = json.loads(FLAGS["caps"]) if FLAGS.get("caps") else DEFAULT_CAPS
-        result: dict[str, Any] = {"protocolVersion": 1, "agentCapabilities": caps, "authMethods": []}
+        methods = AUTH_METHODS.get(FLAGS.get("auth") or "", [])
+        terminal_auth = ((self.client_caps or {}).get("auth") or {}).get("terminal") is True
+        methods = [m for m in methods if m.get("type") != "terminal" or terminal_auth]
+        result: dict[str, Any] = {"protocolVersion": 1, "agentCapabilities": caps, "authMethods": methods}
         if "no-info" not in FLAGS:  # --no-info: like agents that do not say who they are
             result["agentInfo"] = {
                 "name": FLAGS.get("name") or "scripted",
@@ -149,7 +161,25 @@ class Agent:
             }
         self.respond(msg_id, result)
 
+    async def on_authenticate(self, msg_id: Any, params: dict[str, Any]) -> None:
+        if FLAGS.get("auth") == "agent" and params.get("methodId") == "scripted-oauth":
+            await asyncio.sleep(0.2)  # the browser round trip
+            self.authenticated = True
+            self.respond(msg_id, {})
+        else:
+            self.error(msg_id, -32602, f"Invalid params: unknown method {params.get('methodId')!r}")
+
     async def on_session_new(self, msg_id: Any, params: dict[str, Any]) -> None:
+        if not signed_in(self):
+            if FLAGS.get("auth") == "claude":
+                sys.stderr.write("Not logged in \u00b7 Please run /login\n")
+                sys.stderr.flush()
+                self.error(
+                    msg_id, -32603, "Internal error", {"details": "Query closed before response received"}
+                )
+            else:
+                self.error(msg_id, -32000, "Authentication required")
+            return
         if self.failed_news < int(FLAGS.get("fail-new") or 0):  # --fail-new=N: the first N fail
             self.failed_news += 1
             self.error(msg_id, -32603, "Internal error: the workspace is locked by another agent")
@@ -905,6 +935,56 @@ PROMPTS = {
 }
 
 
+AUTH_METHODS = {
+    "agent": [{"id": "scripted-oauth", "name": "Log in with Scripted", "description": "Opens your browser"}],
+    "env": [
+        {
+            "type": "env_var",
+            "id": "scripted-key",
+            "name": "Use an API key",
+            "description": "From your Scripted account page",
+            "vars": [{"name": "SCRIPTED_API_KEY", "label": "API key"}],
+        }
+    ],
+    "terminal": [
+        {
+            "type": "terminal",
+            "id": "scripted-login",
+            "name": "Log in in a terminal",
+            "description": "Runs the Scripted login",
+            "args": ["--login"],
+            "env": {"SCRIPTED_LOGIN_MODE": "device"},
+        }
+    ],
+}
+LOGIN_CODE = "2468"
+
+
+def signed_in(agent: Agent) -> bool:
+    mode = FLAGS.get("auth")
+    if mode == "agent":
+        return agent.authenticated
+    if mode == "env":
+        return os.environ.get("SCRIPTED_API_KEY") == "sk-scripted"
+    if mode == "terminal":
+        return os.path.exists(os.environ.get("SCRIPTED_AUTH_FILE", "/nonexistent"))
+    return mode != "claude"
+
+
+def login() -> int:
+    """`--login`: the agent's own login command, run by the client on a terminal."""
+    mode = os.environ.get("SCRIPTED_LOGIN_MODE", "?")
+    print(f"Scripted login ({mode} mode)", flush=True)
+    code = input("Enter the code 2468 to sign in: ").strip()
+    if code != LOGIN_CODE:
+        print("\x1b[31mWrong code.\x1b[0m", flush=True)
+        return 3
+    with open(os.environ["SCRIPTED_AUTH_FILE"], "w") as token:
+        token.write("token\n")
+    print("\x1b[32mSigned in.\x1b[0m", flush=True)
+    return 0
+
+
 async def main() -> None:
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader(limit=64 * 1024 * 1024)
@@ -928,4 +1008,6 @@ async def main() -> None:
 
 
 if __name__ == "__main__":
+    if "login" in FLAGS:
+        sys.exit(login())
     asyncio.run(main())

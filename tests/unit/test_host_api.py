@@ -22,6 +22,7 @@ PARTS = {
     "composer": host_api.ComposerFilesHost,
     "links": host_api.LinkPolicy,
     "stores": host_api.LocalStores,
+    "sign_in": host_api.SignInHost,
 }
 
 

@@ -5,7 +5,7 @@ QML sees them as context properties (`context()`): `session` (the shown session)
 sidebar), `agent` (the agent's state and banner), `sessionHeader` (the session's title, modes, options, usage,
 commands), `turn` (the composer's draft, send and stop), `notices`, `conversation` (questions, copy,
 links), `timeline` (the list model), `terminals` (the painted screens' source), `fileChanges`,
-`attachments`, `composerFiles`, `icons`, `diffs` (diff rendering) and `app` (settings)."""
+`attachments`, `composerFiles`, `icons`, `diffs` (diff rendering), `signIn` and `app` (settings)."""
 
 from __future__ import annotations
 
@@ -29,6 +29,7 @@ from app.renderer.qt.row_views import RowViews
 from app.renderer.qt.schedulers import ConversationScheduler
 from app.renderer.qt.session_header import SessionHeader
 from app.renderer.qt.session_list import SessionList
+from app.renderer.qt.sign_in import SignIn
 from app.renderer.qt.tasks import TaskRunner
 from app.renderer.qt.timeline_model import TimelineModel
 from app.renderer.qt.turn import TurnController
@@ -135,6 +136,7 @@ class ChatObjects(QObject):
             self,
         )
         self.conversation = Conversation(self.session, host.links, self.notices, self)
+        self.sign_in = SignIn(host.sign_in, sessions_host, self.session, self.tasks, self)
         self.session.shown.connect(self.attachments.on_shown)
         self.session.shown.connect(self.files.on_shown)
         self.turn.messageSent.connect(self.sessions.message_sent)
@@ -151,6 +153,7 @@ class ChatObjects(QObject):
             "app": self.app,
             "icons": self.icons,
             "diffs": self.diffs,
+            "signIn": self.sign_in,
             "session": self.session,
             "sessions": self.sessions,
             "agent": self.agent,

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from PySide6.QtCore import Property, QObject, Signal, Slot
 
 from app.contract.envelopes import Envelope, LoadResult, PromptSettledEnvelope
-from app.contract.errors import HostError
+from app.contract.errors import HostError, SignInRequired
 from app.contract.host_api import SessionsHost
 from app.renderer.qt.notices import AGENT, OPEN, SESSION, Notices
 from app.renderer.qt.tasks import TaskRunner
@@ -156,6 +156,8 @@ class CurrentSession(QObject):
     async def new_chat(self) -> None:
         try:
             result = await self._host.new_session()
+        except SignInRequired:
+            return  # the sign-in panel says so and opens the chat once signed in
         except HostError as exc:
             self._notices.failed("Could not start a new chat", exc, topic=SESSION)
             return
@@ -186,6 +188,8 @@ class CurrentSession(QObject):
             info = host.agent_info
             reload = bool(key) and info is not None and info.supports("loadSession")
             result = await (host.load_session(key) if reload else host.new_session())
+        except SignInRequired:
+            return  # the sign-in panel again, with the agent's words
         except HostError as exc:
             self._notices.failed("Reconnect failed", exc, topic=AGENT)
             return

@@ -1,0 +1,55 @@
+"""A key the user pressed, as the bytes a terminal program reads (xterm's encoding): what the login
+terminal of a sign-in sends to the PTY. Pure: no Qt (keys come in as Qt's key numbers)."""
+
+from __future__ import annotations
+
+# Qt.Key values (stable across Qt versions), kept here so this stays importable without Qt
+KEY_ESCAPE, KEY_TAB, KEY_BACKTAB, KEY_BACKSPACE, KEY_RETURN, KEY_ENTER = (
+    0x01000000,
+    0x01000001,
+    0x01000002,
+    0x01000003,
+    0x01000004,
+    0x01000005,
+)
+KEY_INSERT, KEY_DELETE, KEY_HOME, KEY_END = 0x01000006, 0x01000007, 0x01000010, 0x01000011
+KEY_LEFT, KEY_UP, KEY_RIGHT, KEY_DOWN, KEY_PAGE_UP, KEY_PAGE_DOWN = (
+    0x01000012,
+    0x01000013,
+    0x01000014,
+    0x01000015,
+    0x01000016,
+    0x01000017,
+)
+CONTROL_MODIFIER = 0x04000000
+
+_SEQUENCES = {
+    KEY_ESCAPE: "\x1b",
+    KEY_TAB: "\t",
+    KEY_BACKTAB: "\x1b[Z",
+    KEY_BACKSPACE: "\x7f",
+    KEY_RETURN: "\r",
+    KEY_ENTER: "\r",
+    KEY_INSERT: "\x1b[2~",
+    KEY_DELETE: "\x1b[3~",
+    KEY_HOME: "\x1b[H",
+    KEY_END: "\x1b[F",
+    KEY_LEFT: "\x1b[D",
+    KEY_UP: "\x1b[A",
+    KEY_RIGHT: "\x1b[C",
+    KEY_DOWN: "\x1b[B",
+    KEY_PAGE_UP: "\x1b[5~",
+    KEY_PAGE_DOWN: "\x1b[6~",
+}
+
+
+def key_text(key: int, text: str, modifiers: int) -> str:
+    """What to send for a key press ("" for a key that sends nothing, like Shift alone)."""
+    if key in _SEQUENCES:
+        return _SEQUENCES[key]
+    if modifiers & CONTROL_MODIFIER and ord("A") <= key <= ord("Z"):
+        return chr(key - ord("A") + 1)  # Ctrl+C -> ETX, Ctrl+D -> EOT
+    return text
+
+
+__all__ = ["key_text"]

@@ -1,0 +1,244 @@
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+import ClawQt.Terminal
+
+// Shown instead of the conversation while the agent refuses chats until someone signs in: the agent's
+// own ways to sign in, one action each (its own login, an API key kept in the keyring, its login command
+// in a terminal you type into). Everything runs on the main side; this panel only asks and shows.
+Rectangle {
+    id: root
+    objectName: "signInPanel"
+    color: Theme.window
+    property string openForm: ""  // the env_var method whose fields are shown
+
+    Flickable {
+        anchors.fill: parent
+        contentHeight: card.implicitHeight + 2 * 32
+        clip: true
+        ScrollBar.vertical: ScrollBar {}
+
+        Rectangle {
+            id: card
+            x: Math.max(16, (root.width - width) / 2); y: 32
+            width: Math.min(640, root.width - 32)
+            implicitHeight: column.implicitHeight + 2 * 20
+            radius: Theme.radius
+            color: Theme.surface
+            border.color: Theme.border
+
+            ColumnLayout {
+                id: column
+                x: 20; y: 20
+                width: card.width - 40
+                spacing: 12
+
+                RowLayout {
+                    spacing: 10
+                    Text { text: icons.glyph("account"); font.family: icons.family; font.pixelSize: 24; color: Theme.accent }
+                    Label {
+                        objectName: "signInTitle"
+                        text: "Sign in to " + signIn.agentLabel
+                        font.pixelSize: 18; font.bold: true; color: Theme.text
+                        Layout.fillWidth: true; wrapMode: Text.Wrap
+                    }
+                }
+                Label {
+                    objectName: "signInReason"
+                    Layout.fillWidth: true; wrapMode: Text.Wrap
+                    color: Theme.muted
+                    text: signIn.agentLabel + " will not open a chat until you sign in"
+                          + (signIn.reason ? " (it says: \u201c" + signIn.reason.replace(/\.$/, "") + "\u201d)." : ".")
+                }
+                Label {
+                    objectName: "signInError"
+                    visible: signIn.error !== ""
+                    Layout.fillWidth: true; wrapMode: Text.Wrap
+                    text: signIn.error; color: Theme.error
+                }
+                Label {
+                    objectName: "signInNotice"
+                    visible: signIn.notice !== ""
+                    Layout.fillWidth: true; wrapMode: Text.Wrap
+                    text: signIn.notice; color: Theme.warning
+                }
+                RowLayout {
+                    visible: signIn.phase === "working"
+                    spacing: 8
+                    BusyIndicator { running: visible; implicitWidth: 24; implicitHeight: 24 }
+                    Label { objectName: "signInWorking"; color: Theme.text
+                            text: "Signing in\u2026 (restarting " + signIn.agentLabel + " when needed)" }
+                }
+
+                // the agent's methods, in its order
+                Repeater {
+                    model: signIn.methods
+                    delegate: Rectangle {
+                        id: methodCard
+                        required property var modelData
+                        readonly property bool formOpen: root.openForm === modelData.id
+                        objectName: "signInMethod_" + modelData.id
+                        Layout.fillWidth: true
+                        implicitHeight: methodColumn.implicitHeight + 2 * 12
+                        radius: Theme.radius / 2
+                        color: "transparent"
+                        border.color: Theme.border
+                        ColumnLayout {
+                            id: methodColumn
+                            x: 12; y: 12
+                            width: parent.width - 24
+                            spacing: 6
+                            RowLayout {
+                                Layout.fillWidth: true
+                                spacing: 10
+                                Text {
+                                    text: icons.glyph(methodCard.modelData.kind === "terminal" ? "terminal"
+                                                      : methodCard.modelData.kind === "env_var" ? "key" : "globe")
+                                    font.family: icons.family; font.pixelSize: 16; color: Theme.muted
+                                }
+                                ColumnLayout {
+                                    Layout.fillWidth: true
+                                    spacing: 0
+                                    Label { text: methodCard.modelData.name; font.bold: true; color: Theme.text
+                                            Layout.fillWidth: true; wrapMode: Text.Wrap }
+                                    Label { visible: text !== ""; text: methodCard.modelData.description
+                                            color: Theme.muted; font.pixelSize: 12; Layout.fillWidth: true; wrapMode: Text.Wrap }
+                                }
+                                Button {
+                                    objectName: "signInAction_" + methodCard.modelData.id
+                                    enabled: signIn.phase === "needed"
+                                    highlighted: index === 0
+                                    text: methodCard.modelData.kind === "terminal" ? "Open terminal"
+                                          : methodCard.modelData.kind === "env_var" ? (methodCard.formOpen ? "Hide" : "Enter\u2026")
+                                          : "Sign in"
+                                    Accessible.name: methodCard.modelData.name
+                                    onClicked: {
+                                        if (methodCard.modelData.kind === "terminal")
+                                            signIn.openTerminal(methodCard.modelData.id)
+                                        else if (methodCard.modelData.kind === "env_var")
+                                            root.openForm = methodCard.formOpen ? "" : methodCard.modelData.id
+                                        else
+                                            signIn.choose(methodCard.modelData.id)
+                                    }
+                                }
+                            }
+                            // env_var: the values, masked when secret; kept in the system keyring
+                            ColumnLayout {
+                                visible: methodCard.formOpen
+                                Layout.fillWidth: true
+                                spacing: 6
+                                Repeater {
+                                    id: fields
+                                    model: methodCard.modelData.vars
+                                    delegate: TextField {
+                                        required property var modelData
+                                        objectName: "signInField_" + modelData.name
+                                        Layout.fillWidth: true
+                                        placeholderText: modelData.label + (modelData.optional ? " (optional)" : "")
+                                        echoMode: modelData.secret ? TextInput.Password : TextInput.Normal
+                                        Accessible.name: modelData.label
+                                        onAccepted: saveButton.clicked()
+                                    }
+                                }
+                                RowLayout {
+                                    Layout.fillWidth: true
+                                    Label { text: "Kept in your system keyring; " + signIn.agentLabel + " restarts with it."
+                                            color: Theme.muted; font.pixelSize: 11; Layout.fillWidth: true; wrapMode: Text.Wrap }
+                                    Button {
+                                        id: saveButton
+                                        objectName: "signInSave_" + methodCard.modelData.id
+                                        text: "Save and restart"
+                                        highlighted: true
+                                        enabled: signIn.phase === "needed"
+                                        onClicked: {
+                                            const values = {}
+                                            for (let i = 0; i < fields.count; i++) {
+                                                const field = fields.itemAt(i)
+                                                values[field.modelData.name] = field.text
+                                            }
+                                            signIn.submitValues(methodCard.modelData.id, values)
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+
+                Label {
+                    objectName: "signInNoMethods"
+                    visible: signIn.methods.length === 0
+                    Layout.fillWidth: true; wrapMode: Text.Wrap
+                    color: Theme.text
+                    text: signIn.agentLabel + " offers no way to sign in from here. Sign in with its own tool "
+                          + "(for example its login command in a terminal), then try again."
+                }
+
+                // the agent's login command, in a terminal that takes what you type
+                Rectangle {
+                    objectName: "signInTerminal"
+                    visible: signIn.terminalId !== ""
+                    Layout.fillWidth: true
+                    implicitHeight: terminalColumn.implicitHeight + 2 * Theme.gap
+                    radius: Theme.radius / 2
+                    color: Theme.terminalBackground
+                    border.color: loginScreen.activeFocus ? Theme.accent : "transparent"
+                    ColumnLayout {
+                        id: terminalColumn
+                        x: Theme.gap; y: Theme.gap
+                        width: parent.width - 2 * Theme.gap
+                        RowLayout {
+                            Layout.fillWidth: true
+                            Text { text: signIn.terminalRunning ? "Type here; Enter sends. Ctrl+Shift+V pastes."
+                                                                : "The sign-in command ended."
+                                   color: "#8b949e"; font.pixelSize: 11; Layout.fillWidth: true }
+                            ToolButton { text: "Copy"; font.pixelSize: 11; palette.buttonText: "#c9d1d9"
+                                         Accessible.name: "Copy the sign-in terminal's text"
+                                         onClicked: signIn.copyTerminal() }
+                            ToolButton { objectName: "signInStopTerminal"; visible: signIn.terminalRunning
+                                         text: "Cancel"; font.pixelSize: 11; palette.buttonText: "#c9d1d9"
+                                         onClicked: signIn.stopTerminal() }
+                        }
+                        TerminalScreen {
+                            id: loginScreen
+                            objectName: "signInScreen"
+                            Layout.fillWidth: true
+                            Layout.preferredHeight: Math.max(4, shownLines + 1) * lineHeight
+                            source: signIn
+                            terminalId: signIn.terminalId
+                            rows: 16
+                            textColor: Theme.terminalText
+                            clip: true
+                            focus: signIn.terminalRunning
+                            Accessible.role: Accessible.EditableText
+                            Accessible.name: "Sign-in terminal"
+                            Keys.onPressed: (event) => {
+                                if (!signIn.terminalRunning)
+                                    return
+                                if (event.key === Qt.Key_V && (event.modifiers & Qt.ControlModifier)
+                                        && (event.modifiers & Qt.ShiftModifier))
+                                    signIn.paste()
+                                else
+                                    signIn.pressKey(event.key, event.text, event.modifiers)
+                                event.accepted = true
+                            }
+                            onVisibleChanged: if (visible && signIn.terminalRunning) forceActiveFocus()
+                        }
+                    }
+                }
+
+                RowLayout {
+                    Layout.fillWidth: true
+                    Item { Layout.fillWidth: true }
+                    Button {
+                        objectName: "signInRetry"
+                        text: "I signed in another way: try again"
+                        flat: true
+                        enabled: signIn.phase === "needed"
+                        onClicked: signIn.retry()
+                    }
+                }
+            }
+        }
+    }
+}
