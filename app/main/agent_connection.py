@@ -286,7 +286,8 @@ class AgentConnection:
         try:
             result = await rpc.send_request(method, params)
         except RequestError as exc:
-            if is_sign_in_refusal(method, exc.code, str(exc), exc.data, self.stderr_tail(5)):
+            offers = self.info is not None and bool(self.info.auth_methods)
+            if is_sign_in_refusal(method, exc.code, str(exc), exc.data, self.stderr_tail(5), offers):
                 message = agent_error(str(exc), exc.data)
                 self._set_state("sign-in", message)
                 raise SignInRequired(

@@ -63,12 +63,22 @@ def _var(entry: dict[str, Any]) -> AuthVar | None:
     return AuthVar(name, label, secret, optional)
 
 
-def is_sign_in_refusal(method: str, rpc_code: int, message: str, data: Any, stderr_tail: str) -> bool:
-    """Whether the agent refused `method` because nobody is signed in: ACP's auth-required code, or
-    its words for it in the error or in the last stderr lines."""
+INTERNAL_ERROR = -32603
+
+
+def is_sign_in_refusal(
+    method: str, rpc_code: int, message: str, data: Any, stderr_tail: str, offers_methods: bool = False
+) -> bool:
+    """Whether the agent refused `method` because nobody is signed in: ACP's auth-required code, its
+    words for it in the error or in the last stderr lines, or an agent that offers sign-in methods
+    failing to open a chat at all with an internal error (claude-agent-acp 0.23.1 without a login
+    answers -32603 "Query closed before response received" and says nothing about logging in: its
+    methods are then offered, with its words, and "try again" stays possible)."""
     if method not in GATED_METHODS:
         return False
     if rpc_code == AUTH_REQUIRED:
+        return True
+    if offers_methods and method == "session/new" and rpc_code == INTERNAL_ERROR:
         return True
     return bool(_SIGNED_OUT.search(f"{message}\n{data if data is not None else ''}\n{stderr_tail}"))
 

@@ -8,7 +8,9 @@ Sign-in: --auth=agent (session/new answers -32000 until `authenticate {methodId:
 --auth=env (until SCRIPTED_API_KEY is "sk-scripted" in its environment), --auth=terminal (until the file
 $SCRIPTED_AUTH_FILE exists; its method, offered only to clients advertising auth.terminal, runs this
 script with --login: it asks for a code on the terminal and writes the file when the code is 2468),
---auth=claude (no methods; session/new fails -32603 and stderr says "Not logged in", like claude-agent-acp).
+--auth=claude (like claude-agent-acp 0.23.1 without a login: a terminal method `--cli` to clients advertising
+auth.terminal, and session/new failing -32603 "Query closed before response received", nothing said about
+logging in), --auth=words (no methods; session/new fails -32603 with "Not logged in" only on stderr).
 Loads: session ids "fail-load" (error), "exit-load" (exits mid-replay), "perm-load" (asks permission
 during the load and replays the outcome), "slow-load" (answers after 0.5 s); other ids replay a short
 history. Prompts are steered by their first word; see `PROMPTS` below.
@@ -171,9 +173,11 @@ class Agent:
 
     async def on_session_new(self, msg_id: Any, params: dict[str, Any]) -> None:
         if not signed_in(self):
-            if FLAGS.get("auth") == "claude":
-                sys.stderr.write("Not logged in \u00b7 Please run /login\n")
-                sys.stderr.flush()
+            if FLAGS.get("auth") in ("claude", "words"):
+                if FLAGS.get("auth") == "words":
+                    sys.stderr.write("Not logged in \u00b7 Please run /login\n")
+                    sys.stderr.flush()
+                    await asyncio.sleep(0.1)  # the line is read before the answer
                 self.error(
                     msg_id, -32603, "Internal error", {"details": "Query closed before response received"}
                 )
@@ -946,6 +950,15 @@ AUTH_METHODS = {
             "vars": [{"name": "SCRIPTED_API_KEY", "label": "API key"}],
         }
     ],
+    "claude": [
+        {
+            "type": "terminal",
+            "id": "claude-login",
+            "name": "Log in with Claude",
+            "description": "Run `claude /login` in the terminal",
+            "args": ["--cli"],
+        }
+    ],
     "terminal": [
         {
             "type": "terminal",
@@ -968,7 +981,7 @@ def signed_in(agent: Agent) -> bool:
         return os.environ.get("SCRIPTED_API_KEY") == "sk-scripted"
     if mode == "terminal":
         return os.path.exists(os.environ.get("SCRIPTED_AUTH_FILE", "/nonexistent"))
-    return mode != "claude"
+    return mode not in ("claude", "words")
 
 
 def login() -> int:

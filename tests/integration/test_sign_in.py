@@ -148,10 +148,19 @@ async def test_a_failed_terminal_login_says_how_it_ended_and_stop_offers_the_met
 
 
 async def test_an_agent_that_offers_no_method_still_shows_a_sign_in_with_its_words(make_service):
-    """Like claude-agent-acp to a client without terminal auth: -32603 and "Not logged in" on stderr."""
-    service, envelopes = make_service(scripted_agent_argv("--auth=claude"))
+    """-32603 with "Not logged in" only on stderr, and no method to offer."""
+    service, envelopes = make_service(scripted_agent_argv("--auth=words"))
     error, offer = await _refused(service, envelopes)
     assert offer.methods == () and "Query closed before response received" in str(error)
+
+
+async def test_an_internal_error_opening_the_first_chat_of_an_agent_with_methods_offers_them(make_service):
+    """Like claude-agent-acp 0.23.1 without a login: a terminal method, and session/new failing -32603
+    "Query closed before response received" with nothing said about logging in."""
+    service, envelopes = make_service(scripted_agent_argv("--auth=claude"))
+    error, offer = await _refused(service, envelopes)
+    assert "Query closed before response received" in str(error)
+    assert [(m.id, m.kind, m.args) for m in offer.methods] == [("claude-login", "terminal", ("--cli",))]
 
 
 async def test_other_failures_are_no_sign_in(make_service):

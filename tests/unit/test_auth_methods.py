@@ -68,3 +68,11 @@ def test_a_refusal_is_a_sign_in_by_acps_code_or_by_the_agents_words():
     assert not is_sign_in_refusal("session/new", -32603, "the workspace is locked", None, "")
     assert not is_sign_in_refusal("fs/read_text_file", AUTH_REQUIRED, "x", None, "")  # not a chat request
     assert not is_sign_in_refusal("initialize", AUTH_REQUIRED, "x", None, "")
+
+
+def test_an_internal_error_opening_a_chat_is_a_sign_in_only_for_an_agent_offering_methods():
+    closed = {"details": "Query closed before response received"}  # claude-agent-acp 0.23.1, no login
+    assert is_sign_in_refusal("session/new", -32603, "Internal error", closed, "", offers_methods=True)
+    assert not is_sign_in_refusal("session/new", -32603, "Internal error", closed, "", offers_methods=False)
+    assert not is_sign_in_refusal("session/prompt", -32603, "Internal error", closed, "", offers_methods=True)
+    assert not is_sign_in_refusal("session/new", -32602, "Invalid params", None, "", offers_methods=True)
