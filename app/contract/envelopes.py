@@ -79,6 +79,7 @@ class PromptSettledEnvelope:
     stop_reason: str | None
     error: str | None
     elapsed_s: float
+    stopped: bool = False  # the user pressed Stop, whatever the agent answered (some say `end_turn`)
     kind: Literal["prompt_settled"] = "prompt_settled"
 
 

@@ -248,7 +248,9 @@ class SessionMachine:
             self._mark_tools_cancelled(live, step)
         elapsed = round(now - live.started, 3)
         step.envelopes.append(
-            PromptSettledEnvelope(live.key, live.generation, live.client_message_id, stop, error, elapsed)
+            PromptSettledEnvelope(
+                live.key, live.generation, live.client_message_id, stop, error, elapsed, live.cancel_requested
+            )
         )
 
     def _cancel_sent(self, params: dict[str, Any], step: Step) -> None:

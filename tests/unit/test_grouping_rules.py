@@ -2,10 +2,22 @@
 
 from __future__ import annotations
 
+from app.contract.envelopes import PromptSettledEnvelope
 from app.renderer.presenter import footer_entry
 from app.renderer.timeline.rows import RowKey
 from app.renderer.timeline.turn_view import copy_text, group_attachments
-from tests.unit.timeline_helpers import Harness, agent, permission, settled, thought, tool, update, user
+from tests.unit.timeline_helpers import (
+    GEN,
+    KEY,
+    Harness,
+    agent,
+    permission,
+    settled,
+    thought,
+    tool,
+    update,
+    user,
+)
 
 
 def _groups(h: Harness) -> list[tuple[str, list[str]]]:
@@ -179,6 +191,14 @@ def test_a_turn_stopped_mid_reply_says_stopped_and_adds_no_marker():
     h(agent("half an answer"), settled("user:1", stop="cancelled", elapsed=2.0))
     assert [k for k, _ in _groups(h)] == ["user", "assistant"] and "stopped:user:1" not in h.ids
     assert footer_entry(h.timeline, h.timeline.grouping.groups[1], now=0.0)["timing"] == "Stopped after 2 s"
+
+
+def test_a_turn_the_user_stopped_says_stopped_even_when_the_agent_answers_end_turn():
+    h = Harness()
+    h.optimistic("user:1", "q")
+    settled_after_stop = PromptSettledEnvelope(KEY, GEN, "user:1", "end_turn", None, 1.0, stopped=True)
+    h(agent("partial"), settled_after_stop)
+    assert footer_entry(h.timeline, h.timeline.grouping.groups[1], now=0.0)["timing"] == "Stopped after 1 s"
 
 
 def test_a_failed_or_finished_turn_gets_no_stopped_marker():

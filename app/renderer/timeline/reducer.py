@@ -59,7 +59,7 @@ class TurnTiming:
 
     sent_at: float | None
     elapsed_s: float | None = None
-    stopped: bool = False  # the user stopped it (the prompt settled `cancelled`)
+    stopped: bool = False  # the user stopped it (settled `cancelled`, or after Stop whatever it said)
 
 
 class Timeline(MessageRules, ToolRules):
@@ -270,7 +270,7 @@ class Timeline(MessageRules, ToolRules):
     def _prompt_settled(self, envelope: PromptSettledEnvelope) -> None:
         timing = self.timings.setdefault(envelope.client_message_id, TurnTiming(None))
         timing.elapsed_s = envelope.elapsed_s
-        timing.stopped = envelope.stop_reason == "cancelled"
+        timing.stopped = envelope.stop_reason == "cancelled" or (envelope.stopped and envelope.error is None)
         if self.live_message_id == envelope.client_message_id:
             self.live_message_id = None
         segment_id = self.optimistic.get(envelope.client_message_id)

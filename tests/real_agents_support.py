@@ -1,0 +1,550 @@
+"""Install and locate real ACP agents that nobody here wrote, for the integration tests
+tests/integration/test_fast_agent.py and tests/integration/test_sdk_example_agents.py:
+
+- fast-agent (PyPI `fast-agent-mcp`, pinned) in a virtual environment of its own, made with a Python
+  >= 3.12 the machine has (fast-agent needs it; ClawQt's own venv may be 3.11): `.cache/fast-agent/`.
+  Its dependencies are pinned too (tests/agents/fast_agent/constraints.txt, a `pip freeze`).
+- the Python ACP SDK's example agents (`examples/echo_agent.py`, `examples/agent.py`), taken from the
+  sdist of the `agent-client-protocol` version installed in the running interpreter (the wheel has no
+  examples): `.cache/acp-python-sdk-examples/`. They run with that same interpreter.
+- the TypeScript ACP SDK's example agent, `dist/examples/agent.js` of the npm package
+  `@agentclientprotocol/sdk` 1.9.0: the newest release that ships its examples compiled (2.x excludes
+  `dist/examples` from the package). Installed by `npm ci` from tests/agents/ts_sdk_example/ into
+  `.cache/ts-sdk-example/` and run unmodified with the machine's Node.
+
+Nothing of these agents is kept in the repository. Each install works like tests/node_support.py: an
+exclusive file lock (parallel pytest processes install once), a stamp saying what the cache was
+installed from (a cached run costs milliseconds), a staging directory next to the cache that is swapped
+in with renames only once it is complete (an interrupted install never leaves a half-filled cache), and a
+RealAgentSetupError whose message says what to do; the test fixtures turn it into a FAILURE, never a
+silent skip.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import glob
+import hashlib
+import importlib.metadata
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from tests.node_support import NodeAgentSetupError, _node_version, _tool
+
+TESTS = Path(__file__).resolve().parent
+REPO = TESTS.parent
+CACHE = REPO / ".cache"
+STAMP_FILE = ".clawqt-install-stamp"
+INSTALL_TIMEOUT_S = 600.0
+LOCK_TIMEOUT_S = INSTALL_TIMEOUT_S + 60.0
+
+FAST_AGENT_PACKAGE = "fast-agent-mcp"
+FAST_AGENT_VERSION = "0.10.48"
+FAST_AGENT_CONSTRAINTS = TESTS / "agents" / "fast_agent" / "constraints.txt"
+FAST_AGENT_CACHE = CACHE / "fast-agent"
+FAST_AGENT_PYTHONS = ((3, 12), (3, 13), (3, 14), (3, 15))  # fast-agent-mcp 0.10.48: >=3.12,<3.16
+PYTHON_ENV_VAR = "CLAWQT_FAST_AGENT_PYTHON"  # an explicit interpreter for fast-agent's venv
+
+SDK_DIST = "agent-client-protocol"
+PY_EXAMPLES = ("echo_agent.py", "agent.py")
+PY_EXAMPLES_CACHE = CACHE / "acp-python-sdk-examples"
+
+TS_EXAMPLE_SOURCE = TESTS / "agents" / "ts_sdk_example"
+TS_EXAMPLE_CACHE = CACHE / "ts-sdk-example"
+TS_SDK_PACKAGE = "@agentclientprotocol/sdk"
+TS_SDK_VERSION = "1.9.0"
+TS_EXAMPLE_SCRIPT = ("dist", "examples", "agent.js")
+NPM_FILES = ("package.json", "package-lock.json")
+
+
+class RealAgentSetupError(RuntimeError):
+    """A real agent could not be installed or found; the message says how to fix it."""
+
+
+@dataclass(frozen=True)
+class InstalledAgent:
+    """A ready-to-run real agent: `argv` starts it (fast-agent adds its own options: see below)."""
+
+    argv: tuple[str, ...]
+    cache_dir: Path
+    version: str
+    runtime: str  # what runs it ("CPython 3.13.0 at ...", "node v20...")
+    installed_now: bool
+    setup_seconds: float
+
+
+# --- shared machinery --------------------------------------------------------------------------------
+@contextlib.contextmanager
+def _file_lock(path: Path, what: str, timeout: float = LOCK_TIMEOUT_S) -> Iterator[None]:
+    """An exclusive inter-process lock on `path` (flock on POSIX, msvcrt on Windows)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a+b") as handle:
+        deadline = time.monotonic() + timeout
+        if sys.platform == "win32":
+            import msvcrt
+
+            def try_lock() -> bool:
+                handle.seek(0)
+                try:
+                    msvcrt.locking(handle.fileno(), msvcrt.LK_NBLCK, 1)
+                except OSError:
+                    return False
+                return True
+
+            def unlock() -> None:
+                handle.seek(0)
+                msvcrt.locking(handle.fileno(), msvcrt.LK_UNLCK, 1)
+        else:
+            import fcntl
+
+            def try_lock() -> bool:
+                try:
+                    fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    return False
+                return True
+
+            def unlock() -> None:
+                fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+
+        while not try_lock():
+            if time.monotonic() > deadline:
+                raise RealAgentSetupError(
+                    f"Timed out after {timeout:.0f} s waiting for the install lock {path} (another test "
+                    f"run is installing {what}). If no other run is active, delete the lock file."
+                )
+            time.sleep(0.2)
+        try:
+            yield
+        finally:
+            unlock()
+
+
+def _remove_leftovers(cache_dir: Path) -> None:
+    """Staging/trash directories left by an interrupted install (only called under the lock)."""
+    for pattern in (f"{cache_dir.name}.tmp-*", f"{cache_dir.name}.old-*"):
+        for leftover in cache_dir.parent.glob(pattern):
+            shutil.rmtree(leftover, ignore_errors=True)
+
+
+def _recorded_stamp(cache_dir: Path) -> str | None:
+    try:
+        return (cache_dir / STAMP_FILE).read_text(encoding="utf-8").strip()
+    except OSError:
+        return None
+
+
+def _tail(text: str, lines: int = 25) -> str:
+    return "\n".join(text.strip().splitlines()[-lines:])
+
+
+def _run(command: list[str], what: str, hint: str, cwd: Path | None = None) -> str:
+    """Run an install step; its stdout, or a RealAgentSetupError with the output's tail and `hint`."""
+    env = dict(os.environ, PIP_DISABLE_PIP_VERSION_CHECK="1", PIP_NO_INPUT="1")
+    env["npm_config_update_notifier"] = "false"
+    try:
+        result = subprocess.run(
+            command,
+            cwd=cwd,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=INSTALL_TIMEOUT_S,
+            check=False,
+        )
+    except subprocess.TimeoutExpired as exc:
+        raise RealAgentSetupError(f"{what} did not finish within {INSTALL_TIMEOUT_S:.0f} s. {hint}") from exc
+    except OSError as exc:
+        raise RealAgentSetupError(f"{what} could not start ({exc}). {hint}") from exc
+    if result.returncode != 0:
+        raise RealAgentSetupError(
+            f"{what} failed (exit code {result.returncode}): `{' '.join(command)}`. {hint}\n"
+            f"output:\n{_tail(result.stderr + result.stdout)}"
+        )
+    return result.stdout
+
+
+def _install(
+    cache_dir: Path,
+    what: str,
+    stamp: str,
+    is_complete: Callable[[Path], bool],
+    build: Callable[[Path], None],
+) -> bool:
+    """Reuse `cache_dir` when its stamp matches and `is_complete` holds; else `build(staging)` into a
+    fresh staging directory, stamp it and swap it in. True when it installed now."""
+    with _file_lock(cache_dir.parent / f"{cache_dir.name}.lock", what):
+        _remove_leftovers(cache_dir)
+        if _recorded_stamp(cache_dir) == stamp and is_complete(cache_dir):
+            return False
+        staging = cache_dir.parent / f"{cache_dir.name}.tmp-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+        staging.mkdir(parents=True)
+        try:
+            build(staging)
+            if not is_complete(staging):
+                raise RealAgentSetupError(f"Installing {what} into {staging} left it incomplete.")
+            (staging / STAMP_FILE).write_text(stamp + "\n", encoding="utf-8")
+            trash = cache_dir.parent / f"{cache_dir.name}.old-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+            if cache_dir.exists():
+                os.replace(cache_dir, trash)
+            os.replace(staging, cache_dir)
+            shutil.rmtree(trash, ignore_errors=True)
+        finally:
+            if staging.exists():
+                shutil.rmtree(staging, ignore_errors=True)
+        return True
+
+
+def _digest(*paths: Path) -> str:
+    digest = hashlib.sha256()
+    for path in paths:
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+# --- fast-agent --------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class PythonFound:
+    executable: str
+    version: tuple[int, int, int]
+
+
+def _probe_python(candidate: str) -> tuple[PythonFound | None, str]:
+    """Run `candidate`; what it is, or None and why it does not fit (pyenv shims of versions that are
+    not selected fail here, which is why every candidate is run rather than trusted by name)."""
+    code = (
+        "import sys, venv, ensurepip; "
+        "print(sys.executable); print(*sys.version_info[:3]); print(sys.implementation.name)"
+    )
+    try:
+        result = subprocess.run(
+            [candidate, "-c", code], capture_output=True, text=True, timeout=30, check=False
+        )
+    except (OSError, subprocess.SubprocessError) as exc:
+        return None, f"{candidate}: cannot run ({exc})"
+    if result.returncode != 0:
+        reason = _tail(result.stderr, 1) or f"exit code {result.returncode}"
+        if "ensurepip" in result.stderr or "venv" in result.stderr:
+            reason += " (no venv/ensurepip: on Debian install python3.X-venv)"
+        return None, f"{candidate}: {reason}"
+    lines = result.stdout.split("\n")
+    try:
+        executable, version, implementation = lines[0], tuple(int(p) for p in lines[1].split()), lines[2]
+    except (IndexError, ValueError):
+        return None, f"{candidate}: unexpected answer {result.stdout!r}"
+    if implementation != "cpython":
+        return None, f"{candidate}: {implementation}, not CPython"
+    if tuple(version[:2]) not in FAST_AGENT_PYTHONS:
+        return None, f"{candidate}: Python {'.'.join(map(str, version))}"
+    return PythonFound(executable, version), ""  # type: ignore[arg-type]
+
+
+def _pyenv_roots() -> list[Path]:
+    roots = []
+    if os.environ.get("PYENV_ROOT"):
+        roots.append(Path(os.environ["PYENV_ROOT"]))
+    roots.append(Path.home() / ".pyenv")
+    pyenv = shutil.which("pyenv")
+    if pyenv:
+        with contextlib.suppress(OSError, subprocess.SubprocessError):
+            out = subprocess.run(
+                [pyenv, "root"], capture_output=True, text=True, timeout=30, check=False
+            ).stdout.strip()
+            if out:
+                roots.append(Path(out))
+    return list(dict.fromkeys(roots))
+
+
+def python_candidates() -> list[str]:
+    """Where a Python for fast-agent may be, in order: the explicit CLAWQT_FAST_AGENT_PYTHON,
+    `python3.13`/`python3.12`/... on PATH, then pyenv's installed versions (newest first)."""
+    found: list[str] = []
+    if os.environ.get(PYTHON_ENV_VAR):
+        found.append(os.environ[PYTHON_ENV_VAR])
+    for major, minor in sorted(FAST_AGENT_PYTHONS, reverse=True):
+        path = shutil.which(f"python{major}.{minor}")
+        if path:
+            found.append(path)
+    for root in _pyenv_roots():
+        versions = []
+        for major, minor in FAST_AGENT_PYTHONS:
+            versions += glob.glob(
+                str(root / "versions" / f"{major}.{minor}*" / "bin" / f"python{major}.{minor}")
+            )
+        found += sorted(versions, reverse=True)
+    return list(dict.fromkeys(found))
+
+
+def find_python_for_fast_agent() -> PythonFound:
+    """A CPython the machine has that fast-agent runs on, or a RealAgentSetupError naming what was tried."""
+    tried = []
+    for candidate in python_candidates():
+        python, why = _probe_python(candidate)
+        if python is not None:
+            return python
+        tried.append(why)
+    (low, high) = FAST_AGENT_PYTHONS[0], FAST_AGENT_PYTHONS[-1]
+    wanted = f"{low[0]}.{low[1]} to {high[0]}.{high[1]}"
+    raise RealAgentSetupError(
+        f"No Python >= 3.12 was found on this machine, and fast-agent ({FAST_AGENT_PACKAGE} "
+        f"{FAST_AGENT_VERSION}) needs one (CPython {wanted}; on Python 3.11 pip silently installs an "
+        "ancient 0.2.x instead). Install one (e.g. `apt-get install python3.12 python3.12-venv`, or "
+        "`pyenv install 3.12`), put `python3.12` on PATH or set "
+        f"{PYTHON_ENV_VAR}=/path/to/python3.12, and rerun the tests. Tried: "
+        + ("; ".join(tried) if tried else "nothing (no python3.12+ on PATH, no pyenv versions)")
+    )
+
+
+def _venv_python(venv: Path) -> Path:
+    return venv / ("Scripts/python.exe" if sys.platform == "win32" else "bin/python")
+
+
+def _fast_agent_complete(venv: Path) -> bool:
+    python = _venv_python(venv)
+    if not python.exists():  # also false when the base interpreter behind the symlink is gone
+        return False
+    pattern = f"fast_agent_mcp-{FAST_AGENT_VERSION}.dist-info"
+    return any(venv.glob(f"lib/python3.*/site-packages/{pattern}")) or any(
+        venv.glob(f"Lib/site-packages/{pattern}")
+    )
+
+
+def ensure_fast_agent(cache_dir: Path = FAST_AGENT_CACHE) -> InstalledAgent:
+    """Install (or reuse) fast-agent; `argv` runs its CLI (add `fast_agent_args(...)`)."""
+    started = time.monotonic()
+    python = find_python_for_fast_agent()
+    version = ".".join(map(str, python.version))
+    stamp = (
+        f"{FAST_AGENT_PACKAGE}=={FAST_AGENT_VERSION} cpython{version} {python.executable} "
+        f"{_digest(FAST_AGENT_CONSTRAINTS)}"
+    )
+    hint = (
+        f"The tests need PyPI once (later runs reuse {cache_dir}); check `pip download "
+        f"{FAST_AGENT_PACKAGE}=={FAST_AGENT_VERSION}` with {python.executable} and your pip index settings."
+    )
+
+    def build(staging: Path) -> None:
+        _run([python.executable, "-m", "venv", str(staging)], f"Creating a venv with Python {version}", hint)
+        _run(
+            [
+                str(_venv_python(staging)),
+                "-m",
+                "pip",
+                "install",
+                "--quiet",
+                f"{FAST_AGENT_PACKAGE}=={FAST_AGENT_VERSION}",
+                "--constraint",
+                str(FAST_AGENT_CONSTRAINTS),
+            ],
+            f"Installing {FAST_AGENT_PACKAGE}=={FAST_AGENT_VERSION}",
+            hint,
+        )
+        installed = _run(
+            [
+                str(_venv_python(staging)),
+                "-c",
+                f"import fast_agent, importlib.metadata as m; print(m.version({FAST_AGENT_PACKAGE!r}))",
+            ],
+            "Checking the fast-agent install",
+            hint,
+        ).strip()
+        if installed != FAST_AGENT_VERSION:
+            raise RealAgentSetupError(
+                f"pip installed {FAST_AGENT_PACKAGE} {installed!r}, not {FAST_AGENT_VERSION}. {hint}"
+            )
+
+    installed_now = _install(
+        cache_dir, f"fast-agent {FAST_AGENT_VERSION}", stamp, _fast_agent_complete, build
+    )
+    # the venv was built in a staging directory and renamed: its console scripts' shebangs name the
+    # staging path, so the CLI runs as a module of the venv's interpreter (which finds its venv itself)
+    return InstalledAgent(
+        argv=(str(_venv_python(cache_dir)), "-m", "fast_agent.cli"),
+        cache_dir=cache_dir,
+        version=FAST_AGENT_VERSION,
+        runtime=f"CPython {version} at {python.executable}",
+        installed_now=installed_now,
+        setup_seconds=round(time.monotonic() - started, 3),
+    )
+
+
+def fast_agent_args(home: Path, model: str = "passthrough", *, shell: bool = True) -> tuple[str, ...]:
+    """`fast-agent --no-update-check --home HOME acp --model MODEL [--shell]`: `passthrough` echoes and
+    calls a real tool when the prompt reads `***CALL_TOOL <tool> <json args>`; `slow` waits 3 s first;
+    `--shell` adds the `execute` tool, run in the client's terminals (terminal/*)."""
+    return (
+        "--no-update-check",
+        "--home",
+        str(home),
+        "acp",
+        "--model",
+        model,
+        *(("--shell",) if shell else ()),
+    )
+
+
+# --- the Python SDK's example agents -------------------------------------------------------------------
+def installed_sdk_version() -> str:
+    return importlib.metadata.version(SDK_DIST)
+
+
+def _examples_complete(cache_dir: Path) -> bool:
+    return all((cache_dir / "examples" / name).is_file() for name in PY_EXAMPLES)
+
+
+def _extract_examples(sdist: Path, target: Path, version: str) -> None:
+    """Copy examples/<name> out of the sdist (read member by member: no path from the archive is used)."""
+    target.mkdir(parents=True, exist_ok=True)
+    with tarfile.open(sdist) as archive:
+        members = {m.name.split("/", 1)[-1]: m for m in archive.getmembers() if m.isfile()}
+        missing = [name for name in PY_EXAMPLES if f"examples/{name}" not in members]
+        if missing:
+            present = sorted(n for n in members if n.startswith("examples/")) or ["(no examples/ at all)"]
+            raise RealAgentSetupError(
+                f"The sdist of {SDK_DIST} {version} ({sdist.name}) has no {', '.join(missing)}; its "
+                f"examples are: {', '.join(present)}. Pick the agents from what it has, or pin another "
+                f"{SDK_DIST} version in pyproject.toml."
+            )
+        for name in PY_EXAMPLES:
+            source = archive.extractfile(members[f"examples/{name}"])
+            assert source is not None
+            (target / name).write_bytes(source.read())
+
+
+def ensure_python_sdk_examples(cache_dir: Path = PY_EXAMPLES_CACHE) -> dict[str, InstalledAgent]:
+    """Fetch (or reuse) the Python SDK's example agents; {file name: agent run by this interpreter}."""
+    started = time.monotonic()
+    version = installed_sdk_version()
+    stamp = f"{SDK_DIST}=={version} sdist examples/{','.join(PY_EXAMPLES)}"
+    hint = (
+        f"The tests need PyPI once (later runs reuse {cache_dir}); try `pip download --no-binary :all: "
+        f"--no-deps {SDK_DIST}=={version}` to see the full error."
+    )
+
+    def build(staging: Path) -> None:
+        download = staging / "download"
+        _run(
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "--quiet",
+                "--no-binary",
+                ":all:",
+                "--no-deps",
+                f"{SDK_DIST}=={version}",
+                "-d",
+                str(download),
+            ],
+            f"Downloading the sdist of {SDK_DIST} {version}",
+            hint,
+        )
+        sdists = sorted(download.glob("*.tar.gz"))
+        if len(sdists) != 1:
+            raise RealAgentSetupError(
+                f"`pip download` of {SDK_DIST} {version} gave {[p.name for p in download.iterdir()]}, not "
+                f"one .tar.gz sdist. {hint}"
+            )
+        _extract_examples(sdists[0], staging / "examples", version)
+        shutil.rmtree(download)
+
+    installed_now = _install(
+        cache_dir, f"the {SDK_DIST} {version} examples", stamp, _examples_complete, build
+    )
+    seconds = round(time.monotonic() - started, 3)
+    return {
+        name: InstalledAgent(
+            argv=(sys.executable, str(cache_dir / "examples" / name)),
+            cache_dir=cache_dir,
+            version=version,
+            runtime=f"Python {sys.version.split()[0]} at {sys.executable}",
+            installed_now=installed_now,
+            setup_seconds=seconds,
+        )
+        for name in PY_EXAMPLES
+    }
+
+
+# --- the TypeScript SDK's example agent --------------------------------------------------------------
+def _ts_sdk_dir(cache_dir: Path) -> Path:
+    return cache_dir.joinpath("node_modules", *TS_SDK_PACKAGE.split("/"))
+
+
+def _ts_example_complete(cache_dir: Path) -> bool:
+    try:
+        data = json.loads((_ts_sdk_dir(cache_dir) / "package.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return (
+        isinstance(data, dict)
+        and data.get("version") == TS_SDK_VERSION
+        and _ts_sdk_dir(cache_dir).joinpath(*TS_EXAMPLE_SCRIPT).is_file()
+    )
+
+
+def ensure_ts_sdk_example(
+    cache_dir: Path = TS_EXAMPLE_CACHE, source: Path = TS_EXAMPLE_SOURCE
+) -> InstalledAgent:
+    """Install (or reuse) the npm SDK whose package carries the compiled example agent."""
+    started = time.monotonic()
+    try:
+        node = _tool("node")
+        node_version = _node_version(node)
+    except NodeAgentSetupError as exc:
+        raise RealAgentSetupError(str(exc)) from None
+    stamp = f"{TS_SDK_PACKAGE}@{TS_SDK_VERSION} examples {_digest(*(source / n for n in NPM_FILES))}"
+    hint = (
+        f"The tests need the npm registry once (later runs reuse {cache_dir}). Check `npm ping` and your "
+        f"npm registry settings, or run `npm ci --omit=dev` in a copy of {source}."
+    )
+
+    def build(staging: Path) -> None:
+        try:
+            npm = _tool("npm")
+        except NodeAgentSetupError as exc:
+            raise RealAgentSetupError(str(exc)) from None
+        for name in NPM_FILES:
+            shutil.copy2(source / name, staging / name)
+        command = [npm, "ci", "--no-audit", "--no-fund", "--ignore-scripts", "--omit=dev", "--loglevel=error"]
+        _run(command, f"Installing {TS_SDK_PACKAGE}@{TS_SDK_VERSION}", hint, cwd=staging)
+        if not _ts_example_complete(staging):
+            raise RealAgentSetupError(
+                f"`npm ci` installed {TS_SDK_PACKAGE} without {'/'.join(TS_EXAMPLE_SCRIPT)} or not at "
+                f"{TS_SDK_VERSION}; check {source / 'package-lock.json'}."
+            )
+
+    installed_now = _install(
+        cache_dir, f"{TS_SDK_PACKAGE}@{TS_SDK_VERSION}", stamp, _ts_example_complete, build
+    )
+    return InstalledAgent(
+        argv=(node, str(_ts_sdk_dir(cache_dir).joinpath(*TS_EXAMPLE_SCRIPT))),
+        cache_dir=cache_dir,
+        version=TS_SDK_VERSION,
+        runtime=f"node {node_version}",
+        installed_now=installed_now,
+        setup_seconds=round(time.monotonic() - started, 3),
+    )
+
+
+__all__ = [
+    "FAST_AGENT_VERSION",
+    "TS_SDK_VERSION",
+    "InstalledAgent",
+    "RealAgentSetupError",
+    "ensure_fast_agent",
+    "ensure_python_sdk_examples",
+    "ensure_ts_sdk_example",
+    "fast_agent_args",
+    "find_python_for_fast_agent",
+]
