@@ -47,7 +47,12 @@ ApplicationWindow {
             SplitView.minimumWidth: 360
             Banner { Layout.fillWidth: true }
             Conversation { id: conversationView; visible: !signIn.shown; Layout.fillWidth: true; Layout.fillHeight: true }
-            SignInPanel { visible: signIn.shown; Layout.fillWidth: true; Layout.fillHeight: true }
+            Loader {  // built only when needed: most starts never sign in
+                active: signIn.shown
+                visible: active
+                Layout.fillWidth: true; Layout.fillHeight: true
+                sourceComponent: SignInPanel {}
+            }
             Rectangle {
                 objectName: "noticeBar"
                 visible: notices.notice.length > 0

@@ -5,12 +5,12 @@ results, because a binding re-asks whenever the theme or "show all" changes."""
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Slot
 
-from app.renderer.diff_html import DARK, LIGHT, render_diffs
-from app.renderer.diff_view import FileDiff, parse_unified
+if TYPE_CHECKING:  # loaded with the first diff shown, not at startup
+    from app.renderer.diff_view import FileDiff
 
 CACHE_SIZE = 32
 
@@ -29,6 +29,8 @@ class DiffRenderer(QObject):
         if cached is not None:
             self._rendered.move_to_end(key)
             return cached
+        from app.renderer.diff_html import DARK, LIGHT, render_diffs
+
         files = self._parse(diff)
         rendered = render_diffs(files, DARK if dark else LIGHT, show_all)
         result = {
@@ -49,6 +51,8 @@ class DiffRenderer(QObject):
     def _parse(self, diff: str) -> list[FileDiff]:
         parsed = self._parsed.get(diff)
         if parsed is None:
+            from app.renderer.diff_view import parse_unified
+
             parsed = parse_unified(diff)
             _remember(self._parsed, diff, parsed)
         else:

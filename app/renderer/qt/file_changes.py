@@ -11,7 +11,6 @@ from PySide6.QtCore import QObject, Signal, Slot
 from app.contract.envelopes import Envelope, FileChangesEnvelope, FileChangeView, LoadResult
 from app.contract.errors import HostError
 from app.contract.host_api import FileChangesHost, SessionsHost
-from app.renderer.diff_view import parse_unified
 from app.renderer.qt.notices import Notices
 
 
@@ -60,6 +59,8 @@ class FileChanges(QObject):
 
 
 def _entry(change: FileChangeView) -> dict[str, Any]:
+    from app.renderer.diff_view import parse_unified  # with the first changed file, not at startup
+
     files = parse_unified(change.diff)
     return {
         "path": change.path,
