@@ -76,6 +76,7 @@ Rectangle {
                     delegate: Rectangle {
                         id: methodCard
                         required property var modelData
+                        required property int index
                         readonly property bool formOpen: root.openForm === modelData.id
                         objectName: "signInMethod_" + modelData.id
                         Layout.fillWidth: true
@@ -107,7 +108,7 @@ Rectangle {
                                 Button {
                                     objectName: "signInAction_" + methodCard.modelData.id
                                     enabled: signIn.phase === "needed"
-                                    highlighted: index === 0
+                                    highlighted: methodCard.index === 0
                                     text: methodCard.modelData.kind === "terminal" ? "Open terminal"
                                           : methodCard.modelData.kind === "env_var" ? (methodCard.formOpen ? "Hide" : "Enter\u2026")
                                           : "Sign in"

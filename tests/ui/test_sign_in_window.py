@@ -18,6 +18,11 @@ async def _open_refused(ui, flag: str):
     return window, panel
 
 
+def _gone(ui, window) -> bool:
+    """The panel is destroyed once signed in (it is built only while needed)."""
+    return ui.find(window, "signInPanel") is None
+
+
 def _text(ui, window, name: str) -> str:
     return ui.item(window, name).property("text")
 
@@ -34,7 +39,7 @@ def test_the_agent_method_signs_in_and_the_queued_message_goes_out(ui):
         await ui.until(lambda: objects.turn.queuedText == "hello after signing in")
         await ui.screenshots(window, "26-sign-in-panel")
         ui.item(window, "signInAction_scripted-oauth").clicked.emit()
-        await ui.until(lambda: not panel.isVisible(), 20)
+        await ui.until(lambda: _gone(ui, window), 20)
         await ui.until(lambda: objects.session.sessionKey, 20)
         await ui.until(lambda: _text(ui, window, "agentStateLabel") == "Scripted \u00b7 ready")
         await ui.until(lambda: "user" in ui.kinds(window))  # the queued message went out
@@ -55,7 +60,7 @@ def test_an_api_key_typed_masked_signs_in(ui):
         assert field.property("displayText") != "sk-scripted"  # masked on screen
         await ui.screenshots(window, "27-sign-in-api-key")
         await ui.key(window, Qt.Key.Key_Return)
-        await ui.until(lambda: not panel.isVisible(), 20)
+        await ui.until(lambda: _gone(ui, window), 20)
         await ui.until(lambda: window.objects.session.sessionKey, 20)
 
     ui.run(scenario())
@@ -74,7 +79,7 @@ def test_the_login_command_runs_in_a_terminal_that_takes_the_users_keys(ui, monk
         await ui.until(lambda: "2468" in screen.property("text"))  # the PTY echoes what was typed
         await ui.screenshots(window, "28-sign-in-terminal")
         await ui.key(window, Qt.Key.Key_Return)
-        await ui.until(lambda: not panel.isVisible(), 20)
+        await ui.until(lambda: _gone(ui, window), 20)
         await ui.until(lambda: window.objects.session.sessionKey, 20)
         assert (tmp_path / "scripted-token").exists()
 
