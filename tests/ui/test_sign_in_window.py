@@ -15,7 +15,7 @@ async def _open_refused(ui, flag: str):
     panel = await ui.until(lambda: ui.find(window, "signInPanel"))
     await ui.until(lambda: panel.isVisible(), 20)
     assert not ui.item(window, "timeline").isVisible()  # the panel stands in for the conversation
-    return window, panel
+    return window
 
 
 def _gone(ui, window) -> bool:
@@ -29,7 +29,7 @@ def _text(ui, window, name: str) -> str:
 
 def test_the_agent_method_signs_in_and_the_queued_message_goes_out(ui):
     async def scenario():
-        window, panel = await _open_refused(ui, "--auth=agent")
+        window = await _open_refused(ui, "--auth=agent")
         objects = window.objects
         assert _text(ui, window, "signInTitle") == "Sign in to Scripted"
         assert _text(ui, window, "agentStateLabel") == "Scripted \u00b7 sign-in needed"
@@ -50,7 +50,7 @@ def test_the_agent_method_signs_in_and_the_queued_message_goes_out(ui):
 
 def test_an_api_key_typed_masked_signs_in(ui):
     async def scenario():
-        window, panel = await _open_refused(ui, "--auth=env")
+        window = await _open_refused(ui, "--auth=env")
         ui.item(window, "signInAction_scripted-key").clicked.emit()
         field = await ui.until(lambda: ui.find(window, "signInField_SCRIPTED_API_KEY"))
         await ui.until(lambda: field.isVisible())
@@ -70,7 +70,7 @@ def test_the_login_command_runs_in_a_terminal_that_takes_the_users_keys(ui, monk
     monkeypatch.setenv("SCRIPTED_AUTH_FILE", str(tmp_path / "scripted-token"))
 
     async def scenario():
-        window, panel = await _open_refused(ui, "--auth=terminal")
+        window = await _open_refused(ui, "--auth=terminal")
         ui.item(window, "signInAction_scripted-login").clicked.emit()
         screen = await ui.until(lambda: ui.find(window, "signInScreen"))
         await ui.until(lambda: "Enter the code" in (screen.property("text") or ""), 10)
