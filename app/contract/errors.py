@@ -52,6 +52,12 @@ class AgentRequestFailed(HostError):
         self.rpc_code = rpc_code
 
 
+class AgentTimedOut(HostError):
+    """The agent did not answer a request within its deadline (it may still be working on it)."""
+
+    code = "agent-timeout"
+
+
 class SignInRequired(HostError):
     """The agent refused because nobody is signed in: the sign-in panel (a SignInEnvelope) says how,
     so views need no notice of their own for it."""

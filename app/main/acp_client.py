@@ -85,13 +85,14 @@ class FileRequests(Protocol):
 
 @contextlib.contextmanager
 def _terminal_errors() -> Iterator[None]:
-    """A refused terminal request answers the agent with invalid_params and the reason."""
+    """A refused terminal request answers the agent with invalid_params, the reason as the message (what
+    agents show their model) and again in `data`."""
     try:
         yield
     except TerminalError as exc:
         from acp import RequestError
 
-        raise RequestError.invalid_params({"details": str(exc)}) from exc
+        raise RequestError(-32602, str(exc), {"details": str(exc)}) from exc
 
 
 def _dump(model: Any) -> Any:

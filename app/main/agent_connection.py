@@ -20,7 +20,7 @@ from typing import Any
 
 from app import __version__
 from app.contract.envelopes import AgentInfo, AgentStateEnvelope, AgentStateName
-from app.contract.errors import AgentRequestFailed, AgentUnavailable, SignInRequired
+from app.contract.errors import AgentRequestFailed, AgentTimedOut, AgentUnavailable, SignInRequired
 from app.main.agent_command import AgentCommand
 from app.main.agent_errors import agent_error, error_details
 from app.main.agent_process import AgentProcess
@@ -36,6 +36,22 @@ PTY_AVAILABLE = sys.platform != "win32" or importlib.util.find_spec("winpty") is
 PROTOCOL_VERSION = 1  # acp.PROTOCOL_VERSION of the pinned SDK (a test keeps them equal)
 BACKOFF_STEPS = (0.0, 1.0, 2.0, 4.0, 8.0, 16.0, 30.0)
 HEALTHY_AFTER_S = 30.0
+OUTPUT_CLOSED_GRACE_S = 1.0
+# How long ClawQt waits for each answer before it says so (seconds). A prompt has none: a turn may
+# rightly take hours, and Stop is always there. `authenticate` may wait for a browser login.
+DEADLINES_S: dict[str, float] = {
+    "session/new": 60.0,
+    "session/load": 180.0,  # a long history is replayed before the answer
+    "session/resume": 60.0,
+    "session/list": 30.0,
+    "session/close": 30.0,
+    "session/delete": 30.0,
+    "session/set_mode": 30.0,
+    "session/set_config_option": 30.0,
+    "session/set_model": 30.0,
+    "authenticate": 600.0,
+}
+DEFAULT_DEADLINE_S = 60.0
 
 CLIENT_CAPABILITIES: dict[str, Any] = {
     "fs": {"readTextFile": True, "writeTextFile": True},
@@ -89,6 +105,8 @@ class AgentConnection:
         self.state: AgentStateName = "idle"
         self.last_exit_code: int | None = None
         self.generation_of_child = 0
+        self._transport: StdioTransport | None = None
+        self.deadlines = dict(DEADLINES_S)  # per method; tests shorten them
         self.env_overrides: dict[str, str] = {}  # added to the child's environment (sign-in variables)
         self._raw_observers: list[Callable[[str, dict[str, Any]], None]] = []
         if recorder is not None:
@@ -169,8 +187,10 @@ class AgentConnection:
             on_raw=self._observe_raw,
             intercept=self._intercept,
             on_diagnostic=self._on_diagnostic,
+            on_closed=lambda: self._output_closed(process),
         )
         self._rpc = _json_rpc(self._client, transport)
+        self._transport = transport
         exited = asyncio.get_running_loop().create_task(process.wait(), name="agent-wait")
         try:
             result = await self._initialize(exited)
@@ -229,6 +249,22 @@ class AgentConnection:
         details = f"{self.command.display}\nLast stderr lines:\n{tail}" if tail else self.command.display
         return AgentUnavailable(message, code="initialize-failed", details=details)
 
+    def _output_closed(self, process: AgentProcess) -> None:
+        """The agent closed its stdout: nothing it says can reach ClawQt any more. A child that keeps
+        running then would look ready and answer nothing; end it, so its exit is reported (banner,
+        Reconnect) and the next action starts a new one."""
+        if self._stopping or self._process is not process:
+            return
+
+        async def end_if_still_running() -> None:
+            await asyncio.sleep(OUTPUT_CLOSED_GRACE_S)  # it may be exiting anyway
+            if self._process is process and process.returncode is None and not self._stopping:
+                self._on_diagnostic("the agent closed its output but kept running: ending it")
+                await process.stop(grace=0.5)
+
+        task = asyncio.get_running_loop().create_task(end_if_still_running(), name="agent-output-closed")
+        task.add_done_callback(_seen)
+
     async def _discard_child(self, exited: asyncio.Task[int]) -> None:
         process, conn = self._process, self._rpc
         self._rpc = None
@@ -283,8 +319,14 @@ class AgentConnection:
         rpc = self._rpc
         if rpc is None:
             raise AgentUnavailable("The agent is not running", code="agent-not-running")
+        deadline = None if method == "session/prompt" else self.deadlines.get(method, DEFAULT_DEADLINE_S)
         try:
-            result = await rpc.send_request(method, params)
+            result = await asyncio.wait_for(rpc.send_request(method, params), deadline)
+        except TimeoutError as exc:
+            raise AgentTimedOut(
+                f"The agent did not answer {method} within {deadline:g} s.",
+                details=f"{self.command.display}\nLast stderr lines:\n{self.stderr_tail(10)}",
+            ) from exc
         except RequestError as exc:
             offers = self.info is not None and bool(self.info.auth_methods)
             if is_sign_in_refusal(method, exc.code, str(exc), exc.data, self.stderr_tail(5), offers):
@@ -305,6 +347,16 @@ class AgentConnection:
                 code="agent-exited",
             ) from exc
         return result if isinstance(result, dict) else {}
+
+    def refuse(self, msg_id: Any, code: int, message: str) -> None:
+        """Answer one of the agent's requests with an error, without the SDK (a request ClawQt refuses
+        on its raw form, before the SDK's schema would quietly drop the parts it cannot read)."""
+        transport = self._transport
+        if transport is None:
+            return
+        answer = {"jsonrpc": "2.0", "id": msg_id, "error": {"code": code, "message": message}}
+        task = asyncio.get_running_loop().create_task(transport.send(answer), name="agent-refusal")
+        task.add_done_callback(_seen)
 
     def signed_in(self) -> None:
         """The agent accepted a sign-in (`authenticate` succeeded): it is ready again."""

@@ -95,7 +95,7 @@ class AgentProcess:
                 f"The agent command {command.argv[0]!r} is not executable: {exc}",
                 code="agent-not-executable",
             ) from exc
-        except OSError as exc:
+        except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the command or environment
             raise AgentUnavailable(
                 f"The agent command {command.display!r} could not start: {exc}",
                 code="agent-spawn-failed",

@@ -48,7 +48,7 @@ from app.main.session_machine import SessionMachine
 from app.main.session_requests import list_params, normalize_cwd, open_params, require, session_page
 from app.main.session_steps import Step, Token
 from app.main.sign_in import SignInService
-from app.main.terminal_host import ClientTerminalHost
+from app.main.terminal_host import ClientTerminalHost, raw_create_problem
 from app.main.trace_recorder import TraceRecorder
 
 if TYPE_CHECKING:
@@ -227,10 +227,19 @@ class ChatService:
 
     # --- incoming ----------------------------------------------------------------------------
     def _intercept(self, message: dict[str, Any]) -> bool:
-        """Route `session/update` in arrival order, before the SDK's per-message tasks."""
-        if message.get("method") == "session/update" and "id" not in message:
+        """Route `session/update` in arrival order, before the SDK's per-message tasks; refuse a
+        `terminal/create` whose raw params the SDK would quietly trim (it drops list items it cannot
+        read: `["-c", 42]` would run `bash -c` with the script missing)."""
+        method = message.get("method")
+        if method == "session/update" and "id" not in message:
             self.route_session_update(message.get("params"))
             return True
+        if method == "terminal/create" and "id" in message:
+            problem = raw_create_problem(message.get("params"))
+            if problem:
+                self._diagnose("warning", "terminal-refused", problem)
+                self.connection.refuse(message["id"], -32602, problem)
+                return True
         return False
 
     def route_session_update(self, params: Any) -> None:

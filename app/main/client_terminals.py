@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.main.paths import within
-from app.main.pty_backends import PtyHandle, spawn_pty
+from app.main.pty_backends import PtyHandle, exec_problem, spawn_pty
 
 log = logging.getLogger(__name__)
 
@@ -118,8 +118,10 @@ class ClientTerminals:
             raise TerminalError(f"cwd {run_in!r} is not a directory")
         merged = dict(os.environ)
         for variable in env or []:
-            if isinstance(variable, dict) and isinstance(variable.get("name"), str):
-                merged[variable["name"]] = str(variable.get("value", ""))
+            if not isinstance(variable, dict) or not isinstance(variable.get("name"), str):
+                raise TerminalError(f"an env entry is not {{name, value}}: {variable!r:.80}")
+            value = variable.get("value", "")
+            merged[variable["name"]] = value if isinstance(value, str) else str(value)
         merged.setdefault("TERM", "xterm-256color")
         limit = (
             output_byte_limit
@@ -127,6 +129,9 @@ class ClientTerminals:
             else DEFAULT_OUTPUT_LIMIT
         )
         argv = [command, *(args or [])]
+        problem = exec_problem(argv, merged)
+        if problem:
+            raise TerminalError(f"refused to run {command!r:.80}: {problem}")
         try:
             pty = self._spawn(argv, run_in, merged, (40, 120))
         except ImportError as exc:  # no PTY library for this platform

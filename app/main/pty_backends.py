@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import os
 import signal
 import subprocess
@@ -164,8 +165,30 @@ class ThreadedPty:
             self.proc.close(force=True)
 
 
+def exec_problem(argv: list[str], env: dict[str, str]) -> str:
+    """Why `argv` with `env` cannot be executed ("" when it can). Checked BEFORE the fork: the PTY
+    library's forked child turns only OSError into a failure the parent sees; a ValueError there (a NUL
+    byte) would leave a second copy of ClawQt running in the child."""
+    if not argv or not isinstance(argv[0], str) or not argv[0]:
+        return "no command"
+    for arg in argv:
+        if not isinstance(arg, str):
+            return f"an argument is not text ({type(arg).__name__})"
+        if "\0" in arg:
+            return "an argument contains a NUL character"
+    for name, value in env.items():
+        if not isinstance(name, str) or not name or "=" in name or "\0" in name:
+            return f"the environment variable name {name!r} is not allowed"
+        if not isinstance(value, str) or "\0" in value:
+            return f"the value of the environment variable {name!r} is not allowed"
+    return ""
+
+
 def spawn_pty(argv: list[str], cwd: str, env: dict[str, str], dimensions: tuple[int, int]) -> PtyHandle:
     """Start `argv` on a PTY for this platform (raises OSError / ImportError when it cannot)."""
+    problem = exec_problem(argv, env)
+    if problem:
+        raise OSError(errno.EINVAL, problem)
     if sys.platform == "win32":  # pragma: no cover - no Windows machine runs the tests yet
         from winpty import PtyProcess as WinPtyProcess  # pywinpty
 

@@ -5,6 +5,11 @@ processed out of order), drops unknown update kinds, logs a traceback per garbag
 copy. Here every incoming line is read without a length limit, lines not starting with `{` are dropped
 and logged, the raw message is shown to `on_raw` (recording, `_meta`), and `intercept` may take a
 message synchronously, in arrival order, before the SDK sees it (we route `session/update` that way).
+
+No line can end the stream: a line that cannot be parsed (also one nested too deep for the parser),
+that is not a JSON-RPC message (an `id` JSON-RPC does not allow: a list, an object, a boolean; a
+`method` that is not a string), or whose handling fails is dropped, logged and counted, and the next
+line is read. Only the agent closing its stdout ends it (`on_closed` then says so).
 """
 
 from __future__ import annotations
@@ -15,6 +20,8 @@ import logging
 import time
 from collections.abc import Callable
 from typing import Any
+
+from app.main.json_rpc import jsonrpc_problem
 
 log = logging.getLogger(__name__)
 
@@ -38,8 +45,10 @@ class StdioTransport:
         on_raw: RawObserver | None = None,
         intercept: Interceptor | None = None,
         on_diagnostic: Diagnostic | None = None,
+        on_closed: Callable[[], None] | None = None,
     ) -> None:
         self._stdin = stdin
+        self._on_closed = on_closed
         self._stdout = stdout
         self._on_raw = on_raw
         self._intercept = intercept
@@ -106,10 +115,10 @@ class StdioTransport:
                     pending.append(chunk[start:newline])
                     line = b"".join(pending)
                     pending.clear()
-                    self._handle_line(line)
+                    self._take_line(line)
                     start = newline + 1
             if pending:
-                self._handle_line(b"".join(pending))
+                self._take_line(b"".join(pending))
         except asyncio.CancelledError:
             pass
         except Exception as exc:  # a broken pipe must end the stream, never the app
@@ -117,6 +126,23 @@ class StdioTransport:
             self._diagnose(f"reader failed: {exc}")
         finally:
             self._queue.put_nowait(None)
+            if not self._closed and self._on_closed is not None:
+                self._on_closed()
+
+    def _take_line(self, line: bytes) -> None:
+        """One line, isolated: whatever it does, the reader goes on with the next."""
+        try:
+            self._handle_line(line)
+        except RecursionError:
+            self._drop(line, "nested too deep to parse")
+        except Exception as exc:
+            log.exception("handling an agent line failed")
+            self._drop(line, f"could not be handled ({type(exc).__name__}: {exc})")
+
+    def _drop(self, line: bytes, why: str) -> None:
+        self.dropped_lines += 1
+        preview = line.strip()[:_LOG_PREVIEW].decode("utf-8", "replace")
+        self._diagnose(f"dropped a line ({len(line)} bytes) that {why}: {preview!r}")
 
     def _handle_line(self, line: bytes) -> None:
         stripped = line.strip()
@@ -136,6 +162,10 @@ class StdioTransport:
         if not isinstance(message, dict):
             self.dropped_lines += 1
             self._diagnose("dropped a JSON line that is not an object")
+            return
+        problem = jsonrpc_problem(message)
+        if problem:
+            self._drop(stripped, problem)
             return
         if self._on_raw is not None:
             self._on_raw("recv", message)

@@ -118,3 +118,22 @@ class ClientTerminalHost:
         if status is not None:
             self._decoders.pop(terminal_id, None)
             self._turn_of.pop(terminal_id, None)
+
+
+def raw_create_problem(params: Any) -> str:
+    """Why a `terminal/create` cannot be run as the agent wrote it ("" when it can): every argument
+    must be text and every env entry a {name, value} of text, as the protocol says."""
+    if not isinstance(params, dict):
+        return "terminal/create needs an object of parameters"
+    args = params.get("args")
+    if args is not None and (not isinstance(args, list) or not all(isinstance(a, str) for a in args)):
+        return "refused to run the command: every argument must be text"
+    env = params.get("env")
+    if env is not None:
+        entries_ok = isinstance(env, list) and all(
+            isinstance(e, dict) and isinstance(e.get("name"), str) and isinstance(e.get("value"), str)
+            for e in env
+        )
+        if not entries_ok:
+            return "refused to run the command: every env entry must be {name, value} of text"
+    return ""

@@ -19,6 +19,7 @@ from typing import Any
 
 from app.contract.acp_fields import str_field
 from app.contract.envelopes import Envelope, LoadResult
+from app.main.json_rpc import jsonrpc_problem
 from app.main.session_machine import SessionMachine
 from app.main.trace_requests import AgentRequest, AgentRequests, Openers, TraceFailure
 
@@ -42,7 +43,7 @@ FeedOutput = Envelope | LoadResult | TraceIgnored | TraceFailure | AgentRequest
 
 def read_trace(path: Path) -> Iterator[dict[str, Any]]:
     try:
-        handle = path.open(encoding="utf-8")
+        handle = path.open(encoding="utf-8", errors="replace")
     except OSError as exc:
         raise TraceError(f"cannot read the trace {path}: {exc}") from exc
     with handle:
@@ -52,7 +53,7 @@ def read_trace(path: Path) -> Iterator[dict[str, Any]]:
                 continue
             try:
                 entry = json.loads(line)
-            except ValueError:
+            except (ValueError, RecursionError):  # also nesting too deep to parse
                 yield {"dir": "garbage"}
                 continue
             yield entry if isinstance(entry, dict) else {"dir": "garbage"}
@@ -71,8 +72,8 @@ class _Feed:
         shown = self.machine.active.key if self.machine.active is not None else None
         if direction == "stderr":
             return
-        if direction not in ("send", "recv") or not isinstance(msg, dict):
-            yield TraceIgnored(shown)
+        if direction not in ("send", "recv") or not isinstance(msg, dict) or jsonrpc_problem(msg):
+            yield TraceIgnored(shown)  # what the live reader would have dropped too
             return
         t = entry.get("t")
         now = float(t) if isinstance(t, int | float) else 0.0

@@ -57,6 +57,16 @@ Item {
         }
     }
 
+    Column {  // while the agent is asked to open a chat (each request has a deadline; then a notice)
+        objectName: "openingIndicator"
+        visible: session.opening !== ""
+        anchors.centerIn: parent
+        spacing: 8
+        BusyIndicator { anchors.horizontalCenter: parent.horizontalCenter; running: parent.visible && !app.reducedMotion }
+        Label { objectName: "openingLabel"; text: session.opening; color: Theme.muted
+                anchors.horizontalCenter: parent.horizontalCenter }
+    }
+
     Button {
         id: jump
         objectName: "jumpToLatest"

@@ -3,7 +3,8 @@ so it can also misbehave in ways an SDK would not allow.
 
 Start-up flags: --no-init (never answers initialize), --exit-in-init=CODE, --init-delay=S, --banner
 (non-JSON lines on stdout first), --name=NAME (agentInfo.name), --caps=JSON (agentCapabilities),
---fail-new=N (the first N session/new requests fail), --no-info (no agentInfo).
+--fail-new=N (the first N session/new requests fail), --hang-new=N (the first N are never answered),
+--no-info (no agentInfo).
 Sign-in: --auth=agent (session/new answers -32000 until `authenticate {methodId: "scripted-oauth"}`),
 --auth=env (until SCRIPTED_API_KEY is "sk-scripted" in its environment), --auth=terminal (until the file
 $SCRIPTED_AUTH_FILE exists; its method, offered only to clients advertising auth.terminal, runs this
@@ -62,6 +63,7 @@ class Agent:
         self.cancelled: set[str] = set()
         self.counter = 0
         self.authenticated = False
+        self.hung_news = 0
         self.failed_news = 0
         self.raw_responses: set[int] = set()
 
@@ -172,6 +174,9 @@ class Agent:
             self.error(msg_id, -32602, f"Invalid params: unknown method {params.get('methodId')!r}")
 
     async def on_session_new(self, msg_id: Any, params: dict[str, Any]) -> None:
+        if self.hung_news < int(FLAGS.get("hang-new") or 0):  # --hang-new=N: the first N never answer
+            self.hung_news += 1
+            return
         if not signed_in(self):
             if FLAGS.get("auth") in ("claude", "words"):
                 if FLAGS.get("auth") == "words":
@@ -480,6 +485,59 @@ class Agent:
         self.chunk(
             sid, "The run said \x1b[31mFAILED\x1b[0m for \x1b]8;;file:///t.py\x1b\\t.py\x1b]8;;\x1b\\."
         )
+        return "end_turn"
+
+    async def prompt_hostile_lines(self, sid: str, params: dict[str, Any], text: str) -> str:
+        """Lines a reader must survive: nesting too deep to parse, ids JSON-RPC does not allow, methods
+        and params of the wrong type. Then a normal reply, which must still arrive."""
+        deep = 5000
+        bad = [
+            '{"jsonrpc":"2.0","method":"session/update","params":' + "[" * deep + "]" * deep + "}",
+            '{"jsonrpc":"2.0","id":[1,2],"result":{}}',
+            '{"jsonrpc":"2.0","id":{"x":1},"result":{}}',
+            '{"jsonrpc":"2.0","id":true,"result":{}}',
+            '{"jsonrpc":"2.0","id":{"x":1},"method":"fs/read_text_file","params":{}}',
+            '{"jsonrpc":"2.0","id":[7],"error":{"code":1,"message":"x"}}',
+            '{"jsonrpc":"2.0","method":123,"params":{}}',
+            '{"jsonrpc":"2.0","method":["session/update"],"params":{}}',
+            '{"jsonrpc":"2.0","method":"session/update","params":"not an object"}',
+            '{"jsonrpc":"2.0","id":90001,"method":"fs/read_text_file","params":[1,2]}',
+            '{"jsonrpc":"2.0","id":90002,"method":"terminal/output","params":null}',
+            '{"jsonrpc":"2.0","id":1.5,"result":{}}',
+        ]
+        for line in bad:
+            self.raw(line)
+        await asyncio.sleep(0.05)
+        self.chunk(sid, "survived")
+        return "end_turn"
+
+    async def prompt_close_stdout(self, sid: str, params: dict[str, Any], text: str) -> str:
+        """Closes its stdout and keeps running: it can never answer again."""
+        self.chunk(sid, "closing my output")
+        sys.stdout.flush()
+        os.close(1)
+        await asyncio.sleep(300)
+        return "end_turn"
+
+    async def prompt_term_hostile(self, sid: str, params: dict[str, Any], text: str) -> str:
+        """terminal/create with what no process can be started with: each answer, as JSON lines."""
+        cwd = self.sessions.get(sid, {}).get("cwd") or "."
+        attempts = [
+            {"env": [{"name": "A=B", "value": "x"}]},
+            {"env": [{"name": "GOOD", "value": "nul\u0000inside"}]},
+            {"args": ["-c", "echo a\u0000b"]},
+            {"env": [{"name": "", "value": "x"}]},
+            {"env": ["not an object"]},
+            {"args": ["-c", 42]},
+        ]
+        answers = []
+        for attempt in attempts:
+            request = {"sessionId": sid, "command": "bash", "args": ["-c", "echo hi"], "cwd": cwd, **attempt}
+            answer = await self.request_raw("terminal/create", request)
+            answers.append(
+                answer.get("error", {}).get("message") if "error" in answer else answer.get("result")
+            )
+        self.chunk(sid, json.dumps(answers))
         return "end_turn"
 
     async def prompt_edit(self, sid: str, params: dict[str, Any], text: str) -> str:
@@ -918,6 +976,9 @@ PROMPTS = {
     "term-stop": Agent.prompt_term_stop,
     "edit": Agent.prompt_edit,
     "ansi": Agent.prompt_ansi,
+    "hostile-lines": Agent.prompt_hostile_lines,
+    "close-stdout": Agent.prompt_close_stdout,
+    "term-hostile": Agent.prompt_term_hostile,
     "background": Agent.prompt_other,
     "meta": Agent.prompt_meta,
     "blast": Agent.prompt_blast,

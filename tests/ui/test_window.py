@@ -413,3 +413,23 @@ def test_tool_cards_draw_icons_from_the_icon_font_and_keep_the_status_pill_insid
         await ui.screenshots(window, "20-tool-card-icons")
 
     ui.run(scenario())
+
+
+def test_opening_a_chat_shows_that_it_waits_and_a_deadline_ends_the_wait_with_a_notice(ui):
+    async def scenario():
+        window = await ui.open(scripted_agent_argv("--hang-new=1"), start=False)
+        objects = window.objects
+        objects.host.sessions.connection.deadlines["session/new"] = 1.5
+        objects.start()
+        label = await ui.until(lambda: ui.find(window, "openingLabel"))
+        await ui.until(lambda: label.property("text") == "Opening a new chat\u2026" and label.isVisible())
+        await ui.screenshots(window, "29-opening-a-chat")
+        await ui.until(lambda: objects.notices.notice != "", 10)
+        assert objects.notices.notice == (
+            "Could not start a new chat: The agent did not answer session/new within 1.5 s."
+        )
+        assert not ui.item(window, "openingIndicator").isVisible()
+        objects.session.newChat()  # the agent lives: the next try opens
+        await ui.until(lambda: objects.session.sessionKey, 10)
+
+    ui.run(scenario())

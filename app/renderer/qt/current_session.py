@@ -4,8 +4,9 @@ reconnecting sessions go through here; the other views follow its signals."""
 
 from __future__ import annotations
 
+import contextlib
 import gc
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from PySide6.QtCore import Property, QObject, Signal, Slot
 
@@ -38,6 +39,7 @@ class CurrentSession(QObject):
     rowsChanged = Signal()  # the shown timeline's rows changed (structure or content)
     liveChanged = Signal()  # a turn started or ended in the shown session
     settledElsewhere = Signal(str)  # a turn ended in a session not shown
+    openingChanged = Signal()
 
     def __init__(
         self,
@@ -55,6 +57,7 @@ class CurrentSession(QObject):
         self.store = TimelineStore()
         self._key = ""
         self._busy = False
+        self._opening = ""  # what is being opened while the agent is asked ("Opening a new chat")
         host.subscribe(self._on_envelope)
 
     # --- state -------------------------------------------------------------------------------------
@@ -67,6 +70,18 @@ class CurrentSession(QObject):
 
     sessionKey = Property(str, lambda self: self._key, notify=sessionChanged)
     busy = Property(bool, _get_busy, notify=liveChanged)
+    opening = Property(str, lambda self: self._opening, notify=openingChanged)
+
+    @contextlib.contextmanager
+    def _waiting(self, what: str) -> Iterator[None]:
+        """Say what the window waits for while the agent is asked (every request has a deadline)."""
+        self._opening = what
+        self.openingChanged.emit()
+        try:
+            yield
+        finally:
+            self._opening = ""
+            self.openingChanged.emit()
 
     def workspace(self) -> str | None:
         """The shown session's folder (where files are attached from and `@` mentions look)."""
@@ -155,7 +170,8 @@ class CurrentSession(QObject):
 
     async def new_chat(self) -> None:
         try:
-            result = await self._host.new_session()
+            with self._waiting("Opening a new chat\u2026"):
+                result = await self._host.new_session()
         except SignInRequired:
             return  # the sign-in panel says so and opens the chat once signed in
         except HostError as exc:
@@ -170,7 +186,8 @@ class CurrentSession(QObject):
 
     async def _open(self, key: str) -> None:
         try:
-            result = await self._host.activate_session(key)
+            with self._waiting("Opening the session\u2026"):
+                result = await self._host.activate_session(key)
         except HostError as exc:
             # stays up over the empty chat that replaces it: the user asked for that session
             self._notices.failed("Could not open that session", exc, topic=OPEN)
@@ -187,7 +204,8 @@ class CurrentSession(QObject):
             await host.start()
             info = host.agent_info
             reload = bool(key) and info is not None and info.supports("loadSession")
-            result = await (host.load_session(key) if reload else host.new_session())
+            with self._waiting("Opening the session\u2026" if reload else "Opening a new chat\u2026"):
+                result = await (host.load_session(key) if reload else host.new_session())
         except SignInRequired:
             return  # the sign-in panel again, with the agent's words
         except HostError as exc:
