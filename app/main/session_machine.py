@@ -199,7 +199,7 @@ class SessionMachine:
         if active is None:
             if self.last_active_key and agent_gone:
                 raise PromptRefused(
-                    "The agent restarted; reload the session to continue (your draft is kept).",
+                    "The agent restarted; reload the session to continue.",
                     code="no-session",
                 )
             raise PromptRefused("No session is loaded yet.", code="no-session")

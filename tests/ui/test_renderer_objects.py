@@ -4,6 +4,7 @@ window: what it shows and what its actions do (the window tests drive the same o
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 from typing import Any
 
@@ -209,9 +210,10 @@ def test_the_message_is_in_the_model_before_the_prompt_is_sent(ui, chat):
     ui.run(scenario())
 
 
-def test_a_prompt_refused_before_sending_is_not_shown_as_sent_and_can_be_retried(ui, chat):
+def test_a_prompt_refused_before_sending_is_not_shown_as_sent_and_goes_back_to_the_composer(ui, chat):
     """The agent died: the main side refuses the prompt before anything goes out. The message must not
-    stay in the conversation as if sent (it used to, with "the agent stopped before finishing")."""
+    stay in the conversation as if sent (it used to, with "the agent stopped before finishing"), nor live
+    only in a Retry notice that the next send replaces: it goes back into the composer."""
     objects = chat()
 
     async def scenario() -> None:
@@ -220,7 +222,9 @@ def test_a_prompt_refused_before_sending_is_not_shown_as_sent_and_can_be_retried
         await ui.until(lambda: o.agent.state == "exited", 10)
         o.turn.send("are you there?")
         await ui.until(lambda: not o.session.busy)
-        assert o.notices.notice.startswith("Your message was not sent") and o.notices.canRetry
+        assert o.notices.notice.startswith("Your message was not sent (it is back in the composer)")
+        assert not o.notices.canRetry and o.turn.draft == "are you there?"
+        assert "reload the session" in o.notices.notice and "draft is kept" not in o.notices.notice
         assert [r.kind for r in o.model.rows] == []
 
     ui.run(scenario())
@@ -235,8 +239,25 @@ def test_a_failed_prompt_keeps_the_attachments_and_offers_retry(ui, chat):
         assert o.composer_files.add_path(str(ui.tmp_path / "notes.txt"))
         o.turn.send("fail now")
         await ui.until(lambda: not o.session.busy)
-        assert "Your message was not sent" in o.notices.notice and o.notices.canRetry
+        assert "Your message was not sent" in o.notices.notice and o.turn.draft == "fail now"
         assert [c["name"] for c in o.composer_files.items] == ["notes.txt"]
+
+    ui.run(scenario())
+
+
+def test_an_unsent_message_goes_back_before_what_was_typed_since(ui, chat, isolated_dirs):
+    objects = chat()
+
+    async def scenario() -> None:
+        o = await objects.start()
+        o.turn.send("silent first message")
+        await ui.until(lambda: o.session.busy)
+        o.turn.setDraft("typed while it was sent")
+        objects.host.sessions.connection._process.proc.kill()  # dies before answering a word
+        await ui.until(lambda: not o.session.busy, 10)
+        assert o.turn.draft == "silent first message\n\ntyped while it was sent"  # nothing replaced
+        saved = json.loads((isolated_dirs / "data" / "drafts.json").read_text())
+        assert o.session.sessionKey in json.dumps(saved) and "silent first message" in json.dumps(saved)
 
     ui.run(scenario())
 
@@ -373,3 +394,30 @@ def test_a_permission_answer_shows_the_options_name_and_meaning_not_its_id():
     assert (entry["selectedName"], entry["selectedMeaning"]) == ("Allow", "allowed once")
     item.selected_option = "gone"  # an id the options do not have: shown as is, no meaning invented
     assert (permission_entry(item)["selectedName"], permission_entry(item)["selectedMeaning"]) == ("gone", "")
+
+
+def test_steady_typing_is_saved_while_it_goes_on(ui, chat, isolated_dirs):
+    """The save delay used to restart on every key: 300 characters typed over 9 s were never written,
+    and a crash lost them all. Now a change is on disk at most DRAFT_SAVE_MS after it was typed."""
+    from app.renderer.qt.turn import DRAFT_SAVE_MS
+
+    objects = chat()
+    drafts = isolated_dirs / "data" / "drafts.json"
+
+    def saved() -> str:
+        return json.dumps(json.loads(drafts.read_text())) if drafts.exists() else ""
+
+    async def scenario() -> None:
+        o = await objects.start()
+        typed = ""
+        seen_while_typing = []
+        for n in range(20):  # a key every 80 ms, 1.6 s in all
+            typed += "abcde"[n % 5]
+            o.turn.setDraft(typed)
+            await asyncio.sleep(0.08)
+            seen_while_typing.append(saved())
+        assert any(typed[:5] in text for text in seen_while_typing), "nothing saved while typing"
+        await asyncio.sleep(DRAFT_SAVE_MS / 1000 + 0.2)
+        assert typed in saved()
+
+    ui.run(scenario())

@@ -25,7 +25,7 @@ from app.renderer.qt.tasks import TaskRunner
 from app.renderer.timeline.parts import Attachment, AttachmentPart
 
 NEW_CHAT_DRAFT = "__new_chat__"  # what is typed before any chat is open
-DRAFT_SAVE_MS = 400
+DRAFT_SAVE_MS = 400  # the longest a typed change waits before it is on disk (typing never postpones it)
 
 
 class TurnController(QObject):
@@ -69,9 +69,12 @@ class TurnController(QObject):
     # --- drafts --------------------------------------------------------------------------------------
     @Slot(str)
     def setDraft(self, text: str) -> None:
+        """Saved at most DRAFT_SAVE_MS after the first unsaved change: steady typing must not keep
+        postponing the save (restarting the delay on every key never saved a steady typist)."""
         if text != self._draft:
             self._draft = text
-            self._save_timer.start()
+            if not self._save_timer.isActive():
+                self._save_timer.start()
 
     def stash_draft(self) -> None:
         """Save a draft still waiting for its debounce (a switch, quitting)."""
@@ -164,15 +167,34 @@ class TurnController(QObject):
             result = await self._host.prompt(key, text, attachments, client_message_id=message_id)
         except HostError as exc:
             arrived = self._session.settle_failed(key, message_id, str(exc))
-            what = "The agent stopped before finishing its reply" if arrived else "Your message was not sent"
-            if not arrived and chips:
-                self._composer.restore(chips)  # nothing the user attached is lost
-            self._notices.failed(what, exc, retry=text, topic=TURN)
+            if arrived:  # the message is in the conversation: Retry sends it again
+                self._notices.failed(
+                    "The agent stopped before finishing its reply", exc, retry=text, topic=TURN
+                )
+            else:  # nothing of it is shown any more: it goes back where it was typed
+                self._give_back(key, text, chips)
+                self._notices.failed(
+                    "Your message was not sent (it is back in the composer)", exc, topic=TURN
+                )
             self.turnEnded.emit("error")
             return
         if result.stop_reason == "end_turn" and self._turn_is_empty(key, message_id):
             self._notices.set_no_reply(True)
         self.turnEnded.emit(result.stop_reason)
+
+    def _give_back(self, key: str, text: str, chips: list[dict[str, Any]]) -> None:
+        """An unsent message returns to its session's draft, before whatever was typed since (nothing
+        is replaced), and is saved at once; its attachments return to the composer."""
+        text = text.strip()
+        if key == self._draft_key:
+            self._save_timer.stop()
+            self._draft = "\n\n".join(t for t in (text, self._draft) if t)
+            self._save_draft()
+            self.draftChanged.emit()
+            if chips:
+                self._composer.restore(chips)
+        else:  # the user went to another chat meanwhile: the message waits in its own chat's draft
+            self._drafts.set(key, "\n\n".join(t for t in (text, self._drafts.get(key)) if t))
 
     def _turn_is_empty(self, key: str, message_id: str) -> bool:
         timeline = self._session.store.timelines.get(key)
