@@ -17,13 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from app.main import paths
-from app.main.agent_command import (
-    AgentCommandError,
-    additional_directories_from_config,
-    resolve_agent_command,
-)
+from app.main.agent_command import AgentCommandError, read_config, resolve_agent_command
 from app.main.chat_service import ChatService
 from app.main.host import Host, make_host
+from app.main.local_problems import LocalProblems
 from app.main.trace_recorder import TraceRecorder
 
 
@@ -89,8 +86,8 @@ class Window:
 
 
 def _start_qt(args: argparse.Namespace, failure: str) -> tuple[Any, Host, TraceRecorder | None, Any] | int:
-    """The Qt application, the chat service for the chosen agent and a qasync loop (or an exit code
-    when the agent command is unusable)."""
+    """The Qt application, the host for the chosen agent and a qasync loop (or an exit code when the
+    --agent flag is unusable; a bad config file only adds problems the window shows)."""
     import qasync
     from PySide6.QtWidgets import QApplication
 
@@ -98,26 +95,30 @@ def _start_qt(args: argparse.Namespace, failure: str) -> tuple[Any, Host, TraceR
     app.setApplicationName("ClawQt")
     app.setOrganizationName("ClawQt")
     try:
-        service, recorder = _make_service(args)
+        host, recorder = build_host(args)
     except AgentCommandError as exc:
         print(f"{failure}: {exc}", file=sys.stderr)
         return 2
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
-    return app, make_host(service), recorder, loop
+    return app, host, recorder, loop
 
 
-def _make_service(args: argparse.Namespace) -> tuple[ChatService, TraceRecorder | None]:
-    command = resolve_agent_command(getattr(args, "agent", None), paths.config_file())
+def build_host(args: argparse.Namespace) -> tuple[Host, TraceRecorder | None]:
+    """The main side as the app runs it: the config file read once (what is wrong with it goes to the
+    host's problems, never stops the start), the agent command, the chat service and the host.
+    AgentCommandError only for an unusable --agent flag."""
+    problems = LocalProblems()
+    config = read_config(paths.config_file())
+    for problem in config.problems:
+        problems.add(problem.text, problem.details)
+    command = resolve_agent_command(getattr(args, "agent", None), config)
     recorder = TraceRecorder(args.record) if getattr(args, "record", None) else None
-    extra = [
-        *additional_directories_from_config(paths.config_file()),
-        *(getattr(args, "add_dir", None) or []),
-    ]
+    extra = [*config.additional_directories, *(getattr(args, "add_dir", None) or [])]
     service = ChatService(
         command, cwd=getattr(args, "cwd", None), recorder=recorder, additional_directories=extra
     )
-    return service, recorder
+    return make_host(service, problems=problems), recorder
 
 
 async def _first_frame(window: Window, timeout: float = 5.0) -> None:
@@ -223,6 +224,8 @@ def run_self_test(args: argparse.Namespace) -> int:
     screenshot = args.screenshot or (paths.data_dir() / "self-test.png")
 
     async def main() -> int:
+        from app.renderer.qt.notices import LOCAL
+
         started = time.monotonic()
         window = Window(host)
         objects = window.objects
@@ -231,7 +234,7 @@ def run_self_test(args: argparse.Namespace) -> int:
         objects.start()
         try:
             while not objects.session.sessionKey:
-                if objects.notices.notice:
+                if objects.notices.notice and objects.notices.topic != LOCAL:  # those only warn (stderr)
                     raise RuntimeError(objects.notices.notice)
                 if time.monotonic() - started > args.timeout:
                     raise TimeoutError("the agent did not open a session in time")

@@ -12,7 +12,7 @@ from typing import Any
 from app.contract.envelopes import Envelope
 from app.contract.errors import HostError
 from app.main import paths
-from app.main.agent_command import AgentCommandError, resolve_agent_command
+from app.main.agent_command import AgentCommandError, read_config, resolve_agent_command
 from app.main.chat_service import ChatService
 from app.main.trace_recorder import TraceRecorder
 
@@ -66,8 +66,11 @@ async def _run(service: ChatService, prompt: str, printer: _Printer) -> int:
 
 
 def run_smoke(args: argparse.Namespace, prompt: str) -> int:
+    config = read_config(paths.config_file())
+    for problem in config.problems:  # never fatal: said, and the defaults apply
+        print(f"warning: {problem.text}", file=sys.stderr)
     try:
-        command = resolve_agent_command(args.agent, paths.config_file())
+        command = resolve_agent_command(args.agent, config)
     except AgentCommandError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -22,7 +22,7 @@ from PySide6.QtQuick import QQuickItem
 from app.gui import Window
 from app.main.agent_command import AgentCommand
 from app.main.chat_service import ChatService
-from app.main.host import make_host
+from app.main.host import Host, make_host
 from app.renderer.qt.timeline_model import ROLE_IDS
 from app.renderer.timeline.rows import Row
 from tests.conftest import REPO
@@ -79,7 +79,11 @@ class UiHarness:
             cwd=str(self.tmp_path),
             log_path=self.tmp_path / "agent-stderr.log",
         )
-        window = Window(make_host(service))
+        return await self.open_host(make_host(service), start)
+
+    async def open_host(self, host: Host, start: bool = True) -> Window:
+        """A window on a host built elsewhere (e.g. by `app.gui.build_host`, as the app builds it)."""
+        window = Window(host)
         self.windows.append(window)
         self._check_models(window)
         window.root.resize(1180, 780)

@@ -10,6 +10,7 @@ main side, which decides every rule (confinement, staleness, what a link may ope
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from app.contract.attachments import CheckedFile, Preview, PromptAttachment, Resolution
@@ -196,6 +197,33 @@ class LocalStores(Protocol):
     def previews(self) -> StringStore: ...
 
 
+@dataclass(frozen=True)
+class LocalProblem:
+    """Something wrong with a file or folder the user owns (the config file, a local store, the data
+    folder). `text` names the file, what is wrong and what ClawQt does instead (it never stops the app);
+    `details` is the error behind it, shown on demand."""
+
+    text: str
+    details: str = ""
+
+
+ProblemListener = Callable[[LocalProblem], None]
+
+
+class ProblemsHost(Protocol):
+    """Problems with the user's own files (`app/main/local_problems.py`), each reported once: those found
+    at startup are there before the window opens, later ones (a save that fails) arrive as they happen,
+    synchronously, on the event loop thread."""
+
+    def reported(self) -> list[LocalProblem]:
+        """Every problem so far, oldest first."""
+        ...
+
+    def subscribe(self, listener: ProblemListener) -> Callable[[], None]:
+        """Hear each new problem; the returned call stops it."""
+        ...
+
+
 class HostApi(Protocol):
     @property
     def sessions(self) -> SessionsHost: ...
@@ -217,3 +245,6 @@ class HostApi(Protocol):
 
     @property
     def stores(self) -> LocalStores: ...
+
+    @property
+    def problems(self) -> ProblemsHost: ...

@@ -114,8 +114,8 @@ class SessionStore:
             return None
         try:
             data = json.loads(raw)
-        except ValueError as exc:
-            log.warning("demo-agent: skipping corrupt session file %s: %s", path, exc)
+        except (ValueError, RecursionError) as exc:  # RecursionError: nested too deeply
+            log.warning("demo-agent: skipping corrupt session file %s: %r", path, exc)
             return None
         if (
             not isinstance(data, dict)

@@ -1,18 +1,22 @@
 """Choose which agent command to run, and say why (the UI and the log show both).
 
 Order: the `--agent "CMD ARGS"` flag, then `agent.command` in the config file, then `openclaw acp` when
-`openclaw` is on PATH, else the built-in demo agent (this same program run as `demo-agent`).
+`openclaw` is on PATH, else the built-in demo agent (this same program run as `demo-agent`). The config
+file is read once (`read_config`): what is wrong with it is reported and ignored, never fatal.
 """
 
 from __future__ import annotations
 
-import json
 import shlex
 import shutil
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
+
+from app.contract.host_api import LocalProblem
+from app.main.json_files import Unusable, json_kind, parse_object
+from app.main.paths import shown
 
 AgentSource = Literal["flag", "config", "openclaw", "demo"]
 
@@ -58,7 +62,8 @@ def _program(word: str) -> str:
 
 
 class AgentCommandError(ValueError):
-    """The flag or config names an unusable command (empty, bad quoting, unreadable config)."""
+    """The --agent flag names an unusable command (empty, bad quoting). A bad config file is never an
+    error: `read_config` says what is wrong with it and the defaults apply."""
 
 
 def demo_agent_argv() -> tuple[str, ...]:
@@ -78,45 +83,109 @@ def _split(command: str, origin: str) -> tuple[str, ...]:
     return argv
 
 
-def read_config_command(config_path: Path) -> str | None:
-    """`agent.command` from the JSON config file, or None when the file or key is absent."""
-    if not config_path.exists():
-        return None
+@dataclass(frozen=True)
+class Config:
+    """What ClawQt uses from the user's config file, and what is wrong with it (each a sentence for
+    the window). ClawQt never writes this file, so a bad one stays as it is, reported at every start
+    until it is fixed; whatever is wrong is ignored and its default applies."""
+
+    path: Path
+    agent_argv: tuple[str, ...] | None = None
+    agent_origin: str = ""  # "agent.command", or "agent" when given as a plain command string
+    additional_directories: tuple[str, ...] = ()
+    problems: tuple[LocalProblem, ...] = ()
+
+
+def read_config(path: Path) -> Config:
+    """The config file, read once; never raises (a missing file is the defaults, without a word)."""
     try:
-        data = json.loads(config_path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise AgentCommandError(f"the config file {config_path} cannot be read: {exc}") from exc
-    agent = data.get("agent") if isinstance(data, dict) else None
-    command = agent.get("command") if isinstance(agent, dict) else None
-    if command is None:
-        return None
-    if not isinstance(command, str):
-        raise AgentCommandError(f"agent.command in {config_path} must be a string")
-    return command
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return Config(path)
+    except OSError as exc:
+        return Config(path, problems=(_whole_file(path, f"cannot be read ({exc.strerror})", str(exc)),))
+    data = parse_object(raw)
+    if isinstance(data, Unusable):
+        return Config(path, problems=(_whole_file(path, data.why, data.details),))
+    problems: list[LocalProblem] = []
+    argv, origin = _agent(data.get("agent"), path, problems)
+    directories = _additional_directories(data.get("additionalDirectories", []), path, problems)
+    return Config(path, argv, origin, directories, tuple(problems))
 
 
-def additional_directories_from_config(config_path: Path) -> list[str]:
-    """`additionalDirectories` (a list of folders) from the JSON config file; [] when absent. A bad
-    value is an error with the file named, not a silent default."""
-    if not config_path.exists():
-        return []
+def _whole_file(path: Path, why: str, details: str) -> LocalProblem:
+    text = f"Your config file {shown(path)} {why}: it is ignored and the defaults are used until it is fixed."
+    return LocalProblem(text, details)
+
+
+def _ignored(key: str, path: Path, why: str) -> LocalProblem:
+    return LocalProblem(f'"{key}" in your config file {shown(path)} is ignored: {why}.')
+
+
+def _agent(value: object, path: Path, problems: list[LocalProblem]) -> tuple[tuple[str, ...] | None, str]:
+    """`agent: {"command": "CMD ARGS"}`; a plain string is taken as the command (what a user writing
+    `"agent": "openclaw acp"` obviously means)."""
+    if value is None:
+        return None, ""
+    if isinstance(value, str):
+        key, command = "agent", value
+    elif isinstance(value, dict):
+        key, command = "agent.command", value.get("command")
+        if command is None:  # a typo such as "cmd" would otherwise be a silent fallback
+            problems.append(
+                _ignored("agent", path, 'it must be {"command": "CMD ARGS"}, and "command" is missing')
+            )
+            return None, ""
+        if not isinstance(command, str):
+            why = f"it must be a command line (text), not {json_kind(command)}"
+            problems.append(_ignored(key, path, why))
+            return None, ""
+    else:
+        why = f'it must be {{"command": "CMD ARGS"}}, not {json_kind(value)}'
+        problems.append(_ignored("agent", path, why))
+        return None, ""
     try:
-        data = json.loads(config_path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise AgentCommandError(f"the config file {config_path} cannot be read: {exc}") from exc
-    value = data.get("additionalDirectories", []) if isinstance(data, dict) else []
-    if not isinstance(value, list) or not all(isinstance(d, str) for d in value):
-        raise AgentCommandError(f"additionalDirectories in {config_path} must be a list of folder paths")
-    return value
+        argv = tuple(shlex.split(command))
+    except ValueError as exc:
+        problems.append(_ignored(key, path, f"it cannot be parsed ({exc})"))
+        return None, ""
+    if not argv:
+        problems.append(_ignored(key, path, "it is empty"))
+        return None, ""
+    return argv, key
 
 
-def resolve_agent_command(flag: str | None, config_path: Path, which: object = shutil.which) -> AgentCommand:
-    """Apply the documented order; `which` is injectable so tests can simulate PATH."""
+def _additional_directories(value: object, path: Path, problems: list[LocalProblem]) -> tuple[str, ...]:
+    """`additionalDirectories`: folder paths; anything else in it is named and left out."""
+    if not isinstance(value, list):
+        why = f"it must be a list of folder paths, not {json_kind(value)}"
+        problems.append(_ignored("additionalDirectories", path, why))
+        return ()
+    folders = tuple(d for d in value if isinstance(d, str))
+    wrong = len(value) - len(folders)
+    if wrong:
+        entries = "1 entry" if wrong == 1 else f"{wrong} entries"
+        verb = "is" if wrong == 1 else "are"
+        text = (
+            f'{entries} of "additionalDirectories" in your config file {shown(path)} {verb} ignored: '
+            "each must be a folder path (text)."
+        )
+        problems.append(LocalProblem(text))
+    return folders
+
+
+def resolve_agent_command(
+    flag: str | None, config: Config | Path, which: object = shutil.which
+) -> AgentCommand:
+    """Apply the documented order; `which` is injectable so tests can simulate PATH. Only a bad
+    --agent flag raises (AgentCommandError); a bad config is read as the defaults (its problems are on
+    `read_config`'s answer)."""
     if flag:
         return AgentCommand(_split(flag, "--agent"), "flag", "chosen with --agent")
-    configured = read_config_command(config_path)
-    if configured:
-        return AgentCommand(_split(configured, str(config_path)), "config", f"agent.command in {config_path}")
+    if isinstance(config, Path):
+        config = read_config(config)
+    if config.agent_argv:
+        return AgentCommand(config.agent_argv, "config", f"{config.agent_origin} in {config.path}")
     openclaw = which("openclaw")  # type: ignore[operator]
     if openclaw:
         return AgentCommand(("openclaw", "acp"), "openclaw", f"openclaw found on PATH at {openclaw}")

@@ -19,14 +19,23 @@ def configure_logging(verbose: bool = False) -> Path:
     if any(getattr(h, "_clawqt", False) for h in root.handlers):
         return log_file
     root.setLevel(logging.DEBUG if verbose else logging.INFO)
-    to_file = logging.handlers.RotatingFileHandler(
-        log_file, maxBytes=5 * 1024 * 1024, backupCount=2, encoding="utf-8"
-    )
-    to_file.setFormatter(logging.Formatter(FORMAT))
     to_stderr = logging.StreamHandler()
     to_stderr.setLevel(logging.DEBUG if verbose else logging.WARNING)
-    to_stderr.setFormatter(logging.Formatter(FORMAT))
-    for handler in (to_file, to_stderr):
+    handlers: list[logging.Handler] = [to_stderr]
+    try:
+        handlers.append(
+            logging.handlers.RotatingFileHandler(
+                log_file, maxBytes=5 * 1024 * 1024, backupCount=2, encoding="utf-8"
+            )
+        )
+    except OSError as exc:  # a file where the log folder belongs, no permission: the app still runs
+        problem = f"cannot write the log file {log_file} ({exc.strerror}): logging to stderr only"
+    else:
+        problem = ""
+    for handler in handlers:
+        handler.setFormatter(logging.Formatter(FORMAT))
         handler._clawqt = True  # type: ignore[attr-defined]
         root.addHandler(handler)
+    if problem:
+        logging.getLogger(__name__).warning(problem)
     return log_file

@@ -1,6 +1,6 @@
 """The host API object the renderer is given (contract: `HostApi`): the chat service for sessions and
-the main-side services for files, attachments, the composer's files, links, the local stores and
-signing in to the agent.
+the main-side services for files, attachments, the composer's files, links, the local stores,
+signing in to the agent, and what is wrong with the user's own files (config, stores).
 Built by the app's entry points (`app/gui.py`) and by tests; the renderer never builds any of these."""
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from app.main.chat_service import ChatService
 from app.main.composer_files import ComposerFiles
 from app.main.file_host import AgentFileHost
 from app.main.links import LinkPolicy
+from app.main.local_problems import LocalProblems
 from app.main.local_store import LocalStores
 from app.main.sign_in import SignInService
 
@@ -26,16 +27,22 @@ class Host:
     links: LinkPolicy
     stores: LocalStores
     sign_in: SignInService
+    problems: LocalProblems
 
 
-def make_host(service: ChatService, data_dir: Path | None = None) -> Host:
-    """Everything around one chat service; `data_dir` overrides where the local stores live."""
+def make_host(
+    service: ChatService, data_dir: Path | None = None, problems: LocalProblems | None = None
+) -> Host:
+    """Everything around one chat service; `data_dir` overrides where the local stores live;
+    `problems` holds what was wrong with the user's files before (the config), the stores add theirs."""
+    problems = LocalProblems() if problems is None else problems
     return Host(
         sessions=service,
         files=service.files,
         attachments=AttachmentService(service.session_workspace),
         composer=ComposerFiles(),
         links=LinkPolicy(),
-        stores=LocalStores(data_dir),
+        stores=LocalStores(data_dir, problems),
         sign_in=service.sign_in,
+        problems=problems,
     )

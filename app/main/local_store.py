@@ -1,10 +1,17 @@
 """Small JSON stores in the data dir for what the user owns locally: drafts per session (kept across
 session switches, agent crashes and restarts) and local session renames. Writes are atomic (temp file
-+ rename); an unreadable file is kept aside as `.corrupt` and started afresh, never a crash."""
++ rename).
+
+Nothing in these files can stop the app, and each problem is said once, in words, through
+`LocalProblems` (the window shows it): an unusable file (not JSON, nested too deeply, not an object) is
+copied aside as `<name>.corrupt-<time>` and the store starts empty; entries that are not text are left
+out and the original is copied aside the same way; a file that cannot be read, or whose copy cannot be
+written, is left as it is and the store keeps its changes in memory only. A copy never overwrites an
+earlier one. A data folder that cannot be written to (read-only, a file in its place) is reported once
+and the stores work in memory."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
 import os
@@ -12,30 +19,81 @@ import tempfile
 from pathlib import Path
 
 from app.main import paths
+from app.main.json_files import Unusable, keep_aside, parse_object
+from app.main.local_problems import LocalProblems
 
 log = logging.getLogger(__name__)
 
+IN_MEMORY = "drafts and session names are kept only until you quit"
+
+
+def _folder_key(folder: Path) -> str:
+    """One report per data folder, whichever store or check finds it unusable first."""
+    return f"data folder {folder}"
+
 
 class JsonStringMap:
-    """A persisted str -> str map; `set` writes through (callers debounce bursts of typing)."""
+    """A persisted str -> str map; `set` writes through (callers debounce bursts of typing).
+    `what` names its content in messages ("drafts", "session names")."""
 
-    def __init__(self, filename: str, base: Path | None = None) -> None:
+    def __init__(
+        self,
+        filename: str,
+        base: Path | None = None,
+        problems: LocalProblems | None = None,
+        what: str = "",
+    ) -> None:
         self.path = (base or paths.data_dir()) / filename
+        self.what = what or filename.removesuffix(".json").replace("-", " ")
+        self._problems = LocalProblems() if problems is None else problems
         self._data: dict[str, str] = {}
+        self._memory_only = False  # a file ClawQt could not read or copy: never written over
         self._load()
 
     def _load(self) -> None:
-        if not self.path.exists():
-            return
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-            if not isinstance(data, dict):
-                raise ValueError("not an object")
-            self._data = {k: v for k, v in data.items() if isinstance(k, str) and isinstance(v, str)}
-        except (OSError, ValueError) as exc:
-            log.warning("cannot read %s (%s); keeping it as .corrupt and starting afresh", self.path, exc)
-            with contextlib.suppress(OSError):
-                self.path.replace(self.path.with_suffix(self.path.suffix + ".corrupt"))
+            raw = self.path.read_bytes()
+        except (FileNotFoundError, NotADirectoryError):
+            return  # nothing saved yet (or no data folder: `LocalStores` says so)
+        except OSError as exc:
+            self._memory_only = True
+            self._problems.add(
+                f"Your {self.what} file {paths.shown(self.path)} cannot be read ({exc.strerror}): it is "
+                f"left as it is, and {self.what} are kept only until you quit.",
+                str(exc),
+            )
+            return
+        data = parse_object(raw)
+        if isinstance(data, Unusable):
+            self._set_aside(raw, f"{data.why}: starting without saved {self.what}", data.details)
+            return
+        self._data = {k: v for k, v in data.items() if isinstance(v, str)}
+        left_out = [k for k, v in data.items() if not isinstance(v, str)]
+        if left_out:
+            entries = (
+                "an entry that is not text: it is"
+                if len(left_out) == 1
+                else f"{len(left_out)} entries that are not text: they are"
+            )
+            detail = "left out: " + ", ".join(repr(k) for k in left_out[:10])
+            self._set_aside(raw, f"has {entries} left out", detail, "the original file")
+
+    def _set_aside(self, raw: bytes, what_happened: str, details: str, copy: str = "the file") -> None:
+        """Keep a copy of what the file held, then write the store's own content over it; without a
+        copy the file is never written (the store lives in memory)."""
+        start = f"Your {self.what} file {paths.shown(self.path)} {what_happened}"
+        try:
+            aside = keep_aside(self.path, raw)
+        except OSError as exc:
+            self._memory_only = True
+            self._problems.add(
+                f"{start}; a copy could not be kept ({exc.strerror}), so the file is left as it is and "
+                f"{self.what} are kept only until you quit.",
+                details,
+            )
+            return
+        self._problems.add(f"{start}; {copy} is kept as {aside.name}.", details)
+        self.save()
 
     def get(self, key: str, default: str = "") -> str:
         return self._data.get(key, default)
@@ -60,6 +118,8 @@ class JsonStringMap:
             self.save()
 
     def save(self) -> None:
+        if self._memory_only:
+            return
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(prefix=self.path.name, dir=self.path.parent)
@@ -68,25 +128,49 @@ class JsonStringMap:
             os.replace(tmp, self.path)
         except OSError as exc:
             log.error("cannot save %s: %s", self.path, exc)
+            _report_unwritable(self.path.parent, exc, self._problems)
 
 
-def draft_store(base: Path | None = None) -> JsonStringMap:
-    return JsonStringMap("drafts.json", base)
+def _report_unwritable(folder: Path, exc: OSError, problems: LocalProblems) -> None:
+    if folder.exists() and not folder.is_dir():
+        text = f"Your data folder {paths.shown(folder)} is a file, not a folder: {IN_MEMORY}."
+    else:
+        text = f"ClawQt cannot save to your data folder {paths.shown(folder)} ({exc.strerror}): {IN_MEMORY}."
+    problems.add(text, str(exc), key=_folder_key(folder))
 
 
-def session_names(base: Path | None = None) -> JsonStringMap:
-    return JsonStringMap("session-names.json", base)
+def check_folder(folder: Path, problems: LocalProblems) -> None:
+    """Say at startup, not at the first lost save, when the stores cannot write to `folder`."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(prefix=".write-check-", dir=folder)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        _report_unwritable(folder, exc, problems)
 
 
-def session_previews(base: Path | None = None) -> JsonStringMap:
+def draft_store(base: Path | None = None, problems: LocalProblems | None = None) -> JsonStringMap:
+    return JsonStringMap("drafts.json", base, problems, "drafts")
+
+
+def session_names(base: Path | None = None, problems: LocalProblems | None = None) -> JsonStringMap:
+    return JsonStringMap("session-names.json", base, problems, "session names")
+
+
+def session_previews(base: Path | None = None, problems: LocalProblems | None = None) -> JsonStringMap:
     """The first user text this app sent to or loaded from each session (its cached summary)."""
-    return JsonStringMap("session-previews.json", base)
+    return JsonStringMap("session-previews.json", base, problems, "session previews")
 
 
 class LocalStores:
-    """The local stores as the host API offers them (contract: LocalStores), in one data folder."""
+    """The local stores as the host API offers them (contract: LocalStores), in one data folder;
+    what is wrong with their files goes to `problems`."""
 
-    def __init__(self, base: Path | None = None) -> None:
-        self.drafts = draft_store(base)
-        self.names = session_names(base)
-        self.previews = session_previews(base)
+    def __init__(self, base: Path | None = None, problems: LocalProblems | None = None) -> None:
+        folder = base or paths.data_dir()
+        problems = LocalProblems() if problems is None else problems
+        check_folder(folder, problems)
+        self.drafts = draft_store(folder, problems)
+        self.names = session_names(folder, problems)
+        self.previews = session_previews(folder, problems)

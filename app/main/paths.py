@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 
@@ -11,8 +12,11 @@ _DIRS = PlatformDirs("clawqt", appauthor=False)
 
 
 def _dir(env_name: str, default: str) -> Path:
+    """The folder, created when missing. Never raises: a folder that cannot be made (a file is in the
+    way, no permission) is reported by whoever uses it (the local stores say so in the window)."""
     path = Path(os.environ.get(env_name) or default)
-    path.mkdir(parents=True, exist_ok=True)
+    with contextlib.suppress(OSError):
+        path.mkdir(parents=True, exist_ok=True)
     return path
 
 
@@ -32,6 +36,15 @@ def config_file() -> Path:
     if override:
         return Path(override)
     return Path(_DIRS.user_config_dir) / "config.json"
+
+
+def shown(path: Path) -> str:
+    """A path as messages show it: under the home folder as `~/…`."""
+    try:
+        relative = path.relative_to(Path.home())
+    except ValueError:
+        return str(path)
+    return "~" if relative == Path() else f"~/{relative}"
 
 
 def within(path: str, root: str) -> bool:

@@ -9,6 +9,8 @@ import json
 import logging
 from pathlib import Path
 
+from app.main.json_files import Unusable, keep_aside, parse_object
+
 log = logging.getLogger(__name__)
 
 SERVICE = "ClawQt"
@@ -19,15 +21,28 @@ class SecretStore:
     def __init__(self, data_dir: Path) -> None:
         self._index_path = data_dir / INDEX_FILE
         self._memory: dict[tuple[str, str], str] = {}  # values the keyring could not keep
+        self._unusable: bytes | None = None  # an index not used as it was: copied aside before a write
 
     def _index(self) -> dict[str, list[str]]:
         try:
-            index = json.loads(self._index_path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            raw = self._index_path.read_bytes()
+        except OSError:
             return {}
-        return index if isinstance(index, dict) else {}
+        index = parse_object(raw)
+        if isinstance(index, Unusable):
+            log.warning("%s %s (%s); starting afresh", self._index_path, index.why, index.details)
+            self._unusable = raw
+            return {}
+        names = {k: [n for n in v if isinstance(n, str)] for k, v in index.items() if isinstance(v, list)}
+        if names != index:  # entries of the wrong type are left out: the original is kept before a write
+            self._unusable = raw
+        return names
 
     def _write_index(self, index: dict[str, list[str]]) -> None:
+        if self._unusable is not None:
+            kept = keep_aside(self._index_path, self._unusable)  # OSError: not written over
+            log.warning("kept the earlier %s as %s before writing it", self._index_path, kept.name)
+            self._unusable = None
         tmp = self._index_path.with_suffix(".tmp")
         tmp.write_text(json.dumps(index, indent=1, sort_keys=True), encoding="utf-8")
         tmp.replace(self._index_path)

@@ -97,3 +97,39 @@ def test_replay_exit_status_says_whether_a_session_rendered(tmp_path):
         assert result.returncode == 1, result.stdout
         assert "session/new failed: Authentication required (code -32000)" in result.stderr
     assert _run("replay", str(tmp_path / "missing.jsonl"), tmp_path=tmp_path).returncode == 2
+
+
+def test_a_corrupt_config_does_not_keep_the_window_from_opening_with_agent(tmp_path):
+    """The window opens on the --agent command, runs a turn, and says what is wrong with the config."""
+    config = tmp_path / "config.json"
+    config.write_text('{\n "agent": {"command": "x"},\n oops\n}')
+    shot = tmp_path / "shot.png"
+    agent = " ".join(scripted_agent_argv())
+    args = ("--agent", agent, "--cwd", str(tmp_path), "self-test", "--screenshot", str(shot))
+    result = _run(*args, "--timeout", "60", tmp_path=tmp_path, extra_env={"QT_QPA_PLATFORM": "offscreen"})
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "self-test ok" in result.stdout and shot.exists()
+    assert f"Your config file {config} is not valid JSON (line 3)" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert config.read_text() == '{\n "agent": {"command": "x"},\n oops\n}'
+
+
+def test_smoke_says_what_is_wrong_with_the_config_and_runs_the_default_agent(tmp_path):
+    (tmp_path / "config.json").write_text(json.dumps({"agent": {"command": ""}}))
+    result = _run("smoke", "/echo still here", tmp_path=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "still here" in result.stdout
+    assert f'"agent.command" in your config file {tmp_path / "config.json"} is ignored: it is empty.' in (
+        result.stderr
+    )
+
+
+def test_a_data_folder_that_is_a_file_does_not_crash_the_window(tmp_path):
+    (tmp_path / "data").write_text("a file where the data folder belongs")
+    shot = tmp_path / "shot.png"
+    agent = " ".join(scripted_agent_argv())
+    args = ("--agent", agent, "--cwd", str(tmp_path), "self-test", "--screenshot", str(shot))
+    result = _run(*args, "--timeout", "60", tmp_path=tmp_path, extra_env={"QT_QPA_PLATFORM": "offscreen"})
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert f"Your data folder {tmp_path / 'data'} is a file, not a folder" in result.stderr
+    assert "Traceback" not in result.stderr

@@ -23,6 +23,7 @@ PARTS = {
     "links": host_api.LinkPolicy,
     "stores": host_api.LocalStores,
     "sign_in": host_api.SignInHost,
+    "problems": host_api.ProblemsHost,
 }
 
 

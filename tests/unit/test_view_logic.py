@@ -114,7 +114,8 @@ def test_drafts_survive_a_restart_and_corrupt_files_are_set_aside(tmp_path):
     assert JsonStringMap("drafts.json", tmp_path).get("session-a") == "half-written thought"
     (tmp_path / "drafts.json").write_text("{broken")
     assert JsonStringMap("drafts.json", tmp_path).get("session-a") == ""
-    assert (tmp_path / "drafts.json.corrupt").exists()
+    [aside] = tmp_path.glob("drafts.json.corrupt-*")  # kept under a name of its own
+    assert aside.read_text() == "{broken"
 
 
 def test_durations_read_naturally():

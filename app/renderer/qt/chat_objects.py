@@ -146,6 +146,8 @@ class ChatObjects(QObject):
             )
         )
         self.files.changed.connect(lambda _turn: self.model.refresh(lambda row: row.kind == "turn-footer"))
+        self.notices.show_problems(host.problems.reported())  # found at startup: shown as the window opens
+        self._stop_problems = host.problems.subscribe(lambda problem: self.notices.show_problems([problem]))
 
     def context(self) -> dict[str, QObject]:
         """What QML binds to, by context property name."""
@@ -179,5 +181,6 @@ class ChatObjects(QObject):
 
     async def shutdown(self) -> None:
         self.turn.stash_draft()
+        self._stop_problems()
         self.tasks.cancel_all()
         await self.host.sessions.shutdown()

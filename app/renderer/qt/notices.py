@@ -7,12 +7,17 @@ notice outlives what it says."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from PySide6.QtCore import Property, QObject, Signal, Slot
+
+from app.contract.host_api import LocalProblem
 
 AGENT = "agent"  # the agent could not start or reconnect
 SESSION = "session"  # no chat could be opened (a new chat failed)
 OPEN = "open"  # the session the user chose could not be opened (a new chat replaced it)
 TURN = "turn"  # a message was not sent, or a turn failed
+LOCAL = "local"  # the user's own files (config, drafts, the data folder): what ClawQt does instead
 
 
 class Notices(QObject):
@@ -35,6 +40,25 @@ class Notices(QObject):
     def failed(self, what: str, error: Exception, retry: str = "", topic: str = "") -> None:
         """ "<what>: <the error's sentence>", its details behind the disclosure."""
         self.show(f"{what}: {error}", retry, topic, getattr(error, "details", ""))
+
+    @property
+    def topic(self) -> str:
+        """What the shown notice is about (one of the topics above, or "")."""
+        return self._topic
+
+    def show_problems(self, problems: Sequence[LocalProblem]) -> None:
+        """The main side's problems with the user's files as one notice: the first in full, every one
+        (with what stands behind it) in the details."""
+        if not problems:
+            return
+        first = problems[0]
+        if len(problems) == 1:
+            self.show(first.text, topic=LOCAL, details=first.details)
+            return
+        more = len(problems) - 1
+        text = f"{first.text} {more} more problem{'s' if more > 1 else ''} with your files: see Details."
+        details = "\n\n".join(f"{p.text}\n{p.details}" if p.details else p.text for p in problems)
+        self.show(text, topic=LOCAL, details=details)
 
     def clear(self, topic: str | None = None) -> None:
         """Clear the notice (only if it is about `topic`, when one is given)."""

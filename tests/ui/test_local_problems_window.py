@@ -1,0 +1,62 @@
+"""The real window tells the user what was wrong with their own files at startup (a corrupt config, a
+corrupt drafts file) in the notice bar, and works on: the agent starts, a chat opens."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+
+from app.gui import build_host
+from tests.conftest import scripted_agent_argv
+
+
+def _args(ui, agent: str | None) -> argparse.Namespace:
+    return argparse.Namespace(agent=agent, cwd=str(ui.tmp_path), record=None, add_dir=[])
+
+
+def test_a_corrupt_drafts_file_is_reported_in_the_notice_bar(ui, isolated_dirs):
+    data = isolated_dirs / "data"
+    data.mkdir(parents=True)
+    (data / "drafts.json").write_text('{"s1": "a draft",\n\n oops}')
+
+    async def scenario():
+        window = await ui.open(scripted_agent_argv())
+        notices = window.objects.notices
+        [aside] = data.glob("drafts.json.corrupt-*")
+        assert notices.notice == (
+            f"Your drafts file {data / 'drafts.json'} is not valid JSON (line 3): starting without saved "
+            f"drafts; the file is kept as {aside.name}."
+        )
+        assert ui.item(window, "noticeBar").property("visible")
+        assert window.objects.session.sessionKey  # the app works on
+
+    ui.run(scenario())
+
+
+def test_startup_problems_from_the_config_and_the_stores_show_together(ui, isolated_dirs):
+    data = isolated_dirs / "data"
+    data.mkdir(parents=True)
+    config = isolated_dirs / "config.json"
+    config.write_text(json.dumps({"agent": 7, "additionalDirectories": "/srv"}))
+    (data / "session-names.json").write_text(json.dumps({"s1": ["not", "text"]}))
+
+    async def scenario():
+        host, _recorder = build_host(_args(ui, " ".join(scripted_agent_argv())))
+        window = await ui.open_host(host)
+        notices = window.objects.notices
+        first = (
+            f'"agent" in your config file {config} is ignored: it must be {{"command": "CMD ARGS"}}, '
+            "not a number."
+        )
+        assert notices.notice == f"{first} 2 more problems with your files: see Details."
+        for expected in (first, '"additionalDirectories" in your config file', "session names file"):
+            assert expected in notices.details
+        toggle = ui.item(window, "noticeDetailsToggle")
+        assert toggle.property("visible")
+        toggle.setProperty("checked", True)
+        await asyncio.sleep(0.05)
+        assert ui.item(window, "noticeDetails").property("visible")
+        await ui.screenshots(window, "startup-problems")
+
+    ui.run(scenario())
