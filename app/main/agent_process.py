@@ -15,6 +15,7 @@ from pathlib import Path
 
 from app.contract.errors import AgentUnavailable
 from app.main.agent_command import AgentCommand
+from app.main.process_tree import kill_tagged, new_scope, tagged_env
 from app.main.stderr_buffer import StderrBuffer
 
 log = logging.getLogger(__name__)
@@ -25,11 +26,14 @@ _LIVE_GROUPS: set[int] = set()
 
 
 def kill_all_groups_now() -> None:
-    """Last resort at interpreter exit: SIGKILL every agent group still alive (no orphans)."""
+    """Last resort at interpreter exit: SIGKILL every agent group still alive, and every process of
+    this run that left its group (no orphans)."""
     for pgid in list(_LIVE_GROUPS):
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(pgid, signal.SIGKILL)
         _LIVE_GROUPS.discard(pgid)
+    with contextlib.suppress(Exception):
+        kill_tagged(None)
 
 
 atexit.register(kill_all_groups_now)
@@ -49,8 +53,11 @@ def _open_pidfd(pid: int) -> int | None:
 class AgentProcess:
     """One running agent child. Create with `await AgentProcess.spawn(...)`."""
 
-    def __init__(self, command: AgentCommand, proc: asyncio.subprocess.Process, stderr: StderrBuffer):
+    def __init__(
+        self, command: AgentCommand, proc: asyncio.subprocess.Process, stderr: StderrBuffer, scope: str = ""
+    ):
         self.command = command
+        self.scope = scope  # its processes' tag (process_tree.py): found even after they left the group
         self.proc = proc
         self.stderr = stderr
         self.pid = proc.pid
@@ -72,6 +79,8 @@ class AgentProcess:
         full_env = dict(os.environ)  # the full environment: API keys, LANG, XDG_*, OPENCLAW_* all pass
         full_env.setdefault("PYTHONUNBUFFERED", "1")
         full_env.update(env or {})
+        scope = new_scope("agent")
+        full_env = tagged_env(full_env, scope)
         try:
             proc = await asyncio.create_subprocess_exec(
                 *command.argv,
@@ -102,7 +111,7 @@ class AgentProcess:
             ) from exc
         _LIVE_GROUPS.add(proc.pid)
         log.info("agent started: pid %s: %s (%s)", proc.pid, command.display, command.reason)
-        return cls(command, proc, StderrBuffer(log_path, on_line=on_stderr_line))
+        return cls(command, proc, StderrBuffer(log_path, on_line=on_stderr_line), scope)
 
     async def _drain_stderr(self) -> None:
         assert self.proc.stderr is not None
@@ -180,9 +189,12 @@ class AgentProcess:
                 break
             except TimeoutError:
                 continue
-        # The leader is gone; grandchildren in the group may linger: kill them too.
+        # The leader is gone; grandchildren in the group may linger: kill them too, and those that
+        # left the group (setsid, double forks) but carry the agent's scope.
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.pid, signal.SIGKILL)
+        if self.scope:
+            kill_tagged(self.scope)
         _LIVE_GROUPS.discard(self.pid)
         self._close_pidfd()
         with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):

@@ -3,9 +3,11 @@ each in its own session and process group, owned by the main side.
 
 Authority: the working directory must be inside the session's workspace (its cwd), else the request
 fails; the environment is the app's with the agent's variables merged on top; output beyond
-`outputByteLimit` is dropped from the start at a character boundary and reported `truncated`; kill keeps
-the output; release kills if needed and frees the id; every terminal ends when its session closes or the
-app quits. Output is also pushed to the renderer as it arrives, so the tool card that embeds the terminal
+`outputByteLimit` (at most MAX_OUTPUT_LIMIT, whatever the agent asks) is dropped from the start at a
+character boundary and reported `truncated`; at most MAX_RUNNING terminals run at once; kill keeps the
+output; release kills if needed and frees the id; every terminal ends when its session closes or the
+app quits, with every process it started, also those that left its process group (process_tree.py).
+Output is also pushed to the renderer as it arrives, so the tool card that embeds the terminal
 shows it live.
 """
 
@@ -20,11 +22,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.main.paths import within
+from app.main.process_tree import kill_tagged, new_scope, tagged_env
 from app.main.pty_backends import PtyHandle, exec_problem, spawn_pty
 
 log = logging.getLogger(__name__)
 
 DEFAULT_OUTPUT_LIMIT = 1024 * 1024
+MAX_OUTPUT_LIMIT = 16 * 1024 * 1024  # an agent may ask for less output kept, never for more than this
+MAX_RUNNING = 64  # running terminals at once, all sessions together
 
 
 class TerminalError(Exception):
@@ -95,6 +100,7 @@ class ClientTerminals:
         self._on_output = on_output
         self._spawn = spawn  # the platform's PTY (tests also run the threaded reader on Linux)
         self._reapers: set[asyncio.Future[None]] = set()
+        self._scope = new_scope("terminals")  # what the kills find: every process of these terminals
 
     def __len__(self) -> int:
         return len(self._terminals)
@@ -124,11 +130,18 @@ class ClientTerminals:
             merged[variable["name"]] = value if isinstance(value, str) else str(value)
         merged.setdefault("TERM", "xterm-256color")
         limit = (
-            output_byte_limit
+            min(output_byte_limit, MAX_OUTPUT_LIMIT)
             if isinstance(output_byte_limit, int) and output_byte_limit >= 0
             else DEFAULT_OUTPUT_LIMIT
         )
         argv = [command, *(args or [])]
+        if sum(t.status is None for t in self._terminals.values()) >= MAX_RUNNING:
+            raise TerminalError(
+                f"refused to run {command!r:.80}: {MAX_RUNNING} terminals are running already "
+                "(release some first)"
+            )
+        terminal_id = f"term-{uuid.uuid4().hex[:12]}"
+        merged = tagged_env(merged, f"{self._scope}/{terminal_id}")
         problem = exec_problem(argv, merged)
         if problem:
             raise TerminalError(f"refused to run {command!r:.80}: {problem}")
@@ -138,7 +151,6 @@ class ClientTerminals:
             raise TerminalError(f"client terminals are not available on this platform: {exc}") from exc
         except OSError as exc:
             raise TerminalError(f"cannot start {command!r}: {exc}") from exc
-        terminal_id = f"term-{uuid.uuid4().hex[:12]}"
         loop = asyncio.get_running_loop()
         terminal = ClientTerminal(
             terminal_id, session_key, argv, run_in, limit, pty, exited=loop.create_future()
@@ -195,14 +207,19 @@ class ClientTerminals:
     def kill_any(self, terminal_id: str) -> None:
         """Kill a terminal whichever session it belongs to (ClawQt's own decision, not a request)."""
         terminal = self._terminals.get(terminal_id)
-        if terminal is not None and terminal.status is None:
-            terminal.pty.kill()
+        if terminal is not None:
+            self._kill(terminal)
 
     def kill(self, session_key: str, terminal_id: str) -> None:
-        """Kill the process group; the output stays until release."""
-        terminal = self._get(terminal_id, session_key)
+        """Kill the command and everything it started; the output stays until release."""
+        self._kill(self._get(terminal_id, session_key))
+
+    def _kill(self, terminal: ClientTerminal) -> None:
+        """Its process group, and the processes that left it (setsid, double forks) but still carry
+        the terminal's scope."""
         if terminal.status is None:
             terminal.pty.kill()
+        kill_tagged(f"{self._scope}/{terminal.terminal_id}")
 
     def release(self, session_key: str, terminal_id: str) -> None:
         self.kill(session_key, terminal_id)  # (also checks the id belongs to the session)
@@ -220,3 +237,4 @@ class ClientTerminals:
             terminal.pty.kill()
             terminal.pty.close()
         self._terminals.clear()
+        kill_tagged(self._scope)  # also what released terminals left behind

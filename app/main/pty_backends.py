@@ -21,6 +21,8 @@ import threading
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from app.main.process_tree import wait_exited
+
 READ_CHUNK = 65536
 Exit = tuple[int | None, str | None]  # (exit code, signal name)
 
@@ -67,6 +69,10 @@ def _kill_group(pid: int) -> None:
 class PosixPty:
     def __init__(self, proc: Any) -> None:
         self.proc = proc
+        # ptyprocess sleeps 0.1 s in close() "to let the kernel update the status": with a thousand
+        # terminals that was 100 s on the GUI thread; the exit is already known when ClawQt closes
+        proc.delayafterclose = 0.0
+        proc.delayafterterminate = 0.0
         self.pid: int = proc.pid
         self._reading = False
 
@@ -97,7 +103,11 @@ class PosixPty:
                 asyncio.get_running_loop().remove_reader(self.proc.fd)
 
     async def wait(self) -> Exit:
-        return await _wait_exit(self.proc)
+        """Without a thread: a child that closed its terminal and kept running must not hold a worker
+        of the shared pool (file reads and previews wait on it)."""
+        await wait_exited(self.pid, self.proc.isalive)
+        _wait_quietly(self.proc)  # it has exited: this reaps it without blocking
+        return _exit_of(self.proc)
 
     def write(self, data: bytes) -> None:
         """What the user typed, as the terminal's keyboard (raises OSError once the child is gone)."""

@@ -28,6 +28,7 @@ from app.contract.errors import HostError
 from app.contract.sign_in import AuthMethod, SignInEnvelope, SignInPhase, SignInTerminalEnvelope
 from app.main.agent_connection import AgentConnection
 from app.main.auth_methods import parse_auth_methods
+from app.main.process_tree import kill_tagged, new_scope, tagged_env
 from app.main.pty_backends import PtyHandle, spawn_pty
 from app.main.secret_store import SecretStore
 
@@ -54,6 +55,7 @@ class SignInService:
         self._pty: PtyHandle | None = None
         self._terminal_task: asyncio.Task[None] | None = None
         self._terminals = 0
+        self._scope = new_scope("sign-in")  # the login command and whatever it starts
         connection.env_overrides = secrets.env_for(self._agent)
 
     # --- the agent's state ---------------------------------------------------------------------
@@ -143,6 +145,7 @@ class SignInService:
         terminal_id = f"sign-in-{self._terminals}"
         argv = [*self._connection.command.argv, *method.args]
         env = {**os.environ, **self._connection.env_overrides, **dict(method.env), "TERM": "xterm-256color"}
+        env = tagged_env(env, self._scope)
         try:
             pty = spawn_pty(argv, str(Path.home()), env, TERMINAL_SIZE)
         except (OSError, ImportError) as exc:
@@ -194,6 +197,7 @@ class SignInService:
         pty, self._pty = self._pty, None
         if pty is not None:
             pty.kill()
+            kill_tagged(self._scope)
             if self.state is not None and self.state.phase == "terminal":
                 self._set("needed", terminal_id="", error="")
 
@@ -201,6 +205,7 @@ class SignInService:
         pty, self._pty = self._pty, None
         if pty is not None:
             pty.kill()
+        kill_tagged(self._scope)
         if self._terminal_task is not None:
             self._terminal_task.cancel()
 

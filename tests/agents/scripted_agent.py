@@ -540,6 +540,32 @@ class Agent:
         self.chunk(sid, json.dumps(answers))
         return "end_turn"
 
+    async def prompt_term_escape(self, sid: str, params: dict[str, Any], text: str) -> str:
+        """A client terminal whose command starts processes that leave its process group: one with
+        setsid, one double-forked (its parent exits); their pids go to escaped.pid / orphan.pid."""
+        cwd = self.sessions.get(sid, {}).get("cwd") or "."
+        script = (
+            "setsid sleep 300 & echo $! > escaped.pid; "
+            "(sleep 300 & echo $! > orphan.pid); "
+            "echo started; exec sleep 300"
+        )
+        created = await self.request(
+            "terminal/create", {"sessionId": sid, "command": "bash", "args": ["-c", script], "cwd": cwd}
+        )
+        self.chunk(sid, json.dumps(created))
+        return "end_turn"
+
+    async def prompt_agent_escape(self, sid: str, params: dict[str, Any], text: str) -> str:
+        """The agent itself starts a process in a session of its own (pid in agent-escaped.pid)."""
+        import subprocess
+
+        cwd = self.sessions.get(sid, {}).get("cwd") or "."
+        child = subprocess.Popen(["sleep", "300"], start_new_session=True, cwd=cwd)
+        with open(os.path.join(cwd, "agent-escaped.pid"), "w") as handle:
+            handle.write(str(child.pid))
+        self.chunk(sid, "started a daemon")
+        return "end_turn"
+
     async def prompt_edit(self, sid: str, params: dict[str, Any], text: str) -> str:
         """An edit tool call with diff content: `edit` changes two lines of a small file, `edit long`
         rewrites 300 lines (a diff long enough to be collapsed)."""
@@ -979,6 +1005,8 @@ PROMPTS = {
     "hostile-lines": Agent.prompt_hostile_lines,
     "close-stdout": Agent.prompt_close_stdout,
     "term-hostile": Agent.prompt_term_hostile,
+    "term-escape": Agent.prompt_term_escape,
+    "agent-escape": Agent.prompt_agent_escape,
     "background": Agent.prompt_other,
     "meta": Agent.prompt_meta,
     "blast": Agent.prompt_blast,

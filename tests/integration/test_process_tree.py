@@ -1,0 +1,126 @@
+"""Every process ClawQt starts ends with what owns it, also those that left their process group
+(setsid, double forks): a client terminal's with its session and at quit, the agent's at quit; the
+number of terminals and the output an agent may ask to keep are capped; a process that closed its
+terminal but keeps running ties up no thread; closing terminals does not stall the loop."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+import pytest
+
+from app.main.client_terminals import MAX_OUTPUT_LIMIT, ClientTerminals, TerminalError
+from tests.conftest import process_alive, scripted_agent_argv
+
+
+async def _pids(folder: Path, *names: str) -> list[int]:
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        texts = [(folder / n).read_text().strip() if (folder / n).exists() else "" for n in names]
+        if all(texts):
+            return [int(t) for t in texts]
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"{names} never written")
+
+
+async def _gone(pids: list[int], timeout: float = 5.0) -> list[int]:
+    deadline = time.monotonic() + timeout
+    while any(process_alive(p) for p in pids) and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+    return [p for p in pids if process_alive(p)]
+
+
+async def _escaped(make_service, tmp_path):
+    service, _ = make_service(scripted_agent_argv())
+    session = await service.new_session()
+    await service.prompt(session.session_key, "term-escape")
+    pids = await _pids(tmp_path, "escaped.pid", "orphan.pid")
+    assert all(process_alive(p) for p in pids)
+    return service, session, pids
+
+
+async def test_a_terminals_escaped_processes_end_when_its_session_closes(make_service, tmp_path):
+    service, session, pids = await _escaped(make_service, tmp_path)
+    await service.close_session(session.session_key)
+    assert await _gone(pids) == []
+
+
+async def test_a_terminals_escaped_processes_end_when_the_app_quits(make_service, tmp_path):
+    service, _session, pids = await _escaped(make_service, tmp_path)
+    await service.shutdown()
+    assert await _gone(pids) == []
+
+
+async def test_the_agents_escaped_processes_end_when_the_app_quits(make_service, tmp_path):
+    service, _ = make_service(scripted_agent_argv())
+    session = await service.new_session()
+    await service.prompt(session.session_key, "agent-escape")
+    [pid] = await _pids(tmp_path, "agent-escaped.pid")
+    assert process_alive(pid)
+    await service.shutdown()
+    assert await _gone([pid]) == []
+
+
+async def test_terminals_are_capped_and_so_is_the_output_an_agent_asks_to_keep(tmp_path, monkeypatch):
+    monkeypatch.setattr("app.main.client_terminals.MAX_RUNNING", 2)
+    terminals = ClientTerminals()
+    try:
+        first = terminals.create("s", str(tmp_path), "sleep", ["30"], output_byte_limit=10**12)
+        terminals.create("s", str(tmp_path), "sleep", ["30"])
+        with pytest.raises(TerminalError) as info:
+            terminals.create("s", str(tmp_path), "sleep", ["30"])
+        assert "2 terminals are running already" in str(info.value)
+        assert terminals._terminals[first].limit == MAX_OUTPUT_LIMIT
+    finally:
+        terminals.shutdown()
+
+
+async def test_processes_that_closed_their_terminal_tie_up_no_thread_of_the_shared_pool(tmp_path):
+    """Each used to hold a worker of the default executor until it exited: a few of them and every
+    file read or preview (asyncio.to_thread) waited."""
+    terminals = ClientTerminals()
+    try:
+        for _ in range(12):  # twice the default pool of a 2-core machine
+            terminals.create("s", str(tmp_path), "bash", ["-c", "exec >/dev/null 2>&1 </dev/null; sleep 300"])
+        await asyncio.sleep(0.5)  # their PTYs are closed: each is being waited for
+        started = time.monotonic()
+        assert await asyncio.wait_for(asyncio.to_thread(lambda: "read"), 3) == "read"
+        assert time.monotonic() - started < 1
+    finally:
+        terminals.shutdown()
+
+
+async def test_many_terminals_ending_do_not_stall_the_loop(tmp_path):
+    """Closing a PTY slept 0.1 s on the loop (ptyprocess's delay after close), for each terminal."""
+    ended = asyncio.Event()
+    count = 30
+    done: list[str] = []
+
+    def on_output(_key: str, terminal_id: str, _data: bytes, status: object) -> None:
+        if status is not None:
+            done.append(terminal_id)
+            if len(done) == count:
+                ended.set()
+
+    terminals = ClientTerminals(on_output)
+    gaps: list[float] = []
+
+    async def monitor() -> None:
+        last = time.perf_counter()
+        while not ended.is_set():
+            await asyncio.sleep(0.005)
+            now = time.perf_counter()
+            gaps.append(now - last)
+            last = now
+
+    watching = asyncio.get_running_loop().create_task(monitor())
+    try:
+        for _ in range(count):
+            terminals.create("s", str(tmp_path), "true")
+        await asyncio.wait_for(ended.wait(), 20)
+    finally:
+        await watching
+        terminals.shutdown()
+    assert max(gaps) < 0.08, f"the loop stalled {max(gaps) * 1000:.0f} ms"
