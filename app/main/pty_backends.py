@@ -69,10 +69,6 @@ def _kill_group(pid: int) -> None:
 class PosixPty:
     def __init__(self, proc: Any) -> None:
         self.proc = proc
-        # ptyprocess sleeps 0.1 s in close() "to let the kernel update the status": with a thousand
-        # terminals that was 100 s on the GUI thread; the exit is already known when ClawQt closes
-        proc.delayafterclose = 0.0
-        proc.delayafterterminate = 0.0
         self.pid: int = proc.pid
         self._reading = False
 
@@ -117,9 +113,24 @@ class PosixPty:
         _kill_group(self.pid)
 
     def close(self) -> None:
+        """Close the PTY; a child still running is killed with its group. Never sleeps or raises:
+        ptyprocess's own close() gives a killed child no time to die, then raises."""
         self._stop_reading()
+        proc = self.proc
+        if proc.closed:
+            return
+        proc.closed = True  # ptyprocess's close() (also run from its __del__) is never used
         with contextlib.suppress(OSError):
-            self.proc.close(force=True)
+            proc.fileobj.close()
+        if _alive(proc):
+            _kill_group(self.pid)  # reaped by whoever waits for it (`wait`), else when ClawQt exits
+
+
+def _alive(proc: Any) -> bool:
+    try:
+        return bool(proc.isalive())
+    except Exception:  # already reaped elsewhere: nothing to end
+        return False
 
 
 class ThreadedPty:

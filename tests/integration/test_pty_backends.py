@@ -83,3 +83,30 @@ async def test_a_missing_pty_library_is_a_clear_error(tmp_path):
     terminals = ClientTerminals(spawn=unavailable)
     with pytest.raises(TerminalError, match="not available on this platform"):
         terminals.create("s", str(tmp_path), "bash", ["-c", "true"])
+
+
+def test_closing_a_running_terminal_never_raises_and_ends_it(tmp_path):
+    """ptyprocess's own close() gives a killed child no time to die and then raises "Could not
+    terminate the child": quitting with terminals open failed now and then."""
+    ptys = [
+        spawn_pty(["bash", "-c", "trap '' HUP INT TERM; sleep 300"], str(tmp_path), {}, (24, 80))
+        for _ in range(12)
+    ]
+    time.sleep(0.3)  # the traps are set
+    for pty in ptys:
+        pty.kill()
+        pty.close()  # must not raise
+    deadline = time.monotonic() + 5
+    while any(process_alive(pty.pid) for pty in ptys) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(process_alive(pty.pid) for pty in ptys)
+
+
+def test_closing_without_a_kill_ends_a_child_that_ignores_hangups(tmp_path):
+    pty = spawn_pty(["bash", "-c", "trap '' HUP INT TERM; sleep 300"], str(tmp_path), {}, (24, 80))
+    time.sleep(0.3)
+    pty.close()
+    deadline = time.monotonic() + 5
+    while process_alive(pty.pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not process_alive(pty.pid)
