@@ -22,6 +22,7 @@ from app.contract.envelopes import (
     PromptResult,
     SessionPage,
 )
+from app.contract.links import LinkDecision
 from app.contract.sign_in import SignInEnvelope
 
 EnvelopeListener = Callable[[Envelope], None]
@@ -169,8 +170,8 @@ class ComposerFilesHost(Protocol):
 
 
 class LinkPolicy(Protocol):
-    def refusal(self, url: str) -> str | None:
-        """None when `url` may open in the system browser, else why not."""
+    def decide(self, url: str) -> LinkDecision:
+        """Open at once, ask first (showing the real target), or refuse (with the reason)."""
         ...
 
 

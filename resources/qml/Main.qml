@@ -120,6 +120,45 @@ ApplicationWindow {
         PreviewPanel { SplitView.preferredWidth: 400; SplitView.minimumWidth: 240 }
     }
 
+    Dialog {  // a link the main side wants confirmed: its real target, and why it asks
+        id: linkDialog
+        objectName: "linkDialog"
+        parent: Overlay.overlay
+        anchors.centerIn: parent
+        width: Math.min(560, window.width - 40)
+        modal: true
+        title: "Open this link?"
+        onRejected: conversation.cancelLink()
+        onAccepted: conversation.confirmLink()
+        Connections {  // opened and closed from here: a `visible` binding breaks at the first close
+            target: conversation
+            function onPendingLinkChanged() {
+                if (conversation.pendingLink.shown !== undefined) linkDialog.open()
+                else linkDialog.close()
+            }
+        }
+        ColumnLayout {
+            width: parent.width
+            spacing: 8
+            Label { objectName: "linkReason"; text: "ClawQt asks because " + (conversation.pendingLink.reason || "")
+                    wrapMode: Text.Wrap; Layout.fillWidth: true; color: Theme.text }
+            TextEdit {  // selectable, plain: the exact target, nothing rendered from it
+                objectName: "linkTarget"
+                text: conversation.pendingLink.shown || ""
+                textFormat: TextEdit.PlainText
+                readOnly: true; selectByMouse: true
+                wrapMode: TextEdit.WrapAnywhere
+                font.family: Theme.mono; font.pixelSize: 12
+                color: Theme.text
+                Layout.fillWidth: true
+            }
+        }
+        footer: DialogButtonBox {
+            Button { objectName: "linkOpen"; text: "Open"; DialogButtonBox.buttonRole: DialogButtonBox.AcceptRole }
+            Button { objectName: "linkCancel"; text: "Cancel"; DialogButtonBox.buttonRole: DialogButtonBox.RejectRole }
+        }
+    }
+
     Popup {  // the lightbox: an inline image or thumbnail shown large; Esc or a click closes it
         id: lightbox
         objectName: "lightbox"

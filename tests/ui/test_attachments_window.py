@@ -44,6 +44,7 @@ def test_cards_resolve_preview_and_open_only_where_eligible(ui):
         attachments = window.objects.attachments
         opened: list[str] = []
         attachments.open_external = lambda url: opened.append(url.toString()) or True
+        window.objects.conversation.open_external = attachments.open_external
         await ui.type_and_send(window, "attach-mix")
         await ui.until(lambda: not window.objects.session.busy)
         root = ui.tmp_path
@@ -172,6 +173,7 @@ def test_inline_images_show_embedded_and_local_ones_never_fetch_remote_and_open_
         attachments = window.objects.attachments
         opened: list[str] = []
         attachments.open_external = lambda url: opened.append(url.toString()) or True
+        window.objects.conversation.open_external = attachments.open_external
         await ui.type_and_send(window, "images-inline")
         await ui.until(lambda: not window.objects.session.busy)
         await ui.until(

@@ -131,3 +131,18 @@ def test_durations_read_naturally():
 def test_file_names_in_prose_are_not_turned_into_web_links():
     [block] = render_blocks("Edited values.py and README.md; see https://example.org/x.")
     assert block.html.count("<a ") == 1 and 'href="https://example.org/x"' in block.html
+
+
+def test_links_that_read_as_something_else_are_confirmed_showing_their_real_target():
+    from app.main.links import decide_link
+
+    assert decide_link("https://example.org/a").action == "open"
+    homograph = decide_link("https://ex\u0430mple.org:8443/x?y=1")
+    assert (homograph.action, homograph.url) == ("confirm", "https://xn--exmple-4nf.org:8443/x?y=1")
+    bidi = decide_link("https://example.org/\u202egpj.exe")
+    assert bidi.action == "confirm" and bidi.shown == "https://example.org/<U+202E>gpj.exe"
+    assert decide_link("mailto:a@example.org?subject=hi").action == "confirm"
+    for attaching in ("mailto:a@example.org?attach=/etc/passwd", "mailto:a@example.org?Attachment=x"):
+        assert decide_link(attaching).action == "refuse"
+    too_long_label = decide_link("https://" + "a" * 70 + "\u00e9.com/")  # a DNS label over 63 chars
+    assert (too_long_label.action, too_long_label.reason) == ("refuse", "the link's host name is not valid")

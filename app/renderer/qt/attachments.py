@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import binascii
 import itertools
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import Property, QObject, QUrl, Signal, Slot
@@ -61,6 +62,9 @@ class AttachmentController(QObject):
         self._lightbox = ""
         self.opened_urls: list[str] = []  # what was handed to the system (tests read it)
         self.open_external = QDesktopServices.openUrl  # tests replace it: nothing opens on their machine
+        # a web address goes where every clicked link goes (the main side's link policy, which may ask
+        # the user first); wired to the conversation's `openLink`
+        self.open_link: Callable[[str], None] = lambda url: None
 
     # --- card and image states -------------------------------------------------------------------
     def on_shown(self, result: LoadResult) -> None:
@@ -273,7 +277,9 @@ class AttachmentController(QObject):
             self._show_error(uri, str(exc))
             return
         self.opened_urls.append(url)
-        if not self.open_external(QUrl(url)):
+        if QUrl(url).scheme().lower() in ("http", "https", "mailto"):
+            self.open_link(url)
+        elif not self.open_external(QUrl(url)):
             self._show_error(uri, "nothing opened it")
 
     @Slot()

@@ -136,6 +136,7 @@ class ChatObjects(QObject):
             self,
         )
         self.conversation = Conversation(self.session, host.links, self.notices, self)
+        self.attachments.open_link = self.conversation.openLink
         self.sign_in = SignIn(host.sign_in, sessions_host, self.session, self.tasks, self)
         self.session.shown.connect(self.attachments.on_shown)
         self.session.shown.connect(self.files.on_shown)

@@ -1,6 +1,7 @@
 """What the user does with the conversation itself: the question directory (and jumping to a question),
-copying a turn, a terminal or a code block, and opening a link (only if the main side's link policy
-allows it, else the notice says why)."""
+copying a turn, a terminal or a code block, and opening a link as the main side's link policy decides:
+at once, after the user confirmed the real target it shows (`pendingLink`), or not at all (the notice
+says why)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from PySide6.QtCore import Property, QObject, QTimer, QUrl, Signal, Slot
 from PySide6.QtGui import QDesktopServices, QGuiApplication
 
 from app.contract.host_api import LinkPolicy
+from app.contract.links import LinkDecision
 from app.renderer.qt.current_session import CurrentSession
 from app.renderer.qt.notices import Notices
 from app.renderer.timeline.items import ToolCall
@@ -21,6 +23,7 @@ QUESTIONS_DEBOUNCE_MS = 250
 
 class Conversation(QObject):
     questionsChanged = Signal()
+    pendingLinkChanged = Signal()
     scrollToRow = Signal(int)  # a view row
 
     def __init__(
@@ -31,6 +34,8 @@ class Conversation(QObject):
         self._links = links
         self._notices = notices
         self._questions: list[Question] = []
+        self._pending: LinkDecision | None = None  # a link waiting for the user's confirmation
+        self.open_external = QDesktopServices.openUrl  # tests replace it: nothing opens on their machine
         self._hidden = 0
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -89,8 +94,31 @@ class Conversation(QObject):
 
     @Slot(str)
     def openLink(self, url: str) -> None:
-        refusal = self._links.refusal(url)
-        if refusal is not None:
-            self._notices.show(f"Not opened: {refusal}.")
-            return
-        QDesktopServices.openUrl(QUrl(url))
+        decision = self._links.decide(url)
+        if decision.action == "refuse":
+            self._notices.show(f"Not opened: {decision.reason}.")
+        elif decision.action == "confirm":
+            self._pending = decision
+            self.pendingLinkChanged.emit()
+        else:
+            self.open_external(QUrl(decision.url))
+
+    @Slot()
+    def confirmLink(self) -> None:
+        """The user read the real target and chose to open it."""
+        decision, self._pending = self._pending, None
+        self.pendingLinkChanged.emit()
+        if decision is not None:
+            self.open_external(QUrl(decision.url))
+
+    @Slot()
+    def cancelLink(self) -> None:
+        if self._pending is not None:
+            self._pending = None
+            self.pendingLinkChanged.emit()
+
+    def _pending_entry(self) -> dict[str, Any]:
+        decision = self._pending
+        return {"shown": decision.shown, "reason": decision.reason} if decision is not None else {}
+
+    pendingLink = Property("QVariantMap", _pending_entry, notify=pendingLinkChanged)
