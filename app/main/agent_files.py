@@ -1,10 +1,14 @@
 """The agent's file access (`fs/read_text_file`, `fs/write_text_file`), confined to the session's roots.
 
 Why this exists: an agent that writes through the client lets ClawQt show what changed in a turn and undo
-it. Every path is resolved (symlinks and `..` included) and checked against the session's roots with
-`os.path.commonpath`, never by string prefix; only regular files are opened (FIFOs and devices would hang
-or stream forever); reads and writes are bounded; writes are atomic (temp file + fsync + rename), so a
-failure half-way leaves the original intact. No Qt here: the chat service owns one instance.
+it. Every path is made canonical (symlinks and `..` resolved) and checked against the session's roots
+with `os.path.commonpath`, never by string prefix; then it is used only through `confined_open.py`: each
+folder from the root down opened in its parent without following a symlink, the file opened (or the temp
+file made and renamed) in the verified folder's descriptor, so a folder swapped for a symlink between the
+check and the use can neither leak a read nor land a write outside (a changed tree is walked again, at
+most RETRIES times, then refused). Only regular files are opened (FIFOs and devices would hang or stream
+forever); reads and writes are bounded; writes are atomic (temp file + fsync + rename), so a failure
+half-way leaves the original intact. No Qt here: the chat service owns one instance.
 """
 
 from __future__ import annotations
@@ -12,22 +16,35 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
-import tempfile
 from collections import OrderedDict
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, TypeVar
 
 from app.contract.diffs import split_lines, unified_diff
-from app.main.paths import within
-from app.main.regular_files import NotRegular, open_regular, read_at_most
+from app.main.confined_open import (
+    DIR_FD,
+    Changed,
+    Dir,
+    Place,
+    canonical,
+    open_dir,
+    open_regular_at,
+    open_regular_beneath,
+    place_under,
+    replace_atomically,
+)
+from app.main.regular_files import NotRegular, read_at_most
 
 MAX_READ_BYTES = 10 * 1024 * 1024
 MAX_WRITE_BYTES = 10 * 1024 * 1024
 # What the agent last read is kept for diffs; bounded so a long session cannot hoard memory.
 MAX_READ_MEMORY = 64 * 1024 * 1024
-TEMP_PREFIX = ".clawqt-"
+# A walk that met a changed tree (a swap in progress) starts again from the agent's path this many times.
+RETRIES = 3
 
 ErrorCode = Literal["resource_not_found", "invalid_params", "internal"]
+T = TypeVar("T")
 
 
 class AgentFileError(Exception):
@@ -50,6 +67,8 @@ class FileChange:
     read_base: str | None
     # the original bytes exactly, so a revert restores a file that was not valid UTF-8 faithfully
     before_bytes: bytes | None = field(default=None, repr=False, compare=False)
+    # where it was written (root + canonical names), so a revert walks the same verified way
+    place: Place | None = field(default=None, repr=False, compare=False)
 
 
 def atomic_write_text(path: str, text: str, mode: int) -> None:
@@ -58,27 +77,12 @@ def atomic_write_text(path: str, text: str, mode: int) -> None:
 
 
 def atomic_write_bytes(path: str, data: bytes, mode: int) -> None:
-    """Temp file in the same directory, fsync, chmod, `os.replace`: readers see the old file or the new
-    one, never half of one. On any failure the temp file is removed and `path` is untouched."""
-    directory = os.path.dirname(path)
-    fd, temp = tempfile.mkstemp(dir=directory, prefix=TEMP_PREFIX, suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(temp, mode)
-        os.replace(temp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temp)
-        raise
-    with contextlib.suppress(OSError):  # make the rename itself durable (best effort; not on Windows)
-        dir_fd = os.open(directory, os.O_RDONLY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
+    """`replace_atomically` by path, for a folder the caller trusts (no confinement): readers see the old
+    file or the new one, never half of one; on any failure no temp file is left and `path` is untouched."""
+    directory = os.path.dirname(path) or os.curdir
+    fd = os.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0)) if DIR_FD else None
+    with Dir(fd, directory) as parent:
+        replace_atomically(parent, os.path.basename(path), data, mode)
 
 
 def _default_mode() -> int:
@@ -91,10 +95,6 @@ def _default_mode() -> int:
     umask = os.umask(0o022)
     os.umask(umask)
     return 0o666 & ~umask
-
-
-def _inside(path: str, roots: list[str]) -> bool:
-    return any(within(path, root) for root in roots)
 
 
 def _check_count(name: str, value: int | None) -> None:
@@ -116,37 +116,77 @@ def _outside(path: str) -> AgentFileError:
     return AgentFileError("resource_not_found", f"{path!r} is outside the session folder")
 
 
-def _read_bytes(path: str) -> bytes:
-    """A regular file's bytes, at most MAX_READ_BYTES; anything else is refused before it is opened."""
+def _place(roots: Sequence[str], path: str) -> Place:
+    """Where the canonical `path` lies in the roots; refused as outside before anything is opened."""
+    place = place_under(roots, canonical(path))
+    if place is None:
+        raise _outside(path)
+    return place
+
+
+def _changed_since(path: str) -> AgentFileError:
+    return AgentFileError("invalid_params", f"{path!r} changed since the agent wrote it; not reverted")
+
+
+def _changed_while_opening(path: str) -> AgentFileError:
+    return AgentFileError("invalid_params", f"{path!r} changed while being opened")
+
+
+def _retrying(attempt: Callable[[], T], refusal: AgentFileError) -> T:
+    """`attempt()`, run again from the start when the tree changed under it; `refusal` after RETRIES."""
+    for _ in range(RETRIES):
+        try:
+            return attempt()
+        except Changed:
+            continue
+    raise refusal
+
+
+def _read_opened(fd: int, info: os.stat_result, shown: str) -> bytes:
+    """An opened regular file's bytes, at most MAX_READ_BYTES (a larger one is refused unread); closes
+    `fd`."""
     try:
-        info = os.stat(path)
-    except FileNotFoundError:
-        raise AgentFileError("resource_not_found", f"{path!r} does not exist") from None
-    except OSError as exc:
-        raise AgentFileError("internal", f"cannot stat {path!r}: {exc.strerror}") from None
-    if not stat.S_ISREG(info.st_mode):
-        raise AgentFileError("invalid_params", f"{path!r} is not a regular file")
-    if info.st_size > MAX_READ_BYTES:
-        raise AgentFileError(
-            "invalid_params",
-            f"{path!r} is {info.st_size} bytes; files over {MAX_READ_BYTES // (1024 * 1024)} MiB "
-            "are not read",
-        )
-    try:
-        fd = open_regular(path, same_as=info)
-    except NotRegular:
-        raise AgentFileError("invalid_params", f"{path!r} changed while being opened") from None
-    except OSError as exc:
-        raise AgentFileError("internal", f"cannot open {path!r}: {exc.strerror}") from None
-    try:
+        if info.st_size > MAX_READ_BYTES:
+            raise AgentFileError(
+                "invalid_params",
+                f"{shown!r} is {info.st_size} bytes; files over {MAX_READ_BYTES // (1024 * 1024)} MiB "
+                "are not read",
+            )
         data, more = read_at_most(fd, MAX_READ_BYTES)
     except OSError as exc:
-        raise AgentFileError("internal", f"cannot read {path!r}: {exc.strerror}") from None
+        raise AgentFileError("internal", f"cannot read {shown!r}: {exc.strerror}") from None
     finally:
         os.close(fd)
     if more:
-        raise AgentFileError("invalid_params", f"{path!r} grew past the read limit while reading")
+        raise AgentFileError("invalid_params", f"{shown!r} grew past the read limit while reading")
     return data
+
+
+def _read_place(place: Place) -> bytes:
+    """The file's bytes, every folder on the way walked without symlinks (Changed passes to a retry)."""
+    try:
+        fd, info = open_regular_beneath(place)
+    except (FileNotFoundError, NotADirectoryError):  # missing, or a path through a file
+        raise AgentFileError("resource_not_found", f"{place.path!r} does not exist") from None
+    except NotRegular:
+        raise AgentFileError("invalid_params", f"{place.path!r} is not a regular file") from None
+    except OSError as exc:
+        raise AgentFileError("internal", f"cannot open {place.path!r}: {exc.strerror}") from None
+    return _read_opened(fd, info, place.path)
+
+
+def _current_at(parent: Dir, name: str, shown: str) -> tuple[bytes | None, int]:
+    """The bytes of `name` in the verified `parent` and its permission bits; (None, the default mode)
+    when there is no such file yet. A symlink there raises Changed (the canonical path had none)."""
+    try:
+        fd, info = open_regular_at(parent, name)
+    except FileNotFoundError:
+        return None, _default_mode()
+    except NotRegular:
+        raise AgentFileError("invalid_params", f"{shown!r} is not a regular file") from None
+    except OSError as exc:
+        raise AgentFileError("internal", f"cannot open {shown!r}: {exc.strerror}") from None
+    return _read_opened(fd, info, shown), stat.S_IMODE(info.st_mode)
 
 
 class AgentFiles:
@@ -163,16 +203,20 @@ class AgentFiles:
         _require_absolute(path)
         _check_count("line", line)
         _check_count("limit", limit)
-        real = os.path.realpath(path)
-        if not _inside(real, self._roots(roots)):
-            raise _outside(path)
-        text = _read_bytes(real).decode("utf-8", errors="replace")
-        self._remember_read(session_key, real, text)
+        roots = self._roots(roots)
+        place, data = _retrying(lambda: self._read_once(roots, path), _changed_while_opening(path))
+        text = data.decode("utf-8", errors="replace")
+        self._remember_read(session_key, place.path, text)
         if line is None and limit is None:
             return text
         start = (line or 1) - 1
         lines = split_lines(text)
         return "".join(lines[start : start + limit if limit is not None else None])
+
+    @staticmethod
+    def _read_once(roots: list[str], path: str) -> tuple[Place, bytes]:
+        place = _place(roots, path)
+        return place, _read_place(place)
 
     def _remember_read(self, session_key: str, real: str, text: str) -> None:
         previous = self._reads.pop((session_key, real), None)
@@ -199,14 +243,11 @@ class AgentFiles:
                 "invalid_params",
                 f"content is {len(data)} bytes; the limit is {MAX_WRITE_BYTES // (1024 * 1024)} MiB",
             )
-        target = self._write_target(self._roots(roots), path)
-        before_bytes = self._current_bytes(target)
-        mode = stat.S_IMODE(os.stat(target).st_mode) if before_bytes is not None else _default_mode()
-        try:
-            atomic_write_bytes(target, data, mode)
-        except OSError as exc:
-            code: ErrorCode = "resource_not_found" if isinstance(exc, FileNotFoundError) else "internal"
-            raise AgentFileError(code, f"cannot write {path!r}: {exc.strerror}") from None
+        roots = self._roots(roots)
+        place, before_bytes = _retrying(
+            lambda: self._write_once(roots, path, data), _changed_while_opening(path)
+        )
+        target = place.path
         turn = self._changes.setdefault(session_key, {}).setdefault(turn_id, {})
         existing = turn.get(target)
         if existing is not None:
@@ -219,34 +260,46 @@ class AgentFiles:
             content,
             self._reads.get((session_key, target)),
             before_bytes,
+            place,
         )
 
-    def _write_target(self, roots: list[str], path: str) -> str:
-        """The canonical file to replace: the parent resolved, the name kept; a symlink is followed only
-        when it stays inside the roots; anything but a regular file (or nothing yet) is refused."""
+    @staticmethod
+    def _write_once(roots: list[str], path: str, data: bytes) -> tuple[Place, bytes | None]:
+        """One walk to the file's folder and the replace in it; (where, the bytes it replaced)."""
+        place = AgentFiles._write_place(roots, path)
+        try:
+            with open_dir(place.root, place.parts[:-1]) as parent:
+                name = place.parts[-1]
+                before, mode = _current_at(parent, name, path)
+                replace_atomically(parent, name, data, mode)
+        except (FileNotFoundError, NotADirectoryError) as exc:
+            raise AgentFileError("resource_not_found", f"cannot write {path!r}: {exc.strerror}") from None
+        except OSError as exc:
+            raise AgentFileError("internal", f"cannot write {path!r}: {exc.strerror}") from None
+        return place, before
+
+    @staticmethod
+    def _write_place(roots: list[str], path: str) -> Place:
+        """The canonical file to replace: its folder inside the roots, and the name itself followed only
+        when it is a symlink that stays inside (a guide: the walk checks it again)."""
         name = os.path.basename(path)
         if name in ("", ".", ".."):
             raise AgentFileError("invalid_params", f"{path!r} does not name a file")
-        target = os.path.join(os.path.realpath(os.path.dirname(path)), name)
-        if not _inside(target, roots):
-            raise _outside(path)
-        if os.path.islink(target):
-            target = os.path.realpath(target)
-            if not _inside(target, roots):
-                raise _outside(path)
-        if os.path.lexists(target) and not stat.S_ISREG(os.lstat(target).st_mode):
+        _place(roots, os.path.dirname(path))
+        place = _place(roots, path)
+        if not place.parts:
             raise AgentFileError("invalid_params", f"{path!r} is not a regular file")
-        return target
-
-    @staticmethod
-    def _current_bytes(target: str) -> bytes | None:
-        if not os.path.lexists(target):
-            return None
-        return _read_bytes(target)
+        return place
 
     @staticmethod
     def _roots(roots: list[str]) -> list[str]:
-        return [os.path.realpath(root) for root in roots if isinstance(root, str) and os.path.isabs(root)]
+        """The roots made canonical; one that cannot be (it is changing right now) grants nothing."""
+        canonical_roots = []
+        for root in roots:
+            if isinstance(root, str) and os.path.isabs(root) and "\x00" not in root:
+                with contextlib.suppress(Changed):
+                    canonical_roots.append(canonical(root))
+        return canonical_roots
 
     # --- changes -----------------------------------------------------------------------------------
     def turns(self, session_key: str) -> list[str]:
@@ -265,24 +318,28 @@ class AgentFiles:
         change = turn.get(key)
         if change is None:
             raise AgentFileError("resource_not_found", f"no recorded change to {path!r} in this turn")
-        current = self._current_bytes(change.path)
-        if current != change.after.encode("utf-8"):
-            raise AgentFileError(
-                "invalid_params", f"{change.path!r} changed since the agent wrote it; not reverted"
-            )
+        place = change.place or Place(os.path.dirname(change.path), (os.path.basename(change.path),))
         try:
-            if change.before is None:
-                os.unlink(change.path)
-            else:
-                original = (
-                    change.before_bytes
-                    if change.before_bytes is not None
-                    else (change.before or "").encode("utf-8")
-                )
-                atomic_write_bytes(change.path, original, stat.S_IMODE(os.stat(change.path).st_mode))
+            _retrying(lambda: self._revert_once(place, change), _changed_since(change.path))
+        except (FileNotFoundError, NotADirectoryError):  # its folder is gone: it changed since
+            raise _changed_since(change.path) from None
         except OSError as exc:
             raise AgentFileError("internal", f"cannot revert {change.path!r}: {exc.strerror}") from None
         del turn[key]
+
+    @staticmethod
+    def _revert_once(place: Place, change: FileChange) -> None:
+        """In the folder the agent wrote to, walked the same verified way: check, then restore."""
+        with open_dir(place.root, place.parts[:-1]) as parent:
+            name = place.parts[-1]
+            current, mode = _current_at(parent, name, change.path)
+            if current != change.after.encode("utf-8"):
+                raise _changed_since(change.path)
+            if change.before is None:
+                parent.unlink(name)
+                return
+            original = change.before_bytes if change.before_bytes is not None else change.before.encode()
+            replace_atomically(parent, name, original, mode)
 
     @staticmethod
     def diff(change: FileChange) -> str:

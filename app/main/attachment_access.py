@@ -21,6 +21,8 @@ from urllib.parse import unquote, urlsplit
 from app.contract.attachments import AttachmentKind as Kind
 from app.contract.attachments import Resolution
 from app.contract.errors import AttachmentError, Refusal
+from app.main.confined_open import Changed, open_regular_beneath, place_under
+from app.main.confined_open import canonical as canonical_path
 from app.main.paths import within
 from app.main.regular_files import NotRegular, open_regular, read_at_most
 
@@ -119,6 +121,19 @@ def parse_reference(reference: str, cwd: str | None) -> tuple[Kind | Literal["lo
     raise AttachmentError(Refusal.INVALID_REFERENCE, "a relative path without a working directory")
 
 
+def _open_resolved(resolution: Resolution, cwd: str) -> int:
+    """A descriptor of the resolved regular file. One inside the workspace is opened by walking down from
+    the workspace folder without following a symlink (`confined_open.py`), so a folder on its path
+    swapped for a symlink after resolving cannot make an "inside" card read a file elsewhere; one
+    outside (labelled so, read only on the user's action) is opened by path, its last component never
+    followed. Raises NotRegular, Changed or OSError."""
+    place = place_under([os.path.realpath(cwd)], resolution.target)
+    if place is None:
+        return open_regular(resolution.target)
+    fd, _ = open_regular_beneath(place)
+    return fd
+
+
 class AttachmentAccess:
     """Resolve, read and open attachment references for the session that is current at a generation."""
 
@@ -132,15 +147,22 @@ class AttachmentAccess:
         return cwd
 
     def resolve(self, session_key: str, generation: int, reference: str) -> Resolution:
+        return self._resolve(session_key, generation, reference)[0]
+
+    def _resolve(self, session_key: str, generation: int, reference: str) -> tuple[Resolution, str]:
+        """The resolution and the session's cwd it was judged against."""
         cwd = self._workspace(session_key, generation)
         kind, where = parse_reference(reference, cwd)
         if kind == "remote":
             name = display_name(unquote(basename(urlsplit(where).path)) or urlsplit(where).hostname or "")
-            return Resolution(session_key, generation, reference, "remote", where, identity_of(where), name)
-        canonical = os.path.realpath(where)
+            remote = Resolution(session_key, generation, reference, "remote", where, identity_of(where), name)
+            return remote, cwd
         name = display_name(basename(where))
         try:
+            canonical = canonical_path(where)
             info = os.stat(canonical)
+        except Changed as exc:
+            raise AttachmentError(Refusal.UNAVAILABLE, f"{name}: changed while being resolved") from exc
         except OSError as exc:
             raise AttachmentError(Refusal.UNAVAILABLE, f"{name}: {exc.strerror or exc}") from exc
         if stat.S_ISDIR(info.st_mode):
@@ -151,24 +173,28 @@ class AttachmentAccess:
             raise AttachmentError(Refusal.NOT_A_FILE, f"{name} is not a regular file")
         outside = not within(canonical, os.path.realpath(cwd))
         size = info.st_size if found == "file" else None
-        return Resolution(
+        resolution = Resolution(
             session_key, generation, reference, found, canonical, identity_of(canonical), name, outside, size
         )
+        return resolution, cwd
 
     def read(
         self, session_key: str, generation: int, reference: str, max_bytes: int = DEFAULT_READ_BYTES
     ) -> ReadResult:
-        """At most `max_bytes` of a regular file, from the file that was resolved just now (the opened
-        descriptor must be that same file: a swap between resolve and open is refused)."""
-        resolution = self.resolve(session_key, generation, reference)
+        """At most `max_bytes` of a regular file, from the file that was resolved just now: a swap between
+        resolve and open (a FIFO, a symlink, a folder of the path swapped for a symlink) is refused."""
+        resolution, cwd = self._resolve(session_key, generation, reference)
         if resolution.kind != "file":
             raise AttachmentError(Refusal.NOT_A_FILE, f"{resolution.name} cannot be read in the app")
         try:
-            fd = open_regular(resolution.target)
+            fd = _open_resolved(resolution, cwd)
         except NotRegular:
             raise AttachmentError(
                 Refusal.NOT_A_FILE, f"{resolution.name} changed: not a regular file"
             ) from None
+        except Changed:
+            changed = f"{resolution.name} changed while being opened"
+            raise AttachmentError(Refusal.NOT_A_FILE, changed) from None
         except OSError as exc:
             raise AttachmentError(Refusal.OPERATION_FAILED, f"{resolution.name}: {exc.strerror}") from exc
         try:

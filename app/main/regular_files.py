@@ -1,7 +1,9 @@
 """Opening and reading a file that must be a regular file, safely, for every main-side reader (the
 agent's fs/read_text_file and the attachment previews): the open neither blocks on a FIFO nor follows
 a symlink swapped in after the path was checked, the opened descriptor is checked again, and reads are
-bounded whatever the file claims its size is."""
+bounded whatever the file claims its size is. `open_regular` opens by path, so only the last component
+is never followed; a file that must stay below a root is opened through `confined_open.py` instead
+(the same flags, every folder on the way walked without following a symlink)."""
 
 from __future__ import annotations
 

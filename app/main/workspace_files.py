@@ -1,13 +1,18 @@
 """`@` mentions: the files under a session's cwd, and a fuzzy ranking of them for a typed query.
 
 The listing is bounded (files and depth) and skips what nobody mentions (VCS, dependency and cache
-directories, hidden ones); symlinked directories are not followed, so a mention always names a path
-inside the cwd. It is cached per cwd for a few seconds: typing re-ranks, it does not re-walk."""
+directories, hidden ones); symlinked directories are not followed (nor a folder swapped for one while
+walking), so a listed name is always inside the cwd; `mention_target` checks a picked one again. It is
+cached per cwd for a few seconds: typing re-ranks, it does not re-walk."""
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import os
+import stat
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from app.main.paths import within
@@ -22,23 +27,49 @@ SKIPPED_DIRS = {
 
 
 def list_workspace_files(cwd: str, max_files: int = MAX_FILES) -> list[str]:
-    """Relative paths of regular files under `cwd`, shallow ones first."""
+    """Relative paths of regular files under `cwd`, shallow ones first. Walked by folder descriptors
+    where the platform has them (`os.fwalk`): a folder swapped for a symlink while walking is not
+    entered, so no name from outside the cwd is ever listed; elsewhere `os.walk` (checks by path)."""
     found: list[str] = []
     root_depth = cwd.rstrip(os.sep).count(os.sep)
-    for directory, dirs, files in os.walk(cwd, followlinks=False):
+    for directory, dirs, files, is_file in _walk(cwd):
         depth = directory.count(os.sep) - root_depth
         dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS and not d.startswith("."))
         if depth >= MAX_DEPTH:
             dirs[:] = []
         for name in sorted(files):
-            if name.startswith("."):
+            if name.startswith(".") or not is_file(name):
                 continue
-            full = os.path.join(directory, name)
-            if os.path.isfile(full) and not os.path.islink(full):
-                found.append(os.path.relpath(full, cwd))
-                if len(found) >= max_files:
-                    return found
+            found.append(os.path.relpath(os.path.join(directory, name), cwd))
+            if len(found) >= max_files:
+                return found
     return found
+
+
+IsFile = Callable[[str], bool]
+
+
+def _walk(cwd: str) -> Iterator[tuple[str, list[str], list[str], IsFile]]:
+    """(folder, its sub-folders (prunable), its other names, whether a name there is a regular file,
+    not a symlink), top-down, symlinked folders never entered."""
+    if not hasattr(os, "fwalk"):  # Windows
+        for directory, dirs, files in os.walk(cwd, followlinks=False):
+            yield directory, dirs, files, functools.partial(_is_plain_file, directory)
+        return
+    for directory, dirs, files, dir_fd in os.fwalk(cwd, follow_symlinks=False):
+        yield directory, dirs, files, functools.partial(_is_plain_file_at, dir_fd)
+
+
+def _is_plain_file(directory: str, name: str) -> bool:
+    with contextlib.suppress(OSError):
+        return stat.S_ISREG(os.lstat(os.path.join(directory, name)).st_mode)
+    return False
+
+
+def _is_plain_file_at(dir_fd: int, name: str) -> bool:
+    with contextlib.suppress(OSError):
+        return stat.S_ISREG(os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode)
+    return False
 
 
 def fuzzy_score(query: str, path: str) -> float | None:
@@ -68,9 +99,14 @@ def fuzzy_score(query: str, path: str) -> float | None:
 
 def mention_target(cwd: str, relative: str) -> str | None:
     """The absolute path a mention names, or None when it would leave the cwd (`..`, an absolute path,
-    a symlink pointing out): a mention only ever names a file inside the session's folder."""
-    root = os.path.realpath(cwd)
-    target = os.path.realpath(os.path.join(root, relative))
+    a symlink pointing out, a NUL) or the tree is changing under it: a mention names a file inside the
+    session's folder when it is picked. It is a user attachment from then on (read by path when the
+    prompt is built, `prompt_blocks.py`, like a file the user attached from anywhere)."""
+    try:
+        root = os.path.realpath(cwd)
+        target = os.path.realpath(os.path.join(root, relative))
+    except (OSError, ValueError):  # a NUL, or an entry swapped while resolving
+        return None
     inside = within(target, root) and target != root
     return os.path.join(root, os.path.normpath(relative)) if inside else None
 

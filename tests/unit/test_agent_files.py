@@ -142,7 +142,8 @@ def test_fifo_is_never_opened(ws: Path, monkeypatch: pytest.MonkeyPatch):
 
     monkeypatch.setattr(os, "open", spy_open)
     _refused("invalid_params", _read, AgentFiles(), ws, ws / "pipe")
-    assert opened == []
+    # only the folders on the way are opened (the walk), never the FIFO itself
+    assert not [path for path in opened if os.path.basename(path) == "pipe"], opened
 
 
 def test_too_large_file_is_refused_without_reading_it(ws: Path):
@@ -258,7 +259,7 @@ def test_atomic_write_text_removes_its_temp_file_on_failure(ws: Path, monkeypatc
     target = ws / "plain.txt"
     target.write_text("original\n")
 
-    def broken_replace(*args):
+    def broken_replace(*args, **kwargs):
         raise OSError(5, "Input/output error")
 
     monkeypatch.setattr(os, "replace", broken_replace)
@@ -349,3 +350,81 @@ def test_forget_session_drops_reads_and_changes(ws: Path):
     assert files.changes(S, "t1")[0].read_base is None
     files.forget_session(S)
     assert files.changes(S, "t1") == []
+
+
+# --- a folder swapped for a symlink between the check and the use -------------------
+# The real race, thousands of times: tests/unit/test_agent_files_race.py. Here the swap lands at the worst
+# moment on purpose: right after the path was resolved and judged inside, before anything is opened.
+def _swap_after_the_check(monkeypatch: pytest.MonkeyPatch, folder: Path, outside: Path) -> None:
+    """The first time a path below `folder` is resolved, swap `folder` for a symlink to `outside`."""
+    real_canonical = agent_files.canonical
+
+    def resolve_then_swap(path: str) -> str:
+        resolved = real_canonical(path)
+        if path.startswith(f"{folder}{os.sep}") and not folder.is_symlink():
+            folder.rename(folder.with_name(folder.name + ".moved"))
+            folder.symlink_to(outside)
+        return resolved
+
+    monkeypatch.setattr(agent_files, "canonical", resolve_then_swap)
+
+
+def test_a_swap_right_after_the_check_never_reads_outside(ws: Path, tmp_path: Path, monkeypatch):
+    (ws / "sub").mkdir()
+    (ws / "sub" / "f.txt").write_text("inside")
+    (tmp_path / "f.txt").write_text("top secret")
+    _swap_after_the_check(monkeypatch, ws / "sub", tmp_path)
+    error = _refused("resource_not_found", _read, AgentFiles(), ws, ws / "sub" / "f.txt")
+    assert "outside the session folder" in str(error) and "top secret" not in str(error)
+
+
+def test_a_swap_right_after_the_check_never_writes_outside(ws: Path, tmp_path: Path, monkeypatch):
+    (ws / "sub").mkdir()
+    (tmp_path / "f.txt").write_text("original")
+    before = sorted(p.name for p in tmp_path.iterdir())
+    _swap_after_the_check(monkeypatch, ws / "sub", tmp_path)
+    files = AgentFiles()
+    _refused("resource_not_found", _write, files, ws, ws / "sub" / "f.txt", "pwned")
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+    assert (tmp_path / "f.txt").read_text() == "original" and files.changes(S, "t1") == []
+
+
+def test_a_revert_through_a_folder_swapped_since_the_write_touches_nothing_outside(ws: Path, tmp_path: Path):
+    (ws / "sub").mkdir()
+    (ws / "sub" / "kept.txt").write_text("before\n")
+    files = AgentFiles()
+    _write(files, ws, ws / "sub" / "made.txt", "after\n")
+    _write(files, ws, ws / "sub" / "kept.txt", "after\n")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    for name in ("made.txt", "kept.txt"):  # what a revert checks for, planted outside
+        (outside / name).write_text("after\n")
+    (ws / "sub").rename(ws / "sub.moved")
+    (ws / "sub").symlink_to(outside)
+    for name in ("made.txt", "kept.txt"):
+        error = _refused("invalid_params", files.revert, S, "t1", str(ws / "sub" / name))
+        assert "changed since the agent wrote it" in str(error)
+        assert (outside / name).read_text() == "after\n"  # neither deleted nor overwritten
+    assert len(files.changes(S, "t1")) == 2
+
+
+def test_a_symlinked_folder_pointing_inside_is_followed_and_recorded_at_its_real_path(ws: Path):
+    (ws / "real").mkdir()
+    (ws / "alias").symlink_to(ws / "real")
+    files = AgentFiles()
+    _write(files, ws, ws / "alias" / "x.txt", "x\n")
+    assert (ws / "real" / "x.txt").read_text() == "x\n"
+    assert _read(files, ws, ws / "alias" / "x.txt") == "x\n"
+    (change,) = files.changes(S, "t1")
+    assert change.path == str(ws / "real" / "x.txt")
+    files.revert(S, "t1", str(ws / "alias" / "x.txt"))
+    assert not (ws / "real" / "x.txt").exists()
+
+
+def test_a_path_through_a_file_does_not_exist(ws: Path):
+    (ws / "a.txt").write_text("x")
+    files = AgentFiles()
+    error = _refused("resource_not_found", _read, files, ws, ws / "a.txt" / "b.txt")
+    assert "does not exist" in str(error)
+    _refused("resource_not_found", _write, files, ws, ws / "a.txt" / "b.txt", "x")
+    assert (ws / "a.txt").read_text() == "x"

@@ -236,3 +236,30 @@ async def test_a_session_change_while_a_resolution_is_pending_makes_it_stale(wor
     with pytest.raises(AttachmentError) as caught:
         await service.preview(KEY, 1, "notes.md")
     assert caught.value.refusal is Refusal.STALE_SESSION
+
+
+def test_a_folder_swapped_for_a_symlink_between_resolve_and_read_never_reads_outside(
+    access, workspace, tmp_path, monkeypatch
+):
+    """An "inside" card must not show a file from elsewhere: the read walks down from the workspace
+    without following a symlink, so a folder of the path swapped after resolving is refused."""
+    (workspace / "dir" / "report.txt").write_text("inside")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "report.txt").write_text("top secret")
+    real_realpath = os.path.realpath
+
+    def resolve_then_swap(path, *args, **kwargs):
+        resolved = real_realpath(path, *args, **kwargs)
+        if str(path).endswith("report.txt") and not (workspace / "dir").is_symlink():
+            (workspace / "dir").rename(workspace / "dir.moved")
+            (workspace / "dir").symlink_to(outside)
+        return resolved
+
+    monkeypatch.setattr(os.path, "realpath", resolve_then_swap)
+    with pytest.raises(AttachmentError) as caught:
+        access.read(KEY, 1, "dir/report.txt")
+    assert caught.value.refusal is Refusal.NOT_A_FILE and "top secret" not in str(caught.value)
+    monkeypatch.undo()
+    resolution = access.resolve(KEY, 1, "dir/report.txt")  # judged again: now it is outside, and says so
+    assert resolution.outside_workspace and access.read(KEY, 1, "dir/report.txt").data == b"top secret"

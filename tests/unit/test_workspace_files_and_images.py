@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import io
 import os
+import time
 
+import pytest
 from PIL import Image
 
 from app.main.user_images import make_thumbnail, save_pasted_image
 from app.main.workspace_files import WorkspaceFiles, fuzzy_score, list_workspace_files
+from tests.unit.folder_swaps import SWAPPER_IDS, SWAPPERS, prepare
 
 
 def test_listing_skips_vcs_dependency_hidden_dirs_and_symlinked_dirs(tmp_path):
@@ -79,3 +82,23 @@ def test_a_mention_never_names_a_path_outside_the_folder(tmp_path):
     assert mention_target(str(tmp_path), str(outside)) is None  # absolute
     assert mention_target(str(tmp_path), "sneaky.txt") is None  # symlink out
     assert mention_target(str(tmp_path), ".") is None
+
+
+@pytest.mark.parametrize("swapper_kind", SWAPPERS, ids=SWAPPER_IDS)
+def test_a_folder_swapped_for_a_symlink_while_listing_never_lists_a_name_from_outside(tmp_path, swapper_kind):
+    """The listing walks folder descriptors (`os.fwalk`): a folder that is a symlink when it is entered is
+    not entered, so a name from outside never shows in the `@` completion (os.walk listed some)."""
+    workspace, outside = tmp_path / "ws", tmp_path / "outside"
+    outside.mkdir()
+    prepare(workspace, outside)
+    (workspace / "sub" / "a.py").write_text("x")
+    (outside / "secret_name.py").write_text("x")
+    listed: set[str] = set()
+    deadline = time.monotonic() + 5
+    with swapper_kind(workspace) as swapper:
+        for _ in range(2000):
+            listed.update(list_workspace_files(str(workspace)))
+            if time.monotonic() > deadline:
+                break
+    assert not [name for name in listed if "secret_name" in name], sorted(listed)
+    assert "sub/a.py" in listed and swapper.swaps > 100, (sorted(listed), swapper.swaps)
