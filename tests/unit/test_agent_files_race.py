@@ -92,8 +92,9 @@ def test_a_folder_swapped_for_a_symlink_never_leaks_a_read_or_lands_a_write_outs
     assert leaked == 0 and landed == [], report
     assert (outside / "f.txt").read_text() == OUTSIDE, report
     assert crashes == [], report
-    # the race really ran through both loops: swaps met reads and writes, and some got through whole
-    assert swapper.swaps > 100 and read_refusals > 0 and write_refusals > 0, report
+    # the race really ran: swaps met requests (which loop they meet depends on the machine's load),
+    # and requests of both kinds got through whole
+    assert swapper.swaps > 100 and read_refusals + write_refusals > 0, report
     assert len(reads) > 50 and write_count - write_refusals > 50, report
     assert _open_fds() <= fds_before + 2, "descriptors leaked on the refusal paths"
     written = [p.name for p in (workspace / "sub").iterdir()]
