@@ -80,6 +80,7 @@ class Refusal(Enum):
     NOT_A_FILE = "not a file"
     UNAVAILABLE = "unavailable"
     OPERATION_FAILED = "operation failed"
+    NOT_WITHOUT_A_CLICK = "outside the workspace: shown when you click it"
 
 
 class AttachmentError(HostError):

@@ -134,10 +134,18 @@ class AttachmentsHost(Protocol):
 
     async def resolve(self, session_key: str, generation: int, reference: str) -> Resolution: ...
 
-    async def preview(self, session_key: str, generation: int, reference: str) -> Preview: ...
+    async def preview(self, session_key: str, generation: int, reference: str) -> Preview:
+        """What the preview panel shows, read because the user asked (a click)."""
+        ...
+
+    async def inline_image(self, session_key: str, generation: int, reference: str) -> Preview:
+        """An image the agent's reply shows by itself: refused (NOT_WITHOUT_A_CLICK) for a file outside
+        the workspace, which is read only by `preview` on the user's click."""
+        ...
 
     async def thumbnail(self, session_key: str, generation: int, reference: str) -> bytes | None:
-        """A small PNG of an image file, or None when it is not one."""
+        """A small PNG of an image file inside the workspace, or None when it is not one (a file
+        outside is never read without a click)."""
         ...
 
     async def open_target(self, session_key: str, generation: int, reference: str) -> str:

@@ -13,7 +13,7 @@ import os
 from app.contract.attachments import Preview, PreviewKind, Resolution
 from app.contract.errors import AttachmentError, Refusal
 from app.main.attachment_access import AttachmentAccess, SessionCheck, basename, display_name
-from app.main.user_images import make_thumbnail
+from app.main.user_images import thumbnail_of_bytes
 
 IMAGE_EXTENSIONS = {".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp"}
 MARKDOWN_EXTENSIONS = {".md", ".markdown", ".mdown"}
@@ -70,11 +70,18 @@ class AttachmentService:
         return display_name(name or basename(reference))
 
     async def thumbnail(self, session_key: str, generation: int, reference: str) -> bytes | None:
-        """A PNG thumbnail of the image file the reference names now (Pillow, off the event loop)."""
-        resolution = await self.resolve(session_key, generation, reference)
-        if preview_kind(resolution) != "image":
+        """A PNG thumbnail of the image file the reference names now, inside the workspace only (one
+        outside is read only on the user's click), from bytes read the confined way; Pillow runs off the
+        event loop."""
+        try:
+            preview = await self._preview(session_key, generation, reference, outside_allowed=False)
+        except AttachmentError as exc:
+            if exc.refusal is Refusal.NOT_WITHOUT_A_CLICK:
+                return None
+            raise
+        if preview.kind != "image":
             return None
-        png = await asyncio.to_thread(make_thumbnail, resolution.target)
+        png = await asyncio.to_thread(thumbnail_of_bytes, preview.data)
         self._still_current(session_key, generation)
         return png
 
@@ -84,8 +91,22 @@ class AttachmentService:
         return resolution
 
     async def preview(self, session_key: str, generation: int, reference: str) -> Preview:
-        """Read what the panel needs; "other" (and directories) read nothing: they open externally."""
+        """Read what the panel needs (the user clicked); "other" (and directories) read nothing: they
+        open externally."""
+        return await self._preview(session_key, generation, reference, outside_allowed=True)
+
+    async def inline_image(self, session_key: str, generation: int, reference: str) -> Preview:
+        """`preview` for an image a reply shows by itself: a file outside the workspace is refused (the
+        agent may name any file; only the user's click reads one outside). Checked on the resolution
+        and again on what was read, so a swap in between cannot make it read one outside."""
+        return await self._preview(session_key, generation, reference, outside_allowed=False)
+
+    async def _preview(
+        self, session_key: str, generation: int, reference: str, outside_allowed: bool
+    ) -> Preview:
         resolution = await self.resolve(session_key, generation, reference)
+        if resolution.outside_workspace and not outside_allowed:
+            raise AttachmentError(Refusal.NOT_WITHOUT_A_CLICK)
         kind = preview_kind(resolution)
         if kind == "other":
             return Preview(resolution, kind, b"", False)
@@ -94,6 +115,8 @@ class AttachmentService:
             return Preview(resolution, "other", b"", True)  # too big to preview: open it instead
         result = await asyncio.to_thread(self.access.read, session_key, generation, reference, limit)
         self._still_current(session_key, generation)
+        if result.resolution.outside_workspace and not outside_allowed:
+            raise AttachmentError(Refusal.NOT_WITHOUT_A_CLICK)
         if kind == "text" and not looks_like_text(result.data):
             return Preview(result.resolution, "other", b"", False)
         return Preview(result.resolution, kind, result.data, result.truncated)

@@ -33,12 +33,26 @@ def save_pasted_image(png: bytes) -> str:
 def make_thumbnail(path: str, size: int = THUMBNAIL_PX) -> bytes | None:
     """A PNG thumbnail of an image file, or None when it is not an image Pillow can read safely.
     Blocking: call it through `asyncio.to_thread`."""
-    from PIL import Image
-
     source = Path(path)
     try:
         if not source.is_file() or source.stat().st_size > MAX_THUMBNAIL_SOURCE_BYTES:
             return None
+    except OSError:
+        return None
+    return _thumbnail(source, size)
+
+
+def thumbnail_of_bytes(data: bytes, size: int = THUMBNAIL_PX) -> bytes | None:
+    """`make_thumbnail` for an image already read (bounded and confined by the caller). Blocking."""
+    if len(data) > MAX_THUMBNAIL_SOURCE_BYTES:
+        return None
+    return _thumbnail(io.BytesIO(data), size)
+
+
+def _thumbnail(source: Path | io.BytesIO, size: int) -> bytes | None:
+    from PIL import Image
+
+    try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)  # refuse, do not decode
             image = Image.open(source)

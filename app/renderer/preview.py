@@ -58,6 +58,16 @@ def csv_html(name: str, data: bytes) -> tuple[str, int]:
     return "".join(out), hidden
 
 
+def text_kind(name: str, mime_type: str) -> str:
+    """How to present text of this name and MIME type: "markdown", "csv" or "text"."""
+    lowered, mime = name.lower(), mime_type.lower()
+    if mime in ("text/markdown", "text/x-markdown") or lowered.endswith((".md", ".markdown", ".mdown")):
+        return "markdown"
+    if mime in ("text/csv", "text/tab-separated-values") or lowered.endswith((".csv", ".tsv")):
+        return "csv"
+    return "text"
+
+
 def preview_html(kind: str, name: str, data: bytes, dark: bool = False) -> tuple[str, str]:
     """(rich text, a note such as rows left out) for a text, Markdown or CSV preview."""
     if kind == "markdown":

@@ -49,6 +49,12 @@ Item {
                     text: "Remote image " + inline.modelData.name + " \u2014 open in browser"
                     onClicked: attachments.openExternally(inline.modelData.uri)
                 }
+                Button {  // a file outside the workspace, or past the memory budget: read on this click
+                    objectName: "askImage"
+                    visible: !!inline.modelData.ask && !inline.modelData.source
+                    text: inline.modelData.ask || ""
+                    onClicked: attachments.showInlineImage(inline.modelData.uri)
+                }
                 Text { visible: !!inline.modelData.error; text: inline.modelData.error; color: Theme.muted
                        font.pixelSize: 11 }
             }

@@ -949,6 +949,25 @@ class Agent:
             self.update(sid, {"sessionUpdate": "agent_message_chunk", "content": block})
         return "end_turn"
 
+    async def prompt_outside_files(self, sid: str, params: dict[str, Any], text: str) -> str:
+        """`outside-files IMAGE`: the image file IMAGE (outside the workspace) as an inline image block
+        and as a resource link, the workspace's pic.png as a link too, and an embedded resource whose uri
+        names the workspace's notes.md but whose text is the agent's own ("EMBEDDED COPY")."""
+        outside = text.split(maxsplit=1)[1]
+        self.chunk(sid, "Files:")
+        notes = "file://" + self.session_path(sid, "notes.md")
+        for block in (
+            {"type": "image", "uri": "file://" + outside, "mimeType": "image/png"},
+            {"type": "resource_link", "uri": outside, "name": "outside.png"},
+            {"type": "resource_link", "uri": self.session_path(sid, "pic.png"), "name": "pic.png"},
+            {
+                "type": "resource",
+                "resource": {"uri": notes, "mimeType": "text/markdown", "text": "# EMBEDDED COPY\n"},
+            },
+        ):
+            self.update(sid, {"sessionUpdate": "agent_message_chunk", "content": block})
+        return "end_turn"
+
     async def prompt_media_mix(self, sid: str, params: dict[str, Any], text: str) -> str:
         """MEDIA lines (one relative, one inside a fence that must stay prose), a native resource link
         naming the same file as the relative line by its absolute path, and OpenClaw's transcript form
@@ -985,11 +1004,155 @@ class Agent:
         )
         return "end_turn"
 
+    # --- hostile content for the renderer ------------------------------------------------------
+    async def prompt_hostile_render(self, sid: str, params: dict[str, Any], text: str) -> str:
+        """`hostile-render CASE [CHUNK]`: one reply that is costly to lay out (`hostile_text`), in one
+        chunk or in chunks of CHUNK characters."""
+        words = text.split()
+        body = hostile_text(words[1] if len(words) > 1 else "unbroken-10")
+        size = int(words[2]) if len(words) > 2 else len(body)
+        for start in range(0, len(body), size):
+            self.chunk(sid, body[start : start + size])
+        return "end_turn"
+
+    async def prompt_hostile_diff(self, sid: str, params: dict[str, Any], text: str) -> str:
+        """`hostile-diff [LINES]`: an edit whose diff content rewrites every line of a LINES-line file."""
+        words = text.split()
+        lines = int(words[1]) if len(words) > 1 else 60_000
+        old = "".join(f"value_{n} = compute({n})\n" for n in range(lines))
+        new = "".join(f"value_{n} = calculate({n}, cache=True)\n" for n in range(lines))
+        content = [{"type": "diff", "path": "/work/big.py", "oldText": old, "newText": new}]
+        self.update(
+            sid,
+            {
+                "sessionUpdate": "tool_call",
+                "toolCallId": "t-big-diff",
+                "title": "Edit big.py",
+                "kind": "edit",
+                "status": "completed",
+                "content": content,
+            },
+        )
+        self.chunk(sid, "Rewrote big.py.")
+        return "end_turn"
+
+    async def prompt_hostile_options(self, sid: str, params: dict[str, Any], text: str) -> str:
+        """`hostile-options [N]`: a permission request with N options (answered by the test)."""
+        words = text.split()
+        count = int(words[1]) if len(words) > 1 else 10_000
+        options = [
+            {"optionId": f"o{n}", "name": f"Option {n} " + "x" * 40, "kind": "allow_once"}
+            for n in range(count)
+        ]
+        options.append({"optionId": "deny", "name": "Deny", "kind": "reject_once"})
+        call = {"toolCallId": "t-options", "title": "many options", "kind": "execute"}
+        answer = await self.request(
+            "session/request_permission", {"sessionId": sid, "toolCall": call, "options": options}
+        )
+        self.chunk(sid, f"answered: {json.dumps((answer or {}).get('outcome'))}")
+        return "end_turn"
+
+    async def prompt_hostile_parked(self, sid: str, params: dict[str, Any], text: str) -> str:
+        """`hostile-parked [IDS] [KB]`: terminal output (KB each) for IDS terminal ids no tool names."""
+        words = text.split()
+        ids = int(words[1]) if len(words) > 1 else 200
+        size = int(words[2]) if len(words) > 2 else 2048
+        self.update(sid, {"sessionUpdate": "tool_call", "toolCallId": "t-park", "title": "park"})
+        piece = ("parked output " * 74 + "\n")[:1024] * 64
+        for n in range(ids):
+            for _ in range(size // 64):
+                meta = {"terminal_output_delta": {"terminal_id": f"T-nobody-{n}", "data": piece}}
+                self.tool_update(sid, "t-park", _meta=meta)
+        self.chunk(sid, "parked")
+        return "end_turn"
+
+    async def prompt_hostile_burst(self, sid: str, params: dict[str, Any], text: str) -> str:
+        """`hostile-burst [N] [unbroken]`: N tiny agent_message_chunk updates, as fast as the pipe takes
+        them: a word each and a paragraph every 100 (or, with `unbroken`, one digit each: one endless
+        line, which is costly to lay out rather than to deliver)."""
+        words = text.split()
+        count = int(words[1]) if len(words) > 1 else 100_000
+        unbroken = "unbroken" in words[2:]
+        for n in range(count):
+            if unbroken:
+                self.chunk(sid, f"{n % 10}")
+            else:
+                self.chunk(sid, f"w{n % 10}" + ("\n\n" if n % 100 == 99 else " "))
+        return "end_turn"
+
+    async def prompt_hostile_write(self, sid: str, params: dict[str, Any], text: str) -> str:
+        """`hostile-write [LINES]`: big.py (LINES lines) is on disk before the turn; the agent rewrites
+        every line of it through fs/write_text_file."""
+        words = text.split()
+        lines = int(words[1]) if len(words) > 1 else 60_000
+        path = self.session_path(sid, "big.py")
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write("".join(f"value_{n} = compute({n})\n" for n in range(lines)))
+        new = "".join(f"value_{n} = calculate({n}, cache=True)\n" for n in range(lines))
+        await self.fs_write(sid, "big.py", new)
+        return "end_turn"
+
+    async def prompt_hostile_images(self, sid: str, params: dict[str, Any], text: str) -> str:
+        """`hostile-images [N] [SIDE]`: N distinct inline PNG images of SIDE x SIDE pixels."""
+        import base64
+        import struct
+        import zlib
+
+        words = text.split()
+        count = int(words[1]) if len(words) > 1 else 40
+        side = int(words[2]) if len(words) > 2 else 2048
+        self.chunk(sid, "Pictures:")
+        for n in range(count):
+            row = b"\x00" + bytes((n * 7 + x) % 256 for x in range(side * 3))
+            raw = zlib.compress(row * side, 1)
+
+            def part(kind: bytes, data: bytes) -> bytes:
+                body = kind + data
+                return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+
+            png = b"\x89PNG\r\n\x1a\n" + part(b"IHDR", struct.pack(">IIBBBBB", side, side, 8, 2, 0, 0, 0))
+            png += part(b"IDAT", raw) + part(b"IEND", b"")
+            block = {"type": "image", "data": base64.b64encode(png).decode(), "mimeType": "image/png"}
+            self.update(sid, {"sessionUpdate": "agent_message_chunk", "content": block})
+        return "end_turn"
+
+
+def hostile_text(case: str) -> str:
+    """Replies that are costly to lay out: `unbroken-KB` (no space at all), `table`
+    (10,000 columns), `links` / `autolinks` (50,000), `bidi` (610 KB of bidi controls, RTL and ZWJ
+    sequences), `nested` (a list 10,000 levels deep), `dataimage` (a Markdown image with a 100 MB `data:`
+    URL), `divs` (20,000 raw `<div>`s)."""
+    if case.startswith("unbroken-"):
+        return "0123456789abcdef" * 64 * int(case.split("-", 1)[1])
+    if case == "table":
+        columns = range(10_000)
+        rows = ["| " + " | ".join(f"c{n}" for n in columns) + " |", "|" + "---|" * len(columns)]
+        rows += ["| " + " | ".join(f"v{r}" for _ in columns) + " |" for r in range(3)]
+        return "\n".join(rows) + "\n"
+    if case == "links":
+        return " ".join(f"[link {n}](https://example.com/{n})" for n in range(50_000))
+    if case == "autolinks":
+        return " ".join(f"https://example.com/page/{n}" for n in range(50_000))
+    if case == "bidi":
+        piece = (
+            "\u202eevil\u202c \u05e9\u05dc\u05d5\u05dd \U0001f468\u200d\U0001f469\u200d\U0001f467 "
+            "\u0627\u0644\u0639\u0631\u0628\u064a\u0629 \u2067x\u2069 "
+        )
+        return (piece * (610_000 // len(piece) + 1))[:610_000]
+    if case == "nested":
+        return "".join("  " * n + "- level\n" for n in range(10_000))
+    if case == "dataimage":
+        return "![chart](data:image/png;base64," + "A" * (100 * 1024 * 1024) + ")"
+    if case == "divs":
+        return "<div>" * 20_000
+    raise ValueError(f"unknown hostile case {case!r}")
+
 
 PROMPTS = {
     "hello": Agent.prompt_hello,
     "attach-mix": Agent.prompt_attach_mix,
     "images-inline": Agent.prompt_images_inline,
+    "outside-files": Agent.prompt_outside_files,
     "media-mix": Agent.prompt_media_mix,
     "echo-meta": Agent.prompt_echo_meta,
     "garbage": Agent.prompt_garbage,
@@ -1025,6 +1188,13 @@ PROMPTS = {
     "fs-write": Agent.prompt_fs_write,
     "fs-read-outside": Agent.prompt_fs_read_outside,
     "fs-write-outside": Agent.prompt_fs_write_outside,
+    "hostile-render": Agent.prompt_hostile_render,
+    "hostile-diff": Agent.prompt_hostile_diff,
+    "hostile-options": Agent.prompt_hostile_options,
+    "hostile-parked": Agent.prompt_hostile_parked,
+    "hostile-images": Agent.prompt_hostile_images,
+    "hostile-burst": Agent.prompt_hostile_burst,
+    "hostile-write": Agent.prompt_hostile_write,
 }
 
 

@@ -254,3 +254,79 @@ def test_media_lines_and_openclaws_transcript_form_become_marked_cards_native_wi
         assert "Here is the chart." in shown and "Done." in shown
 
     ui.run(scenario())
+
+
+def test_files_outside_the_workspace_are_read_only_on_a_click_and_embedded_content_is_shown_as_sent(ui):
+    """The agent names an image outside the workspace: no thumbnail and no inline image are made from it
+    until the user clicks; an embedded resource shows the text the agent sent, not the file its uri
+    names on disk."""
+    _workspace(ui.tmp_path)
+    outside_dir = ui.tmp_path.parent / f"{ui.tmp_path.name}-outside"
+    outside_dir.mkdir()
+    outside = outside_dir / "secret.png"
+    Image.new("RGB", (50, 20), (10, 10, 200)).save(outside)
+
+    async def scenario():
+        window = await ui.open(scripted_agent_argv())
+        attachments = window.objects.attachments
+        await ui.type_and_send(window, f"outside-files {outside}")
+        await ui.until(lambda: not window.objects.session.busy)
+        await ui.until(
+            lambda: (
+                len(_card_data(window)) == 3
+                and all(d["status"] == "available" for d in _card_data(window).values())
+                and _card_data(window)[str(ui.tmp_path / "pic.png")]["thumbnail"]
+            )
+        )
+        data = _card_data(window)
+        assert data[str(outside)]["outside"] and data[str(outside)]["thumbnail"] == ""  # not read
+        [ask] = [i for i in _items_named(window, "askImage") if i.isVisible()]
+        await asyncio.sleep(0.3)  # time enough for a read that should not happen
+        assert not any(i.isVisible() for i in _items_named(window, "inlineImage"))
+        assert "secret.png" in ask.property("text")
+        await ui.screenshots(window, "32-outside-image-asks-first")
+        ask.clicked.emit()  # the user's click reads it
+
+        def shown() -> list:
+            return [i.property("implicitWidth") for i in _items_named(window, "inlineImage") if i.isVisible()]
+
+        await ui.until(lambda: shown() == [50])
+
+        [embedded_key] = [key for key, d in _card_data(window).items() if d["kind"] == "embedded"]
+        assert _card_data(window)[embedded_key]["name"] == "notes.md"
+        attachments.activate(embedded_key)
+        await ui.until(lambda: attachments.preview.get("html"))
+        assert "EMBEDDED COPY" in attachments.preview["html"]
+        assert "Release notes" not in attachments.preview["html"]  # the disk file was not shown
+        assert not attachments.preview["canOpen"]
+
+    ui.run(scenario())
+
+
+def test_inline_images_are_decoded_at_a_bounded_size_and_past_the_budget_wait_for_a_click(ui, monkeypatch):
+    from app.renderer.qt import attachments as attachments_module
+
+    monkeypatch.setattr(attachments_module, "MAX_INLINE_SIDE", 512)
+    monkeypatch.setattr(attachments_module, "MAX_INLINE_DECODED_BYTES", 2 * 512 * 512 * 4)
+
+    async def scenario():
+        window = await ui.open(scripted_agent_argv())
+        await ui.type_and_send(window, "hostile-images 5 1024")
+        await ui.until(lambda: not window.objects.session.busy)
+
+        def shown() -> list:
+            return [
+                (i.property("implicitWidth"), i.property("implicitHeight"))
+                for i in _items_named(window, "inlineImage")
+                if i.isVisible()
+            ]
+
+        def asking() -> list:
+            return [i for i in _items_named(window, "askImage") if i.isVisible()]
+
+        await ui.until(lambda: len(shown()) == 2 and len(asking()) == 3)
+        assert shown() == [(512, 512), (512, 512)]  # 1024 px images decoded at the bounded side
+        asking()[0].clicked.emit()  # the user asks for one more: shown, whatever the budget
+        await ui.until(lambda: len(shown()) == 3 and len(asking()) == 2)
+
+    ui.run(scenario())

@@ -114,13 +114,31 @@ def test_resource_link_becomes_a_pending_attachment_with_name_fallbacks():
     assert h.plain("a:0")["parts"][0]["status"] == "pending"
 
 
-def test_resource_with_uri_is_an_attachment_without_uri_unavailable():
+def test_an_embedded_resource_shows_its_own_content_never_the_file_its_uri_names():
     h = Harness()(
         agent({"type": "resource", "resource": {"uri": "file:///x/notes.md", "text": "hi"}}, "a"),
         agent({"type": "resource", "resource": {"text": "no uri"}}, "b"),
+        agent({"type": "resource", "resource": {"uri": "file:///x/a.bin", "blob": "AAAA"}}, "c"),
+        agent({"type": "resource", "resource": {"uri": "file:///x/bare.md"}}, "d"),
+        agent({"type": "resource", "resource": {}}, "e"),
     )
-    assert h.plain("a:0")["parts"][0]["status"] == "pending"
-    assert h.plain("b:0")["parts"][0]["status"] == "unavailable"
+    notes = h.plain("a:0")["parts"][0]
+    assert (notes["status"], notes["source"], notes["name"]) == ("available", "acp-embedded", "notes.md")
+    assert notes["embedded"] == {"text": "hi", "size": 2, "truncated": False}
+    assert h.plain("b:0")["parts"][0]["embedded"]["text"] == "no uri"
+    assert h.plain("c:0")["parts"][0]["embedded"] == {"text": None, "size": 3, "truncated": False}
+    assert h.plain("d:0")["parts"][0]["status"] == "pending"  # no content of its own: the uri is all
+    assert h.plain("e:0")["parts"][0]["status"] == "unavailable"
+
+
+def test_embedded_text_is_kept_up_to_its_cap_and_counted_beyond():
+    from app.renderer.timeline.parts import MAX_EMBEDDED_TEXT_CHARS
+
+    huge = "x" * (MAX_EMBEDDED_TEXT_CHARS + 10)
+    h = Harness()(agent({"type": "resource", "resource": {"uri": "file:///big.txt", "text": huge}}, "a"))
+    embedded = h.plain("a:0")["parts"][0]["embedded"]
+    assert len(embedded["text"]) == MAX_EMBEDDED_TEXT_CHARS
+    assert (embedded["size"], embedded["truncated"]) == (MAX_EMBEDDED_TEXT_CHARS + 10, True)
 
 
 def test_unknown_block_type_becomes_an_error_part_never_a_crash():

@@ -9,21 +9,28 @@ from __future__ import annotations
 
 import base64
 import binascii
+import hashlib
 import itertools
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import Property, QObject, QUrl, Signal, Slot
-from PySide6.QtGui import QDesktopServices, QImage
+from PySide6.QtCore import Property, QBuffer, QByteArray, QObject, Qt, QUrl, Signal, Slot
+from PySide6.QtGui import QDesktopServices, QImage, QImageReader
 
 from app.contract.attachments import Preview
 from app.contract.envelopes import LoadResult
-from app.contract.errors import AttachmentError
+from app.contract.errors import AttachmentError, Refusal
 from app.contract.host_api import AttachmentsHost
 from app.renderer.qt.tasks import TaskRunner
 
+NATIVE = ("acp-resource", "acp-embedded")  # evidence a MEDIA line or a transcript entry never outranks
 IMAGE_PROVIDER = "attachment"
+# image ids are unique in the process: QML's pixmap cache is process-wide and keyed by the URL, so a
+# second window's "inline-2" would show the first window's picture
+_IMAGE_SERIAL = itertools.count(1)
 MAX_INLINE_IMAGE_BYTES = 20 * 1024 * 1024
+MAX_INLINE_SIDE = 1280
+MAX_INLINE_DECODED_BYTES = 192 * 1024 * 1024  # decoded images per chat before the next waits for a click
 Session = tuple[str, int]
 
 
@@ -38,7 +45,20 @@ def _decode_data_uri(uri: str) -> QImage | None:
         data = base64.b64decode(payload, validate=False)
     except (binascii.Error, ValueError):
         return None
-    image = QImage.fromData(data)
+    return decode_inline_image(data)
+
+
+def decode_inline_image(data: bytes) -> QImage | None:
+    """An image of a reply, decoded at most MAX_INLINE_SIDE pixels on its longer side: it is shown at
+    most 480 px wide (the lightbox fits the window), and forty 2048 px images decoded whole held 640 MB."""
+    buffer = QBuffer()
+    buffer.setData(QByteArray(data))
+    reader = QImageReader(buffer)
+    size = reader.size()
+    if size.isValid() and max(size.width(), size.height()) > MAX_INLINE_SIDE:
+        fitted = size.scaled(MAX_INLINE_SIDE, MAX_INLINE_SIDE, Qt.AspectRatioMode.KeepAspectRatio)
+        reader.setScaledSize(fitted)
+    image = reader.read()
     return None if image.isNull() else image
 
 
@@ -53,12 +73,13 @@ class AttachmentController(QObject):
         self._tasks = tasks
         self._session: Session | None = None
         self._states: dict[str, dict[str, Any]] = {}  # card states by reference
+        self._embedded: dict[str, dict[str, Any]] = {}  # content embedded in messages, by card key
+        self._inline_bytes = 0  # decoded inline images of the chat shown
         self._inline: dict[str, dict[str, Any]] = {}  # inline image states by uri
         self._wanted_cards: list[str] = []
         self._wanted_images: list[str] = []
         self._preview: dict[str, Any] = {}
         self._images: dict[str, QImage] = {}  # what the image provider serves, by id
-        self._serial = itertools.count(1)
         self._lightbox = ""
         self.opened_urls: list[str] = []  # what was handed to the system (tests read it)
         self.open_external = QDesktopServices.openUrl  # tests replace it: nothing opens on their machine
@@ -72,6 +93,8 @@ class AttachmentController(QObject):
         if self._session != (result.session_key, result.generation):
             self._session = (result.session_key, result.generation)
             self._states.clear()
+            self._embedded.clear()
+            self._inline_bytes = 0
             self._inline.clear()
             self._wanted_cards.clear()
             self._wanted_images.clear()
@@ -85,6 +108,9 @@ class AttachmentController(QObject):
         same target; the main side's identity also catches `~/x`, relative and file:// spellings."""
         out = []
         for attachment in attachments:
+            if attachment.get("embedded") is not None:
+                out.append(self._embedded_card(attachment))
+                continue
             uri = str(attachment.get("uri") or "")
             state = self._states.get(uri)
             if state is None:
@@ -93,7 +119,29 @@ class AttachmentController(QObject):
                     self._wanted_cards.append(uri)
             out.append({**attachment, **state})
         native = {a["identity"] for a in out if a.get("identity") and a.get("source") == "acp-resource"}
-        return [a for a in out if a.get("source") == "acp-resource" or a.get("identity") not in native]
+        return [a for a in out if a.get("source") in NATIVE or a.get("identity") not in native]
+
+    def _embedded_card(self, attachment: dict[str, Any]) -> dict[str, Any]:
+        """A card for content the message carries itself: available at once, nothing read from disk;
+        its key (`uri` on the card) names the content, not the file its uri names."""
+        embedded = attachment["embedded"]
+        uri = str(attachment.get("uri") or "")
+        digest = hashlib.sha256(f"{uri}\0{embedded.get('text')}\0{embedded.get('size')}".encode()).hexdigest()
+        key = f"embedded:{digest[:24]}"
+        name = self._host.label(uri, str(attachment.get("name") or "") or None)
+        self._embedded[key] = {**embedded, "name": name, "mimeType": attachment.get("mimeType") or ""}
+        return {
+            **attachment,
+            "uri": key,
+            "status": "available",
+            "name": name,
+            "path": "embedded in the message",
+            "kind": "embedded",
+            "outside": False,
+            "reason": "",
+            "thumbnail": "",
+            "identity": "",
+        }
 
     def _pending(self, attachment: dict[str, Any]) -> dict[str, Any]:
         uri = str(attachment.get("uri") or "")
@@ -122,6 +170,7 @@ class AttachmentController(QObject):
                     "uri": uri,
                     "source": "",
                     "remote": False,
+                    "ask": "",  # why it waits for a click (a file outside the workspace, the budget)
                     "error": "",
                     "name": "",
                 }
@@ -176,49 +225,97 @@ class AttachmentController(QObject):
             self._states[uri]["thumbnail"] = self._store("thumb", image)
             self.statesChanged.emit()
 
-    def _start_inline(self, session: Session | None, uri: str) -> bool:
-        """Decode an embedded image now, start loading a local one; True when its state changed."""
+    def _start_inline(self, session: Session | None, uri: str, clicked: bool = False) -> bool:
+        """Decode an embedded image now, start loading a local one; True when its state changed. Past
+        MAX_INLINE_DECODED_BYTES for the chat, an image waits for a click."""
         state = self._inline[uri]
+        if self._inline_bytes >= MAX_INLINE_DECODED_BYTES and not clicked:
+            state["ask"] = "Image not shown, to save memory \u2014 show"
+            return True
         if uri.startswith("data:"):
             image = _decode_data_uri(uri)
             if image is None:
                 state["error"] = "This image could not be decoded."
             else:
-                state["source"] = self._store("inline", image)
+                self._keep_inline(state, image)
             return True
         state["name"] = self._host.label(uri)
         if uri.lower().startswith(("http://", "https://")):
             state["remote"] = True
             return True
         if session is not None:
-            self._tasks.spawn(self._load_inline(session, uri))
+            self._tasks.spawn(self._load_inline(session, uri, clicked))
         return True
 
-    async def _load_inline(self, session: Session, uri: str) -> None:
+    def _keep_inline(self, state: dict[str, Any], image: QImage) -> None:
+        state["ask"] = ""
+        state["source"] = self._store("inline", image)
+        self._inline_bytes += image.sizeInBytes()
+
+    async def _load_inline(self, session: Session, uri: str, clicked: bool = False) -> None:
+        """The main side reads a local image by itself only inside the workspace; one outside waits
+        for the user's click (`showInlineImage`)."""
         state = self._inline.get(uri)
         try:
-            preview = await self._host.preview(*session, uri)
+            if clicked:
+                preview = await self._host.preview(*session, uri)
+            else:
+                preview = await self._host.inline_image(*session, uri)
         except AttachmentError as exc:
-            if state is not None:
-                state["error"] = str(exc)
+            if state is not None and self._session == session:
+                if exc.refusal is Refusal.NOT_WITHOUT_A_CLICK:
+                    state["ask"] = f"Image outside the workspace: {state['name']} \u2014 show"
+                else:
+                    state["error"] = str(exc)
                 self.statesChanged.emit()
             return
-        image = QImage.fromData(preview.data) if preview.kind == "image" else QImage()
+        image = decode_inline_image(preview.data) if preview.kind == "image" else None
         if state is None or self._session != session:
             return
-        if image.isNull():
+        if image is None:
             state["error"] = "This image could not be shown."
         else:
-            state["source"] = self._store("inline", image)
+            self._keep_inline(state, image)
         self.statesChanged.emit()
+
+    @Slot(str)
+    def showInlineImage(self, uri: str) -> None:
+        """The user clicked an image of the reply that waits for a click: decode or read it now."""
+        if uri in self._inline and self._start_inline(self._session, uri, clicked=True):
+            self.statesChanged.emit()
 
     # --- actions ---------------------------------------------------------------------------------------
     @Slot(str)
     def activate(self, uri: str) -> None:
         """A card was clicked (or Enter/Space on it): remote opens in the browser, a local file shows in
         the panel (or an open button when it cannot be previewed)."""
-        if self._session is not None:
+        if uri in self._embedded:
+            self._show_embedded(uri)
+        elif self._session is not None:
             self._tasks.spawn(self._activate(self._session, uri))
+
+    def _show_embedded(self, key: str) -> None:
+        """The message's own copy in the panel, presented like a file of its name; never "Open with"
+        (the file its uri names on disk is not what the agent sent)."""
+        embedded = self._embedded[key]
+        shown: dict[str, Any] = {"uri": key, "name": embedded["name"], "path": "embedded in the message"}
+        shown.update(kind="other", outside=False, canOpen=False, note="")
+        text = embedded.get("text")
+        if text is None:
+            shown["note"] = f"Binary content ({embedded.get('size', 0):,} bytes), not shown."
+            self._show(shown)
+            return
+        from app.renderer.preview import preview_html, text_kind  # pygments: not at startup
+
+        kind = text_kind(embedded["name"], embedded.get("mimeType") or "")
+        body, note = preview_html(kind, embedded["name"], text.encode("utf-8", "surrogatepass"))
+        cut = (
+            f"Showing the first {len(text):,} of {embedded['size']:,} characters."
+            if embedded["truncated"]
+            else ""
+        )
+        shown.update(kind=kind, html=body, note=" ".join(filter(None, (cut, note))))
+        self._show(shown)
 
     async def _activate(self, session: Session, uri: str) -> None:
         if self._states.get(uri, {}).get("kind") == "remote":
@@ -293,7 +390,7 @@ class AttachmentController(QObject):
         """Keep `image` for the provider; the URL changes each time so QML never shows a stale one."""
         if prefix == "preview":  # only the current preview is kept
             self._images = {k: v for k, v in self._images.items() if not k.startswith("preview-")}
-        image_id = f"{prefix}-{next(self._serial)}"
+        image_id = f"{prefix}-{next(_IMAGE_SERIAL)}"
         self._images[image_id] = image
         return f"image://{IMAGE_PROVIDER}/{image_id}"
 

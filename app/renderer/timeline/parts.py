@@ -2,7 +2,8 @@
 
 ACP content blocks map as chat-timeline.md says: text -> markdown; image -> inline image (safe uri,
 else a data uri), a user image with a uri -> attachment; resource_link -> pending attachment; resource
-with uri -> attachment, without -> unavailable; anything else -> an error part naming the type. Markdown
+with text or a blob -> an embedded attachment showing that content (never the file its uri names),
+else with uri -> attachment, without -> unavailable; anything else -> an error part naming the type. Markdown
 parts keep their streamed chunks and join lazily, so appending is O(chunk), not O(text).
 """
 
@@ -16,8 +17,11 @@ from urllib.parse import unquote, urlsplit
 from app.renderer.timeline.media import MediaScanner
 
 AttachmentStatus = Literal["pending", "available", "unavailable"]
-AttachmentSource = Literal["acp-resource", "media-directive", "media-transcript"]
+AttachmentSource = Literal["acp-resource", "acp-embedded", "media-directive", "media-transcript"]
+NATIVE_SOURCES = ("acp-resource", "acp-embedded")
 COMPATIBILITY_SOURCES = ("media-directive", "media-transcript")  # evidence a native resource outranks
+# the text of an embedded resource kept for its preview; the rest is counted, not kept
+MAX_EMBEDDED_TEXT_CHARS = 1_000_000
 _SAFE_IMAGE_SCHEMES = ("https://", "http://", "file://", "data:image/")
 
 
@@ -58,6 +62,16 @@ class ImagePart:
 
 
 @dataclass(frozen=True)
+class Embedded:
+    """What an embedded `resource` carries itself: the agent's own copy, shown instead of whatever its
+    uri names on disk now (the two may differ, and the disk file may be one the agent may not read)."""
+
+    text: str | None  # None for a blob (binary content is counted, not kept)
+    size: int  # characters of the text, or bytes of the blob (base64 decoded)
+    truncated: bool = False
+
+
+@dataclass(frozen=True)
 class Attachment:
     """A reference shown as an attachment card. The renderer's copy is untrusted data: the main side
     re-resolves it for every action."""
@@ -70,6 +84,7 @@ class Attachment:
     size: int | None = None
     title: str | None = None
     reason: str | None = None
+    embedded: Embedded | None = None
 
 
 @dataclass(frozen=True)
@@ -133,6 +148,18 @@ def _attachment(
     )
 
 
+def _embedded(resource: dict[str, Any]) -> Embedded | None:
+    """The content an embedded resource carries (`text`, else `blob`), or None when it carries none."""
+    text = resource.get("text")
+    if isinstance(text, str):
+        kept = text[:MAX_EMBEDDED_TEXT_CHARS]
+        return Embedded(kept, len(text), len(kept) < len(text))
+    blob = resource.get("blob")
+    if isinstance(blob, str):
+        return Embedded(None, len(blob) * 3 // 4)
+    return None
+
+
 def content_to_part(block: Any, role: str) -> Part:
     """One ACP content block -> one part. Never raises: malformed blocks become error parts."""
     if not isinstance(block, dict):
@@ -157,7 +184,21 @@ def content_to_part(block: Any, role: str) -> Part:
     if kind == "resource":
         resource = block.get("resource")
         resource = resource if isinstance(resource, dict) else {}
-        return AttachmentPart(_attachment({**resource, **block}, _str(resource.get("uri"))))
+        embedded = _embedded(resource)
+        if embedded is None:
+            return AttachmentPart(_attachment({**resource, **block}, _str(resource.get("uri"))))
+        uri = _str(resource.get("uri")) or ""
+        name = _str(block.get("name")) or (basename_of(uri) if uri else "embedded content")
+        return AttachmentPart(
+            Attachment(
+                name=name,
+                uri=uri,
+                source="acp-embedded",
+                status="available",
+                mime_type=_str(resource.get("mimeType")),
+                embedded=embedded,
+            )
+        )
     label = kind if isinstance(kind, str) and kind else "unknown"
     return ErrorPart(f"Unsupported ACP content block: {label[:80]}")
 

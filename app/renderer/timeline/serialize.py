@@ -44,12 +44,17 @@ from app.renderer.timeline.turn_view import copy_text, group_attachments, item_t
 
 # --- shared pieces -----------------------------------------------------------------------------------
 def attachment_record(attachment: Attachment) -> dict[str, Any]:
-    return {
+    record: dict[str, Any] = {
         "name": attachment.name,
         "uri": attachment.uri,
         "source": attachment.source,
         "status": attachment.status,
     }
+    embedded = attachment.embedded
+    if embedded is not None:
+        record["embedded"] = {"text": embedded.text, "size": embedded.size, "truncated": embedded.truncated}
+        record["mimeType"] = attachment.mime_type
+    return record
 
 
 def option_record(option: dict[str, Any]) -> dict[str, Any]:

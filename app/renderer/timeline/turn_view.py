@@ -11,7 +11,7 @@ from app.renderer.ansi_text import strip_escapes
 from app.renderer.timeline.grouping import Group
 from app.renderer.timeline.items import Item, MessageSegment, Thought
 from app.renderer.timeline.media import strip_directives
-from app.renderer.timeline.parts import COMPATIBILITY_SOURCES, Attachment, MarkdownPart, Part
+from app.renderer.timeline.parts import COMPATIBILITY_SOURCES, NATIVE_SOURCES, Attachment, MarkdownPart, Part
 
 
 def markdown_of(parts: list[Part], hide_media: bool) -> str:
@@ -69,7 +69,7 @@ def group_attachments(items: dict[str, Item], group: Group) -> list[Attachment]:
         item = items.get(item_id)
         if item is not None:
             found.extend(item.attachments)
-    native = {identity_of(a.uri) for a in found if a.source == "acp-resource" and a.uri}
+    native = {identity_of(a.uri) for a in found if a.source in NATIVE_SOURCES and a.uri}
     seen: set[tuple[str, str]] = set()
     result = []
     for attachment in found:
