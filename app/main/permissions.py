@@ -1,6 +1,11 @@
 """Pending permission requests, by the token of the agent's request: which session (key and generation)
 asked, which options it offered, and how each ended: answered by the user exactly once, or cancelled by
-a rule of the session state machine (which decides when; this only keeps the books)."""
+a rule of the session state machine (which decides when; this only keeps the books).
+
+An agent may offer any number of options; the user is shown, and may answer with, at most
+`MAX_OPTIONS` of them (`shown_options`): every option that rejects comes first among those kept (so
+denying stays possible), then the others in the agent's order; the kept ones keep the agent's order.
+Ten thousand options used to become ten thousand buttons that stayed in memory after the chat."""
 
 from __future__ import annotations
 
@@ -10,6 +15,19 @@ from typing import Any, NamedTuple
 from app.contract.acp_fields import dict_field, str_field
 from app.contract.envelopes import PermissionRequestEnvelope, PermissionResolvedEnvelope
 from app.main.session_steps import Ignored, Step, Token
+
+MAX_OPTIONS = 100
+
+
+def shown_options(options: tuple[dict[str, Any], ...]) -> tuple[dict[str, Any], ...]:
+    """The options offered to the user: all of them up to MAX_OPTIONS; past that the rejecting ones
+    first, then the rest in order, cut at MAX_OPTIONS, in the agent's order."""
+    if len(options) <= MAX_OPTIONS:
+        return options
+    rejects = [i for i, o in enumerate(options) if str(o.get("kind", "")).startswith("reject")]
+    others = [i for i, o in enumerate(options) if not str(o.get("kind", "")).startswith("reject")]
+    kept = sorted((rejects + others)[:MAX_OPTIONS])
+    return tuple(options[i] for i in kept)
 
 
 class PermissionRoute(NamedTuple):
@@ -35,6 +53,7 @@ class PermissionRoutes:
         tool_call: dict[str, Any],
         options: tuple[dict[str, Any], ...],
     ) -> PermissionRequestEnvelope:
+        options = shown_options(options)  # the answer must be one the user could see
         option_ids = frozenset(str(o.get("optionId")) for o in options if o.get("optionId"))
         route = self._routes[token] = PermissionRoute(key, generation, f"rpc-{token}", option_ids)
         return PermissionRequestEnvelope(key, generation, route.request_id, tool_call, options)

@@ -29,7 +29,7 @@ from app.contract.envelopes import (
     ToolCallsCancelledEnvelope,
 )
 from app.contract.errors import PromptRefused
-from app.main.permissions import PermissionRoutes
+from app.main.permissions import MAX_OPTIONS, PermissionRoutes
 from app.main.session_routing import ActiveSession, LivePrompt, LoadTransaction, Route, rewrite, route_update
 from app.main.session_steps import Ignored, Step, Token
 
@@ -294,6 +294,9 @@ class SessionMachine:
             step.ignored.append(Ignored("permission-auto-cancelled", message))
             return
         options = tuple(dict_items(params, "options"))
+        if len(options) > MAX_OPTIONS:
+            message = f"a permission request offered {len(options):,} options: {MAX_OPTIONS} are shown"
+            step.ignored.append(Ignored("permission-options-capped", message, len(options) - MAX_OPTIONS))
         tool_call = dict_field(params, "toolCall")
         step.envelopes.append(self.permissions.open(token, live.key, live.generation, tool_call, options))
 

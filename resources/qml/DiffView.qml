@@ -26,19 +26,24 @@ ColumnLayout {
         DiffCounts { visible: root.showPath; added: root.view.added; removed: root.view.removed }
         Item { visible: !root.showPath; Layout.fillWidth: true }
         ToolButton { text: "Copy"; font.pixelSize: 11; Accessible.name: "Copy the diff"
+                     visible: root.view.tooLarge === ""  // a diff left out has nothing to copy
                      onClicked: conversation.copyText(root.diff) }
     }
     Rectangle {
         Layout.fillWidth: true
-        implicitHeight: body.implicitHeight + 8
+        implicitHeight: (root.view.total > 0 ? body.implicitHeight : summary.implicitHeight) + 8
         radius: Theme.radius / 2
         color: Theme.surface
         border.color: Theme.border
         clip: true
         Text {
+            id: summary
+            objectName: root.view.tooLarge !== "" ? "diffTooLarge" : "diffEmpty"
             visible: root.view.total === 0
             x: 8; y: 4
-            text: "No changes"
+            width: parent.width - 16
+            text: root.view.tooLarge !== "" ? root.view.tooLarge : "No changes"
+            wrapMode: Text.Wrap
             color: Theme.muted; font.pixelSize: 11
         }
         TextEdit {

@@ -28,8 +28,10 @@ Item {
             width: parent.width - 2 * Theme.pad
             Text { text: "Permission: " + root.permission.title; color: Theme.text; font.bold: true
                    wrapMode: Text.Wrap; Layout.fillWidth: true }
-            RowLayout {
+            Flow {  // wraps: an agent may offer up to a hundred options (the main side keeps no more)
                 visible: root.pending
+                Layout.fillWidth: true
+                spacing: 6
                 Repeater {
                     id: buttons
                     model: root.permission.options

@@ -107,6 +107,7 @@ class CurrentSession(QObject):
         if timeline is not None and timeline.session_key == self._key:
             self._show_events(events)
         elif envelope.kind == "prompt_settled" and envelope.session_key != self._key:
+            self.store.keep_only(self._key)  # its turn is over: a later visit loads it again
             self.settledElsewhere.emit(envelope.session_key)
 
     def _show_events(self, events: list[TimelineEvent]) -> None:
@@ -143,6 +144,7 @@ class CurrentSession(QObject):
         timeline, _ = self.store.load(result)
         changed = result.session_key != self._key
         self._key = result.session_key
+        self.store.keep_only(self._key)
         self.model.set_timeline(timeline)
         settle_heap()
         self._update_busy()

@@ -8,6 +8,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal, Slot
 
+from app.contract.diffs import too_large
 from app.contract.envelopes import Envelope, FileChangesEnvelope, FileChangeView, LoadResult
 from app.contract.errors import HostError
 from app.contract.host_api import FileChangesHost, SessionsHost
@@ -59,14 +60,19 @@ class FileChanges(QObject):
 
 
 def _entry(change: FileChangeView) -> dict[str, Any]:
-    from app.renderer.diff_view import parse_unified  # with the first changed file, not at startup
+    summary = too_large(change.diff)  # a diff left out still says how much changed
+    if summary is not None:
+        added, removed = summary.added, summary.removed
+    else:
+        from app.renderer.diff_view import parse_unified  # with the first changed file, not at startup
 
-    files = parse_unified(change.diff)
+        files = parse_unified(change.diff)
+        added, removed = sum(f.added for f in files), sum(f.removed for f in files)
     return {
         "path": change.path,
         "name": change.name,
         "created": change.created,
         "diff": change.diff,
-        "added": sum(f.added for f in files),
-        "removed": sum(f.removed for f in files),
+        "added": added,
+        "removed": removed,
     }

@@ -109,11 +109,10 @@ class SessionList(QObject):
         self.changed.emit()
 
     def title_of(self, key: str, summary: SessionSummary | None = None) -> str:
-        timeline = self._session.store.timelines.get(key)
         return session_title(
             key,
             name=self._stores.names.get(key),
-            meta_title=timeline.meta.title if timeline is not None else None,
+            meta_title=self._session.store.title_of(key),
             listed_title=summary.title if summary is not None else self._listed_title(key),
             preview=self._stores.previews.get(key),
         )

@@ -10,10 +10,14 @@ written; tests find rows with `view_row_of_key`.
 `data()` only reads (`row_views.py` builds a row's values on its first read and keeps them): no timers,
 no signals, no host calls. Changes are queued and flushed at most ~60 times a second (a single-shot
 timer that only runs while changes are pending); structural changes map one-to-one to
-beginInsertRows/beginRemoveRows, content changes refresh the rows' values and emit what changed."""
+beginInsertRows/beginRemoveRows, content changes refresh the rows' values and emit what changed.
+A flush that took long (the view re-laid out a large row) spaces the next one out: the wait is twice
+what the flush took, up to `MAX_FLUSH_INTERVAL_MS`, so a burst of updates to a costly row leaves the
+window at least two thirds of its time to paint and take input instead of flushing back to back."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Hashable, Iterable
 from typing import Any
 
@@ -33,6 +37,7 @@ from app.renderer.timeline.rows import (
 )
 
 FLUSH_INTERVAL_MS = 16
+MAX_FLUSH_INTERVAL_MS = 250
 ROLE_NAMES = (*STRUCTURE_ROLES, *CONTENT_ROLES)
 ROLES = {int(Qt.ItemDataRole.UserRole) + 1 + i: name for i, name in enumerate(ROLE_NAMES)}
 ROLE_IDS = {name: role for role, name in ROLES.items()}
@@ -119,7 +124,14 @@ class TimelineModel(QAbstractListModel):
         self._timer.stop()
         if not self._pending:
             return
-        pending, self._pending = self._pending, []
+        began = time.perf_counter()
+        self._apply(self._pending)
+        took_ms = (time.perf_counter() - began) * 1000
+        self._timer.setInterval(max(FLUSH_INTERVAL_MS, min(MAX_FLUSH_INTERVAL_MS, round(2 * took_ms))))
+        self.flushed.emit()
+
+    def _apply(self, pending: list[RowChange]) -> None:
+        self._pending = []
         dirty: dict[int, set[str]] = {}
         for change in pending:
             if isinstance(change, RowsChanged):
@@ -147,7 +159,6 @@ class TimelineModel(QAbstractListModel):
                 self.endRemoveRows()
                 self.views.forget(row.key for row in removed)
         self._emit_changed(dirty)
-        self.flushed.emit()
 
     def _emit_changed(self, dirty: dict[int, set[str]]) -> None:
         """Rebuild the dirty rows' values and tell the view which roles changed."""

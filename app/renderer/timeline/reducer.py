@@ -273,6 +273,7 @@ class Timeline(MessageRules, ToolRules):
         timing.stopped = envelope.stop_reason == "cancelled" or (envelope.stopped and envelope.error is None)
         if self.live_message_id == envelope.client_message_id:
             self.live_message_id = None
+            self.terminals.drop_parked()
         segment_id = self.optimistic.get(envelope.client_message_id)
         segment = self.items.get(segment_id) if segment_id else None
         if (

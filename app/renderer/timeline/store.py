@@ -1,6 +1,9 @@
 """Timelines by session key. The renderer keeps the selected session's timeline and those of
-sessions with a live prompt; an envelope whose key or generation matches none of them is ignored
-(stale load results and updates from an earlier generation never reach a timeline).
+sessions with a live prompt (`keep_only`, called when a session is shown and when a turn ends in one
+that is not: any other is dropped, and a later visit loads it again); an envelope whose key or
+generation matches none of them is ignored (stale load results and updates from an earlier generation
+never reach a timeline). Loading alone drops nothing: `clawqt replay` loads every session of a trace and
+then reads them all.
 
 Handoff: an update can overtake the load result that creates its timeline (the agent sends it right
 after answering `session/new`). Envelopes of a generation newer than any committed load are held in a
@@ -24,6 +27,7 @@ class TimelineStore:
         self.cwd_known = cwd_known
         self._newest_generation = 0
         self._handoff: list[Any] = []
+        self.titles: dict[str, str] = {}  # the agent's title of each dropped timeline (the sidebar's)
 
     def load(self, result: LoadResult) -> tuple[Timeline, list[RowChange]]:
         """Commit a load's replay in one batch; a live prompt's return keeps its timeline."""
@@ -63,3 +67,19 @@ class TimelineStore:
 
     def forget(self, session_key: str) -> None:
         self.timelines.pop(session_key, None)
+        self.titles.pop(session_key, None)
+
+    def keep_only(self, shown_key: str) -> None:
+        """Drop every timeline but the shown one and those whose prompt is still running: what a chat
+        left behind (its parts, tool output, permission options) is freed when another is shown."""
+        for key in [k for k, t in self.timelines.items() if k != shown_key and t.live_message_id is None]:
+            title = self.timelines.pop(key).meta.title
+            if title:
+                self.titles[key] = title
+
+    def title_of(self, session_key: str) -> str | None:
+        """The agent's title for a session: its timeline's, or the one it had when dropped."""
+        timeline = self.timelines.get(session_key)
+        if timeline is not None and timeline.meta.title:
+            return timeline.meta.title
+        return self.titles.get(session_key)

@@ -1,7 +1,13 @@
 """Terminal data of the `_meta` convention (acp-protocol.md): `terminal_info` creates (id, cwd),
 `terminal_output` and `terminal_output_delta` append, `terminal_exit` sets the exit code or signal.
 Output and exit for an id no tool call has named yet are parked and applied when the card appears;
-an unknown id never drops the rest of an update."""
+an unknown id never drops the rest of an update.
+
+Parked output is bounded, since no card shows it and an agent may send it for ids no tool ever names:
+each id keeps at most `PARKED_CHARS_PER_ID` characters (past it, the newest half; the card then says
+earlier output was trimmed), all ids together `PARKED_CHARS_TOTAL`, and at most `PARKED_IDS` ids; past
+those the id parked first is dropped whole. What is still parked when the turn ends is dropped
+(`drop_parked`)."""
 
 from __future__ import annotations
 
@@ -11,6 +17,10 @@ import codecs
 from typing import Any
 
 from app.renderer.timeline.items import TerminalState, ToolCall
+
+PARKED_CHARS_PER_ID = 256 * 1024
+PARKED_CHARS_TOTAL = 1024 * 1024
+PARKED_IDS = 64
 
 
 def _id(entry: Any) -> str | None:
@@ -44,8 +54,31 @@ class TerminalRegistry:
         owner = self.owner.get(terminal_id)
         if owner is not None:
             return owner.terminals[terminal_id], owner
-        parked = self.parked.setdefault(terminal_id, TerminalState(terminal_id))
+        parked = self.parked.get(terminal_id)
+        if parked is None:
+            parked = self.parked[terminal_id] = TerminalState(terminal_id)
+            while len(self.parked) > PARKED_IDS:
+                del self.parked[next(iter(self.parked))]
         return parked, None
+
+    def _parked_output(self, state: TerminalState, owner: ToolCall | None) -> None:
+        """Bound what is parked after `state` grew (nothing to do for a state a card owns)."""
+        if owner is not None:
+            return
+        if state.size > PARKED_CHARS_PER_ID:  # the newest half stays: trimming is not redone per chunk
+            state.replace(state.output[-(PARKED_CHARS_PER_ID // 2) :])
+            state.trimmed = True
+        total = sum(parked.size for parked in self.parked.values())
+        while total > PARKED_CHARS_TOTAL and len(self.parked) > 1:
+            oldest = next(iter(self.parked))
+            if oldest == state.terminal_id:  # keep the newest output: the one just parked goes last
+                self.parked[oldest] = self.parked.pop(oldest)
+                continue
+            total -= self.parked.pop(oldest).size
+
+    def drop_parked(self) -> None:
+        """The turn ended: output no tool named by now is not shown by any card."""
+        self.parked.clear()
 
     def apply_meta(self, tool: ToolCall, meta: Any) -> set[ToolCall]:
         """Apply one update's terminal `_meta`; returns every tool item whose terminal changed."""
@@ -66,6 +99,7 @@ class TerminalRegistry:
                 continue
             state, owner = self._state(terminal_id)
             state.append(data)
+            self._parked_output(state, owner)
             if owner is not None:
                 touched.add(owner)
         exit_entry = meta.get("terminal_exit")
@@ -105,12 +139,14 @@ class TerminalRegistry:
             if text is None:
                 return False, owner
             state.append(text)
+            self._parked_output(state, owner)
             return True, owner
         if "output" in update:
             state.decoder = None
             text = self._decode(state, update.get("output"), final=True)
             if text is not None:
                 state.replace(text)
+                self._parked_output(state, owner)
         if isinstance(update.get("cwd"), str):
             state.cwd = update["cwd"]
         status = update.get("exitStatus")
@@ -133,6 +169,7 @@ class TerminalRegistry:
         """Output of one of the client's own terminals (terminal/create), as the main side saw it."""
         state, owner = self._state(terminal_id)
         state.append(data)
+        self._parked_output(state, owner)
         if exited:
             state.exit_code, state.signal, state.exited = exit_code, signal, True
             state.note = note

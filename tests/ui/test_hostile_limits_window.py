@@ -1,0 +1,183 @@
+"""What an agent's input costs the real window, with the scripted agent: a rewritten 60,000-line file
+(as a tool call's diff and as an fs/write_text_file) shows its counts without a frozen window and
+reverts; a burst of 100,000 updates never holds the GUI; output parked for terminal ids no tool names
+and a permission request with 10,000 options stay bounded, and their memory is returned after New chat.
+
+Memory is the process's resident set after a full collection and `malloc_trim` (what the system could
+take back); the stall is the longest gap of a 2 ms timer on the GUI thread."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ctypes
+import gc
+import time
+import weakref
+
+from app.renderer.timeline.serialize import item_record
+from bench.ui_common import StallMonitor
+from tests.conftest import scripted_agent_argv
+
+STALL_LIMIT_S = 0.25  # a diff or a request that costs more than this froze the window
+BURST_STALL_LIMIT_S = 0.1
+MEMORY_LIMIT_MB = 100  # what may stay after New chat (the hostile inputs held 300 to 400 MB)
+
+
+def rss_mb() -> float:
+    gc.collect()
+    with contextlib.suppress(OSError, AttributeError):  # glibc only: elsewhere the figure is higher
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    with open("/proc/self/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    raise AssertionError("no VmRSS in /proc/self/status")
+
+
+async def _answered(ui, window, prompt: str, timeout: float = 60) -> None:
+    objects = window.objects
+    await ui.type_and_send(window, prompt)
+    await ui.until(lambda: objects.session.busy, 10)
+    await ui.until(lambda: not objects.session.busy, timeout)
+
+
+async def _new_chat(ui, window) -> str:
+    """Open a new chat; returns the key of the one left."""
+    objects = window.objects
+    first = objects.session.sessionKey
+    objects.session.newChat()
+    await ui.until(lambda: objects.session.sessionKey != first, 30)
+    await asyncio.sleep(0.3)
+    return first
+
+
+def test_a_rewritten_60000_line_file_in_a_tool_card_says_it_is_too_large_without_freezing(ui):
+    async def scenario():
+        window = await ui.open(scripted_agent_argv())
+        monitor = StallMonitor()
+        monitor.start()
+        await _answered(ui, window, "hostile-diff 60000")
+        ui.toggle_tool(window, "tool:t-big-diff", False)
+        summary = await ui.until(lambda: ui.find(window, "diffTooLarge"))
+        await ui.until(lambda: summary.isVisible())
+        await asyncio.sleep(0.3)
+        stall = monitor.stop()
+        assert summary.property("text") == (
+            "Diff too large to show: 120,000 lines changed "
+            "(60,000 removed, 60,000 added, lines 1\u201360,000)."
+        )
+        assert ui.item(window, "diffAdded").property("text") == "+60000"
+        assert ui.find(window, "diffBody") is None or not ui.item(window, "diffBody").isVisible()
+        assert stall < STALL_LIMIT_S, f"the GUI stalled {stall * 1000:.0f} ms"
+
+    ui.run(scenario())
+
+
+def test_an_agent_rewriting_a_60000_line_file_shows_the_counts_and_the_revert_works(ui):
+    async def scenario():
+        window = await ui.open(scripted_agent_argv())
+        monitor = StallMonitor()
+        monitor.start()
+        await _answered(ui, window, "hostile-write 60000")
+        big = ui.tmp_path / "big.py"
+        assert big.read_text().count("calculate(") == 60_000
+        [changed] = await ui.until(
+            lambda: [
+                f for row in ui.rows(window, "turn-footer") for f in ui.role(window, row, "footer")["files"]
+            ]
+        )
+        assert (changed["added"], changed["removed"]) == (60_000, 60_000)
+        section = await ui.until(lambda: ui.find(window, "filesChanged"))
+        await ui.until(lambda: section.isVisible())
+        (await ui.until(lambda: ui.find(window, "fileDiffToggle"))).clicked.emit()
+        summary = await ui.until(lambda: ui.find(window, "diffTooLarge"))
+        await ui.until(lambda: summary.isVisible())
+        await asyncio.sleep(0.3)
+        stall = monitor.stop()
+        assert summary.property("text").startswith("Diff too large to show: 120,000 lines changed")
+        assert stall < STALL_LIMIT_S, f"the GUI stalled {stall * 1000:.0f} ms"
+        ui.item(window, "revertButton").clicked.emit()
+        await ui.until(lambda: big.read_text().count("compute(") == 60_000)
+
+    ui.run(scenario())
+
+
+def test_a_burst_of_100000_updates_never_holds_the_window_and_a_costly_row_does_not_slow_it(ui):
+    """Prose: no stall past 100 ms. One endless line (each flush re-lays out the whole line): flushes
+    space out, so the 100,000 updates are delivered in seconds, not in half a minute."""
+
+    async def scenario():
+        window = await ui.open(scripted_agent_argv())
+        monitor = StallMonitor()
+        monitor.start()
+        await _answered(ui, window, "hostile-burst 100000")
+        stall = monitor.stop()
+        assert stall < BURST_STALL_LIMIT_S, f"the GUI stalled {stall * 1000:.0f} ms"
+        await _new_chat(ui, window)
+        began = time.perf_counter()
+        await _answered(ui, window, "hostile-burst 100000 unbroken")
+        took = time.perf_counter() - began
+        print(f"burst: stall {stall * 1000:.0f} ms; unbroken {took:.1f} s")
+        assert took < 10, f"100,000 updates to one line took {took:.1f} s"
+
+    ui.run(scenario(), 120)
+
+
+def test_output_for_terminals_no_tool_names_is_capped_and_returned_after_new_chat(ui):
+    async def scenario():
+        window = await ui.open(scripted_agent_argv())
+        before = rss_mb()
+        await _answered(ui, window, "hostile-parked 200 2048")  # 400 MB of output for nobody
+        timeline = window.objects.session.timeline
+        assert timeline.terminals.parked == {}  # the turn is over: nothing waits for a card any more
+        left = weakref.ref(timeline)
+        del timeline
+        first = await _new_chat(ui, window)
+        assert first not in window.objects.session.store.timelines
+        grown = rss_mb() - before
+        assert left() is None, "the old chat's timeline is still referenced"
+        assert grown < MEMORY_LIMIT_MB, f"{grown:.0f} MB stayed after New chat"
+
+    ui.run(scenario())
+
+
+def test_ten_thousand_permission_options_show_a_hundred_deny_answers_and_memory_returns(ui):
+    async def scenario():
+        window = await ui.open(scripted_agent_argv())
+        objects = window.objects
+        before = rss_mb()
+        monitor = StallMonitor()
+        monitor.start()
+        await ui.type_and_send(window, "hostile-options 10000")
+        deny = await ui.until(lambda: ui.find(window, "permissionOption_deny"), 30)
+        await asyncio.sleep(0.3)
+        stall = monitor.stop()
+        assert len(_option_buttons(window.root.contentItem())) == 100
+        deny.clicked.emit()
+        await ui.until(lambda: not objects.session.busy, 30)
+        records = str([item_record(item) for item in objects.session.timeline.items.values()])
+        assert '"optionId": "deny", "outcome": "selected"' in records  # the agent got Deny
+        assert stall < STALL_LIMIT_S, f"the GUI stalled {stall * 1000:.0f} ms"
+        first = await _new_chat(ui, window)
+        assert first not in objects.session.store.timelines
+        grown = rss_mb() - before
+        assert grown < MEMORY_LIMIT_MB, f"{grown:.0f} MB stayed after New chat"
+
+    ui.run(scenario())
+
+
+def _footer_files(ui, window) -> list[dict]:
+    return [
+        file for row in ui.rows(window, "turn-footer") for file in ui.role(window, row, "footer")["files"]
+    ]
+
+
+def _option_buttons(root) -> list:
+    found, stack = [], [root]
+    while stack:
+        item = stack.pop()
+        if item.objectName().startswith("permissionOption_"):
+            found.append(item)
+        stack.extend(item.childItems())
+    return found
