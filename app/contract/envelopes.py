@@ -41,6 +41,7 @@ class PermissionRequestEnvelope:
     request_id: str
     tool_call: dict[str, Any]
     options: tuple[dict[str, Any], ...]
+    hidden_options: int = 0  # offered by the agent past the main side's cap: not shown, cannot answer
     kind: Literal["permission_request"] = "permission_request"
 
 

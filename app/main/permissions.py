@@ -53,10 +53,11 @@ class PermissionRoutes:
         tool_call: dict[str, Any],
         options: tuple[dict[str, Any], ...],
     ) -> PermissionRequestEnvelope:
-        options = shown_options(options)  # the answer must be one the user could see
-        option_ids = frozenset(str(o.get("optionId")) for o in options if o.get("optionId"))
+        shown = shown_options(options)  # the answer must be one the user could see
+        option_ids = frozenset(str(o.get("optionId")) for o in shown if o.get("optionId"))
         route = self._routes[token] = PermissionRoute(key, generation, f"rpc-{token}", option_ids)
-        return PermissionRequestEnvelope(key, generation, route.request_id, tool_call, options)
+        hidden = len(options) - len(shown)
+        return PermissionRequestEnvelope(key, generation, route.request_id, tool_call, shown, hidden)
 
     def answer(self, request_id: str, option_id: str | None, step: Step) -> None:
         """The user's choice (None = declined); nothing when the request is unknown, already answered,

@@ -21,7 +21,7 @@ from app.renderer.timeline.reducer import Timeline
 from app.renderer.timeline.rows import Row
 from app.renderer.timeline.serialize import attachment_record, option_record
 from app.renderer.timeline.turn_view import group_attachments, item_text, user_text
-from app.renderer.tool_view import console_fallback, console_id, tool_entry, tool_summary
+from app.renderer.tool_view import console_fallback, console_id, forget_diffs, tool_entry, tool_summary
 
 REVEAL_CHARS = 24_000  # new characters of a streaming reply shown per build
 ATTACHMENT_KINDS = ("turn-attachments", "user-attachments")
@@ -58,6 +58,7 @@ class Presenter:
         self._markdown.clear()
         self._cache.clear()
         self.screens.forget()
+        forget_diffs()
         self._revealed.clear()
         self._behind.clear()
 
@@ -176,6 +177,7 @@ def permission_entry(item: PermissionItem) -> dict[str, Any]:
     return {
         "requestId": item.request_id,
         "status": item.status,
+        "hiddenOptions": item.hidden_options,
         "selected": item.selected_option or "",
         "selectedName": str(chosen["name"] or chosen["optionId"]) if chosen else item.selected_option or "",
         "selectedMeaning": OPTION_KIND_LABELS.get(chosen_kind, ""),

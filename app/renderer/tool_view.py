@@ -58,6 +58,11 @@ def _unified(old: str | None, new: str, path: str) -> str:
     return unified_diff(old, new, path)
 
 
+def forget_diffs() -> None:
+    """Drop the cached diffs (and the texts they are keyed by) when another timeline is shown."""
+    _unified.cache_clear()
+
+
 def tool_diffs(tool: ToolCall) -> list[str]:
     """Each diff content of the tool as a unified diff (shown by the one diff view)."""
     return [

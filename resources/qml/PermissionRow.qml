@@ -51,6 +51,13 @@ Item {
                     }
                 }
             }
+            Text {  // the agent offered more than the main side shows (those cannot be chosen)
+                objectName: "permissionHidden"
+                visible: root.pending && root.permission.hiddenOptions > 0
+                text: root.permission.hiddenOptions.toLocaleString(Qt.locale(), "f", 0)
+                      + " more options not shown (the agent offered too many)"
+                color: Theme.muted; font.pixelSize: 11
+            }
             Text {
                 visible: !root.pending
                 objectName: "permissionAnswer"

@@ -71,6 +71,12 @@ def test_a_rewritten_60000_line_file_in_a_tool_card_says_it_is_too_large_without
         assert ui.find(window, "diffBody") is None or not ui.item(window, "diffBody").isVisible()
         assert stall < STALL_LIMIT_S, f"the GUI stalled {stall * 1000:.0f} ms"
 
+        from app.renderer import tool_view
+
+        assert tool_view._unified.cache_info().currsize > 0
+        await _new_chat(ui, window)
+        assert tool_view._unified.cache_info().currsize == 0  # the 60,000-line texts are not kept
+
     ui.run(scenario())
 
 
@@ -154,6 +160,9 @@ def test_ten_thousand_permission_options_show_a_hundred_deny_answers_and_memory_
         await asyncio.sleep(0.3)
         stall = monitor.stop()
         assert len(_option_buttons(window.root.contentItem())) == 100
+        hidden = ui.item(window, "permissionHidden")
+        count, _, rest = hidden.property("text").partition(" more options not shown")
+        assert hidden.isVisible() and rest and "".join(filter(str.isdigit, count)) == "9901"  # locale digits
         deny.clicked.emit()
         await ui.until(lambda: not objects.session.busy, 30)
         records = str([item_record(item) for item in objects.session.timeline.items.values()])

@@ -170,6 +170,7 @@ class PermissionItem(ItemBase):
     request_id: str = ""
     tool_call: dict[str, Any] = field(default_factory=dict)
     options: list[dict[str, Any]] = field(default_factory=list)
+    hidden_options: int = 0  # the agent offered more than the main side shows
     status: PermissionStatus = "pending"
     selected_option: str | None = None
     kind: Literal["permission"] = "permission"

@@ -244,8 +244,15 @@ class Timeline(MessageRules, ToolRules):
         self._close_segments()
         options = [o for o in envelope.options if isinstance(o, dict)]
         tool_call = envelope.tool_call if isinstance(envelope.tool_call, dict) else {}
+        hidden = envelope.hidden_options if type(envelope.hidden_options) is int else 0
         self._append(
-            PermissionItem(id=item_id, request_id=envelope.request_id, tool_call=tool_call, options=options)
+            PermissionItem(
+                id=item_id,
+                request_id=envelope.request_id,
+                tool_call=tool_call,
+                options=options,
+                hidden_options=hidden,
+            )
         )
 
     def _permission_resolved(self, envelope: PermissionResolvedEnvelope) -> None:
