@@ -21,6 +21,7 @@ BENCHMARKS = (
     "ui_startup",
     "ui_load",
     "terminal_stream",
+    "hostile_render",
 )
 RESULTS = Path(os.environ.get("CLAWQT_BENCH_RESULTS") or Path(__file__).resolve().parent / "results.json")
 

@@ -19,7 +19,7 @@ import json
 import logging
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from app.main.json_rpc import jsonrpc_problem
 
@@ -28,10 +28,17 @@ log = logging.getLogger(__name__)
 READ_CHUNK = 256 * 1024
 YIELD_AFTER_S = 0.008  # longest stretch of message handling before the loop gets a turn
 _LOG_PREVIEW = 160
+LARGE_LINE_BYTES = 1024 * 1024  # a line this long is decoded and parsed in separate steps
 
+T = TypeVar("T")
 RawObserver = Callable[[str, dict[str, Any]], None]
 Interceptor = Callable[[dict[str, Any]], bool]
 Diagnostic = Callable[[str], None]
+
+
+def _preview(line: bytes | str) -> str:
+    head = line[:_LOG_PREVIEW]
+    return head.decode("utf-8", "replace") if isinstance(head, bytes) else head
 
 
 class StdioTransport:
@@ -115,7 +122,11 @@ class StdioTransport:
                     pending.append(chunk[start:newline])
                     line = b"".join(pending)
                     pending.clear()
-                    self._take_line(line)
+                    if len(line) >= LARGE_LINE_BYTES:
+                        await self._take_large_line(line)
+                        busy_until = time.perf_counter() + YIELD_AFTER_S
+                    else:
+                        self._take_line(line)
                     start = newline + 1
             if pending:
                 self._take_line(b"".join(pending))
@@ -129,44 +140,71 @@ class StdioTransport:
             if not self._closed and self._on_closed is not None:
                 self._on_closed()
 
-    def _take_line(self, line: bytes) -> None:
-        """One line, isolated: whatever it does, the reader goes on with the next."""
+    async def _take_large_line(self, line: bytes) -> None:
+        """A line of megabytes in steps with the window's turn between them (joining, decoding, parsing
+        and handling 100 MB took 300 ms in one go): each step is one pass over the line."""
+        await asyncio.sleep(0)
         try:
-            self._handle_line(line)
+            text: bytes | str = line.decode("utf-8")
+        except UnicodeDecodeError:
+            text = line  # the parser says why it is unusable
+        del line
+        await asyncio.sleep(0)
+        message = self._isolated(text, self._parse_line, text)
+        if message is not None:
+            await asyncio.sleep(0)
+            self._isolated(text, self._dispatch, message)
+
+    def _take_line(self, line: bytes | str) -> None:
+        """One line, isolated: whatever it does, the reader goes on with the next."""
+        message = self._isolated(line, self._parse_line, line)
+        if message is not None:
+            self._isolated(line, self._dispatch, message)
+
+    def _isolated(self, line: bytes | str, step: Callable[[Any], T], arg: Any) -> T | None:
+        """`step(arg)` for `line`; whatever it raises, the line is dropped with a diagnostic."""
+        try:
+            return step(arg)
         except RecursionError:
             self._drop(line, "nested too deep to parse")
         except Exception as exc:
             log.exception("handling an agent line failed")
             self._drop(line, f"could not be handled ({type(exc).__name__}: {exc})")
+        return None
 
-    def _drop(self, line: bytes, why: str) -> None:
+    def _drop(self, line: bytes | str, why: str) -> None:
         self.dropped_lines += 1
-        preview = line.strip()[:_LOG_PREVIEW].decode("utf-8", "replace")
+        preview = _preview(line.strip())
         self._diagnose(f"dropped a line ({len(line)} bytes) that {why}: {preview!r}")
 
-    def _handle_line(self, line: bytes) -> None:
+    def _parse_line(self, line: bytes | str) -> dict[str, Any] | None:
+        """The JSON-RPC message a line holds, or None (a blank line, or dropped with a diagnostic)."""
         stripped = line.strip()
         if not stripped:
-            return
-        if not stripped.startswith(b"{"):
+            return None
+        if not stripped.startswith(b"{" if isinstance(stripped, bytes) else "{"):
             self.dropped_lines += 1
-            preview = stripped[:_LOG_PREVIEW].decode("utf-8", "replace")
+            preview = _preview(stripped)
             self._diagnose(f"dropped a non-JSON line ({len(stripped)} bytes): {preview!r}")
-            return
+            return None
         try:
             message = json.loads(stripped)
         except ValueError as exc:
             self.dropped_lines += 1
             self._diagnose(f"dropped an unparsable line ({len(stripped)} bytes): {exc}")
-            return
+            return None
         if not isinstance(message, dict):
             self.dropped_lines += 1
             self._diagnose("dropped a JSON line that is not an object")
-            return
+            return None
         problem = jsonrpc_problem(message)
         if problem:
             self._drop(stripped, problem)
-            return
+            return None
+        return message
+
+    def _dispatch(self, message: dict[str, Any]) -> None:
+        """Hand a parsed message on: observed, matched to its request, intercepted or queued."""
         if self._on_raw is not None:
             self._on_raw("recv", message)
         if "method" not in message and "id" in message:

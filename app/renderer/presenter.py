@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.renderer.markdown.limits import MESSAGE_CHARS
 from app.renderer.markdown.render import DisplayBlock, IncrementalMarkdown, render_blocks
 from app.renderer.terminal_screens import TerminalScreens
 from app.renderer.timeline.grouping import Group
@@ -74,7 +75,8 @@ class Presenter:
         shown = self._revealed.get(item.id)
         if live or shown is not None:
             start = shown or 0
-            if len(text) - start > REVEAL_CHARS:
+            # past what the renderer shows before "Show more" there is nothing left to reveal
+            if len(text) - start > REVEAL_CHARS and start < MESSAGE_CHARS:
                 text = text[: start + REVEAL_CHARS]
                 self._revealed[item.id] = len(text)
                 self._behind.add(item.id)

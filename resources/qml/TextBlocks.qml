@@ -4,7 +4,9 @@ import QtQuick.Layouts
 
 // Rendered markdown: prose blocks as rich text, code blocks in a box with a copy button. `blocks` is the
 // row's block model (Python): while a reply streams only the changed (last) block is updated and new
-// ones appended; finished blocks keep their items untouched.
+// ones appended; finished blocks keep their items untouched. Text is set only once a block has its
+// width: rich text laid out at width 0 puts every character on a line of its own (quadratic in a run
+// without spaces). A "more" block says how much of a long reply is not rendered and offers the next part.
 ColumnLayout {
     id: root
     property var blocks: []
@@ -15,12 +17,13 @@ ColumnLayout {
         model: root.blocks
         delegate: Loader {
             id: blockLoader
+            required property int index
             required property string kind
             required property string html
             required property string code
             required property string lang
             Layout.fillWidth: true
-            sourceComponent: kind === "code" ? codeBlock : proseBlock
+            sourceComponent: kind === "code" ? codeBlock : kind === "more" ? moreBlock : proseBlock
         }
     }
 
@@ -30,7 +33,8 @@ ColumnLayout {
             objectName: "proseText"
             // links take the application palette's colour when the text is parsed: a new link colour
             // re-parses (the comment naming it changes the text)
-            text: parent ? parent.html + "<!--" + app.linkColour + "-->" : ""
+            property bool sized: !!parent && parent.width > 0  // changes once, not on every resize
+            text: sized ? parent.html + "<!--" + app.linkColour + "-->" : ""
             textFormat: TextEdit.RichText
             readOnly: true
             selectByMouse: true
@@ -41,6 +45,32 @@ ColumnLayout {
             HoverHandler { enabled: parent.hoveredLink !== ""; cursorShape: Qt.PointingHandCursor }
             Accessible.role: Accessible.StaticText
             Accessible.name: getText(0, length)
+        }
+    }
+
+    Component {
+        id: moreBlock
+        RowLayout {
+            id: more
+            property var source: parent
+            width: parent ? parent.width : 0
+            spacing: Theme.gap
+            Label {
+                objectName: "moreLabel"
+                Layout.fillWidth: true
+                text: more.source ? more.source.html : ""
+                textFormat: Text.PlainText
+                wrapMode: Text.Wrap
+                color: Theme.muted
+                font.italic: true
+            }
+            Button {
+                objectName: "showMore"
+                visible: !!more.source && more.source.lang !== ""  // a renderer to ask for more
+                text: "Show more"
+                Accessible.name: "Show more of this reply"
+                onClicked: root.blocks.showMore(more.source.index)
+            }
         }
     }
 
@@ -58,7 +88,8 @@ ColumnLayout {
                 id: codeText
                 x: Theme.gap; y: Theme.gap
                 width: parent.width - 2 * Theme.gap - copyButton.width
-                text: box.source ? box.source.html : ""
+                property bool sized: width > 0
+                text: box.source && sized ? box.source.html : ""
                 textFormat: TextEdit.RichText
                 readOnly: true
                 selectByMouse: true

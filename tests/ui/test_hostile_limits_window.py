@@ -36,9 +36,15 @@ def rss_mb() -> float:
 
 
 async def _answered(ui, window, prompt: str, timeout: float = 60) -> None:
+    """Send `prompt` and wait for its turn to end (a fast turn may be over before `busy` is polled)."""
     objects = window.objects
-    await ui.type_and_send(window, prompt)
-    await ui.until(lambda: objects.session.busy, 10)
+    ended: list[str] = []
+    objects.turn.turnEnded.connect(ended.append)
+    try:
+        await ui.type_and_send(window, prompt)
+        await ui.until(lambda: ended, timeout)
+    finally:
+        objects.turn.turnEnded.disconnect(ended.append)
     await ui.until(lambda: not objects.session.busy, timeout)
 
 

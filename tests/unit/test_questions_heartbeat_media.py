@@ -154,6 +154,28 @@ def test_scanner_matches_the_whole_text_parse_chunk_by_chunk():
     assert scanner.has_prose
 
 
+def test_the_scanner_agrees_with_the_whole_text_parse_for_any_lines_and_chunking():
+    """Lines of every shape (fences indented or not, directives with tabs and spaces, long indented
+    lines, blanks), cut into chunks of every size: refs and "has prose" as the whole-text parse says."""
+    import random
+
+    shapes = [
+        "MEDIA: /tmp/a.png", "   MEDIA: /tmp/b.png", "\tMEDIA: /tmp/c.png", "    MEDIA: /tmp/indented.png",
+        "```", "   ```py", "    ```", "~~~", "~~~~", "", "   ", "\t", " " * 40 + "- deep",
+        "prose", "tail MEDIA: /no", "MEDIA:", "```js`x", "\r",
+    ]  # fmt: skip
+    rng = random.Random(7)
+    for _ in range(300):
+        text = "\n".join(rng.choice(shapes) for _ in range(rng.randint(1, 12)))
+        size = rng.randint(1, 40)
+        scanner = MediaScanner()
+        for i in range(0, len(text), size):
+            scanner.feed(text[i : i + size])
+        clean, refs = strip_directives(text)
+        assert [r.ref for r in scanner.refs] == [r.ref for r in refs], repr(text)
+        assert scanner.has_prose == any(line.strip() for line in clean.split("\n")), repr(text)
+
+
 def test_a_segment_of_only_directives_has_no_prose():
     scanner = MediaScanner()
     scanner.feed("MEDIA: /tmp/a.png\nMEDIA: /tmp/b.png")

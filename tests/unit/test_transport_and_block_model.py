@@ -48,6 +48,36 @@ async def test_a_burst_of_updates_is_handled_in_order_in_slices_the_loop_can_int
     await transport.close()
 
 
+async def test_a_line_of_many_megabytes_is_decoded_parsed_and_handled_in_separate_turns_in_order():
+    """Decoding, parsing and handling a 100 MB line took 300 ms in one go: each is a step of its own
+    (the loop runs between them), order is kept, and a large line of invalid UTF-8 is dropped alone."""
+    reader = asyncio.StreamReader()
+    seen: list[object] = []
+    diagnostics: list[str] = []
+
+    def route(message: dict) -> bool:
+        seen.append(message["params"].get("n", len(message["params"].get("text", ""))))
+        return True
+
+    transport = StdioTransport(  # type: ignore[arg-type]
+        _NoStdin(), reader, intercept=route, on_diagnostic=diagnostics.append
+    )
+    big = json.dumps({"jsonrpc": "2.0", "method": "session/update", "params": {"text": "x" * 3_000_000}})
+    small = [json.dumps({"jsonrpc": "2.0", "method": "session/update", "params": {"n": i}}) for i in (1, 2)]
+    invalid = b'{"jsonrpc": "2.0", "method": "x", "params": {"t": "' + b"\xff" * 2_000_000 + b'"}}'
+    reader.feed_data(b"\n".join([small[0].encode(), big.encode(), invalid, small[1].encode()]) + b"\n")
+    reader.feed_eof()
+    turns_during_big = 0
+    while len(seen) < 3:
+        await asyncio.sleep(0)
+        if seen == [1]:
+            turns_during_big += 1
+    assert seen == [1, 3_000_000, 2]
+    assert turns_during_big >= 3, "the large line was handled in one go"
+    assert any("unparsable" in d for d in diagnostics) and transport.dropped_lines == 1
+    await transport.close()
+
+
 def test_the_block_model_updates_only_what_changed(model_checks):
     from app.renderer.qt.block_model import BlockListModel
 

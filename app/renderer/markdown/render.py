@@ -5,7 +5,9 @@ inert links: a message can never make the view load anything remote."""
 from __future__ import annotations
 
 import html
+import itertools
 import re
+import weakref
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -18,11 +20,25 @@ from pygments.lexers import TextLexer, get_lexer_by_name
 from pygments.util import ClassNotFound
 
 from app.renderer.ansi_text import strip_escapes
+from app.renderer.markdown.limits import (
+    MESSAGE_CHARS,
+    MORE_CHARS,
+    OMITTED,
+    PIECE_CHARS,
+    QUIET_CHARS,
+    STEP_CHARS,
+    TABLE_CELLS,
+    TABLE_COLUMNS,
+    break_runs,
+    piece_end,
+    size_label,
+    visible_source,
+)
 
 
 @dataclass(frozen=True)
 class DisplayBlock:
-    kind: str  # "html" | "code"
+    kind: str  # "html" | "code" | "more" (what is not shown; `lang` names the renderer to ask for more)
     html: str
     code: str = ""
     lang: str = ""
@@ -30,8 +46,12 @@ class DisplayBlock:
 
 def _image_as_link(self, tokens: list[Token], idx: int, options, env) -> str:  # type: ignore[no-untyped-def]
     token = tokens[idx]
-    src = html.escape(token.attrGet("src") or "", quote=True)
+    raw = token.attrGet("src") or ""
     alt = html.escape(token.content or "image")
+    if raw.startswith(OMITTED):  # an inline image too large to keep: only a marker is left of it
+        size = size_label(int(raw[len(OMITTED) :] or 0))
+        return f"<i>[image: {alt} \u2014 not shown, {size} of inline data]</i>"
+    src = html.escape(raw, quote=True)
     return f'<a href="{src}">[image: {alt}]</a>'
 
 
@@ -89,19 +109,63 @@ def _top_level_spans(tokens: list[Token]) -> list[tuple[int, int, Token | None]]
     return spans
 
 
-def render_blocks(text: str, dark: bool = False, live: bool = False) -> list[DisplayBlock]:
-    """All display blocks of `text`; consecutive prose blocks are merged into one HTML block. Terminal
-    escape sequences are dropped (prose is no terminal)."""
-    text = strip_escapes(text)
+def _cap_tables(tokens: list[Token]) -> list[Token]:
+    """Tables show at most TABLE_COLUMNS columns and TABLE_CELLS cells (body rows beyond are left out);
+    marker cells say what is missing (Qt lays a table out in time that grows with its cells)."""
+    if not any(t.type == "table_open" for t in tokens):
+        return tokens
+    kept: list[Token] = []
+    column = rows = columns = left_out = 0
+    skipping = 0  # nesting depth of a cell or row being left out
+    for token in tokens:
+        if skipping:
+            skipping += token.nesting
+            continue
+        if token.type == "tr_open":
+            column = 0
+            if columns and rows * min(columns, TABLE_COLUMNS) >= TABLE_CELLS:
+                left_out += 1
+                skipping = 1
+                continue
+            rows += 1
+        elif token.type in ("th_open", "td_open"):
+            column += 1
+            if column > TABLE_COLUMNS:
+                skipping = 1
+                continue
+        elif token.type == "tr_close":
+            columns = max(columns, column)
+            if column > TABLE_COLUMNS:
+                kept.extend(_marker_cell(f"\u2026 {column - TABLE_COLUMNS} more columns"))
+        elif token.type == "table_close":
+            if left_out:
+                kept.extend(_marker_row(f"\u2026 {left_out} more rows not shown"))
+            rows = columns = left_out = 0
+        kept.append(token)
+    return kept
+
+
+def _marker_cell(text: str) -> list[Token]:
+    cell = Token("td_open", "td", 1)
+    inline = Token("inline", "", 0, content=text, children=[Token("text", "", 0, content=text)])
+    return [cell, inline, Token("td_close", "td", -1)]
+
+
+def _marker_row(text: str) -> list[Token]:
+    return [Token("tr_open", "tr", 1), *_marker_cell(text), Token("tr_close", "tr", -1)]
+
+
+def _render_piece(text: str, dark: bool, live: bool) -> list[DisplayBlock]:
     env: dict = {}
     md = _MD_LIVE if live else _MD
-    tokens = md.parse(text, env)
+    tokens = _cap_tables(md.parse(text, env))
     blocks: list[DisplayBlock] = []
     prose: list[Token] = []
 
     def flush() -> None:
         if prose:
-            blocks.append(DisplayBlock("html", _qt_html(md.renderer.render(prose, md.options, env))))
+            fragment = _qt_html(md.renderer.render(prose, md.options, env))
+            blocks.append(DisplayBlock("html", break_runs(fragment)))
             prose.clear()
 
     for start, end, fence in _top_level_spans(tokens):
@@ -115,6 +179,31 @@ def render_blocks(text: str, dark: bool = False, live: bool = False) -> list[Dis
             prose.extend(tokens[start:end])
     flush()
     return blocks
+
+
+def render_blocks(
+    text: str, dark: bool = False, live: bool = False, limit: int = MESSAGE_CHARS
+) -> list[DisplayBlock]:
+    """All display blocks of `text`; consecutive prose blocks are merged into one HTML block. Terminal
+    escape sequences are dropped (prose is no terminal). A long text is parsed in pieces of about
+    PIECE_CHARS (bounding what one parse costs); beyond `limit` characters a "more" block says what is
+    not shown."""
+    source, hidden = visible_source(text, limit)
+    source = strip_escapes(source)
+    blocks: list[DisplayBlock] = []
+    while source:
+        end = piece_end(source) or len(source)
+        blocks.extend(_render_piece(source[:end], dark, live))
+        source = source[end:]
+    if hidden:
+        blocks.append(more_block(hidden, len(text)))
+    return merge_prose(blocks)
+
+
+def more_block(hidden: int, total: int, key: str = "") -> DisplayBlock:
+    """The marker for what is not shown; with `key`, its "Show more" asks that renderer for more."""
+    label = f"{total - hidden:,} of {total:,} characters shown (Copy takes all)."
+    return DisplayBlock("more", label, "", key)
 
 
 def _last_block_start(text: str) -> int:
@@ -132,49 +221,89 @@ def _last_block_start(text: str) -> int:
 
 LIVE_LIMIT = 6000  # characters of live tail re-parsed (and re-laid out by the view) per update
 _KEEP_LIVE = 1500
-
-
-def _forced_split(tail: str) -> int:
-    """Where to cut an over-long live tail that is one endless block (0 = don't): at a line break or a
-    space well before the end, never inside an open code fence."""
-    if len(tail) <= LIVE_LIMIT or tail.lstrip().startswith(("```", "~~~")):
-        return 0
-    limit = len(tail) - _KEEP_LIVE
-    cut = tail.rfind("\n", 0, limit)
-    if cut < LIVE_LIMIT // 2:
-        cut = tail.rfind(" ", 0, limit)
-    return cut + 1 if cut > 0 else 0
+_RENDERERS: weakref.WeakValueDictionary[str, IncrementalMarkdown] = weakref.WeakValueDictionary()
+_KEYS = itertools.count(1)
 
 
 class IncrementalMarkdown:
     """Streaming render: blocks before the last top-level block are final and never re-parsed; each
     update parses only the live tail (Toad's approach). A live tail longer than LIVE_LIMIT that never
-    ends its block (one endless paragraph) is cut at a space so per-update work stays bounded; the view
-    then shows it as consecutive paragraphs. A text that is not an extension resets. Blocks come back
-    unmerged so the view can keep the finished ones untouched (`merge_prose` joins them)."""
+    ends its block (one endless paragraph, a run without a single space) is cut into pieces so per-update
+    work stays bounded; the view then shows it as consecutive paragraphs. A text that is not an
+    extension resets. Blocks come back unmerged so the view can keep the finished ones untouched
+    (`merge_prose` joins them).
+
+    How much source is rendered: a streaming update (and the one that ends a stream) at most STEP_CHARS
+    more than the one before (a streaming build reveals less, so a stream is always shown whole), up
+    to MESSAGE_CHARS in all; any other update what was shown already, or QUIET_CHARS for a reply read
+    at once (from history, or a burst whose turn ended before it was drawn). The rest is a "more"
+    block; "Show more" (`show_more`) renders the next MORE_CHARS. Nothing else makes a shown reply
+    grow."""
 
     def __init__(self, dark: bool = False) -> None:
         self.dark = dark
+        self.expansions = 0  # "Show more" clicks (names the render a "more" block belongs to)
+        self._shown = 0  # source characters rendered by the last update
+        self._allowed = 0  # source characters that may be rendered without streaming or a click
+        self._streamed = False  # the last update was a streaming one
         self._source = ""
         self._final: list[DisplayBlock] = []
         self._final_offset = 0
+        self._text = ""
+        self._last: list[DisplayBlock] = []
+        self.key = str(next(_KEYS))
+        _RENDERERS[self.key] = self
         self.parses = 0  # tail parses, for tests
 
     def update(self, text: str, live: bool = False) -> list[DisplayBlock]:
-        if not text.startswith(self._source[: self._final_offset]):
+        self._text = text
+        if live or self._streamed:  # a stream, or the update that ends one
+            limit = min(max(MESSAGE_CHARS, self._allowed), self._shown + STEP_CHARS)
+        else:
+            limit = max(self._allowed, QUIET_CHARS)
+        self._streamed = live
+        source, hidden = visible_source(text, limit)
+        self._shown = len(source)
+        self._allowed = max(self._allowed, self._shown)
+        source = strip_escapes(source)
+        if not source.startswith(self._source[: self._final_offset]):
             self._final, self._final_offset = [], 0
-        self._source = text
-        tail = text[self._final_offset :]
+        self._source = source
+        tail = source[self._final_offset :]
         self.parses += 1
+        while len(tail) > LIVE_LIMIT:
+            cut = piece_end(tail, min(PIECE_CHARS, len(tail) - _KEEP_LIVE))
+            if not cut:
+                break
+            self._finish(tail[:cut])
+            tail = tail[cut:]
         boundary = _last_block_start(tail) if "\n\n" in tail or "```" in tail else 0
-        if not boundary:
-            boundary = _forced_split(tail)
         if boundary:
-            self._final.extend(render_blocks(tail[:boundary], self.dark))
-            self._final_offset += boundary
+            self._finish(tail[:boundary])
             tail = tail[boundary:]
-        rendered = render_blocks(tail, self.dark, live=live) if tail.strip() else []
-        return [*self._final, *rendered]
+        rendered = _render_piece(tail, self.dark, live) if tail.strip() else []
+        more = [more_block(hidden, len(text), f"{self.key}/{self.expansions}")] if hidden else []
+        self._last = [*self._final, *rendered, *more]
+        return self._last
+
+    def _finish(self, piece: str) -> None:
+        self._final.extend(_render_piece(piece, self.dark, False))
+        self._final_offset += len(piece)
+
+    def show_more(self) -> list[DisplayBlock]:
+        """Render MORE_CHARS more of the text (what was shown stays as it is)."""
+        self._allowed = self._shown + MORE_CHARS
+        self.expansions += 1
+        return self.update(self._text, False)
+
+    @property
+    def blocks(self) -> list[DisplayBlock]:
+        return self._last
+
+
+def renderer_of(key: str) -> IncrementalMarkdown | None:
+    """The live renderer a "more" block names (`key/expansions`), if it still exists."""
+    return _RENDERERS.get(key.split("/", 1)[0])
 
 
 def merge_prose(blocks: list[DisplayBlock]) -> list[DisplayBlock]:

@@ -4,13 +4,20 @@ Why: a streaming reply's payload used to carry every block's HTML, so each refre
 message to JavaScript and a JS loop compared every block (a 1 MB reply: ~70 ms per refresh, growing
 with the reply). The blocks now stay in Python; a refresh compares them here (finished blocks are the
 same string objects, so the comparison is by identity) and tells QML only about the blocks that changed
-or were added (NeoChat's list-model timeline, one level down)."""
+or were added (NeoChat's list-model timeline, one level down).
+
+A "more" block (what of a long reply is not rendered yet) names its renderer; `showMore` asks it for
+the next part and shows that at once. A later refresh that still carries the older, shorter render
+(the presenter caches payloads by item version) is replaced by the renderer's current blocks, so a
+shown part never disappears again."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QAbstractListModel, QByteArray, QModelIndex, QObject, Qt
+from PySide6.QtCore import QAbstractListModel, QByteArray, QModelIndex, QObject, Qt, Slot
+
+from app.renderer.markdown.render import DisplayBlock, renderer_of
 
 _ROLES = ("kind", "html", "code", "lang")
 _ROLE_IDS = {Qt.ItemDataRole.UserRole + 1 + i: name for i, name in enumerate(_ROLES)}
@@ -33,8 +40,18 @@ class BlockListModel(QAbstractListModel):
             return None
         return self._blocks[index.row()].get(name) or ""
 
+    @Slot(int)
+    def showMore(self, row: int) -> None:
+        """Render the next part of the reply whose "more" block is at `row`."""
+        if not 0 <= row < len(self._blocks) or self._blocks[row].get("kind") != "more":
+            return
+        renderer = renderer_of(self._blocks[row].get("lang") or "")
+        if renderer is not None:
+            self.apply(_as_entries(renderer.show_more()))
+
     def apply(self, blocks: list[dict[str, Any]]) -> None:
         """Show `blocks`: changed ones are one `dataChanged` each, new ones appended, extra removed."""
+        blocks = _newest(blocks)
         old = self._blocks
         shared = min(len(old), len(blocks))
         for row in range(shared):
@@ -54,3 +71,19 @@ class BlockListModel(QAbstractListModel):
     @property
     def blocks(self) -> list[dict[str, Any]]:
         return list(self._blocks)
+
+
+def _as_entries(blocks: list[DisplayBlock]) -> list[dict[str, Any]]:
+    return [{"kind": b.kind, "html": b.html, "code": b.code, "lang": b.lang} for b in blocks]
+
+
+def _newest(blocks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """`blocks`, or its renderer's current blocks when the user has shown more since they were made."""
+    last = blocks[-1] if blocks else None
+    if last is None or last.get("kind") != "more":
+        return blocks
+    key = str(last.get("lang") or "")
+    renderer = renderer_of(key)
+    if renderer is None or f"{renderer.key}/{renderer.expansions}" == key:
+        return blocks
+    return _as_entries(renderer.blocks)

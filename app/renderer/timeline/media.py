@@ -14,6 +14,8 @@ from dataclasses import dataclass
 MAX_REF_CHARS = 4096
 _DIRECTIVE = re.compile(r"^[ \t]{0,3}MEDIA:[ \t]*(?P<ref>.*?)[ \t]*$")
 _FENCE = re.compile(r"^ {0,3}(?P<fence>`{3,}|~{3,})(?P<rest>.*)$")
+_SIGNIFICANT = ("MEDIA:", "```", "~~~")  # what a fence line or a directive starts with, after indentation
+_NONBLANK = re.compile(r"\S")
 _BAD_START = tuple("`*_[(<{")
 _BAD_END = tuple("]>)}`*")
 _DRIVE = re.compile(r"^[A-Za-z]:[\\/]")
@@ -120,20 +122,32 @@ class MediaScanner:
         self._partial_head = ""
         self._partial_nonblank = False
         self._complete_refs: list[MediaRef] = []
-        self._prose_lines = 0
+        self._prose_lines = 0  # 1 once a line of prose was seen
         self.has_directive = False
 
     def feed(self, chunk: str) -> None:
-        if "\n" not in chunk:
+        newline = chunk.find("\n")
+        if newline < 0:
             self._extend_partial(chunk)
             return
-        pieces = chunk.split("\n")
-        first = "".join(self._partial) + pieces[0]
+        first = "".join(self._partial) + chunk[:newline]
         self._reset_partial()
         self._take(first.rstrip("\r"))
-        for line in pieces[1:-1]:
-            self._take(line.rstrip("\r"))
-        self._extend_partial(pieces[-1])
+        start = newline + 1
+        while (newline := chunk.find("\n", start)) >= 0:
+            self._take_at(chunk, start, newline)
+            start = newline + 1
+        self._extend_partial(chunk[start:])
+
+    def _take_at(self, chunk: str, start: int, end: int) -> None:
+        """The complete line chunk[start:end], copied only when its start could make it a fence line or
+        a directive (a chunk of 100 MB in long lines is not copied line by line)."""
+        head = chunk[start : min(end, start + self._HEAD)]
+        body = head.lstrip(" \t")
+        if len(head) - len(body) <= 3 and body.startswith(_SIGNIFICANT):
+            self._take(chunk[start:end].rstrip("\r"))
+        elif not self._prose_lines and _NONBLANK.search(chunk, start, end):
+            self._prose_lines = 1  # neither a fence line nor a directive: prose if not blank
 
     def _extend_partial(self, chunk: str) -> None:
         if not chunk:
@@ -157,8 +171,8 @@ class MediaScanner:
         if ref is not None:
             self._complete_refs.append(ref)
             self.has_directive = True
-        elif line.strip():
-            self._prose_lines += 1
+        elif not self._prose_lines and line.strip():  # only whether there is any prose matters
+            self._prose_lines = 1
 
     def _partial_ref(self) -> MediaRef | None:
         if self._fence.open or not self._partial_nonblank or self._partial_len > self._MAX_DIRECTIVE_LINE:

@@ -1,0 +1,134 @@
+"""`hostile_render`: replies that are costly to lay out or to take in, each sent by the scripted agent
+into a fresh real window: runs without spaces, a 10,000-column table, 50,000 links and bare addresses,
+bidi/ZWJ text, a list nested 10,000 deep, 20,000 raw `<div>`s, a 100 MB `data:` image (in one chunk and
+streamed), a tool call with a 60,000-line diff and a burst of 100,000 tiny updates. The longest GUI stall
+over all cases (a 2 ms timer) against 100 ms: ratio = worst stall / 100 ms, goal <= 1.0. Per case: the
+longest stall, the wall time until the reply is drawn and the process's resident memory growth."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from bench.common import Result, median
+from bench.ui_common import StallMonitor, close_window, frame, open_window, qt_loop, temp_dir, until
+
+GOAL_S = 0.100
+CASE_TIMEOUT_S = 90.0
+CASES = (
+    "hostile-render unbroken-10",
+    "hostile-render unbroken-50",
+    "hostile-render unbroken-50 2000",
+    "hostile-render unbroken-200",
+    "hostile-render table",
+    "hostile-render links",
+    "hostile-render autolinks",
+    "hostile-render autolinks 4000",
+    "hostile-render bidi",
+    "hostile-render nested",
+    "hostile-render divs",
+    "hostile-render dataimage",
+    "hostile-render dataimage 1000000",
+    "hostile-diff 60000",
+    "hostile-burst 100000",
+)
+
+
+def _rss_mb(field: str = "VmRSS") -> float:
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith(field):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def _reset_peak() -> None:
+    """Linux: start the process's peak resident size (VmHWM) over from now."""
+    try:
+        with open("/proc/self/clear_refs", "w") as refs:
+            refs.write("5")
+    except OSError:
+        pass
+
+
+async def _case(cwd: str, prompt: str) -> dict[str, float | str]:
+    window = await open_window(cwd)
+    try:
+        objects = window.objects
+        objects.model.flush()
+        await frame(window)
+        await asyncio.sleep(0.3)
+        ended: list[str] = []
+        objects.turn.turnEnded.connect(ended.append)
+        _reset_peak()
+        base = _rss_mb()
+        monitor = StallMonitor()
+        monitor.start()
+        started = time.perf_counter()
+        objects.turn.send(prompt)
+        try:
+            await until(lambda: ended, CASE_TIMEOUT_S)
+            objects.model.flush()
+            await until(lambda: not objects.model.views.presenter.rows_behind, CASE_TIMEOUT_S)
+            for _ in range(3):
+                await frame(window)
+            await asyncio.sleep(0.3)
+        except TimeoutError:
+            monitor.stop()
+            return {
+                "result": f"did not finish within {CASE_TIMEOUT_S:.0f} s",
+                "stall_ms": CASE_TIMEOUT_S * 1000,
+            }
+        elapsed = time.perf_counter() - started
+        stall = monitor.stop()
+        return {
+            "stall_ms": round(stall * 1000, 1),
+            "drawn_after_s": round(elapsed, 2),
+            "rss_growth_mb": round(_rss_mb() - base, 1),
+            "peak_rss_growth_mb": round(_rss_mb("VmHWM") - base, 1),
+        }
+    finally:
+        await close_window(window)
+
+
+def run(rounds: int = 1) -> Result:
+    loop = qt_loop()
+    runs: dict[str, list[dict[str, float | str]]] = {prompt: [] for prompt in CASES}
+
+    async def scenario(cwd: str) -> None:
+        for _ in range(rounds):
+            for prompt in CASES:
+                runs[prompt].append(await _case(cwd, prompt))
+
+    with temp_dir() as cwd, loop:
+        loop.run_until_complete(scenario(cwd))
+    cases = {prompt: _median_run(measured) for prompt, measured in runs.items()}
+    worst_case, worst = max(cases.items(), key=lambda item: float(item[1]["stall_ms"]))
+    worst_s = float(worst["stall_ms"]) / 1000
+    result = Result(
+        "hostile_render",
+        worst_s / GOAL_S,
+        1.0,
+        {
+            "goal_ms": GOAL_S * 1000,
+            "rounds": rounds,
+            "worst_case": worst_case,
+            "longest_stall_ms": round(worst_s * 1000, 1),
+            "cases": cases,
+        },
+    )
+    result.extra_line = (
+        f"hostile_render ratio={worst_s / GOAL_S:.3f} longest_stall_ms={worst_s * 1000:.1f} "
+        f"worst_case={worst_case!r} goal=1.0"
+    )
+    return result
+
+
+def _median_run(runs: list[dict[str, float | str]]) -> dict[str, float | str]:
+    """The round with the median longest stall (all its figures)."""
+    stalls = sorted(float(r["stall_ms"]) for r in runs)
+    middle = median(stalls) if len(stalls) % 2 else stalls[len(stalls) // 2]
+    return next(r for r in runs if float(r["stall_ms"]) == middle)
