@@ -8,6 +8,7 @@ generation token; the renderer drops what matches neither its selected session n
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -121,6 +122,40 @@ class FileChangesEnvelope:
     kind: Literal["file_changes"] = "file_changes"
 
 
+_CWD_PREFIX = re.compile(r"^\[Working directory: [^\]\n]*\]\n\n")
+TRANSCRIPT_MATCH_CHARS = 2000
+
+
+def transcript_match_text(text: str) -> str:
+    """A user text as both sides compare it to match a transcript turn: OpenClaw's `[Working
+    directory: …]` prefix removed, outer whitespace trimmed, bounded."""
+    return _CWD_PREFIX.sub("", text.lstrip(), count=1).strip()[:TRANSCRIPT_MATCH_CHARS]
+
+
+@dataclass(frozen=True)
+class TranscriptTurn:
+    """One turn of OpenClaw's Gateway transcript, reduced to what seed 003 allows ClawQt to take from
+    it: the user text it is matched by, the media OpenClaw stripped from the reply, the whole-turn
+    duration. Never text, tools or turns of its own."""
+
+    user_text: str
+    media: tuple[str, ...] = ()
+    duration_s: float | None = None
+
+
+@dataclass(frozen=True)
+class TranscriptSupplementEnvelope:
+    """Bounded, memory-only transcript evidence for an OpenClaw session: for the live prompt
+    `client_message_id` (one turn), or for a load (`client_message_id` None: the newest turns, oldest
+    first). The renderer attaches it only to unambiguously matched turns."""
+
+    session_key: str
+    generation: int
+    turns: tuple[TranscriptTurn, ...]
+    client_message_id: str | None = None
+    kind: Literal["transcript_supplement"] = "transcript_supplement"
+
+
 @dataclass(frozen=True)
 class AgentStateEnvelope:
     """The agent process: starting (initialize running), ready, exited (code + stderr tail), failed."""
@@ -157,6 +192,7 @@ Envelope = (
     | ToolCallsCancelledEnvelope
     | TerminalOutputEnvelope
     | FileChangesEnvelope
+    | TranscriptSupplementEnvelope
     | AgentStateEnvelope
     | DiagnosticEnvelope
     | SignInEnvelope

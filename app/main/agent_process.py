@@ -15,6 +15,7 @@ from pathlib import Path
 
 from app.contract.errors import AgentUnavailable
 from app.main.agent_command import AgentCommand
+from app.main.openclaw_endpoint import embedding_env
 from app.main.process_tree import kill_tagged, new_scope, tagged_env
 from app.main.stderr_buffer import StderrBuffer
 
@@ -78,6 +79,8 @@ class AgentProcess:
         the command when it cannot start."""
         full_env = dict(os.environ)  # the full environment: API keys, LANG, XDG_*, OPENCLAW_* all pass
         full_env.setdefault("PYTHONUNBUFFERED", "1")
+        for name, value in embedding_env(command.argv).items():  # OpenClaw's embedding variables
+            full_env.setdefault(name, value)
         full_env.update(env or {})
         scope = new_scope("agent")
         full_env = tagged_env(full_env, scope)

@@ -37,6 +37,7 @@ from app.main.acp_client import ClawClient
 from app.main.agent_command import AgentCommand
 from app.main.agent_connection import AgentConnection
 from app.main.file_host import AgentFileHost
+from app.main.openclaw_supplement import OpenClawSupplements
 from app.main.prompt_blocks import (
     PromptAttachment,
     PromptCapabilities,
@@ -114,6 +115,10 @@ class ChatService:
         self._background: set[asyncio.Task[Any]] = set()
         self.agent_state: AgentStateEnvelope | None = None
         self.ignored_updates = 0
+        # seed 003's transcript supplements: `openclaw acp` agents only (None for any other agent)
+        self.transcripts = OpenClawSupplements.for_command(
+            command.argv, os.environ, self._emit, self._spawn_background
+        )
 
     # --- subscription ------------------------------------------------------------------------
     def subscribe(self, listener: Listener) -> Callable[[], None]:
@@ -198,6 +203,8 @@ class ChatService:
             task.cancel()
         self.sign_in.shutdown()
         self.terminals.shutdown()
+        if self.transcripts is not None:
+            await self.transcripts.close()
         await self.connection.stop()
 
     def _on_agent_state(self, envelope: AgentStateEnvelope) -> None:
@@ -336,6 +343,8 @@ class ChatService:
                 raise LoadFailed(str(exc), details=exc.details) from exc
             if step.committed is None:
                 raise LoadFailed(step.failure or f"The agent's answer to {method} opened no session.")
+            if self.transcripts is not None and method == "session/load":
+                self.transcripts.after_load(step.committed.session_key, step.committed.generation)
             return step.committed
 
     async def list_sessions(self, cursor: str | None = None, cwd: str | None = None) -> SessionPage:
@@ -343,7 +352,8 @@ class ChatService:
         await self.connection.ensure_ready()
         require(self.connection.info, "sessionCapabilities", "list", what="listing sessions")
         result = await self.connection.request("session/list", list_params(cursor, cwd))
-        return session_page(result)  # type: ignore[arg-type]
+        page = session_page(result)  # type: ignore[arg-type]
+        return await self.transcripts.mark_heartbeats(page) if self.transcripts is not None else page
 
     async def close_session(self, session_key: str) -> None:
         """`session/close` (capability-gated); closing the active session leaves none active."""
@@ -417,6 +427,8 @@ class ChatService:
         result, _ = await self._request("session/prompt", params)
         usage = result.get("usage") if isinstance(result.get("usage"), dict) else None
         stop = str_field(result, "stopReason") or "end_turn"
+        if self.transcripts is not None:
+            self.transcripts.after_turn(active.key, active.generation, message_id, text)
         return PromptResult(active.key, active.generation, message_id, stop, usage)
 
     async def cancel(self, session_key: str) -> bool:
@@ -438,7 +450,11 @@ class ChatService:
             await asyncio.sleep(STOP_GRACE_S)
             self.terminals.end_turn_terminals(turn_id, "killed after Stop")
 
-        task = asyncio.get_running_loop().create_task(end(), name="after-stop")
+        self._spawn_background(end(), "after-stop")
+
+    def _spawn_background(self, work: Any, name: str = "transcript-supplement") -> None:
+        """Tracked work (cancelled at quit; a failure is logged, never left unretrieved)."""
+        task = asyncio.get_running_loop().create_task(work, name=name)
         self._background.add(task)
         task.add_done_callback(self._background_done)
 

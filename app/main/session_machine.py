@@ -11,8 +11,9 @@ are methods here too, so every rule about sessions is written once.
 Rules (acp-chat.md): loads are serialized and issue a new generation each; a failed load commits
 nothing; a committed load makes its session active and hands over the updates it buffered, filtered by
 ACP id; a prompt is live from its request to its response, and its updates route to it even after a
-switch; permission requests are refused (answered `cancelled`) while a load runs, without a live prompt,
-or when the prompt's session is not the one shown.
+switch; a permission request belongs to the live prompt of its ACP id and waits for the user even while
+another session is shown (switching away cancels nothing a live prompt asked); only requests that match
+no live prompt are refused (answered `cancelled`), and so are those of a session being loaded.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from app.contract.envelopes import (
     ToolCallsCancelledEnvelope,
 )
 from app.contract.errors import PromptRefused
-from app.main.permissions import MAX_OPTIONS, PermissionRoutes
+from app.main.permissions import MAX_OPTIONS, PermissionRoute, PermissionRoutes
 from app.main.session_routing import ActiveSession, LivePrompt, LoadTransaction, Route, rewrite, route_update
 from app.main.session_steps import Ignored, Step, Token
 
@@ -140,7 +141,7 @@ class SessionMachine:
             return
         self.generation += 1
         pending.txn = self.loading = LoadTransaction(key, self.generation, acp_id)
-        self.permissions.cancel_where(lambda route: True, "session-switch", step)
+        self.permissions.cancel_where(self._not_live, "session-switch", step)
 
     def _load_answered(self, pending: _Pending, result: dict[str, Any] | None, step: Step) -> None:
         txn = pending.txn
@@ -188,7 +189,7 @@ class SessionMachine:
         if live is None:
             return None
         step = Step()
-        self.permissions.cancel_where(lambda route: True, "session-switch", step)
+        self.permissions.cancel_where(self._not_live, "session-switch", step)
         self.active = ActiveSession(live.key, live.acp_id, live.generation, live.cwd, historical=False)
         return LoadResult(live.key, live.generation, live.cwd, (), resumed_live=True), step
 
@@ -276,19 +277,21 @@ class SessionMachine:
         elif pending.ended_key is not None and result is not None:
             key = pending.ended_key
             self.acp_ids.pop(key, None)
+            # shown or not: a request of a closed session could never be answered
+            self.permissions.cancel_where(lambda route: route.key == key, "session-closed", step)
             if self.active is not None and self.active.key == key:
-                self.permissions.cancel_where(lambda route: route.key == key, "session-closed", step)
                 self.active = None
 
     # --- permissions ---------------------------------------------------------------------------------
     def _permission_requested(self, token: Token, params: RequestPermissionParams, step: Step) -> None:
         live = self.live_by_acp.get(params.get("sessionId") or "")  # type: ignore[arg-type]
-        if self.loading is not None:
+        # A live prompt's request waits even while another session is shown (the sidebar says the chat
+        # needs the user); a request no live prompt owns, or one of a session being loaded, would be
+        # a waiter nobody can see.
+        if live is None:
+            step.refusal = "load-running" if self.loading is not None else "no-live-prompt"
+        elif self.loading is not None and self.loading.key == live.key:
             step.refusal = "load-running"
-        elif live is None:
-            step.refusal = "no-live-prompt"
-        elif self.active is None or self.active.key != live.key:
-            step.refusal = "session-not-active"
         if step.refusal is not None or live is None:
             message = f"a permission request was answered 'cancelled' automatically ({step.refusal})"
             step.ignored.append(Ignored("permission-auto-cancelled", message))
@@ -299,6 +302,11 @@ class SessionMachine:
             step.ignored.append(Ignored("permission-options-capped", message, len(options) - MAX_OPTIONS))
         tool_call = dict_field(params, "toolCall")
         step.envelopes.append(self.permissions.open(token, live.key, live.generation, tool_call, options))
+
+    def _not_live(self, route: PermissionRoute) -> bool:
+        """A pending request that no running prompt owns any more (switching cancels only these)."""
+        live = self.live.get(route.key)
+        return live is None or live.generation != route.generation
 
     def answer_permission(self, request_id: str, option_id: str | None) -> Step:
         """The user's choice (None = declined); `answers` stays empty when the request is unknown,

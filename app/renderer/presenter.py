@@ -102,7 +102,8 @@ class Presenter:
         items = timeline.items
         live_item = timeline.live_item
         versions = tuple(items[i].version for i in row.item_ids if i in items)
-        stamp = (row.kind, *versions, len(row.item_ids), live_item in row.item_ids)
+        live_turn = row.kind == "tool-group" and turn_is_live(timeline, row)
+        stamp = (row.kind, *versions, len(row.item_ids), live_item in row.item_ids, live_turn)
         cached = self._cache.get(row.key)
         if cached is not None and cached[0] == stamp and row.kind not in ATTACHMENT_KINDS:
             return cached[1]
@@ -135,7 +136,8 @@ class Presenter:
             }
         if row.kind in ("tool", "tool-group"):
             tools = [self._tool(items[i]) for i in row.item_ids if isinstance(items.get(i), ToolCall)]
-            return {"tools": tools, "summary": tool_summary(tools)}
+            live_turn = row.kind == "tool-group" and turn_is_live(timeline, row)
+            return {"tools": tools, "summary": tool_summary(tools, live_turn)}
         if row.kind == "permission" and isinstance(first, PermissionItem):
             return {"permission": permission_entry(first)}
         if row.kind == "plan" and isinstance(first, PlanItem):
@@ -160,6 +162,23 @@ class Presenter:
             return self.screens.full_text(tool.terminal)
         text = console_fallback(tool)
         return self.screens.console(console_id(tool), text).text() if text is not None else ""
+
+
+def turn_is_live(timeline: Timeline, row: Row) -> bool:
+    """Whether the row belongs to the turn answering the prompt that is still running (the turn right
+    after the user group holding that prompt's message)."""
+    live = timeline.live_message_id
+    groups = timeline.grouping.groups
+    group = timeline.grouping.group_of.get(row.item_ids[0]) if live is not None and row.item_ids else None
+    if group is None or groups[-1] is not group:
+        return False  # only the newest turn can still be running
+    question = timeline.grouping.previous(group)
+    if question is None or question.kind != "user":
+        return False
+    return any(
+        isinstance(segment := timeline.items.get(i), MessageSegment) and segment.message_id == live
+        for i in question.item_ids
+    )
 
 
 OPTION_KIND_LABELS = {

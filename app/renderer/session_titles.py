@@ -1,9 +1,12 @@
 """Which title a session shows, in one place (the sidebar and the window header used to spell it out
 twice): the user's local rename, else the agent's `session_info_update` title, else the title
 `session/list` gave, else the first thing the user said in it, else "New chat". A title equal to the
-session key says nothing (OpenClaw lists keys as titles until it derives one) and is skipped."""
+session key says nothing (OpenClaw lists keys as titles until it derives one) and is skipped; OpenClaw's
+`[Working directory: ...]` prefix at the start of a title is not shown."""
 
 from __future__ import annotations
+
+from app.renderer.timeline.turn_view import strip_cwd_prefix
 
 PREVIEW_TITLE_CHARS = 80
 NEW_CHAT = "New chat"
@@ -17,7 +20,14 @@ def session_title(
     listed_title: str | None = None,
     preview: str = "",
 ) -> str:
-    for candidate in (name, meta_title, listed_title):
+    for candidate in (name, _shown(meta_title), _shown(listed_title)):
         if candidate and candidate != key:
             return candidate
+    preview = _shown(preview)
     return preview[:PREVIEW_TITLE_CHARS] if preview else NEW_CHAT
+
+
+def _shown(title: str | None) -> str:
+    """An agent-made title without OpenClaw's working-directory prefix (it derives titles from the
+    first user text, prefix included)."""
+    return strip_cwd_prefix(title).strip() if title else ""

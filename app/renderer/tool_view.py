@@ -93,7 +93,30 @@ def tool_output(tool: ToolCall) -> str:
             pieces.append("[image]")
     if not pieces and tool.output is not None and not isinstance(tool.output, dict | list):
         pieces.append(str(tool.output))
+    if tool.parts_dropped:
+        pieces.append(f"({tool.parts_dropped} more content items not shown)")
     return "\n\n".join(pieces)[:MAX_DETAIL_CHARS]
+
+
+def screen_description(tool: ToolCall) -> str:
+    """The text a card shows ABOVE its screen (seed 004: the agent sends the command's description as a
+    content block before the terminal, and it stays visible beside the card): for a terminal, the
+    tool's text content; for a ```console fallback, its text outside the console block; empty when a
+    coloured text output is itself the screen. Only asked of cards that have a screen."""
+    texts = []
+    fenced = tool.terminal is not None
+    for part in tool.output_parts:
+        if not isinstance(part, MarkdownPart | ErrorPart):
+            continue
+        text = part.text
+        if not fenced and isinstance(part, MarkdownPart) and ("```" in text or "~~~" in text):
+            match = _CONSOLE_FENCE.search(text)
+            if match:
+                text, fenced = text[: match.start()] + text[match.end() :], True
+        texts.append(strip_escapes(text).strip())
+    if not fenced:
+        return ""
+    return "\n\n".join(t for t in texts if t)[:MAX_DETAIL_CHARS]
 
 
 def screen_entry(tool: ToolCall) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
@@ -135,6 +158,8 @@ def tool_entry(tool: ToolCall) -> dict[str, Any]:
         "historical": tool.historical,
         "input": pretty(tool.input),
         "output": tool_output(tool),
+        "error": strip_escapes(tool.error or ""),
+        "description": screen_description(tool) if terminal is not None or console is not None else "",
         "diffs": tool_diffs(tool),
         "locations": [
             str(loc.get("path", "")) + (f":{loc['line']}" if isinstance(loc.get("line"), int) else "")
@@ -145,9 +170,11 @@ def tool_entry(tool: ToolCall) -> dict[str, Any]:
     }
 
 
-def tool_summary(tools: list[dict[str, Any]]) -> dict[str, Any]:
-    """A tool group's header: how many calls, how many still running, how many failed."""
+def tool_summary(tools: list[dict[str, Any]], turn_live: bool = False) -> dict[str, Any]:
+    """A tool group's header: how many calls, how many still running, how many failed, and whether its
+    turn still runs (a group collapses only after its turn ended, like ClawX's)."""
     return {
+        "turnLive": turn_live,
         "count": len(tools),
         "running": sum(t["status"] in ("pending", "running") for t in tools),
         "failed": sum(t["status"] == "failed" for t in tools),

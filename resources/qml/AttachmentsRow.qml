@@ -2,7 +2,8 @@ import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
 
-// Attachment cards lifted after the prose: the name, then the muted, truncated path.
+// Attachment cards lifted after the prose: the name, then the muted, truncated path. A card is a frame
+// holding two sibling buttons (the card itself and "Open with..."), never a button inside a button.
 Item {
     id: root
     required property string kind
@@ -21,48 +22,73 @@ Item {
         spacing: Theme.gap
         Repeater {
             model: root.cards
-            Button {  // Enter/Space activate it like a click; the name is what a screen reader says
-                id: card
+            Rectangle {  // the card's frame: the card button and, beside it (never inside), "Open with..."
+                id: frame
                 required property var modelData
-                objectName: "attachmentCard"
-                readonly property bool local: modelData.kind === "file" || modelData.kind === "directory"
-                enabled: modelData.status !== "unavailable"
+                objectName: "attachmentCardFrame"
+                readonly property bool available: modelData.status === "available"
+                // "Open with..." only on the agent's files that are available; a folder opens on its click
+                readonly property bool openWith: !root.user && available && modelData.kind === "file"
                 width: Math.min(flow.width, 340)
-                contentItem: RowLayout {
-                    Image {  // a thumbnail for image files (made by Pillow off the GUI thread)
-                        objectName: "cardThumbnail"
-                        visible: !!card.modelData.thumbnail
-                        source: card.modelData.thumbnail || ""
-                        Layout.preferredWidth: 48; Layout.preferredHeight: 48
-                        fillMode: Image.PreserveAspectFit; cache: false
-                    }
-                    ColumnLayout {
-                        spacing: 0
+                implicitHeight: cardRow.implicitHeight
+                radius: Theme.radius
+                color: card.down ? Theme.border : Theme.surface
+                border.color: card.activeFocus || openButton.activeFocus ? Theme.accent : Theme.border
+                RowLayout {
+                    id: cardRow
+                    anchors { left: parent.left; right: parent.right }
+                    spacing: 0
+                    Button {  // Enter/Space activate it like a click; the name is what a screen reader says
+                        id: card
+                        objectName: "attachmentCard"
+                        readonly property var modelData: frame.modelData
+                        readonly property bool local: modelData.kind === "file" || modelData.kind === "directory"
+                        // pending ("checking...") and unavailable cards do nothing
+                        enabled: frame.available
+                        flat: true
                         Layout.fillWidth: true
-                        Text { text: card.modelData.name + (card.modelData.source.indexOf("media-") === 0 ? "  (MEDIA)" : "")
-                               font.bold: true; color: card.enabled ? Theme.text : Theme.muted
-                               elide: Text.ElideMiddle; Layout.fillWidth: true; textFormat: Text.PlainText }
-                        Text { visible: card.modelData.status !== "unavailable"  // unavailable: the name only
-                               text: card.modelData.status === "pending" ? "checking\u2026"
-                                     : card.modelData.path + (card.modelData.outside ? "  (outside the workspace)" : "")
-                               color: Theme.muted; font.pixelSize: 11; elide: Text.ElideMiddle
-                               Layout.fillWidth: true; textFormat: Text.PlainText }
-                        Text { visible: card.modelData.status === "unavailable"; text: "unavailable"
-                               color: Theme.muted; font.pixelSize: 11 }
+                        background: Item {}
+                        contentItem: RowLayout {
+                            Image {  // a thumbnail for image files (made by Pillow off the GUI thread)
+                                objectName: "cardThumbnail"
+                                visible: !!card.modelData.thumbnail
+                                source: card.modelData.thumbnail || ""
+                                Layout.preferredWidth: 48; Layout.preferredHeight: 48
+                                fillMode: Image.PreserveAspectFit; cache: false
+                            }
+                            ColumnLayout {
+                                spacing: 0
+                                Layout.fillWidth: true
+                                Text { text: card.modelData.name + (card.modelData.source.indexOf("media-") === 0 ? "  (MEDIA)" : "")
+                                       font.bold: true; color: card.enabled ? Theme.text : Theme.muted
+                                       elide: Text.ElideMiddle; Layout.fillWidth: true; textFormat: Text.PlainText }
+                                Text { visible: card.modelData.status !== "unavailable"  // unavailable: the name only
+                                       text: card.modelData.status === "pending" ? "checking\u2026"
+                                             : card.modelData.path + (card.modelData.outside ? "  (outside the workspace)" : "")
+                                       color: Theme.muted; font.pixelSize: 11; elide: Text.ElideMiddle
+                                       Layout.fillWidth: true; textFormat: Text.PlainText }
+                                Text { visible: card.modelData.status === "unavailable"; text: "unavailable"
+                                       color: Theme.muted; font.pixelSize: 11 }
+                            }
+                        }
+                        Accessible.name: "Attachment " + modelData.name + (modelData.status === "unavailable"
+                                         ? ", unavailable: " + modelData.reason
+                                         : modelData.status === "pending" ? ", checking" : "")
+                        ToolTip.visible: hovered
+                        ToolTip.text: modelData.status === "unavailable" ? (modelData.reason || "") : modelData.name
+                        onClicked: attachments.activate(modelData.uri)
                     }
-                    ToolButton {
+                    ToolButton {  // a sibling of the card button: Tab reaches it after the card
+                        id: openButton
                         objectName: "openWithButton"
-                        visible: card.local && card.modelData.status === "available"
+                        visible: frame.openWith
                         text: "Open with\u2026"; font.pixelSize: 11
-                        onClicked: attachments.openExternally(card.modelData.uri)
-                        Accessible.name: "Open " + card.modelData.name + " with the system application"
+                        onClicked: attachments.openExternally(frame.modelData.uri)
+                        Accessible.name: "Open " + frame.modelData.name + " with the system application"
+                        ToolTip.visible: hovered
+                        ToolTip.text: "Open with the system application"
                     }
                 }
-                Accessible.name: "Attachment " + modelData.name + (modelData.status === "unavailable"
-                                 ? ", unavailable: " + modelData.reason : "")
-                ToolTip.visible: hovered
-                ToolTip.text: modelData.status === "unavailable" ? (modelData.reason || "") : modelData.name
-                onClicked: attachments.activate(modelData.uri)
             }
         }
     }

@@ -8,7 +8,7 @@ Item {
     id: root
     property alias list: list
     property bool stickToBottom: true
-    property bool directoryOpen: false
+    readonly property bool directoryOpen: conversation.directoryOpen  // per chat: `conversation` keeps it
 
     ListView {
         id: list
@@ -84,8 +84,8 @@ Item {
         anchors.top: parent.top
         anchors.right: parent.right
         anchors.margins: Theme.pad
-        onChosen: (number) => { conversation.goToQuestion(number); root.directoryOpen = false }
-        onClosed: root.directoryOpen = false
+        onChosen: (number) => { conversation.goToQuestion(number); conversation.setDirectoryOpen(false) }
+        onClosed: conversation.setDirectoryOpen(false)
     }
 
     NumberAnimation { id: smooth; target: list; property: "contentY"; duration: app.reducedMotion ? 0 : 250

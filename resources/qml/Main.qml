@@ -35,7 +35,7 @@ ApplicationWindow {
     header: HeaderBar {
         id: headerBar
         directoryOpen: conversationView.directoryOpen
-        onToggleDirectory: conversationView.directoryOpen = !conversationView.directoryOpen
+        onToggleDirectory: conversation.setDirectoryOpen(!conversation.directoryOpen)
     }
 
     SplitView {
@@ -181,7 +181,7 @@ ApplicationWindow {
 
     Shortcut { sequences: [StandardKey.New]; onActivated: session.newChat() }
     Shortcut { sequence: "Ctrl+L"; onActivated: composerView.input.forceActiveFocus() }
-    Shortcut { sequence: "Ctrl+Shift+Q"; onActivated: if (headerBar.enabled) conversationView.directoryOpen = !conversationView.directoryOpen }
+    Shortcut { sequence: "Ctrl+Shift+Q"; onActivated: if (headerBar.enabled) conversation.setDirectoryOpen(!conversation.directoryOpen) }
     Shortcut { sequence: "Ctrl+End"; onActivated: conversationView.jumpToLatest() }
     Shortcut { sequence: "Esc"; enabled: session.busy; onActivated: turn.stop() }
     Shortcut { sequence: "Esc"; enabled: !session.busy && attachments.preview.name !== undefined

@@ -14,6 +14,8 @@ Rectangle {
     color: Theme.surface
     border.color: Theme.border
     Keys.onEscapePressed: closed()
+    // opened (or a question added while open): the newest entry is the one in view and current
+    onVisibleChanged: if (visible) entries.showNewest()
     ColumnLayout {
         id: layout
         anchors.fill: parent
@@ -29,10 +31,20 @@ Rectangle {
             clip: true
             model: conversation.questions
             keyNavigationEnabled: true
+            onCountChanged: if (root.visible) showNewest()
+            function showNewest() {
+                currentIndex = count - 1
+                positionViewAtEnd()
+            }
             delegate: ItemDelegate {
                 required property var modelData
+                objectName: "questionEntry"
                 width: entries.width
+                highlighted: ListView.isCurrentItem
                 text: modelData.number + ". " + modelData.title
+                ToolTip.visible: hovered || (activeFocus && ListView.isCurrentItem)
+                ToolTip.delay: 500
+                ToolTip.text: modelData.text
                 Accessible.name: "Question " + modelData.number + ": " + modelData.title
                 onClicked: root.chosen(modelData.number)
                 Keys.onReturnPressed: root.chosen(modelData.number)

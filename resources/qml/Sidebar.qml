@@ -3,7 +3,8 @@ import QtQuick.Controls
 import QtQuick.Layouts
 
 // Sessions: the agent's (paged) plus the ones made here; heartbeat-only ones hidden. A spinner marks a
-// session whose turn runs, a dot one that finished unseen.
+// session whose turn runs, a dot one that finished unseen, "Needs you" one whose agent waits for a
+// permission answer (the request is shown when the chat is opened).
 Rectangle {
     id: root
     color: Theme.sidebar
@@ -33,13 +34,25 @@ Rectangle {
                 width: sessionView.width
                 highlighted: modelData.current
                 Accessible.name: "Session " + modelData.title
+                                 + (modelData.needsYou ? ", needs you: the agent asks for permission" : "")
                 contentItem: RowLayout {
                     BusyIndicator { visible: entry.modelData.live; running: visible && !app.reducedMotion
                                     Layout.preferredWidth: 16; Layout.preferredHeight: 16 }
                     Rectangle { visible: entry.modelData.unseen && !entry.modelData.live; width: 8; height: 8
                                 radius: 4; color: Theme.accent }
                     Label { text: entry.modelData.title; elide: Text.ElideRight; Layout.fillWidth: true
-                            color: Theme.text }
+                            color: Theme.text; font.bold: entry.modelData.needsYou }
+                    Rectangle {
+                        objectName: "needsYouMark"
+                        visible: entry.modelData.needsYou
+                        radius: height / 2
+                        color: Theme.warning
+                        implicitWidth: needsYouLabel.implicitWidth + 12
+                        implicitHeight: needsYouLabel.implicitHeight + 4
+                        Accessible.ignored: true  // the row's name says it
+                        Label { id: needsYouLabel; anchors.centerIn: parent; text: "Needs you"
+                                font.pixelSize: 11; font.bold: true; color: Theme.dark ? "#1e1f22" : "#ffffff" }
+                    }
                 }
                 onClicked: session.openSession(modelData.key)
                 TapHandler { acceptedButtons: Qt.RightButton; onTapped: menu.popup() }

@@ -3,7 +3,8 @@ import QtQuick.Controls
 import QtQuick.Layouts
 
 // One tool call: kind, title, status; when expanded its input, diffs, output (whitespace kept), locations
-// and, for terminal tools, the rendered terminal with its working directory and exit pill.
+// and, for terminal tools, the agent's description above the rendered terminal with its working directory
+// and exit pill.
 Rectangle {
     id: card
     objectName: "toolCard"
@@ -52,6 +53,17 @@ Rectangle {
                        color: Theme.statusColor(card.tool.status) }
             }
         }
+        Text {  // the agent's `error` for the call: shown whether the card is open or not
+            objectName: "toolError"
+            visible: !!card.tool.error
+            Layout.fillWidth: true
+            text: card.tool.error || ""
+            textFormat: Text.PlainText
+            color: Theme.danger
+            wrapMode: Text.Wrap
+            maximumLineCount: 6; elide: Text.ElideRight
+            Accessible.name: "Error: " + text
+        }
         Loader {
             Layout.fillWidth: true
             active: card.tool.expanded
@@ -60,6 +72,16 @@ Rectangle {
                 spacing: 4
                 Text { visible: card.tool.locations.length > 0 && card.tool.diffs.length === 0; text: card.tool.locations.join("  \u00b7  ")
                        color: Theme.muted; font.pixelSize: 11; elide: Text.ElideMiddle; Layout.fillWidth: true }
+                TextEdit {  // the agent's description of the command stays above its terminal (seed 004)
+                    objectName: "toolDescription"
+                    visible: !!card.tool.description
+                    Layout.fillWidth: true
+                    text: card.tool.description || ""
+                    textFormat: TextEdit.PlainText
+                    readOnly: true; selectByMouse: true
+                    color: Theme.text
+                    wrapMode: TextEdit.Wrap
+                }
                 Loader {  // the terminal card, or the ```console fallback shown the same way
                     Layout.fillWidth: true
                     readonly property var screen: card.tool.terminal ? card.tool.terminal : card.tool.console

@@ -13,8 +13,9 @@ script with --login: it asks for a code on the terminal and writes the file when
 auth.terminal, and session/new failing -32603 "Query closed before response received", nothing said about
 logging in), --auth=words (no methods; session/new fails -32603 with "Not logged in" only on stderr).
 Loads: session ids "fail-load" (error), "exit-load" (exits mid-replay), "perm-load" (asks permission
-during the load and replays the outcome), "slow-load" (answers after 0.5 s); other ids replay a short
-history. Prompts are steered by their first word; see `PROMPTS` below.
+during the load and replays the outcome), "slow-load" (answers after 0.5 s), "slow-fail-load" (fails
+after 0.5 s), "flaky-load" (fails the first time, loads after); other ids replay a short history.
+Prompts are steered by their first word; see `PROMPTS` below.
 """
 
 from __future__ import annotations
@@ -29,6 +30,11 @@ FLAGS: dict[str, str] = {}
 for arg in sys.argv[1:]:
     name, _, value = arg.lstrip("-").partition("=")
     FLAGS[name] = value
+
+
+class PromptFailed(Exception):
+    """Raised by a prompt script: the prompt is answered with a JSON-RPC error carrying this message."""
+
 
 DEFAULT_CAPS = {
     "loadSession": True,
@@ -65,6 +71,7 @@ class Agent:
         self.authenticated = False
         self.hung_news = 0
         self.failed_news = 0
+        self.flaky_loaded = False  # "flaky-load" failed once already
         self.raw_responses: set[int] = set()
 
     # --- wire ------------------------------------------------------------------------------------
@@ -204,6 +211,14 @@ class Agent:
         if sid == "fail-load":
             self.error(msg_id, -32002, "Resource not found: fail-load")
             return
+        if sid == "slow-fail-load":
+            await asyncio.sleep(0.5)
+            self.error(msg_id, -32002, "Resource not found: slow-fail-load")
+            return
+        if sid == "flaky-load" and not self.flaky_loaded:
+            self.flaky_loaded = True
+            self.error(msg_id, -32603, "Internal error: the session store is busy")
+            return
         self.update(sid, {"sessionUpdate": "user_message_chunk", "content": {"type": "text", "text": "q1"}})
         if sid == "exit-load":
             os._exit(5)
@@ -313,7 +328,11 @@ class Agent:
             self.error(msg_id, -32603, "Internal error: the model provider is unreachable")
             return
         handler = PROMPTS.get(word, Agent.prompt_hello)
-        stop = await handler(self, sid, params, text)
+        try:
+            stop = await handler(self, sid, params, text)
+        except PromptFailed as exc:  # a script that fails after it has begun to answer
+            self.error(msg_id, -32603, str(exc))
+            return
         self.respond(msg_id, {"stopReason": stop})
 
     # --- prompt scripts ----------------------------------------------------------------------------
@@ -456,6 +475,30 @@ class Agent:
     async def prompt_noreply(self, sid: str, params: dict[str, Any], text: str) -> str:
         """Like OpenClaw without a model: the turn ends with nothing said."""
         return "end_turn"
+
+    async def wait_unless_cancelled(self, sid: str, seconds: float) -> bool:
+        """Wait `seconds`; False as soon as the turn is cancelled."""
+        for _ in range(max(1, round(seconds / 0.05))):
+            if sid in self.cancelled:
+                return False
+            await asyncio.sleep(0.05)
+        return True
+
+    async def prompt_permission_later(self, sid: str, params: dict[str, Any], text: str) -> str:
+        """`permission-later [S]`: says it starts, waits S seconds (default 1.5), then asks permission
+        like `permission` (for asking while the user is in another chat)."""
+        words = text.split()
+        self.chunk(sid, "Starting; I will need your approval. ")
+        if not await self.wait_unless_cancelled(sid, float(words[1]) if len(words) > 1 else 1.5):
+            return "cancelled"
+        return await self.prompt_permission(sid, params, text)
+
+    async def prompt_fail_later(self, sid: str, params: dict[str, Any], text: str) -> str:
+        """`fail-later [S]`: starts to answer, waits S seconds (default 1.5), then the prompt fails."""
+        words = text.split()
+        self.chunk(sid, "Working on it")
+        await self.wait_unless_cancelled(sid, float(words[1]) if len(words) > 1 else 1.5)
+        raise PromptFailed("Internal error: the model provider went away mid-reply")
 
     # --- terminal variants (issue: terminal cards) ------------------------------------------------
     def tool_update(self, sid: str, tool_id: str, **fields: Any) -> None:
@@ -1116,6 +1159,54 @@ class Agent:
             self.update(sid, {"sessionUpdate": "agent_message_chunk", "content": block})
         return "end_turn"
 
+    async def prompt_tool_group_wait(self, sid: str, params: dict[str, Any], text: str) -> str:
+        """`tool-group-wait [S]`: two tool calls finish at once, then the turn goes on S seconds
+        (default 2) before the reply: the group must stay open until the turn ends."""
+        words = text.split()
+        for n in (1, 2):
+            tool_id = f"t-wait-{n}"
+            self.update(
+                sid,
+                {"sessionUpdate": "tool_call", "toolCallId": tool_id, "title": f"step {n}", "kind": "read"},
+            )
+            self.tool_update(sid, tool_id, status="completed")
+        await self.wait_unless_cancelled(sid, float(words[1]) if len(words) > 1 else 2.0)
+        self.chunk(sid, "Both steps done.")
+        return "end_turn"
+
+    async def prompt_tool_chunks(self, sid: str, params: dict[str, Any], text: str) -> str:
+        """`tool-chunks`: a tool's content arrives item by item (`tool_call_content_chunk`, one of them
+        not an object), then the call fails with the agent's `error` field."""
+        self.update(sid, {"sessionUpdate": "tool_call", "toolCallId": "t-chunks", "title": "fetch docs"})
+        chunk = {"sessionUpdate": "tool_call_content_chunk", "toolCallId": "t-chunks"}
+        for piece in ("first page", "second page"):
+            text_block = {"type": "text", "text": piece}
+            self.update(sid, {**chunk, "content": {"type": "content", "content": text_block}})
+        self.update(sid, {**chunk, "content": 7})
+        self.tool_update(sid, "t-chunks", status="failed", error="Rate limited by the docs server")
+        return "end_turn"
+
+    async def prompt_echo_cwd(self, sid: str, params: dict[str, Any], text: str) -> str:
+        """`echo-cwd`: echoes the prompt as OpenClaw replays it, behind its `[Working directory: <cwd>]`
+        prefix (the prefix again inside the text, which stays), then answers."""
+        cwd = self.sessions.get(sid, {}).get("cwd") or "/work"
+        echoed = f"[Working directory: {cwd}]\n\n{text}\n[Working directory: kept]\n\nend"
+        self.update(sid, {"sessionUpdate": "user_message_chunk", "content": {"type": "text", "text": echoed}})
+        self.chunk(sid, "Echoed.")
+        return "end_turn"
+
+    async def prompt_attach_folder(self, sid: str, params: dict[str, Any], text: str) -> str:
+        """`attach-folder`: links to a folder it made (`out`), a file in it, and `later.txt`, a file it
+        names before it exists (the test writes it afterwards)."""
+        os.makedirs(self.session_path(sid, "out"), exist_ok=True)
+        with open(self.session_path(sid, "out/report.txt"), "w", encoding="utf-8") as handle:
+            handle.write("report\n")
+        self.chunk(sid, "The results:")
+        for relative in ("out", "out/report.txt", "later.txt"):
+            link = {"type": "resource_link", "uri": self.session_path(sid, relative), "name": relative}
+            self.update(sid, {"sessionUpdate": "agent_message_chunk", "content": link})
+        return "end_turn"
+
 
 def hostile_text(case: str) -> str:
     """Replies that are costly to lay out: `unbroken-KB` (no space at all), `table`
@@ -1195,6 +1286,12 @@ PROMPTS = {
     "hostile-images": Agent.prompt_hostile_images,
     "hostile-burst": Agent.prompt_hostile_burst,
     "hostile-write": Agent.prompt_hostile_write,
+    "permission-later": Agent.prompt_permission_later,
+    "fail-later": Agent.prompt_fail_later,
+    "tool-group-wait": Agent.prompt_tool_group_wait,
+    "tool-chunks": Agent.prompt_tool_chunks,
+    "echo-cwd": Agent.prompt_echo_cwd,
+    "attach-folder": Agent.prompt_attach_folder,
 }
 
 

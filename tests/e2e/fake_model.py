@@ -4,6 +4,8 @@ user's text (the message before OpenClaw's trailing context block):
 
 - contains "think": reasoning deltas, then text;
 - contains "read file": a `read` tool call, then (after the tool result) text with a `MEDIA:` line;
+- contains "write media": a `write` tool call (`media_path`, `media_text`), then text whose middle line is
+  `MEDIA: <media_path>` (OpenClaw strips it from the stream and keeps it in its transcript);
 - contains "slow": 200 chunks 50 ms apart (for cancel);
 - contains "run command": an `exec` tool call (the gateway asks for approval), then text;
 - the heartbeat sentinel: "HEARTBEAT_OK";
@@ -48,6 +50,8 @@ class FakeModel:
     def __init__(self) -> None:
         self.requests: list[dict[str, Any]] = []
         self.read_path = "notes.txt"  # what the `read` tool call asks for (tests point it at a real file)
+        self.media_path = "report.txt"  # what "write media" writes and names in its MEDIA line
+        self.media_text = "quarterly numbers\n"
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self.server.daemon_threads = True
         self.port = self.server.server_address[1]
@@ -116,6 +120,10 @@ class FakeModel:
             self._tool_call(handler, "read", {"path": self.read_path})
         elif "read file" in text:
             self._stream_text(handler, ["I read it.\n", "MEDIA: ./chart.png\n", "That was the chart."])
+        elif "write media" in text and not done_tool:
+            self._tool_call(handler, "write", {"path": self.media_path, "content": self.media_text})
+        elif "write media" in text:
+            self._stream_text(handler, ["Wrote it.\n", f"MEDIA: {self.media_path}\n", "Have a look."])
         elif "run command" in text and not done_tool:
             self._tool_call(handler, "exec", {"command": "echo approved-run"})
         elif "run command" in text:

@@ -53,3 +53,38 @@ def test_exec_approval_allowed_from_the_window_with_the_keyboard(ui, openclaw):
         assert "The command finished." in str([item_record(i) for i in timeline.items.values()])
 
     ui.run(scenario(), timeout=150)
+
+
+def test_an_exec_approval_asked_while_the_user_is_in_another_chat_waits_for_them(ui, openclaw):
+    """The approval belongs to the turn still running in the chat the user left: it waits (that chat's
+    sidebar row says it needs the user) and, answered after switching back, the command runs. It used
+    to be answered `cancelled` at once, or on the switch if it came first: the command never ran."""
+
+    async def scenario():
+        window = await ui.open(openclaw.agent_argv())
+        objects = window.objects
+        first = objects.session.sessionKey
+        await ui.type_and_send(window, "please run command now")
+        objects.session.newChat()  # at once: the approval comes while (or just before) the user is away
+        await ui.until(lambda: objects.session.sessionKey not in ("", first), 60)
+        rows = lambda: {e["key"]: e for e in objects.sessions.entries()}  # noqa: E731
+        await ui.until(lambda: rows().get(first, {}).get("needsYou"), 60)
+        assert "permission" not in ui.kinds(window)
+        await asyncio.sleep(1.0)
+        assert rows()[first]["needsYou"] and objects.host.sessions.pending_permissions == 1
+        await ui.screenshot(window, "e2e-05-approval-in-another-chat")
+        objects.session.openSession(first)
+        await ui.until(lambda: objects.session.sessionKey == first, 30)
+        await ui.until(lambda: "permission" in ui.kinds(window), 30)
+        await asyncio.sleep(0.3)
+        allow = ui.item(window, "permissionOption_allow-once")
+        allow.forceActiveFocus()
+        await ui.key(window, Qt.Key.Key_Return)
+        await ui.until(lambda: not objects.session.busy, 90)
+        timeline = objects.session.timeline
+        tools = [i for i in timeline.items.values() if i.kind == "tool"]
+        assert tools and tools[-1].status == "completed"
+        assert "approved-run" in str(item_record(tools[-1]))
+        assert not rows()[first]["needsYou"]
+
+    ui.run(scenario(), timeout=180)

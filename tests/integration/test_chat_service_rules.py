@@ -382,17 +382,6 @@ async def test_permission_auto_cancelled_during_a_load(make_service):
     assert not envelopes.of_kind("permission_request")
 
 
-async def test_permission_auto_cancelled_on_session_switch(make_service):
-    service, envelopes = make_service(scripted_agent_argv())
-    session = await service.new_session()
-    running = asyncio.create_task(service.prompt(session.session_key, "permission"))
-    await envelopes.wait_for(lambda log: log.of_kind("permission_request"))
-    await service.new_session()
-    await running
-    assert "outcome: cancelled" in envelopes.text(session.session_key)
-    assert envelopes.of_kind("permission_resolved")[-1].reason == "session-switch"
-
-
 async def test_permission_auto_cancelled_on_cancel(make_service):
     service, envelopes = make_service(scripted_agent_argv())
     session = await service.new_session()

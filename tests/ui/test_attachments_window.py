@@ -76,7 +76,7 @@ def test_cards_resolve_preview_and_open_only_where_eligible(ui):
         # "Open with" only on available local cards
         for card in _cards(window):
             uri = card.property("modelData")["uri"]
-            assert _child(card, "openWithButton").isVisible() == (uri in local), uri
+            assert _child(card.parentItem(), "openWithButton").isVisible() == (uri in local), uri
         assert not opened  # nothing opened by itself
 
         panel = ui.item(window, "previewPanel")
@@ -330,3 +330,73 @@ def test_inline_images_are_decoded_at_a_bounded_size_and_past_the_budget_wait_fo
         await ui.until(lambda: len(shown()) == 3 and len(asking()) == 2)
 
     ui.run(scenario())
+
+
+def test_cards_hold_no_button_in_a_button_a_folder_opens_in_one_click_and_missing_files_are_checked_again(ui):
+    """The card button and "Open with..." are siblings (a button inside a button is neither reachable
+    nor announced properly); "Open with..." only on the agent's available files; a folder opens on its
+    click, no panel; a checking card does nothing; a file named before it exists shows once it does."""
+    from PySide6.QtQuick import QQuickItem
+
+    async def scenario():
+        window = await ui.open(scripted_agent_argv())
+        attachments = window.objects.attachments
+        opened: list[str] = []
+        attachments.open_external = lambda url: opened.append(url.toString()) or True
+        await ui.type_and_send(window, "attach-folder")
+        await ui.until(lambda: not window.objects.session.busy)
+        root = ui.tmp_path
+        folder, report, later = str(root / "out"), str(root / "out" / "report.txt"), str(root / "later.txt")
+        await ui.until(lambda: len(_card_data(window)) == 3)
+        await ui.until(lambda: all(d["status"] != "pending" for d in _card_data(window).values()))
+        data = _card_data(window)
+        assert data[folder]["kind"] == "directory" and data[report]["kind"] == "file"
+        assert data[later]["status"] == "unavailable"
+
+        def button_ancestor(item: QQuickItem) -> QQuickItem | None:
+            parent = item.parentItem()
+            while parent is not None:
+                if parent.inherits("QQuickAbstractButton"):
+                    return parent
+                parent = parent.parentItem()
+            return None
+
+        frames = find_all(window.root.contentItem(), "attachmentCardFrame")
+        assert len(frames) == 3
+        for frame in frames:
+            for name in ("attachmentCard", "openWithButton"):
+                assert button_ancestor(_child(frame, name)) is None, name
+        shown = {f.property("modelData")["uri"]: _child(f, "openWithButton").isVisible() for f in frames}
+        assert shown == {folder: False, report: True, later: False}
+
+        def card(uri: str):
+            return next(c for c in _cards(window) if c.property("modelData")["uri"] == uri)
+
+        # keyboard: Tab goes from the card to its "Open with..." button
+        card(report).forceActiveFocus()
+        await ui.until(lambda: card(report).hasActiveFocus())
+        await ui.key(window, Qt.Key.Key_Tab)
+        frame = next(f for f in frames if f.property("modelData")["uri"] == report)
+        await ui.until(lambda: _child(frame, "openWithButton").hasActiveFocus())
+
+        # a folder: one click opens it, no preview panel
+        card(folder).clicked.emit()
+        await ui.until(lambda: opened)
+        assert opened == [(root / "out").as_uri()] and not attachments.preview
+        await ui.screenshots(window, "35-attachment-cards")
+
+        # a card still being checked does nothing
+        attachments._states[report]["status"] = "pending"
+        attachments.statesChanged.emit()
+        await ui.until(lambda: not card(report).isEnabled())
+        attachments.activate(report)
+        await asyncio.sleep(0.3)
+        assert not attachments.preview and opened == [(root / "out").as_uri()]
+        attachments._states[report]["status"] = "available"
+        attachments.statesChanged.emit()
+
+        # the file the agent named before writing it: its card is checked again and shows it
+        (root / "later.txt").write_text("now here\n")
+        await ui.until(lambda: _card_data(window)[later]["status"] == "available", 10)
+
+    ui.run(scenario(), timeout=90)

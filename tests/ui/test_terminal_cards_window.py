@@ -135,3 +135,24 @@ def test_escapes_outside_a_terminal_are_coloured_on_a_screen_or_stripped_never_r
         await ui.screenshots(window, "25-escapes-outside-terminals")
 
     ui.run(scenario())
+
+
+def test_the_agents_description_stays_visible_above_the_terminal(ui):
+    """Seed 004: the description rides as a content block before the terminal and stays visible with
+    the card (claude-agent-acp drops it; we keep it)."""
+
+    async def scenario():
+        window = await ui.open(scripted_agent_argv())
+        await ui.type_and_send(window, "term-end")
+        await ui.until(lambda: not window.objects.session.busy)
+        ui.toggle_tool(window, "tool:t-end", False)  # finished cards collapse; keep this one open
+        await ui.until(lambda: any("run.sh" in t for t in _screen_texts(ui, window)))
+        shown = [d for d in find_all(window.root.contentItem(), "toolDescription") if d.isVisible()]
+        assert [d.property("text") for d in shown] == ["List the files"]
+        screen = next(item for item in _screens(window) if "run.sh" in item.property("text"))
+        description = shown[0]
+        assert description.mapToScene(QPointF(0, 0)).y() < screen.mapToScene(QPointF(0, 0)).y()
+        assert description.height() > 0
+        await ui.screenshots(window, "34-terminal-with-description")
+
+    ui.run(scenario())

@@ -9,6 +9,7 @@ from PySide6.QtGui import QFont, QFontMetrics
 
 from app.renderer.timeline.serialize import item_record
 from tests.conftest import demo_agent_argv, scripted_agent_argv
+from tests.ui_harness import find_all
 
 CARD_KINDS = {
     "user",
@@ -203,6 +204,43 @@ def test_question_directory_lists_questions_and_scrolls_to_one(ui):
         assert len(scrolled) == 1
         await asyncio.sleep(0.4)
         await ui.screenshot(window, "05b-scrolled-to-question")
+
+    ui.run(scenario())
+
+
+def test_the_question_directory_opens_at_the_newest_entry_has_tooltips_and_stays_open_per_chat(ui):
+    async def scenario():
+        window = await ui.open(scripted_agent_argv())
+        objects = window.objects
+        for n in range(1, 21):
+            await ui.type_and_send(window, f"hello number {n}, " + "long words " * 40)
+            await ui.until(lambda: not objects.session.busy)
+        await ui.until(lambda: len(objects.conversation.questions) == 20)
+        first_chat = objects.session.sessionKey
+        ui.item(window, "questionToggle").clicked.emit()
+        entries = ui.item(window, "questionList")
+        await ui.until(lambda: entries.isVisible())
+        await ui.until(lambda: entries.property("currentIndex") == 19)
+
+        def in_view() -> list[str]:
+            height, top = entries.property("height"), entries.property("contentY")
+            shown = [e for e in find_all(entries, "questionEntry") if 0 <= e.y() - top < height]
+            return [e.property("text") for e in shown]
+
+        # the newest is in view, and the list scrolled past the first (positioned after its layout)
+        await ui.until(lambda: any(t.startswith("20. ") for t in in_view()))
+        assert not any(t.startswith("1. ") for t in in_view())
+        newest = objects.conversation.questions[-1]
+        assert newest["title"].endswith("...") and newest["text"].startswith("hello number 20, long words")
+        assert len(newest["text"]) > len(newest["title"])  # the tooltip says more than the entry
+        await ui.screenshots(window, "36-question-directory-newest")
+
+        objects.session.newChat()  # another chat: its own directory state (closed)
+        await ui.until(lambda: objects.session.sessionKey != first_chat)
+        await ui.until(lambda: not entries.isVisible())
+        objects.session.openSession(first_chat)  # back: still open
+        await ui.until(lambda: objects.session.sessionKey == first_chat)
+        await ui.until(lambda: entries.isVisible())
 
     ui.run(scenario())
 

@@ -138,6 +138,53 @@ def test_relative_paths_need_a_known_cwd():
     assert parse_directive("MEDIA: out/a.png", cwd_known=False) is None
 
 
+@pytest.mark.parametrize(
+    ("line", "ref"),
+    [
+        ("media: /tmp/a.png", "/tmp/a.png"),
+        ("Media:/tmp/a.png", "/tmp/a.png"),
+        ("    MEDIA: /tmp/deep.png", "/tmp/deep.png"),
+        ("\t\tMEDIA: /tmp/tabs.png", "/tmp/tabs.png"),
+        ("\u00a0\u3000MEDIA:\u2003/tmp/wide.png\ufeff", "/tmp/wide.png"),
+        ('MEDIA: "/tmp/say "hi".png"', '/tmp/say "hi".png'),
+        ("MEDIA: docs/a://b.png", "docs/a://b.png"),
+    ],
+)
+def test_the_media_grammar_is_clawxs_any_case_and_any_indentation(line, ref):
+    """ClawX reads `^\\s*MEDIA:\\s*(.*?)\\s*$` case-insensitively (JavaScript whitespace), a quoted
+    reference being everything between the outer quotes: a line means the same to both clients."""
+    parsed = parse_directive(line)
+    assert parsed is not None and parsed.ref == ref
+    clean, refs = strip_directives(f"before\n{line}\nafter")
+    assert [r.ref for r in refs] == [ref] and clean == "before\nafter"
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["MEDIA: https://", "MEDIA: https://?q", 'MEDIA: ""', "MEDIA\u200b: /tmp/a.png", "MEDIA : /tmp/a.png"],
+)
+def test_what_clawx_rejects_stays_prose(line):
+    assert parse_directive(line) is None
+
+
+def test_a_fence_closes_only_on_spaces_and_tabs_after_its_marker():
+    """`^ {0,3}(`{3,}|~{3,})[ \\t]*$` closes a fence; a no-break space after the marker does not."""
+    text = "```\nMEDIA: /tmp/in.png\n```\u00a0\nMEDIA: /tmp/still-in.png\n``` \t\nMEDIA: /tmp/out.png"
+    assert [r.ref for r in strip_directives(text)[1]] == ["/tmp/out.png"]
+
+
+def test_a_long_indented_directive_streams_in_bounded_pieces():
+    """Any indentation may come before `MEDIA:`: the scanner still finds it when streamed a character
+    at a time, and a line that can no longer be a directive is not kept."""
+    scanner = MediaScanner()
+    for char in " " * 10_000 + "media: /tmp/far.png":
+        scanner.feed(char)
+    assert [r.ref for r in scanner.refs] == ["/tmp/far.png"] and not scanner.has_prose
+    scanner.feed("\nMEDIA: " + "x" * 40_000)
+    assert scanner.has_prose and len(scanner.refs) == 1
+    assert sum(map(len, scanner._partial)) == 0
+
+
 def test_directives_inside_fenced_code_are_prose():
     text = "```\nMEDIA: /tmp/in-code.png\n```\nMEDIA: /tmp/real.png\n~~~~\nMEDIA: /x\n~~~\nstill code\n~~~~\n"
     clean, refs = strip_directives(text)
@@ -163,6 +210,8 @@ def test_the_scanner_agrees_with_the_whole_text_parse_for_any_lines_and_chunking
         "MEDIA: /tmp/a.png", "   MEDIA: /tmp/b.png", "\tMEDIA: /tmp/c.png", "    MEDIA: /tmp/indented.png",
         "```", "   ```py", "    ```", "~~~", "~~~~", "", "   ", "\t", " " * 40 + "- deep",
         "prose", "tail MEDIA: /no", "MEDIA:", "```js`x", "\r",
+        "media: /tmp/lower.png", "\u00a0\u3000Media:\t'/tmp/q x.png'\ufeff", "mEdIa:/x", "MEDI", "```\u00a0",
+        " " * 5000 + "MEDIA:" + " " * 9000 + "/tmp/far.png" + "\t" * 5000, "MEDIA: " + "a" * 5000, "\ufeff",
     ]  # fmt: skip
     rng = random.Random(7)
     for _ in range(300):
@@ -231,3 +280,11 @@ def test_transcript_media_become_compatibility_attachments_and_a_native_resource
         user({"type": "text", "text": "x"}, _meta={"openclawDelivery": {"mediaUrls": ["/tmp/u.png"]}})
     )
     assert not any(a.uri == "/tmp/u.png" for i in user_media.timeline.items.values() for a in i.attachments)
+
+
+def test_a_questions_tooltip_is_its_start_with_whitespace_collapsed_and_bounded():
+    from app.renderer.timeline.questions import TOOLTIP_CHARS, tooltip_of
+
+    assert tooltip_of("Why  does\n\tthis fail?") == "Why does this fail?"
+    long = tooltip_of("word " * 1000)
+    assert len(long) == TOOLTIP_CHARS + 1 and long.endswith("\u2026")

@@ -97,18 +97,73 @@ def test_showing_a_live_session_again_keeps_its_generation():
     assert machine.show_live("acp-b") is None  # not live: that one needs a load
 
 
-def test_permissions_are_refused_while_loading_without_a_live_prompt_or_for_a_session_not_shown():
+def test_permissions_that_match_no_live_prompt_are_refused():
     machine = SessionMachine()
     _new(machine, 1, "acp-a")
     assert machine.on_recv(_permission(10, "acp-a")).refusal == "no-live-prompt"
+    machine.on_send({"id": 3, "method": "session/load", "params": {"sessionId": "acp-b", "cwd": "/w"}})
+    assert machine.on_recv(_permission(11, "acp-b")).refusal == "load-running"  # nobody could see it
+    machine.on_recv({"id": 3, "result": {}})
+    assert machine.on_recv(_permission(12, "acp-b")).refusal == "no-live-prompt"
+    assert machine.on_recv(_permission(13, "nobody")).refusal == "no-live-prompt"
+
+
+def test_a_live_prompt_s_permission_waits_while_another_session_is_shown():
+    """Seed 003's routing rule: a request of a retained live prompt is accepted whichever session is
+    shown; it used to be answered `cancelled` at once ("session-not-active")."""
+    machine = SessionMachine()
+    _new(machine, 1, "acp-a")
     _prompt(machine, 2, "acp-a", "user:m1")
     machine.on_send({"id": 3, "method": "session/new", "params": {"cwd": "/w"}})
-    assert machine.on_recv(_permission(11, "acp-a")).refusal == "load-running"
+    during_load = machine.on_recv(_permission(11, "acp-a"))  # the user is opening another chat
     machine.on_recv({"id": 3, "result": {"sessionId": "acp-b"}})
-    assert machine.on_recv(_permission(12, "acp-a")).refusal == "session-not-active"
-    machine.show_live("acp-a")
-    asked = machine.on_recv(_permission(13, "acp-a"))
-    assert asked.refusal is None and asked.envelopes[0].request_id == "rpc-13"
+    asked = machine.on_recv(_permission(12, "acp-a"))  # and is in it now
+    for step in (during_load, asked):
+        assert step.refusal is None and step.answers == []
+        assert [(e.kind, e.session_key, e.generation) for e in step.envelopes] == [
+            ("permission_request", "acp-a", 1)
+        ]
+    assert len(machine.permissions) == 2
+    assert machine.answer_permission("rpc-12", "yes").answers == [(12, "yes")]  # answered from afar too
+
+
+def test_switching_sessions_cancels_no_permission_a_live_prompt_asked():
+    machine = SessionMachine()
+    _new(machine, 1, "acp-a")
+    _prompt(machine, 2, "acp-a", "user:m1")
+    machine.on_recv(_permission(5, "acp-a"))  # asked while shown
+    switched = machine.on_send({"id": 3, "method": "session/new", "params": {"cwd": "/w"}})
+    assert switched.answers == [] and switched.envelopes == []
+    machine.on_recv({"id": 3, "result": {"sessionId": "acp-b"}})
+    _, back = machine.show_live("acp-a")
+    assert back.answers == [] and back.envelopes == [] and len(machine.permissions) == 1
+    step = machine.answer_permission("rpc-5", "yes")
+    assert step.answers == [(5, "yes")] and step.envelopes[0].reason == "answered"
+
+
+def test_a_waiting_permission_ends_with_its_prompt():
+    machine = SessionMachine()
+    _new(machine, 1, "acp-a")
+    _prompt(machine, 2, "acp-a", "user:m1")
+    _new(machine, 3, "acp-b")
+    machine.on_recv(_permission(5, "acp-a"))
+    settled = machine.on_recv({"id": 2, "error": {"code": -1, "message": "boom"}})
+    assert settled.answers == [(5, None)]
+    first = settled.envelopes[0]
+    assert (first.kind, first.reason) == ("permission_resolved", "prompt-settled")
+    assert len(machine.permissions) == 0
+
+
+def test_closing_a_chat_not_shown_cancels_the_permission_waiting_in_it():
+    machine = SessionMachine()
+    _new(machine, 1, "acp-a")
+    _prompt(machine, 2, "acp-a", "user:m1")
+    _new(machine, 3, "acp-b")
+    machine.on_recv(_permission(5, "acp-a"))
+    machine.on_send({"id": 4, "method": "session/close", "params": {"sessionId": "acp-a"}})
+    closed = machine.on_recv({"id": 4, "result": {}})
+    assert closed.answers == [(5, None)] and closed.envelopes[0].reason == "session-closed"
+    assert machine.active.key == "acp-b"
 
 
 def test_an_answer_must_be_one_of_the_options_and_counts_once():
@@ -157,8 +212,8 @@ def test_closing_the_shown_session_leaves_none_shown():
 
 
 def test_replay_applies_the_same_permission_rule_as_the_live_app():
-    """Replay used to skip the "shown session" check: a permission asked by a background turn showed
-    as pending in the replayed timeline although the live app had answered it `cancelled`."""
+    """A permission asked by a background turn waits in the live app: the replayed timeline shows it
+    asked and then answered as the trace answered it; a request no live prompt owns is refused in both."""
     messages = [
         ("send", {"id": 1, "method": "session/new", "params": {"cwd": "/w"}}),
         ("recv", {"id": 1, "result": {"sessionId": "acp-a"}}),
@@ -166,12 +221,19 @@ def test_replay_applies_the_same_permission_rule_as_the_live_app():
         ("send", {"id": 3, "method": "session/new", "params": {"cwd": "/w"}}),
         ("recv", {"id": 3, "result": {"sessionId": "acp-b"}}),
         ("recv", _permission(9, "acp-a")),
-        ("send", {"id": 9, "result": {"outcome": {"outcome": "cancelled"}}}),
+        ("send", {"id": 9, "result": {"outcome": {"outcome": "selected", "optionId": "yes"}}}),
+        ("recv", _permission(10, "acp-b")),
+        ("send", {"id": 10, "result": {"outcome": {"outcome": "cancelled"}}}),
     ]
     outputs = list(feed_trace({"t": 0, "dir": d, "msg": m} for d, m in messages))
-    assert not [o for o in outputs if getattr(o, "kind", "") == "permission_request"]
+    asked = [o for o in outputs if getattr(o, "kind", "") in ("permission_request", "permission_resolved")]
+    assert [(o.kind, o.session_key) for o in asked] == [
+        ("permission_request", "acp-a"),
+        ("permission_resolved", "acp-a"),
+    ]
+    assert asked[1].option_id == "yes"
     assert [o for o in outputs if isinstance(o, TraceIgnored)] == [
-        TraceIgnored("acp-b"),  # the request, refused
+        TraceIgnored("acp-b"),  # acp-b's request: no live prompt, refused
         TraceIgnored("acp-b"),  # and its answer, to a request nobody was asked
     ]
 

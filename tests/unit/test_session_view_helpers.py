@@ -50,3 +50,10 @@ def test_usage_modes_and_commands_from_any_input():
     assert command_entries([{"name": "status", "input": {"hint": "[verbose]"}}, {"name": ""}, {"x": 1}]) == [
         {"name": "status", "description": "", "hint": "[verbose]"}
     ]
+
+
+def test_openclaws_working_directory_prefix_is_not_part_of_a_title():
+    prefixed = "[Working directory: /home/me/project]\n\nfix the build"
+    assert session_title("k", listed_title=prefixed) == "fix the build"
+    assert session_title("k", meta_title=None, preview=prefixed) == "fix the build"
+    assert session_title("k", listed_title="see [Working directory: x]") == "see [Working directory: x]"

@@ -14,7 +14,7 @@ import itertools
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import Property, QBuffer, QByteArray, QObject, Qt, QUrl, Signal, Slot
+from PySide6.QtCore import Property, QBuffer, QByteArray, QObject, Qt, QTimer, QUrl, Signal, Slot
 from PySide6.QtGui import QDesktopServices, QImage, QImageReader
 
 from app.contract.attachments import Preview
@@ -62,6 +62,12 @@ def decode_inline_image(data: bytes) -> QImage | None:
     return None if image.isNull() else image
 
 
+# A card whose file does not exist (yet: the agent names a file it is about to write) is checked again,
+# after each of these delays, while its chat is shown; at most MAX_RETRYING cards wait at once.
+RETRY_DELAYS_S = (1, 2, 4, 8, 16, 32)
+MAX_RETRYING = 64
+
+
 class AttachmentController(QObject):
     previewChanged = Signal()
     statesChanged = Signal()
@@ -78,6 +84,7 @@ class AttachmentController(QObject):
         self._inline: dict[str, dict[str, Any]] = {}  # inline image states by uri
         self._wanted_cards: list[str] = []
         self._wanted_images: list[str] = []
+        self._retries: dict[str, int] = {}  # unavailable cards checked again: attempts so far
         self._preview: dict[str, Any] = {}
         self._images: dict[str, QImage] = {}  # what the image provider serves, by id
         self._lightbox = ""
@@ -98,6 +105,7 @@ class AttachmentController(QObject):
             self._inline.clear()
             self._wanted_cards.clear()
             self._wanted_images.clear()
+            self._retries.clear()
             self._images = {k: v for k, v in self._images.items() if k.startswith("preview-")}
             if self._preview:
                 self.closePreview()
@@ -202,7 +210,10 @@ class AttachmentController(QObject):
                     status="unavailable", name=self._host.label(uri), path="", reason=str(exc)
                 )
                 self.statesChanged.emit()
+                if exc.refusal is Refusal.UNAVAILABLE:
+                    self._retry_later(session, uri)
             return
+        self._retries.pop(uri, None)
         if self._session != session or uri not in self._states:
             return  # a generation change while this was pending: dropped
         self._states[uri].update(
@@ -224,6 +235,20 @@ class AttachmentController(QObject):
         if not image.isNull() and self._session == session and uri in self._states:
             self._states[uri]["thumbnail"] = self._store("thumb", image)
             self.statesChanged.emit()
+
+    def _retry_later(self, session: Session, uri: str) -> None:
+        """Check a missing file's card again after the next delay (a file the agent names before it
+        wrote it appears a moment later); bounded in attempts and in cards waiting."""
+        attempt = self._retries.get(uri, 0)
+        waiting = sum(1 for n in self._retries.values() if n < len(RETRY_DELAYS_S))
+        if attempt >= len(RETRY_DELAYS_S) or (attempt == 0 and waiting >= MAX_RETRYING):
+            return
+        self._retries[uri] = attempt + 1
+        QTimer.singleShot(int(RETRY_DELAYS_S[attempt] * 1000), self, lambda: self._retry(session, uri))
+
+    def _retry(self, session: Session, uri: str) -> None:
+        if self._session == session and self._states.get(uri, {}).get("status") == "unavailable":
+            self._tasks.spawn(self._resolve(session, uri))
 
     def _start_inline(self, session: Session | None, uri: str, clicked: bool = False) -> bool:
         """Decode an embedded image now, start loading a local one; True when its state changed. Past
@@ -288,10 +313,11 @@ class AttachmentController(QObject):
     @Slot(str)
     def activate(self, uri: str) -> None:
         """A card was clicked (or Enter/Space on it): remote opens in the browser, a local file shows in
-        the panel (or an open button when it cannot be previewed)."""
+        the panel (or an open button when it cannot be previewed), a folder opens in the system's file
+        manager at once. A card still being checked, or unavailable, does nothing."""
         if uri in self._embedded:
             self._show_embedded(uri)
-        elif self._session is not None:
+        elif self._session is not None and self._states.get(uri, {}).get("status") == "available":
             self._tasks.spawn(self._activate(self._session, uri))
 
     def _show_embedded(self, key: str) -> None:
@@ -318,8 +344,8 @@ class AttachmentController(QObject):
         self._show(shown)
 
     async def _activate(self, session: Session, uri: str) -> None:
-        if self._states.get(uri, {}).get("kind") == "remote":
-            await self._open(session, uri)
+        if self._states.get(uri, {}).get("kind") in ("remote", "directory"):
+            await self._open(session, uri)  # re-resolved by the main side on this click
             return
         try:
             preview = await self._host.preview(*session, uri)

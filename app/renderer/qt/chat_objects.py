@@ -18,6 +18,7 @@ from app.contract.host_api import HostApi
 from app.renderer.presenter import ATTACHMENT_KINDS, Presenter
 from app.renderer.qt.agent_status import AgentStatus
 from app.renderer.qt.attachments import AttachmentController
+from app.renderer.qt.attention import Attention
 from app.renderer.qt.composer_attachments import ComposerAttachments
 from app.renderer.qt.conversation import Conversation
 from app.renderer.qt.current_session import CurrentSession
@@ -122,6 +123,7 @@ class ChatObjects(QObject):
         self.session = CurrentSession(sessions_host, self.model, self.tasks, self.notices, self)
         self.composer_files = ComposerAttachments(host.composer, self.session, self.tasks, self.notices, self)
         self.sessions = SessionList(sessions_host, host.stores, self.session, self.tasks, self.notices, self)
+        self.attention = Attention(sessions_host, self.sessions.title_of, self)
         self.agent = AgentStatus(sessions_host, self.session, self.tasks, self)
         self.header = SessionHeader(
             sessions_host, self.session, self.sessions, self.tasks, self.notices, self
@@ -141,6 +143,7 @@ class ChatObjects(QObject):
         self.session.shown.connect(self.attachments.on_shown)
         self.session.shown.connect(self.files.on_shown)
         self.turn.messageSent.connect(self.sessions.message_sent)
+        self.turn.draftChanged.connect(self.sessions.changed)  # a chat left with a draft is listed
         self.attachments.statesChanged.connect(
             lambda: self.model.refresh(
                 lambda row: row.kind in ATTACHMENT_KINDS or row.kind == "assistant-text"

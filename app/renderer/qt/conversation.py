@@ -23,6 +23,7 @@ QUESTIONS_DEBOUNCE_MS = 250
 
 class Conversation(QObject):
     questionsChanged = Signal()
+    directoryOpenChanged = Signal()
     pendingLinkChanged = Signal()
     scrollToRow = Signal(int)  # a view row
 
@@ -34,6 +35,7 @@ class Conversation(QObject):
         self._links = links
         self._notices = notices
         self._questions: list[Question] = []
+        self._open_directories: set[str] = set()  # sessions whose question directory is open
         self._pending: LinkDecision | None = None  # a link waiting for the user's confirmation
         self.open_external = QDesktopServices.openUrl  # tests replace it: nothing opens on their machine
         self._hidden = 0
@@ -42,6 +44,7 @@ class Conversation(QObject):
         self._timer.setInterval(QUESTIONS_DEBOUNCE_MS)
         self._timer.timeout.connect(self.refresh_questions)
         session.shown.connect(self.refresh_questions)
+        session.shown.connect(self.directoryOpenChanged)  # each chat keeps its own open state
         session.rowsChanged.connect(self._timer.start)
 
     # --- the question directory -------------------------------------------------------------------
@@ -55,7 +58,22 @@ class Conversation(QObject):
         self.questionsChanged.emit()
 
     def _entries(self) -> list[dict[str, Any]]:
-        return [{"title": q.title, "number": q.number} for q in self._questions]
+        return [{"title": q.title, "number": q.number, "text": q.text} for q in self._questions]
+
+    @Slot(bool)
+    def setDirectoryOpen(self, open_: bool) -> None:
+        """Open or close the shown chat's question directory (remembered per chat for this run)."""
+        key = self._session.sessionKey
+        if not key or (key in self._open_directories) == open_:
+            return
+        if open_:
+            self._open_directories.add(key)
+        else:
+            self._open_directories.discard(key)
+        self.directoryOpenChanged.emit()
+
+    def _directory_open(self) -> bool:
+        return bool(self._session.sessionKey) and self._session.sessionKey in self._open_directories
 
     @Slot(int)
     def goToQuestion(self, number: int) -> None:
@@ -68,6 +86,7 @@ class Conversation(QObject):
             self.scrollToRow.emit(row)
 
     questions = Property("QVariantList", _entries, notify=questionsChanged)
+    directoryOpen = Property(bool, _directory_open, notify=directoryOpenChanged)
     questionsHidden = Property(int, lambda self: self._hidden, notify=questionsChanged)
 
     # --- copying and links ---------------------------------------------------------------------------

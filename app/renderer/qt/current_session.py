@@ -1,6 +1,11 @@
 """The session the window shows: its timeline (kept in the store, beside those of sessions whose turn is
 still running), the list model showing it, and the envelopes feeding them. Opening, creating and
-reconnecting sessions go through here; the other views follow its signals."""
+reconnecting sessions go through here; the other views follow its signals.
+
+Each open, new chat or reconnect is a request of its own, numbered here: only the newest one's result is
+shown (seed 003: a local request sequence rejects stale load completions), so a slow load the user
+already left never flashes on screen, and a failed one the user already left neither posts its notice
+nor replaces anything with a new chat. A failed open offers Retry, which opens it again."""
 
 from __future__ import annotations
 
@@ -20,6 +25,8 @@ from app.renderer.timeline.parts import Part
 from app.renderer.timeline.reducer import TIMELINE_KINDS, Timeline
 from app.renderer.timeline.rows import MetadataChanged, TimelineEvent, row_changes
 from app.renderer.timeline.store import TimelineStore
+
+FAILED_ELSEWHERE_KEPT = 64  # failures of chats not shown, kept until their sender asks (one per send)
 
 
 def settle_heap() -> None:
@@ -58,7 +65,10 @@ class CurrentSession(QObject):
         self._key = ""
         self._busy = False
         self._opening = ""  # what is being opened while the agent is asked ("Opening a new chat")
+        self._request = 0  # the newest open/new/reconnect; only its result is shown
+        self._failed_elsewhere: dict[str, bool] = {}  # message id -> whether it reached the agent
         host.subscribe(self._on_envelope)
+        notices.reopenRequested.connect(self.openSession)
 
     # --- state -------------------------------------------------------------------------------------
     @property
@@ -107,8 +117,17 @@ class CurrentSession(QObject):
         if timeline is not None and timeline.session_key == self._key:
             self._show_events(events)
         elif envelope.kind == "prompt_settled" and envelope.session_key != self._key:
+            if envelope.error is not None and timeline is not None:
+                self._remember_failure(timeline, envelope.client_message_id)
             self.store.keep_only(self._key)  # its turn is over: a later visit loads it again
             self.settledElsewhere.emit(envelope.session_key)
+
+    def _remember_failure(self, timeline: Timeline, message_id: str) -> None:
+        """A turn failed in a chat not shown: whether its message reached the agent is known only now,
+        before its timeline is dropped (the sender asks right after, `settle_failed`)."""
+        self._failed_elsewhere[message_id] = timeline.optimistic.get(message_id) in timeline.items
+        while len(self._failed_elsewhere) > FAILED_ELSEWHERE_KEPT:
+            del self._failed_elsewhere[next(iter(self._failed_elsewhere))]
 
     def _show_events(self, events: list[TimelineEvent]) -> None:
         self.model.push(events)
@@ -130,8 +149,8 @@ class CurrentSession(QObject):
         """A prompt that failed: make sure its timeline knows (a refusal before sending produced no
         envelope). True when the message reached the agent (it is still shown)."""
         timeline = self.store.timelines.get(session_key)
-        if timeline is None:
-            return False
+        if timeline is None:  # it failed while another chat was shown (its timeline is gone)
+            return self._failed_elsewhere.pop(message_id, False)
         if timeline.live_message_id == message_id:
             settled = PromptSettledEnvelope(session_key, timeline.generation, message_id, None, error, 0.0)
             events = timeline.apply(settled)
@@ -149,6 +168,7 @@ class CurrentSession(QObject):
         settle_heap()
         self._update_busy()
         self._notices.clear(SESSION)  # whatever could not be opened before, a chat is open now
+        self._notices.showing(self._key)  # a chat's own notice waits for it; this one's comes back
         self.shown.emit(result)
         if changed:
             self.sessionChanged.emit()
@@ -170,16 +190,27 @@ class CurrentSession(QObject):
     def newChat(self) -> None:
         self._tasks.spawn(self.new_chat())
 
+    def _next_request(self) -> int:
+        self._request += 1
+        return self._request
+
+    def _superseded(self, request: int) -> bool:
+        """The user chose something else after this request: its result is not shown."""
+        return request != self._request
+
     async def new_chat(self) -> None:
+        request = self._next_request()
         try:
             with self._waiting("Opening a new chat\u2026"):
                 result = await self._host.new_session()
         except SignInRequired:
             return  # the sign-in panel says so and opens the chat once signed in
         except HostError as exc:
-            self._notices.failed("Could not start a new chat", exc, topic=SESSION)
+            if not self._superseded(request):
+                self._notices.failed("Could not start a new chat", exc, topic=SESSION)
             return
-        self.show(result)
+        if not self._superseded(request):
+            self.show(result)
 
     @Slot(str)
     def openSession(self, key: str) -> None:
@@ -187,21 +218,27 @@ class CurrentSession(QObject):
             self._tasks.spawn(self._open(key))
 
     async def _open(self, key: str) -> None:
+        request = self._next_request()
         try:
             with self._waiting("Opening the session\u2026"):
                 result = await self._host.activate_session(key)
         except HostError as exc:
+            if self._superseded(request):
+                return  # the user went on to another chat: nothing to say, nothing to replace
             # stays up over the empty chat that replaces it: the user asked for that session
-            self._notices.failed("Could not open that session", exc, topic=OPEN)
+            self._notices.failed("Could not open that session", exc, topic=OPEN, reopen=key)
             await self.new_chat()  # a load failure leaves an empty, usable chat
             return
-        self._notices.clear()  # the user's new choice went through: earlier notices are moot
+        if self._superseded(request):
+            return  # a later choice is shown instead: this result never flashes
+        self._notices.clear(keep_chat_own=True)  # the user's choice went through: earlier notices are moot
         self.show(result)
 
     async def reconnect(self) -> None:
         """Start the agent again and reload the session it was showing (or a new chat)."""
         host = self._host
         key = host.last_active_key or self._key
+        request = self._next_request()
         try:
             await host.start()
             info = host.agent_info
@@ -211,13 +248,16 @@ class CurrentSession(QObject):
         except SignInRequired:
             return  # the sign-in panel again, with the agent's words
         except HostError as exc:
-            self._notices.failed("Reconnect failed", exc, topic=AGENT)
+            if not self._superseded(request):
+                self._notices.failed("Reconnect failed", exc, topic=AGENT)
             return
-        self.show(result)
+        if not self._superseded(request):
+            self.show(result)
 
     async def ended(self, key: str) -> None:
         """A session was closed or deleted: forget its timeline; a new chat replaces it if shown."""
         self.store.forget(key)
+        self._notices.forget(key)
         if key == self._key:
             self._key = ""
             await self.new_chat()

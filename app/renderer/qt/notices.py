@@ -3,11 +3,17 @@ a load failure) and the "ended the turn without a reply" note. UI state only; an
 
 A notice names the situation it is about (`topic`): whoever knows that situation is over clears it (a
 chat opening ends "could not start a new chat", the agent becoming ready ends a start failure), so no
-notice outlives what it says."""
+notice outlives what it says.
+
+A notice may belong to one chat (`session`: a failed turn): it is shown only while that chat is, and
+waits for it otherwise (posted while another chat is shown, or when the user switches away), so a
+failure and its Retry stay with the chat they are about and Retry always acts on that chat. One such
+notice is kept per chat (the newest); a chat closed or deleted drops its own."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from PySide6.QtCore import Property, QObject, Signal, Slot
 
@@ -20,31 +26,95 @@ TURN = "turn"  # a message was not sent, or a turn failed
 LOCAL = "local"  # the user's own files (config, drafts, the data folder): what ClawQt does instead
 
 
+class _Notice(NamedTuple):
+    text: str
+    retry: str  # the message Retry sends again
+    topic: str
+    details: str
+    session: str  # the chat it belongs to ("" = the window's)
+    reopen: str  # the session Retry opens again (a failed load)
+
+
+_NONE = _Notice("", "", "", "", "", "")
+
+
 class Notices(QObject):
     changed = Signal()
-    retryRequested = Signal(str)  # the text of the message that was not sent
+    retryRequested = Signal(str)  # the text of the message that was not sent (to the chat shown)
+    reopenRequested = Signal(str)  # the key of the session that could not be opened
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._text = ""
-        self._retry = ""
-        self._topic = ""
-        self._details = ""
+        self._notice = _NONE
+        self._shown_session = ""
+        self._waiting: dict[str, _Notice] = {}  # chat key -> its notice, shown when the chat is
         self._no_reply = False
 
-    def show(self, text: str, retry: str = "", topic: str = "", details: str = "") -> None:
-        """`text`: one sentence; `details`: what stands behind it (shown on demand)."""
-        self._text, self._retry, self._topic, self._details = text, retry, topic, details
+    def show(
+        self,
+        text: str,
+        retry: str = "",
+        topic: str = "",
+        details: str = "",
+        *,
+        session: str = "",
+        reopen: str = "",
+    ) -> None:
+        """`text`: one sentence; `details`: what stands behind it (shown on demand); `session`: the
+        chat it belongs to (it waits while another is shown); `reopen`: a session Retry opens again."""
+        notice = _Notice(text, retry, topic, details, session, reopen)
+        if session and session != self._shown_session:
+            self._waiting[session] = notice
+            return
+        self._waiting.pop(session, None)
+        self._notice = notice
         self.changed.emit()
 
-    def failed(self, what: str, error: Exception, retry: str = "", topic: str = "") -> None:
+    def failed(
+        self,
+        what: str,
+        error: Exception,
+        retry: str = "",
+        topic: str = "",
+        *,
+        session: str = "",
+        reopen: str = "",
+    ) -> None:
         """ "<what>: <the error's sentence>", its details behind the disclosure."""
-        self.show(f"{what}: {error}", retry, topic, getattr(error, "details", ""))
+        details = getattr(error, "details", "")
+        self.show(f"{what}: {error}", retry, topic, details, session=session, reopen=reopen)
+
+    def showing(self, session_key: str) -> None:
+        """Another chat is shown: the notice of the one left waits for it, the new one's comes back."""
+        if session_key == self._shown_session:
+            return
+        self._shown_session = session_key
+        if self._notice.session and self._notice.session != session_key:
+            self._waiting[self._notice.session] = self._notice
+            self._set(_NONE)
+        waiting = self._waiting.pop(session_key, None)
+        if waiting is not None:
+            self._set(waiting)
+
+    def forget(self, session_key: str) -> None:
+        """A chat was closed or deleted: its notice goes with it."""
+        self._waiting.pop(session_key, None)
+        if self._notice.session == session_key:
+            self._set(_NONE)
+
+    def waiting_for(self, session_key: str) -> str:
+        """The text of the notice waiting for a chat not shown ("" if none)."""
+        notice = self._waiting.get(session_key)
+        return notice.text if notice is not None else ""
+
+    def _set(self, notice: _Notice) -> None:
+        self._notice = notice
+        self.changed.emit()
 
     @property
     def topic(self) -> str:
         """What the shown notice is about (one of the topics above, or "")."""
-        return self._topic
+        return self._notice.topic
 
     def show_problems(self, problems: Sequence[LocalProblem]) -> None:
         """The main side's problems with the user's files as one notice: the first in full, every one
@@ -60,10 +130,15 @@ class Notices(QObject):
         details = "\n\n".join(f"{p.text}\n{p.details}" if p.details else p.text for p in problems)
         self.show(text, topic=LOCAL, details=details)
 
-    def clear(self, topic: str | None = None) -> None:
-        """Clear the notice (only if it is about `topic`, when one is given)."""
-        if self._text and (topic is None or topic == self._topic):
-            self.show("")
+    def clear(self, topic: str | None = None, *, keep_chat_own: bool = False) -> None:
+        """Clear the notice (only if it is about `topic`, when one is given; not one that belongs to
+        a chat with `keep_chat_own`: it waits for its chat instead)."""
+        notice = self._notice
+        if not notice.text or (topic is not None and topic != notice.topic):
+            return
+        if keep_chat_own and notice.session:
+            return
+        self._set(_NONE)
 
     def set_no_reply(self, no_reply: bool) -> None:
         if no_reply != self._no_reply:
@@ -72,12 +147,19 @@ class Notices(QObject):
 
     @Slot()
     def retry(self) -> None:
-        text = self._retry
-        if text:
-            self.clear()
-            self.retryRequested.emit(text)
+        """Send the message again, or open the session again; only ever for the chat shown (a chat's
+        own notice is shown only with it)."""
+        notice = self._notice
+        if notice.session and notice.session != self._shown_session:
+            return
+        if notice.reopen:
+            self._set(_NONE)
+            self.reopenRequested.emit(notice.reopen)
+        elif notice.retry:
+            self._set(_NONE)
+            self.retryRequested.emit(notice.retry)
 
-    notice = Property(str, lambda self: self._text, notify=changed)
-    canRetry = Property(bool, lambda self: bool(self._retry), notify=changed)
+    notice = Property(str, lambda self: self._notice.text, notify=changed)
+    canRetry = Property(bool, lambda self: bool(self._notice.retry or self._notice.reopen), notify=changed)
     noReply = Property(bool, lambda self: self._no_reply, notify=changed)
-    details = Property(str, lambda self: self._details, notify=changed)
+    details = Property(str, lambda self: self._notice.details, notify=changed)

@@ -152,7 +152,8 @@ class RowViews:
             for tool in payload["tools"]
         ]
         summary = payload["summary"]
-        status = "completed" if summary["finished"] else "running"
+        # a group stays open while its turn runs, and collapses (after the delay) once the turn ended
+        status = "completed" if summary["finished"] and not summary.get("turnLive") else "running"
         values["expanded"] = collapse.tool_expanded(row.key, status, summary["historical"])
 
     def _list_model(

@@ -1,7 +1,10 @@
 """The sidebar: the sessions made here plus the agent's `session/list` pages, heartbeat-only ones hidden,
-each with its title (`session_titles.py`), a spinner while its turn runs and a dot when one finished
-unseen; rename (a local name), close and delete. A keyed list model applied as a diff: a spinner
-starting is one row change, never a reset."""
+each with its title (`session_titles.py`), a spinner while its turn runs, a dot when one finished
+unseen, and "needs you" while its agent waits for a permission answer (asked in a chat that may not be
+on screen); rename (a local name), close and delete. A chat made here is listed from its first message
+on: an empty "New chat" is not a row (one left behind with a typed draft is, so the draft can be
+reached again). A keyed list model applied as a diff: a spinner starting is one
+row change, never a reset."""
 
 from __future__ import annotations
 
@@ -22,6 +25,7 @@ from app.renderer.timeline.turn_view import item_text
 
 PREVIEW_CHARS = 200
 _LIVE_KINDS = frozenset({"prompt_sent", "prompt_settled", "agent_state"})
+_ASKING_KINDS = frozenset({"permission_request", "permission_resolved"})
 
 
 class SessionList(QObject):
@@ -48,6 +52,8 @@ class SessionList(QObject):
         self._local_keys: list[str] = []
         self._next_cursor: str | None = None
         self._unseen: set[str] = set()
+        self._unsent: set[str] = set()  # chats made here with no message yet: not listed
+        self._asking: dict[str, set[str]] = {}  # session key -> its pending permission request ids
         self.changed.connect(lambda: self.model.apply(self.entries()))
         session.shown.connect(self._on_shown)
         session.started.connect(lambda: self._tasks.spawn(self.refresh()))
@@ -57,10 +63,28 @@ class SessionList(QObject):
 
     # --- what is listed -------------------------------------------------------------------------------
     def _on_envelope(self, envelope: Envelope) -> None:
+        if envelope.kind in _ASKING_KINDS:
+            self._on_asking(envelope)
         if envelope.kind in _LIVE_KINDS:  # a spinner starts or stops; the agent's capabilities
             self.changed.emit()
         if envelope.kind == "agent_state":
             self.capabilitiesChanged.emit()
+
+    def _on_asking(self, envelope: Envelope) -> None:
+        """A permission request waits for the user, or ended (answered, or cancelled by a rule)."""
+        key, request_id = envelope.session_key, envelope.request_id  # type: ignore[attr-defined]
+        if envelope.kind == "permission_request":
+            self._asking.setdefault(key, set()).add(request_id)
+        else:
+            pending = self._asking.get(key, set())
+            pending.discard(request_id)
+            if not pending:
+                self._asking.pop(key, None)
+        self.changed.emit()
+
+    def needs_you(self, key: str) -> bool:
+        """The agent of this chat waits for the user's answer to a permission request."""
+        return bool(self._asking.get(key))
 
     def _on_settled_elsewhere(self, key: str) -> None:
         self._unseen.add(key)
@@ -71,6 +95,7 @@ class SessionList(QObject):
         self._unseen.discard(key)
         if result.created and key not in self._local_keys:
             self._local_keys.insert(0, key)
+            self._unsent.add(key)  # a row once its first message is sent
         if not self._stores.previews.get(key):
             self._remember_first_question(key)
         self.changed.emit()
@@ -86,7 +111,10 @@ class SessionList(QObject):
             self._stores.previews.set(key, text[:PREVIEW_CHARS])
 
     def message_sent(self, key: str, text: str) -> None:
-        """The first message sent in a session becomes its preview."""
+        """The first message sent in a session lists a chat made here and becomes its preview."""
+        if key in self._unsent:
+            self._unsent.discard(key)
+            self.changed.emit()
         if text and not self._stores.previews.get(key):
             self._stores.previews.set(key, text[:PREVIEW_CHARS])
             self.changed.emit()
@@ -132,7 +160,7 @@ class SessionList(QObject):
                 "_meta": summary.meta if summary else {},
                 "preview": self._stores.previews.get(key),
             }
-            if key != current and is_heartbeat_only(evidence):
+            if (key != current and is_heartbeat_only(evidence)) or self._is_empty_chat(key, current):
                 continue
             entries.append(
                 {
@@ -140,10 +168,15 @@ class SessionList(QObject):
                     "title": self.title_of(key, summary),
                     "live": self._host.is_live(key),
                     "unseen": key in self._unseen,
+                    "needsYou": self.needs_you(key),
                     "current": key == current,
                 }
             )
         return entries
+
+    def _is_empty_chat(self, key: str, current: str) -> bool:
+        """Made here and nothing sent yet: no row, unless it was left with a draft to come back to."""
+        return key in self._unsent and (key == current or not self._stores.drafts.get(key).strip())
 
     # --- actions -------------------------------------------------------------------------------------
     @Slot()
@@ -174,6 +207,7 @@ class SessionList(QObject):
             return
         self._listed = [s for s in self._listed if s.session_key != key]
         self._local_keys = [k for k in self._local_keys if k != key]
+        self._asking.pop(key, None)
         await self._session.ended(key)
         self.changed.emit()
 

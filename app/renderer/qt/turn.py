@@ -167,14 +167,16 @@ class TurnController(QObject):
             result = await self._host.prompt(key, text, attachments, client_message_id=message_id)
         except HostError as exc:
             arrived = self._session.settle_failed(key, message_id, str(exc))
+            # the notice belongs to the chat the turn ran in: it waits for it if another is shown, and
+            # its Retry (shown only with that chat) sends there
             if arrived:  # the message is in the conversation: Retry sends it again
                 self._notices.failed(
-                    "The agent stopped before finishing its reply", exc, retry=text, topic=TURN
+                    "The agent stopped before finishing its reply", exc, retry=text, topic=TURN, session=key
                 )
             else:  # nothing of it is shown any more: it goes back where it was typed
                 self._give_back(key, text, chips)
                 self._notices.failed(
-                    "Your message was not sent (it is back in the composer)", exc, topic=TURN
+                    "Your message was not sent (it is back in the composer)", exc, topic=TURN, session=key
                 )
             self.turnEnded.emit("error")
             return

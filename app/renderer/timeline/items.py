@@ -150,6 +150,8 @@ class ToolCall(ItemBase):
     terminal_ids: list[str] = field(default_factory=list)
     terminals: dict[str, TerminalState] = field(default_factory=dict)
     meta: dict[str, Any] = field(default_factory=dict)
+    error: str | None = None  # the agent's `error` field, kept until it sends another
+    parts_dropped: int = 0  # content chunks past MAX_TOOL_PARTS, counted, not kept
     kind: Literal["tool"] = "tool"
 
     @property

@@ -1,6 +1,9 @@
-"""The explicit `MEDIA:` directive (chat-timeline.md, "Attachments"): a whole line `MEDIA: <ref>` in
-assistant text, outside fenced code, naming exactly one reference. Such lines are hidden from the prose
-and become marked compatibility attachments.
+"""The explicit `MEDIA:` directive (chat-timeline.md, "Attachments"), in ClawX's grammar: a whole line
+`MEDIA: <ref>` in assistant text (the keyword in any case, any indentation), outside fenced code, naming
+exactly one reference. Such lines are hidden from the prose and become marked compatibility attachments.
+
+Whitespace here is JavaScript's `\\s` (ClawX's grammar is a JavaScript regular expression), so a line means
+the same to both clients.
 
 `MediaScanner` applies the grammar incrementally to streamed text (each chunk is scanned once), so a
 long streamed reply costs O(its length) in total, not O(length^2).
@@ -12,13 +15,23 @@ import re
 from dataclasses import dataclass
 
 MAX_REF_CHARS = 4096
-_DIRECTIVE = re.compile(r"^[ \t]{0,3}MEDIA:[ \t]*(?P<ref>.*?)[ \t]*$")
+_WS_CHARS = (
+    "\t\n\v\f\r \u00a0\u1680"
+    + "".join(map(chr, range(0x2000, 0x200B)))
+    + "\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+WHITESPACE = re.escape(_WS_CHARS)  # JavaScript's \s, for a character class
+_KEYWORD = "media:"  # compared case-insensitively, after any indentation
+_LEAD = re.compile(f"[{WHITESPACE}]*")
+_ANY_KEYWORD = re.compile("media:", re.IGNORECASE)
 _FENCE = re.compile(r"^ {0,3}(?P<fence>`{3,}|~{3,})(?P<rest>.*)$")
-_SIGNIFICANT = ("MEDIA:", "```", "~~~")  # what a fence line or a directive starts with, after indentation
+_FENCE_CLOSE_REST = re.compile(r"[ \t]*")
+_SIGNIFICANT = ("```", "~~~")  # what a fence line starts with, after at most 3 spaces
 _NONBLANK = re.compile(r"\S")
 _BAD_START = tuple("`*_[(<{")
 _BAD_END = tuple("]>)}`*")
 _DRIVE = re.compile(r"^[A-Za-z]:[\\/]")
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 
 
 @dataclass(frozen=True)
@@ -33,40 +46,44 @@ def classify_ref(ref: str, cwd_known: bool) -> str | None:
     """The reference kind, or None when the grammar rejects it."""
     lowered = ref.lower()
     if lowered.startswith(("http://", "https://")):
-        return "url" if len(ref.split("://", 1)[1]) > 0 else None
+        host = ref.split("://", 1)[1].lstrip("/\\")
+        return "url" if host and host[0] not in "?#" else None
     if lowered.startswith("file://"):
         return "file-uri"
-    if ref.startswith("/"):
-        return "absolute"
-    if ref.startswith("~/"):
-        return "home"
-    if _DRIVE.match(ref):
-        return "windows"
-    if "://" in ref or re.match(r"^[A-Za-z][A-Za-z0-9+.-]*:", ref):
+    if _SCHEME.match(ref) and not _DRIVE.match(ref):
         return None  # another scheme
+    if ref.startswith(("/", "~/")) or _DRIVE.match(ref):
+        return "absolute" if ref[0] == "/" else "home" if ref[0] == "~" else "windows"
     return "relative" if cwd_known else None
+
+
+def _after_keyword(line: str) -> str | None:
+    """What follows `MEDIA:` (any indentation before it, any case), or None when the line is no
+    directive. Plain string operations: a lazy regular expression over a long line of spaces is
+    quadratic."""
+    start = _LEAD.match(line).end()  # type: ignore[union-attr]
+    if line[start : start + len(_KEYWORD)].lower() != _KEYWORD:
+        return None
+    return line[start + len(_KEYWORD) :]
 
 
 def parse_directive(line: str, cwd_known: bool = True) -> MediaRef | None:
     """The reference of a `MEDIA:` line, or None if the line is not a valid directive."""
-    match = _DIRECTIVE.match(line)
-    if match is None:
+    rest = _after_keyword(line)
+    if rest is None:
         return None
-    raw = match.group("ref")
+    raw = rest.strip(_WS_CHARS)
     if not raw:
         return None
     if raw[0] in "\"'":
-        quote = raw[0]
-        if len(raw) < 2 or raw[-1] != quote or quote in raw[1:-1]:
+        if len(raw) < 2 or raw[-1] != raw[0]:
             return None
         ref = raw[1:-1]
-        if not ref.strip():
-            return None
     else:
-        if any(ch.isspace() for ch in raw):
+        if any(ch in _WS_CHARS for ch in raw):
             return None  # exactly one reference: unquoted refs hold no spaces
         ref = raw
-    if len(ref) > MAX_REF_CHARS or ref.startswith(_BAD_START) or ref.endswith(_BAD_END):
+    if not ref or len(ref) > MAX_REF_CHARS or ref.startswith(_BAD_START) or ref.endswith(_BAD_END):
         return None
     kind = classify_ref(ref, cwd_known)
     return MediaRef(ref, kind) if kind is not None else None
@@ -92,7 +109,7 @@ class _Fence:
                 match
                 and match.group("fence")[0] == self.char
                 and len(match.group("fence")) >= self.length
-                and not match.group("rest").strip()
+                and _FENCE_CLOSE_REST.fullmatch(match.group("rest"))
             ):
                 self.char, self.length = "", 0
             return True
@@ -107,32 +124,35 @@ class _Fence:
 
 class MediaScanner:
     """Incremental scan of one growing text: which complete lines are directives, whether any other
-    line carries visible prose, and the refs found. Each chunk is looked at once: the unfinished last
-    line is kept as chunks with a running "non-blank" flag, and only joined when it could still be a
-    directive (it starts like one and is short enough), so one endless line costs O(its length)."""
+    line carries visible prose, and the refs found. Each chunk is looked at once. The unfinished last
+    line is kept only while it could still be a fence line or a directive (judged by its first
+    characters after the indentation); a would-be directive has its long runs of whitespace shortened
+    (which changes no parse) and is dropped once too long to be one, so one endless line costs O(its
+    length) and a read of `refs` at most O(`_MAX_DIRECTIVE_LINE`)."""
 
-    _HEAD = 16
-    _MAX_DIRECTIVE_LINE = MAX_REF_CHARS + 32
+    _RUN = MAX_REF_CHARS + 3  # whitespace runs longer than a quoted reference are shortened to this
+    _MAX_DIRECTIVE_LINE = 4 * _RUN + len(_KEYWORD)  # indentation, keyword, gap, reference, tail
+    _LONG_RUN = re.compile(f"[{WHITESPACE}]{{{_RUN + 1},}}")
 
     def __init__(self, cwd_known: bool = True) -> None:
         self.cwd_known = cwd_known
         self._fence = _Fence()
-        self._partial: list[str] = []
-        self._partial_len = 0
-        self._partial_head = ""
-        self._partial_nonblank = False
         self._complete_refs: list[MediaRef] = []
         self._prose_lines = 0  # 1 once a line of prose was seen
         self.has_directive = False
+        self._reset_partial()
 
     def feed(self, chunk: str) -> None:
         newline = chunk.find("\n")
         if newline < 0:
             self._extend_partial(chunk)
             return
-        first = "".join(self._partial) + chunk[:newline]
+        if self._partial_kind == "plain":
+            if not self._prose_lines and (self._partial_nonblank or _NONBLANK.search(chunk, 0, newline)):
+                self._prose_lines = 1
+        else:
+            self._take(("".join(self._partial) + chunk[:newline]).rstrip("\r"))
         self._reset_partial()
-        self._take(first.rstrip("\r"))
         start = newline + 1
         while (newline := chunk.find("\n", start)) >= 0:
             self._take_at(chunk, start, newline)
@@ -142,9 +162,8 @@ class MediaScanner:
     def _take_at(self, chunk: str, start: int, end: int) -> None:
         """The complete line chunk[start:end], copied only when its start could make it a fence line or
         a directive (a chunk of 100 MB in long lines is not copied line by line)."""
-        head = chunk[start : min(end, start + self._HEAD)]
-        body = head.lstrip(" \t")
-        if len(head) - len(body) <= 3 and body.startswith(_SIGNIFICANT):
+        lead = _LEAD.match(chunk, start, end).end()  # type: ignore[union-attr]
+        if _could_matter(chunk[start:lead], chunk[lead : lead + len(_KEYWORD)]):
             self._take(chunk[start:end].rstrip("\r"))
         elif not self._prose_lines and _NONBLANK.search(chunk, start, end):
             self._prose_lines = 1  # neither a fence line nor a directive: prose if not blank
@@ -152,17 +171,44 @@ class MediaScanner:
     def _extend_partial(self, chunk: str) -> None:
         if not chunk:
             return
-        self._partial.append(chunk)
-        self._partial_len += len(chunk)
-        if len(self._partial_head) < self._HEAD:
-            self._partial_head = (self._partial_head + chunk)[: self._HEAD]
         if not self._partial_nonblank and chunk.strip():
             self._partial_nonblank = True
+        if self._partial_kind == "plain":
+            return
+        if not self._partial_head:
+            lead = _LEAD.match(chunk).end()  # type: ignore[union-attr]
+            self._partial_indent += chunk[:lead] if len(self._partial_indent) < 4 else ""
+            self._partial_head = chunk[lead : lead + len(_KEYWORD)]
+        elif len(self._partial_head) < len(_KEYWORD):
+            self._partial_head += chunk[: len(_KEYWORD) - len(self._partial_head)]
+        if self._partial_head:
+            head = self._partial_head
+            if not _could_matter(self._partial_indent[:4], head, partial=True):
+                self._partial_kind = "plain"  # neither a fence line nor a directive: only prose
+                self._partial = []
+                return
+            self._partial_kind = "fence" if head.startswith(("`", "~")) else "directive"
+        self._partial.append(chunk)
+        self._partial_len += len(chunk)
+        if self._partial_kind == "directive" and self._partial_len > 2 * self._MAX_DIRECTIVE_LINE:
+            self._shorten()
+
+    def _shorten(self) -> None:
+        """Shorten the would-be directive's whitespace runs; drop it once too long to be one."""
+        text = self._LONG_RUN.sub(" " * self._RUN, "".join(self._partial))
+        if len(text) > self._MAX_DIRECTIVE_LINE:
+            self._partial_kind = "plain"
+            self._partial = []
+            return
+        self._partial = [text]
+        self._partial_len = len(text)
 
     def _reset_partial(self) -> None:
-        self._partial = []
+        self._partial: list[str] = []
         self._partial_len = 0
-        self._partial_head = ""
+        self._partial_indent = ""  # the first few characters of indentation
+        self._partial_head = ""  # the first characters after the indentation
+        self._partial_kind = ""  # "" (only whitespace yet) | "fence" | "directive" | "plain"
         self._partial_nonblank = False
 
     def _take(self, line: str) -> None:
@@ -175,10 +221,12 @@ class MediaScanner:
             self._prose_lines = 1
 
     def _partial_ref(self) -> MediaRef | None:
-        if self._fence.open or not self._partial_nonblank or self._partial_len > self._MAX_DIRECTIVE_LINE:
+        if self._fence.open or self._partial_kind != "directive":
             return None
-        if not self._partial_head.lstrip(" \t").startswith("MEDIA:"[: len(self._partial_head.lstrip(" \t"))]):
-            return None
+        if self._partial_len > self._MAX_DIRECTIVE_LINE:
+            self._shorten()
+            if self._partial_kind != "directive":
+                return None
         text = "".join(self._partial)
         self._partial = [text]
         return parse_directive(text.rstrip("\r"), self.cwd_known)
@@ -197,9 +245,23 @@ class MediaScanner:
         return self._partial_nonblank and self._partial_ref() is None
 
 
+def _could_matter(indent: str, head: str, partial: bool = False) -> bool:
+    """Whether a line with this indentation and these first characters after it could be a fence line
+    (at most 3 spaces, then ``` or ~~~) or a directive (any indentation, then `MEDIA:` in any case).
+    With `partial`, `head` may be only the start of what follows (the line is still streaming)."""
+    lowered = head.lower()
+    if _KEYWORD.startswith(lowered) if partial and len(head) < len(_KEYWORD) else lowered == _KEYWORD:
+        return True
+    if len(indent) > 3 or indent.strip(" "):
+        return False
+    if partial and len(head) < 3:
+        return any(marker.startswith(head) for marker in _SIGNIFICANT)
+    return head.startswith(_SIGNIFICANT)
+
+
 def strip_directives(text: str, cwd_known: bool = True) -> tuple[str, tuple[MediaRef, ...]]:
     """The prose without directive lines, and the refs in order (whole-text form of the scanner)."""
-    if "MEDIA:" not in text:
+    if not _ANY_KEYWORD.search(text):
         return text, ()
     fence = _Fence()
     kept: list[str] = []

@@ -13,10 +13,12 @@ from app.renderer.timeline.grouping import Grouping
 from app.renderer.timeline.items import Item, MessageSegment
 from app.renderer.timeline.parts import MarkdownPart
 from app.renderer.timeline.rows import RowKey
+from app.renderer.timeline.turn_view import from_the_agent, strip_cwd_prefix
 
 MAX_GRAPHEMES = 64
 KEEP_GRAPHEMES = 61
 SHOWN_LIMIT = 300
+TOOLTIP_CHARS = 300  # of a question shown in its directory entry's tooltip
 _GRAPHEME = regex.compile(r"\X")
 _SPACE = regex.compile(r"\s+")
 
@@ -26,6 +28,7 @@ class Question:
     anchor: RowKey  # the user row: what the view scrolls to
     title: str
     number: int  # 1-based position among all questions
+    text: str = ""  # the question's start, whitespace collapsed (the entry's tooltip)
 
 
 @dataclass(frozen=True)
@@ -47,13 +50,34 @@ def truncate_graphemes(text: str, limit: int = MAX_GRAPHEMES, keep: int = KEEP_G
 
 
 def title_of(segments: list[Item], number: int) -> str:
+    text = _first_text(segments)
+    return truncate_graphemes(_SPACE.sub(" ", text).strip()) if text else f"Question {number}"
+
+
+def tooltip_of(text: str, limit: int = TOOLTIP_CHARS) -> str:
+    """The question's start for its entry's tooltip: whitespace collapsed, at most `limit` characters."""
+    head = _SPACE.sub(" ", text[: limit * 2]).strip()
+    return head[:limit] + ("\u2026" if len(head) > limit or len(text) > limit * 2 else "")
+
+
+def _first_text(segments: list[Item]) -> str:
+    """The first non-blank text of a user group ("" when it has none), OpenClaw's prefix left out."""
     for segment in segments:
         if not isinstance(segment, MessageSegment):
             continue
-        for part in segment.parts:
-            if isinstance(part, MarkdownPart) and part.text.strip():
-                return truncate_graphemes(_SPACE.sub(" ", part.text).strip())
-    return f"Question {number}"
+        texts = [part.text for part in segment.parts if isinstance(part, MarkdownPart)]
+        if texts and from_the_agent(segment):
+            texts[0] = strip_cwd_prefix(texts[0])  # OpenClaw's prefix, at the start of the text only
+        for text in texts:
+            if text.strip():
+                return text
+    return ""
+
+
+def _question(segments: list[Item], anchor: RowKey, number: int) -> Question:
+    text = _first_text(segments)
+    title = truncate_graphemes(_SPACE.sub(" ", text).strip()) if text else f"Question {number}"
+    return Question(anchor, title, number, tooltip_of(text) if text else title)
 
 
 def question_directory(
@@ -62,7 +86,7 @@ def question_directory(
     user_groups = [g for g in grouping.groups if g.kind == "user"]
     hidden = max(0, len(user_groups) - limit)
     entries = tuple(
-        Question(RowKey("user", g.ref.first_item), title_of([items[i] for i in g.item_ids], number), number)
+        _question([items[i] for i in g.item_ids], RowKey("user", g.ref.first_item), number)
         for number, g in enumerate(user_groups[hidden:], start=hidden + 1)
     )
     return QuestionDirectory(entries, hidden)

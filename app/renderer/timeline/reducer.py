@@ -24,6 +24,7 @@ from app.contract.envelopes import (
     SessionUpdateEnvelope,
     TerminalOutputEnvelope,
     ToolCallsCancelledEnvelope,
+    TranscriptSupplementEnvelope,
 )
 from app.renderer.timeline.grouping import Grouping
 from app.renderer.timeline.items import Item, MessageSegment, PermissionItem, ToolCall, TurnEnd
@@ -33,6 +34,7 @@ from app.renderer.timeline.parts import AttachmentPart, MarkdownPart, Part, cont
 from app.renderer.timeline.rows import MetadataChanged, Row, RowsChanged, TimelineEvent
 from app.renderer.timeline.terminals import TerminalRegistry
 from app.renderer.timeline.tool_rules import ToolRules
+from app.renderer.timeline.transcript_rules import apply_transcript_supplement
 
 if TYPE_CHECKING:
     from app.contract.acp import SessionUpdate
@@ -49,6 +51,7 @@ TIMELINE_KINDS = frozenset(
         "prompt_settled",
         "tool_calls_cancelled",
         "terminal_output",
+        "transcript_supplement",
     }
 )
 
@@ -169,6 +172,8 @@ class Timeline(MessageRules, ToolRules):
                 self._prompt_settled(envelope)
             case ToolCallsCancelledEnvelope():
                 self._tools_cancelled(envelope)
+            case TranscriptSupplementEnvelope():
+                apply_transcript_supplement(self, envelope)
             case TerminalOutputEnvelope():
                 owner = self.terminals.apply_client_output(
                     envelope.terminal_id,
@@ -193,6 +198,8 @@ class Timeline(MessageRules, ToolRules):
                 self._thought(update, historical)  # type: ignore[arg-type]
             case "tool_call" | "tool_call_update":
                 self._tool(update, historical)  # type: ignore[arg-type]
+            case "tool_call_content_chunk":
+                self._tool_content_chunk(update, historical)  # type: ignore[arg-type]
             case "plan":
                 self._plan(update, historical)  # type: ignore[arg-type]
             case str() as kind if kind in METADATA_UPDATES:

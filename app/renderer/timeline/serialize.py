@@ -128,6 +128,7 @@ def item_record(item: Item) -> dict[str, Any]:
                 "parts": [part_record(p) for p in item.output_parts],
                 "locations": item.locations,
                 "terminal": terminal_record(terminal, rendered=False) if terminal else None,
+                "error": item.error,
             }
         case PermissionItem():
             return {

@@ -1,14 +1,15 @@
 """The reducer's rules for process items: tool calls (created by id, patched field by field; content and
-locations replace; terminal content and `_meta` feed the terminal registry) and the plan (one item whose
-entries replace). Part of `Timeline` (reducer.py); each rule pinned in tests/unit/test_reducer_rules.py."""
+locations replace; `tool_call_content_chunk` appends one content item; terminal content and `_meta` feed
+the terminal registry) and the plan (one item whose entries replace). Part of `Timeline` (reducer.py);
+each rule pinned in tests/unit/test_reducer_rules.py."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from app.contract.acp_fields import dict_items, str_field
 from app.renderer.timeline.items import PlanItem, ToolCall
-from app.renderer.timeline.parts import Part, TerminalRefPart, tool_content_to_part
+from app.renderer.timeline.parts import ErrorPart, Part, TerminalRefPart, tool_content_to_part
 
 if TYPE_CHECKING:
     from app.contract.acp import PlanUpdate, ToolCallUpdate
@@ -21,6 +22,8 @@ if TYPE_CHECKING:
 else:
     _Base = object
 
+MAX_ERROR_CHARS = 4_000  # of a tool's `error` text
+MAX_TOOL_PARTS = 2_000  # content items a tool keeps from `tool_call_content_chunk`; later ones are counted
 _TOOL_STATUS = {"pending": "pending", "in_progress": "running", "completed": "completed", "failed": "failed"}
 
 
@@ -49,6 +52,47 @@ class ToolRules(_Base):
             if other is not tool and other.id in self.items:
                 self._touch(other)
 
+    def _tool_content_chunk(self, update: dict[str, Any], historical: bool) -> None:
+        """ACP's `tool_call_content_chunk {toolCallId, content}` appends ONE tool content item (content,
+        diff or terminal) to the call's content, creating the call when it is new (as running, like
+        ClawX); a content that is not an object becomes an error part, never a dropped update."""
+        tool_call_id = str_field(update, "toolCallId")  # type: ignore[arg-type]
+        if tool_call_id is None:
+            self.ignored += 1
+            return
+        self._close_segments()
+        item_id = f"tool:{tool_call_id}"
+        tool = self.items.get(item_id)
+        created = tool is None
+        if tool is None:
+            tool = ToolCall(
+                id=item_id,
+                tool_call_id=tool_call_id,
+                title=tool_call_id,
+                status="running",
+                historical=historical,
+            )
+        elif not isinstance(tool, ToolCall):
+            self.ignored += 1
+            return
+        entry = update.get("content")
+        part = (
+            tool_content_to_part(entry)
+            if isinstance(entry, dict)
+            else ErrorPart("Unsupported ACP tool content chunk")
+        )
+        if len(tool.output_parts) < MAX_TOOL_PARTS:
+            tool.output_parts.append(part)
+            if isinstance(part, TerminalRefPart):
+                self.terminals.attach(tool, part.terminal_id)
+        else:
+            tool.parts_dropped += 1
+        tool.historical = tool.historical or historical
+        if created:
+            self._append(tool)
+        else:
+            self._touch(tool)
+
     def _patch_tool(self, tool: ToolCall, update: ToolCallUpdate, historical: bool) -> None:
         """Patch only the fields present; content and locations replace."""
         tool.title = str_field(update, "title") or tool.title
@@ -68,12 +112,18 @@ class ToolRules(_Base):
                 parts.append(part)
                 if isinstance(part, TerminalRefPart):
                     self.terminals.attach(tool, part.terminal_id)
-            tool.output_parts = parts
+            tool.output_parts = parts[:MAX_TOOL_PARTS]
+            tool.parts_dropped = max(0, len(parts) - MAX_TOOL_PARTS)
         if isinstance(update.get("locations"), list):
             tool.locations = dict_items(update, "locations")
         meta = update.get("_meta")
         if isinstance(meta, dict):
             tool.meta = meta
+        error = update.get("error")
+        if isinstance(error, dict):
+            error = error.get("message")
+        if isinstance(error, str) and error.strip():
+            tool.error = error[:MAX_ERROR_CHARS]
         tool.historical = tool.historical or historical
 
     def _plan(self, update: PlanUpdate, historical: bool) -> None:

@@ -1,10 +1,12 @@
 """Read-only views of groups for presentation, copy and replay: the prose of a segment (MEDIA lines
-hidden), a turn's copy text (assistant prose joined by blank lines, no tool output), and a group's
-lifted attachments (a native ACP resource wins over a MEDIA directive naming the same target)."""
+hidden; OpenClaw's `[Working directory: …]` prefix removed from the user's text the agent sent back), a
+turn's copy text (assistant prose joined by blank lines, no tool output), and a group's lifted
+attachments (a native ACP resource wins over a MEDIA directive naming the same target)."""
 
 from __future__ import annotations
 
 import posixpath
+import re
 from urllib.parse import unquote, urlsplit
 
 from app.renderer.ansi_text import strip_escapes
@@ -29,10 +31,30 @@ def _may_hold_directives(parts: list[Part]) -> bool:
     return any(isinstance(p, MarkdownPart) and (p.scanner is None or p.scanner.refs) for p in parts)
 
 
+# OpenClaw puts `[Working directory: <cwd>]\n\n` before the prompt it passes on (unless `prefixCwd` is
+# false) and replays the user's text with it; ClawX strips it for display the same way. The cwd is the
+# rest of that first line up to its last `]`; only at the very start of the text, never elsewhere.
+_CWD_PREFIX = re.compile(r"\[Working directory: [^\r\n]*\](?:\r?\n\r?\n|\r?\n?\Z)")
+
+
+def strip_cwd_prefix(text: str) -> str:
+    """The user's text without OpenClaw's working-directory prefix at its start."""
+    if not text.startswith("[Working directory: "):
+        return text
+    match = _CWD_PREFIX.match(text)
+    return text[match.end() :] if match else text
+
+
+def from_the_agent(segment: MessageSegment) -> bool:
+    """Whether a user segment's text came from the agent (replayed or echoed), not typed here."""
+    return not segment.optimistic or segment.echoed
+
+
 def item_text(item: Item) -> str:
     """The prose a message or thought shows ("" for other kinds)."""
     if isinstance(item, MessageSegment):
-        return markdown_of(item.parts, hide_media=item.role == "assistant")
+        text = markdown_of(item.parts, hide_media=item.role == "assistant")
+        return strip_cwd_prefix(text) if item.role == "user" and from_the_agent(item) else text
     if isinstance(item, Thought):
         return markdown_of(item.parts, hide_media=False)
     return ""

@@ -1,0 +1,126 @@
+"""OpenClaw's Gateway transcript (`sessions.get` records) read for the three things seed 003 allows:
+the media OpenClaw stripped from a reply, whole-turn timing, and whether a session is heartbeat-only.
+Pure functions over untrusted JSON: nothing here creates text, tools or turns, and anything malformed
+is skipped.
+
+A turn is a `user` record and the records up to the next `user` record. Its media: every assistant
+record's `openclawDelivery.mediaUrls` (as written) and `openclawDisplayContent` image entries (Gateway
+outgoing-media URLs); an image entry whose `alt` names a delivered file of the same turn is that file and
+is dropped. Its duration: from the user record's `timestamp` to the latest assistant or tool-result
+`timestamp` before the next user record.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from app.contract.envelopes import TranscriptTurn, transcript_match_text
+
+MAX_TURNS = 200  # the records `sessions.get` is asked for bound this too
+MAX_MEDIA_PER_TURN = 32
+MAX_REF_CHARS = 4096
+MAX_DURATION_S = 7 * 24 * 3600.0  # a longer "turn" is a broken clock, not a turn
+HEARTBEAT_SENTINEL = "[OpenClaw heartbeat poll]"
+INTERNAL_PREFIX = "[OpenClaw "  # heartbeat, exec completion, cron wake, session event prompts
+OUTGOING_PREFIX = "/api/chat/media/outgoing/"
+match_text = transcript_match_text
+
+
+def record_text(record: dict[str, Any]) -> str:
+    content = record.get("content")
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(
+            part["text"]
+            for part in content[:64]
+            if isinstance(part, dict) and part.get("type") == "text" and isinstance(part.get("text"), str)
+        )
+    return ""
+
+
+def _ref(value: object) -> str | None:
+    if isinstance(value, str) and value.strip() and len(value) <= MAX_REF_CHARS:
+        return value.strip()
+    return None
+
+
+def _timestamp(record: dict[str, Any]) -> float | None:
+    value = record.get("timestamp")
+    if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+        return None
+    return float(value) / 1000.0
+
+
+def _basename(ref: str) -> str:
+    return ref.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1]
+
+
+@dataclass
+class _Turn:
+    text: str
+    started: float | None
+    ended: float | None = None
+    delivered: list[str] | None = None
+    shown: list[tuple[str, str]] | None = None  # (outgoing url, alt)
+
+    def take(self, record: dict[str, Any]) -> None:
+        stamp = _timestamp(record)
+        if stamp is not None and (self.ended is None or stamp > self.ended):
+            self.ended = stamp
+        if record.get("role") != "assistant":
+            return
+        delivery = record.get("openclawDelivery")
+        urls = delivery.get("mediaUrls") if isinstance(delivery, dict) else None
+        for url in urls[:MAX_MEDIA_PER_TURN] if isinstance(urls, list) else []:
+            if (ref := _ref(url)) is not None:
+                self.delivered = [*(self.delivered or []), ref]
+        display = record.get("openclawDisplayContent")
+        for entry in display[:MAX_MEDIA_PER_TURN] if isinstance(display, list) else []:
+            if isinstance(entry, dict) and entry.get("type") == "image" and (ref := _ref(entry.get("url"))):
+                alt = entry.get("alt") if isinstance(entry.get("alt"), str) else ""
+                self.shown = [*(self.shown or []), (ref, alt)]
+
+    def finish(self) -> TranscriptTurn:
+        delivered = list(dict.fromkeys(self.delivered or []))
+        names = {_basename(ref) for ref in delivered}
+        shown = [url for url, alt in self.shown or [] if not (alt and alt in names)]
+        media = list(dict.fromkeys([*delivered, *shown]))[:MAX_MEDIA_PER_TURN]
+        duration = None
+        if self.started is not None and self.ended is not None:
+            elapsed = self.ended - self.started
+            duration = elapsed if 0 <= elapsed <= MAX_DURATION_S else None
+        return TranscriptTurn(match_text(self.text), tuple(media), duration)
+
+
+def transcript_turns(messages: object) -> tuple[TranscriptTurn, ...]:
+    """The turns of a `sessions.get` answer, oldest first, at most the newest `MAX_TURNS`."""
+    turns: list[_Turn] = []
+    for record in messages if isinstance(messages, list) else []:
+        if not isinstance(record, dict):
+            continue
+        if record.get("role") == "user":
+            turns.append(_Turn(record_text(record), _timestamp(record)))
+        elif turns:
+            turns[-1].take(record)
+    return tuple(turn.finish() for turn in turns[-MAX_TURNS:])
+
+
+def is_heartbeat_transcript(messages: object) -> bool:
+    """Heartbeat-only: the first user text is OpenClaw's heartbeat poll and no user record carries
+    real user text (every one is one of OpenClaw's own `[OpenClaw …]` prompts)."""
+    texts = [
+        match_text(record_text(record))
+        for record in (messages if isinstance(messages, list) else [])
+        if isinstance(record, dict) and record.get("role") == "user"
+    ]
+    return (
+        bool(texts)
+        and texts[0].startswith(HEARTBEAT_SENTINEL)
+        and all(text.startswith(INTERNAL_PREFIX) for text in texts)
+    )
+
+
+def is_outgoing_media(ref: str) -> bool:
+    return ref.startswith(OUTGOING_PREFIX)

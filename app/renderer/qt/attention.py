@@ -1,0 +1,87 @@
+"""Asking for the user when an agent waits for them: a permission request arrives while the window is
+not focused (its chat may not be the one on screen either). A desktop notification through the system
+tray when the desktop has one, else the window's alert (its taskbar entry flashes). Presentation only:
+that the request waits at all is the main side's rule.
+
+At most one notification per chat until the window is focused again: an agent asking ten times in a
+row is one message, not ten."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QGuiApplication, QWindow
+
+from app.contract.envelopes import Envelope
+from app.contract.host_api import SessionsHost
+
+NOTIFY_MS = 10_000  # how long the tray message stays (the desktop may cap it)
+WINDOW_NAME = "mainWindow"  # the chat window's objectName (Main.qml)
+
+
+def _is_chat_window(window: QWindow | None) -> bool:
+    return window is not None and window.objectName() == WINDOW_NAME
+
+
+class Attention(QObject):
+    notified = Signal(str, str)  # (how: "tray" | "alert", the message) each time the user is called
+
+    def __init__(
+        self, host: SessionsHost, title_of: Callable[[str], str], parent: QObject | None = None
+    ) -> None:
+        super().__init__(parent)
+        self._title_of = title_of
+        self._tray: object | None = None  # QSystemTrayIcon, made on first use (widgets only then)
+        self._told: set[str] = set()  # chats already notified since the window was last focused
+        host.subscribe(self._on_envelope)
+        app = QGuiApplication.instance()
+        if isinstance(app, QGuiApplication):
+            app.focusWindowChanged.connect(self._on_focus)
+
+    def _on_focus(self, window: QWindow | None) -> None:
+        if _is_chat_window(window):
+            self._told.clear()
+
+    def _on_envelope(self, envelope: Envelope) -> None:
+        if envelope.kind != "permission_request" or _is_chat_window(QGuiApplication.focusWindow()):
+            return
+        key = envelope.session_key  # type: ignore[attr-defined]
+        if key in self._told:
+            return
+        self._told.add(key)
+        tool = envelope.tool_call.get("title")  # type: ignore[attr-defined]
+        asks = f"permission to run {tool}" if isinstance(tool, str) and tool else "your permission"
+        self.notify(f"{self._title_of(key)} needs you: the agent asks {asks}.")
+
+    def notify(self, message: str) -> None:
+        """Tell the user outside the window: the tray's message, else the window's alert."""
+        tray = self._tray_icon()
+        if tray is not None:
+            tray.showMessage("ClawQt", message, tray.MessageIcon.Information, NOTIFY_MS)  # type: ignore[attr-defined]
+            self.notified.emit("tray", message)
+            return
+        for window in QGuiApplication.topLevelWindows():
+            if _is_chat_window(window) and window.isVisible():
+                window.alert(0)  # until the user activates it
+        self.notified.emit("alert", message)
+
+    def _tray_icon(self) -> object | None:
+        """The tray icon, made and shown once, when the desktop has a tray and widgets are available."""
+        if self._tray is not None:
+            return self._tray
+        try:
+            from PySide6.QtWidgets import QApplication, QStyle, QSystemTrayIcon
+        except ImportError:  # pragma: no cover - PySide6 always ships QtWidgets
+            return None
+        app = QApplication.instance()
+        if not isinstance(app, QApplication) or not QSystemTrayIcon.isSystemTrayAvailable():
+            return None
+        icon = app.windowIcon()
+        if icon.isNull():
+            icon = app.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxInformation)
+        tray = QSystemTrayIcon(icon, self)
+        tray.setToolTip("ClawQt")
+        tray.show()
+        self._tray = tray
+        return tray

@@ -1,0 +1,104 @@
+"""OpenClaw transcript supplements (seed 003, "bounded transcript exceptions") applied to a timeline:
+media OpenClaw stripped from a reply become marked compatibility attachments (`media-transcript`) of
+the matched turn's last assistant message, and a reloaded turn without client timing gets the
+transcript's whole-turn duration ("Took N s").
+
+Only an unambiguous match counts: a live supplement names its prompt (`client_message_id`); a load's
+turns are paired with the timeline's user turns from the newest backwards while the user texts agree,
+and the pairing stops at the first disagreement. Nothing here creates text, tool cards or turns: a
+turn with no assistant message gets no attachment. Memory only, like the timeline.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from app.contract.envelopes import TranscriptSupplementEnvelope, TranscriptTurn, transcript_match_text
+from app.renderer.timeline.items import MessageSegment
+from app.renderer.timeline.parts import Attachment, AttachmentPart, basename_of
+from app.renderer.timeline.turn_view import item_text
+
+if TYPE_CHECKING:
+    from app.renderer.timeline.reducer import Timeline
+
+MAX_SUPPLEMENT_TURNS = 200
+MAX_TURN_MEDIA = 32
+
+
+def _user_turns(timeline: Timeline) -> list[tuple[str, list[str]]]:
+    """(message id of the user segment that opens it, the turn's item ids), in order. Consecutive
+    user segments belong to one turn."""
+    turns: list[tuple[str, list[str]]] = []
+    previous_user = False
+    for item_id in timeline.order:
+        item = timeline.items.get(item_id)
+        is_user = isinstance(item, MessageSegment) and item.role == "user"
+        if is_user and not previous_user:
+            turns.append((item.message_id, [item_id]))  # type: ignore[union-attr]
+        elif turns:
+            turns[-1][1].append(item_id)
+        previous_user = is_user
+    return turns
+
+
+def _turn_text(timeline: Timeline, item_ids: list[str]) -> str:
+    texts = []
+    for item_id in item_ids:
+        item = timeline.items.get(item_id)
+        if not (isinstance(item, MessageSegment) and item.role == "user"):
+            break
+        texts.append(item_text(item))
+    return transcript_match_text("\n".join(texts))
+
+
+def _supplement_turn(timeline: Timeline, message_id: str, item_ids: list[str], turn: TranscriptTurn) -> None:
+    timing = timeline.timings.get(message_id)
+    if (
+        turn.duration_s is not None
+        and (timing is None or timing.elapsed_s is None)
+        and timeline.live_message_id != message_id
+    ):
+        from app.renderer.timeline.reducer import TurnTiming  # the reducer imports this module
+
+        timeline.timings[message_id] = TurnTiming(None, elapsed_s=turn.duration_s)
+        timeline._turn_settled(item_ids[0])  # its footer now says "Took N s"
+    if not turn.media:
+        return
+    segments = [timeline.items.get(i) for i in item_ids]
+    target = next(
+        (s for s in reversed(segments) if isinstance(s, MessageSegment) and s.role == "assistant"), None
+    )
+    if target is None:
+        return  # never a message of our own
+    known = {
+        part.attachment.uri
+        for item in segments
+        for part in getattr(item, "parts", ())
+        if isinstance(part, AttachmentPart)
+    }
+    added = False
+    for uri in turn.media[:MAX_TURN_MEDIA]:
+        if uri not in known:
+            known.add(uri)
+            target.parts.append(AttachmentPart(Attachment(basename_of(uri), uri, source="media-transcript")))
+            added = True
+    if added:
+        timeline._touch(target)
+
+
+def apply_transcript_supplement(timeline: Timeline, envelope: TranscriptSupplementEnvelope) -> None:
+    """Attach the supplement to the turns it unambiguously matches; ignore the rest."""
+    turns = [t for t in envelope.turns[-MAX_SUPPLEMENT_TURNS:] if isinstance(t, TranscriptTurn)]
+    user_turns = _user_turns(timeline)
+    if envelope.client_message_id is not None:
+        segment_id = timeline.optimistic.get(envelope.client_message_id)
+        found = next((t for t in user_turns if segment_id in t[1][:1]), None)
+        if found is None or len(turns) != 1:
+            timeline.ignored += 1
+            return
+        _supplement_turn(timeline, envelope.client_message_id, found[1], turns[0])
+        return
+    for (message_id, item_ids), turn in zip(reversed(user_turns), reversed(turns), strict=False):
+        if _turn_text(timeline, item_ids) != turn.user_text:
+            break
+        _supplement_turn(timeline, message_id, item_ids, turn)

@@ -1,0 +1,105 @@
+"""Seed 003's bounded transcript exceptions against the real OpenClaw: the media OpenClaw strips from a
+reply come back from its Gateway transcript as one marked card on that turn, live and after a reload;
+a reloaded session's turns show their durations; the child runs with OpenClaw's embedding variables."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+
+import pytest
+
+from app.renderer.pipeline import HeadlessPipeline
+from app.renderer.presenter import footer_entry
+from app.renderer.timeline.heartbeat import SENTINEL, is_heartbeat_only
+from app.renderer.timeline.turn_view import group_attachments
+
+pytestmark = pytest.mark.e2e
+
+
+def _turn_cards(timeline, needle: str) -> list:
+    """The attachments naming `needle` in every assistant turn, per turn."""
+    return [
+        [a for a in group_attachments(timeline.items, group) if needle in a.uri]
+        for group in timeline.grouping.groups
+        if group.kind != "user"
+    ]
+
+
+async def test_a_media_line_for_a_written_file_is_one_card_live_and_after_reload(
+    make_service, openclaw, fake_model, tmp_path
+):
+    report = tmp_path / "report.txt"
+    fake_model.media_path = str(report)
+    service, envelopes = make_service(openclaw.agent_argv())
+    assert service.transcripts is not None  # an `openclaw acp` agent gets the reader
+    pipeline = HeadlessPipeline(service)
+    timeline = await pipeline.new_session()
+    key = timeline.session_key
+    await pipeline.prompt(key, "Say hello please")
+    result = await pipeline.prompt(key, "please write media now")
+    assert result.stop_reason == "end_turn"
+    assert report.read_text() == fake_model.media_text  # the agent wrote the file itself
+    assert "MEDIA:" not in envelopes.text(key)  # OpenClaw stripped the line from the stream
+    await envelopes.wait_for(lambda log: log.of_kind("transcript_supplement"), timeout=15)
+    cards = _turn_cards(timeline, "report.txt")
+    assert [len(c) for c in cards] == [0, 1], cards  # the turn that wrote it, once
+    card = cards[1][0]
+    assert card.source == "media-transcript" and card.uri == str(report)
+
+    await service.shutdown()
+    fresh, fresh_envelopes = make_service(openclaw.agent_argv())
+    reloaded_pipeline = HeadlessPipeline(fresh)
+    reloaded = await reloaded_pipeline.load_session(key)
+    await fresh_envelopes.wait_for(lambda log: log.of_kind("transcript_supplement"), timeout=15)
+    cards = _turn_cards(reloaded, "report.txt")
+    assert [len(c) for c in cards] == [0, 1], cards
+    assert cards[1][0].source == "media-transcript"
+    footers = [footer_entry(reloaded, g, 0.0)["timing"] for g in reloaded.grouping.groups if g.kind != "user"]
+    assert len(footers) == 2 and all(f.startswith("Took ") for f in footers), footers
+
+
+async def test_the_openclaw_child_gets_the_embedding_environment(make_service, openclaw):
+    service, _ = make_service(openclaw.agent_argv())
+    await service.start()
+    with open(f"/proc/{service.connection.pid}/environ", "rb") as handle:
+        env = dict(entry.split(b"=", 1) for entry in handle.read().split(b"\0") if b"=" in entry)
+    assert env[b"OPENCLAW_EMBEDDED_IN"] == b"clawqt"
+    assert env[b"OPENCLAW_NO_RESPAWN"] == b"1"
+    assert env[b"OPENCLAW_EXEC_SHELL_SNAPSHOT"] == b"0"
+    assert os.environ.get("OPENCLAW_EMBEDDED_IN") is None  # ClawQt's own environment is untouched
+
+
+def _gateway_call(openclaw, method: str, params: dict) -> str:
+    """The test's own admin call (ClawQt's reader is read-only)."""
+    argv = [str(openclaw.env.openclaw), "gateway", "call", method, "--json", "--params", json.dumps(params)]
+    argv += ["--url", openclaw.url, "--token", openclaw.token]
+    done = subprocess.run(
+        argv, env={**os.environ, **openclaw.process_env()}, capture_output=True, timeout=60, check=False
+    )
+    assert done.returncode == 0, done.stderr.decode(errors="replace")[-2000:]
+    return done.stdout.decode(errors="replace")
+
+
+async def test_a_heartbeat_session_the_gateway_ran_by_itself_is_hidden(make_service, openclaw, fake_model):
+    service, _ = make_service(openclaw.agent_argv())
+    await service.start()
+    before = {s.session_key for s in (await service.list_sessions()).sessions}
+    _gateway_call(openclaw, "wake", {"mode": "now", "text": "periodic check"})
+    page = None
+    for _ in range(60):
+        page = await service.list_sessions()
+        if {s.session_key for s in page.sessions} - before:
+            break
+        await asyncio.sleep(0.5)
+    assert page is not None
+    new = [s for s in page.sessions if s.session_key not in before]
+    assert new, "the gateway ran no heartbeat"
+    transcript = json.loads(_gateway_call(openclaw, "sessions.get", {"key": new[0].session_key}))
+    users = [m for m in transcript["messages"] if m.get("role") == "user"]
+    assert users and str(users[0]["content"]).startswith(SENTINEL)  # the gateway's own heartbeat run
+    for summary in new:
+        evidence = {"sessionId": summary.session_key, "title": summary.title, "_meta": summary.meta}
+        assert is_heartbeat_only(evidence), summary  # the sidebar's filter hides it

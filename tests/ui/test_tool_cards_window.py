@@ -1,0 +1,48 @@
+"""Tool cards in the real window with the scripted agent: a group stays open until its turn ends, content
+that arrives item by item, and the agent's error on the card."""
+
+from __future__ import annotations
+
+import asyncio
+
+from tests.conftest import scripted_agent_argv
+from tests.ui_harness import find_all
+
+
+def test_a_tool_group_stays_open_until_its_turn_ends_then_collapses(ui):
+    async def scenario():
+        window = await ui.open(scripted_agent_argv())
+        objects = window.objects
+        await ui.type_and_send(window, "tool-group-wait 2.5")
+        await ui.until(lambda: ui.rows(window, "tool-group"))
+        [group] = ui.rows(window, "tool-group")
+        await ui.until(lambda: ui.role(window, group, "summary")["finished"])
+        await asyncio.sleep(1.6)  # longer than the collapse delay: both tools long finished
+        assert objects.session.busy
+        assert ui.role(window, group, "expanded") is True
+        await ui.until(lambda: not objects.session.busy)
+        [group] = ui.rows(window, "tool-group")
+        await ui.until(lambda: ui.role(window, group, "expanded") is False, 5)
+
+    ui.run(scenario())
+
+
+def test_tool_content_chunks_and_the_agents_error_show_on_the_card(ui):
+    async def scenario():
+        window = await ui.open(scripted_agent_argv())
+        objects = window.objects
+        await ui.type_and_send(window, "tool-chunks")
+        await ui.until(lambda: not objects.session.busy)
+        card = ui.tool_payload(window, "tool:t-chunks")
+        assert card["status"] == "failed" and card["error"] == "Rate limited by the docs server"
+        assert "first page\n\nsecond page" in card["output"]
+        assert "Unsupported ACP tool content chunk" in card["output"]
+
+        def errors():
+            return [
+                e.property("text") for e in find_all(window.root.contentItem(), "toolError") if e.isVisible()
+            ]
+
+        await ui.until(lambda: errors() == ["Rate limited by the docs server"])  # shown also when collapsed
+
+    ui.run(scenario())

@@ -1,0 +1,192 @@
+"""The OpenClaw Gateway reader against real loopback servers: the protocol, its bounds (time, size,
+count) and every failure quietly "no supplement" with one log line; the endpoint found like the bridge
+finds it; the transcript reduced to what seed 003 allows."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import socket
+
+import pytest
+from websockets.asyncio.server import serve
+
+from app.main.openclaw_endpoint import GatewayEndpoint, embedding_env, is_openclaw_acp, resolve_endpoint
+from app.main.openclaw_gateway import GatewayReader
+from app.main.openclaw_transcript import is_heartbeat_transcript, transcript_turns
+
+
+class FakeGateway:
+    """The Gateway's handshake and request frames; `delay`/`oversize` misbehave on `sessions.get`."""
+
+    def __init__(self, token: str = "T", delay: float = 0.0, oversize: int = 0) -> None:
+        self.token, self.delay, self.oversize = token, delay, oversize
+        self.connections = 0
+        self.seen: list[dict] = []
+
+    async def handler(self, ws) -> None:
+        self.connections += 1
+        await ws.send(json.dumps({"type": "event", "event": "connect.challenge", "payload": {"nonce": "n"}}))
+        async for raw in ws:
+            frame = json.loads(raw)
+            self.seen.append(frame)
+            if frame["method"] == "connect":
+                ok = frame["params"].get("auth", {}).get("token") == self.token
+                answer = {"type": "res", "id": frame["id"], "ok": ok}
+                answer.update({"payload": {"type": "hello-ok"}} if ok else {"error": {"message": "mismatch"}})
+                await ws.send(json.dumps(answer))
+                continue
+            await ws.send(json.dumps({"type": "event", "event": "tick", "payload": {}}))  # dropped
+            await asyncio.sleep(self.delay)
+            messages = [{"role": "user", "content": "x" * self.oversize}] if self.oversize else []
+            await ws.send(
+                json.dumps({"type": "res", "id": frame["id"], "ok": True, "payload": {"messages": messages}})
+            )
+
+
+async def _reader_for(gateway: FakeGateway, **kwargs) -> tuple[GatewayReader, object]:
+    server = await serve(gateway.handler, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    return GatewayReader(GatewayEndpoint(f"ws://127.0.0.1:{port}", "T"), **kwargs), server
+
+
+async def test_reads_over_one_persistent_connection_with_the_read_scope_only():
+    gateway = FakeGateway()
+    reader, server = await _reader_for(gateway)
+    try:
+        assert await reader.call("sessions.get", {"key": "k"}) == {"messages": []}
+        assert await reader.call("sessions.get", {"key": "k"}) == {"messages": []}
+        assert gateway.connections == 1
+        connect = gateway.seen[0]["params"]
+        assert connect["scopes"] == ["operator.read"] and connect["role"] == "operator"
+        assert connect["client"]["id"] == "gateway-client" and connect["client"]["mode"] == "backend"
+        with pytest.raises(ValueError):
+            await reader.call("chat.send", {})
+    finally:
+        await reader.close()
+        server.close()
+
+
+async def test_a_closed_port_is_no_supplement_with_one_log_line(caplog):
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    reader = GatewayReader(GatewayEndpoint(f"ws://127.0.0.1:{port}", "T"), timeout_s=2)
+    with caplog.at_level(logging.WARNING, "app.main.openclaw_gateway"):
+        assert await reader.call("sessions.get", {"key": "k"}) is None
+        assert await reader.call("sessions.get", {"key": "k"}) is None
+    assert len(caplog.records) == 1 and reader.failures == 2
+    await reader.close()
+
+
+async def test_a_slow_gateway_is_abandoned_after_the_time_bound():
+    reader, server = await _reader_for(FakeGateway(delay=5.0), timeout_s=0.3)
+    try:
+        started = asyncio.get_running_loop().time()
+        assert await reader.call("sessions.get", {"key": "k"}) is None
+        assert asyncio.get_running_loop().time() - started < 1.5
+    finally:
+        await reader.close()
+        server.close()
+
+
+async def test_a_slow_gateway_holds_a_session_listing_for_one_read_at_most():
+    """Twenty listed sessions and a Gateway that never answers: one read's time limit, not twenty."""
+    from app.contract.envelopes import SessionPage, SessionSummary
+    from app.main.openclaw_supplement import OpenClawSupplements
+
+    reader, server = await _reader_for(FakeGateway(delay=5.0), timeout_s=0.3)
+    supplements = OpenClawSupplements(reader, lambda envelope: None, lambda work: None)
+    page = SessionPage(tuple(SessionSummary(f"agent:main:{n}", None, None, None) for n in range(20)), None)
+    try:
+        started = asyncio.get_running_loop().time()
+        marked = await supplements.mark_heartbeats(page)
+        assert asyncio.get_running_loop().time() - started < 1.0
+        assert marked.sessions == page.sessions and reader.calls == 1
+    finally:
+        await supplements.close()
+        server.close()
+
+
+async def test_an_oversized_answer_is_refused_and_the_next_read_reconnects():
+    gateway = FakeGateway(oversize=200_000)
+    reader, server = await _reader_for(gateway, max_frame_bytes=64 * 1024)
+    try:
+        assert await reader.call("sessions.get", {"key": "k"}) is None
+        gateway.oversize = 0
+        assert await reader.call("sessions.get", {"key": "k"}) == {"messages": []}
+        assert gateway.connections == 2
+    finally:
+        await reader.close()
+        server.close()
+
+
+async def test_a_wrong_token_is_no_supplement():
+    reader, server = await _reader_for(FakeGateway(token="other"))
+    try:
+        assert await reader.call("sessions.get", {"key": "k"}) is None
+    finally:
+        await reader.close()
+        server.close()
+
+
+def test_the_endpoint_is_the_bridges(tmp_path):
+    token = tmp_path / "token"
+    token.write_text("secret\n")
+    argv = ("/x/bin/openclaw", "acp", "--url", "ws://127.0.0.1:9", "--token-file", str(token))
+    assert resolve_endpoint(argv, {}) == GatewayEndpoint("ws://127.0.0.1:9", "secret")
+    assert "secret" not in repr(resolve_endpoint(argv, {}))
+    config = tmp_path / "openclaw.json"
+    config.write_text(json.dumps({"gateway": {"port": 4242, "auth": {"token": "from-config"}}}))
+    found = resolve_endpoint(("openclaw", "acp"), {"OPENCLAW_CONFIG_PATH": str(config)})
+    assert found == GatewayEndpoint("ws://127.0.0.1:4242", "from-config")
+    env = {"OPENCLAW_STATE_DIR": str(tmp_path), "OPENCLAW_GATEWAY_TOKEN": "env-token"}
+    assert resolve_endpoint(("openclaw", "acp"), env).token == "env-token"
+    assert resolve_endpoint(("python", "-m", "app", "demo-agent"), {}) is None
+    assert is_openclaw_acp(("node", "/o/openclaw.mjs", "acp")) and not is_openclaw_acp(("openclaw", "tui"))
+
+
+def test_the_embedding_environment_is_for_openclaw_only():
+    assert embedding_env(("openclaw", "acp")) == {
+        "OPENCLAW_NO_RESPAWN": "1",
+        "OPENCLAW_EMBEDDED_IN": "clawqt",
+        "OPENCLAW_EXEC_SHELL_SNAPSHOT": "0",
+    }
+    assert embedding_env(("codex-acp",)) == {}
+
+
+def _record(role: str, ts: int, text: str = "", **extra) -> dict:
+    return {"role": role, "timestamp": ts, "content": [{"type": "text", "text": text}], **extra}
+
+
+def test_transcript_turns_media_and_durations():
+    outgoing = "/api/chat/media/outgoing/k/1/full"
+    messages = [
+        _record("user", 1_000, "[Working directory: /w]\n\nmake a chart"),
+        _record("toolResult", 3_000),
+        _record(
+            "assistant",
+            5_500,
+            "Here.",
+            openclawDelivery={"mediaUrls": ["/w/chart.png", 7, ""]},
+            openclawDisplayContent=[
+                {"type": "image", "url": outgoing, "alt": "chart.png"},  # the same file: dropped
+                {"type": "image", "url": "/api/chat/media/outgoing/k/2/full", "alt": "other.png"},
+            ],
+        ),
+        _record("user", 9_000, "thanks"),
+        "junk",
+    ]
+    first, second = transcript_turns(messages)
+    assert first.user_text == "make a chart" and first.duration_s == 4.5
+    assert first.media == ("/w/chart.png", "/api/chat/media/outgoing/k/2/full")
+    assert second.media == () and second.duration_s is None
+    assert transcript_turns({"not": "a list"}) == ()
+
+
+def test_heartbeat_only_transcripts():
+    beat = [_record("user", 1, "[OpenClaw heartbeat poll]"), _record("assistant", 2, "HEARTBEAT_OK")]
+    assert is_heartbeat_transcript(beat)
+    assert not is_heartbeat_transcript([*beat, _record("user", 3, "a real question")])
+    assert not is_heartbeat_transcript([_record("user", 1, "hello")]) and not is_heartbeat_transcript([])
