@@ -6,8 +6,14 @@ is skipped.
 A turn is a `user` record and the records up to the next `user` record. Its media: every assistant
 record's `openclawDelivery.mediaUrls` (as written) and `openclawDisplayContent` image entries (Gateway
 outgoing-media URLs); an image entry whose `alt` names a delivered file of the same turn is that file and
-is dropped. Its duration: from the user record's `timestamp` to the latest assistant or tool-result
-`timestamp` before the next user record.
+is dropped. Image-generation results too, only where the record proves it: a `toolResult` of
+`image_generate` answering an `image_generate` tool call of the same turn, without error, whose details
+name the saved files (`details.media.mediaUrls`, `details.paths`, `details.attachments[].path`; the
+shape OpenClaw's image tool returns when it runs in the foreground). A chat session's image generation
+runs in the background instead: its completion is a turn of its own (an internal user record) whose
+reply is delivered like any other, so its files come through `openclawDelivery.mediaUrls`. Its
+duration: from the user record's `timestamp` to the latest assistant or tool-result `timestamp` before
+the next user record.
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ MAX_DURATION_S = 7 * 24 * 3600.0  # a longer "turn" is a broken clock, not a tur
 HEARTBEAT_SENTINEL = "[OpenClaw heartbeat poll]"
 INTERNAL_PREFIX = "[OpenClaw "  # heartbeat, exec completion, cron wake, session event prompts
 OUTGOING_PREFIX = "/api/chat/media/outgoing/"
+IMAGE_TOOL = "image_generate"
 match_text = transcript_match_text
 
 
@@ -53,6 +60,10 @@ def _timestamp(record: dict[str, Any]) -> float | None:
     return float(value) / 1000.0
 
 
+def _strings(value: object) -> list[object]:
+    return value[:MAX_MEDIA_PER_TURN] if isinstance(value, list) else []
+
+
 def _basename(ref: str) -> str:
     return ref.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1]
 
@@ -64,13 +75,27 @@ class _Turn:
     ended: float | None = None
     delivered: list[str] | None = None
     shown: list[tuple[str, str]] | None = None  # (outgoing url, alt)
+    image_calls: set[str] | None = None  # ids of this turn's `image_generate` tool calls
+    generated: list[str] | None = None
 
     def take(self, record: dict[str, Any]) -> None:
         stamp = _timestamp(record)
         if stamp is not None and (self.ended is None or stamp > self.ended):
             self.ended = stamp
+        if record.get("role") == "toolResult":
+            self._take_image_result(record)
         if record.get("role") != "assistant":
             return
+        content = record.get("content")
+        for block in content[:64] if isinstance(content, list) else []:
+            if (
+                isinstance(block, dict)
+                and block.get("type") == "toolCall"
+                and block.get("name") == IMAGE_TOOL
+                and (call_id := _ref(block.get("id")))
+                and len(self.image_calls or ()) < MAX_MEDIA_PER_TURN
+            ):
+                self.image_calls = {*(self.image_calls or ()), call_id}
         delivery = record.get("openclawDelivery")
         urls = delivery.get("mediaUrls") if isinstance(delivery, dict) else None
         for url in urls[:MAX_MEDIA_PER_TURN] if isinstance(urls, list) else []:
@@ -82,8 +107,39 @@ class _Turn:
                 alt = entry.get("alt") if isinstance(entry.get("alt"), str) else ""
                 self.shown = [*(self.shown or []), (ref, alt)]
 
+    def _take_image_result(self, record: dict[str, Any]) -> None:
+        """The files an `image_generate` call of this turn saved, named by its result's details."""
+        if (
+            record.get("toolName") != IMAGE_TOOL
+            or record.get("isError") is True
+            or _ref(record.get("toolCallId")) not in (self.image_calls or ())
+        ):
+            return
+        details = record.get("details")
+        if not isinstance(details, dict):
+            return
+        media = details.get("media")
+        attachments = details.get("attachments")
+        candidates = [
+            *_strings(media.get("mediaUrls") if isinstance(media, dict) else None),
+            *_strings(details.get("paths")),
+            *(
+                entry.get("path")
+                for entry in (attachments[:MAX_MEDIA_PER_TURN] if isinstance(attachments, list) else [])
+                if isinstance(entry, dict)
+            ),
+        ]
+        for candidate in candidates:
+            ref = _ref(candidate)
+            if (
+                ref is not None
+                and ref not in (self.generated or ())
+                and len(self.generated or ()) < MAX_MEDIA_PER_TURN
+            ):
+                self.generated = [*(self.generated or []), ref]
+
     def finish(self) -> TranscriptTurn:
-        delivered = list(dict.fromkeys(self.delivered or []))
+        delivered = list(dict.fromkeys([*(self.delivered or []), *(self.generated or [])]))
         names = {_basename(ref) for ref in delivered}
         shown = [url for url, alt in self.shown or [] if not (alt and alt in names)]
         media = list(dict.fromkeys([*delivered, *shown]))[:MAX_MEDIA_PER_TURN]

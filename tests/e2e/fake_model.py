@@ -6,6 +6,8 @@ user's text (the message before OpenClaw's trailing context block):
 - contains "read file": a `read` tool call, then (after the tool result) text with a `MEDIA:` line;
 - contains "write media": a `write` tool call (`media_path`, `media_text`), then text whose middle line is
   `MEDIA: <media_path>` (OpenClaw strips it from the stream and keeps it in its transcript);
+- contains "media only": the same `write` tool call, then a reply that is only the `MEDIA:` line (OpenClaw
+  strips it: the turn has no assistant text at all);
 - contains "slow": 200 chunks 50 ms apart (for cancel);
 - contains "run command": an `exec` tool call (the gateway asks for approval), then text;
 - the heartbeat sentinel: "HEARTBEAT_OK";
@@ -124,6 +126,10 @@ class FakeModel:
             self._tool_call(handler, "write", {"path": self.media_path, "content": self.media_text})
         elif "write media" in text:
             self._stream_text(handler, ["Wrote it.\n", f"MEDIA: {self.media_path}\n", "Have a look."])
+        elif "media only" in text and not done_tool:
+            self._tool_call(handler, "write", {"path": self.media_path, "content": self.media_text})
+        elif "media only" in text:
+            self._stream_text(handler, [f"MEDIA: {self.media_path}\n"])
         elif "run command" in text and not done_tool:
             self._tool_call(handler, "exec", {"command": "echo approved-run"})
         elif "run command" in text:

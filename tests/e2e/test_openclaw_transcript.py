@@ -61,6 +61,32 @@ async def test_a_media_line_for_a_written_file_is_one_card_live_and_after_reload
     assert len(footers) == 2 and all(f.startswith("Took ") for f in footers), footers
 
 
+async def test_a_reply_that_is_only_a_media_line_still_gets_its_card_live_and_after_reload(
+    make_service, openclaw, fake_model, tmp_path
+):
+    report = tmp_path / "only.txt"
+    fake_model.media_path = str(report)
+    service, envelopes = make_service(openclaw.agent_argv())
+    pipeline = HeadlessPipeline(service)
+    timeline = await pipeline.new_session()
+    key = timeline.session_key
+    result = await pipeline.prompt(key, "please send media only now")
+    assert result.stop_reason == "end_turn"
+    assert report.read_text() == fake_model.media_text
+    assert "MEDIA:" not in envelopes.text(key)  # nothing of the reply reached the stream
+    await envelopes.wait_for(lambda log: log.of_kind("transcript_supplement"), timeout=15)
+    cards = _turn_cards(timeline, "only.txt")
+    assert [len(c) for c in cards] == [1], cards
+    assert cards[0][0].source == "media-transcript"
+
+    await service.shutdown()
+    fresh, fresh_envelopes = make_service(openclaw.agent_argv())
+    reloaded = await HeadlessPipeline(fresh).load_session(key)
+    await fresh_envelopes.wait_for(lambda log: log.of_kind("transcript_supplement"), timeout=15)
+    cards = _turn_cards(reloaded, "only.txt")
+    assert [len(c) for c in cards] == [1], cards  # once: a replayed MEDIA line and the supplement agree
+
+
 async def test_the_openclaw_child_gets_the_embedding_environment(make_service, openclaw):
     service, _ = make_service(openclaw.agent_argv())
     await service.start()

@@ -185,6 +185,89 @@ def test_transcript_turns_media_and_durations():
     assert transcript_turns({"not": "a list"}) == ()
 
 
+def _image_call(call_id: str, name: str = "image_generate") -> dict:
+    """An assistant record asking for a tool (OpenClaw's `toolCall` content block)."""
+    block = {"type": "toolCall", "id": call_id, "name": name, "arguments": {"prompt": "a red fox"}}
+    return {"role": "assistant", "timestamp": 2_000, "content": [block], "stopReason": "toolUse"}
+
+
+def _image_result(call_id: str, paths: list[str], tool: str = "image_generate", **extra) -> dict:
+    """The `toolResult` record of a foreground `image_generate` run, shaped as OpenClaw's
+    `executeImageGenerationJob` returns it (content text, `details.media`, `attachments`, `paths`)."""
+    attachments = [
+        {
+            "type": "image",
+            "path": path,
+            "mimeType": "image/png",
+            "name": path.rsplit("/", 1)[-1],
+            "sizeBytes": 9,
+        }
+        for path in paths
+    ]
+    lines = ["Generated 1 image with openai/gpt-image-1.5.", "Attachments:"]
+    lines += [
+        f'{i + 1}. type=image name="{a["name"]}" mimeType=image/png path="{a["path"]}"'
+        for i, a in enumerate(attachments)
+    ]
+    details = {
+        "provider": "openai",
+        "model": "gpt-image-1.5",
+        "count": len(paths),
+        "media": {"mediaUrls": paths, "attachments": attachments},
+        "attachments": attachments,
+        "paths": paths,
+    }
+    return {
+        "role": "toolResult",
+        "toolCallId": call_id,
+        "toolName": tool,
+        "content": [{"type": "text", "text": "\n".join(lines)}],
+        "details": details,
+        "isError": False,
+        "timestamp": 4_000,
+        **extra,
+    }
+
+
+def test_generated_images_come_back_only_from_a_proven_image_generate_result():
+    fox = "/home/u/.openclaw/media/tool-image-generation/fox---1f2e.png"
+    shown = "/api/chat/media/outgoing/k/3/full"
+    messages = [
+        _record("user", 1_000, "draw a fox"),
+        _image_call("call_img_1"),
+        _image_result("call_img_1", [fox]),
+        _record(
+            "assistant",
+            5_000,
+            "Here is your fox.",
+            openclawDelivery={"mediaUrls": [fox]},  # also delivered: one card, not two
+            openclawDisplayContent=[{"type": "image", "url": shown, "alt": "fox---1f2e.png"}],  # that file
+        ),
+        _record("user", 6_000, "no proof"),
+        _image_call("call_img_2", name="write"),  # another tool's call with the same id pattern
+        _image_result("call_img_2", ["/w/forged.png"]),  # claims image_generate: no such call
+        _image_result("call_unknown", ["/w/orphan.png"]),  # answers no call of this turn
+        _record("user", 7_000, "failed"),
+        _image_call("call_img_3"),
+        _image_result("call_img_3", ["/w/broken.png"], isError=True),
+        _record("user", 8_000, "started in the background"),
+        _image_call("call_img_4"),
+        {
+            "role": "toolResult",
+            "toolCallId": "call_img_4",
+            "toolName": "image_generate",
+            "content": [{"type": "text", "text": "Background task started for image generation (t1)."}],
+            "details": {"async": True, "status": "started", "taskId": "t1", "runId": "r1"},
+            "timestamp": 8_500,
+        },
+    ]
+    drawn, forged, failed, started = transcript_turns(messages)
+    assert drawn.media == (fox,)
+    assert forged.media == () and failed.media == () and started.media == ()
+    only_generated = transcript_turns(messages[:3])  # a reply that named no file itself
+    assert only_generated[0].media == (fox,)
+
+
 def test_heartbeat_only_transcripts():
     beat = [_record("user", 1, "[OpenClaw heartbeat poll]"), _record("assistant", 2, "HEARTBEAT_OK")]
     assert is_heartbeat_transcript(beat)

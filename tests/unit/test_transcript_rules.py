@@ -10,7 +10,9 @@ from app.contract.envelopes import (
     TranscriptTurn,
 )
 from app.renderer.presenter import footer_entry
+from app.renderer.timeline.grouping import Grouping
 from app.renderer.timeline.reducer import Timeline
+from app.renderer.timeline.rows import apply_changes
 from app.renderer.timeline.turn_view import group_attachments
 
 KEY = "agent:main:t"
@@ -67,31 +69,102 @@ def test_a_mismatch_stops_the_pairing_from_the_newest_backwards():
     assert _footers(timeline) == ["", "Took 3 s"]
 
 
-def test_a_turn_without_an_assistant_message_gets_no_card():
-    timeline = _loaded(("only media", None))
-    order = list(timeline.order)
-    timeline.apply(TranscriptSupplementEnvelope(KEY, 1, (TranscriptTurn("only media", ("/w/x.png",), 1.0),)))
-    assert timeline.order == order
+def _fresh_rows(timeline: Timeline) -> list:
+    """The rows a grouping built from scratch gives for the same items (the incremental oracle)."""
+    fresh = Grouping(timeline.items)
+    fresh.rebuild(timeline.order)
+    return fresh.rows
 
 
-def test_a_live_supplement_goes_to_its_prompt_and_keeps_the_live_timing():
-    timeline = Timeline(KEY, 1)
-    timeline.add_optimistic("user:1", "write media", sent_at=0.0)
-    live = SessionUpdateEnvelope(
-        KEY,
-        1,
-        False,
-        {"update": {"sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": "ok"}}},
+def _tool(tool_call_id: str, historical: bool = False) -> SessionUpdateEnvelope:
+    update = {
+        "sessionUpdate": "tool_call",
+        "toolCallId": tool_call_id,
+        "title": "write",
+        "status": "completed",
+    }
+    return SessionUpdateEnvelope(KEY, 1, historical, {"sessionId": KEY, "update": update})
+
+
+def test_a_reply_that_was_only_a_media_line_gets_an_attachment_only_segment_on_the_last_turn():
+    timeline = _loaded(("first", "one"), ("only media", None))
+    mirror = list(timeline.rows)
+    supplement = TranscriptSupplementEnvelope(
+        KEY, 1, (TranscriptTurn("first", (), 2.0), TranscriptTurn("only media", ("/w/x.png",), 1.0))
     )
-    timeline.apply(live)
-    timeline.apply(PromptSettledEnvelope(KEY, 1, "user:1", "end_turn", None, 3.0))
+    apply_changes(mirror, timeline.apply(supplement))
+    apply_changes(mirror, timeline.apply(supplement))  # the retry: nothing twice
+    assert _cards(timeline) == [[], ["/w/x.png"]]
+    assert _footers(timeline) == ["Took 2 s", "Took 1 s"]
+    assert mirror == timeline.rows == _fresh_rows(timeline)
+    added = timeline.items[timeline.order[-1]]
+    assert added.role == "assistant" and not added.visible  # no text of its own: only the card
+    assert [r.kind for r in timeline.rows[-2:]] == ["turn-attachments", "turn-footer"]
+
+
+def test_a_live_media_only_reply_after_a_tool_gets_its_card_inside_that_turn():
+    timeline = Timeline(KEY, 1)
+    mirror: list = []
+    apply_changes(mirror, timeline.add_optimistic("user:1", "write media", sent_at=0.0))
+    apply_changes(mirror, timeline.apply(_tool("call_write_1")))
+    apply_changes(mirror, timeline.apply(PromptSettledEnvelope(KEY, 1, "user:1", "end_turn", None, 3.0)))
     supplement = TranscriptSupplementEnvelope(
         KEY, 1, (TranscriptTurn("write media", ("/w/r.txt",), 9.0),), "user:1"
     )
-    timeline.apply(supplement)
-    timeline.apply(supplement)
+    apply_changes(mirror, timeline.apply(supplement))
     assert _cards(timeline) == [["/w/r.txt"]]
-    assert _footers(timeline) == ["Took 3 s"]  # the client's own clock wins
-    other = TranscriptSupplementEnvelope(KEY, 2, (TranscriptTurn("write media", ("/w/z",), 1.0),), "user:1")
-    timeline.apply(other)  # another generation: ignored
-    assert _cards(timeline) == [["/w/r.txt"]]
+    assert [r.kind for r in timeline.rows] == ["user", "tool", "turn-attachments", "turn-footer"]
+    assert mirror == timeline.rows == _fresh_rows(timeline)
+    assert _footers(timeline) == ["Took 3 s"]
+
+
+def test_a_media_only_reply_of_a_live_turn_waits_for_its_end():
+    timeline = Timeline(KEY, 1)
+    timeline.add_optimistic("user:1", "write media", sent_at=0.0)
+    order = list(timeline.order)
+    timeline.apply(
+        TranscriptSupplementEnvelope(KEY, 1, (TranscriptTurn("write media", ("/w/r.txt",), 1.0),), "user:1")
+    )
+    assert timeline.order == order  # still running: the reply may yet come
+
+
+def test_a_card_for_an_earlier_prompt_never_lands_on_the_next_prompts_reply():
+    timeline = Timeline(KEY, 1)
+    timeline.add_optimistic("user:1", "write media", sent_at=0.0)
+    timeline.apply(PromptSettledEnvelope(KEY, 1, "user:1", "end_turn", None, 1.0))
+    timeline.add_optimistic("user:2", "and now?", sent_at=1.0)  # sent before the retry read
+    live = {"sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": "ok"}}
+    timeline.apply(SessionUpdateEnvelope(KEY, 1, False, {"update": live}))
+    timeline.apply(PromptSettledEnvelope(KEY, 1, "user:2", "end_turn", None, 1.0))
+    order = list(timeline.order)
+    timeline.apply(
+        TranscriptSupplementEnvelope(KEY, 1, (TranscriptTurn("write media", ("/w/r.txt",), 1.0),), "user:1")
+    )
+    assert _cards(timeline) == [[]] and timeline.order == order
+
+
+def test_an_older_turn_without_an_assistant_message_gets_no_card():
+    """The limit: the grouping only appends, so an older turn's cards need a message to join; and a
+    turn with no assistant item at all shares its user group with the next question."""
+    tool_only = Timeline(KEY, 1)
+    tool_only.apply_batch(
+        [
+            _chunk("user_message_chunk", "write media"),
+            _tool("call_write_1", historical=True),
+            _chunk("user_message_chunk", "second"),
+            _chunk("agent_message_chunk", "two"),
+        ]
+    )
+    merged = _loaded(("write media", None), ("second", "two"))
+    for timeline in (tool_only, merged):
+        order = list(timeline.order)
+        supplement = TranscriptSupplementEnvelope(
+            KEY, 1, (TranscriptTurn("write media", ("/w/x.png",), 1.0), TranscriptTurn("second", (), 4.0))
+        )
+        timeline.apply(supplement)
+        assert timeline.order == order
+        assert all(not cards for cards in _cards(timeline))
+    assert _footers(tool_only) == [
+        "Took 1 s",
+        "Took 4 s",
+    ]  # the pairing itself held: only the card is left out

@@ -5,8 +5,12 @@ transcript's whole-turn duration ("Took N s").
 
 Only an unambiguous match counts: a live supplement names its prompt (`client_message_id`); a load's
 turns are paired with the timeline's user turns from the newest backwards while the user texts agree,
-and the pairing stops at the first disagreement. Nothing here creates text, tool cards or turns: a
-turn with no assistant message gets no attachment. Memory only, like the timeline.
+and the pairing stops at the first disagreement. Nothing here creates text, tool cards or turns. A
+reply that was only a `MEDIA:` line leaves its turn without an assistant message (OpenClaw stripped the
+line): when that turn is the timeline's last and not live, the cards get an attachment-only segment of
+their own at its end (no text, like a reply that is only a resource_link). An older turn without an
+assistant message gets nothing: the grouping only appends, and a turn with no assistant item at all is
+merged with the next question. Memory only, like the timeline.
 """
 
 from __future__ import annotations
@@ -41,6 +45,16 @@ def _user_turns(timeline: Timeline) -> list[tuple[str, list[str]]]:
     return turns
 
 
+def _own_items(timeline: Timeline, item_ids: list[str]) -> list[str]:
+    """A prompt's turn up to the next prompt of ours: a prompt sent before the first one was
+    answered joins its user group, and its reply is not the first one's."""
+    prompts = set(timeline.optimistic.values())
+    for index, item_id in enumerate(item_ids[1:], start=1):
+        if item_id in prompts:
+            return item_ids[:index]
+    return item_ids
+
+
 def _turn_text(timeline: Timeline, item_ids: list[str]) -> str:
     texts = []
     for item_id in item_ids:
@@ -68,22 +82,35 @@ def _supplement_turn(timeline: Timeline, message_id: str, item_ids: list[str], t
     target = next(
         (s for s in reversed(segments) if isinstance(s, MessageSegment) and s.role == "assistant"), None
     )
-    if target is None:
-        return  # never a message of our own
     known = {
         part.attachment.uri
         for item in segments
         for part in getattr(item, "parts", ())
         if isinstance(part, AttachmentPart)
     }
-    added = False
+    parts = []
     for uri in turn.media[:MAX_TURN_MEDIA]:
         if uri not in known:
             known.add(uri)
-            target.parts.append(AttachmentPart(Attachment(basename_of(uri), uri, source="media-transcript")))
-            added = True
-    if added:
+            parts.append(AttachmentPart(Attachment(basename_of(uri), uri, source="media-transcript")))
+    if not parts:
+        return
+    if target is not None:
+        target.parts.extend(parts)
         timeline._touch(target)
+    elif timeline.live_message_id != message_id and timeline.order and item_ids[-1] == timeline.order[-1]:
+        _append_media_segment(timeline, message_id, parts)
+
+
+def _append_media_segment(timeline: Timeline, message_id: str, parts: list[AttachmentPart]) -> None:
+    """An attachment-only assistant segment at the end of the last turn (after any tool call or
+    stop marker of that turn, so inside its group, before its footer row). Never an open segment: a
+    late chunk starts a segment of its own."""
+    segment_id = f"media-transcript:{message_id}"
+    while segment_id in timeline.items:  # never reuse an id
+        segment_id += "+"
+    segment = MessageSegment(id=segment_id, role="assistant", message_id=segment_id, parts=list(parts))
+    timeline._append(segment)
 
 
 def apply_transcript_supplement(timeline: Timeline, envelope: TranscriptSupplementEnvelope) -> None:
@@ -96,7 +123,7 @@ def apply_transcript_supplement(timeline: Timeline, envelope: TranscriptSuppleme
         if found is None or len(turns) != 1:
             timeline.ignored += 1
             return
-        _supplement_turn(timeline, envelope.client_message_id, found[1], turns[0])
+        _supplement_turn(timeline, envelope.client_message_id, _own_items(timeline, found[1]), turns[0])
         return
     for (message_id, item_ids), turn in zip(reversed(user_turns), reversed(turns), strict=False):
         if _turn_text(timeline, item_ids) != turn.user_text:
