@@ -174,15 +174,24 @@ def test_a_fence_closes_only_on_spaces_and_tabs_after_its_marker():
 
 
 def test_a_long_indented_directive_streams_in_bounded_pieces():
-    """Any indentation may come before `MEDIA:`: the scanner still finds it when streamed a character
-    at a time, and a line that can no longer be a directive is not kept."""
+    """Indentation up to MAX_INDENT may come before `MEDIA:`: the scanner still finds it when streamed a
+    character at a time; deeper, the line is prose (whole-text parse alike); a line that can no longer
+    be a directive is not kept."""
+    from app.renderer.timeline.media import MAX_INDENT
+
     scanner = MediaScanner()
-    for char in " " * 10_000 + "media: /tmp/far.png":
+    for char in " " * MAX_INDENT + "media: /tmp/far.png":
         scanner.feed(char)
     assert [r.ref for r in scanner.refs] == ["/tmp/far.png"] and not scanner.has_prose
     scanner.feed("\nMEDIA: " + "x" * 40_000)
     assert scanner.has_prose and len(scanner.refs) == 1
     assert sum(map(len, scanner._partial)) == 0
+    too_deep = " " * (MAX_INDENT + 1) + "MEDIA: /tmp/deep.png"
+    deep = MediaScanner()
+    for char in too_deep:
+        deep.feed(char)
+    assert deep.refs == () and deep.has_prose and strip_directives(too_deep)[1] == ()
+    assert sum(map(len, deep._partial)) == 0
 
 
 def test_directives_inside_fenced_code_are_prose():

@@ -4,11 +4,13 @@ cards).
 Why a model and not a JS array: a new array makes a ListView or Repeater destroy and recreate every
 delegate, which lost keyboard focus when a card's state changed and, in the sidebar, recreated every
 entry when a turn started or ended mid-stream. Here an unchanged list costs nothing, a changed entry is
-one `dataChanged` (its delegate, and its focus, survive), and only a different set or order of keys
-resets the list. Delegates read each entry as `modelData`."""
+one `dataChanged` (its delegate, and its focus, survive), keys that come or go are inserted or removed
+rows (the others' delegates stay), and only repeated keys reset the list. Delegates read each entry as
+`modelData`."""
 
 from __future__ import annotations
 
+from difflib import SequenceMatcher
 from typing import Any
 
 from PySide6.QtCore import QAbstractListModel, QByteArray, QModelIndex, QObject, Qt
@@ -36,16 +38,37 @@ class KeyedListModel(QAbstractListModel):
         return None
 
     def apply(self, entries: list[dict[str, Any]]) -> None:
-        """Show `entries`: nothing when equal, per-row changes when the keys are the same."""
+        """Show `entries`: nothing when equal, per-row changes when the keys are the same, inserted and
+        removed rows when keys come or go (a new chat's row appearing at the top must not recreate every
+        other delegate mid-stream); a reset only when keys repeat."""
         if entries == self._entries:
             return
-        if [e.get(self._key) for e in entries] != [e.get(self._key) for e in self._entries]:
+        old_keys = [e.get(self._key) for e in self._entries]
+        new_keys = [e.get(self._key) for e in entries]
+        if old_keys != new_keys and (
+            len(set(old_keys)) != len(old_keys) or len(set(new_keys)) != len(new_keys)
+        ):
             self.beginResetModel()
             self._entries = list(entries)
             self.endResetModel()
             return
-        for row, (old, new) in enumerate(zip(self._entries, entries, strict=True)):
-            if old != new:
+        matcher = SequenceMatcher(None, old_keys, new_keys, autojunk=False)
+        for tag, i1, i2, j1, j2 in reversed(matcher.get_opcodes()):  # from the end: indices stay valid
+            if tag == "equal":
+                self._change_rows(i1, entries[j1:j2])
+                continue
+            if i2 > i1:
+                self.beginRemoveRows(QModelIndex(), i1, i2 - 1)
+                del self._entries[i1:i2]
+                self.endRemoveRows()
+            if j2 > j1:
+                self.beginInsertRows(QModelIndex(), i1, i1 + (j2 - j1) - 1)
+                self._entries[i1:i1] = entries[j1:j2]
+                self.endInsertRows()
+
+    def _change_rows(self, first: int, entries: list[dict[str, Any]]) -> None:
+        for row, new in enumerate(entries, start=first):
+            if self._entries[row] != new:
                 self._entries[row] = new
                 index = self.index(row)
                 self.dataChanged.emit(index, index)

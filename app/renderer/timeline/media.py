@@ -23,6 +23,9 @@ _WS_CHARS = (
 WHITESPACE = re.escape(_WS_CHARS)  # JavaScript's \s, for a character class
 _KEYWORD = "media:"  # compared case-insensitively, after any indentation
 _LEAD = re.compile(f"[{WHITESPACE}]*")
+# ClawX takes any indentation before `MEDIA:`; past this many whitespace characters a line is prose here
+# (a reply of 100 MB of indentation was scanned to its end, line by line, on the GUI thread)
+MAX_INDENT = 256
 _ANY_KEYWORD = re.compile("media:", re.IGNORECASE)
 _FENCE = re.compile(r"^ {0,3}(?P<fence>`{3,}|~{3,})(?P<rest>.*)$")
 _FENCE_CLOSE_REST = re.compile(r"[ \t]*")
@@ -61,8 +64,8 @@ def _after_keyword(line: str) -> str | None:
     """What follows `MEDIA:` (any indentation before it, any case), or None when the line is no
     directive. Plain string operations: a lazy regular expression over a long line of spaces is
     quadratic."""
-    start = _LEAD.match(line).end()  # type: ignore[union-attr]
-    if line[start : start + len(_KEYWORD)].lower() != _KEYWORD:
+    start = _LEAD.match(line, 0, MAX_INDENT + 1).end()  # type: ignore[union-attr]
+    if start > MAX_INDENT or line[start : start + len(_KEYWORD)].lower() != _KEYWORD:
         return None
     return line[start + len(_KEYWORD) :]
 
@@ -162,8 +165,10 @@ class MediaScanner:
     def _take_at(self, chunk: str, start: int, end: int) -> None:
         """The complete line chunk[start:end], copied only when its start could make it a fence line or
         a directive (a chunk of 100 MB in long lines is not copied line by line)."""
-        lead = _LEAD.match(chunk, start, end).end()  # type: ignore[union-attr]
-        if _could_matter(chunk[start:lead], chunk[lead : lead + len(_KEYWORD)]):
+        lead = _LEAD.match(chunk, start, min(end, start + MAX_INDENT + 1)).end()  # type: ignore[union-attr]
+        if lead - start <= MAX_INDENT and _could_matter(
+            chunk[start:lead], chunk[lead : lead + len(_KEYWORD)]
+        ):
             self._take(chunk[start:end].rstrip("\r"))
         elif not self._prose_lines and _NONBLANK.search(chunk, start, end):
             self._prose_lines = 1  # neither a fence line nor a directive: prose if not blank
@@ -176,8 +181,14 @@ class MediaScanner:
         if self._partial_kind == "plain":
             return
         if not self._partial_head:
-            lead = _LEAD.match(chunk).end()  # type: ignore[union-attr]
+            room = MAX_INDENT + 1 - self._partial_indent_len
+            lead = _LEAD.match(chunk, 0, room).end()  # type: ignore[union-attr]
             self._partial_indent += chunk[:lead] if len(self._partial_indent) < 4 else ""
+            self._partial_indent_len += lead
+            if self._partial_indent_len > MAX_INDENT:  # indented too deep to be a directive or a fence
+                self._partial_kind = "plain"
+                self._partial = []
+                return
             self._partial_head = chunk[lead : lead + len(_KEYWORD)]
         elif len(self._partial_head) < len(_KEYWORD):
             self._partial_head += chunk[: len(_KEYWORD) - len(self._partial_head)]
@@ -207,6 +218,7 @@ class MediaScanner:
         self._partial: list[str] = []
         self._partial_len = 0
         self._partial_indent = ""  # the first few characters of indentation
+        self._partial_indent_len = 0
         self._partial_head = ""  # the first characters after the indentation
         self._partial_kind = ""  # "" (only whitespace yet) | "fence" | "directive" | "plain"
         self._partial_nonblank = False
