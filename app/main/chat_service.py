@@ -37,7 +37,7 @@ from app.main.acp_client import ClawClient
 from app.main.agent_command import AgentCommand
 from app.main.agent_connection import AgentConnection
 from app.main.file_host import AgentFileHost
-from app.main.openclaw_supplement import OpenClawSupplements
+from app.main.openclaw_endpoint import is_openclaw_acp
 from app.main.prompt_blocks import (
     PromptAttachment,
     PromptCapabilities,
@@ -54,6 +54,7 @@ from app.main.trace_recorder import TraceRecorder
 
 if TYPE_CHECKING:
     from app.contract.acp import RpcMessage
+    from app.main.openclaw_supplement import OpenClawSupplements
 
 
 log = logging.getLogger(__name__)
@@ -116,9 +117,13 @@ class ChatService:
         self.agent_state: AgentStateEnvelope | None = None
         self.ignored_updates = 0
         # seed 003's transcript supplements: `openclaw acp` agents only (None for any other agent)
-        self.transcripts = OpenClawSupplements.for_command(
-            command.argv, os.environ, self._emit, self._spawn_background
-        )
+        self.transcripts: OpenClawSupplements | None = None
+        if is_openclaw_acp(command.argv):  # the reader, urllib and websockets load only for OpenClaw
+            from app.main.openclaw_supplement import OpenClawSupplements
+
+            self.transcripts = OpenClawSupplements.for_command(
+                command.argv, os.environ, self._emit, self._spawn_background
+            )
 
     # --- subscription ------------------------------------------------------------------------
     def subscribe(self, listener: Listener) -> Callable[[], None]:
