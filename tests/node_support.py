@@ -25,12 +25,12 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 import time
 import uuid
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+
+from tests.install_cache import file_lock, remove_leftovers, tail
 
 TESTS = Path(__file__).resolve().parent
 REPO = TESTS.parent
@@ -120,64 +120,6 @@ def _node_version(node: str) -> str:
     return out
 
 
-@contextlib.contextmanager
-def _file_lock(path: Path, timeout: float = LOCK_TIMEOUT_S) -> Iterator[None]:
-    """An exclusive inter-process lock on `path` (flock on POSIX, msvcrt on Windows)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "a+b") as handle:
-        deadline = time.monotonic() + timeout
-        if sys.platform == "win32":
-            import msvcrt
-
-            def try_lock() -> bool:
-                handle.seek(0)
-                try:
-                    msvcrt.locking(handle.fileno(), msvcrt.LK_NBLCK, 1)
-                except OSError:
-                    return False
-                return True
-
-            def unlock() -> None:
-                handle.seek(0)
-                msvcrt.locking(handle.fileno(), msvcrt.LK_UNLCK, 1)
-        else:
-            import fcntl
-
-            def try_lock() -> bool:
-                try:
-                    fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-                except BlockingIOError:
-                    return False
-                return True
-
-            def unlock() -> None:
-                fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
-
-        while not try_lock():
-            if time.monotonic() > deadline:
-                raise NodeAgentSetupError(
-                    f"Timed out after {timeout:.0f} s waiting for the install lock {path} (another test "
-                    "run is installing the Node ACP SDK). If no other run is active, delete the lock file."
-                )
-            time.sleep(0.2)
-        try:
-            yield
-        finally:
-            unlock()
-
-
-def _remove_leftovers(cache_dir: Path) -> None:
-    """Staging/trash directories left by an interrupted install (only called under the lock)."""
-    for leftover in cache_dir.parent.glob(f"{cache_dir.name}.tmp-*"):
-        shutil.rmtree(leftover, ignore_errors=True)
-    for leftover in cache_dir.parent.glob(f"{cache_dir.name}.old-*"):
-        shutil.rmtree(leftover, ignore_errors=True)
-
-
-def _tail(text: str, lines: int = 25) -> str:
-    return "\n".join(text.strip().splitlines()[-lines:])
-
-
 def _npm_install(npm: str, source: Path, cache_dir: Path, stamp: str) -> None:
     """`npm ci` into a staging directory, verify it, then swap it in place of the cache."""
     staging = cache_dir.parent / f"{cache_dir.name}.tmp-{os.getpid()}-{uuid.uuid4().hex[:8]}"
@@ -217,7 +159,7 @@ def _npm_install(npm: str, source: Path, cache_dir: Path, stamp: str) -> None:
                 f"(exit code {result.returncode}). The tests need the npm registry once (later runs reuse "
                 f"{cache_dir}). Check `npm ping` and your npm proxy/registry settings, or run "
                 f"`npm ci --omit=dev` in a copy of {source} to see the full error.\n"
-                f"npm output:\n{_tail(result.stderr + result.stdout)}"
+                f"npm output:\n{tail(result.stderr + result.stdout)}"
             )
         version = installed_sdk_version(staging)
         if version != SDK_VERSION:
@@ -254,8 +196,10 @@ def ensure_node_agent(cache_dir: Path = CACHE_DIR, source: Path = NODE_AGENT_SOU
     node_version = _node_version(node)
     stamp = install_stamp(source)
     installed_now = False
-    with _file_lock(cache_dir.parent / f"{cache_dir.name}.lock"):
-        _remove_leftovers(cache_dir)
+    with file_lock(
+        cache_dir.parent / f"{cache_dir.name}.lock", "the Node ACP SDK", NodeAgentSetupError, LOCK_TIMEOUT_S
+    ):
+        remove_leftovers(cache_dir)
         if not is_installed(cache_dir, stamp):
             npm = _tool("npm")
             _npm_install(npm, source, cache_dir, stamp)

@@ -34,10 +34,11 @@ import sys
 import tarfile
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from tests.install_cache import file_lock, remove_leftovers, tail
 from tests.node_support import NodeAgentSetupError, _node_version, _tool
 
 TESTS = Path(__file__).resolve().parent
@@ -83,68 +84,11 @@ class InstalledAgent:
 
 
 # --- shared machinery --------------------------------------------------------------------------------
-@contextlib.contextmanager
-def _file_lock(path: Path, what: str, timeout: float = LOCK_TIMEOUT_S) -> Iterator[None]:
-    """An exclusive inter-process lock on `path` (flock on POSIX, msvcrt on Windows)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "a+b") as handle:
-        deadline = time.monotonic() + timeout
-        if sys.platform == "win32":
-            import msvcrt
-
-            def try_lock() -> bool:
-                handle.seek(0)
-                try:
-                    msvcrt.locking(handle.fileno(), msvcrt.LK_NBLCK, 1)
-                except OSError:
-                    return False
-                return True
-
-            def unlock() -> None:
-                handle.seek(0)
-                msvcrt.locking(handle.fileno(), msvcrt.LK_UNLCK, 1)
-        else:
-            import fcntl
-
-            def try_lock() -> bool:
-                try:
-                    fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-                except BlockingIOError:
-                    return False
-                return True
-
-            def unlock() -> None:
-                fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
-
-        while not try_lock():
-            if time.monotonic() > deadline:
-                raise RealAgentSetupError(
-                    f"Timed out after {timeout:.0f} s waiting for the install lock {path} (another test "
-                    f"run is installing {what}). If no other run is active, delete the lock file."
-                )
-            time.sleep(0.2)
-        try:
-            yield
-        finally:
-            unlock()
-
-
-def _remove_leftovers(cache_dir: Path) -> None:
-    """Staging/trash directories left by an interrupted install (only called under the lock)."""
-    for pattern in (f"{cache_dir.name}.tmp-*", f"{cache_dir.name}.old-*"):
-        for leftover in cache_dir.parent.glob(pattern):
-            shutil.rmtree(leftover, ignore_errors=True)
-
-
 def _recorded_stamp(cache_dir: Path) -> str | None:
     try:
         return (cache_dir / STAMP_FILE).read_text(encoding="utf-8").strip()
     except OSError:
         return None
-
-
-def _tail(text: str, lines: int = 25) -> str:
-    return "\n".join(text.strip().splitlines()[-lines:])
 
 
 def _run(command: list[str], what: str, hint: str, cwd: Path | None = None) -> str:
@@ -168,7 +112,7 @@ def _run(command: list[str], what: str, hint: str, cwd: Path | None = None) -> s
     if result.returncode != 0:
         raise RealAgentSetupError(
             f"{what} failed (exit code {result.returncode}): `{' '.join(command)}`. {hint}\n"
-            f"output:\n{_tail(result.stderr + result.stdout)}"
+            f"output:\n{tail(result.stderr + result.stdout)}"
         )
     return result.stdout
 
@@ -182,8 +126,8 @@ def _install(
 ) -> bool:
     """Reuse `cache_dir` when its stamp matches and `is_complete` holds; else `build(staging)` into a
     fresh staging directory, stamp it and swap it in. True when it installed now."""
-    with _file_lock(cache_dir.parent / f"{cache_dir.name}.lock", what):
-        _remove_leftovers(cache_dir)
+    with file_lock(cache_dir.parent / f"{cache_dir.name}.lock", what, RealAgentSetupError, LOCK_TIMEOUT_S):
+        remove_leftovers(cache_dir)
         if _recorded_stamp(cache_dir) == stamp and is_complete(cache_dir):
             return False
         staging = cache_dir.parent / f"{cache_dir.name}.tmp-{os.getpid()}-{uuid.uuid4().hex[:8]}"
@@ -233,7 +177,7 @@ def _probe_python(candidate: str) -> tuple[PythonFound | None, str]:
     except (OSError, subprocess.SubprocessError) as exc:
         return None, f"{candidate}: cannot run ({exc})"
     if result.returncode != 0:
-        reason = _tail(result.stderr, 1) or f"exit code {result.returncode}"
+        reason = tail(result.stderr, 1) or f"exit code {result.returncode}"
         if "ensurepip" in result.stderr or "venv" in result.stderr:
             reason += " (no venv/ensurepip: on Debian install python3.X-venv)"
         return None, f"{candidate}: {reason}"
