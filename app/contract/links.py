@@ -16,9 +16,5 @@ class LinkDecision:
     shown: str  # the target as the user must see it: punycode, invisible controls made visible
     reason: str = ""  # why it asks, or why it refuses; one sentence
 
-    @property
-    def opens(self) -> bool:
-        return self.action == "open"
-
 
 __all__ = ["LinkAction", "LinkDecision"]

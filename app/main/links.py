@@ -20,12 +20,6 @@ BIDI_CONTROLS = frozenset("\u200e\u200f\u061c\u202a\u202b\u202c\u202d\u202e\u206
 MAIL_ATTACHMENT_FIELDS = frozenset({"attach", "attachment", "attachments"})
 
 
-def external_link_refusal(url: str) -> str | None:
-    """None when `url` may be opened outside the app at all (perhaps after asking), else why not."""
-    decision = decide_link(url)
-    return decision.reason if decision.action == "refuse" else None
-
-
 def decide_link(url: str) -> LinkDecision:
     if not url or len(url) > MAX_LINK_CHARS or any(ord(c) < 32 or ord(c) == 127 for c in url):
         return _refuse(url, "invalid link")
