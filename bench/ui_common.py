@@ -56,6 +56,19 @@ class StallMonitor:
         return self.longest
 
 
+def resident_mb(field: str = "VmRSS") -> float | None:
+    """The process's resident memory (`VmRSS`, or its peak `VmHWM`) in MB; None where /proc cannot
+    tell (not Linux)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith(f"{field}:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return None
+
+
 async def until(predicate: Callable[[], Any], timeout: float = 120.0) -> None:
     deadline = time.monotonic() + timeout
     while not predicate():

@@ -16,7 +16,7 @@ import time
 import weakref
 
 from app.renderer.timeline.serialize import item_record
-from bench.ui_common import StallMonitor
+from bench.ui_common import StallMonitor, resident_mb
 from tests.conftest import scripted_agent_argv
 
 STALL_LIMIT_S = 0.25  # a diff or a request that costs more than this froze the window
@@ -28,11 +28,9 @@ def rss_mb() -> float:
     gc.collect()
     with contextlib.suppress(OSError, AttributeError):  # glibc only: elsewhere the figure is higher
         ctypes.CDLL("libc.so.6").malloc_trim(0)
-    with open("/proc/self/status", encoding="ascii") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    raise AssertionError("no VmRSS in /proc/self/status")
+    resident = resident_mb()
+    assert resident is not None, "no VmRSS in /proc/self/status"
+    return resident
 
 
 async def _answered(ui, window, prompt: str, timeout: float = 60) -> None:
