@@ -203,6 +203,7 @@ def run_gui(args: argparse.Namespace) -> int:
         window.objects.start()
         await closed.wait()
         await window.objects.shutdown()
+        await host.terminals.shutdown()  # the user's shells end with the app
         return 0
 
     with loop:
@@ -269,6 +270,7 @@ def run_self_test(args: argparse.Namespace) -> int:
             return 1
         finally:
             await objects.shutdown()
+            await host.terminals.shutdown()
             window.root.close()
 
     with loop:

@@ -205,6 +205,7 @@ class UiHarness:
     async def close(self) -> None:
         for window in self.windows:
             await window.objects.shutdown()
+            await window.host.terminals.shutdown()
             window.root.close()
         self.model_checks.close()
 

@@ -24,6 +24,7 @@ from app.contract.envelopes import (
 )
 from app.contract.links import LinkDecision
 from app.contract.sign_in import SignInEnvelope
+from app.contract.user_terminals import SharingName, UserTerminalEnvelope, UserTerminalInfo
 
 EnvelopeListener = Callable[[Envelope], None]
 
@@ -233,6 +234,58 @@ class ProblemsHost(Protocol):
         ...
 
 
+UserTerminalListener = Callable[[UserTerminalEnvelope], None]
+
+
+class UserTerminalsHost(Protocol):
+    """The user's own terminals (`app/main/user_terminals.py`): they belong to the user, not to a chat,
+    and outlive chat switches. Changes arrive as UserTerminal*Envelopes, synchronously, in order, on the
+    event loop thread. Only calls from here change sharing or pins: the agent side has no such call."""
+
+    def terminals(self) -> list[UserTerminalInfo]:
+        """Every terminal, in the order they were opened."""
+        ...
+
+    def subscribe(self, listener: UserTerminalListener) -> Callable[[], None]: ...
+
+    def output(self, terminal_id: str) -> str:
+        """The newest output kept for a view built after it arrived (bounded; "" for an unknown id)."""
+        ...
+
+    def open(self, session_key: str | None, generation: int, columns: int, rows: int) -> str:
+        """A new shell in that session's folder (the workspace root when the folder is outside it or
+        the session is not open at `generation`); its id. HostError when it cannot start."""
+        ...
+
+    def ready(self, terminal_id: str, columns: int, rows: int) -> None:
+        """The panel shows a terminal an agent asked for: only now may its process start."""
+        ...
+
+    def refuse(self, terminal_id: str) -> None:
+        """The user does not want a terminal an agent asked for: it never runs."""
+        ...
+
+    def close(self, terminal_id: str) -> None: ...
+
+    def input(self, terminal_id: str, text: str) -> None:
+        """What the user typed or pasted (ignored once the process ended)."""
+        ...
+
+    def resize(self, terminal_id: str, columns: int, rows: int) -> None: ...
+
+    def focus(self, terminal_id: str) -> None:
+        """The user focused this terminal (it becomes the most recently used by a human)."""
+        ...
+
+    def set_sharing(self, terminal_id: str, mode: SharingName) -> None:
+        """The user's choice on the tab; output that arrives while not shared is never given to an agent."""
+        ...
+
+    def pin(self, terminal_id: str, session_key: str | None) -> None:
+        """Only that chat's agent may use the terminal (None: every chat's)."""
+        ...
+
+
 class HostApi(Protocol):
     @property
     def sessions(self) -> SessionsHost: ...
@@ -257,3 +310,6 @@ class HostApi(Protocol):
 
     @property
     def problems(self) -> ProblemsHost: ...
+
+    @property
+    def terminals(self) -> UserTerminalsHost: ...

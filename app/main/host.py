@@ -1,6 +1,7 @@
 """The host API object the renderer is given (contract: `HostApi`): the chat service for sessions and
 the main-side services for files, attachments, the composer's files, links, the local stores,
-signing in to the agent, and what is wrong with the user's own files (config, stores).
+signing in to the agent, what is wrong with the user's own files (config, stores), and the user's
+own terminals.
 Built by the app's entry points (`app/gui.py`) and by tests; the renderer never builds any of these."""
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from app.main.links import LinkPolicy
 from app.main.local_problems import LocalProblems
 from app.main.local_store import LocalStores
 from app.main.sign_in import SignInService
+from app.main.user_terminals import UserTerminals
 
 
 @dataclass(frozen=True)
@@ -28,6 +30,7 @@ class Host:
     stores: LocalStores
     sign_in: SignInService
     problems: LocalProblems
+    terminals: UserTerminals
 
 
 def make_host(
@@ -45,4 +48,5 @@ def make_host(
         stores=LocalStores(data_dir, problems),
         sign_in=service.sign_in,
         problems=problems,
+        terminals=UserTerminals(service.default_cwd, service.session_workspace),
     )

@@ -36,6 +36,8 @@ class PtyHandle(Protocol):
 
     def write(self, data: bytes) -> None: ...
 
+    def resize(self, rows: int, columns: int) -> None: ...
+
     def kill(self) -> None: ...
 
     def close(self) -> None: ...
@@ -109,6 +111,11 @@ class PosixPty:
         """What the user typed, as the terminal's keyboard (raises OSError once the child is gone)."""
         os.write(self.proc.fd, data)
 
+    def resize(self, rows: int, columns: int) -> None:
+        """The terminal's new size (the child gets SIGWINCH); ignored once the PTY is closed."""
+        with contextlib.suppress(OSError, ValueError):
+            self.proc.setwinsize(rows, columns)
+
     def kill(self) -> None:
         _kill_group(self.pid)
 
@@ -175,6 +182,10 @@ class ThreadedPty:
             self.proc.write(data)  # ptyprocess takes bytes
         except TypeError:
             self.proc.write(data.decode("utf-8", "replace"))  # pywinpty takes str
+
+    def resize(self, rows: int, columns: int) -> None:
+        with contextlib.suppress(Exception):  # ptyprocess and pywinpty both name it setwinsize
+            self.proc.setwinsize(rows, columns)
 
     def kill(self) -> None:
         with contextlib.suppress(Exception):

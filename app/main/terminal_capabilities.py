@@ -113,6 +113,17 @@ class CapabilityStore:
             return CapabilityCheck(entry.session_key, Refusal.OTHER_CHAT)
         return CapabilityCheck(entry.session_key, None)
 
+    def current_token(self, session_key: str, now: float | None = None) -> str | None:
+        """The chat's live capability (not refreshed: only the user's message does that), or None."""
+        digest = self._digest_of_session.get(session_key)
+        if digest is None:
+            return None
+        entry = self._by_digest[digest]
+        if (self._clock() if now is None else now) >= entry.expires_at:
+            self._remove(digest)
+            return None
+        return entry.token
+
     def revoke_session(self, session_key: str) -> None:
         """The chat is gone (closed or deleted): its capability stops working at once."""
         digest = self._digest_of_session.get(session_key)
