@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from app.contract.hidden_context import strip_hidden_context
 from app.contract.sign_in import SignInEnvelope, SignInTerminalEnvelope
 
 # "sign-in": the agent runs but refuses to open chats until someone signs in
@@ -128,7 +129,8 @@ TRANSCRIPT_MATCH_CHARS = 2000
 
 def transcript_match_text(text: str) -> str:
     """A user text as both sides compare it to match a transcript turn: OpenClaw's `[Working
-    directory: …]` prefix removed, outer whitespace trimmed, bounded."""
+    directory: …]` prefix and ClawQt's hidden context removed, outer whitespace trimmed, bounded."""
+    text = strip_hidden_context(text)
     return _CWD_PREFIX.sub("", text.lstrip(), count=1).strip()[:TRANSCRIPT_MATCH_CHARS]
 
 

@@ -24,7 +24,13 @@ from app.contract.envelopes import (
 )
 from app.contract.links import LinkDecision
 from app.contract.sign_in import SignInEnvelope
-from app.contract.user_terminals import SharingName, UserTerminalEnvelope, UserTerminalInfo
+from app.contract.user_terminals import (
+    ConnectOutcome,
+    SharingName,
+    TerminalAccessState,
+    UserTerminalEnvelope,
+    UserTerminalInfo,
+)
 
 EnvelopeListener = Callable[[Envelope], None]
 
@@ -286,6 +292,17 @@ class UserTerminalsHost(Protocol):
         ...
 
 
+class TerminalAccessHost(Protocol):
+    """How agents reach the user's terminals (`app/main/terminal_access.py`)."""
+
+    def state(self) -> TerminalAccessState: ...
+
+    async def connect_openclaw(self) -> ConnectOutcome:
+        """Run OpenClaw's own `openclaw mcp set` for ClawQt's server (the user agreed to the shown
+        command); the outcome says what it printed."""
+        ...
+
+
 class HostApi(Protocol):
     @property
     def sessions(self) -> SessionsHost: ...
@@ -313,3 +330,6 @@ class HostApi(Protocol):
 
     @property
     def terminals(self) -> UserTerminalsHost: ...
+
+    @property
+    def terminal_access(self) -> TerminalAccessHost: ...

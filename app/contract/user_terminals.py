@@ -82,3 +82,26 @@ UserTerminalEnvelope = (
     | UserTerminalOutputEnvelope
     | UserTerminalActivityEnvelope
 )
+
+
+# per-session: the agent takes MCP servers in session/new (it gets ClawQt's there);
+# connect: OpenClaw, not connected yet (the user may run the shown command); connected: it was;
+# unavailable: the server does not run, or the agent has no way to take it
+DeliveryName = Literal["per-session", "connect", "connected", "unavailable"]
+
+
+@dataclass(frozen=True)
+class TerminalAccessState:
+    """How agents reach the user's terminals right now (the panel's access line and Connect button)."""
+
+    url: str | None
+    problem: str
+    agent_name: str
+    delivery: DeliveryName
+    connect_command: str = ""  # the command Connect runs, its secret masked
+
+
+@dataclass(frozen=True)
+class ConnectOutcome:
+    ok: bool
+    output: str

@@ -18,7 +18,7 @@ import time
 import uuid
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from app.contract.acp_fields import dict_items, str_field
 from app.contract.envelopes import (
@@ -65,6 +65,22 @@ STOP_GRACE_S = 2.0  # how long a stopped turn's agent has to end its own termina
 
 def _error(token: Token, message: str) -> RpcMessage:
     return {"id": token, "error": {"message": message}}
+
+
+class SessionExtras(Protocol):
+    """What the chat service asks of the terminal access (`terminal_participation.py`)."""
+
+    async def start(self) -> str | None: ...
+
+    async def stop(self) -> None: ...
+
+    def mcp_servers(self, info: AgentInfo | None, open_id: str) -> list[dict[str, Any]]: ...
+
+    def bind(self, open_id: str, session_key: str | None) -> None: ...
+
+    def prompt_context(self, info: AgentInfo | None, session_key: str) -> str | None: ...
+
+    def session_ended(self, session_key: str) -> None: ...
 
 
 class ChatService:
@@ -116,6 +132,9 @@ class ChatService:
         self._background: set[asyncio.Task[Any]] = set()
         self.agent_state: AgentStateEnvelope | None = None
         self.ignored_updates = 0
+        # the user's terminals for agents (set by `make_host`): MCP servers in session/new|load|resume
+        # and the hidden context of each of the user's messages
+        self.participation: SessionExtras | None = None
         # seed 003's transcript supplements: `openclaw acp` agents only (None for any other agent)
         self.transcripts: OpenClawSupplements | None = None
         if is_openclaw_acp(command.argv):  # the reader, urllib and websockets load only for OpenClaw
@@ -197,6 +216,8 @@ class ChatService:
     # --- agent lifecycle ---------------------------------------------------------------------
     async def start(self) -> AgentInfo:
         """Start the agent (shows `starting` while initialize runs); returns what it announced."""
+        if self.participation is not None:  # its server loads beside the agent, off the GUI thread
+            self._spawn_background(self.participation.start(), "terminal-access")
         await self.connection.ensure_ready()
         assert self.connection.info is not None
         return self.connection.info
@@ -210,6 +231,8 @@ class ChatService:
         self.terminals.shutdown()
         if self.transcripts is not None:
             await self.transcripts.close()
+        if self.participation is not None:
+            await self.participation.stop()
         await self.connection.stop()
 
     def _on_agent_state(self, envelope: AgentStateEnvelope) -> None:
@@ -338,19 +361,35 @@ class ChatService:
         async with self._load_lock:  # loads are serialized; a queued load runs after a failed one
             await self.connection.ensure_ready()
             run_in = normalize_cwd(cwd or self.default_cwd)
-            params = open_params(method, key, run_in, self.additional_directories, self.connection.info)
+            info = self.connection.info
+            params = open_params(method, key, run_in, self.additional_directories, info)
+            open_id = f"open-{next(self._tokens)}"
+            if (
+                self.participation is not None
+                and info is not None
+                and info.supports("mcpCapabilities", "http")
+            ):
+                await self.participation.start()
+                params["mcpServers"] = self.participation.mcp_servers(info, open_id)
             try:
                 _, step = await self._request(method, dict(params))
             except SignInRequired:
+                self._bind_servers(open_id, None)
                 raise  # the sign-in panel says it (SignInEnvelope)
             except HostError as exc:
+                self._bind_servers(open_id, None)
                 self._diagnose("error", "load-failed", f"{method} failed: {exc}", key)
                 raise LoadFailed(str(exc), details=exc.details) from exc
+            self._bind_servers(open_id, step.committed.session_key if step.committed else None)
             if step.committed is None:
                 raise LoadFailed(step.failure or f"The agent's answer to {method} opened no session.")
             if self.transcripts is not None and method == "session/load":
                 self.transcripts.after_load(step.committed.session_key, step.committed.generation)
             return step.committed
+
+    def _bind_servers(self, open_id: str, session_key: str | None) -> None:
+        if self.participation is not None:
+            self.participation.bind(open_id, session_key)
 
     async def list_sessions(self, cursor: str | None = None, cwd: str | None = None) -> SessionPage:
         """One page of `session/list`; pass `next_cursor` back for the next page."""
@@ -377,6 +416,8 @@ class ChatService:
             await self.cancel(session_key)
         self.terminals.close_session(session_key)
         self.files.forget_session(session_key)
+        if self.participation is not None:
+            self.participation.session_ended(session_key)
         await self._request(method, {"sessionId": self.machine.acp_ids.get(session_key, session_key)})
 
     async def set_mode(self, session_key: str, mode_id: str) -> None:
@@ -424,6 +465,10 @@ class ChatService:
         except PromptRefused as exc:  # nothing was sent: views drop the optimistic message
             self._emit(PromptSettledEnvelope(active.key, active.generation, message_id, None, str(exc), 0.0))
             raise
+        if self.participation is not None:  # the user's message: the one moment a capability is minted
+            context = self.participation.prompt_context(info, active.key)
+            if context:
+                blocks.append({"type": "text", "text": context})
         params = {
             "sessionId": active.acp_id,
             "prompt": blocks,

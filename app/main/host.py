@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from app.main import paths
 from app.main.attachment_service import AttachmentService
 from app.main.chat_service import ChatService
 from app.main.composer_files import ComposerFiles
@@ -17,6 +18,8 @@ from app.main.links import LinkPolicy
 from app.main.local_problems import LocalProblems
 from app.main.local_store import LocalStores
 from app.main.sign_in import SignInService
+from app.main.terminal_access import TerminalAccess
+from app.main.terminal_participation import TerminalParticipation
 from app.main.user_terminals import UserTerminals
 
 
@@ -31,6 +34,7 @@ class Host:
     sign_in: SignInService
     problems: LocalProblems
     terminals: UserTerminals
+    terminal_access: TerminalAccess
 
 
 def make_host(
@@ -39,6 +43,11 @@ def make_host(
     """Everything around one chat service; `data_dir` overrides where the local stores live;
     `problems` holds what was wrong with the user's files before (the config), the stores add theirs."""
     problems = LocalProblems() if problems is None else problems
+    terminals = UserTerminals(service.default_cwd, service.session_workspace)
+    participation = TerminalParticipation(
+        terminals, lambda: service.agent_label, data_dir if data_dir is not None else paths.data_dir()
+    )
+    service.participation = participation
     return Host(
         sessions=service,
         files=service.files,
@@ -48,5 +57,8 @@ def make_host(
         stores=LocalStores(data_dir, problems),
         sign_in=service.sign_in,
         problems=problems,
-        terminals=UserTerminals(service.default_cwd, service.session_workspace),
+        terminals=terminals,
+        terminal_access=TerminalAccess(
+            participation, service.connection.command.argv, lambda: service.agent_info
+        ),
     )

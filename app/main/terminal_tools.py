@@ -142,7 +142,7 @@ class TerminalTools:
             return False
         if hmac.compare_digest(token.encode("utf-8", "replace"), self._install_secret.encode()):
             return True
-        if self._bearers.session_of(token) is not None:
+        if self._bearers.known(token):
             return True
         return self._capabilities.check(token, None).allowed
 
@@ -403,27 +403,41 @@ class TerminalTools:
 
 
 class SessionBearers:
-    """Per-session bearers given to agents that take MCP servers in `session/new`: each stands for its
-    chat (whose capability the user's messages keep alive); forgotten when the chat closes."""
+    """Per-session bearers given to agents that take MCP servers in `session/new|load|resume`: each
+    stands for one chat (whose capability only the user's messages keep alive). Issued before the
+    session exists, bound when it opens, forgotten when the chat ends."""
 
     def __init__(self) -> None:
-        self._session_of: dict[bytes, str] = {}
-        self._bearer_of: dict[str, str] = {}
+        self._session_of: dict[bytes, str | None] = {}
+        self._bearers_of: dict[str, set[str]] = {}
 
-    def issue(self, session_key: str) -> str:
-        bearer = self._bearer_of.get(session_key)
-        if bearer is None:
-            bearer = "cqs_" + secrets.token_urlsafe(32)
-            self._bearer_of[session_key] = bearer
-            self._session_of[_digest(bearer)] = session_key
+    def issue_unbound(self) -> str:
+        bearer = "cqs_" + secrets.token_urlsafe(32)
+        self._session_of[_digest(bearer)] = None
         return bearer
+
+    def bind(self, bearer: str, session_key: str) -> None:
+        digest = _digest(bearer)
+        if digest in self._session_of:
+            self._session_of[digest] = session_key
+            self._bearers_of.setdefault(session_key, set()).add(bearer)
+
+    def known(self, bearer: str) -> bool:
+        return bearer.startswith("cqs_") and _digest(bearer) in self._session_of
 
     def session_of(self, bearer: str) -> str | None:
         return self._session_of.get(_digest(bearer)) if bearer.startswith("cqs_") else None
 
+    def has_session(self, session_key: str) -> bool:
+        return bool(self._bearers_of.get(session_key))
+
+    def forget_bearer(self, bearer: str) -> None:
+        session_key = self._session_of.pop(_digest(bearer), None)
+        if session_key is not None:
+            self._bearers_of.get(session_key, set()).discard(bearer)
+
     def forget(self, session_key: str) -> None:
-        bearer = self._bearer_of.pop(session_key, None)
-        if bearer is not None:
+        for bearer in self._bearers_of.pop(session_key, set()):
             self._session_of.pop(_digest(bearer), None)
 
 

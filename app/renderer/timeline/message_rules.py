@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from app.contract.acp_fields import str_field
+from app.contract.hidden_context import OPEN, HiddenContextFilter
 from app.renderer.timeline.items import Item, MessageSegment, Role, Thought
 from app.renderer.timeline.media import MediaScanner, transcript_media
 from app.renderer.timeline.parts import (
@@ -60,8 +61,15 @@ class MessageRules(_Base):
             self._touch(last)
 
     def _message_part(self, role: Role, update: MessageChunkUpdate, historical: bool) -> None:
-        part = content_to_part(update.get("content"), role)
         message_id = str_field(update, "messageId")
+        content = update.get("content")
+        if role == "user":
+            content = self._without_hidden_context(message_id or "", content)
+            if content is None:
+                return
+        else:
+            self.hidden_filters.pop("", None)  # the agent spoke: an id-less user message ended
+        part = content_to_part(content, role)
         self.open_thought = None
         if message_id is not None:
             optimistic_id = self.optimistic.get(message_id) if role == "user" else None
@@ -87,6 +95,25 @@ class MessageRules(_Base):
                 self._add_to_segment(last, part, historical)
             return
         self._new_segment(role, f"{role}:message:{len(self.order)}", part, historical)
+
+    def _without_hidden_context(self, key: str, content: object) -> object | None:
+        """A user text chunk without ClawQt's hidden prompt context (None: nothing left to show)."""
+        if not isinstance(content, dict) or content.get("type") != "text":
+            return content
+        text = content.get("text")
+        if not isinstance(text, str):
+            return content
+        hidden = self.hidden_filters.get(key)
+        if hidden is None:
+            if OPEN not in text:
+                return content
+            hidden = self.hidden_filters[key] = HiddenContextFilter()
+        shown = hidden.feed(text)
+        if not hidden.inside:
+            del self.hidden_filters[key]
+        if shown == text:
+            return content
+        return {**content, "text": shown} if shown.strip() else None
 
     def _new_segment(self, role: Role, message_id: str, part: Part, historical: bool) -> None:
         index = self.segment_counts.get(message_id, 0)

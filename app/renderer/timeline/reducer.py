@@ -26,6 +26,7 @@ from app.contract.envelopes import (
     ToolCallsCancelledEnvelope,
     TranscriptSupplementEnvelope,
 )
+from app.contract.hidden_context import HiddenContextFilter, strip_hidden_context
 from app.renderer.timeline.grouping import Grouping
 from app.renderer.timeline.items import Item, MessageSegment, PermissionItem, ToolCall, TurnEnd
 from app.renderer.timeline.message_rules import MessageRules
@@ -78,6 +79,8 @@ class Timeline(MessageRules, ToolRules):
         self.segment_counts: dict[str, int] = {}
         self.open_thought: str | None = None
         self.optimistic: dict[str, str] = {}  # client message id -> optimistic segment id
+        # messageId ("" without one) -> removes ClawQt's hidden prompt context from echoed user text
+        self.hidden_filters: dict[str, HiddenContextFilter] = {}
         self.timings: dict[str, TurnTiming] = {}
         self.live_message_id: str | None = None  # the prompt whose turn is running, if any
         self.meta = Metadata()
@@ -277,6 +280,7 @@ class Timeline(MessageRules, ToolRules):
             return
         blocks = [b for b in envelope.prompt if isinstance(b, dict)]
         texts = [b["text"] for b in blocks if b.get("type") == "text" and isinstance(b.get("text"), str)]
+        texts = [shown for shown in map(strip_hidden_context, texts) if shown]  # ClawQt's machine context
         parts = [content_to_part(b, "user") for b in blocks if b.get("type") in _ATTACHED_BLOCKS]
         attachments = [p for p in parts if isinstance(p, AttachmentPart)]
         self._add_optimistic(envelope.client_message_id, "\n".join(texts), attachments, None)

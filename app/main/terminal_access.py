@@ -1,0 +1,56 @@
+"""The `terminal_access` host part: how the current agent reaches the user's terminals, and the one
+action that changes it (connecting OpenClaw with its own `openclaw mcp set`, after the user agreed)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from app.contract.envelopes import AgentInfo
+from app.contract.user_terminals import ConnectOutcome, TerminalAccessState
+from app.main.openclaw_mcp_connect import mcp_set_argv, openclaw_cli, run_mcp_set, shown_command
+from app.main.terminal_participation import TerminalParticipation
+
+
+class TerminalAccess:
+    def __init__(
+        self,
+        participation: TerminalParticipation,
+        agent_argv: tuple[str, ...],
+        agent_info: Callable[[], AgentInfo | None],
+    ) -> None:
+        self._participation = participation
+        self._agent_argv = agent_argv
+        self._agent_info = agent_info
+
+    def _command(self) -> list[str] | None:
+        cli = openclaw_cli(self._agent_argv)
+        if cli is None or self._participation.url is None:
+            return None
+        return mcp_set_argv(cli, self._participation.agent_config())
+
+    def state(self) -> TerminalAccessState:
+        participation = self._participation
+        info = self._agent_info()
+        name = info.name if info is not None else ""
+        command = self._command()
+        shown = shown_command(command, participation.install_secret) if command else ""
+        if participation.url is None:
+            delivery = "unavailable"
+        elif command is not None:
+            delivery = "connected" if name and participation.connected(name) else "connect"
+        elif info is not None and info.supports("mcpCapabilities", "http"):
+            delivery = "per-session"
+        else:
+            delivery = "unavailable"
+        return TerminalAccessState(participation.url, participation.problem, name, delivery, shown)  # type: ignore[arg-type]
+
+    async def connect_openclaw(self) -> ConnectOutcome:
+        await self._participation.start()
+        command = self._command()
+        info = self._agent_info()
+        if command is None or info is None:
+            return ConnectOutcome(False, "The agent is not OpenClaw, or terminal access is not running.")
+        result = await run_mcp_set(command, self._agent_argv)
+        if result.ok:
+            self._participation.mark_connected(info.name)
+        return ConnectOutcome(result.ok, result.output)

@@ -1,0 +1,66 @@
+"""ClawQt's hidden prompt context never shows: removed from echoed and replayed user messages in any
+chunking, from transcript matching, and so from what the serializer (copy, export, replay) writes."""
+
+from __future__ import annotations
+
+import json
+
+from app.contract.envelopes import transcript_match_text
+from app.contract.hidden_context import CLOSE, OPEN, strip_hidden_context, wrap
+from app.renderer.timeline.serialize import timeline_record
+from tests.unit.timeline_helpers import Harness, agent, user
+
+BLOCK = wrap("capability: cqt_secret\nterminal t1 output: hunter2")
+
+
+def everything(h: Harness) -> str:
+    return json.dumps(timeline_record(h.timeline), ensure_ascii=False)
+
+
+def test_a_message_echoed_with_its_hidden_block_shows_only_what_the_user_typed():
+    h = Harness()(user("list my files" + BLOCK, "m1", historical=True), agent("ok", "a1"))
+    assert h.plain("m1:0")["parts"] == [{"kind": "markdown", "text": "list my files"}]
+    assert "cqt_secret" not in everything(h) and "hunter2" not in everything(h)
+
+
+def test_a_block_split_over_chunks_is_removed_and_the_text_around_it_kept():
+    pieces = ["hello", "\n\n" + OPEN + "\ncapability: cq", "t_secret\n", CLOSE, " after"]
+    h = Harness()(*(user(piece, "m1") for piece in pieces))
+    assert h.plain("m1:0")["parts"] == [{"kind": "markdown", "text": "hello after"}]
+    assert "cqt_secret" not in everything(h)
+
+
+def test_a_block_echoed_as_its_own_block_without_ids_is_dropped_and_the_next_message_shows():
+    h = Harness()(user("first"), user(BLOCK), agent("reply"), user("second"))
+    texts = [h.plain(i)["parts"] for i in h.ids if i.startswith("user")]
+    assert texts == [[{"kind": "markdown", "text": "first"}], [{"kind": "markdown", "text": "second"}]]
+
+
+def test_an_unterminated_block_hides_the_rest_of_that_message_only():
+    h = Harness()(
+        user("question" + "\n\n" + OPEN + "\ncapability: cqt_x", "m1"), agent("a", "a1"), user("next", "m2")
+    )
+    assert h.plain("m1:0")["parts"] == [{"kind": "markdown", "text": "question"}]
+    assert h.plain("m2:0")["parts"] == [{"kind": "markdown", "text": "next"}]
+
+
+def test_a_json_escaped_echo_is_stripped_too():
+    escaped = json.dumps({"prompt": "hi" + BLOCK})
+    assert "cqt_secret" not in strip_hidden_context(escaped)
+    assert strip_hidden_context("plain text") == "plain text"
+
+
+def test_transcript_matching_ignores_the_hidden_block():
+    assert transcript_match_text("[Working directory: /w]\n\nlist my files" + BLOCK) == "list my files"
+
+
+def test_a_prompt_as_sent_shows_without_its_hidden_block():
+    from app.contract.envelopes import PromptSentEnvelope
+    from tests.unit.timeline_helpers import GEN, KEY
+
+    sent = PromptSentEnvelope(
+        KEY, GEN, "user:1", ({"type": "text", "text": "hi"}, {"type": "text", "text": BLOCK})
+    )
+    h = Harness()(sent)
+    assert "cqt_secret" not in everything(h)
+    assert h.plain(h.ids[0])["parts"] == [{"kind": "markdown", "text": "hi"}]
