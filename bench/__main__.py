@@ -22,6 +22,7 @@ BENCHMARKS = (
     "ui_load",
     "terminal_stream",
     "hostile_render",
+    "mcp_read",
 )
 RESULTS = Path(os.environ.get("CLAWQT_BENCH_RESULTS") or Path(__file__).resolve().parent / "results.json")
 

@@ -55,6 +55,10 @@ class TerminalToolsApi(Protocol):
         secret configured on the agent side, or a live capability delivered per session)."""
         ...
 
+    def context_token_for_bearer(self, token: str) -> str | None:
+        """The capability a per-session bearer stands for right now, else None."""
+        ...
+
     async def list_terminals(self, context_token: str) -> dict[str, Any]: ...
 
     async def open_terminal(

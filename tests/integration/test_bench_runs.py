@@ -37,6 +37,7 @@ def test_every_benchmark_runs_and_reports_a_ratio(tmp_path):
         "ui_load",
         "terminal_stream",
         "hostile_render",
+        "mcp_read",
     ]
     data = json.loads(results.read_text())
     assert all(data[name]["ratio"] > 0 for name in names)
