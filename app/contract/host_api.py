@@ -297,6 +297,10 @@ class TerminalAccessHost(Protocol):
 
     def state(self) -> TerminalAccessState: ...
 
+    async def prepare(self) -> TerminalAccessState:
+        """Start the loopback server when it is not running yet, then the state (with the command)."""
+        ...
+
     async def connect_openclaw(self) -> ConnectOutcome:
         """Run OpenClaw's own `openclaw mcp set` for ClawQt's server (the user agreed to the shown
         command); the outcome says what it printed."""

@@ -74,6 +74,8 @@ class SessionExtras(Protocol):
 
     async def stop(self) -> None: ...
 
+    def wanted_by(self, info: AgentInfo) -> bool: ...
+
     def mcp_servers(self, info: AgentInfo | None, open_id: str) -> list[dict[str, Any]]: ...
 
     def bind(self, open_id: str, session_key: str | None) -> None: ...
@@ -216,11 +218,12 @@ class ChatService:
     # --- agent lifecycle ---------------------------------------------------------------------
     async def start(self) -> AgentInfo:
         """Start the agent (shows `starting` while initialize runs); returns what it announced."""
-        if self.participation is not None:  # its server loads beside the agent, off the GUI thread
-            self._spawn_background(self.participation.start(), "terminal-access")
         await self.connection.ensure_ready()
-        assert self.connection.info is not None
-        return self.connection.info
+        info = self.connection.info
+        assert info is not None
+        if self.participation is not None and self.participation.wanted_by(info):
+            self._spawn_background(self.participation.start(), "terminal-access")  # loads off the GUI thread
+        return info
 
     async def shutdown(self) -> None:
         """Quit: cancel every waiter, end every client terminal, kill the agent's whole process group."""

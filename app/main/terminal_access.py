@@ -34,15 +34,20 @@ class TerminalAccess:
         name = info.name if info is not None else ""
         command = self._command()
         shown = shown_command(command, participation.install_secret) if command else ""
-        if participation.url is None:
+        if participation.problem:
             delivery = "unavailable"
-        elif command is not None:
+        elif openclaw_cli(self._agent_argv) is not None:  # the URL is known once `prepare` started it
             delivery = "connected" if name and participation.connected(name) else "connect"
         elif info is not None and info.supports("mcpCapabilities", "http"):
             delivery = "per-session"
         else:
             delivery = "unavailable"
         return TerminalAccessState(participation.url, participation.problem, name, delivery, shown)  # type: ignore[arg-type]
+
+    async def prepare(self) -> TerminalAccessState:
+        """Start the server if it is not running (the command to show names its URL), then the state."""
+        await self._participation.start()
+        return self.state()
 
     async def connect_openclaw(self) -> ConnectOutcome:
         await self._participation.start()

@@ -105,6 +105,11 @@ class TerminalParticipation:
         """Whether the user connected this agent (configured our server on its side) for this URL."""
         return self.url is not None and self._settings["connected"].get(agent_name) == self.url
 
+    def wanted_by(self, info: AgentInfo) -> bool:
+        """Whether this agent could use the server (it takes per-session servers, or the user connected
+        it before): then it starts with the agent; otherwise only when the user connects one."""
+        return info.supports("mcpCapabilities", "http") or info.name in self._settings["connected"]
+
     def mark_connected(self, agent_name: str) -> None:
         if self.url is not None:
             self._settings["connected"][agent_name] = self.url

@@ -161,3 +161,43 @@ async def test_a_failing_connect_command_says_what_it_printed(tmp_path):
     assert not result.ok and "config is read-only: clawqt-terminals" in result.output
     missing = await run_mcp_set([str(tmp_path / "nope"), "mcp"], ("nope", "acp"))
     assert not missing.ok and "could not start" in missing.output
+
+
+async def test_connect_openclaw_runs_its_mcp_set_once_agreed_and_then_prompts_carry_the_context(
+    access, tmp_path
+):
+    import json
+
+    from app.main.terminal_access import TerminalAccess
+
+    _terminals, participation = access
+    program = tmp_path / "openclaw"
+    seen = tmp_path / "argv.json"
+    program.write_text(
+        "#!/usr/bin/env python3\nimport json, sys\n"
+        f"json.dump(sys.argv[1:], open({str(seen)!r}, 'w'))\nprint('Saved MCP server clawqt-terminals')\n"
+    )
+    program.chmod(0o755)
+    access_part = TerminalAccess(participation, (str(program), "acp", "--url", "ws://x"), lambda: OPENCLAW)
+    state = await access_part.prepare()
+    assert state.delivery == "connect" and state.url == participation.url
+    assert (
+        participation.install_secret not in state.connect_command
+        and "mcp set clawqt-terminals" in state.connect_command
+    )
+    assert participation.prompt_context(OPENCLAW, "chat-a") is None
+    outcome = await access_part.connect_openclaw()
+    assert outcome.ok and "Saved MCP server" in outcome.output
+    args = json.loads(seen.read_text())
+    assert args[:3] == ["mcp", "set", "clawqt-terminals"]
+    config = json.loads(args[3])
+    assert config == {
+        "url": participation.url,
+        "transport": "streamable-http",
+        "headers": {"Authorization": f"Bearer {participation.install_secret}"},
+    }
+    assert access_part.state().delivery == "connected"
+    assert "contextToken: cqt_" in participation.prompt_context(OPENCLAW, "chat-a")
+    other = TerminalAccess(participation, ("python", "-m", "app", "demo-agent"), lambda: HTTP_AGENT)
+    assert other.state().delivery == "per-session"
+    assert not (await other.connect_openclaw()).ok
