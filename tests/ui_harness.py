@@ -93,11 +93,11 @@ class UiHarness:
         return window
 
     def _check_models(self, window: Window) -> None:
-        """Qt's model checker on every list model of the window: the conversation, the sidebar, and
-        each row's block and attachment-card models as they are made."""
+        """Qt's model checker on every list model of the window: the conversation, the sidebar, the
+        terminal panel's tabs, and each row's block and attachment-card models as they are made."""
         objects = window.objects
         checks = self.model_checks
-        for model in (objects.model, objects.sessions.model):
+        for model in (objects.model, objects.sessions.model, objects.user_terminals.model):
             checks.watch(model)
 
         def watch_row_models() -> None:

@@ -277,7 +277,14 @@ class UserTerminalsHost(Protocol):
         """What the user typed or pasted (ignored once the process ended)."""
         ...
 
+    def answer(self, terminal_id: str, text: str) -> None:
+        """The panel's emulator answering the program's own query (cursor position, device
+        attributes); not the user's input, so human recency does not move."""
+        ...
+
     def resize(self, terminal_id: str, columns: int, rows: int) -> None: ...
+
+    def info(self, terminal_id: str) -> UserTerminalInfo | None: ...
 
     def focus(self, terminal_id: str) -> None:
         """The user focused this terminal (it becomes the most recently used by a human)."""

@@ -240,6 +240,13 @@ class UserTerminals:
         terminal.recency = next(self._recency)
         self._write(terminal, text.encode("utf-8", "surrogatepass"))
 
+    def answer(self, terminal_id: str, text: str) -> None:
+        """The panel's emulator answering the program's own question (cursor position, device
+        attributes): typed into the terminal like input, but not the user's doing (recency stays)."""
+        terminal = self._terminals.get(terminal_id)
+        if terminal is not None and text:
+            self._write(terminal, text.encode("utf-8", "surrogatepass"))
+
     def resize(self, terminal_id: str, columns: int, rows: int) -> None:
         terminal = self._terminals.get(terminal_id)
         if terminal is None:
@@ -291,18 +298,23 @@ class UserTerminals:
         terminal.log.append(data)
         text = terminal.decoder.decode(data)
         if text:
-            terminal.tail.append(text)
-            terminal.tail_chars += len(text)
-            while terminal.tail_chars > VIEW_TAIL_CHARS and len(terminal.tail) > 1:
-                terminal.tail_chars -= len(terminal.tail.popleft())
+            self._keep_for_views(terminal, text)
             self._emit(UserTerminalOutputEnvelope(terminal_id, text))
         self._wake(terminal)
+
+    @staticmethod
+    def _keep_for_views(terminal: _Terminal, text: str) -> None:
+        terminal.tail.append(text)
+        terminal.tail_chars += len(text)
+        while terminal.tail_chars > VIEW_TAIL_CHARS and len(terminal.tail) > 1:
+            terminal.tail_chars -= len(terminal.tail.popleft())
 
     def _on_eof(self, terminal_id: str) -> None:
         terminal = self._terminals.get(terminal_id)
         if terminal is not None:
             rest = terminal.decoder.decode(b"", final=True)
             if rest:
+                self._keep_for_views(terminal, rest)
                 self._emit(UserTerminalOutputEnvelope(terminal_id, rest))
 
     async def _wait_exit(self, terminal_id: str, pty: PtyHandle) -> None:
@@ -361,6 +373,8 @@ class UserTerminals:
         )
         terminal.deadline = self._clock() + OPEN_DEADLINE_SECONDS
         terminal.start_command = command
+        # the tab says "expired" on time even when no tool call asks again
+        asyncio.get_running_loop().call_later(OPEN_DEADLINE_SECONDS + 0.05, self.expire_overdue)
         return terminal.info.terminal_id
 
     def expire_overdue(self) -> None:

@@ -2,11 +2,12 @@ import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
 
-// Agent name and state, session modes and config options (the `model` one first), usage, and the
-// question-directory toggle.
+// Agent name and state, session modes and config options (the `model` one first), usage, the
+// question-directory toggle and the terminal panel's.
 ToolBar {
     id: root
     signal toggleDirectory()
+    signal toggleTerminals()
     property bool directoryOpen: false
     background: Rectangle { color: Theme.surface; Rectangle { anchors.bottom: parent.bottom; width: parent.width
                                                                  height: 1; color: Theme.border } }
@@ -98,6 +99,21 @@ ToolBar {
             Accessible.name: "Question directory"
             ToolTip.visible: hovered
             ToolTip.text: "Jump to one of your questions (Ctrl+Shift+Q)"
+        }
+        ToolButton {
+            objectName: "terminalToggle"
+            text: "Terminal"
+            contentItem: IconLabel { objectName: "terminalToggleLabel"; icon: "terminal"
+                                     color: userTerminals.participating ? Theme.success : Theme.text
+                                     label: userTerminals.participating ? "Terminal \u00b7 agent participating"
+                                                                        : "Terminal" }
+            checkable: true
+            checked: userTerminals.panelOpen
+            onClicked: { checked = Qt.binding(() => userTerminals.panelOpen); root.toggleTerminals() }
+            Accessible.name: (userTerminals.panelOpen ? "Hide the terminal panel" : "Show the terminal panel")
+                             + (userTerminals.participating ? " (an agent is participating in a terminal)" : "")
+            ToolTip.visible: hovered
+            ToolTip.text: "Your terminals (Ctrl+`)"
         }
     }
     Component {

@@ -36,86 +36,117 @@ ApplicationWindow {
         id: headerBar
         directoryOpen: conversationView.directoryOpen
         onToggleDirectory: conversation.setDirectoryOpen(!conversation.directoryOpen)
+        onToggleTerminals: if (userTerminals.panelOpen) window.hideTerminals(); else window.terminalFocus()
+    }
+
+    // Ctrl+`: open the terminals and type in the one shown; pressed there, back to the composer
+    function terminalFocus() {
+        if (userTerminals.panelOpen && terminalPanel.item && terminalPanel.item.screenHasFocus) {
+            composerView.input.forceActiveFocus()
+            return
+        }
+        userTerminals.setPanelOpen(true)
+        if (terminalPanel.item) terminalPanel.item.focusScreen()
+    }
+    function hideTerminals() {
+        userTerminals.setPanelOpen(false)
+        composerView.input.forceActiveFocus()
     }
 
     SplitView {
         anchors.fill: parent
         Sidebar { SplitView.preferredWidth: 240; SplitView.minimumWidth: 160 }
-        ColumnLayout {
-            spacing: 0
+        SplitView {  // the chat above, the user's terminals below (hidden until opened)
+            id: chatSplit
+            objectName: "chatSplit"
+            orientation: Qt.Vertical
             SplitView.fillWidth: true
             SplitView.minimumWidth: 360
-            Banner { Layout.fillWidth: true }
-            Conversation { id: conversationView; visible: !signIn.shown; Layout.fillWidth: true; Layout.fillHeight: true }
-            Loader {  // built only when needed: most starts never sign in
-                active: signIn.shown
-                visible: active
-                Layout.fillWidth: true; Layout.fillHeight: true
-                sourceComponent: SignInPanel {}
-            }
-            Rectangle {
-                objectName: "noticeBar"
-                visible: notices.notice.length > 0
-                Layout.fillWidth: true
-                implicitHeight: noticeRow.implicitHeight + 12
-                color: Theme.dark ? "#3a3220" : "#fff4e0"
-                ColumnLayout {
-                    id: noticeRow
-                    x: Theme.pad; y: 6
-                    width: parent.width - 2 * Theme.pad
-                    RowLayout {
-                        Layout.fillWidth: true
-                        Label { text: notices.notice; wrapMode: Text.Wrap; Layout.fillWidth: true; color: Theme.text }
-                        ToolButton { id: detailsToggle; objectName: "noticeDetailsToggle"; checkable: true
-                                     visible: notices.details.length > 0
-                                     text: checked ? "Hide details" : "Details"
-                                     Accessible.name: checked ? "Hide the error's details" : "Show the error's details" }
-                        Button { objectName: "retryButton"; visible: notices.canRetry; text: "Retry"
-                                 onClicked: notices.retry() }
-                    }
-                    TextEdit {
-                        objectName: "noticeDetails"
-                        visible: detailsToggle.checked && notices.details.length > 0
-                        Layout.fillWidth: true
-                        text: notices.details
-                        readOnly: true; selectByMouse: true
-                        textFormat: TextEdit.PlainText
-                        wrapMode: TextEdit.WrapAnywhere
-                        font.family: Theme.mono; font.pixelSize: 11
-                        color: Theme.muted
-                    }
+            ColumnLayout {
+                spacing: 0
+                SplitView.fillHeight: true
+                SplitView.minimumHeight: 200
+                Banner { Layout.fillWidth: true }
+                Conversation { id: conversationView; visible: !signIn.shown; Layout.fillWidth: true; Layout.fillHeight: true }
+                Loader {  // built only when needed: most starts never sign in
+                    active: signIn.shown
+                    visible: active
+                    Layout.fillWidth: true; Layout.fillHeight: true
+                    sourceComponent: SignInPanel {}
                 }
-            }
-            Rectangle {  // a message sent before any chat was open: it goes out as soon as one is
-                objectName: "queuedMessage"
-                visible: turn.queuedText !== "" || turn.queuedFiles > 0
-                Layout.fillWidth: true
-                implicitHeight: queuedRow.implicitHeight + 12
-                color: Theme.surface
-                border.color: Theme.border
-                Accessible.name: "Queued message: " + turn.queuedText
-                RowLayout {
-                    id: queuedRow
-                    x: Theme.pad; y: 6
-                    width: parent.width - 2 * Theme.pad
+                Rectangle {
+                    objectName: "noticeBar"
+                    visible: notices.notice.length > 0
+                    Layout.fillWidth: true
+                    implicitHeight: noticeRow.implicitHeight + 12
+                    color: Theme.dark ? "#3a3220" : "#fff4e0"
                     ColumnLayout {
-                        Layout.fillWidth: true
-                        spacing: 0
-                        Label { text: "Queued: " + turn.queuedText.split("\n")[0]
-                                      + (turn.queuedFiles ? "  (+" + turn.queuedFiles + " files)" : "")
-                                font.bold: true; color: Theme.text; elide: Text.ElideRight; Layout.fillWidth: true }
-                        Label { objectName: "queuedReason"
-                                text: agent.state === "failed" || agent.state === "exited"
-                                      ? "Not sent yet: the agent is not running. " + agent.message
-                                      : "It is sent as soon as the chat is open."
-                                color: Theme.muted; font.pixelSize: 11; wrapMode: Text.Wrap; Layout.fillWidth: true
-                                maximumLineCount: 2; elide: Text.ElideRight }
+                        id: noticeRow
+                        x: Theme.pad; y: 6
+                        width: parent.width - 2 * Theme.pad
+                        RowLayout {
+                            Layout.fillWidth: true
+                            Label { text: notices.notice; wrapMode: Text.Wrap; Layout.fillWidth: true; color: Theme.text }
+                            ToolButton { id: detailsToggle; objectName: "noticeDetailsToggle"; checkable: true
+                                         visible: notices.details.length > 0
+                                         text: checked ? "Hide details" : "Details"
+                                         Accessible.name: checked ? "Hide the error's details" : "Show the error's details" }
+                            Button { objectName: "retryButton"; visible: notices.canRetry; text: "Retry"
+                                     onClicked: notices.retry() }
+                        }
+                        TextEdit {
+                            objectName: "noticeDetails"
+                            visible: detailsToggle.checked && notices.details.length > 0
+                            Layout.fillWidth: true
+                            text: notices.details
+                            readOnly: true; selectByMouse: true
+                            textFormat: TextEdit.PlainText
+                            wrapMode: TextEdit.WrapAnywhere
+                            font.family: Theme.mono; font.pixelSize: 11
+                            color: Theme.muted
+                        }
                     }
-                    Button { objectName: "cancelQueued"; text: "Cancel"; onClicked: turn.cancelQueued()
-                             Accessible.name: "Cancel the queued message and edit it" }
                 }
+                Rectangle {  // a message sent before any chat was open: it goes out as soon as one is
+                    objectName: "queuedMessage"
+                    visible: turn.queuedText !== "" || turn.queuedFiles > 0
+                    Layout.fillWidth: true
+                    implicitHeight: queuedRow.implicitHeight + 12
+                    color: Theme.surface
+                    border.color: Theme.border
+                    Accessible.name: "Queued message: " + turn.queuedText
+                    RowLayout {
+                        id: queuedRow
+                        x: Theme.pad; y: 6
+                        width: parent.width - 2 * Theme.pad
+                        ColumnLayout {
+                            Layout.fillWidth: true
+                            spacing: 0
+                            Label { text: "Queued: " + turn.queuedText.split("\n")[0]
+                                          + (turn.queuedFiles ? "  (+" + turn.queuedFiles + " files)" : "")
+                                    font.bold: true; color: Theme.text; elide: Text.ElideRight; Layout.fillWidth: true }
+                            Label { objectName: "queuedReason"
+                                    text: agent.state === "failed" || agent.state === "exited"
+                                          ? "Not sent yet: the agent is not running. " + agent.message
+                                          : "It is sent as soon as the chat is open."
+                                    color: Theme.muted; font.pixelSize: 11; wrapMode: Text.Wrap; Layout.fillWidth: true
+                                    maximumLineCount: 2; elide: Text.ElideRight }
+                        }
+                        Button { objectName: "cancelQueued"; text: "Cancel"; onClicked: turn.cancelQueued()
+                                 Accessible.name: "Cancel the queued message and edit it" }
+                    }
+                }
+                Composer { id: composerView; Layout.fillWidth: true }
             }
-            Composer { id: composerView; Layout.fillWidth: true }
+            Loader {  // built the first time the panel opens: startup does not pay for it
+                id: terminalPanel
+                objectName: "terminalPanelLoader"
+                active: userTerminals.panelOpen
+                visible: active
+                SplitView.preferredHeight: 300
+                SplitView.minimumHeight: 140
+                sourceComponent: TerminalPanel { onHideRequested: window.hideTerminals() }
+            }
         }
         PreviewPanel { SplitView.preferredWidth: 400; SplitView.minimumWidth: 240 }
     }
@@ -181,6 +212,7 @@ ApplicationWindow {
 
     Shortcut { sequences: [StandardKey.New]; onActivated: session.newChat() }
     Shortcut { sequence: "Ctrl+L"; onActivated: composerView.input.forceActiveFocus() }
+    Shortcut { sequence: "Ctrl+`"; onActivated: window.terminalFocus() }
     Shortcut { sequence: "Ctrl+Shift+Q"; onActivated: if (headerBar.enabled) conversation.setDirectoryOpen(!conversation.directoryOpen) }
     Shortcut { sequence: "Ctrl+End"; onActivated: conversationView.jumpToLatest() }
     Shortcut { sequence: "Esc"; enabled: session.busy; onActivated: turn.stop() }

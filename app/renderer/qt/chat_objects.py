@@ -5,7 +5,8 @@ QML sees them as context properties (`context()`): `session` (the shown session)
 sidebar), `agent` (the agent's state and banner), `sessionHeader` (the session's title, modes, options, usage,
 commands), `turn` (the composer's draft, send and stop), `notices`, `conversation` (questions, copy,
 links), `timeline` (the list model), `terminals` (the painted screens' source), `fileChanges`,
-`attachments`, `composerFiles`, `icons`, `diffs` (diff rendering), `signIn` and `app` (settings)."""
+`attachments`, `composerFiles`, `icons`, `diffs` (diff rendering), `signIn`, `userTerminals` (the
+terminal panel) and `app` (settings)."""
 
 from __future__ import annotations
 
@@ -34,6 +35,7 @@ from app.renderer.qt.sign_in import SignIn
 from app.renderer.qt.tasks import TaskRunner
 from app.renderer.qt.timeline_model import TimelineModel
 from app.renderer.qt.turn import TurnController
+from app.renderer.qt.user_terminals import UserTerminalsView
 
 COLOR_SCHEMES = ("system", "light", "dark")
 
@@ -140,6 +142,7 @@ class ChatObjects(QObject):
         self.conversation = Conversation(self.session, host.links, self.notices, self)
         self.attachments.open_link = self.conversation.openLink
         self.sign_in = SignIn(host.sign_in, sessions_host, self.session, self.tasks, self)
+        self.user_terminals = UserTerminalsView(host.terminals, self.session, self.notices, self)
         self.session.shown.connect(self.attachments.on_shown)
         self.session.shown.connect(self.files.on_shown)
         self.turn.messageSent.connect(self.sessions.message_sent)
@@ -172,6 +175,7 @@ class ChatObjects(QObject):
             "fileChanges": self.files,
             "attachments": self.attachments,
             "composerFiles": self.composer_files,
+            "userTerminals": self.user_terminals,
         }
 
     @Slot()
@@ -185,6 +189,7 @@ class ChatObjects(QObject):
 
     async def shutdown(self) -> None:
         self.turn.stash_draft()
+        self.user_terminals.shutdown()
         self._stop_problems()
         self.tasks.cancel_all()
         await self.host.sessions.shutdown()

@@ -1,0 +1,416 @@
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+import ClawQt.Terminal
+
+// The user's own terminals: tabs (title, sharing, who takes part, close), a + button, and the tab
+// shown: its folder, the sharing control (only the user changes it), "Only this chat's agent", the
+// participation banner with Pause/Enable, an agent's request (Open / Refuse) and the live screen.
+Rectangle {
+    id: root
+    objectName: "terminalPanel"
+    signal hideRequested()
+    readonly property var current: userTerminals.current
+    readonly property bool running: current.state === "running"
+    readonly property bool screenHasFocus: screen.activeFocus
+    color: Theme.surface
+    Accessible.role: Accessible.Pane
+    Accessible.name: "Terminal panel"
+
+    function sharingIcon(mode) {
+        return mode === "shared" ? "broadcast" : mode === "status-only" ? "pulse" : "eye-closed"
+    }
+    function sharingColour(mode) {
+        return mode === "shared" ? Theme.accent : mode === "status-only" ? Theme.warning : Theme.muted
+    }
+    // the keyboard goes to the terminal shown (or to its request's Open button)
+    function focusScreen() {
+        if (current.state === "pending") openRequest.forceActiveFocus()
+        else screen.forceActiveFocus()
+    }
+
+    Rectangle { width: parent.width; height: 1; color: Theme.border }
+
+    ColumnLayout {
+        anchors.fill: parent
+        anchors.topMargin: 1
+        spacing: 0
+
+        Rectangle {  // the tab strip
+            Layout.fillWidth: true
+            implicitHeight: 34
+            color: Theme.sidebar
+            RowLayout {
+                anchors.fill: parent
+                anchors.leftMargin: 4
+                anchors.rightMargin: 4
+                spacing: 2
+                ListView {
+                    id: tabList
+                    objectName: "terminalTabs"
+                    orientation: ListView.Horizontal
+                    model: userTerminals.tabs
+                    spacing: 2
+                    clip: true
+                    boundsBehavior: Flickable.StopAtBounds
+                    Layout.fillHeight: true
+                    Layout.topMargin: 3
+                    Layout.preferredWidth: Math.min(contentWidth, root.width - 120)
+                    Accessible.role: Accessible.PageTabList
+                    Accessible.name: "Terminals"
+                    delegate: AbstractButton {
+                        id: tab
+                        required property string terminalId
+                        required property string title
+                        required property string sharing
+                        required property string sharingLabel
+                        required property var modelData  // its state (a delegate's own `state` is QML's)
+                        required property bool participating
+                        required property string participationText
+                        required property string agentLabel
+                        required property bool openedByAgent
+                        readonly property bool selected: terminalId === userTerminals.currentId
+                        objectName: "terminalTab_" + terminalId
+                        height: tabList.height
+                        focusPolicy: Qt.TabFocus
+                        Accessible.role: Accessible.PageTab
+                        Accessible.name: "Terminal " + title + ", " + sharingLabel
+                                         + (modelData.state === "pending" ? ", an agent's request waiting for you" : "")
+                                         + (participating ? ", " + participationText : "")
+                        ToolTip.visible: hovered
+                        ToolTip.delay: 500
+                        ToolTip.text: participating ? participationText : "Sharing with agents: " + sharingLabel
+                        onClicked: { userTerminals.select(terminalId); root.focusScreen() }
+                        background: Rectangle {
+                            radius: 4
+                            color: tab.selected ? Theme.surface : tab.hovered ? (Theme.dark ? "#2f3136" : "#e4e5e8")
+                                                                              : "transparent"
+                            border.color: tab.visualFocus ? Theme.accent : tab.selected ? Theme.border : "transparent"
+                            Rectangle {  // the shown tab's underline
+                                visible: tab.selected
+                                anchors.bottom: parent.bottom
+                                width: parent.width; height: 2
+                                color: Theme.accent
+                            }
+                        }
+                        contentItem: RowLayout {
+                            spacing: 6
+                            Text { text: icons.glyph(tab.modelData.state === "pending" ? "question" : "terminal")
+                                   font.family: icons.family; font.pixelSize: 13
+                                   color: tab.modelData.state === "pending" ? Theme.warning
+                                        : tab.modelData.state === "running" ? Theme.text : Theme.muted }
+                            Text { text: tab.title; color: Theme.text; font.pixelSize: 12
+                                   elide: Text.ElideRight; Layout.maximumWidth: 160 }
+                            Rectangle {  // the sharing mode, always visible
+                                objectName: "tabSharing"
+                                radius: 3
+                                implicitWidth: sharingRow.implicitWidth + 8
+                                implicitHeight: sharingRow.implicitHeight + 2
+                                color: "transparent"
+                                border.color: root.sharingColour(tab.sharing)
+                                IconLabel { id: sharingRow; x: 4; y: 1; spacing: 3
+                                            icon: root.sharingIcon(tab.sharing); label: tab.sharingLabel
+                                            iconSize: 11; color: root.sharingColour(tab.sharing) }
+                            }
+                            Rectangle {  // an agent takes part right now
+                                objectName: "tabParticipating"
+                                visible: tab.participating
+                                radius: 3
+                                implicitWidth: participatingRow.implicitWidth + 8
+                                implicitHeight: participatingRow.implicitHeight + 2
+                                color: Theme.dark ? "#233a2a" : "#e3f4e6"
+                                IconLabel { id: participatingRow; x: 4; y: 1; spacing: 3
+                                            icon: "sparkle"; label: tab.agentLabel + " participating"
+                                            iconSize: 11; color: Theme.success }
+                            }
+                            ToolButton {
+                                objectName: "closeTerminal"
+                                focusPolicy: Qt.TabFocus
+                                implicitWidth: 22; implicitHeight: 22
+                                contentItem: Text { text: icons.glyph("close"); font.family: icons.family
+                                                    font.pixelSize: 12; color: Theme.muted
+                                                    horizontalAlignment: Text.AlignHCenter
+                                                    verticalAlignment: Text.AlignVCenter }
+                                Accessible.name: "Close terminal " + tab.title
+                                onClicked: userTerminals.close(tab.terminalId)
+                            }
+                        }
+                    }
+                }
+                ToolButton {
+                    objectName: "newTerminalButton"
+                    focusPolicy: Qt.TabFocus
+                    contentItem: IconLabel { icon: "add" }
+                    Accessible.name: "New terminal"
+                    ToolTip.visible: hovered; ToolTip.text: "New terminal in this chat's folder"
+                    onClicked: { userTerminals.newTerminal(); root.focusScreen() }
+                }
+                Item { Layout.fillWidth: true }
+                ToolButton {
+                    objectName: "hideTerminalPanel"
+                    focusPolicy: Qt.TabFocus
+                    contentItem: IconLabel { icon: "chevron-down" }
+                    Accessible.name: "Hide the terminal panel"
+                    ToolTip.visible: hovered; ToolTip.text: "Hide the terminals (they keep running; Ctrl+` shows them)"
+                    onClicked: root.hideRequested()
+                }
+            }
+        }
+
+        RowLayout {  // the pane's header
+            objectName: "terminalPaneHeader"
+            visible: root.current.terminalId !== undefined
+            Layout.fillWidth: true
+            Layout.leftMargin: Theme.pad
+            Layout.rightMargin: Theme.pad
+            Layout.topMargin: 4
+            Layout.bottomMargin: 4
+            spacing: Theme.gap
+            IconLabel { icon: "folder"; color: Theme.muted; iconSize: 13 }
+            Label {
+                objectName: "terminalFolder"
+                text: root.current.cwd || ""
+                font.family: Theme.mono; font.pixelSize: 11
+                color: Theme.muted
+                elide: Text.ElideMiddle
+                Layout.fillWidth: true
+                Accessible.name: "Folder " + text
+            }
+            Label {
+                objectName: "terminalStatus"
+                visible: text !== "" && root.current.state !== "pending"  // a request says it below
+                text: root.current.statusText || ""
+                font.pixelSize: 11
+                color: root.current.state === "exited" || root.current.state === "pending" ? Theme.muted : Theme.error
+                elide: Text.ElideRight
+                Layout.maximumWidth: 320
+            }
+            ToolButton {
+                id: sharingButton
+                objectName: "sharingButton"
+                focusPolicy: Qt.TabFocus
+                contentItem: IconLabel {
+                    icon: root.sharingIcon(root.current.sharing)
+                    label: (root.current.sharingLabel || "") + " \u25be"
+                    color: root.sharingColour(root.current.sharing)
+                }
+                Accessible.name: "Sharing with agents: " + (root.current.sharingLabel || "") + ". Change"
+                ToolTip.visible: hovered && !sharingMenu.visible
+                ToolTip.text: "What agents may do in this terminal (only you change it)"
+                onClicked: sharingMenu.open()
+                Menu {
+                    id: sharingMenu
+                    objectName: "sharingMenu"
+                    y: sharingButton.height
+                    width: 330
+                    Repeater {
+                        model: userTerminals.sharingModes
+                        MenuItem {
+                            id: modeItem
+                            required property var modelData
+                            objectName: "sharing_" + modelData.mode
+                            checkable: true
+                            checked: root.current.sharing === modelData.mode
+                            text: modelData.label
+                            Accessible.name: modelData.label + ": " + modelData.description
+                            onTriggered: userTerminals.setSharing(root.current.terminalId, modelData.mode)
+                            indicator: Item {}  // one mode of three: a check mark, not a checkbox
+                            contentItem: RowLayout {
+                                spacing: Theme.gap
+                                Text { text: icons.glyph("check"); font.family: icons.family; font.pixelSize: 14
+                                       color: Theme.accent; opacity: modeItem.checked ? 1 : 0 }
+                                Text { text: icons.glyph(root.sharingIcon(modeItem.modelData.mode))
+                                       font.family: icons.family; font.pixelSize: 14
+                                       color: root.sharingColour(modeItem.modelData.mode) }
+                                ColumnLayout {
+                                    spacing: 0
+                                    Layout.fillWidth: true
+                                    Text { text: modeItem.modelData.label; color: Theme.text; font.bold: modeItem.checked }
+                                    Text { text: modeItem.modelData.description; color: Theme.muted; font.pixelSize: 11
+                                           wrapMode: Text.Wrap; Layout.fillWidth: true }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            CheckBox {
+                objectName: "pinToChat"
+                focusPolicy: Qt.TabFocus
+                text: "Only this chat's agent"
+                checked: root.current.pinned === true
+                enabled: session.sessionKey !== ""
+                onToggled: userTerminals.setPinned(root.current.terminalId, checked)
+                Accessible.name: "Only this chat's agent may use this terminal"
+                ToolTip.visible: hovered
+                ToolTip.text: root.current.pinnedElsewhere ? "Pinned to another chat: check to pin it to this one"
+                                                           : "Unchecked, every chat's agent may use it (as sharing allows)"
+            }
+        }
+
+        Rectangle {  // who takes part: the banner, "sent input", Pause / Enable
+            id: banner
+            objectName: "participationBanner"
+            readonly property bool active: root.current.participating === true
+            visible: active || root.current.agentSentInput === true
+            Layout.fillWidth: true
+            implicitHeight: bannerRow.implicitHeight + 8
+            color: active ? (Theme.dark ? "#1f3326" : "#e6f5e9") : (Theme.dark ? "#2b2d31" : "#f3f4f6")
+            Rectangle { width: 3; height: parent.height; color: banner.active ? Theme.success : Theme.border }
+            RowLayout {
+                id: bannerRow
+                x: Theme.pad; y: 4
+                width: parent.width - 2 * Theme.pad
+                spacing: Theme.gap
+                IconLabel { icon: "sparkle"; color: banner.active ? Theme.success : Theme.muted; iconSize: 13 }
+                Label {
+                    objectName: "participationText"
+                    visible: banner.active
+                    text: root.current.participationText || ""
+                    color: Theme.text
+                    font.bold: true
+                    Accessible.role: Accessible.AlertMessage
+                    Accessible.name: text
+                }
+                Label {
+                    objectName: "sentInputLabel"
+                    visible: root.current.agentSentInput === true
+                    text: (banner.active ? "\u00b7 " : "") + (root.current.agentLabel || "The agent") + " sent input"
+                    color: Theme.text
+                    Accessible.name: (root.current.agentLabel || "The agent") + " sent input to this terminal"
+                }
+                Item { Layout.fillWidth: true }
+                Button {
+                    objectName: "pauseSharing"
+                    readonly property bool paused: root.current.sharing === "off"
+                    focusPolicy: Qt.TabFocus
+                    text: paused ? "Enable" : "Pause"
+                    Accessible.name: paused ? "Enable sharing: the agent may read and type again"
+                                            : "Pause sharing: the agent sees nothing from now on"
+                    onClicked: userTerminals.setSharing(root.current.terminalId, paused ? "shared" : "off")
+                }
+            }
+        }
+
+        Rectangle {  // an agent asks to run a command in a new terminal: nothing runs before Open
+            objectName: "terminalRequest"
+            visible: root.current.state === "pending"
+            Layout.fillWidth: true
+            Layout.fillHeight: true
+            color: Theme.window
+            ColumnLayout {
+                x: Theme.pad; y: Theme.pad
+                width: parent.width - 2 * Theme.pad
+                spacing: Theme.gap
+                Label { text: "An agent asks to open a terminal and run:"; color: Theme.text; font.bold: true
+                        wrapMode: Text.Wrap; Layout.fillWidth: true }
+                Rectangle {
+                    Layout.fillWidth: true
+                    implicitHeight: requestCommand.implicitHeight + 12
+                    radius: 4
+                    color: Theme.terminalBackground
+                    TextEdit {
+                        id: requestCommand
+                        objectName: "requestCommand"
+                        x: 8; y: 6
+                        width: parent.width - 16
+                        text: root.current.command || "(an interactive shell)"
+                        textFormat: TextEdit.PlainText
+                        readOnly: true; selectByMouse: true
+                        wrapMode: TextEdit.WrapAnywhere
+                        font.family: Theme.mono; font.pixelSize: 12
+                        color: Theme.terminalText
+                        Accessible.name: "Command the agent wants to run: " + text
+                    }
+                }
+                Label { objectName: "requestFolder"; text: "In " + (root.current.cwd || ""); color: Theme.muted
+                        font.family: Theme.mono; font.pixelSize: 11; elide: Text.ElideMiddle; Layout.fillWidth: true }
+                RowLayout {
+                    spacing: 4
+                    Label { text: "Sharing it asks for:"; color: Theme.muted }
+                    IconLabel { objectName: "requestSharing"; icon: root.sharingIcon(root.current.sharing)
+                                label: root.current.sharingLabel || ""; color: root.sharingColour(root.current.sharing) }
+                }
+                Label { text: "Nothing runs until you open it. Unanswered, the request expires."
+                        color: Theme.muted; font.pixelSize: 11; wrapMode: Text.Wrap; Layout.fillWidth: true }
+                RowLayout {
+                    spacing: Theme.gap
+                    Button { id: openRequest; objectName: "openRequest"; text: "Open and run"; highlighted: true
+                             Accessible.name: "Open the terminal and run the agent's command"
+                             onClicked: { userTerminals.openRequested(root.current.terminalId); screen.forceActiveFocus() } }
+                    Button { objectName: "refuseRequest"; text: "Refuse"
+                             Accessible.name: "Refuse: the agent's command never runs"
+                             onClicked: userTerminals.refuse(root.current.terminalId) }
+                }
+            }
+        }
+
+        RowLayout {
+            objectName: "terminalPanelError"
+            visible: userTerminals.error !== ""
+            Layout.fillWidth: true
+            Layout.leftMargin: Theme.pad
+            Layout.rightMargin: Theme.pad
+            Label { objectName: "terminalPanelErrorText"; text: userTerminals.error; color: Theme.error
+                    wrapMode: Text.Wrap; Layout.fillWidth: true }
+            ToolButton { objectName: "dismissTerminalError"; focusPolicy: Qt.TabFocus
+                         contentItem: IconLabel { icon: "close"; color: Theme.muted; iconSize: 12 }
+                         Accessible.name: "Dismiss the error"
+                         onClicked: userTerminals.dismissError() }
+        }
+
+        Rectangle {  // the live screen
+            visible: root.current.state !== "pending"
+            Layout.fillWidth: true
+            Layout.fillHeight: true
+            color: Theme.terminalBackground
+            Label {
+                anchors.centerIn: parent
+                visible: root.current.terminalId === undefined
+                text: "No terminal. Press + to open one."
+                color: "#8b949e"
+            }
+            TerminalScreen {
+                id: screen
+                objectName: "panelScreen"
+                anchors.fill: parent
+                anchors.margins: 6
+                source: userTerminals
+                terminalId: root.current.terminalId || ""
+                rows: Math.max(1, fitRows)
+                interactive: root.running
+                showCursor: root.running
+                selectable: true
+                textColor: Theme.terminalText
+                backgroundColor: Theme.terminalBackground
+                cursorColor: Theme.terminalText
+                selectionColor: Theme.dark ? "#80415a8c" : "#8c3b63d6"
+                reservedShortcuts: ["Ctrl+`", "Ctrl+L"]
+                clip: true
+                activeFocusOnTab: true
+                Accessible.role: Accessible.EditableText
+                Accessible.name: "Terminal " + (root.current.title || "")
+                Accessible.description: "Ctrl+Shift+C copies, Ctrl+Shift+V pastes, Shift+Page Up scrolls back, "
+                                        + "Ctrl+` or Ctrl+L returns to the message box"
+                onFitColumnsChanged: syncSize()
+                onFitRowsChanged: syncSize()
+                onActiveFocusChanged: if (activeFocus && root.current.terminalId) userTerminals.focus(root.current.terminalId)
+                function syncSize() { if (visible && fitColumns > 1 && fitRows > 0) userTerminals.setViewSize(fitColumns, fitRows) }
+                Component.onCompleted: syncSize()
+                onVisibleChanged: syncSize()
+                TapHandler {
+                    acceptedButtons: Qt.RightButton
+                    onTapped: contextMenu.popup()
+                }
+                Menu {
+                    id: contextMenu
+                    objectName: "terminalContextMenu"
+                    MenuItem { text: "Copy"; enabled: screen.hasSelection; onTriggered: screen.copySelection()
+                               Accessible.name: "Copy the selected text" }
+                    MenuItem { text: "Paste"; enabled: root.running; onTriggered: screen.paste()
+                               Accessible.name: "Paste into the terminal" }
+                }
+            }
+        }
+    }
+}
