@@ -100,6 +100,9 @@ def runs_line_text(runs: Sequence[LiveRun]) -> str:
     return out.rstrip()
 
 
+MAX_REPLIES = 64  # answers queued between two feeds (a flood of queries gets no more)
+
+
 class LiveScreen(pyte.Screen):
     """A pyte Screen (not HistoryScreen: it wraps every attribute access and is several times slower)
     whose lines leaving the top go to `scrolled` as tuples of runs (plain tuples of strings, untracked
@@ -110,7 +113,13 @@ class LiveScreen(pyte.Screen):
         self.scrolled: deque[tuple[LiveRun, ...]] = deque(maxlen=scrollback)
         self.scrolled_total = 0
         self.main_screen: tuple[dict, object] | None = None  # (buffer, cursor) while the alternate one shows
+        self.replies: list[str] = []  # answers to the program's queries (cursor position, attributes)
         super().__init__(columns, lines)
+
+    def write_process_input(self, data: str) -> None:
+        """pyte answers a query (DSR, DA) here: kept until the view sends it to the terminal."""
+        if len(self.replies) < MAX_REPLIES:
+            self.replies.append(data)
 
     @property
     def alternate(self) -> bool:
@@ -266,6 +275,11 @@ class InteractiveTerminal:
             self.stream.feed(chunk)
             self.version += 1
         return self._pending_chars > 0
+
+    def take_replies(self) -> str:
+        """What the program asked the terminal to answer since the last call (for the PTY)."""
+        replies, self.screen.replies = self.screen.replies, []
+        return "".join(replies)
 
     def feed_for(self, budget_s: float) -> bool:
         """Feed slices until caught up or `budget_s` is spent; True if output is left."""

@@ -5,6 +5,8 @@ participation banner, an agent's request, chat switches, and a 1 MB burst withou
 from __future__ import annotations
 
 import asyncio
+import re
+import sys
 
 import pytest
 from PySide6.QtCore import QPointF, QRectF, Qt
@@ -483,5 +485,30 @@ def test_a_view_built_after_a_terminal_started_shows_its_kept_output(ui):
             assert "kept-25" in screen.text().split("\n")
         finally:
             later.shutdown()
+
+    ui.run(scenario())
+
+
+def test_a_program_asking_where_the_cursor_is_gets_the_panels_answer(ui, tmp_path):
+    """Full-screen programs ask the terminal (cursor position); the panel's emulator answers through
+    the host, not as the user's input (human recency stays)."""
+    script = tmp_path / "ask.py"
+    script.write_text(
+        "import os, sys, termios, tty\n"
+        "old = termios.tcgetattr(0)\n"
+        "tty.setraw(0)\n"
+        "os.write(1, b'\\x1b[6n')\n"
+        "reply = b''\n"
+        "while not reply.endswith(b'R'):\n"
+        "    reply += os.read(0, 1)\n"
+        "termios.tcsetattr(0, termios.TCSADRAIN, old)\n"
+        "print('answered', reply[2:-1].decode().replace(';', 'x'))\n"
+    )
+
+    async def scenario():
+        window = await open_window(ui)
+        _panel, _screen = await open_panel(ui, window)
+        await type_line(ui, window, f"{sys.executable} {script}")
+        await ui.until(lambda: re.search(r"answered \d+x\d+", screen_text(ui, window)), 20)
 
     ui.run(scenario())

@@ -154,3 +154,12 @@ def test_a_backlog_past_the_cap_drops_the_oldest_output_and_counts_it(monkeypatc
     assert "chunk 29" in terminal.text() and "chunk 19" not in terminal.text()
     terminal.append("z" * 2500)  # one chunk over the cap keeps its newest part
     assert terminal.skipped_chars == 2000 + 1500
+
+
+def test_a_programs_cursor_position_query_gets_the_terminals_answer():
+    terminal = InteractiveTerminal(80, 24)
+    terminal.append("abc\x1b[6n\x1b[c")
+    terminal.feed_all()
+    replies = terminal.take_replies()
+    assert replies.startswith("\x1b[1;4R") and "\x1b[?" in replies
+    assert terminal.take_replies() == ""

@@ -318,6 +318,9 @@ class UserTerminalsView(QObject):
                 behind = True
                 break
             behind = screen.feed_for(left) or behind
+            replies = screen.take_replies()
+            if replies and self._tabs[terminal_id].info.state == "running":
+                self._call("Could not answer the terminal", self._host.answer, terminal_id, replies)
             self.terminalAdvanced.emit(terminal_id)
         if behind:
             self._feed_timer.start()
