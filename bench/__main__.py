@@ -23,6 +23,8 @@ BENCHMARKS = (
     "terminal_stream",
     "hostile_render",
     "mcp_read",
+    "terminal_panel_stream",
+    "keystroke_echo",
 )
 RESULTS = Path(os.environ.get("CLAWQT_BENCH_RESULTS") or Path(__file__).resolve().parent / "results.json")
 

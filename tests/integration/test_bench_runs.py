@@ -38,6 +38,8 @@ def test_every_benchmark_runs_and_reports_a_ratio(tmp_path):
         "terminal_stream",
         "hostile_render",
         "mcp_read",
+        "terminal_panel_stream",
+        "keystroke_echo",
     ]
     data = json.loads(results.read_text())
     assert all(data[name]["ratio"] > 0 for name in names)
