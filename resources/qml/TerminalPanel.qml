@@ -157,6 +157,100 @@ Rectangle {
             }
         }
 
+        Rectangle {  // how the agent reaches these terminals; "Connect OpenClaw" shows its command first
+            objectName: "terminalAccessBar"
+            visible: terminalAccess.delivery === "connect" || terminalAccess.confirming || terminalAccess.result !== ""
+            Layout.fillWidth: true
+            implicitHeight: accessColumn.implicitHeight + 2 * 6
+            color: Theme.sidebar
+            Component.onCompleted: terminalAccess.refresh()
+            ColumnLayout {
+                id: accessColumn
+                x: Theme.pad; y: 6
+                width: parent.width - 2 * Theme.pad
+                spacing: 6
+                RowLayout {
+                    Layout.fillWidth: true
+                    spacing: Theme.gap
+                    IconLabel { icon: "plug"; color: Theme.muted; iconSize: 13 }
+                    Label {
+                        objectName: "terminalAccessSummary"
+                        text: terminalAccess.summary
+                        color: Theme.text; font.pixelSize: 12
+                        wrapMode: Text.Wrap
+                        Layout.fillWidth: true
+                    }
+                    Button {
+                        objectName: "connectOpenClaw"
+                        visible: terminalAccess.delivery === "connect" && !terminalAccess.confirming
+                        text: "Connect OpenClaw\u2026"
+                        Accessible.name: "Connect OpenClaw to ClawQt's terminal tools (shows the command first)"
+                        onClicked: terminalAccess.askToConnect()
+                    }
+                }
+                ColumnLayout {
+                    objectName: "connectConfirmation"
+                    visible: terminalAccess.confirming
+                    Layout.fillWidth: true
+                    spacing: 6
+                    Label {
+                        text: "ClawQt will run this OpenClaw command to add its terminal tools to OpenClaw's "
+                              + "configuration (the key is shortened here):"
+                        color: Theme.text; font.pixelSize: 12; wrapMode: Text.Wrap
+                        Layout.fillWidth: true
+                    }
+                    Rectangle {
+                        Layout.fillWidth: true
+                        implicitHeight: commandText.implicitHeight + 12
+                        radius: 4
+                        color: Theme.terminalBackground
+                        TextEdit {
+                            id: commandText
+                            objectName: "connectCommand"
+                            x: 8; y: 6; width: parent.width - 16
+                            text: terminalAccess.busy && terminalAccess.command === "" ? "Starting the terminal tools\u2026"
+                                                                                    : terminalAccess.command
+                            readOnly: true; selectByMouse: true; wrapMode: TextEdit.WrapAnywhere
+                            font.family: Theme.mono; font.pixelSize: 11
+                            color: Theme.terminalText
+                            Accessible.name: "The command ClawQt will run"
+                        }
+                    }
+                    RowLayout {
+                        spacing: Theme.gap
+                        Button {
+                            objectName: "confirmConnect"
+                            text: "Run it"
+                            enabled: !terminalAccess.busy && terminalAccess.command !== ""
+                            highlighted: true
+                            Accessible.name: "Run the command and connect OpenClaw"
+                            onClicked: terminalAccess.confirm()
+                        }
+                        Button {
+                            objectName: "cancelConnect"
+                            text: "Cancel"
+                            enabled: !terminalAccess.busy || terminalAccess.command === ""
+                            onClicked: terminalAccess.cancel()
+                        }
+                        BusyIndicator {
+                            visible: terminalAccess.busy
+                            running: visible
+                            implicitWidth: 22; implicitHeight: 22
+                            Accessible.name: "Working"
+                        }
+                    }
+                }
+                Label {
+                    objectName: "connectResult"
+                    visible: terminalAccess.result !== ""
+                    text: terminalAccess.result
+                    color: terminalAccess.resultOk ? Theme.success : Theme.error
+                    font.pixelSize: 12; wrapMode: Text.Wrap
+                    Layout.fillWidth: true
+                }
+            }
+        }
+
         RowLayout {  // the pane's header
             objectName: "terminalPaneHeader"
             visible: root.current.terminalId !== undefined

@@ -6,7 +6,7 @@ sidebar), `agent` (the agent's state and banner), `sessionHeader` (the session's
 commands), `turn` (the composer's draft, send and stop), `notices`, `conversation` (questions, copy,
 links), `timeline` (the list model), `terminals` (the painted screens' source), `fileChanges`,
 `attachments`, `composerFiles`, `icons`, `diffs` (diff rendering), `signIn`, `userTerminals` (the
-terminal panel) and `app` (settings)."""
+terminal panel), `terminalAccess` (how the agent reaches the terminals) and `app` (settings)."""
 
 from __future__ import annotations
 
@@ -33,6 +33,7 @@ from app.renderer.qt.session_header import SessionHeader
 from app.renderer.qt.session_list import SessionList
 from app.renderer.qt.sign_in import SignIn
 from app.renderer.qt.tasks import TaskRunner
+from app.renderer.qt.terminal_access import TerminalAccess
 from app.renderer.qt.timeline_model import TimelineModel
 from app.renderer.qt.turn import TurnController
 from app.renderer.qt.user_terminals import UserTerminalsView
@@ -143,6 +144,8 @@ class ChatObjects(QObject):
         self.attachments.open_link = self.conversation.openLink
         self.sign_in = SignIn(host.sign_in, sessions_host, self.session, self.tasks, self)
         self.user_terminals = UserTerminalsView(host.terminals, self.session, self.notices, self)
+        self.terminal_access = TerminalAccess(host.terminal_access, self.tasks, self)
+        self.agent.changed.connect(self.terminal_access.refresh)  # which agent runs decides the way in
         self.session.shown.connect(self.attachments.on_shown)
         self.session.shown.connect(self.files.on_shown)
         self.turn.messageSent.connect(self.sessions.message_sent)
@@ -176,6 +179,7 @@ class ChatObjects(QObject):
             "attachments": self.attachments,
             "composerFiles": self.composer_files,
             "userTerminals": self.user_terminals,
+            "terminalAccess": self.terminal_access,
         }
 
     @Slot()
