@@ -1,4 +1,6 @@
 """`clawqt demo-agent`: a model-free ACP agent on stdio, the app's default agent and a test fixture.
+Given ClawQt's terminal MCP server in `session/new`, its `/terminals` and `/terminal` commands use the
+user's shared terminals through it (terminal_commands.py), for users without OpenClaw.
 
 Environment: CLAWQT_DEMO_DELAY_MS (pause between streamed chunks, default 15), CLAWQT_DATA_DIR (sessions
 go to <data dir>/demo-agent/sessions), CLAWQT_DEMO_LOG_LEVEL (stderr logging, default INFO).

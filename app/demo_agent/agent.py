@@ -1,5 +1,10 @@
 """The ACP agent: capabilities, session lifecycle and request validation. What a turn *says* is scripted
-in showcase/commands/slow; how it is sent (pacing, cancel, history) is in turn.py."""
+in showcase/commands/slow/terminal_commands; how it is sent (pacing, cancel, history) is in turn.py.
+
+ClawQt appends a hidden machine context to each of the user's prompts (app/contract/hidden_context.py:
+the terminal capability and snapshots). The agent routes and titles by the user's own words only, acts
+with the capability in that block, and keeps the whole prompt as the user's message in its history, as
+an agent with a model would: the client must strip the block again when the history is replayed."""
 
 from __future__ import annotations
 
@@ -19,6 +24,7 @@ from acp.schema import (
     InitializeResponse,
     ListSessionsResponse,
     LoadSessionResponse,
+    McpCapabilities,
     NewSessionResponse,
     PromptCapabilities,
     PromptResponse,
@@ -37,11 +43,13 @@ from acp.schema import (
 from pydantic import ValidationError
 
 from app import __version__
+from app.contract.hidden_context import strip_hidden_context
 from app.demo_agent.commands import commands_update
 from app.demo_agent.options import MODEL_OPTION_ID, MODELS, MODES, config_options, mode_state
 from app.demo_agent.routing import route
 from app.demo_agent.session import DemoSession
 from app.demo_agent.store import SessionStore, is_safe_id
+from app.demo_agent.terminal_tools_client import context_token, http_servers
 from app.demo_agent.turn import StopReason, Turn, TurnCancelled
 
 if TYPE_CHECKING:
@@ -115,6 +123,8 @@ class DemoAgent:
             agent_capabilities=AgentCapabilities(
                 load_session=True,
                 prompt_capabilities=PromptCapabilities(image=True, audio=False, embedded_context=True),
+                # HTTP MCP servers named in session/new|load|resume: ClawQt's terminal tools
+                mcp_capabilities=McpCapabilities(http=True),
                 session_capabilities=SessionCapabilities(
                     list=SessionListCapabilities(),
                     resume=SessionResumeCapabilities(),
@@ -126,8 +136,11 @@ class DemoAgent:
         )
 
     # --- session lifecycle ---------------------------------------------------------------------------
-    async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
+    async def new_session(self, cwd: str, mcp_servers: Any = None, **kwargs: Any) -> NewSessionResponse:
+        """A new session; the HTTP MCP servers it names (with their headers) are kept in memory for the
+        `/terminal` commands."""
         session = DemoSession(session_id=uuid.uuid4().hex, cwd=cwd)
+        session.mcp_servers = http_servers(mcp_servers)
         self._sessions[session.session_id] = session
         self._save(session)
         self._after_response(self._send_commands(session.session_id))
@@ -137,9 +150,12 @@ class DemoAgent:
             config_options=config_options(session.model),
         )
 
-    async def load_session(self, cwd: str, session_id: str, **kwargs: Any) -> LoadSessionResponse:
-        """Replays the stored history as session/update notifications before answering."""
-        session = self._open(session_id, cwd)
+    async def load_session(
+        self, cwd: str, session_id: str, mcp_servers: Any = None, **kwargs: Any
+    ) -> LoadSessionResponse:
+        """Replays the stored history as session/update notifications before answering; the servers it
+        names replace the ones the session had."""
+        session = self._open(session_id, cwd, mcp_servers)
         for raw in list(session.history):
             try:
                 update = SessionNotification.model_validate({"sessionId": session_id, "update": raw}).update
@@ -152,9 +168,11 @@ class DemoAgent:
             modes=mode_state(session.mode_id), config_options=config_options(session.model)
         )
 
-    async def resume_session(self, cwd: str, session_id: str, **kwargs: Any) -> ResumeSessionResponse:
+    async def resume_session(
+        self, cwd: str, session_id: str, mcp_servers: Any = None, **kwargs: Any
+    ) -> ResumeSessionResponse:
         """Like load, without the replay."""
-        session = self._open(session_id, cwd)
+        session = self._open(session_id, cwd, mcp_servers)
         self._after_response(self._send_commands(session_id))
         return ResumeSessionResponse(
             modes=mode_state(session.mode_id), config_options=config_options(session.model)
@@ -233,25 +251,32 @@ class DemoAgent:
                 {"sessionId": session_id, "details": "a turn is already running; cancel it first"}
             )
         text = prompt_text(prompt)
-        number = session.begin_turn(text)
+        words = strip_hidden_context(text)  # routing and the title see only what the user wrote
+        number = session.begin_turn(words)
         turn = Turn(
             self.conn,
             session,
             number=number,
-            text=text,
+            text=words,
             delay=self._delay,
             terminal_output=self._terminal_output,
+            context_token=context_token(text),
         )
         session.turn = turn
         try:
             # The user's words go to the history for replay only: clients show their own prompt live.
+            # The text blocks as one message (hidden context included, as a model's transcript keeps
+            # it), then the attachments.
             user_id = turn.message_id("user")
-            for block in prompt:
+            blocks = [block for block in prompt if not isinstance(block, TextContentBlock)]
+            if any(isinstance(block, TextContentBlock) for block in prompt):
+                blocks.insert(0, TextContentBlock(type="text", text=text))
+            for block in blocks:
                 session.record(
                     UserMessageChunk(session_update="user_message_chunk", content=block, message_id=user_id)
                 )
             self._save(session)
-            stop_reason = await self._run(turn, text)
+            stop_reason = await self._run(turn, words)
         finally:
             session.turn = None
             self._save(session)
@@ -277,14 +302,16 @@ class DemoAgent:
             raise _not_found(session_id)
         return session
 
-    def _open(self, session_id: str, cwd: str) -> DemoSession:
-        """The session for load/resume: the open one, or the stored one (now open), bound to `cwd`."""
+    def _open(self, session_id: str, cwd: str, mcp_servers: Any = None) -> DemoSession:
+        """The session for load/resume: the open one, or the stored one (now open), bound to `cwd`
+        and to the MCP servers named this time."""
         session = self._sessions.get(session_id)
         if session is None:
             session = self._store.load(session_id) if is_safe_id(session_id) else None
             if session is None:
                 raise _not_found(session_id)
             self._sessions[session_id] = session
+        session.mcp_servers = http_servers(mcp_servers)
         if session.cwd != cwd:
             session.cwd = cwd
             self._save(session)

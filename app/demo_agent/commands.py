@@ -1,4 +1,5 @@
-"""Slash commands: what the client is told is available, and what each one answers."""
+"""Slash commands: what the client is told is available, and what each one answers (the terminal
+commands are in terminal_commands.py)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from acp.schema import (
     UnstructuredCommandInput,
 )
 
+from app.demo_agent.terminal_commands import run_terminal_command
 from app.demo_agent.turn import StopReason, Turn
 
 COMMANDS: list[AvailableCommand] = [
@@ -20,12 +22,22 @@ COMMANDS: list[AvailableCommand] = [
         description="Repeat the text back",
         input=AvailableCommandInput(root=UnstructuredCommandInput(hint="text to repeat")),
     ),
+    AvailableCommand(name="terminals", description="List the terminals you share with this chat"),
+    AvailableCommand(
+        name="terminal",
+        description="Read, type into, interrupt or open one of your terminals",
+        input=AvailableCommandInput(
+            root=UnstructuredCommandInput(hint="read [ID] | type ID TEXT | interrupt ID | open COMMAND")
+        ),
+    ),
 ]
 
 HELP_TEXT = """**Demo agent commands**
 
 - `/help`: this list
 - `/echo TEXT`: answers with TEXT, nothing else
+- `/terminals`: the terminals you share with this chat (ClawQt's terminal tools)
+- `/terminal read [ID]`, `/terminal type ID TEXT`, `/terminal interrupt ID`, `/terminal open COMMAND`
 
 Any prompt containing the word *slow* streams for about 20 seconds (try cancelling it).
 Anything else runs the showcase turn: thoughts, a plan, markdown, tool calls, a permission request,
@@ -50,6 +62,8 @@ def parse_command(text: str) -> tuple[str, str] | None:
 
 async def run_command(turn: Turn, name: str, args: str) -> StopReason:
     """One agent message per command; unknown commands get a pointer to /help."""
+    if name in ("terminals", "terminal"):
+        return await run_terminal_command(turn, name, args)
     if name == "help":
         reply = HELP_TEXT
     elif name == "echo":

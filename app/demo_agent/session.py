@@ -13,6 +13,7 @@ from pydantic import BaseModel
 from app.demo_agent.options import DEFAULT_MODE, DEFAULT_MODEL
 
 if TYPE_CHECKING:
+    from app.demo_agent.terminal_tools_client import McpServerRef
     from app.demo_agent.turn import Turn
 
 TITLE_LENGTH = 40
@@ -50,6 +51,9 @@ class DemoSession:
     # In memory only: "Always allow" lasts as long as the session is open.
     always_allow_edits: bool = False
     turn: Turn | None = None
+    # In memory only: the HTTP MCP servers (with their bearer headers) the client named when it last
+    # opened the session on this connection (new, load or resume).
+    mcp_servers: list[McpServerRef] = field(default_factory=list)
 
     def record(self, update: BaseModel) -> None:
         """Append an update (as sent on the wire) to the replayable history."""

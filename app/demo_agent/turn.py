@@ -7,7 +7,8 @@ import asyncio
 import contextlib
 import logging
 import uuid
-from typing import TYPE_CHECKING, Literal
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, Literal, TypeVar
 
 from acp import RequestError
 from acp.schema import (
@@ -48,6 +49,7 @@ SessionUpdate = (
     | UserMessageChunk
     | CurrentModeUpdate
 )
+T = TypeVar("T")
 _MESSAGE_NAMESPACE = uuid.UUID("6f1c2b55-8a53-4d0e-9a67-3b0f4c1e2d90")
 CHUNK_CHARS = 24
 
@@ -83,13 +85,16 @@ class Turn:
         text: str,
         delay: float,
         terminal_output: bool,
+        context_token: str | None = None,
     ) -> None:
         self._conn = conn
         self.session = session
         self.number = number
-        self.text = text
+        self.text = text  # what the user wrote: the prompt's text without ClawQt's hidden context
         self.delay = delay
         self.terminal_output = terminal_output
+        # the terminal capability in this prompt's hidden context (this turn may act with it only)
+        self.context_token = context_token
         self._cancelled = asyncio.Event()
         self._open_tools: dict[str, None] = {}  # insertion-ordered set
 
@@ -133,6 +138,23 @@ class Turn:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._cancelled.wait(), seconds)
         self.check()
+
+    async def race(self, work: Awaitable[T]) -> T:
+        """Await `work` (e.g. a tool call to a server), abandoning it at once on cancel (TurnCancelled)."""
+        self.check()
+        task = asyncio.ensure_future(work)
+        cancelled = asyncio.ensure_future(self._cancelled.wait())
+        try:
+            await asyncio.wait({task, cancelled}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            cancelled.cancel()
+            finished = task.done()
+            if not finished:
+                task.cancel()
+                task.add_done_callback(_retrieve)
+        if not finished or task.cancelled():
+            raise TurnCancelled
+        return task.result()
 
     async def stream(self, text: str, *, part: str, thought: bool = False) -> None:
         """Stream text as agent message (or thought) chunks sharing one messageId."""
@@ -197,3 +219,9 @@ class Turn:
                     force=True,
                 )
         self._open_tools.clear()
+
+
+def _retrieve(task: asyncio.Future[object]) -> None:
+    """An abandoned task's outcome, read so that nothing is left unretrieved."""
+    if not task.cancelled() and task.exception() is not None:
+        log.debug("demo-agent: abandoned work ended with %r", task.exception())

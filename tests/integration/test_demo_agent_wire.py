@@ -184,6 +184,7 @@ async def test_initialize_advertises_capabilities(spawn: Spawn) -> None:
     assert caps["loadSession"] is True
     assert caps["promptCapabilities"] == {"image": True, "audio": False, "embeddedContext": True}
     assert caps["sessionCapabilities"] == {"list": {}, "resume": {}, "close": {}}
+    assert caps["mcpCapabilities"]["http"] is True  # ClawQt's terminal tools (test_demo_agent_terminals.py)
 
 
 async def test_new_session_has_modes_model_option_and_commands(spawn: Spawn, work: Path) -> None:
@@ -205,7 +206,7 @@ async def test_new_session_has_modes_model_option_and_commands(spawn: Spawn, wor
         lambda: agent.client.raw_updates(response.session_id, "available_commands_update")
     )
     by_name = {c["name"]: c for c in commands["availableCommands"]}
-    assert set(by_name) == {"help", "echo"}
+    assert set(by_name) == {"help", "echo", "terminals", "terminal"}
     assert by_name["echo"]["input"] == {"hint": "text to repeat"}
 
 
