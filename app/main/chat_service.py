@@ -72,6 +72,8 @@ class SessionExtras(Protocol):
 
     async def start(self) -> str | None: ...
 
+    def reserve(self) -> str | None: ...
+
     async def stop(self) -> None: ...
 
     def wanted_by(self, info: AgentInfo) -> bool: ...
@@ -219,11 +221,8 @@ class ChatService:
     async def start(self) -> AgentInfo:
         """Start the agent (shows `starting` while initialize runs); returns what it announced."""
         await self.connection.ensure_ready()
-        info = self.connection.info
-        assert info is not None
-        if self.participation is not None and self.participation.wanted_by(info):
-            self._spawn_background(self.participation.start(), "terminal-access")  # loads off the GUI thread
-        return info
+        assert self.connection.info is not None
+        return self.connection.info
 
     async def shutdown(self) -> None:
         """Quit: cancel every waiter, end every client terminal, kill the agent's whole process group."""
@@ -372,8 +371,7 @@ class ChatService:
                 and info is not None
                 and info.supports("mcpCapabilities", "http")
             ):
-                await self.participation.start()
-                params["mcpServers"] = self.participation.mcp_servers(info, open_id)
+                params["mcpServers"] = self.participation.mcp_servers(info, open_id)  # the address is bound
             try:
                 _, step = await self._request(method, dict(params))
             except SignInRequired:
@@ -384,6 +382,10 @@ class ChatService:
                 self._diagnose("error", "load-failed", f"{method} failed: {exc}", key)
                 raise LoadFailed(str(exc), details=exc.details) from exc
             self._bind_servers(open_id, step.committed.session_key if step.committed else None)
+            if self.participation is not None and info is not None and self.participation.wanted_by(info):
+                # the server's modules load now, after the session opened (the address is bound:
+                # an agent's early connection waits in the backlog)
+                self._spawn_background(self.participation.start(), "terminal-access")
             if step.committed is None:
                 raise LoadFailed(step.failure or f"The agent's answer to {method} opened no session.")
             if self.transcripts is not None and method == "session/load":

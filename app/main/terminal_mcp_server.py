@@ -19,12 +19,10 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
-import errno
 import hmac
 import json
 import logging
 import socket
-import sys
 import threading
 from collections.abc import Callable, Coroutine, Iterator
 from typing import Annotated, Any, Literal
@@ -36,11 +34,11 @@ from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field
 
 from app.main.loopback_guard import MAX_BODY_BYTES, MAX_HEADER_BYTES, MCP_PATH, LoopbackGuard
+from app.main.loopback_socket import HOST, McpServerError, bind_loopback
 from app.main.terminal_tools import TerminalToolsApi, ToolRefused
 
 log = logging.getLogger(__name__)
 
-HOST = "127.0.0.1"
 SERVER_NAME = "clawqt-terminals"
 # A long poll waits at most 20 s on the owner side and open_terminal 10 s; past this the owner is stuck.
 CALL_TIMEOUT_SECONDS = 30.0
@@ -57,10 +55,6 @@ INSTRUCTIONS = (
     "terminal is read-only intent: read it, do not type. Type into or open a terminal only when the user "
     "asked for that. Each call takes the contextToken from the latest message's terminal context."
 )
-
-
-class McpServerError(RuntimeError):
-    """The server could not start (the configured port is taken, or uvicorn failed to start)."""
 
 
 ContextToken = Annotated[
@@ -83,9 +77,13 @@ class TerminalMcpServer:
         install_secret: str,
         port: int = 0,
         call_timeout: float = CALL_TIMEOUT_SECONDS,
+        sock: socket.socket | None = None,
     ) -> None:
+        """`sock`: a socket already bound by `bind_loopback` (the owner reserved the address early);
+        without it `start` binds `port`."""
         if not install_secret:
             raise ValueError("an install secret is required")
+        self._sock = sock
         self._tools = tools
         self._owner = owner_loop
         self._secret = install_secret.encode("utf-8")
@@ -118,7 +116,7 @@ class TerminalMcpServer:
         Raises `McpServerError` when the port is taken or the server does not come up."""
         if self._thread is not None:
             raise RuntimeError("the terminal MCP server is already running")
-        sock = _bind(self._requested_port)
+        sock, self._sock = self._sock or bind_loopback(self._requested_port), None
         port = sock.getsockname()[1]
         try:
             config = self._config(port)
@@ -436,27 +434,6 @@ def _bearer_of(ctx: Context) -> str | None:
     scheme, _, token = value.strip().partition(" ")
     token = token.strip()
     return token if scheme.lower() == "bearer" and token else None
-
-
-def _bind(port: int) -> socket.socket:
-    """A listening socket on 127.0.0.1 only; a taken port is an error that names it."""
-    # IPPROTO_TCP spelled out: asyncio sets TCP_NODELAY on accepted sockets only when the listening
-    # socket says TCP; without it every keep-alive answer waits for the client's delayed ACK (~40 ms).
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    try:
-        if sys.platform != "win32":  # on Windows SO_REUSEADDR would let two servers share the port
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((HOST, port))
-        sock.listen(128)
-    except OSError as error:
-        sock.close()
-        if error.errno in (errno.EADDRINUSE, getattr(errno, "WSAEADDRINUSE", -1)):
-            raise McpServerError(
-                f"port {port} on {HOST} is already in use: choose another port for the terminal tools "
-                "or leave it empty for a free one"
-            ) from error
-        raise McpServerError(f"cannot listen on {HOST}:{port}: {error.strerror}") from error
-    return sock
 
 
 class _Uvicorn(uvicorn.Server):

@@ -21,6 +21,7 @@ import json
 import logging
 import os
 import secrets
+import socket
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,8 @@ from typing import Any
 from app.contract.envelopes import AgentInfo
 from app.contract.hidden_context import wrap
 from app.main.json_files import parse_object
+from app.main.loopback_guard import MCP_PATH
+from app.main.loopback_socket import HOST, McpServerError, bind_loopback
 from app.main.terminal_capabilities import CapabilityStore
 from app.main.terminal_text import plain_text
 from app.main.terminal_tools import SessionBearers, TerminalTools
@@ -62,6 +65,8 @@ class TerminalParticipation:
             terminals, self.capabilities, agent_label, self._settings["secret"], self.bearers
         )
         self._server: Any = None
+        self._socket: socket.socket | None = None  # reserved before the server's modules load
+        self._reserved_url: str | None = None
         self._starting: asyncio.Task[str | None] | None = None
         self.problem = ""  # why the server is not running, for the settings panel
         self._pending_bearers: dict[str, str] = {}
@@ -99,7 +104,29 @@ class TerminalParticipation:
 
     @property
     def url(self) -> str | None:
-        return self._server.url if self._server is not None else None
+        """Where agents reach the tools: known once the address is reserved (connections made before
+        the server runs wait in the socket's backlog); None when it cannot run."""
+        if self._server is not None:
+            return self._server.url
+        return self._reserved_url
+
+    def reserve(self) -> str | None:
+        """Bind the address now (the saved port, else a free one) without loading the server: the URL
+        can go into `session/new` at once. None when no address can be bound (`problem` says why)."""
+        if self._reserved_url is not None or self._server is not None or self.problem:
+            return self.url
+        try:
+            try:
+                self._socket = bind_loopback(self._settings["port"])
+            except McpServerError:
+                if not self._settings["port"]:
+                    raise
+                self._socket = bind_loopback(0)  # the saved port is taken: another one
+        except McpServerError as error:
+            self.problem = f"Terminal access for agents is off: {error}"
+            return None
+        self._reserved_url = f"http://{HOST}:{self._socket.getsockname()[1]}{MCP_PATH}"
+        return self._reserved_url
 
     def connected(self, agent_name: str) -> bool:
         """Whether the user connected this agent (configured our server on its side) for this URL."""
@@ -133,36 +160,43 @@ class TerminalParticipation:
 
     async def _start(self) -> str | None:
         loop = asyncio.get_running_loop()
+        if self.reserve() is None:
+            return None
+        sock, self._socket = self._socket, None
         try:
             module = await loop.run_in_executor(None, _load_server_module)
-            server = module.TerminalMcpServer(self.tools, loop, self.install_secret, self._settings["port"])
-            try:
-                url = await loop.run_in_executor(None, server.start)
-            except module.McpServerError:
-                if not self._settings["port"]:
-                    raise
-                server = module.TerminalMcpServer(self.tools, loop, self.install_secret, 0)
-                url = await loop.run_in_executor(None, server.start)
-        except Exception as error:  # ImportError, a port problem: the chat works without it
+            server = module.TerminalMcpServer(self.tools, loop, self.install_secret, sock=sock)
+            url = await loop.run_in_executor(None, server.start)
+        except Exception as error:  # ImportError, uvicorn failing: the chat works without it
+            if sock is not None:
+                sock.close()
+            self._reserved_url = None
             self.problem = f"Terminal access for agents is off: {error}"
             log.warning("%s", self.problem)
             return None
         self._server = server
+        self._reserved_url = None
         if server.port != self._settings["port"]:
             self._settings["port"] = server.port
-            self._write_settings()
+        self._write_settings()
         return url
 
     async def stop(self) -> None:
+        if self._starting is not None and not self._starting.done():
+            await asyncio.wait([self._starting])  # a start under way ends first, then stops
         server, self._server = self._server, None
         if server is not None:
             await asyncio.get_running_loop().run_in_executor(None, server.stop)
+        if self._socket is not None:
+            self._socket.close()
+            self._socket = None
+        self._reserved_url = None
 
     # --- delivery to agents ------------------------------------------------------------------------
     def mcp_servers(self, info: AgentInfo | None, open_id: str) -> list[dict[str, Any]]:
         """The server for `session/new|load|resume` (agents with `mcpCapabilities.http`), with a bearer
         that stands for the chat once `bind(open_id, session_key)` names it."""
-        if self.url is None or info is None or not info.supports("mcpCapabilities", "http"):
+        if info is None or not info.supports("mcpCapabilities", "http") or self.reserve() is None:
             return []
         bearer = self.bearers.issue_unbound()
         self._pending_bearers[open_id] = bearer

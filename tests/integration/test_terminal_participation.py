@@ -201,3 +201,25 @@ async def test_connect_openclaw_runs_its_mcp_set_once_agreed_and_then_prompts_ca
     other = TerminalAccess(participation, ("python", "-m", "app", "demo-agent"), lambda: HTTP_AGENT)
     assert other.state().delivery == "per-session"
     assert not (await other.connect_openclaw()).ok
+
+
+async def test_the_address_is_bound_before_the_server_loads_and_an_early_connection_is_served(tmp_path):
+    """session/new names the server at once (no wait for its modules); an agent connecting before the
+    server runs waits in the socket's backlog and is then answered."""
+    import socket as sockets
+    from urllib.parse import urlparse
+
+    terminals = UserTerminals(str(tmp_path), lambda key, generation: None, shell=["/bin/sh"])
+    participation = TerminalParticipation(terminals, lambda: "Agent", tmp_path / "data")
+    servers = participation.mcp_servers(HTTP_AGENT, "open-1")  # no await: nothing loads here
+    url = servers[0]["url"]
+    assert participation.url == url
+    early = sockets.create_connection((urlparse(url).hostname, urlparse(url).port), timeout=5)
+    early.sendall(
+        b"POST /mcp HTTP/1.1\r\nHost: " + urlparse(url).netloc.encode() + b"\r\nContent-Length: 0\r\n\r\n"
+    )
+    assert await participation.start() == url  # the same address, now served
+    answer = await asyncio.get_running_loop().run_in_executor(None, early.recv, 200)
+    early.close()
+    assert answer.startswith(b"HTTP/1.1 401")  # the guard answered the early request (no bearer)
+    await participation.stop()
