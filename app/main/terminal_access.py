@@ -3,12 +3,15 @@ action that changes it (connecting OpenClaw with its own `openclaw mcp set`, aft
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 
 from app.contract.envelopes import AgentInfo
 from app.contract.user_terminals import ConnectOutcome, TerminalAccessState
 from app.main.openclaw_mcp_connect import mcp_set_argv, openclaw_cli, run_mcp_set, shown_command
 from app.main.terminal_participation import TerminalParticipation
+
+GATEWAY_SETTLE_SECONDS = 2.0
 
 
 class TerminalAccess:
@@ -57,5 +60,8 @@ class TerminalAccess:
             return ConnectOutcome(False, "The agent is not OpenClaw, or terminal access is not running.")
         result = await run_mcp_set(command, self._agent_argv)
         if result.ok:
+            # the running gateway applies the change within about a second; a turn started meanwhile
+            # fails inside OpenClaw, so "connected" is said once it had that time
+            await asyncio.sleep(GATEWAY_SETTLE_SECONDS)
             self._participation.mark_connected(info.name)
         return ConnectOutcome(result.ok, result.output)

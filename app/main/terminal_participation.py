@@ -233,7 +233,8 @@ class TerminalParticipation:
 
     def _context_body(self, session_key: str, token: str) -> str:
         lines = [
-            f"ClawQt terminal access for this chat (MCP server {SERVER_NAME}).",
+            f"ClawQt terminal access for this chat (MCP server {SERVER_NAME}; some agents name its tools "
+            f"{SERVER_NAME}__read_terminal and so on, or find them through tool search).",
             f"contextToken: {token}",
             "Tools: list_terminals, read_terminal, send_terminal_input, open_terminal (give contextToken).",
             READ_ONLY_RULE,

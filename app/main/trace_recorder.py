@@ -7,14 +7,11 @@ Format (design.md): `{"t": seconds, "dir": "send"|"recv", "msg": {...}}` and
 from __future__ import annotations
 
 import json
-import re
 import time
 from pathlib import Path
 from typing import Any, Literal
 
-# the terminal credentials ClawQt puts into prompts and session/new (capabilities cqt_, per-session
-# bearers cqs_, the install secret cqi_) live in memory only: a trace names them without their value
-_CREDENTIAL = re.compile(r"\b(cq[tsi]_)[A-Za-z0-9_-]{16,}")
+from app.contract.hidden_context import CREDENTIAL
 
 
 class TraceRecorder:
@@ -30,7 +27,8 @@ class TraceRecorder:
         if self._file.closed:
             return
         line = json.dumps(entry, ensure_ascii=False, separators=(",", ":"))
-        self._file.write(_CREDENTIAL.sub(r"\1<redacted>", line) + "\n")
+        # terminal credentials live in memory only: a trace names them without their value
+        self._file.write(CREDENTIAL.sub(r"\1<redacted>", line) + "\n")
         self._file.flush()
 
     def message(self, direction: Literal["send", "recv"], msg: Any) -> None:

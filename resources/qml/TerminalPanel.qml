@@ -12,7 +12,7 @@ Rectangle {
     signal hideRequested()
     readonly property var current: userTerminals.current
     readonly property bool running: current.state === "running"
-    readonly property bool screenHasFocus: screen.activeFocus
+    readonly property bool screenHasFocus: screen !== null && screen.activeFocus
     color: Theme.surface
     Accessible.role: Accessible.Pane
     Accessible.name: "Terminal panel"
@@ -499,7 +499,7 @@ Rectangle {
                 Menu {
                     id: contextMenu
                     objectName: "terminalContextMenu"
-                    MenuItem { text: "Copy"; enabled: screen.hasSelection; onTriggered: screen.copySelection()
+                    MenuItem { text: "Copy"; enabled: screen !== null && screen.hasSelection; onTriggered: screen.copySelection()
                                Accessible.name: "Copy the selected text" }
                     MenuItem { text: "Paste"; enabled: root.running; onTriggered: screen.paste()
                                Accessible.name: "Paste into the terminal" }

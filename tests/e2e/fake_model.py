@@ -11,20 +11,38 @@ user's text (the message before OpenClaw's trailing context block):
 - contains "slow": 200 chunks 50 ms apart (for cancel);
 - contains "run command": an `exec` tool call (the gateway asks for approval), then text;
 - the heartbeat sentinel: "HEARTBEAT_OK";
+- contains "terminal read [ID]" or "terminal type ID TEXT" (ClawQt's terminal tools, an MCP server
+  configured on the gateway): a call to the tool whose name ends with `read_terminal` (terminal ID, else
+  the first snapshot's) or `send_terminal_input` (TEXT + Enter), with the `contextToken` read from
+  ClawQt's hidden context at the end of the user's message; after the tool result, text that quotes the
+  tool's answer in it. The tool is called directly when the request offers it, else through OpenClaw's
+  Tool Search (`tool_search`, then `tool_call` with the id found: the gateway's default surface for MCP
+  tools). When neither finds it, or there is no contextToken, a reply says so (naming the tools offered
+  or what the search answered) instead;
 - anything else: "Hello from the fake model." streamed in pieces.
-Every request is appended to `requests` so tests can see what the gateway sent.
+Only the user's own words script a reply: ClawQt's hidden block (terminal snapshots) never does.
+Every request is appended to `requests` so tests can see what the gateway sent; each terminal tool
+result the model quoted is appended to `tool_results` (`name` and `arguments` of the call, `content`).
 """
 
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
+import re
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from app.contract.hidden_context import OPEN as HIDDEN_OPEN
+
 INTERNAL = "<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>"
+READ_TOOL = "read_terminal"
+INPUT_TOOL = "send_terminal_input"
+CONTEXT_TOKEN = re.compile(r"contextToken: (cqt_\S+)")
+SNAPSHOT_ID = re.compile(r'--- terminal (\S+) "')
 
 
 def _text(message: dict[str, Any]) -> str:
@@ -34,23 +52,82 @@ def _text(message: dict[str, Any]) -> str:
     return str(content or "")
 
 
-def current_turn(messages: list[dict[str, Any]]) -> tuple[str, bool]:
-    """(the user's text of the current turn, whether a tool result followed it). OpenClaw appends an
-    internal context block as the last user message; the user's turn is the one before it."""
-    index = None
+def _turn_index(messages: list[dict[str, Any]]) -> int | None:
+    """Where the user's message of the current turn is. OpenClaw appends an internal context block as
+    the last user message; the user's turn is the one before it."""
     for i in range(len(messages) - 1, -1, -1):
         if messages[i].get("role") == "user" and INTERNAL not in _text(messages[i]):
-            index = i
-            break
+            return i
+    return None
+
+
+def current_turn(messages: list[dict[str, Any]]) -> tuple[str, bool]:
+    """(the user's text of the current turn, whether a tool result followed it)."""
+    index = _turn_index(messages)
     if index is None:
         return "", False
     tool_after = any(m.get("role") == "tool" for m in messages[index + 1 :])
     return _text(messages[index]), tool_after
 
 
+def offered_tools(request: dict[str, Any]) -> list[str]:
+    """The names of the tools the gateway offered the model in this request."""
+    names = []
+    for tool in request.get("tools") or []:
+        function = tool.get("function") if isinstance(tool, dict) else None
+        if isinstance(function, dict) and isinstance(function.get("name"), str):
+            names.append(function["name"])
+    return names
+
+
+def turn_tool_results(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The tool results of the current turn, oldest first, each with the call it answers (`name`,
+    `arguments`) and its text (`content`)."""
+    index = _turn_index(messages)
+    after = messages[index + 1 :] if index is not None else []
+    calls = {
+        call.get("id"): call.get("function") or {}
+        for message in after
+        for call in message.get("tool_calls") or []
+    }
+    results = []
+    for message in after:
+        if message.get("role") == "tool":
+            function = calls.get(message.get("tool_call_id"), {})
+            try:
+                arguments = json.loads(function.get("arguments") or "{}")
+            except ValueError:
+                arguments = {}
+            results.append(
+                {"name": function.get("name", ""), "arguments": arguments, "content": _text(message)}
+            )
+    return results
+
+
+def tool_answer(content: str) -> str:
+    """The tool's own answer in a tool result: OpenClaw hands the model the result of a tool reached
+    through Tool Search inside a security notice and a JSON envelope; other results are taken whole."""
+    start, end = content.find("\n---\n"), content.rfind("\n<<<END_EXTERNAL_UNTRUSTED_CONTENT")
+    body = content[start + 5 : end] if 0 <= start < end else content
+    try:
+        parts = json.loads(body)["result"]["content"]
+        return [part["text"] for part in parts if part.get("type") == "text"][-1]
+    except (ValueError, KeyError, TypeError, IndexError, AttributeError):
+        return body
+
+
+def catalog_id(search_result: str, suffix: str) -> str | None:
+    """The id of the tool ending with `suffix` in a `tool_search` answer (the longest such name: a
+    server-prefixed id rather than a bare mention)."""
+    names = re.findall(rf"[A-Za-z0-9_.:-]*{suffix}\b", search_result)
+    return max(names, key=len) if names else None
+
+
 class FakeModel:
     def __init__(self) -> None:
         self.requests: list[dict[str, Any]] = []
+        self.tool_results: list[dict[str, str]] = []  # what the terminal tools answered the model
+        self._call_ids = itertools.count(1)
         self.read_path = "notes.txt"  # what the `read` tool call asks for (tests point it at a real file)
         self.media_path = "report.txt"  # what "write media" writes and names in its MEDIA line
         self.media_text = "quarterly numbers\n"
@@ -107,17 +184,21 @@ class FakeModel:
                 self.send_header("Connection", "close")
                 self.end_headers()
                 with contextlib.suppress(BrokenPipeError, ConnectionResetError):
-                    model.respond(self, messages)
+                    model.respond(self, messages, offered_tools(request))
                 self.close_connection = True
 
         return Handler
 
     # --- scripted replies ------------------------------------------------------------------------
-    def respond(self, handler: BaseHTTPRequestHandler, messages: list[dict[str, Any]]) -> None:
+    def respond(
+        self, handler: BaseHTTPRequestHandler, messages: list[dict[str, Any]], tools: list[str] | None = None
+    ) -> None:
         current, done_tool = current_turn(messages)
-        text = current.lower()
+        text = current.split(HIDDEN_OPEN)[0].lower()  # the user's words, not ClawQt's hidden block
         if "[openclaw heartbeat poll]" in text and "say hello" not in text:
             self._stream_text(handler, ["HEARTBEAT_OK"])
+        elif "terminal read" in text or "terminal type" in text:
+            self._terminal_turn(handler, messages, current, tools or [])
         elif "read file" in text and not done_tool:
             self._tool_call(handler, "read", {"path": self.read_path})
         elif "read file" in text:
@@ -148,6 +229,58 @@ class FakeModel:
             self._stream_text(handler, [f"slow-{i} " for i in range(200)], delay=0.05)
         else:
             self._stream_text(handler, ["Hello ", "from the ", "fake model."])
+
+    def _terminal_turn(
+        self,
+        handler: BaseHTTPRequestHandler,
+        messages: list[dict[str, Any]],
+        current: str,
+        tools: list[str],
+    ) -> None:
+        """One call to ClawQt's read or input tool with the capability from the hidden context, then a
+        reply quoting what the tool answered. The tool is called directly when the gateway offered it
+        (a name ending with its MCP name), else through OpenClaw's Tool Search (`tool_search`, then
+        `tool_call` with the id found): the gateway's default surface for MCP tools."""
+        words = current.split(HIDDEN_OPEN)[0]
+        typing = re.search(r"terminal type (\S+) (.+)", words, re.IGNORECASE)
+        suffix = INPUT_TOOL if typing else READ_TOOL
+        results = turn_tool_results(messages)
+        if results and results[-1]["name"] != "tool_search":
+            result = results[-1]
+            self.tool_results.append(result)
+            answer = tool_answer(result["content"])
+            self._stream_text(handler, [f"The tool {result['name']} answered:\n\n```json\n", answer, "\n```"])
+            return
+        token = CONTEXT_TOKEN.search(current)
+        if token is None:
+            self._stream_text(handler, ["No contextToken in the message: no ClawQt hidden context."])
+            return
+        arguments: dict[str, Any] = {"contextToken": token.group(1)}
+        if typing:
+            arguments["terminalId"] = typing.group(1)
+            arguments["text"] = typing.group(2).strip() + "\r"
+        else:
+            named = re.search(r"terminal read (t\d+)", words, re.IGNORECASE)
+            snapshot = SNAPSHOT_ID.search(current)
+            if named or snapshot:
+                arguments["terminalId"] = (named or snapshot).group(1)  # type: ignore[union-attr]
+        direct = next((tool for tool in tools if tool.endswith(suffix)), None)
+        call_id = f"call_terminal_{next(self._call_ids)}"
+        if direct is not None:
+            self._tool_call(handler, direct, arguments, call_id)
+        elif results:  # the search answered: call what it found
+            found = catalog_id(results[-1]["content"], suffix)
+            if found is None:
+                answer = results[-1]["content"][:2000]
+                self._stream_text(handler, [f"Tool Search found no tool ending with {suffix}: {answer}"])
+            else:
+                self._tool_call(handler, "tool_call", {"id": found, "args": arguments}, call_id)
+        elif "tool_search" in tools and "tool_call" in tools:
+            query = "send input text to terminal" if typing else "read terminal output"
+            self._tool_call(handler, "tool_search", {"query": query}, call_id)
+        else:
+            offered = ", ".join(tools) or "none"
+            self._stream_text(handler, [f"No tool ending with {suffix} was offered (tools: {offered})."])
 
     def _chunk(self, delta: dict[str, Any], finish: str | None = None) -> bytes:
         payload = {
@@ -180,11 +313,17 @@ class FakeModel:
     def _stream_text(self, handler: BaseHTTPRequestHandler, pieces: list[str], delay: float = 0.01) -> None:
         self._stream(handler, [{"content": piece} for piece in pieces], delay)
 
-    def _tool_call(self, handler: BaseHTTPRequestHandler, name: str, arguments: dict[str, Any]) -> None:
+    def _tool_call(
+        self,
+        handler: BaseHTTPRequestHandler,
+        name: str,
+        arguments: dict[str, Any],
+        call_id: str | None = None,
+    ) -> None:
         handler.wfile.write(self._chunk({"role": "assistant", "content": None}))
         call = {
             "index": 0,
-            "id": f"call_{name}_1",
+            "id": call_id or f"call_{name}_1",
             "type": "function",
             "function": {"name": name, "arguments": json.dumps(arguments)},
         }

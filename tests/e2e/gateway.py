@@ -161,6 +161,14 @@ class Gateway:
             self.proc.wait(timeout=5)
             self.proc = None
 
+    def hot_reloads(self) -> int:
+        """How many config changes the running gateway has applied in place so far (it watches its
+        config file and logs each one): a turn that starts while one is being applied fails."""
+        try:
+            return self.log_path.read_text(errors="replace").count("config hot reload applied")
+        except OSError:
+            return 0
+
     def log_tail(self, chars: int = 3000) -> str:
         try:
             return self.log_path.read_text(errors="replace")[-chars:]

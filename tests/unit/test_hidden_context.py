@@ -8,7 +8,7 @@ import json
 from app.contract.envelopes import transcript_match_text
 from app.contract.hidden_context import CLOSE, OPEN, strip_hidden_context, wrap
 from app.renderer.timeline.serialize import timeline_record
-from tests.unit.timeline_helpers import Harness, agent, user
+from tests.unit.timeline_helpers import Harness, agent, update, user
 
 BLOCK = wrap("capability: cqt_secret\nterminal t1 output: hunter2")
 
@@ -64,3 +64,36 @@ def test_a_prompt_as_sent_shows_without_its_hidden_block():
     h = Harness()(sent)
     assert "cqt_secret" not in everything(h)
     assert h.plain(h.ids[0])["parts"] == [{"kind": "markdown", "text": "hi"}]
+
+
+def test_a_credential_the_agent_echoes_in_a_tool_card_is_cut_to_its_prefix():
+    from tests.unit.timeline_helpers import tool
+
+    secret = "cqt_" + "A1b2C3d4" * 5
+    h = Harness()(
+        tool(
+            "c1",
+            title=f"clawqt-terminals__read_terminal: contextToken: {secret}",
+            rawInput={"args": {"contextToken": secret, "terminalId": "t1"}, "deep": [[{"x": secret}]]},
+            content=[{"type": "content", "content": {"type": "text", "text": f"called with {secret}"}}],
+        ),
+        update(
+            "tool_call_content_chunk",
+            toolCallId="c1",
+            content={"type": "content", "content": {"type": "text", "text": secret}},
+        ),
+    )
+    assert secret not in everything(h)
+    assert "cqt_\u2026" in h.item("tool:c1").title
+    assert h.item("tool:c1").input["args"] == {"contextToken": "cqt_\u2026", "terminalId": "t1"}
+
+
+def test_redaction_leaves_other_text_alone_and_drops_data_nested_too_deep():
+    from app.contract.hidden_context import MAX_REDACT_DEPTH, redact_credentials
+
+    assert redact_credentials("cq short and cqt_x stay") == "cq short and cqt_x stay"
+    deep: object = "cqt_" + "z" * 30
+    for _ in range(MAX_REDACT_DEPTH + 5):
+        deep = [deep]
+    flat = json.dumps(redact_credentials({"a": deep}))
+    assert "zzzz" not in flat

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from app.contract.acp_fields import dict_items, str_field
+from app.contract.hidden_context import redact_credentials
 from app.renderer.timeline.items import PlanItem, ToolCall
 from app.renderer.timeline.parts import ErrorPart, Part, TerminalRefPart, tool_content_to_part
 
@@ -75,7 +76,7 @@ class ToolRules(_Base):
         elif not isinstance(tool, ToolCall):
             self.ignored += 1
             return
-        entry = update.get("content")
+        entry = redact_credentials(update.get("content"))
         part = (
             tool_content_to_part(entry)
             if isinstance(entry, dict)
@@ -94,7 +95,9 @@ class ToolRules(_Base):
             self._touch(tool)
 
     def _patch_tool(self, tool: ToolCall, update: ToolCallUpdate, historical: bool) -> None:
-        """Patch only the fields present; content and locations replace."""
+        """Patch only the fields present; content and locations replace. ClawQt's own terminal
+        credentials in what the agent echoes (the model's arguments) are cut first."""
+        update = redact_credentials(update)
         tool.title = str_field(update, "title") or tool.title
         tool.tool_kind = str_field(update, "kind") or tool.tool_kind
         status = update.get("status")
