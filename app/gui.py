@@ -118,7 +118,7 @@ def build_host(args: argparse.Namespace) -> tuple[Host, TraceRecorder | None]:
     service = ChatService(
         command, cwd=getattr(args, "cwd", None), recorder=recorder, additional_directories=extra
     )
-    return make_host(service, problems=problems), recorder
+    return make_host(service, problems=problems, terminal_tools_port=config.terminal_tools_port), recorder
 
 
 async def _first_frame(window: Window, timeout: float = 5.0) -> None:

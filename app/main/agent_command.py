@@ -94,6 +94,7 @@ class Config:
     agent_origin: str = ""  # "agent.command", or "agent" when given as a plain command string
     additional_directories: tuple[str, ...] = ()
     problems: tuple[LocalProblem, ...] = ()
+    terminal_tools_port: int | None = None  # the loopback port of the terminal tools (None: ClawQt picks)
 
 
 def read_config(path: Path) -> Config:
@@ -110,7 +111,18 @@ def read_config(path: Path) -> Config:
     problems: list[LocalProblem] = []
     argv, origin = _agent(data.get("agent"), path, problems)
     directories = _additional_directories(data.get("additionalDirectories", []), path, problems)
-    return Config(path, argv, origin, directories, tuple(problems))
+    port = _port(data.get("terminalToolsPort"), path, problems)
+    return Config(path, argv, origin, directories, tuple(problems), port)
+
+
+def _port(value: object, path: Path, problems: list[LocalProblem]) -> int | None:
+    """`terminalToolsPort`: 1024-65535 (an unprivileged port on 127.0.0.1); anything else is named."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 1024 <= value <= 65535:
+        problems.append(_ignored("terminalToolsPort", path, "it must be a port number from 1024 to 65535"))
+        return None
+    return value
 
 
 def _whole_file(path: Path, why: str, details: str) -> LocalProblem:

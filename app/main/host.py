@@ -38,14 +38,20 @@ class Host:
 
 
 def make_host(
-    service: ChatService, data_dir: Path | None = None, problems: LocalProblems | None = None
+    service: ChatService,
+    data_dir: Path | None = None,
+    problems: LocalProblems | None = None,
+    terminal_tools_port: int | None = None,
 ) -> Host:
     """Everything around one chat service; `data_dir` overrides where the local stores live;
     `problems` holds what was wrong with the user's files before (the config), the stores add theirs."""
     problems = LocalProblems() if problems is None else problems
     terminals = UserTerminals(service.default_cwd, service.session_workspace)
     participation = TerminalParticipation(
-        terminals, lambda: service.agent_label, data_dir if data_dir is not None else paths.data_dir()
+        terminals,
+        lambda: service.agent_label,
+        data_dir if data_dir is not None else paths.data_dir(),
+        configured_port=terminal_tools_port,
     )
     service.participation = participation
     return Host(

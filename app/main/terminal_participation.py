@@ -55,7 +55,11 @@ class TerminalParticipation:
         agent_label: Callable[[], str],
         settings_dir: Path,
         capabilities: CapabilityStore | None = None,
+        configured_port: int | None = None,
     ) -> None:
+        """`configured_port`: the user's `terminalToolsPort` (config file); taken, it is an error said in
+        the panel, never silently another port."""
+        self._configured_port = configured_port
         self.terminals = terminals
         self.capabilities = capabilities or CapabilityStore()
         self.bearers = SessionBearers()
@@ -116,12 +120,15 @@ class TerminalParticipation:
         if self._reserved_url is not None or self._server is not None or self.problem:
             return self.url
         try:
-            try:
-                self._socket = bind_loopback(self._settings["port"])
-            except McpServerError:
-                if not self._settings["port"]:
-                    raise
-                self._socket = bind_loopback(0)  # the saved port is taken: another one
+            if self._configured_port is not None:
+                self._socket = bind_loopback(self._configured_port)
+            else:
+                try:
+                    self._socket = bind_loopback(self._settings["port"])
+                except McpServerError:
+                    if not self._settings["port"]:
+                        raise
+                    self._socket = bind_loopback(0)  # the saved port is taken: another one
         except McpServerError as error:
             self.problem = f"Terminal access for agents is off: {error}"
             return None

@@ -223,3 +223,22 @@ async def test_the_address_is_bound_before_the_server_loads_and_an_early_connect
     early.close()
     assert answer.startswith(b"HTTP/1.1 401")  # the guard answered the early request (no bearer)
     await participation.stop()
+
+
+async def test_a_configured_port_is_used_and_when_taken_it_is_said_not_replaced(tmp_path):
+    from app.main.loopback_socket import bind_loopback
+
+    holder = bind_loopback(0)
+    taken = holder.getsockname()[1]
+    terminals = UserTerminals(str(tmp_path), lambda key, generation: None, shell=["/bin/sh"])
+    blocked = TerminalParticipation(terminals, lambda: "Agent", tmp_path / "a", configured_port=taken)
+    assert blocked.mcp_servers(HTTP_AGENT, "o") == [] and blocked.url is None
+    assert f"port {taken} on 127.0.0.1 is already in use" in blocked.problem
+    assert await blocked.start() is None
+    holder.close()
+    free = bind_loopback(0)
+    port = free.getsockname()[1]
+    free.close()
+    chosen = TerminalParticipation(terminals, lambda: "Agent", tmp_path / "b", configured_port=port)
+    assert await chosen.start() == f"http://127.0.0.1:{port}/mcp"
+    await chosen.stop()

@@ -134,3 +134,17 @@ def test_additional_directories_come_from_the_config_file_and_bad_values_are_nam
         f'2 entries of "additionalDirectories" in your config file {config} are ignored: each must be '
         "a folder path (text)."
     ]
+
+
+def test_the_terminal_tools_port_comes_from_the_config_and_a_bad_one_is_named(tmp_path):
+    config = tmp_path / "config.json"
+    config.write_text('{"terminalToolsPort": 47123}')
+    assert read_config(config).terminal_tools_port == 47123
+    for bad in ('"47123"', "80", "70000", "true"):
+        config.write_text(f'{{"terminalToolsPort": {bad}}}')
+        read = read_config(config)
+        assert read.terminal_tools_port is None
+        assert any(
+            '"terminalToolsPort"' in problem.text and "1024 to 65535" in problem.text
+            for problem in read.problems
+        )
