@@ -160,6 +160,7 @@ Rectangle {
         Rectangle {  // how the agent reaches these terminals; "Connect OpenClaw" shows its command first
             objectName: "terminalAccessBar"
             visible: terminalAccess.delivery === "connect" || terminalAccess.confirming || terminalAccess.result !== ""
+                     || terminalAccess.problem !== ""
             Layout.fillWidth: true
             implicitHeight: accessColumn.implicitHeight + 2 * 6
             color: Theme.sidebar

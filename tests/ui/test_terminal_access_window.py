@@ -96,3 +96,32 @@ def test_a_failed_connect_says_what_openclaw_printed_and_cancel_runs_nothing(ui,
         assert "cannot see your terminals yet" in summary.property("text")
 
     ui.run(scenario())
+
+
+def test_a_taken_configured_port_is_said_in_the_panel_and_the_chat_still_works(ui, tmp_path):
+    from app.main.loopback_socket import bind_loopback
+
+    holder = bind_loopback(0)
+    taken = holder.getsockname()[1]
+
+    async def scenario():
+        service = ChatService(
+            AgentCommand(scripted_agent_argv(), "flag", "ui test"),
+            cwd=str(ui.tmp_path),
+            log_path=ui.tmp_path / "agent-stderr.log",
+        )
+        host = make_host(service, data_dir=ui.tmp_path / "data", terminal_tools_port=taken)
+        window = await ui.open_host(host)
+        window.root.requestActivate()
+        await ui.until(lambda: window.root.isActive())
+        service.participation.reserve()  # what session/new of an agent that takes MCP servers does
+        await open_panel(ui, window)
+        window.objects.terminal_access.refresh()
+        summary = ui.item(window, "terminalAccessSummary")
+        await ui.until(lambda: summary.isVisible() and f"port {taken}" in summary.property("text"))
+        assert "already in use" in summary.property("text")
+
+    try:
+        ui.run(scenario())
+    finally:
+        holder.close()

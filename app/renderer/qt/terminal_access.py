@@ -46,6 +46,7 @@ class TerminalAccess(QObject):
         return SUMMARIES[self._state.delivery].format(agent=agent)
 
     delivery = Property(str, lambda self: self._field("delivery"), notify=changed)
+    problem = Property(str, lambda self: self._field("problem"), notify=changed)  # why agents cannot reach
     summary = Property(str, _summary, notify=changed)
     command = Property(str, lambda self: self._field("connect_command"), notify=changed)
     confirming = Property(bool, lambda self: self._confirming, notify=changed)
