@@ -31,9 +31,10 @@ from app.contract.hidden_context import wrap
 from app.main.json_files import parse_object
 from app.main.loopback_guard import MCP_PATH
 from app.main.loopback_socket import HOST, McpServerError, bind_loopback
+from app.main.terminal_bearers import SessionBearers
 from app.main.terminal_capabilities import CapabilityStore
 from app.main.terminal_text import plain_text
-from app.main.terminal_tools import SessionBearers, TerminalTools
+from app.main.terminal_tools import TerminalTools
 from app.main.user_terminals import UserTerminals
 
 log = logging.getLogger(__name__)

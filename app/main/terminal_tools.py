@@ -13,10 +13,8 @@ seed's wire names; refusals raise `ToolRefused` with an HTTP-like status and a s
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import hmac
 import os
-import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Callable
@@ -25,6 +23,7 @@ from typing import Any, Protocol
 
 from app.contract.errors import HostError
 from app.contract.user_terminals import UserTerminalInfo
+from app.main.terminal_bearers import SessionBearers
 from app.main.terminal_capabilities import CapabilityStore, Refusal
 from app.main.terminal_output_log import DEFAULT_READ_BYTES
 from app.main.terminal_text import plain_text
@@ -404,46 +403,3 @@ class TerminalTools:
             raise ToolRefused(409, "not-running", "The terminal's process has ended; it takes no input.")
         self._terminals.agent_activity(info.terminal_id, "input", self._agent_label())
         return {"sent": True}
-
-
-class SessionBearers:
-    """Per-session bearers given to agents that take MCP servers in `session/new|load|resume`: each
-    stands for one chat (whose capability only the user's messages keep alive). Issued before the
-    session exists, bound when it opens, forgotten when the chat ends."""
-
-    def __init__(self) -> None:
-        self._session_of: dict[bytes, str | None] = {}
-        self._bearers_of: dict[str, set[str]] = {}
-
-    def issue_unbound(self) -> str:
-        bearer = "cqs_" + secrets.token_urlsafe(32)
-        self._session_of[_digest(bearer)] = None
-        return bearer
-
-    def bind(self, bearer: str, session_key: str) -> None:
-        digest = _digest(bearer)
-        if digest in self._session_of:
-            self._session_of[digest] = session_key
-            self._bearers_of.setdefault(session_key, set()).add(bearer)
-
-    def known(self, bearer: str) -> bool:
-        return bearer.startswith("cqs_") and _digest(bearer) in self._session_of
-
-    def session_of(self, bearer: str) -> str | None:
-        return self._session_of.get(_digest(bearer)) if bearer.startswith("cqs_") else None
-
-    def has_session(self, session_key: str) -> bool:
-        return bool(self._bearers_of.get(session_key))
-
-    def forget_bearer(self, bearer: str) -> None:
-        session_key = self._session_of.pop(_digest(bearer), None)
-        if session_key is not None:
-            self._bearers_of.get(session_key, set()).discard(bearer)
-
-    def forget(self, session_key: str) -> None:
-        for bearer in self._bearers_of.pop(session_key, set()):
-            self._session_of.pop(_digest(bearer), None)
-
-
-def _digest(token: str) -> bytes:
-    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).digest()

@@ -23,9 +23,10 @@ from mcp.client.streamable_http import streamable_http_client
 
 from app.contract.user_terminals import UserTerminalChangedEnvelope
 from app.main.loopback_guard import MAX_BODY_BYTES
+from app.main.terminal_bearers import SessionBearers
 from app.main.terminal_capabilities import CapabilityStore
 from app.main.terminal_mcp_server import McpServerError, TerminalMcpServer
-from app.main.terminal_tools import SessionBearers, TerminalTools, ToolRefused
+from app.main.terminal_tools import TerminalTools, ToolRefused
 from app.main.user_terminals import UserTerminals
 
 SECRET = "install-secret-for-tests"
