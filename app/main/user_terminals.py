@@ -54,6 +54,7 @@ OPEN_DEADLINE_SECONDS = 30.0
 MIN_COLUMNS, MAX_COLUMNS = 2, 1000
 MIN_ROWS, MAX_ROWS = 1, 500
 TITLE_CHARS = 80
+SHUTDOWN_REAP_SECONDS = 2.0  # at quit, how long closed shells get to be reaped
 
 Spawn = Callable[[list[str], str, dict[str, str], tuple[int, int]], PtyHandle]
 
@@ -104,6 +105,7 @@ class UserTerminals:
         self._listeners: list[UserTerminalListener] = []
         self._ids = itertools.count(1)
         self._recency = itertools.count(1)
+        self._closed_waits: set[asyncio.Task[None]] = set()
 
     @property
     def workspace_root(self) -> str:
@@ -230,6 +232,8 @@ class UserTerminals:
             return
         if terminal.pty is not None:
             terminal.pty.close()
+        if terminal.wait_task is not None and not terminal.wait_task.done():
+            self._closed_waits.add(terminal.wait_task)  # it reaps the killed shell; shutdown awaits it
         self._wake(terminal)
         self._emit(UserTerminalRemovedEnvelope(terminal_id))
 
@@ -278,8 +282,16 @@ class UserTerminals:
             self._wake(terminal)
 
     async def shutdown(self) -> None:
+        """Close every terminal and reap its shell (killed with its group) before returning."""
+        waits = [t.wait_task for t in self._terminals.values() if t.wait_task is not None]
         for terminal_id in list(self._terminals):
             self.close(terminal_id)
+        self._closed_waits.difference_update(task for task in self._closed_waits if task.done())
+        waits.extend(self._closed_waits)
+        if waits:
+            _done, pending = await asyncio.wait(waits, timeout=SHUTDOWN_REAP_SECONDS)
+            for task in pending:
+                task.cancel()
 
     # --- the PTY ------------------------------------------------------------------------------------
     def _write(self, terminal: _Terminal, data: bytes) -> bool:

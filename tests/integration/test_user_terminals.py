@@ -297,3 +297,14 @@ async def test_a_refused_open_never_runs_and_cwd_outside_the_workspace_is_refuse
     with pytest.raises(ToolRefused) as refused:
         await tools.open_terminal(token, "escape", command="true", cwd="../..")
     assert refused.value.code == "cwd-outside-workspace"
+
+
+async def test_shutdown_leaves_no_shell_behind_not_even_a_zombie(tmp_path):
+    terminals = UserTerminals(str(tmp_path), lambda key, generation: None, shell=["/bin/sh"])
+    ids = [terminals.open(None, 0, 80, 24) for _ in range(3)]
+    pids = [terminals._terminals[terminal_id].pty.pid for terminal_id in ids]
+    terminals.close(ids[0])  # closed earlier by the user
+    await terminals.shutdown()
+    for pid in pids:
+        with pytest.raises(ChildProcessError):
+            os.waitpid(pid, os.WNOHANG)  # already reaped: no zombie left for anyone
