@@ -24,6 +24,8 @@ PARTS = {
     "stores": host_api.LocalStores,
     "sign_in": host_api.SignInHost,
     "problems": host_api.ProblemsHost,
+    "terminals": host_api.UserTerminalsHost,
+    "terminal_access": host_api.TerminalAccessHost,
 }
 
 

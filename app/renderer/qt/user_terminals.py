@@ -189,6 +189,7 @@ class UserTerminalsView(QObject):
     def _add(self, info: UserTerminalInfo) -> _Tab:
         timer = QTimer(self)
         timer.setSingleShot(True)
+        timer.setTimerType(Qt.TimerType.PreciseTimer)  # a coarse timer may end the 5 s up to 5% early
         timer.setInterval(PARTICIPATION_MS)
         timer.timeout.connect(self._refresh)
         tab = _Tab(info, _new_screen(info.columns, info.rows), timer)
