@@ -233,6 +233,7 @@ class UserTerminals:
         if terminal.pty is not None:
             terminal.pty.close()
         if terminal.wait_task is not None and not terminal.wait_task.done():
+            self._closed_waits = {task for task in self._closed_waits if not task.done()}
             self._closed_waits.add(terminal.wait_task)  # it reaps the killed shell; shutdown awaits it
         self._wake(terminal)
         self._emit(UserTerminalRemovedEnvelope(terminal_id))
@@ -286,8 +287,8 @@ class UserTerminals:
         waits = [t.wait_task for t in self._terminals.values() if t.wait_task is not None]
         for terminal_id in list(self._terminals):
             self.close(terminal_id)
-        self._closed_waits.difference_update(task for task in self._closed_waits if task.done())
-        waits.extend(self._closed_waits)
+        waits.extend(task for task in self._closed_waits if not task.done())
+        self._closed_waits.clear()
         if waits:
             _done, pending = await asyncio.wait(waits, timeout=SHUTDOWN_REAP_SECONDS)
             for task in pending:
