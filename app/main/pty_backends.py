@@ -216,6 +216,22 @@ def exec_problem(argv: list[str], env: dict[str, str]) -> str:
     return ""
 
 
+# Dispositions a child must not inherit: Python ignores SIGPIPE (a shell's `yes | head` would print
+# "Broken pipe"), and a parent started in the background ignores SIGINT/SIGQUIT (Ctrl-C would do nothing
+# in the terminal). Ignored signals survive exec; handlers do not.
+_RESET_SIGNALS = ("SIGPIPE", "SIGXFSZ", "SIGINT", "SIGQUIT", "SIGTSTP", "SIGTTIN", "SIGTTOU", "SIGHUP")
+
+
+def _default_signals() -> None:
+    """In the forked child, before exec: every signal a terminal program expects at its default."""
+    for name in _RESET_SIGNALS:
+        number = getattr(signal, name, None)
+        if number is not None:
+            signal.signal(number, signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_SETMASK, set())
+
+
 def spawn_pty(argv: list[str], cwd: str, env: dict[str, str], dimensions: tuple[int, int]) -> PtyHandle:
     """Start `argv` on a PTY for this platform (raises OSError / ImportError when it cannot)."""
     problem = exec_problem(argv, env)
@@ -228,7 +244,9 @@ def spawn_pty(argv: list[str], cwd: str, env: dict[str, str], dimensions: tuple[
         return ThreadedPty(proc, kill=lambda: proc.terminate(force=True))
     from ptyprocess import PtyProcess
 
-    return PosixPty(PtyProcess.spawn(argv, cwd=cwd, env=env, dimensions=dimensions))
+    return PosixPty(
+        PtyProcess.spawn(argv, cwd=cwd, env=env, dimensions=dimensions, preexec_fn=_default_signals)
+    )
 
 
 def spawn_threaded_posix(
@@ -237,5 +255,5 @@ def spawn_threaded_posix(
     """The threaded reader around a POSIX PTY: how the Windows path is tested on Linux."""
     from ptyprocess import PtyProcess
 
-    proc = PtyProcess.spawn(argv, cwd=cwd, env=env, dimensions=dimensions)
+    proc = PtyProcess.spawn(argv, cwd=cwd, env=env, dimensions=dimensions, preexec_fn=_default_signals)
     return ThreadedPty(proc, kill=lambda: _kill_group(proc.pid))

@@ -308,3 +308,27 @@ async def test_shutdown_leaves_no_shell_behind_not_even_a_zombie(tmp_path):
     for pid in pids:
         with pytest.raises(ChildProcessError):
             os.waitpid(pid, os.WNOHANG)  # already reaped: no zombie left for anyone
+
+
+async def test_ctrl_c_and_pipes_work_even_when_clawqt_was_started_with_sigint_ignored(setup):
+    """A parent started in the background ignores SIGINT, and Python ignores SIGPIPE: a terminal's
+    programs must still get both at their defaults (ignored signals survive exec)."""
+    import signal
+
+    terminals, caps, tools, *_ = setup
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        terminal_id = terminals.open(None, 0, 80, 24)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    terminals.set_sharing(terminal_id, "shared")
+    token = caps.mint_for_user_message("chat-a").token
+    await tools.send_terminal_input(token, terminal_id, "yes | head -n 1 > /dev/null; echo piped-$((1+2))\r")
+    seen, _ = await read_until(tools, token, terminal_id, "piped-3")
+    assert "Broken pipe" not in seen
+    await tools.send_terminal_input(token, terminal_id, "sleep 30; echo not-$((4+4))\r")
+    await asyncio.sleep(0.3)
+    await tools.send_terminal_input(token, terminal_id, interrupt=True)
+    await tools.send_terminal_input(token, terminal_id, "echo after-$((2+3))\r")
+    seen, _ = await read_until(tools, token, terminal_id, "after-5")
+    assert "not-8" not in seen
