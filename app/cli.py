@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import logging
 import sys
-from pathlib import Path
+
+PROPOSE = "propose-terminal-actions"  # for agents: runs app.proposal_cli, which must start fast
 
 
 def _parser() -> argparse.ArgumentParser:
+    from pathlib import Path
+
     parser = argparse.ArgumentParser(prog="clawqt", description="A desktop chat client for ACP agents.")
     parser.add_argument(
         "--agent", metavar='"CMD ARGS"', help="the agent command to run (default: see README)"
@@ -37,6 +39,11 @@ def _parser() -> argparse.ArgumentParser:
     self_test.add_argument("--screenshot", type=Path, help="where to save the PNG")
     self_test.add_argument("--prompt", default="Hello! Show me what you can do.")
     self_test.add_argument("--timeout", type=float, default=90.0)
+    sub.add_parser(  # listed for --help; main() runs it before argparse sees it
+        PROPOSE,
+        add_help=False,
+        help="(run by agents) propose terminal actions to the ClawQt window that sent the prompt",
+    )
     smoke = sub.add_parser("smoke", help="headless: start the agent, send one prompt, print the reply")
     smoke.add_argument("prompt", nargs="?", default="Hello! Show me what you can do.")
     smoke.add_argument("--init-timeout", type=float, default=60.0)
@@ -44,7 +51,18 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    words = sys.argv[1:] if argv is None else argv
+    if words[:1] == [PROPOSE]:  # before argparse and logging: an agent waits for this process
+        from app.proposal_cli import main as propose
+
+        return propose(words[1:])
+    import logging
+
     args = _parser().parse_args(argv)
+    if args.command == PROPOSE:  # after global options: never the app, only its usage error
+        from app.proposal_cli import main as propose
+
+        return propose([])
     if args.command == "demo-agent":
         from app.demo_agent import run
 

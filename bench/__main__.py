@@ -25,6 +25,7 @@ BENCHMARKS = (
     "mcp_read",
     "terminal_panel_stream",
     "keystroke_echo",
+    "proposal_roundtrip",
 )
 RESULTS = Path(os.environ.get("CLAWQT_BENCH_RESULTS") or Path(__file__).resolve().parent / "results.json")
 

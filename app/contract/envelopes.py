@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from app.contract.hidden_context import strip_hidden_context
+from app.contract.proposals import ProposalEnvelope
 from app.contract.sign_in import SignInEnvelope, SignInTerminalEnvelope
 
 # "sign-in": the agent runs but refuses to open chats until someone signs in
@@ -199,6 +200,7 @@ Envelope = (
     | DiagnosticEnvelope
     | SignInEnvelope
     | SignInTerminalEnvelope
+    | ProposalEnvelope
 )
 
 

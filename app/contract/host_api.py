@@ -314,6 +314,24 @@ class TerminalAccessHost(Protocol):
         ...
 
 
+class ProposalsHost(Protocol):
+    """Terminal-action proposal cards (`app/main/proposals.py`). A card appears and changes through
+    `ProposalEnvelope`s (app/contract/proposals.py) on `SessionsHost.subscribe`; only these calls, made
+    when the user confirms or cancels a card, can make a proposal act on a terminal."""
+
+    def confirm(self, proposal_id: str, choice: int, action_index: int, run: bool = True) -> bool:
+        """The user chose action `action_index` (its position in the choice's `actions`) of the choice
+        numbered `choice` (`ProposalChoice.choice`, not its position on the card). The main side claims
+        the proposal atomically before it dispatches anything; False when the card can no longer
+        dispatch (already decided, superseded, timed out, from another run). `run` False ("Insert in
+        terminal", a `send` only): the command is typed without Enter."""
+        ...
+
+    def cancel(self, proposal_id: str) -> None:
+        """The user dismissed the whole proposal (Esc): it ends `cancelled` unless it already ended."""
+        ...
+
+
 class HostApi(Protocol):
     @property
     def sessions(self) -> SessionsHost: ...
@@ -344,3 +362,6 @@ class HostApi(Protocol):
 
     @property
     def terminal_access(self) -> TerminalAccessHost: ...
+
+    @property
+    def proposals(self) -> ProposalsHost: ...

@@ -32,6 +32,7 @@ from app.contract.envelopes import (
     SessionPage,
 )
 from app.contract.errors import AgentUnavailable, HostError, LoadFailed, PromptRefused, SignInRequired
+from app.contract.hidden_context import wrap as wrap_hidden
 from app.main import paths
 from app.main.acp_client import ClawClient
 from app.main.agent_command import AgentCommand
@@ -87,6 +88,26 @@ class SessionExtras(Protocol):
     def session_ended(self, session_key: str) -> None: ...
 
 
+class ProposalsExtras(Protocol):
+    """What the chat service asks of terminal-action proposals (`proposals.py`)."""
+
+    async def start(self) -> None: ...
+
+    async def stop(self) -> None: ...
+
+    def prompt_context(self, session_key: str, generation: int, turn_id: str) -> str | None: ...
+
+    def on_permission(
+        self, session_key: str, tool_call: dict[str, Any], options: list[dict[str, Any]]
+    ) -> str | None: ...
+
+    def stopped(self, session_key: str) -> None: ...
+
+    def session_closed(self, session_key: str) -> None: ...
+
+    def agent_gone(self) -> None: ...
+
+
 class ChatService:
     """Host API. All methods run on the event loop thread; envelopes are delivered synchronously."""
 
@@ -139,6 +160,9 @@ class ChatService:
         # the user's terminals for agents (set by `make_host`): MCP servers in session/new|load|resume
         # and the hidden context of each of the user's messages
         self.participation: SessionExtras | None = None
+        # terminal-action proposals (set by `make_host`): a channel per prompt, the silent permission
+        # answer for the canonical command, the lifecycle (app/main/proposals.py)
+        self.proposals: ProposalsExtras | None = None
         # seed 003's transcript supplements: `openclaw acp` agents only (None for any other agent)
         self.transcripts: OpenClawSupplements | None = None
         if is_openclaw_acp(command.argv):  # the reader, urllib and websockets load only for OpenClaw
@@ -220,6 +244,8 @@ class ChatService:
     # --- agent lifecycle ---------------------------------------------------------------------
     async def start(self) -> AgentInfo:
         """Start the agent (shows `starting` while initialize runs); returns what it announced."""
+        if self.proposals is not None:  # a private socket; cheap, no agent needed
+            self._spawn_background(self.proposals.start(), "proposals")
         await self.connection.ensure_ready()
         assert self.connection.info is not None
         return self.connection.info
@@ -235,6 +261,8 @@ class ChatService:
             await self.transcripts.close()
         if self.participation is not None:
             await self.participation.stop()
+        if self.proposals is not None:
+            await self.proposals.stop()
         await self.connection.stop()
 
     def _on_agent_state(self, envelope: AgentStateEnvelope) -> None:
@@ -252,6 +280,8 @@ class ChatService:
         await self.connection.restart()
 
     def _on_child_exit(self, code: int | None, stderr_tail: str) -> None:
+        if self.proposals is not None:  # no agent to hear a decision: every card ends unavailable
+            self.proposals.agent_gone()
         """The child died: drop its sessions, cancel every waiter; live prompts fail on their own."""
         self._apply(self.machine.agent_exited())
         self._diagnose(
@@ -291,6 +321,12 @@ class ChatService:
         self, acp_session_id: str, tool_call: dict[str, Any], options: list[dict[str, Any]]
     ) -> str | None:
         """Ask the user (through a PermissionRequestEnvelope); the chosen option id, or None."""
+        if self.proposals is not None:
+            context = self.machine.context_of(acp_session_id)
+            if context is not None:
+                silent = self.proposals.on_permission(context.key, tool_call, options)
+                if silent is not None:  # the proposal CLI: allowed once (armed) or cancelled, unseen
+                    return silent or None
         token = next(self._tokens)
         params = {"sessionId": acp_session_id, "toolCall": tool_call, "options": options}
         step = self.machine.on_recv({"id": token, "method": "session/request_permission", "params": params})
@@ -423,6 +459,8 @@ class ChatService:
         self.files.forget_session(session_key)
         if self.participation is not None:
             self.participation.session_ended(session_key)
+        if self.proposals is not None:  # the chat is gone: its waiting cards end session_replaced
+            self.proposals.session_closed(session_key)
         await self._request(method, {"sessionId": self.machine.acp_ids.get(session_key, session_key)})
 
     async def set_mode(self, session_key: str, mode_id: str) -> None:
@@ -474,6 +512,10 @@ class ChatService:
             context = self.participation.prompt_context(info, active.key)
             if context:
                 blocks.append({"type": "text", "text": context})
+        if self.proposals is not None:  # the prompt's proposal channel (the previous one superseded)
+            proposal = self.proposals.prompt_context(active.key, active.generation, message_id)
+            if proposal:
+                blocks.append({"type": "text", "text": wrap_hidden(proposal)})
         params = {
             "sessionId": active.acp_id,
             "prompt": blocks,
@@ -494,6 +536,8 @@ class ChatService:
             return False
         params = {"sessionId": live.acp_id}
         self._apply(self.machine.on_send({"method": "session/cancel", "params": params}))
+        if self.proposals is not None:  # Stop: the turn's waiting cards end as cancelled
+            self.proposals.stopped(session_key)
         await self.connection.notify("session/cancel", params)
         self._after_stop(live.client_message_id)
         return True

@@ -17,6 +17,7 @@ from app.main.file_host import AgentFileHost
 from app.main.links import LinkPolicy
 from app.main.local_problems import LocalProblems
 from app.main.local_store import LocalStores
+from app.main.proposals import ProposalService
 from app.main.sign_in import SignInService
 from app.main.terminal_access import TerminalAccess
 from app.main.terminal_participation import TerminalParticipation
@@ -35,6 +36,7 @@ class Host:
     problems: LocalProblems
     terminals: UserTerminals
     terminal_access: TerminalAccess
+    proposals: ProposalService
 
 
 def make_host(
@@ -54,6 +56,12 @@ def make_host(
         configured_port=terminal_tools_port,
     )
     service.participation = participation
+    proposals = ProposalService(
+        terminals,
+        service._emit,
+        lambda key, generation, turn: _turn_is_current(service, key, generation, turn),
+    )
+    service.proposals = proposals
     return Host(
         sessions=service,
         files=service.files,
@@ -64,7 +72,14 @@ def make_host(
         sign_in=service.sign_in,
         problems=problems,
         terminals=terminals,
+        proposals=proposals,
         terminal_access=TerminalAccess(
             participation, service.connection.command.argv, lambda: service.agent_info
         ),
     )
+
+
+def _turn_is_current(service: ChatService, session_key: str, generation: int, turn_id: str) -> bool:
+    """Whether the prompt `turn_id` of `session_key` at `generation` is still the chat's live turn."""
+    live = service.machine.live.get(session_key)
+    return live is not None and live.generation == generation and live.client_message_id == turn_id

@@ -14,9 +14,18 @@ from typing import Any
 
 from app.renderer.markdown.limits import MESSAGE_CHARS
 from app.renderer.markdown.render import DisplayBlock, IncrementalMarkdown, render_blocks
+from app.renderer.proposal_view import proposal_entry
 from app.renderer.terminal_screens import TerminalScreens
 from app.renderer.timeline.grouping import Group
-from app.renderer.timeline.items import Item, MessageSegment, PermissionItem, PlanItem, Thought, ToolCall
+from app.renderer.timeline.items import (
+    Item,
+    MessageSegment,
+    PermissionItem,
+    PlanItem,
+    ProposalItem,
+    Thought,
+    ToolCall,
+)
 from app.renderer.timeline.parts import ErrorPart, ImagePart
 from app.renderer.timeline.reducer import Timeline
 from app.renderer.timeline.rows import Row
@@ -140,6 +149,8 @@ class Presenter:
             return {"tools": tools, "summary": tool_summary(tools, live_turn)}
         if row.kind == "permission" and isinstance(first, PermissionItem):
             return {"permission": permission_entry(first)}
+        if row.kind == "proposal" and isinstance(first, ProposalItem):
+            return {"proposal": proposal_entry(first)}
         if row.kind == "plan" and isinstance(first, PlanItem):
             done = sum(e["status"] == "completed" for e in first.entries)
             return {"plan": {"entries": first.entries, "done": done, "total": len(first.entries)}}

@@ -31,6 +31,7 @@ Item {
             DelegateChoice { roleValue: "tool-group"; ToolRow {} }
             DelegateChoice { roleValue: "permission"; PermissionRow {} }
             DelegateChoice { roleValue: "plan"; PlanRow {} }
+            DelegateChoice { roleValue: "proposal"; ProposalCard {} }
             DelegateChoice { roleValue: "user-attachments"; AttachmentsRow {} }
             DelegateChoice { roleValue: "turn-attachments"; AttachmentsRow {} }
             DelegateChoice { roleValue: "turn-footer"; FooterRow {} }

@@ -61,18 +61,29 @@ def model_option(value: str, option_id: str = "model") -> dict[str, Any]:
     }
 
 
+def _hidden(block: Any) -> bool:
+    """A text block ClawQt added as hidden machine context (terminal access, the proposal channel)."""
+    return (
+        isinstance(block, dict)
+        and block.get("type") == "text"
+        and str(block.get("text", "")).lstrip().startswith("<clawqt_hidden_context>")
+    )
+
+
 class Agent:
     def __init__(self) -> None:
         self.next_id = 1000
         self.sessions: dict[str, dict[str, Any]] = {}
         self.pending: dict[int, asyncio.Future[Any]] = {}
         self.cancelled: set[str] = set()
+        self.hidden_context: dict[str, list[str]] = {}  # per session: the hidden blocks of its last prompt
         self.counter = 0
         self.authenticated = False
         self.hung_news = 0
         self.failed_news = 0
         self.flaky_loaded = False  # "flaky-load" failed once already
         self.raw_responses: set[int] = set()
+        self.proposed: dict[str, list[dict[str, Any]]] = {}  # session -> its proposal CLI call, replayed
 
     # --- wire ------------------------------------------------------------------------------------
     def send(self, message: dict[str, Any]) -> None:
@@ -220,6 +231,8 @@ class Agent:
             self.error(msg_id, -32603, "Internal error: the session store is busy")
             return
         self.update(sid, {"sessionUpdate": "user_message_chunk", "content": {"type": "text", "text": "q1"}})
+        for update in self.proposed.get(sid, []):
+            self.update(sid, update)
         if sid == "exit-load":
             os._exit(5)
         if sid == "perm-load":
@@ -321,7 +334,11 @@ class Agent:
     async def on_session_prompt(self, msg_id: Any, params: dict[str, Any]) -> None:
         sid = params.get("sessionId", "")
         blocks = params.get("prompt") or []
-        text = " ".join(b.get("text", "") for b in blocks if b.get("type") == "text").strip()
+        # scripted by the user's own words: ClawQt's hidden machine-context blocks are not part of them
+        self.hidden_context[sid] = [b.get("text", "") for b in blocks if _hidden(b)]
+        text = " ".join(
+            b.get("text", "") for b in blocks if b.get("type") == "text" and not _hidden(b)
+        ).strip()
         word = text.split(" ", 1)[0] if text else ""
         self.cancelled.discard(sid)
         if word == "fail":
@@ -400,6 +417,33 @@ class Agent:
         self.update(sid, {"sessionUpdate": "tool_call_update", "toolCallId": "t-perm", "status": status})
         self.chunk(sid, f"outcome: {outcome}")
         return "cancelled" if sid in self.cancelled else "end_turn"
+
+    async def prompt_propose(self, sid: str, params: dict[str, Any], text: str) -> str:
+        """`propose [CHANNEL] [hold]`: runs the proposal CLI as OpenClaw's exec tool sends it (the
+        canonical invocation, PROPOSAL_PAYLOAD), says so and ends the turn; with `hold` it waits until
+        cancelled instead. A later session/load of this session replays the call."""
+        words = text.split()
+        channel = words[1] if len(words) > 1 and words[1] != "hold" else f"v1.{'0' * 32}.{'0' * 32}"
+        command = (
+            f'"/opt/clawqt/bin/clawqt" propose-terminal-actions --channel {channel} '
+            f"--payload-json '{PROPOSAL_PAYLOAD}'"
+        )
+        call = {
+            "sessionUpdate": "tool_call",
+            "toolCallId": "t-propose",
+            "title": "exec",
+            "kind": "execute",
+            "status": "in_progress",
+            "rawInput": {"command": command, "name": "exec"},
+        }
+        done = {"sessionUpdate": "tool_call_update", "toolCallId": "t-propose", "status": "completed"}
+        self.update(sid, call)
+        self.update(sid, done)
+        self.proposed[sid] = [call, done]
+        self.chunk(sid, "I proposed two ways on; pick one on the card.")
+        if "hold" in words:
+            return await self.prompt_silent(sid, params, text)
+        return "end_turn"
 
     async def prompt_silent(self, sid: str, params: dict[str, Any], text: str) -> str:
         """Says nothing until cancelled (Stop before any reply)."""
@@ -1239,6 +1283,25 @@ def hostile_text(case: str) -> str:
     raise ValueError(f"unknown hostile case {case!r}")
 
 
+# what `propose` proposes (the compact JSON the canonical invocation carries: no single quote)
+PROPOSAL_PAYLOAD = json.dumps(
+    {
+        "schema_version": 1,
+        "origin": "terminal_agent",
+        "recommended_choice": 2,
+        "choices": [
+            {"choice": 1, "title": "List", "rationale": "Look", "actions": [{"type": "send", "input": "ls"}]},
+            {
+                "choice": 2,
+                "title": "Run the tests",
+                "rationale": "They say what broke",
+                "actions": [{"type": "send", "input": "pytest -q"}, {"type": "open", "cwd": "/work"}],
+            },
+        ],
+    },
+    separators=(",", ":"),
+)
+
 PROMPTS = {
     "hello": Agent.prompt_hello,
     "attach-mix": Agent.prompt_attach_mix,
@@ -1253,6 +1316,7 @@ PROMPTS = {
     "permission": Agent.prompt_permission,
     "slow": Agent.prompt_slow,
     "silent": Agent.prompt_silent,
+    "propose": Agent.prompt_propose,
     "term-stop": Agent.prompt_term_stop,
     "edit": Agent.prompt_edit,
     "ansi": Agent.prompt_ansi,

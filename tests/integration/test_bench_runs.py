@@ -10,9 +10,12 @@ import re
 import subprocess
 import sys
 
+import pytest
+
 from tests.conftest import REPO
 
 
+@pytest.mark.timeout(900)
 def test_every_benchmark_runs_and_reports_a_ratio(tmp_path):
     results = tmp_path / "results.json"
     env = {**os.environ, "CLAWQT_BENCH_RESULTS": str(results)}
@@ -40,6 +43,7 @@ def test_every_benchmark_runs_and_reports_a_ratio(tmp_path):
         "mcp_read",
         "terminal_panel_stream",
         "keystroke_echo",
+        "proposal_roundtrip",
     ]
     data = json.loads(results.read_text())
     assert all(data[name]["ratio"] > 0 for name in names)

@@ -97,3 +97,14 @@ def test_redaction_leaves_other_text_alone_and_drops_data_nested_too_deep():
         deep = [deep]
     flat = json.dumps(redact_credentials({"a": deep}))
     assert "zzzz" not in flat
+
+
+def test_an_agent_echoing_the_prompt_in_its_reply_shows_neither_the_block_nor_a_credential():
+    secret = "cqt_" + "Zz09" * 10
+    h = Harness()(
+        user("hi", "m1"),
+        agent("You said: hi" + wrap(f"contextToken: {secret}"), "a1"),
+        agent(f" and the token {secret} again", "a1"),
+    )
+    assert secret not in everything(h) and "clawqt_hidden_context" not in everything(h)
+    assert "You said: hi" in everything(h) and "cqt_\u2026" in everything(h)

@@ -26,6 +26,7 @@ PARTS = {
     "problems": host_api.ProblemsHost,
     "terminals": host_api.UserTerminalsHost,
     "terminal_access": host_api.TerminalAccessHost,
+    "proposals": host_api.ProposalsHost,
 }
 
 

@@ -6,7 +6,8 @@ sidebar), `agent` (the agent's state and banner), `sessionHeader` (the session's
 commands), `turn` (the composer's draft, send and stop), `notices`, `conversation` (questions, copy,
 links), `timeline` (the list model), `terminals` (the painted screens' source), `fileChanges`,
 `attachments`, `composerFiles`, `icons`, `diffs` (diff rendering), `signIn`, `userTerminals` (the
-terminal panel), `terminalAccess` (how the agent reaches the terminals) and `app` (settings)."""
+terminal panel), `terminalAccess` (how the agent reaches the terminals), `proposalCards` (the proposal
+cards' confirm, cancel and keyboard position) and `app` (settings)."""
 
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ from app.renderer.qt.diffs import DiffRenderer
 from app.renderer.qt.file_changes import FileChanges
 from app.renderer.qt.icons import Icons
 from app.renderer.qt.notices import Notices
+from app.renderer.qt.proposal_cards import ProposalCards
 from app.renderer.qt.row_views import RowViews
 from app.renderer.qt.schedulers import ConversationScheduler
 from app.renderer.qt.session_header import SessionHeader
@@ -141,6 +143,7 @@ class ChatObjects(QObject):
             self,
         )
         self.conversation = Conversation(self.session, host.links, self.notices, self)
+        self.proposal_cards = ProposalCards(host, self.session, self.notices, self)
         self.attachments.open_link = self.conversation.openLink
         self.sign_in = SignIn(host.sign_in, sessions_host, self.session, self.tasks, self)
         self.user_terminals = UserTerminalsView(host.terminals, self.session, self.notices, self)
@@ -180,6 +183,7 @@ class ChatObjects(QObject):
             "composerFiles": self.composer_files,
             "userTerminals": self.user_terminals,
             "terminalAccess": self.terminal_access,
+            "proposalCards": self.proposal_cards,
         }
 
     @Slot()

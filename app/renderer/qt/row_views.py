@@ -35,6 +35,7 @@ CONTENT_ROLES = (
     "summary",
     "permission",
     "plan",
+    "proposal",
     "cards",
     "footer",
 )

@@ -52,7 +52,13 @@ class Group:
 def block_kind(item: Item) -> RowKind:
     if isinstance(item, MessageSegment):
         return "assistant-text"
-    return {"thought": "thought", "tool": "tool", "permission": "permission", "plan": "plan"}[item.kind]
+    return {
+        "thought": "thought",
+        "tool": "tool",
+        "permission": "permission",
+        "plan": "plan",
+        "proposal": "proposal",
+    }[item.kind]
 
 
 def group_kind_of(item: Item) -> GroupKind:

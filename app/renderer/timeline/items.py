@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from app.contract.proposals import CardState, ProposalChoice
 from app.renderer.timeline.parts import (
     Attachment,
     AttachmentPart,
@@ -152,11 +153,18 @@ class ToolCall(ItemBase):
     meta: dict[str, Any] = field(default_factory=dict)
     error: str | None = None  # the agent's `error` field, kept until it sends another
     parts_dropped: int = 0  # content chunks past MAX_TOOL_PARTS, counted, not kept
+    # it runs the proposal CLI: its card shows the proposal, so the call itself draws nothing (its
+    # status is still kept: the turn's tool bookkeeping ends with it)
+    proposal_call: bool = False
     kind: Literal["tool"] = "tool"
 
     @property
+    def visible(self) -> bool:
+        return not self.proposal_call
+
+    @property
     def attachments(self) -> tuple[Attachment, ...]:
-        return attachments_of(self.output_parts)
+        return () if self.proposal_call else attachments_of(self.output_parts)
 
     @property
     def terminal(self) -> TerminalState | None:
@@ -197,7 +205,28 @@ class TurnEnd(ItemBase):
         return False
 
 
-Item = MessageSegment | Thought | ToolCall | PermissionItem | PlanItem | TurnEnd
+@dataclass(eq=False)
+class ProposalItem(ItemBase):
+    """A recommendation card: the terminal actions an agent proposes and whether they can still run.
+    Live state, set by the main side's ProposalEnvelopes (`proposal:<proposal id>`); one rebuilt from a
+    replayed CLI invocation of an earlier run is `expired` (`proposal:channel:<channel>`) and never
+    dispatches. `readable` is False when that invocation's payload could not be read."""
+
+    proposal_id: str = ""  # "" for a card rebuilt from history
+    channel: str = ""
+    turn_id: str = ""
+    origin: str = "terminal_agent"
+    choices: tuple[ProposalChoice, ...] = ()
+    recommended: int | None = None
+    state: CardState = "awaiting"
+    reason: str = ""
+    send_target_title: str = ""
+    readable: bool = True
+    shortened: bool = False  # a rebuilt card's payload said more than a proposal may (cut)
+    kind: Literal["proposal"] = "proposal"
+
+
+Item = MessageSegment | Thought | ToolCall | PermissionItem | PlanItem | TurnEnd | ProposalItem
 
 
 def is_user(item: Item) -> bool:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from app.contract.acp_fields import str_field
-from app.contract.hidden_context import OPEN, HiddenContextFilter
+from app.contract.hidden_context import OPEN, HiddenContextFilter, redact_credentials
 from app.renderer.timeline.items import Item, MessageSegment, Role, Thought
 from app.renderer.timeline.media import MediaScanner, transcript_media
 from app.renderer.timeline.parts import (
@@ -63,12 +63,15 @@ class MessageRules(_Base):
     def _message_part(self, role: Role, update: MessageChunkUpdate, historical: bool) -> None:
         message_id = str_field(update, "messageId")
         content = update.get("content")
-        if role == "user":
-            content = self._without_hidden_context(message_id or "", content)
-            if content is None:
-                return
-        else:
-            self.hidden_filters.pop("", None)  # the agent spoke: an id-less user message ended
+        if role != "user":
+            self.hidden_filters.pop("user:", None)  # the agent spoke: an id-less user message ended
+        # an agent may echo the prompt (ClawQt's hidden blocks included) or quote a credential: neither
+        # is shown, in the user's message or in the reply
+        content = self._without_hidden_context(f"{role}:{message_id or ''}", content)
+        if content is None:
+            return
+        if role != "user":
+            content = redact_credentials(content)
         part = content_to_part(content, role)
         self.open_thought = None
         if message_id is not None:

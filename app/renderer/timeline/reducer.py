@@ -27,11 +27,13 @@ from app.contract.envelopes import (
     TranscriptSupplementEnvelope,
 )
 from app.contract.hidden_context import HiddenContextFilter, strip_hidden_context
+from app.contract.proposals import ProposalEnvelope
 from app.renderer.timeline.grouping import Grouping
 from app.renderer.timeline.items import Item, MessageSegment, PermissionItem, ToolCall, TurnEnd
 from app.renderer.timeline.message_rules import MessageRules
 from app.renderer.timeline.metadata import Metadata, apply_metadata
 from app.renderer.timeline.parts import AttachmentPart, MarkdownPart, Part, content_to_part
+from app.renderer.timeline.proposal_rules import ProposalRules
 from app.renderer.timeline.rows import MetadataChanged, Row, RowsChanged, TimelineEvent
 from app.renderer.timeline.terminals import TerminalRegistry
 from app.renderer.timeline.tool_rules import ToolRules
@@ -53,6 +55,7 @@ TIMELINE_KINDS = frozenset(
         "tool_calls_cancelled",
         "terminal_output",
         "transcript_supplement",
+        "proposal",
     }
 )
 
@@ -66,7 +69,7 @@ class TurnTiming:
     stopped: bool = False  # the user stopped it (settled `cancelled`, or after Stop whatever it said)
 
 
-class Timeline(MessageRules, ToolRules):
+class Timeline(MessageRules, ToolRules, ProposalRules):
     """The in-memory timeline of one session (never persisted)."""
 
     def __init__(self, session_key: str, generation: int, *, cwd_known: bool = True) -> None:
@@ -89,6 +92,7 @@ class Timeline(MessageRules, ToolRules):
         self.ignored = 0
         self._batch = False
         self._changes: list[TimelineEvent] = []
+        self._init_proposals()
 
     @property
     def rows(self) -> list[Row]:
@@ -115,6 +119,7 @@ class Timeline(MessageRules, ToolRules):
         try:
             for envelope in envelopes:
                 self._dispatch(envelope)
+            self._place_kept_proposals()
             meta = list(dict.fromkeys(e for e in self._changes if isinstance(e, MetadataChanged)))
             return [*self.grouping.rebuild(self.order), *meta]
         finally:
@@ -151,6 +156,9 @@ class Timeline(MessageRules, ToolRules):
 
     # --- dispatch --------------------------------------------------------------------------------
     def _dispatch(self, envelope: Any) -> None:
+        if type(envelope) is ProposalEnvelope:  # a card keeps the generation it was made in
+            self._proposal(envelope)
+            return
         if (
             getattr(envelope, "session_key", None) != self.session_key
             or getattr(envelope, "generation", None) != self.generation

@@ -2,7 +2,7 @@
 list model's rowsInserted / rowsRemoved / dataChanged, plus named metadata changes).
 
 A row is one display block: user prose, its attachments, an assistant text segment, a thought, a tool
-card or tool group, a permission, a plan, the turn's lifted attachments, or the turn footer;
+card or tool group, a permission, a plan, a proposal card, the turn's lifted attachments, or the turn footer;
 `first`/`last` mark the ends of its group. Groups and rows are named by typed references (`GroupRef`,
 `RowKey`), never by parsing strings; `str()` of either is its stable public form (replay JSON, QML).
 """
@@ -21,6 +21,7 @@ RowKind = Literal[
     "tool-group",
     "permission",
     "plan",
+    "proposal",
     "turn-attachments",
     "turn-footer",
 ]

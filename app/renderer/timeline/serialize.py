@@ -20,6 +20,7 @@ from app.renderer.timeline.items import (
     MessageSegment,
     PermissionItem,
     PlanItem,
+    ProposalItem,
     TerminalState,
     Thought,
     ToolCall,
@@ -82,6 +83,31 @@ def terminal_record(terminal: TerminalState, *, rendered: bool) -> dict[str, Any
     }
 
 
+def proposal_record(item: ProposalItem) -> dict[str, Any]:
+    """A proposal card: its choices as the agent proposed them and whether it can still run."""
+    return {
+        "proposalId": item.proposal_id or None,
+        "turnId": item.turn_id or None,
+        "origin": item.origin,
+        "state": item.state,
+        "reason": item.reason,
+        "readable": item.readable,
+        "recommended": item.recommended,
+        "sendTarget": item.send_target_title or None,
+        "choices": [
+            {
+                "choice": c.choice,
+                "title": c.title,
+                "rationale": c.rationale,
+                "actions": [
+                    {"type": a.type, "input": a.input, "cwd": a.cwd, "title": a.title} for a in c.actions
+                ],
+            }
+            for c in item.choices
+        ],
+    }
+
+
 def part_record(part: Part) -> dict[str, Any]:
     if isinstance(part, MarkdownPart):
         return {"kind": "markdown", "text": part.text}
@@ -115,6 +141,8 @@ def item_record(item: Item) -> dict[str, Any]:
         case Thought():
             parts = [part_record(p) for p in item.parts]
             return {"kind": "thought", "id": item.id, "historical": item.historical, "parts": parts}
+        case ToolCall() if item.proposal_call:  # its card shows the proposal
+            return {"kind": "tool", "id": item.id, "status": item.status, "proposalCall": True}
         case ToolCall():
             terminal = item.terminal
             return {
@@ -142,6 +170,8 @@ def item_record(item: Item) -> dict[str, Any]:
             return {"kind": "plan", "id": item.id, "entries": item.entries}
         case TurnEnd():
             return {"kind": "turn-end", "id": item.id, "reason": item.reason}
+        case ProposalItem():
+            return {"kind": "proposal", "id": item.id, "historical": item.historical, **proposal_record(item)}
 
 
 def metadata_record(meta: Metadata) -> dict[str, Any]:
@@ -172,6 +202,8 @@ def item_json(item: Item) -> dict[str, Any] | None:
             return {"kind": "message", "id": item.id, "text": item_text(item)} if item.visible else None
         case Thought():
             return {"kind": "thought", "id": item.id, "text": item_text(item)}
+        case ToolCall() if item.proposal_call:
+            return None  # the CLI's invocation is never a tool card: its proposal card is
         case ToolCall():
             terminal = item.terminal
             tool = {
@@ -194,6 +226,8 @@ def item_json(item: Item) -> dict[str, Any] | None:
             return {"kind": "plan", "id": item.id, "plan": {"entries": item.entries}}
         case TurnEnd():
             return {"kind": "stopped", "id": item.id}
+        case ProposalItem():
+            return {"kind": "proposal", "id": item.id, "proposal": proposal_record(item)}
 
 
 def group_json(items: dict[str, Item], group: Group) -> dict[str, Any]:
@@ -264,4 +298,20 @@ def _item_lines(item: dict[str, Any]) -> list[str]:
         return [line]
     if kind == "stopped":
         return ["(stopped before a reply)"]
+    if kind == "proposal":
+        return _proposal_lines(item["proposal"])
     return [f"- [{e['status']}] {e['content']}" for e in item["plan"]["entries"]]
+
+
+def _proposal_lines(proposal: dict[str, Any]) -> list[str]:
+    if not proposal["readable"]:
+        return [f"- proposal ({proposal['state']}): could not be read"]
+    lines = [f"- proposal ({proposal['state']})" + (f": {proposal['reason']}" if proposal["reason"] else "")]
+    for choice in proposal["choices"]:
+        mark = " (recommended)" if choice["choice"] == proposal["recommended"] else ""
+        lines.append(f"  {choice['choice']}. {choice['title']}{mark}")
+        for action in choice["actions"]:
+            where = f" in {action['cwd']}" if action["cwd"] else ""
+            command = f": {action['input']}" if action["input"] else ""
+            lines.append(f"     {action['type']}{where}{command}")
+    return lines

@@ -7,13 +7,18 @@ then reads them all.
 
 Handoff: an update can overtake the load result that creates its timeline (the agent sends it right
 after answering `session/new`). Envelopes of a generation newer than any committed load are held in a
-bounded in-flight buffer and applied right after that load's batch; older ones are dropped."""
+bounded in-flight buffer and applied right after that load's batch; older ones are dropped.
+
+Proposal cards are live state, not history: the store keeps the newest envelope of each
+(`KeptProposals`) whatever chat is shown, and a reload of that chat shows them again
+(proposal_rules.py)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from app.contract.envelopes import LoadResult
+from app.renderer.timeline.proposal_rules import KeptProposals
 from app.renderer.timeline.reducer import Timeline
 from app.renderer.timeline.rows import RowChange
 
@@ -28,6 +33,7 @@ class TimelineStore:
         self._newest_generation = 0
         self._handoff: list[Any] = []
         self.titles: dict[str, str] = {}  # the agent's title of each dropped timeline (the sidebar's)
+        self.proposals = KeptProposals()
 
     def load(self, result: LoadResult) -> tuple[Timeline, list[RowChange]]:
         """Commit a load's replay in one batch; a live prompt's return keeps its timeline."""
@@ -35,6 +41,8 @@ class TimelineStore:
         if result.resumed_live and existing is not None and existing.generation == result.generation:
             return existing, []
         timeline = Timeline(result.session_key, result.generation, cwd_known=self.cwd_known)
+        self.proposals.note_instances(i for t in self.timelines.values() for i in t.live_instances)
+        timeline.expect_proposals(self.proposals.of(result.session_key), self.proposals.instances)
         self.timelines[result.session_key] = timeline
         self._newest_generation = max(self._newest_generation, result.generation)
         changes = timeline.apply_batch(result.updates)
@@ -53,6 +61,8 @@ class TimelineStore:
         key = getattr(envelope, "session_key", None)
         timeline = self.timelines.get(key) if isinstance(key, str) else None
         generation = getattr(envelope, "generation", None)
+        if getattr(envelope, "kind", None) == "proposal":
+            return self._proposal(timeline, envelope)
         if timeline is None or timeline.generation != generation:
             if (
                 isinstance(generation, int)
@@ -65,15 +75,30 @@ class TimelineStore:
             return None, []
         return timeline, timeline.apply(envelope)
 
+    def _proposal(self, timeline: Timeline | None, envelope: Any) -> tuple[Timeline | None, list[RowChange]]:
+        """A card's envelope is kept whatever chat is shown; its timeline (any generation: a card keeps
+        the one it was made in) applies it."""
+        self.proposals.note(envelope)
+        if timeline is None:
+            return None, []
+        changes = timeline.apply(envelope)
+        card = timeline.items.get(f"proposal:{envelope.proposal_id}")
+        if card is not None:
+            self.proposals.note_channel(envelope.proposal_id, getattr(card, "channel", ""))
+        return timeline, changes
+
     def forget(self, session_key: str) -> None:
         self.timelines.pop(session_key, None)
         self.titles.pop(session_key, None)
+        self.proposals.forget(session_key)
 
     def keep_only(self, shown_key: str) -> None:
         """Drop every timeline but the shown one and those whose prompt is still running: what a chat
         left behind (its parts, tool output, permission options) is freed when another is shown."""
         for key in [k for k, t in self.timelines.items() if k != shown_key and t.live_message_id is None]:
-            title = self.timelines.pop(key).meta.title
+            dropped = self.timelines.pop(key)
+            self.proposals.note_instances(dropped.live_instances)  # its replayed CLI calls are this run's
+            title = dropped.meta.title
             if title:
                 self.titles[key] = title
 

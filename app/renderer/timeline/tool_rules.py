@@ -44,6 +44,7 @@ class ToolRules(_Base):
             self.ignored += 1
             return
         self._patch_tool(tool, update, historical)
+        invocation = self._recognise_proposal_call(tool, update)  # proposal_rules.py
         touched = self.terminals.apply_meta(tool, update.get("_meta"))
         if created:
             self._append(tool)
@@ -52,6 +53,8 @@ class ToolRules(_Base):
         for other in touched:
             if other is not tool and other.id in self.items:
                 self._touch(other)
+        if invocation is not None:
+            self._proposal_call_placed(tool, invocation)
 
     def _tool_content_chunk(self, update: dict[str, Any], historical: bool) -> None:
         """ACP's `tool_call_content_chunk {toolCallId, content}` appends ONE tool content item (content,

@@ -1,0 +1,195 @@
+"""The whole proposal pipeline on the owner side, with real parts: a prompt's channel and canonical
+command, the silent permission answer, the real `clawqt propose-terminal-actions` process against the
+real endpoint, the card envelope, the user's confirmation typing into a real shell, and the CLI's two
+lines (tests/ui/test_proposal_card_window.py shows the card; tests/integration/test_proposal_cli.py the
+transport)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from app.contract.proposals import ProposalEnvelope, canonical_invocation, compact_payload
+from app.main.proposals import ProposalService, clawqt_executable
+from app.main.user_terminals import UserTerminals
+
+pytestmark = pytest.mark.skipif(os.name != "posix", reason="POSIX sockets and shells")
+
+OPTIONS = [
+    {"optionId": "yes-once", "name": "Allow once", "kind": "allow_once"},
+    {"optionId": "yes-always", "name": "Always", "kind": "allow_always"},
+    {"optionId": "no", "name": "Deny", "kind": "reject_once"},
+]
+
+
+def payload(command: str) -> dict:
+    return {
+        "schema_version": 1,
+        "origin": "terminal_agent",
+        "recommended_choice": 1,
+        "choices": [
+            {
+                "choice": 1,
+                "title": "Mark it",
+                "rationale": "Writes a marker file.",
+                "actions": [{"type": "send", "input": command}],
+            }
+        ],
+    }
+
+
+@pytest.fixture
+async def pipeline(tmp_path: Path, monkeypatch):
+    monkeypatch.setenv("PS1", "$ ")
+    runtime = tempfile.mkdtemp(prefix="cq", dir="/tmp")  # a socket path must stay short
+    monkeypatch.setenv("XDG_RUNTIME_DIR", runtime)
+    executable = clawqt_executable()
+    assert executable is not None, "the clawqt console script is installed with the package"
+    terminals = UserTerminals(str(tmp_path), lambda key, generation: None, shell=["/bin/sh"])
+    envelopes: list = []
+    live = {"turn": "turn-1"}
+    service = ProposalService(
+        terminals, envelopes.append, lambda key, generation, turn: turn == live["turn"], executable
+    )
+    await service.start()
+    assert service.available, service.problem
+    yield service, terminals, envelopes, live, executable, tmp_path
+    await service.stop()
+    await terminals.shutdown()
+    shutil.rmtree(runtime, ignore_errors=True)
+
+
+def exec_call(command: str) -> dict:
+    """OpenClaw's exec tool as a permission request carries it."""
+    return {"toolCallId": "c1", "title": "exec", "kind": "execute", "rawInput": {"command": command}}
+
+
+async def run_cli(command: str) -> asyncio.subprocess.Process:
+    return await asyncio.create_subprocess_exec(
+        "/bin/sh", "-c", command, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE
+    )
+
+
+async def test_the_canonical_command_is_allowed_silently_runs_and_the_users_confirmation_types_it(pipeline):
+    service, terminals, envelopes, _live, executable, tmp_path = pipeline
+    terminal = terminals.open(None, 0, 80, 24)  # the terminal the user used last: the send target
+    context = service.prompt_context("chat-a", 1, "turn-1")
+    channel = context.split("--channel ")[1].split(" ")[0]
+    marker = tmp_path / "proposed-marker"
+    command = canonical_invocation(executable, channel, compact_payload(payload(f"touch {marker}")))
+    assert service.on_permission("chat-a", exec_call(command), OPTIONS) == "yes-once"  # never Always
+    cli = await run_cli(command)
+    first = json.loads(await asyncio.wait_for(cli.stdout.readline(), 15))
+    assert first["phase"] == "validation" and first["status"] == "accepted", first
+    card = next(e for e in envelopes if isinstance(e, ProposalEnvelope))
+    assert (
+        card.state == "awaiting" and card.send_target == terminal and card.proposal_id == first["proposal_id"]
+    )
+    assert cli.returncode is None  # still waiting for the user
+    assert not marker.exists()
+    assert service.confirm(card.proposal_id, 1, 0, run=True)
+    second = json.loads(await asyncio.wait_for(cli.stdout.readline(), 15))
+    assert second == {"phase": "final", "status": "confirmed", "proposal_id": card.proposal_id}
+    assert await asyncio.wait_for(cli.wait(), 15) == 0
+    for _ in range(200):
+        if marker.exists():
+            break
+        await asyncio.sleep(0.02)
+    assert marker.exists()
+    assert not service.confirm(card.proposal_id, 1, 0)  # once: a second confirmation does nothing
+    assert envelopes[-1].state == "confirmed"
+
+
+async def test_a_cancelled_card_tells_the_cli_and_runs_nothing(pipeline):
+    service, terminals, _envelopes, _live, executable, tmp_path = pipeline
+    terminals.open(None, 0, 80, 24)
+    channel = service.prompt_context("chat-a", 1, "turn-1").split("--channel ")[1].split(" ")[0]
+    marker = tmp_path / "never"
+    command = canonical_invocation(executable, channel, compact_payload(payload(f"touch {marker}")))
+    assert service.on_permission("chat-a", exec_call(command), OPTIONS) == "yes-once"
+    cli = await run_cli(command)
+    first = json.loads(await asyncio.wait_for(cli.stdout.readline(), 15))
+    service.cancel(first["proposal_id"])
+    second = json.loads(await asyncio.wait_for(cli.stdout.readline(), 15))
+    assert second["status"] == "cancelled"
+    assert not service.confirm(first["proposal_id"], 1, 0)
+    await cli.wait()
+    await asyncio.sleep(0.3)
+    assert not marker.exists()
+
+
+@pytest.mark.parametrize(
+    "shape",
+    [
+        "{cmd} | cat",
+        "{cmd} > /tmp/out",
+        "{cmd}; touch x",
+        "{cmd} && true",
+        "{cmd} --extra",
+        "echo x | {cmd}",
+        "bash -c {quoted}",
+    ],
+)
+async def test_other_forms_of_the_command_are_cancelled_silently(pipeline, shape):
+    import shlex
+
+    service, terminals, _envelopes, _live, executable, _tmp = pipeline
+    terminals.open(None, 0, 80, 24)
+    channel = service.prompt_context("chat-a", 1, "turn-1").split("--channel ")[1].split(" ")[0]
+    command = canonical_invocation(executable, channel, compact_payload(payload("true")))
+    variant = shape.format(cmd=command, quoted=shlex.quote(command))
+    assert service.on_permission("chat-a", exec_call(variant), OPTIONS) == ""
+
+
+async def test_an_unrelated_command_goes_to_the_user_and_another_chats_channel_is_not_armed(pipeline):
+    service, terminals, _envelopes, _live, executable, _tmp = pipeline
+    terminals.open(None, 0, 80, 24)
+    assert service.on_permission("chat-a", exec_call("ls -la"), OPTIONS) is None
+    channel = service.prompt_context("chat-a", 1, "turn-1").split("--channel ")[1].split(" ")[0]
+    command = canonical_invocation(executable, channel, compact_payload(payload("true")))
+    assert service.on_permission("chat-b", exec_call(command), OPTIONS) == ""
+    without_once = [o for o in OPTIONS if o["kind"] != "allow_once"]
+    assert service.on_permission("chat-a", exec_call(command), without_once) == ""
+
+
+async def test_a_new_prompt_supersedes_a_waiting_card_and_the_cli_hears_it(pipeline):
+    service, terminals, envelopes, live, executable, _tmp = pipeline
+    terminals.open(None, 0, 80, 24)
+    channel = service.prompt_context("chat-a", 1, "turn-1").split("--channel ")[1].split(" ")[0]
+    command = canonical_invocation(executable, channel, compact_payload(payload("true")))
+    service.on_permission("chat-a", exec_call(command), OPTIONS)
+    cli = await run_cli(command)
+    first = json.loads(await asyncio.wait_for(cli.stdout.readline(), 15))
+    assert first["status"] == "accepted"
+    live["turn"] = "turn-2"
+    service.prompt_context("chat-a", 1, "turn-2")
+    second = json.loads(await asyncio.wait_for(cli.stdout.readline(), 15))
+    assert second["status"] == "superseded"
+    assert envelopes[-1].state == "superseded" and not service.confirm(first["proposal_id"], 1, 0)
+    await cli.wait()
+
+
+async def test_stopping_the_service_makes_a_waiting_cli_hear_unavailable(pipeline):
+    service, terminals, _envelopes, _live, executable, _tmp = pipeline
+    terminals.open(None, 0, 80, 24)
+    channel = service.prompt_context("chat-a", 1, "turn-1").split("--channel ")[1].split(" ")[0]
+    command = canonical_invocation(executable, channel, compact_payload(payload("true")))
+    service.on_permission("chat-a", exec_call(command), OPTIONS)
+    cli = await run_cli(command)
+    assert json.loads(await asyncio.wait_for(cli.stdout.readline(), 15))["status"] == "accepted"
+    service.agent_gone()
+    assert json.loads(await asyncio.wait_for(cli.stdout.readline(), 15))["status"] == "unavailable"
+    await cli.wait()
+
+
+def test_the_executable_offered_is_an_absolute_path_that_exists():
+    executable = clawqt_executable()
+    assert executable is not None and os.path.isabs(executable) and os.access(executable, os.X_OK)
+    assert sys.executable  # the console script sits beside this interpreter in a venv install
