@@ -108,3 +108,13 @@ def test_an_agent_echoing_the_prompt_in_its_reply_shows_neither_the_block_nor_a_
     )
     assert secret not in everything(h) and "clawqt_hidden_context" not in everything(h)
     assert "You said: hi" in everything(h) and "cqt_\u2026" in everything(h)
+
+
+def test_a_reply_chunk_past_the_scan_limit_is_shown_as_sent_and_smaller_ones_are_scanned():
+    from app.renderer.timeline.message_rules import MAX_SCANNED_REPLY_CHARS
+
+    secret = "cqt_" + "Yy09" * 10
+    huge = "x" * MAX_SCANNED_REPLY_CHARS + secret
+    h = Harness()(agent(huge, "a1"), agent(f"small {secret}", "a2"))
+    text = everything(h)
+    assert text.count(secret) == 1  # the huge chunk as sent (documented limit), the small one cut

@@ -33,6 +33,14 @@ else:
     _Base = object
 
 
+MAX_SCANNED_REPLY_CHARS = 1_000_000
+
+
+def _text_length(content: object) -> int:
+    text = content.get("text") if isinstance(content, dict) else None
+    return len(text) if isinstance(text, str) else 0
+
+
 class MessageRules(_Base):
     def _scan_new_prose(self, segment: MessageSegment) -> None:
         """Assistant prose parts get a MEDIA scanner when they join a segment (merged chunks are fed
@@ -66,12 +74,14 @@ class MessageRules(_Base):
         if role != "user":
             self.hidden_filters.pop("user:", None)  # the agent spoke: an id-less user message ended
         # an agent may echo the prompt (ClawQt's hidden blocks included) or quote a credential: neither
-        # is shown, in the user's message or in the reply
-        content = self._without_hidden_context(f"{role}:{message_id or ''}", content)
-        if content is None:
-            return
-        if role != "user":
-            content = redact_credentials(content)
+        # is shown, in the user's message or in the reply (a reply chunk past MAX_SCANNED_REPLY_CHARS is
+        # shown as sent: scanning 100 MB twice stalled the window)
+        if role == "user" or _text_length(content) <= MAX_SCANNED_REPLY_CHARS:
+            content = self._without_hidden_context(f"{role}:{message_id or ''}", content)
+            if content is None:
+                return
+            if role != "user":
+                content = redact_credentials(content)
         part = content_to_part(content, role)
         self.open_thought = None
         if message_id is not None:
