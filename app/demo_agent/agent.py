@@ -46,6 +46,7 @@ from app import __version__
 from app.contract.hidden_context import strip_hidden_context
 from app.demo_agent.commands import commands_update
 from app.demo_agent.options import MODEL_OPTION_ID, MODELS, MODES, config_options, mode_state
+from app.demo_agent.proposal_command import proposal_template
 from app.demo_agent.routing import route
 from app.demo_agent.session import DemoSession
 from app.demo_agent.store import SessionStore, is_safe_id
@@ -261,6 +262,7 @@ class DemoAgent:
             delay=self._delay,
             terminal_output=self._terminal_output,
             context_token=context_token(text),
+            proposal=proposal_template(text),
         )
         session.turn = turn
         try:

@@ -12,6 +12,7 @@ from acp.schema import (
     UnstructuredCommandInput,
 )
 
+from app.demo_agent.proposal_command import run_propose
 from app.demo_agent.terminal_commands import run_terminal_command
 from app.demo_agent.turn import StopReason, Turn
 
@@ -30,6 +31,11 @@ COMMANDS: list[AvailableCommand] = [
             root=UnstructuredCommandInput(hint="read [ID] | type ID TEXT | interrupt ID | open COMMAND")
         ),
     ),
+    AvailableCommand(
+        name="propose",
+        description="Propose a command for your terminal (you confirm it on a card)",
+        input=AvailableCommandInput(root=UnstructuredCommandInput(hint="command to propose")),
+    ),
 ]
 
 HELP_TEXT = """**Demo agent commands**
@@ -38,6 +44,7 @@ HELP_TEXT = """**Demo agent commands**
 - `/echo TEXT`: answers with TEXT, nothing else
 - `/terminals`: the terminals you share with this chat (ClawQt's terminal tools)
 - `/terminal read [ID]`, `/terminal type ID TEXT`, `/terminal interrupt ID`, `/terminal open COMMAND`
+- `/propose COMMAND`: proposes COMMAND as a card in ClawQt; it runs only if you confirm it
 
 Any prompt containing the word *slow* streams for about 20 seconds (try cancelling it).
 Anything else runs the showcase turn: thoughts, a plan, markdown, tool calls, a permission request,
@@ -64,6 +71,8 @@ async def run_command(turn: Turn, name: str, args: str) -> StopReason:
     """One agent message per command; unknown commands get a pointer to /help."""
     if name in ("terminals", "terminal"):
         return await run_terminal_command(turn, name, args)
+    if name == "propose":
+        return await run_propose(turn, args)
     if name == "help":
         reply = HELP_TEXT
     elif name == "echo":

@@ -81,13 +81,13 @@ def pick_server(servers: list[McpServerRef]) -> McpServerRef | None:
 
 
 def context_token(prompt_text: str) -> str | None:
-    """The capability in the prompt's (last) hidden context block; a token the user typed in the
-    visible message is not one ClawQt gave."""
-    start = prompt_text.rfind(OPEN)
+    """The capability in the prompt's hidden context (the last block that carries one: ClawQt may add
+    other hidden blocks after it); a token the user typed in the visible message is not one ClawQt gave."""
+    start = prompt_text.find(OPEN)
     if start < 0:
         return None
-    match = _TOKEN.search(prompt_text, start)
-    return match.group(1) if match else None
+    found = _TOKEN.findall(prompt_text, start)
+    return found[-1] if found else None
 
 
 def answer_of(result: object) -> ToolAnswer:

@@ -33,6 +33,7 @@ from pydantic import ValidationError
 if TYPE_CHECKING:
     from acp.interfaces import Client
 
+    from app.demo_agent.proposal_command import ProposalTemplate
     from app.demo_agent.session import DemoSession
 
 log = logging.getLogger(__name__)
@@ -86,6 +87,7 @@ class Turn:
         delay: float,
         terminal_output: bool,
         context_token: str | None = None,
+        proposal: ProposalTemplate | None = None,
     ) -> None:
         self._conn = conn
         self.session = session
@@ -95,6 +97,8 @@ class Turn:
         self.terminal_output = terminal_output
         # the terminal capability in this prompt's hidden context (this turn may act with it only)
         self.context_token = context_token
+        # where this prompt's hidden context says to propose terminal actions (None: the client takes none)
+        self.proposal = proposal
         self._cancelled = asyncio.Event()
         self._open_tools: dict[str, None] = {}  # insertion-ordered set
 

@@ -71,6 +71,8 @@ def test_the_capability_comes_only_from_the_hidden_block() -> None:
     assert context_token(typed_and_given) == TOKEN
     assert context_token(hidden("cqt_older") + hidden()) == TOKEN  # the last block
     assert context_token(OPEN + "\nno token here") is None
+    # ClawQt's proposal block comes after the terminal block and carries no token
+    assert context_token("/terminal read" + hidden() + wrap("To propose terminal actions ...")) == TOKEN
 
 
 def test_only_well_formed_http_servers_are_kept() -> None:

@@ -206,7 +206,7 @@ async def test_new_session_has_modes_model_option_and_commands(spawn: Spawn, wor
         lambda: agent.client.raw_updates(response.session_id, "available_commands_update")
     )
     by_name = {c["name"]: c for c in commands["availableCommands"]}
-    assert set(by_name) == {"help", "echo", "terminals", "terminal"}
+    assert set(by_name) == {"help", "echo", "terminals", "terminal", "propose"}
     assert by_name["echo"]["input"] == {"hint": "text to repeat"}
 
 

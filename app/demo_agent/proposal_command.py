@@ -1,0 +1,273 @@
+"""`/propose COMMAND`: the demo agent proposing a terminal action to ClawQt the way an agent with a
+model does it through its exec tool (harness/reference/terminal-proposals.md).
+
+    1. the canonical invocation template comes from the prompt's hidden context (ClawQt's line
+       `"<clawqt>" propose-terminal-actions --channel v1.… --payload-json 'PAYLOAD'`);
+    2. the payload: "Run it" (send COMMAND to the terminal the user used last, recommended) or "Run it
+       in a new tab" (open_and_send in the session folder), compact JSON with `'` as \\u0027;
+    3. `session/request_permission` for an execute tool call whose rawInput is `{"command": <canonical>}`
+       (OpenClaw's exec tool shape; ClawQt answers AllowOnce silently for exactly that command);
+    4. once allowed, the command runs as a real `/bin/sh -c` process; each JSON line it prints is said as
+       it arrives (validation, then the user's decision) and added to the tool call.
+
+The agent decides nothing about the terminal: ClawQt validates, shows the card, and only the user's
+confirmation runs COMMAND. A missing template, a refused permission and any output of the CLI
+(garbage, no lines, a crash) become a sentence, never an exception out of the turn.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from acp.schema import (
+    ContentToolCallContent,
+    PermissionOption,
+    TextContentBlock,
+    ToolCallProgress,
+    ToolCallStart,
+    ToolCallUpdate,
+)
+
+from app.contract.hidden_context import OPEN
+from app.contract.proposals import CLI_COMMAND, canonical_invocation, compact_payload
+from app.demo_agent.terminal_commands import code_span, console_block
+from app.demo_agent.turn import StopReason, Turn, TurnCancelled
+
+# the line ClawQt's hidden context carries: the executable (absolute, double-quoted), the channel, and
+# PAYLOAD where the compact JSON goes
+_TEMPLATE = re.compile(
+    r'^"(?P<executable>/[^"\n]*)" '
+    + re.escape(CLI_COMMAND)
+    + r" --channel (?P<channel>v1\.[0-9a-f]{32}\.[0-9a-f]{32}) --payload-json 'PAYLOAD'$",
+    re.MULTILINE,
+)
+PERMISSION_OPTIONS = [
+    PermissionOption(option_id="allow_once", name="Allow once", kind="allow_once"),
+    PermissionOption(option_id="reject_once", name="Reject", kind="reject_once"),
+]
+MAX_LINE_BYTES = 64 * 1024  # the CLI prints lines of at most 49 KiB
+MAX_LINES = 2  # validation, final: anything after them is not read
+MAX_SAID_CHARS = 500  # of an odd line or the CLI's stderr, in the reply
+
+USAGE = "Usage: `/propose COMMAND`: I propose COMMAND for your terminal; it runs only if you confirm."
+NO_PROPOSALS = (
+    "This client does not take proposals: its prompt carried no `propose-terminal-actions` command, so "
+    "I cannot offer you a command to confirm. (ClawQt adds one to each message while it can show cards.)"
+)
+WAITING = "ClawQt accepted the proposal; waiting for you…"
+FINALS = {
+    "confirmed": "You confirmed it: ClawQt ran it in your terminal.",
+    "cancelled": "You cancelled it: nothing ran.",
+    "superseded": "A newer message replaced it: nothing ran.",
+    "session_replaced": "The chat's session was replaced: nothing ran.",
+    "timed_out": "Nobody answered within 10 minutes: nothing ran.",
+    "unavailable": "ClawQt went away before you decided: nothing ran.",
+}
+
+
+@dataclass(frozen=True)
+class ProposalTemplate:
+    """Where to propose, as the prompt's hidden context said: the CLI's path and the prompt's channel."""
+
+    executable: str
+    channel: str
+
+    def command(self, payload: dict[str, Any]) -> str:
+        return canonical_invocation(self.executable, self.channel, compact_payload(payload))
+
+
+def proposal_template(prompt_text: str) -> ProposalTemplate | None:
+    """The last template in the prompt's hidden context (ClawQt appends it after the user's words, so a
+    template the user typed earlier in the message is never the one used); None when there is none."""
+    start = prompt_text.find(OPEN)
+    if start < 0:
+        return None
+    matches = list(_TEMPLATE.finditer(prompt_text, start))
+    if not matches:
+        return None
+    return ProposalTemplate(matches[-1]["executable"], matches[-1]["channel"])
+
+
+def build_payload(command: str, cwd: str) -> dict[str, Any]:
+    """Run COMMAND where the user works (recommended), or in a new tab in the session folder."""
+    return {
+        "schema_version": 1,
+        "origin": "terminal_agent",
+        "recommended_choice": 1,
+        "choices": [
+            {
+                "choice": 1,
+                "title": "Run it",
+                "rationale": "Runs the command in the terminal you used last.",
+                "actions": [{"type": "send", "input": command}],
+            },
+            {
+                "choice": 2,
+                "title": "Run it in a new tab",
+                "rationale": "Opens a terminal in the session folder and runs the command there.",
+                "actions": [{"type": "open_and_send", "target": "tab", "cwd": cwd, "input": command}],
+            },
+        ],
+    }
+
+
+def read_line(raw: bytes) -> dict[str, Any] | None:
+    """One line of the CLI's stdout as the JSON object it should be; None for anything else."""
+    try:
+        value = json.loads(raw.decode("utf-8", errors="replace"))
+    except (ValueError, RecursionError):
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def _short(text: str) -> str:
+    text = text.strip()
+    return text if len(text) <= MAX_SAID_CHARS else text[: MAX_SAID_CHARS - 1] + "…"
+
+
+def said(line: dict[str, Any] | None, raw: bytes) -> str:
+    """What the reply says about one line: a sentence, then the line itself as the CLI printed it."""
+    shown = console_block(_short(raw.decode("utf-8", errors="replace")))
+    if line is None:
+        return f"The proposal command printed something I cannot read:\n\n{shown}"
+    status = _text(line.get("status")) or "(no status)"
+    if line.get("phase") == "validation":
+        if status == "accepted":
+            return f"{WAITING}\n\n{shown}"
+        reason = _short(_text(line.get("reason")))
+        because = f": {reason}" if reason else ""
+        return f"ClawQt did not take the proposal: {code_span(status)}{because}.\n\n{shown}"
+    if line.get("phase") == "final":
+        return f"{FINALS.get(status, f'It ended: {code_span(status)}.')}\n\n{shown}"
+    return f"The proposal command printed a line I did not expect:\n\n{shown}"
+
+
+async def run_propose(turn: Turn, args: str) -> StopReason:
+    command = args.strip()
+    if not command:
+        await turn.stream(USAGE, part="answer")
+        return "end_turn"
+    template = turn.proposal
+    if template is None:
+        await turn.stream(NO_PROPOSALS, part="answer")
+        return "end_turn"
+    invocation = template.command(build_payload(command, turn.session.cwd))
+    tool_id = turn.tool_id("propose")
+    title = f"Propose {command}"
+    raw_input = {"command": invocation}  # as OpenClaw's exec tool sends it
+    await turn.send(
+        ToolCallStart(
+            session_update="tool_call",
+            tool_call_id=tool_id,
+            title=title,
+            kind="execute",
+            status="pending",
+            raw_input=raw_input,
+        )
+    )
+    request = ToolCallUpdate(
+        tool_call_id=tool_id, title=title, kind="execute", status="pending", raw_input=raw_input
+    )
+    outcome = await turn.ask_permission(request, PERMISSION_OPTIONS)
+    if getattr(outcome, "option_id", None) != "allow_once":
+        turn.check()  # the user's Stop: the turn ends cancelled
+        why = "cancelled" if getattr(outcome, "outcome", None) == "cancelled" else "refused"
+        await _finish(turn, tool_id, "failed", [f"The permission was {why}."])
+        await turn.stream(
+            f"The permission to run the proposal command was {why}, so I proposed nothing.", part="answer"
+        )
+        return "end_turn"
+    await turn.send(
+        ToolCallProgress(session_update="tool_call_update", tool_call_id=tool_id, status="in_progress")
+    )
+    return await _run(turn, tool_id, invocation)
+
+
+async def _run(turn: Turn, tool_id: str, invocation: str) -> StopReason:
+    """The command as a real process: each line said as it arrives; the process ended on cancel."""
+    try:
+        process = await asyncio.create_subprocess_exec(
+            "/bin/sh",
+            "-c",
+            invocation,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            cwd=turn.session.cwd,
+            limit=MAX_LINE_BYTES,
+        )
+    except OSError as error:
+        await _finish(turn, tool_id, "failed", [f"It could not start: {error}"])
+        await turn.stream(f"The proposal command could not start: {error}", part="answer")
+        return "end_turn"
+    assert process.stdout is not None and process.stderr is not None
+    shown: list[str] = []
+    last: dict[str, Any] | None = None
+    try:
+        for _ in range(MAX_LINES):
+            try:
+                raw = await turn.race(process.stdout.readline())
+            except ValueError:  # a line longer than the CLI ever prints
+                raw = b"(a line longer than %d bytes)" % MAX_LINE_BYTES
+            if not raw:
+                break
+            raw = raw.rstrip(b"\r\n")
+            last = read_line(raw)
+            shown.append(raw.decode("utf-8", errors="replace"))
+            await turn.send(
+                ToolCallProgress(
+                    session_update="tool_call_update",
+                    tool_call_id=tool_id,
+                    status="in_progress",
+                    content=_content(shown),
+                )
+            )
+            await turn.stream(said(last, raw) + "\n\n", part="answer")
+            if last is None or last.get("phase") != "validation" or last.get("status") != "accepted":
+                break
+        errors = await turn.race(process.stderr.read(MAX_LINE_BYTES))
+        code = await turn.race(process.wait())
+    except TurnCancelled:
+        with contextlib.suppress(ProcessLookupError):
+            process.kill()
+        raise
+    finally:
+        if process.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                process.kill()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(process.wait(), 5)
+    complete = last is not None and (last.get("phase") == "final" or last.get("status") != "accepted")
+    if code != 0 or not complete:
+        problem = _short(errors.decode("utf-8", errors="replace")) or "(nothing on stderr)"
+        await _finish(turn, tool_id, "failed", [*shown, f"exit status {code}: {problem}"])
+        await turn.stream(
+            f"The proposal command ended with exit status {code} before ClawQt's answer was complete: "
+            f"{code_span(problem)}",
+            part="answer",
+        )
+        return "end_turn"
+    await _finish(turn, tool_id, "completed", shown)
+    return "end_turn"
+
+
+def _content(lines: list[str]) -> list[ContentToolCallContent]:
+    text = console_block("\n".join(lines))
+    return [ContentToolCallContent(type="content", content=TextContentBlock(type="text", text=text))]
+
+
+async def _finish(turn: Turn, tool_id: str, status: str, lines: list[str]) -> None:
+    await turn.send(
+        ToolCallProgress(
+            session_update="tool_call_update", tool_call_id=tool_id, status=status, content=_content(lines)
+        )
+    )
