@@ -62,6 +62,7 @@ def make_host(
         lambda key, generation, turn: _turn_is_current(service, key, generation, turn),
     )
     service.proposals = proposals
+    participation.tools.proposals = proposals  # the tool door to the same proposal pipeline
     return Host(
         sessions=service,
         files=service.files,

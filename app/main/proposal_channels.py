@@ -230,6 +230,13 @@ class ProposalChannels:
         active.armed_at = now
         return True
 
+    def active_channel(self, session_key: str) -> str | None:
+        """The channel of this chat's current prompt, when it is the active one and unused."""
+        active = self._active
+        if active is None or active.session_key != session_key or active.consumed:
+            return None
+        return active.channel
+
     # --- the request ------------------------------------------------------------------------------
     def validate(self, request_line: bytes) -> Validation:
         """Line 1 for one request (`{"version":1,"channel":C,"payload":J}`, its newline optional)."""

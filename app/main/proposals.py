@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import os
 import shutil
@@ -29,7 +30,7 @@ from typing import Any
 
 from app.contract.envelopes import Envelope
 from app.contract.errors import HostError
-from app.contract.proposals import FinalStatus, canonical_invocation
+from app.contract.proposals import FinalStatus, canonical_invocation, compact_payload
 from app.main.proposal_channels import Proposal, ProposalChannels, final_wire
 from app.main.proposal_endpoint import ProposalEndpoint, ProposalEndpointError
 from app.main.proposal_recognition import recognise
@@ -45,6 +46,7 @@ REASONS: dict[str, str] = {
     "timed_out": "Timed out: nobody answered within 10 minutes.",
     "unavailable": "The agent or ClawQt's proposal endpoint went away.",
 }
+TOOL_DECISION_WAIT_SECONDS = 25.0  # under the MCP server's per-call limit
 PermissionAnswer = str | None  # an option id to answer with, "" to cancel silently, None: ask the user
 
 
@@ -201,6 +203,46 @@ class ProposalService:
         self._deadline = None
         self.channels.expire_overdue()
         self._arm_deadline()
+
+    # --- the second door: the MCP tool ---------------------------------------------------------------
+    async def propose_via_tool(self, session_key: str, payload: object) -> dict[str, Any]:
+        """`propose_terminal_actions` on the terminal tools' server: the chat's current channel armed
+        with this payload, then exactly the CLI's validation and card. Answers the validation line and,
+        when the user decides within `TOOL_DECISION_WAIT_SECONDS`, the final line (else None)."""
+        channel = self.channels.active_channel(session_key)
+        if not self.endpoint.listening or channel is None:
+            reason = (
+                "no message of this chat is waiting for proposals (they belong to the user's latest message)"
+            )
+            return {
+                "validation": {
+                    "phase": "validation",
+                    "status": "not_armed",
+                    "reason": reason,
+                    "retryable": False,
+                }
+            }
+        if not isinstance(payload, dict):
+            reason = "payload must be a JSON object"
+            return {
+                "validation": {
+                    "phase": "validation",
+                    "status": "invalid_schema",
+                    "reason": reason,
+                    "retryable": True,
+                }
+            }
+        payload_json = compact_payload(payload)
+        self.channels.arm(channel, payload_json, session_key)
+        request = json.dumps({"version": 1, "channel": channel, "payload": payload_json}).encode()
+        line, final = await self.handle(request, os.getuid() if hasattr(os, "getuid") else 0)
+        if final is None:
+            return {"validation": line}
+        try:
+            decided = await asyncio.wait_for(asyncio.shield(final), TOOL_DECISION_WAIT_SECONDS)
+        except TimeoutError:
+            decided = None  # the card stays; the user may still answer it
+        return {"validation": line, "decision": decided}
 
     # --- the user ------------------------------------------------------------------------------------
     def confirm(self, proposal_id: str, choice: int, action_index: int, run: bool = True) -> bool:

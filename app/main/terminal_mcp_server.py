@@ -274,6 +274,34 @@ class TerminalMcpServer:
                 lambda token: tools.send_terminal_input(token, terminalId, text, interrupt),
             )
 
+        async def propose_terminal_actions(
+            ctx: Context,
+            payload: Annotated[
+                dict[str, Any],
+                Field(
+                    description='The proposal: {"schema_version":1,"origin":"terminal_agent",'
+                    '"recommended_choice"?:n,"choices":[{"choice":n,"title","rationale","actions":[...]}]} '
+                    'with 1-3 choices of 1-3 actions {"type":"send","input"}, {"type":"open","target":"tab",'
+                    '"cwd"?,"title"?} or {"type":"open_and_send",...,"input"}; never name a terminal.'
+                ),
+            ],
+            contextToken: ContextToken = None,
+        ) -> CallToolResult:
+            return await self._answer(
+                ctx, contextToken, lambda token: tools.propose_terminal_actions(token, payload)
+            )
+
+        mcp.add_tool(
+            propose_terminal_actions,
+            description=(
+                "Propose terminal actions the user may run: ClawQt shows them as a card and only the user's "
+                "confirmation runs anything (a send goes to the terminal the user used last). Answers the "
+                "validation and, when the user decides within about 25 s, the decision (else decision null: "
+                "the card stays until the user answers)."
+            ),
+            annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False),
+            structured_output=False,
+        )
         mcp.add_tool(
             list_terminals,
             description=(

@@ -87,6 +87,8 @@ class TerminalToolsApi(Protocol):
         interrupt: bool = False,
     ) -> dict[str, Any]: ...
 
+    async def propose_terminal_actions(self, context_token: str, payload: object) -> dict[str, Any]: ...
+
 
 # An open_terminal answer waits this long for the user before saying "pending" (the agent retries
 # with the same requestId).
@@ -115,6 +117,12 @@ class _Request:
     at: float
 
 
+class ProposalDoor(Protocol):
+    """Terminal-action proposals reached as a tool (app/main/proposals.py: the same pipeline)."""
+
+    async def propose_via_tool(self, session_key: str, payload: object) -> dict[str, Any]: ...
+
+
 class TerminalTools:
     """The tools over the user's terminals (`UserTerminals`) and the capabilities (`CapabilityStore`).
 
@@ -138,6 +146,7 @@ class TerminalTools:
         self._bearers = session_bearers or SessionBearers()
         self._clock = clock
         self._requests: OrderedDict[tuple[str, str], _Request] = OrderedDict()
+        self.proposals: ProposalDoor | None = None  # set by make_host: the second door to proposals
 
     # --- who may call at all ------------------------------------------------------------------------
     def admits_bearer(self, token: str) -> bool:
@@ -403,3 +412,10 @@ class TerminalTools:
             raise ToolRefused(409, "not-running", "The terminal's process has ended; it takes no input.")
         self._terminals.agent_activity(info.terminal_id, "input", self._agent_label())
         return {"sent": True}
+
+    async def propose_terminal_actions(self, context_token: str, payload: object) -> dict[str, Any]:
+        """The same validation and card as the proposal CLI, for agents that prefer tools."""
+        session_key = self._session_of(context_token, None)
+        if self.proposals is None:
+            raise ToolRefused(409, "proposals-off", "Terminal-action proposals are off in this ClawQt.")
+        return await self.proposals.propose_via_tool(session_key, payload)

@@ -317,3 +317,76 @@ async def test_every_validation_status_is_reached_by_a_real_request_through_the_
         await service.stop()
         await terminals.shutdown()
         shutil.rmtree(runtime, ignore_errors=True)
+
+
+async def test_the_mcp_tool_door_takes_the_same_validation_and_card_and_answers_the_decision(
+    tmp_path, monkeypatch
+):
+    """`propose_terminal_actions` through the real loopback server and the SDK's own client."""
+    import httpx2
+    from mcp import ClientSession
+    from mcp.client.streamable_http import streamable_http_client
+
+    from app.main.terminal_participation import TerminalParticipation
+
+    monkeypatch.setenv("PS1", "$ ")
+    runtime = tempfile.mkdtemp(prefix="cq", dir="/tmp")
+    monkeypatch.setenv("XDG_RUNTIME_DIR", runtime)
+    terminals = UserTerminals(str(tmp_path), lambda key, generation: None, shell=["/bin/sh"])
+    envelopes: list = []
+    service = ProposalService(terminals, envelopes.append, lambda k, g, t: True, clawqt_executable())
+    participation = TerminalParticipation(terminals, lambda: "Agent", tmp_path / "data")
+    participation.tools.proposals = service
+    await service.start()
+    url = await participation.start()
+    terminal = terminals.open(None, 0, 80, 24)
+    marker = tmp_path / "tool-marker"
+    try:
+        token = participation.capabilities.mint_for_user_message("chat-a").token
+        headers = {"Authorization": f"Bearer {participation.install_secret}"}
+        async with (
+            httpx2.AsyncClient(headers=headers, timeout=60) as http,
+            streamable_http_client(url, http_client=http) as (read, write, *_),
+            ClientSession(read, write) as session,
+        ):
+            await session.initialize()
+
+            async def propose(body: dict) -> dict:
+                result = await session.call_tool(
+                    "propose_terminal_actions", {"contextToken": token, "payload": body}
+                )
+                return json.loads(result.content[0].text)
+
+            # no message of this chat issued a channel yet
+            assert (await propose(payload("true")))["validation"]["status"] == "not_armed"
+            service.prompt_context("chat-a", 1, "turn-1")
+            naming = payload("true")
+            naming["choices"][0]["actions"][0]["pane"] = "left"
+            assert (await propose(naming))["validation"]["status"] == "invalid_schema"
+            service.prompt_context("chat-a", 1, "turn-2")
+            calling = asyncio.ensure_future(propose(payload(f"touch {marker}")))
+            for _ in range(300):
+                cards = [e for e in envelopes if isinstance(e, ProposalEnvelope)]
+                if cards:
+                    break
+                await asyncio.sleep(0.02)
+            card = cards[0]
+            assert card.state == "awaiting" and card.send_target == terminal and not marker.exists()
+            assert service.confirm(card.proposal_id, 1, 0)
+            answer = await asyncio.wait_for(calling, 30)
+            assert answer["validation"]["status"] == "accepted"
+            assert answer["decision"] == {
+                "phase": "final",
+                "status": "confirmed",
+                "proposal_id": card.proposal_id,
+            }
+        for _ in range(200):
+            if marker.exists():
+                break
+            await asyncio.sleep(0.02)
+        assert marker.exists()
+    finally:
+        await participation.stop()
+        await service.stop()
+        await terminals.shutdown()
+        shutil.rmtree(runtime, ignore_errors=True)

@@ -87,6 +87,10 @@ class FakeTools:
         self._record("send_terminal_input", *args)
         return {"sent": True}
 
+    async def propose_terminal_actions(self, *args: Any) -> dict[str, Any]:
+        self._record("propose_terminal_actions", *args)
+        return {"validation": {"phase": "validation", "status": "accepted"}}
+
 
 @pytest.fixture
 async def served() -> AsyncIterator[tuple[TerminalMcpServer, FakeTools]]:
@@ -228,6 +232,7 @@ async def test_every_tool_maps_its_camel_case_arguments_to_the_tools_api(served)
             "open_terminal",
             "read_terminal",
             "send_terminal_input",
+            "propose_terminal_actions",
         }
         by_name = {tool.name: tool for tool in listed.tools}
         assert by_name["read_terminal"].annotations.read_only_hint is True
