@@ -40,6 +40,7 @@ from app.contract.user_terminals import (
     UserTerminalOutputEnvelope,
     UserTerminalRemovedEnvelope,
 )
+from app.main.paths import within
 from app.main.pty_backends import PtyHandle, spawn_pty
 from app.main.terminal_output_log import SharingMode, TerminalOutputLog
 
@@ -64,10 +65,6 @@ def default_shell() -> list[str]:
     if sys.platform == "win32":  # pragma: no cover - no Windows machine runs the tests yet
         return [os.environ.get("COMSPEC", "cmd.exe")]
     return [os.environ.get("SHELL") or "/bin/sh"]
-
-
-def inside(path: str, root: str) -> bool:
-    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
 
 @dataclass
@@ -141,20 +138,39 @@ class UserTerminals:
         folder = self._session_folder(session_key, generation) if session_key else None
         if folder:
             real = os.path.realpath(folder)
-            if inside(real, self._root) and os.path.isdir(real):
+            if within(real, self._root) and os.path.isdir(real):
                 return real
         return self._root
 
     def open(self, session_key: str | None, generation: int, columns: int, rows: int) -> str:
         cwd = self.folder_for(session_key, generation)
         terminal = self._add(Path(cwd).name or cwd, cwd, "off", pinned=None, by_agent=False)
+        self._start_or_forget(terminal, columns, rows)
+        return terminal.info.terminal_id
+
+    def open_confirmed(
+        self, cwd: str, title: str, command: str = "", columns: int = 80, rows: int = 24
+    ) -> str:
+        """A terminal the user asked for by confirming a proposal card: started at once in `cwd` (inside
+        the workspace root, else HostError), `command` typed into it once the shell runs."""
+        real = os.path.realpath(cwd)
+        if not within(real, self._root) or not os.path.isdir(real):
+            raise HostError(
+                f"{cwd} is not a folder inside the workspace {self._root}.", code="outside-workspace"
+            )
+        terminal = self._add(title or Path(real).name or real, real, "off", pinned=None, by_agent=False)
+        terminal.start_command = command
+        self._start_or_forget(terminal, columns, rows)
+        return terminal.info.terminal_id
+
+    def _start_or_forget(self, terminal: _Terminal, columns: int, rows: int) -> None:
+        """Start a terminal the user asked for; one that cannot start leaves no tab (HostError says why)."""
         try:
             self._start(terminal, columns, rows)
         except HostError:
             self._terminals.pop(terminal.info.terminal_id, None)
             self._emit(UserTerminalRemovedEnvelope(terminal.info.terminal_id))
             raise
-        return terminal.info.terminal_id
 
     def _add(
         self,

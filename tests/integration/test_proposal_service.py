@@ -390,3 +390,52 @@ async def test_the_mcp_tool_door_takes_the_same_validation_and_card_and_answers_
         await service.stop()
         await terminals.shutdown()
         shutil.rmtree(runtime, ignore_errors=True)
+
+
+async def test_confirming_open_and_send_opens_a_terminal_in_its_folder_that_runs_it(pipeline):
+    service, terminals, _envelopes, _live, executable, tmp_path = pipeline
+    (tmp_path / "sub").mkdir()
+    marker = tmp_path / "sub" / "opened-marker"
+    body = payload("true")
+    body["choices"][0]["actions"] = [
+        {
+            "type": "open_and_send",
+            "target": "tab",
+            "cwd": str(tmp_path / "sub"),
+            "input": "touch opened-marker",
+        }
+    ]
+    channel = service.prompt_context("chat-a", 1, "turn-1").split("--channel ")[1].split(" ")[0]
+    command = canonical_invocation(executable, channel, compact_payload(body))
+    assert service.on_permission("chat-a", exec_call(command), OPTIONS) == "yes-once"
+    cli = await run_cli(command)
+    first = json.loads(await asyncio.wait_for(cli.stdout.readline(), 15))
+    assert first["status"] == "accepted", first
+    assert service.confirm(first["proposal_id"], 1, 0)
+    second = json.loads(await asyncio.wait_for(cli.stdout.readline(), 15))
+    assert second["status"] == "confirmed"
+    await cli.wait()
+    opened = terminals.terminals()[-1]
+    assert opened.cwd == str((tmp_path / "sub").resolve()) and opened.state == "running"
+    for _ in range(200):
+        if marker.exists():
+            break
+        await asyncio.sleep(0.02)
+    assert marker.exists()
+
+
+async def test_an_open_outside_the_workspace_never_opens_and_the_cli_hears_unavailable(pipeline):
+    service, terminals, _envelopes, _live, executable, _tmp = pipeline
+    body = payload("true")
+    body["choices"][0]["actions"] = [{"type": "open", "target": "tab", "cwd": "/"}]
+    channel = service.prompt_context("chat-a", 1, "turn-1").split("--channel ")[1].split(" ")[0]
+    command = canonical_invocation(executable, channel, compact_payload(body))
+    assert service.on_permission("chat-a", exec_call(command), OPTIONS) == "yes-once"
+    cli = await run_cli(command)
+    first = json.loads(await asyncio.wait_for(cli.stdout.readline(), 15))
+    assert first["status"] == "accepted", first
+    assert not service.confirm(first["proposal_id"], 1, 0)
+    second = json.loads(await asyncio.wait_for(cli.stdout.readline(), 15))
+    assert second["status"] == "unavailable"
+    await cli.wait()
+    assert terminals.terminals() == []
