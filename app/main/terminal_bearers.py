@@ -7,8 +7,9 @@ forgotten when the open fails or the chat ends. Memory only."""
 
 from __future__ import annotations
 
-import hashlib
 import secrets
+
+from app.main.terminal_capabilities import token_digest
 
 
 class SessionBearers:
@@ -22,33 +23,29 @@ class SessionBearers:
 
     def issue_unbound(self) -> str:
         bearer = "cqs_" + secrets.token_urlsafe(32)
-        self._session_of[_digest(bearer)] = None
+        self._session_of[token_digest(bearer)] = None
         return bearer
 
     def bind(self, bearer: str, session_key: str) -> None:
-        digest = _digest(bearer)
+        digest = token_digest(bearer)
         if digest in self._session_of:
             self._session_of[digest] = session_key
             self._bearers_of.setdefault(session_key, set()).add(bearer)
 
     def known(self, bearer: str) -> bool:
-        return bearer.startswith("cqs_") and _digest(bearer) in self._session_of
+        return bearer.startswith("cqs_") and token_digest(bearer) in self._session_of
 
     def session_of(self, bearer: str) -> str | None:
-        return self._session_of.get(_digest(bearer)) if bearer.startswith("cqs_") else None
+        return self._session_of.get(token_digest(bearer)) if bearer.startswith("cqs_") else None
 
     def has_session(self, session_key: str) -> bool:
         return bool(self._bearers_of.get(session_key))
 
     def forget_bearer(self, bearer: str) -> None:
-        session_key = self._session_of.pop(_digest(bearer), None)
+        session_key = self._session_of.pop(token_digest(bearer), None)
         if session_key is not None:
             self._bearers_of.get(session_key, set()).discard(bearer)
 
     def forget(self, session_key: str) -> None:
         for bearer in self._bearers_of.pop(session_key, set()):
-            self._session_of.pop(_digest(bearer), None)
-
-
-def _digest(token: str) -> bytes:
-    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).digest()
+            self._session_of.pop(token_digest(bearer), None)

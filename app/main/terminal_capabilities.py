@@ -63,7 +63,8 @@ class _Entry:
     expires_at: float
 
 
-def _digest(token: str) -> bytes:
+def token_digest(token: str) -> bytes:
+    """What the stores keep of a token (its SHA-256), so a token is looked up without being kept twice."""
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).digest()
 
 
@@ -90,7 +91,7 @@ class CapabilityStore:
             self._by_digest.move_to_end(digest)
             return Capability(entry.token, session_key, expires_at)
         token = TOKEN_PREFIX + secrets.token_urlsafe(TOKEN_BYTES)
-        digest = _digest(token)
+        digest = token_digest(token)
         self._by_digest[digest] = _Entry(token, session_key, expires_at)
         self._digest_of_session[session_key] = digest
         while len(self._by_digest) > MAX_LIVE_CAPABILITIES:
@@ -102,7 +103,7 @@ class CapabilityStore:
         now = self._clock() if now is None else now
         if not isinstance(token, str) or not token or len(token) > MAX_TOKEN_CHARS:
             return CapabilityCheck(None, Refusal.UNKNOWN)
-        digest = _digest(token)
+        digest = token_digest(token)
         entry = self._by_digest.get(digest)
         if entry is None:
             return CapabilityCheck(None, Refusal.UNKNOWN)

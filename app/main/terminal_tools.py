@@ -23,11 +23,12 @@ from typing import Any, Protocol
 
 from app.contract.errors import HostError
 from app.contract.user_terminals import UserTerminalInfo
+from app.main.paths import within
 from app.main.terminal_bearers import SessionBearers
 from app.main.terminal_capabilities import CapabilityStore, Refusal
 from app.main.terminal_output_log import DEFAULT_READ_BYTES
 from app.main.terminal_text import plain_text
-from app.main.user_terminals import UserTerminals, inside
+from app.main.user_terminals import UserTerminals
 
 DEFAULT_WAIT_MS = 0
 MAX_WAIT_MS = 20_000
@@ -306,7 +307,7 @@ class TerminalTools:
         if not isinstance(cwd, str) or len(cwd) > CWD_CHARS or "\0" in cwd:
             raise ToolRefused(422, "invalid-cwd", "cwd must be a folder path.")
         real = os.path.realpath(os.path.join(root, os.path.expanduser(cwd)))
-        if not inside(real, root):
+        if not within(real, root):
             raise ToolRefused(403, "cwd-outside-workspace", f"cwd must be inside the workspace {root}.")
         if not os.path.isdir(real):
             raise ToolRefused(422, "invalid-cwd", f"{cwd} is not a folder.")
