@@ -63,13 +63,17 @@ MAX_REDACT_DEPTH = 64
 
 def redact_credentials(value: Any, depth: int = 0) -> Any:
     """`value` (text, or JSON-like data) with every terminal credential cut to its prefix; data nested
-    deeper than `MAX_REDACT_DEPTH` is dropped (None) rather than shown unchecked."""
+    deeper than `MAX_REDACT_DEPTH` is dropped (None) rather than shown unchecked. Data holding no
+    credential comes back as the same object (every tool update passes here)."""
     if isinstance(value, str):
         return CREDENTIAL.sub(REDACTED, value) if "cq" in value else value
     if depth >= MAX_REDACT_DEPTH:
         return None if isinstance(value, dict | list | tuple) else value
     if isinstance(value, dict):
-        return {key: redact_credentials(item, depth + 1) for key, item in value.items()}
+        items = {key: redact_credentials(item, depth + 1) for key, item in value.items()}
+        return value if all(items[key] is item for key, item in value.items()) else items
     if isinstance(value, list | tuple):
-        return [redact_credentials(item, depth + 1) for item in value]
+        redacted = [redact_credentials(item, depth + 1) for item in value]
+        unchanged = all(new is old for new, old in zip(redacted, value, strict=True))
+        return value if unchanged and isinstance(value, list) else redacted
     return value
