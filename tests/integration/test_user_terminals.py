@@ -61,6 +61,16 @@ async def read_until(tools, token, terminal_id, text, after=None):
     raise AssertionError(f"{text!r} never read; saw {seen!r}")
 
 
+async def assert_ctrl_c_stops_a_running_command(tools, token, terminal_id):
+    """`sleep 30` interrupted by the tool's Ctrl-C: its follow-up never prints, the next command runs."""
+    await tools.send_terminal_input(token, terminal_id, "sleep 30; echo not-$((4+4))\r")
+    await asyncio.sleep(0.3)
+    await tools.send_terminal_input(token, terminal_id, interrupt=True)
+    await tools.send_terminal_input(token, terminal_id, "echo after-$((2+3))\r")
+    seen, _ = await read_until(tools, token, terminal_id, "after-5")
+    assert "not-8" not in seen
+
+
 async def test_a_user_terminal_is_a_real_shell_started_in_the_workspace(setup, tmp_path):
     terminals, _caps, _tools, _clock, _envelopes = setup
     terminal_id = terminals.open(None, 0, 80, 24)
@@ -130,12 +140,7 @@ async def test_interrupt_is_ctrl_c_without_a_newline(setup):
     terminal_id = terminals.open(None, 0, 80, 24)
     terminals.set_sharing(terminal_id, "shared")
     token = caps.mint_for_user_message("chat-a").token
-    await tools.send_terminal_input(token, terminal_id, "sleep 30; echo not-$((4+4))\r")
-    await asyncio.sleep(0.3)
-    await tools.send_terminal_input(token, terminal_id, interrupt=True)
-    await tools.send_terminal_input(token, terminal_id, "echo after-$((2+3))\r")
-    seen, _ = await read_until(tools, token, terminal_id, "after-5")
-    assert "not-8" not in seen
+    await assert_ctrl_c_stops_a_running_command(tools, token, terminal_id)
 
 
 async def test_paused_output_is_never_returned_also_after_sharing_resumes(setup):
@@ -326,9 +331,4 @@ async def test_ctrl_c_and_pipes_work_even_when_clawqt_was_started_with_sigint_ig
     await tools.send_terminal_input(token, terminal_id, "yes | head -n 1 > /dev/null; echo piped-$((1+2))\r")
     seen, _ = await read_until(tools, token, terminal_id, "piped-3")
     assert "Broken pipe" not in seen
-    await tools.send_terminal_input(token, terminal_id, "sleep 30; echo not-$((4+4))\r")
-    await asyncio.sleep(0.3)
-    await tools.send_terminal_input(token, terminal_id, interrupt=True)
-    await tools.send_terminal_input(token, terminal_id, "echo after-$((2+3))\r")
-    seen, _ = await read_until(tools, token, terminal_id, "after-5")
-    assert "not-8" not in seen
+    await assert_ctrl_c_stops_a_running_command(tools, token, terminal_id)
