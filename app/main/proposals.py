@@ -31,7 +31,7 @@ from typing import Any
 from app.contract.envelopes import Envelope
 from app.contract.errors import HostError
 from app.contract.proposals import FinalStatus, canonical_invocation, compact_payload
-from app.main.proposal_channels import Proposal, ProposalChannels, final_wire
+from app.main.proposal_channels import DECISION_SECONDS, Proposal, ProposalChannels, final_wire
 from app.main.proposal_endpoint import ProposalEndpoint, ProposalEndpointError
 from app.main.proposal_recognition import recognise
 from app.main.user_terminals import UserTerminals
@@ -47,6 +47,9 @@ REASONS: dict[str, str] = {
     "unavailable": "The agent or ClawQt's proposal endpoint went away.",
 }
 TOOL_DECISION_WAIT_SECONDS = 25.0  # under the MCP server's per-call limit
+# OpenClaw's exec moves a command to the background after `yieldMs` (10 s unless asked, at most 120 s):
+# asking for the longest keeps a decision made within two minutes in the agent's turn
+EXEC_YIELD_HINT_MS = 120_000
 PermissionAnswer = str | None  # an option id to answer with, "" to cancel silently, None: ask the user
 
 
@@ -131,7 +134,9 @@ class ProposalService:
                 '1-3 choices of 1-3 actions: {"type":"send","input"} types into ' + where + ";",
                 '{"type":"open","target":"tab","cwd"?,"title"?} opens a terminal; '
                 '{"type":"open_and_send",...,"input"} opens one and runs input. Never name a terminal.',
-                "It prints two JSON lines: the validation, then the user's decision.",
+                "It prints two JSON lines: the validation, then the user's decision. It waits for the user",
+                f"(up to {DECISION_SECONDS / 60:.0f} minutes): keep it in the foreground with your shell",
+                f"tool's longest wait (exec: yieldMs {EXEC_YIELD_HINT_MS}) to hear the answer this turn.",
             ]
         )
 

@@ -11,6 +11,11 @@ user's text (the message before OpenClaw's trailing context block):
 - contains "slow": 200 chunks 50 ms apart (for cancel);
 - contains "run command": an `exec` tool call (the gateway asks for approval), then text;
 - the heartbeat sentinel: "HEARTBEAT_OK";
+- contains "propose COMMAND": an `exec` tool call running the proposal command ClawQt's hidden context
+  gives (its executable and channel, the payload proposing COMMAND for the user's terminal) with the
+  `yieldMs` it asks for ("propose yieldMs=N COMMAND" asks another), the way a model follows that text;
+  after the result, a reply quoting what the command printed. Without the hidden context's command, a
+  reply says so;
 - contains "terminal read [ID]" or "terminal type ID TEXT" (ClawQt's terminal tools, an MCP server
   configured on the gateway): a call to the tool whose name ends with `read_terminal` (terminal ID, else
   the first snapshot's) or `send_terminal_input` (TEXT + Enter), with the `contextToken` read from
@@ -37,12 +42,19 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from app.contract.hidden_context import OPEN as HIDDEN_OPEN
+from app.contract.proposals import canonical_invocation, compact_payload
 
 INTERNAL = "<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>"
 READ_TOOL = "read_terminal"
 INPUT_TOOL = "send_terminal_input"
 CONTEXT_TOKEN = re.compile(r"contextToken: (cqt_\S+)")
 SNAPSHOT_ID = re.compile(r'--- terminal (\S+) "')
+# the proposal command's template line in ClawQt's hidden context: "<executable>" ... 'PAYLOAD'
+PROPOSAL_TEMPLATE = re.compile(
+    r'"(?P<executable>[^"\n]+)" propose-terminal-actions'
+    r" --channel (?P<channel>v1\.[0-9a-f]{32}\.[0-9a-f]{32}) --payload-json 'PAYLOAD'"
+)
+YIELD_HINT = re.compile(r"yieldMs (\d+)")  # the wait the hidden context asks the shell tool for
 
 
 def _text(message: dict[str, Any]) -> str:
@@ -127,6 +139,7 @@ class FakeModel:
     def __init__(self) -> None:
         self.requests: list[dict[str, Any]] = []
         self.tool_results: list[dict[str, str]] = []  # what the terminal tools answered the model
+        self.proposal_results: list[dict[str, Any]] = []  # what the proposal command's exec answered
         self._call_ids = itertools.count(1)
         self.read_path = "notes.txt"  # what the `read` tool call asks for (tests point it at a real file)
         self.media_path = "report.txt"  # what "write media" writes and names in its MEDIA line
@@ -197,6 +210,8 @@ class FakeModel:
         text = current.split(HIDDEN_OPEN)[0].lower()  # the user's words, not ClawQt's hidden block
         if "[openclaw heartbeat poll]" in text and "say hello" not in text:
             self._stream_text(handler, ["HEARTBEAT_OK"])
+        elif "propose " in text:
+            self._propose_turn(handler, messages, current)
         elif "terminal read" in text or "terminal type" in text:
             self._terminal_turn(handler, messages, current, tools or [])
         elif "read file" in text and not done_tool:
@@ -281,6 +296,44 @@ class FakeModel:
         else:
             offered = ", ".join(tools) or "none"
             self._stream_text(handler, [f"No tool ending with {suffix} was offered (tools: {offered})."])
+
+    def _propose_turn(
+        self, handler: BaseHTTPRequestHandler, messages: list[dict[str, Any]], current: str
+    ) -> None:
+        """The proposal command of the hidden context run through OpenClaw's `exec` (which asks the
+        client's approval first), with the wait the hidden context asks for (`yieldMs N`; the user's
+        words may set another: "propose yieldMs=N COMMAND"), then a reply quoting what it printed."""
+        results = turn_tool_results(messages)
+        if results and results[-1]["name"] == "exec":
+            self.proposal_results.append(results[-1])
+            quoted = ["The proposal command printed:\n\n```\n", results[-1]["content"], "\n```"]
+            self._stream_text(handler, quoted)
+            return
+        words = current.split(HIDDEN_OPEN)[0]
+        asked = re.search(r"propose (?:yieldMs=(\d+) )?(.+)", words, re.IGNORECASE | re.DOTALL)
+        hidden = current[max(current.find(HIDDEN_OPEN), 0) :]
+        templates = list(PROPOSAL_TEMPLATE.finditer(hidden))
+        if asked is None or not templates:
+            self._stream_text(handler, ["No proposal command in the message: no ClawQt hidden context."])
+            return
+        action = {"type": "send", "input": asked.group(2).strip()}
+        choice = {"choice": 1, "title": "Run it", "rationale": "Runs it where you work.", "actions": [action]}
+        payload = {
+            "schema_version": 1,
+            "origin": "terminal_agent",
+            "recommended_choice": 1,
+            "choices": [choice],
+        }
+        template = templates[-1]
+        arguments: dict[str, Any] = {
+            "command": canonical_invocation(
+                template["executable"], template["channel"], compact_payload(payload)
+            )
+        }
+        wait = asked.group(1) or (YIELD_HINT.search(hidden) or [None, None])[1]
+        if wait:
+            arguments["yieldMs"] = int(wait)
+        self._tool_call(handler, "exec", arguments, f"call_propose_{next(self._call_ids)}")
 
     def _chunk(self, delta: dict[str, Any], finish: str | None = None) -> bytes:
         payload = {
