@@ -34,7 +34,7 @@ Rectangle {
                 width: sessionView.width
                 highlighted: modelData.current
                 Accessible.name: "Session " + modelData.title
-                                 + (modelData.needsYou ? ", needs you: the agent asks for permission" : "")
+                                 + (modelData.needsYou ? ", needs you: " + modelData.needsYouWhy : "")
                 contentItem: RowLayout {
                     BusyIndicator { visible: entry.modelData.live; running: visible && !app.reducedMotion
                                     Layout.preferredWidth: 16; Layout.preferredHeight: 16 }

@@ -10,6 +10,7 @@ import asyncio
 import json
 import os
 import shutil
+import socket
 import sys
 import tempfile
 from pathlib import Path
@@ -439,3 +440,22 @@ async def test_an_open_outside_the_workspace_never_opens_and_the_cli_hears_unava
     assert second["status"] == "unavailable"
     await cli.wait()
     assert terminals.terminals() == []
+
+
+async def test_without_unix_sockets_proposals_are_off_and_no_prompt_offers_the_command(tmp_path, monkeypatch):
+    """A system without Unix sockets or uids (Windows: its named-pipe endpoint is not built) fails
+    closed: no endpoint, no hidden block telling agents a command that could not reach ClawQt, and a
+    command that looks like one is cancelled, never run and never asked."""
+    monkeypatch.delattr(socket, "AF_UNIX")
+    monkeypatch.delattr(os, "getuid")
+    terminals = UserTerminals(str(tmp_path), lambda key, generation: None, shell=["/bin/sh"])
+    executable = "/opt/ClawQt/clawqt"
+    service = ProposalService(terminals, [].append, lambda *turn: True, executable)
+    await service.start()
+    assert not service.available
+    assert "Terminal-action proposals are off" in service.problem and "Unix socket" in service.problem
+    assert service.prompt_context("chat-a", 1, "turn-1") is None
+    command = canonical_invocation(executable, f"v1.{'a' * 32}.{'b' * 32}", compact_payload(payload("ls")))
+    assert service.on_permission("chat-a", exec_call(command), OPTIONS) == ""
+    await service.stop()
+    await terminals.shutdown()

@@ -20,13 +20,13 @@ def _sidebar(objects) -> dict[str, dict]:
     return {entry["key"]: entry for entry in objects.sessions.entries()}
 
 
-def _visible_mark(window):
+def visible_mark(window):
     """The "Needs you" mark shown in the sidebar (every row has one, hidden unless its chat needs you)."""
     marks = [m for m in find_all(window.root.contentItem(), "needsYouMark") if m.property("visible")]
     return marks[0] if marks else None
 
 
-def _row_of(item):
+def row_of(item):
     """The sidebar row (delegate) an item is in."""
     while item is not None and item.property("modelData") is None:
         item = item.parentItem()
@@ -39,7 +39,7 @@ def _text(objects) -> str:
     return "".join(str(item_record(item)) for item in timeline.items.values()) if timeline else ""
 
 
-async def _leave_window(ui) -> QWindow:
+async def leave_window(ui) -> QWindow:
     """Another window takes the focus (the user went to another application)."""
     other = QWindow()
     other.resize(200, 100)
@@ -63,7 +63,7 @@ def test_a_permission_asked_in_a_chat_not_shown_waits_and_is_answered_after_goin
         await ui.until(lambda: "assistant-text" in ui.kinds(window))
         objects.session.newChat()
         await ui.until(lambda: objects.session.sessionKey not in ("", first))
-        other = await _leave_window(ui)
+        other = await leave_window(ui)
         try:
             await ui.until(lambda: _sidebar(objects)[first]["needsYou"], 10)
             assert "permission" not in ui.kinds(window)  # nothing of it in the chat on screen
@@ -75,8 +75,8 @@ def test_a_permission_asked_in_a_chat_not_shown_waits_and_is_answered_after_goin
             await asyncio.sleep(0.5)
             assert _sidebar(objects)[first]["needsYou"]  # still waiting, not cancelled
             assert objects.host.sessions.pending_permissions == 1
-            mark = await ui.until(lambda: _visible_mark(window))
-            assert mark.property("visible") and _row_of(mark).property("modelData")["key"] == first
+            mark = await ui.until(lambda: visible_mark(window))
+            assert mark.property("visible") and row_of(mark).property("modelData")["key"] == first
             await ui.screenshots(window, "33-chat-needs-you")
         finally:
             other.destroy()
@@ -105,8 +105,8 @@ def test_the_sidebar_row_of_a_chat_that_needs_you_says_so_to_assistive_technolog
         objects.session.newChat()
         await ui.until(lambda: objects.session.sessionKey not in ("", first))
         await ui.until(lambda: _sidebar(objects)[first]["needsYou"], 10)
-        mark = await ui.until(lambda: _visible_mark(window))
-        row = _row_of(mark)
+        mark = await ui.until(lambda: visible_mark(window))
+        row = row_of(mark)
         name = QAccessible.queryAccessibleInterface(row).text(QAccessible.Text.Name)
         assert name.startswith("Session ") and name.endswith(", needs you: the agent asks for permission")
         request = objects.session.store.timelines[first]

@@ -12,10 +12,12 @@ import json
 import os
 import shutil
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QAccessible
 
 from app.contract.hidden_context import wrap
 from app.contract.proposals import canonical_invocation, parse_canonical
@@ -30,8 +32,10 @@ from app.demo_agent.proposal_command import (
 from app.main.agent_command import AgentCommand
 from app.main.chat_service import ChatService
 from app.main.host import make_host
+from app.main.proposal_channels import DECISION_SECONDS
 from app.main.proposal_schema import ValidatedPayload, validate_payload
 from tests.conftest import EnvelopeLog, demo_agent_argv
+from tests.ui.test_background_chats_window import leave_window, row_of, visible_mark
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="POSIX sockets and shells")
 
@@ -162,6 +166,82 @@ def test_esc_on_the_card_cancels_the_agent_hears_cancelled_and_nothing_runs(ui, 
         assert "You cancelled it: nothing ran." in chat.reply()
         await asyncio.sleep(0.3)
         assert not marker.exists()
+
+    ui.run(scenario(), 120)
+
+
+def test_enter_after_the_ten_minutes_ran_out_runs_nothing_and_the_card_says_it_timed_out(ui, tmp_path):
+    """The deadline passed while its timer had not fired yet (a machine that slept): the card still
+    looked open, and the user's Enter must not run it."""
+
+    async def scenario():
+        chat = await open_chat(ui, tmp_path)
+        window, objects = chat.window, chat.window.objects
+        await chat.terminal()
+        marker = tmp_path / "too-late"
+        await chat.propose(f"touch {marker}")
+        service = chat.host.proposals
+        slept = lambda: time.monotonic() + DECISION_SECONDS + 1  # noqa: E731
+        service._clock = service.channels._clock = slept  # the timer still waits; the clock moved on
+        await focus(ui, window, "proposalButton_1_0")
+        await ui.key(window, Qt.Key.Key_Return)
+        state = ui.item(window, "proposalState")
+        await ui.until(lambda: state.property("text").startswith("Timed out"), 10)
+        await ui.until(lambda: not objects.session.busy, 20)
+        (validation, final) = chat.cli_lines()
+        assert final == {"phase": "final", "status": "timed_out", "proposal_id": validation["proposal_id"]}
+        assert "Nobody answered within 10 minutes: nothing ran." in chat.reply()
+        assert not ui.item(window, "proposalButton_1_0").property("enabled")
+        await asyncio.sleep(0.3)
+        assert not marker.exists()
+
+    ui.run(scenario(), 120)
+
+
+def test_a_card_waiting_in_a_chat_the_user_left_marks_it_and_calls_the_user_then_runs_after_going_back(
+    ui, tmp_path
+):
+    async def scenario():
+        chat = await open_chat(ui, tmp_path)
+        window, objects = chat.window, chat.window.objects
+        called: list[tuple[str, str]] = []
+        objects.attention.notified.connect(lambda how, text: called.append((how, text)))
+        await chat.terminal()
+        marker = tmp_path / "decided-on-return"
+        first = objects.session.sessionKey
+        other = await leave_window(ui)  # the user went to another application...
+        try:
+            objects.turn.send(f"/propose touch {marker}")
+            objects.session.newChat()  # ...and, back for a moment, opened another chat
+            await ui.until(lambda: objects.session.sessionKey not in ("", first))
+            rows = lambda: {e["key"]: e for e in objects.sessions.entries()}  # noqa: E731
+            await ui.until(lambda: rows()[first]["needsYou"], 30)
+            assert rows()[first]["needsYouWhy"] == "a proposed terminal action waits for your decision"
+            assert "proposal" not in ui.kinds(window)  # nothing of it in the chat on screen
+            await ui.until(lambda: called, 10)
+            (how, text) = called[0]
+            assert how in ("tray", "alert")
+            command = f"touch {marker}"  # quoted on one line, cut to 80 characters
+            quoted = command if len(command) <= 80 else command[:79] + "\u2026"
+            assert text.endswith(f"needs you: the agent proposes a terminal command: {quoted}"), text
+            mark = await ui.until(lambda: visible_mark(window))
+            row = row_of(mark)
+            assert row.property("modelData")["key"] == first
+            name = QAccessible.queryAccessibleInterface(row).text(QAccessible.Text.Name)
+            assert name.endswith(", needs you: a proposed terminal action waits for your decision")
+            await ui.screenshots(window, "50-proposal-needs-you")
+        finally:
+            other.destroy()
+        assert not marker.exists()
+        objects.session.openSession(first)
+        await ui.until(lambda: objects.session.sessionKey == first)
+        await ui.until(lambda: ui.find(window, "proposalButton_1_0") is not None, 15)
+        await asyncio.sleep(0.1)
+        await focus(ui, window, "proposalButton_1_0")
+        await ui.key(window, Qt.Key.Key_Return)
+        await ui.until(marker.exists, 15)
+        await ui.until(lambda: not rows()[first]["needsYou"])
+        assert rows()[first]["needsYouWhy"] == "" and len(called) == 1
 
     ui.run(scenario(), 120)
 

@@ -1,5 +1,6 @@
-"""Asking for the user when an agent waits for them: a permission request arrives while the window is
-not focused (its chat may not be the one on screen either). A desktop notification through the system
+"""Asking for the user when an agent waits for them: a permission request, or a card of proposed
+terminal actions, arrives while the window is not focused (its chat may not be the one on screen
+either). A desktop notification through the system
 tray when the desktop has one, else the window's alert (its taskbar entry flashes). Presentation only:
 that the request waits at all is the main side's rule.
 
@@ -15,13 +16,27 @@ from PySide6.QtGui import QGuiApplication, QWindow
 
 from app.contract.envelopes import Envelope
 from app.contract.host_api import SessionsHost
+from app.contract.proposals import ProposalEnvelope
 
 NOTIFY_MS = 10_000  # how long the tray message stays (the desktop may cap it)
 WINDOW_NAME = "mainWindow"  # the chat window's objectName (Main.qml)
+COMMAND_CHARS = 80  # how much of a proposed command a notification quotes
 
 
 def _is_chat_window(window: QWindow | None) -> bool:
     return window is not None and window.objectName() == WINDOW_NAME
+
+
+def _proposes(envelope: ProposalEnvelope) -> str:
+    """The recommended choice's first command, one line, short: what the card would run."""
+    recommended = next((c for c in envelope.choices if c.choice == envelope.recommended), None)
+    choice = recommended or (envelope.choices[0] if envelope.choices else None)
+    commands = [a.input for a in choice.actions if a.input] if choice else []
+    if not commands:
+        return "the agent proposes terminal actions."
+    line = " ".join(commands[0].split())
+    line = line if len(line) <= COMMAND_CHARS else line[: COMMAND_CHARS - 1] + "…"
+    return f"the agent proposes a terminal command: {line}"
 
 
 class Attention(QObject):
@@ -44,15 +59,19 @@ class Attention(QObject):
             self._told.clear()
 
     def _on_envelope(self, envelope: Envelope) -> None:
-        if envelope.kind != "permission_request" or _is_chat_window(QGuiApplication.focusWindow()):
-            return
-        key = envelope.session_key  # type: ignore[attr-defined]
-        if key in self._told:
+        if envelope.kind == "permission_request":
+            tool = envelope.tool_call.get("title")  # type: ignore[attr-defined]
+            asks = f"permission to run {tool}" if isinstance(tool, str) and tool else "your permission"
+            self._call(envelope.session_key, f"the agent asks {asks}.")  # type: ignore[attr-defined]
+        elif envelope.kind == "proposal" and envelope.state == "awaiting":  # type: ignore[attr-defined]
+            self._call(envelope.session_key, _proposes(envelope))  # type: ignore[arg-type, attr-defined]
+
+    def _call(self, key: str, what: str) -> None:
+        """Notify once per chat while the chat window is not focused."""
+        if key in self._told or _is_chat_window(QGuiApplication.focusWindow()):
             return
         self._told.add(key)
-        tool = envelope.tool_call.get("title")  # type: ignore[attr-defined]
-        asks = f"permission to run {tool}" if isinstance(tool, str) and tool else "your permission"
-        self.notify(f"{self._title_of(key)} needs you: the agent asks {asks}.")
+        self.notify(f"{self._title_of(key)} needs you: {what}")
 
     def notify(self, message: str) -> None:
         """Tell the user outside the window: the tray's message, else the window's alert."""

@@ -1,10 +1,10 @@
 """The sidebar: the sessions made here plus the agent's `session/list` pages, heartbeat-only ones hidden,
 each with its title (`session_titles.py`), a spinner while its turn runs, a dot when one finished
-unseen, and "needs you" while its agent waits for a permission answer (asked in a chat that may not be
-on screen); rename (a local name), close and delete. A chat made here is listed from its first message
-on: an empty "New chat" is not a row (one left behind with a typed draft is, so the draft can be
-reached again). A keyed list model applied as a diff: a spinner starting is one
-row change, never a reset."""
+unseen, and "needs you" while its agent waits for a permission answer or one of its terminal-action
+proposals waits for the user's decision (in a chat that may not be on screen); rename (a local name),
+close and delete. A chat made here is listed from its first message on: an empty "New chat" is not a
+row (one left behind with a typed draft is, so the draft can be reached again). A keyed list model
+applied as a diff: a spinner starting is one row change, never a reset."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from PySide6.QtCore import Property, QObject, Signal, Slot
 from app.contract.envelopes import Envelope, LoadResult, SessionSummary
 from app.contract.errors import HostError
 from app.contract.host_api import LocalStores, SessionsHost
+from app.contract.proposals import ProposalEnvelope
 from app.renderer.qt.current_session import CurrentSession
 from app.renderer.qt.keyed_list_model import KeyedListModel
 from app.renderer.qt.notices import Notices
@@ -54,6 +55,7 @@ class SessionList(QObject):
         self._unseen: set[str] = set()
         self._unsent: set[str] = set()  # chats made here with no message yet: not listed
         self._asking: dict[str, set[str]] = {}  # session key -> its pending permission request ids
+        self._proposing: dict[str, set[str]] = {}  # session key -> its proposals awaiting the user
         self.changed.connect(lambda: self.model.apply(self.entries()))
         session.shown.connect(self._on_shown)
         session.started.connect(lambda: self._tasks.spawn(self.refresh()))
@@ -65,6 +67,8 @@ class SessionList(QObject):
     def _on_envelope(self, envelope: Envelope) -> None:
         if envelope.kind in _ASKING_KINDS:
             self._on_asking(envelope)
+        if envelope.kind == "proposal":
+            self._on_proposal(envelope)  # type: ignore[arg-type]
         if envelope.kind in _LIVE_KINDS:  # a spinner starts or stops; the agent's capabilities
             self.changed.emit()
         if envelope.kind == "agent_state":
@@ -82,9 +86,33 @@ class SessionList(QObject):
                 self._asking.pop(key, None)
         self.changed.emit()
 
+    def _on_proposal(self, envelope: ProposalEnvelope) -> None:
+        """A proposal card waits for the user's decision, or ended (decided, superseded, expired...)."""
+        key, proposal_id = envelope.session_key, envelope.proposal_id
+        waiting = self._proposing.get(key, set())
+        before = proposal_id in waiting
+        if envelope.state == "awaiting":
+            self._proposing.setdefault(key, set()).add(proposal_id)
+        else:
+            waiting.discard(proposal_id)
+            if not waiting:
+                self._proposing.pop(key, None)
+        if before != (envelope.state == "awaiting"):
+            self.changed.emit()
+
     def needs_you(self, key: str) -> bool:
-        """The agent of this chat waits for the user's answer to a permission request."""
-        return bool(self._asking.get(key))
+        """The agent of this chat waits for the user's answer to a permission request, or a card of
+        its proposed terminal actions waits for the user's decision."""
+        return bool(self._asking.get(key) or self._proposing.get(key))
+
+    def needs_you_why(self, key: str) -> str:
+        """What the chat waits for, as the sidebar row says it to assistive technology."""
+        reasons = []
+        if self._asking.get(key):
+            reasons.append("the agent asks for permission")
+        if self._proposing.get(key):
+            reasons.append("a proposed terminal action waits for your decision")
+        return " and ".join(reasons)
 
     def _on_settled_elsewhere(self, key: str) -> None:
         self._unseen.add(key)
@@ -169,6 +197,7 @@ class SessionList(QObject):
                     "live": self._host.is_live(key),
                     "unseen": key in self._unseen,
                     "needsYou": self.needs_you(key),
+                    "needsYouWhy": self.needs_you_why(key),
                     "current": key == current,
                 }
             )
