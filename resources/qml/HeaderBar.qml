@@ -77,10 +77,22 @@ ToolBar {
                 }
             }
         }
-        ProgressBar {
+        ProgressBar {  // a thin meter: the style's own bar reads as an empty text field when nearly empty
+            id: usageMeter
+            objectName: "usageMeter"
             visible: sessionHeader.usage.text !== undefined
             Layout.preferredWidth: 80
+            Layout.alignment: Qt.AlignVCenter
             value: sessionHeader.usage.fraction || 0
+            background: Rectangle { implicitWidth: 80; implicitHeight: 6; radius: 3; color: Theme.border }
+            contentItem: Item {
+                implicitWidth: 80; implicitHeight: 6
+                Rectangle {
+                    width: Math.max(usageMeter.visualPosition > 0 ? 6 : 0, parent.width * usageMeter.visualPosition)
+                    height: parent.height; radius: 3
+                    color: usageMeter.value > 0.9 ? Theme.danger : usageMeter.value > 0.75 ? Theme.warning : Theme.accent
+                }
+            }
             ToolTip.visible: hovered
             ToolTip.text: "Context: " + (sessionHeader.usage.text || "")
             Accessible.name: "Context used " + (sessionHeader.usage.text || "")

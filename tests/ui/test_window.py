@@ -48,6 +48,13 @@ def test_send_shows_the_optimistic_message_at_once_and_streams_every_card_kind(u
         await ui.screenshot(window, "01-showcase")
         composer = ui.item(window, "composerInput")
         assert composer.property("text") == ""
+        # the context meter: a thin track whose fill is the fraction used (the agent's usage_update)
+        meter = ui.item(window, "usageMeter")
+        usage = objects.header.usage
+        fill = meter.property("contentItem").childItems()[0]
+        assert meter.property("visible") and meter.height() <= 8
+        assert 0 < usage["fraction"] < 1
+        assert abs(fill.width() - max(6, meter.width() * usage["fraction"])) < 1.5
 
     ui.run(scenario())
 
