@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from app.contract.bundled import APP_ID, app_icon, resources_dir
 from app.main import paths
 from app.main.agent_command import AgentCommandError, read_config, resolve_agent_command
 from app.main.chat_service import ChatService
@@ -26,10 +27,7 @@ from app.main.trace_recorder import TraceRecorder
 
 def qml_dir() -> Path:
     """resources/qml in a checkout, or inside a PyInstaller bundle."""
-    bundle = getattr(sys, "_MEIPASS", None)
-    if bundle:
-        return Path(bundle) / "resources" / "qml"
-    return Path(__file__).resolve().parents[1] / "resources" / "qml"
+    return resources_dir() / "qml"
 
 
 def reduced_motion() -> bool:
@@ -89,11 +87,14 @@ def _start_qt(args: argparse.Namespace, failure: str) -> tuple[Any, Host, TraceR
     """The Qt application, the host for the chosen agent and a qasync loop (or an exit code when the
     --agent flag is unusable; a bad config file only adds problems the window shows)."""
     import qasync
+    from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QApplication
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("ClawQt")
     app.setOrganizationName("ClawQt")
+    app.setDesktopFileName(APP_ID)  # Wayland and the taskbar match the window to its desktop entry
+    app.setWindowIcon(QIcon(str(app_icon())))
     try:
         host, recorder = build_host(args)
     except AgentCommandError as exc:
@@ -213,6 +214,16 @@ def run_gui(args: argparse.Namespace) -> int:
     return code
 
 
+def _last_reply(timeline: Any) -> str:
+    """The text of the last assistant message segment of the shown timeline ("" when none)."""
+    from app.renderer.timeline.turn_view import item_text
+
+    if timeline is None:
+        return ""
+    messages = [i for i in timeline.items.values() if i.kind == "message" and i.role == "assistant"]
+    return item_text(messages[-1]) if messages else ""
+
+
 def run_self_test(args: argparse.Namespace) -> int:
     """Open the real window, send one prompt, wait for the turn, save a screenshot."""
 
@@ -226,6 +237,7 @@ def run_self_test(args: argparse.Namespace) -> int:
 
     async def main() -> int:
         from app.renderer.qt.notices import LOCAL
+        from app.renderer.qt.screen_text import reply_shown, visible_texts
 
         started = time.monotonic()
         window = Window(host)
@@ -257,10 +269,16 @@ def run_self_test(args: argparse.Namespace) -> int:
             await asyncio.sleep(0.3)  # let the last frame render
             if not window.grab(Path(screenshot)):
                 raise RuntimeError(f"could not save the screenshot to {screenshot}")
+            shown = reply_shown(_last_reply(objects.session.timeline), visible_texts(window.root))
+            if not shown:
+                raise RuntimeError("the agent's reply is not on screen (the window drew no reply text)")
             rows = objects.model.rowCount()
+            proposals = host.proposals
             print(
                 f"self-test ok: {rows} rows, turn ended {reason}, screenshot {screenshot}, "
-                f"{time.monotonic() - started:.1f} s"
+                f"{time.monotonic() - started:.1f} s\n"
+                f'reply on screen: "{shown} …"\n'
+                f"proposals: {proposals.executable if proposals.available else 'off: ' + proposals.problem}"
             )
             return 0
         except Exception as exc:  # the reason, not a traceback

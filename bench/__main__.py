@@ -26,6 +26,7 @@ BENCHMARKS = (
     "terminal_panel_stream",
     "keystroke_echo",
     "proposal_roundtrip",
+    "frozen_startup",
 )
 RESULTS = Path(os.environ.get("CLAWQT_BENCH_RESULTS") or Path(__file__).resolve().parent / "results.json")
 

@@ -44,6 +44,7 @@ def test_every_benchmark_runs_and_reports_a_ratio(tmp_path):
         "terminal_panel_stream",
         "keystroke_echo",
         "proposal_roundtrip",
+        "frozen_startup",
     ]
     data = json.loads(results.read_text())
     assert all(data[name]["ratio"] > 0 for name in names)

@@ -34,8 +34,17 @@ def test_self_test_opens_the_window_runs_a_turn_and_saves_a_screenshot(tmp_path)
         cwd=REPO,
         env=_env(tmp_path),
     )
+    assert_self_test_passed(result, shot)
+    # agents are told the console script beside this interpreter (a bundle tells its own executable)
+    assert f"proposals: {os.path.join(os.path.dirname(sys.executable), 'clawqt')}\n" in result.stdout
+
+
+def assert_self_test_passed(result: subprocess.CompletedProcess, shot) -> None:
+    """Exit 0, the report with the demo agent's reply read from the window's accessibility tree, and a
+    screenshot of a real window (many colours, not a blank or single-colour image)."""
     assert result.returncode == 0, result.stderr[-3000:]
     assert "self-test ok" in result.stdout
+    assert 'reply on screen: "That is the whole tour: a \u2026"' in result.stdout, result.stdout
     image = QImage(str(shot))
     assert image.width() >= 800 and image.height() >= 500
     assert (

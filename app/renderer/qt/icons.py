@@ -13,6 +13,8 @@ from pathlib import Path
 from PySide6.QtCore import Property, QObject, Slot
 from PySide6.QtGui import QFontDatabase
 
+from app.contract.bundled import frozen, resources_dir
+
 log = logging.getLogger(__name__)
 
 FONT_PREFIX = "codicon"
@@ -31,9 +33,11 @@ TOOL_KIND_ICONS = {
 
 
 def _font_files() -> tuple[Path, Path] | None:
-    """(the .ttf, its charmap) inside the installed qtawesome package, found without importing it."""
+    """(the .ttf, its charmap): a bundle's own copy (resources/fonts), else inside the installed
+    qtawesome package, found without importing it."""
+    locations = [resources_dir()] if frozen() else []
     spec = importlib.util.find_spec("qtawesome")
-    locations = list(spec.submodule_search_locations or []) if spec else []
+    locations += [Path(location) for location in (spec.submodule_search_locations or [])] if spec else []
     for location in locations:
         fonts = Path(location) / "fonts"
         ttf = sorted(fonts.glob(f"{FONT_PREFIX}-*.ttf"))
