@@ -62,6 +62,10 @@ def test_the_frozen_self_test_passes_with_the_bundled_demo_agent(bundle, tmp_pat
     assert_self_test_passed(result, shot)
     # the default agent is the bundle's own demo agent, and agents are told the bundle's executable
     assert f"proposals: {bundle.executable}\n" in result.stdout
+    # the frozen app keeps its files where platformdirs puts them for this user, as the source install
+    home = tmp_path / "home"
+    assert (home / ".local" / "share" / "clawqt" / "demo-agent" / "sessions").is_dir()
+    assert (home / ".local" / "state" / "clawqt" / "log" / "agent-stderr.log").is_file()
 
 
 async def test_the_frozen_demo_agent_speaks_acp_over_stdio(bundle, make_service, tmp_path):
