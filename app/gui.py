@@ -22,6 +22,7 @@ from app.main.agent_command import AgentCommandError, read_config, resolve_agent
 from app.main.chat_service import ChatService
 from app.main.host import Host, make_host
 from app.main.local_problems import LocalProblems
+from app.main.settings_file import SettingsFile
 from app.main.trace_recorder import TraceRecorder
 
 
@@ -30,13 +31,16 @@ def qml_dir() -> Path:
     return resources_dir() / "qml"
 
 
-def reduced_motion() -> bool:
-    return os.environ.get("CLAWQT_REDUCED_MOTION", "") not in ("", "0")
+def reduced_motion(saved: bool = False) -> bool:
+    """CLAWQT_REDUCED_MOTION=1 (or 0) decides for this run; else the saved setting."""
+    value = os.environ.get("CLAWQT_REDUCED_MOTION", "")
+    return saved if value == "" else value != "0"
 
 
-def color_scheme() -> str:
-    """CLAWQT_COLOR_SCHEME=light|dark forces a colour scheme (default: the desktop's)."""
-    return os.environ.get("CLAWQT_COLOR_SCHEME", "").strip().lower() or "system"
+def color_scheme(saved: str = "system") -> str:
+    """CLAWQT_COLOR_SCHEME=light|dark|system decides for this run; else the saved setting (default:
+    the desktop's)."""
+    return os.environ.get("CLAWQT_COLOR_SCHEME", "").strip().lower() or saved
 
 
 class Window:
@@ -56,10 +60,15 @@ class Window:
         terminal_item.register()
 
         self.host = host
+        saved = host.settings.appearance()  # the environment's overrides win for this run
         self.engine = QQmlApplicationEngine()
         # parented to the engine: destroyed after the QML that binds to them, never before
         self.objects = ChatObjects(
-            host, reduced_motion=reduced_motion(), color_scheme=color_scheme(), parent=self.engine
+            host,
+            reduced_motion=reduced_motion(bool(saved.get("reducedMotion"))),
+            color_scheme=color_scheme(str(saved.get("colorScheme") or "system")),
+            font_scale=float(saved.get("fontScale") or 1.0),
+            parent=self.engine,
         )
         self.warnings: list[str] = []
         self.engine.warnings.connect(lambda errors: self.warnings.extend(e.toString() for e in errors))
@@ -119,7 +128,11 @@ def build_host(args: argparse.Namespace) -> tuple[Host, TraceRecorder | None]:
     service = ChatService(
         command, cwd=getattr(args, "cwd", None), recorder=recorder, additional_directories=extra
     )
-    return make_host(service, problems=problems, terminal_tools_port=config.terminal_tools_port), recorder
+    settings = SettingsFile(config.path, config.appearance)
+    host = make_host(
+        service, problems=problems, terminal_tools_port=config.terminal_tools_port, settings=settings
+    )
+    return host, recorder
 
 
 async def _first_frame(window: Window, timeout: float = 5.0) -> None:

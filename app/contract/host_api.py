@@ -332,6 +332,23 @@ class ProposalsHost(Protocol):
         ...
 
 
+class SettingsHost(Protocol):
+    """What the user changes in Settings, kept in their config file (app/main/settings_file.py)."""
+
+    def appearance(self) -> dict[str, Any]:
+        """{"colorScheme": "system"|"light"|"dark", "fontScale": float, "reducedMotion": bool}."""
+        ...
+
+    def location(self) -> str:
+        """Where the settings are kept, as the window shows it (`~/.config/clawqt/config.json`)."""
+        ...
+
+    async def save_appearance(self, changes: dict[str, Any]) -> str:
+        """Apply and save `changes` (keys of `appearance()`); "" when saved, else why not (one sentence;
+        the change still holds until the app quits)."""
+        ...
+
+
 class HostApi(Protocol):
     @property
     def sessions(self) -> SessionsHost: ...
@@ -365,3 +382,6 @@ class HostApi(Protocol):
 
     @property
     def proposals(self) -> ProposalsHost: ...
+
+    @property
+    def settings(self) -> SettingsHost: ...

@@ -10,13 +10,15 @@ from __future__ import annotations
 import shlex
 import shutil
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
 from app.contract.host_api import LocalProblem
 from app.main.json_files import Unusable, json_kind, parse_object
 from app.main.paths import shown
+from app.main.settings_file import KEY as APPEARANCE_KEY
+from app.main.settings_file import Appearance, read_appearance
 
 AgentSource = Literal["flag", "config", "openclaw", "demo"]
 
@@ -86,8 +88,9 @@ def _split(command: str, origin: str) -> tuple[str, ...]:
 @dataclass(frozen=True)
 class Config:
     """What ClawQt uses from the user's config file, and what is wrong with it (each a sentence for
-    the window). ClawQt never writes this file, so a bad one stays as it is, reported at every start
-    until it is fixed; whatever is wrong is ignored and its default applies."""
+    the window). ClawQt writes this file only from Settings and never when it cannot read it
+    (settings_file.py), so a bad one stays as it is, reported at every start until it is fixed;
+    whatever is wrong is ignored and its default applies."""
 
     path: Path
     agent_argv: tuple[str, ...] | None = None
@@ -95,6 +98,7 @@ class Config:
     additional_directories: tuple[str, ...] = ()
     problems: tuple[LocalProblem, ...] = ()
     terminal_tools_port: int | None = None  # the loopback port of the terminal tools (None: ClawQt picks)
+    appearance: Appearance = field(default_factory=Appearance)  # theme, text size, motion (Settings)
 
 
 def read_config(path: Path) -> Config:
@@ -112,7 +116,8 @@ def read_config(path: Path) -> Config:
     argv, origin = _agent(data.get("agent"), path, problems)
     directories = _additional_directories(data.get("additionalDirectories", []), path, problems)
     port = _port(data.get("terminalToolsPort"), path, problems)
-    return Config(path, argv, origin, directories, tuple(problems), port)
+    appearance = read_appearance(data.get(APPEARANCE_KEY), path, problems)
+    return Config(path, argv, origin, directories, tuple(problems), port, appearance)
 
 
 def _port(value: object, path: Path, problems: list[LocalProblem]) -> int | None:

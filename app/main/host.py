@@ -18,6 +18,7 @@ from app.main.links import LinkPolicy
 from app.main.local_problems import LocalProblems
 from app.main.local_store import LocalStores
 from app.main.proposals import ProposalService
+from app.main.settings_file import SettingsFile
 from app.main.sign_in import SignInService
 from app.main.terminal_access import TerminalAccess
 from app.main.terminal_participation import TerminalParticipation
@@ -37,6 +38,7 @@ class Host:
     terminals: UserTerminals
     terminal_access: TerminalAccess
     proposals: ProposalService
+    settings: SettingsFile
 
 
 def make_host(
@@ -44,6 +46,7 @@ def make_host(
     data_dir: Path | None = None,
     problems: LocalProblems | None = None,
     terminal_tools_port: int | None = None,
+    settings: SettingsFile | None = None,
 ) -> Host:
     """Everything around one chat service; `data_dir` overrides where the local stores live;
     `problems` holds what was wrong with the user's files before (the config), the stores add theirs."""
@@ -74,6 +77,7 @@ def make_host(
         problems=problems,
         terminals=terminals,
         proposals=proposals,
+        settings=settings if settings is not None else SettingsFile(paths.config_file()),
         terminal_access=TerminalAccess(
             participation, service.connection.command.argv, lambda: service.agent_info
         ),

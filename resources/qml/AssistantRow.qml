@@ -56,7 +56,7 @@ Item {
                     onClicked: attachments.showInlineImage(inline.modelData.uri)
                 }
                 Text { visible: !!inline.modelData.error; text: inline.modelData.error; color: Theme.muted
-                       font.pixelSize: 11 }
+                       font.pixelSize: Theme.fontTiny }
             }
         }
     }

@@ -65,10 +65,10 @@ Item {
                                 Text { visible: card.modelData.status !== "unavailable"  // unavailable: the name only
                                        text: card.modelData.status === "pending" ? "checking\u2026"
                                              : card.modelData.path + (card.modelData.outside ? "  (outside the workspace)" : "")
-                                       color: Theme.muted; font.pixelSize: 11; elide: Text.ElideMiddle
+                                       color: Theme.muted; font.pixelSize: Theme.fontTiny; elide: Text.ElideMiddle
                                        Layout.fillWidth: true; textFormat: Text.PlainText }
                                 Text { visible: card.modelData.status === "unavailable"; text: "unavailable"
-                                       color: Theme.muted; font.pixelSize: 11 }
+                                       color: Theme.muted; font.pixelSize: Theme.fontTiny }
                             }
                         }
                         Accessible.name: "Attachment " + modelData.name + (modelData.status === "unavailable"
@@ -82,7 +82,7 @@ Item {
                         id: openButton
                         objectName: "openWithButton"
                         visible: frame.openWith
-                        text: "Open with\u2026"; font.pixelSize: 11
+                        text: "Open with\u2026"; font.pixelSize: Theme.fontTiny
                         onClicked: attachments.openExternally(frame.modelData.uri)
                         Accessible.name: "Open " + frame.modelData.name + " with the system application"
                         ToolTip.visible: hovered

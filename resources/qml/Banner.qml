@@ -23,7 +23,7 @@ Rectangle {
         Text {
             visible: (agent.banner.stderr || "").length > 0
             text: agent.banner.stderr || ""
-            font.family: Theme.mono; font.pixelSize: 11
+            font.family: Theme.mono; font.pixelSize: Theme.fontTiny
             color: Theme.muted
             textFormat: Text.PlainText
             maximumLineCount: 8; elide: Text.ElideRight

@@ -91,7 +91,7 @@ Rectangle {
                 contentItem: Column {
                     Text { text: "/" + modelData.name + (modelData.hint ? "  " + modelData.hint : "")
                            color: Theme.text; font.family: Theme.mono }
-                    Text { text: modelData.description; color: Theme.muted; font.pixelSize: 11
+                    Text { text: modelData.description; color: Theme.muted; font.pixelSize: Theme.fontTiny
                            visible: text.length > 0; elide: Text.ElideRight; width: commandList.width - 16 }
                 }
                 onClicked: root.complete(modelData.name)
@@ -128,10 +128,10 @@ Rectangle {
                             HoverHandler { id: thumbHover }
                             ToolTip.visible: thumbHover.hovered; ToolTip.text: chip.modelData.name }
                     Text { visible: chip.modelData.thumbnail === ""; text: chip.modelData.name; color: Theme.text
-                           font.pixelSize: 12; elide: Text.ElideMiddle; Layout.maximumWidth: 220
+                           font.pixelSize: Theme.fontSmall; elide: Text.ElideMiddle; Layout.maximumWidth: 220
                            textFormat: Text.PlainText }
                     ToolButton { objectName: "removeChip"; text: icons.glyph("close"); font.family: icons.family
-                                 font.pixelSize: 12
+                                 font.pixelSize: Theme.fontSmall
                                  Accessible.name: "Remove " + chip.modelData.name
                                  onClicked: composerFiles.remove(chip.modelData.id) }
                 }

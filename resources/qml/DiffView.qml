@@ -20,12 +20,12 @@ ColumnLayout {
             visible: root.showPath
             Layout.fillWidth: true
             text: root.view.files.length === 1 ? root.view.files[0].path : root.view.files.length + " files"
-            font.family: Theme.mono; font.pixelSize: 11
+            font.family: Theme.mono; font.pixelSize: Theme.fontTiny
             color: Theme.muted; elide: Text.ElideMiddle; textFormat: Text.PlainText
         }
         DiffCounts { visible: root.showPath; added: root.view.added; removed: root.view.removed }
         Item { visible: !root.showPath; Layout.fillWidth: true }
-        ToolButton { text: "Copy"; font.pixelSize: 11; Accessible.name: "Copy the diff"
+        ToolButton { text: "Copy"; font.pixelSize: Theme.fontTiny; Accessible.name: "Copy the diff"
                      visible: root.view.tooLarge === ""  // a diff left out has nothing to copy
                      onClicked: conversation.copyText(root.diff) }
     }
@@ -44,7 +44,7 @@ ColumnLayout {
             width: parent.width - 16
             text: root.view.tooLarge !== "" ? root.view.tooLarge : "No changes"
             wrapMode: Text.Wrap
-            color: Theme.muted; font.pixelSize: 11
+            color: Theme.muted; font.pixelSize: Theme.fontTiny
         }
         TextEdit {
             id: body
@@ -56,7 +56,7 @@ ColumnLayout {
             textFormat: TextEdit.RichText
             readOnly: true; selectByMouse: true
             wrapMode: TextEdit.NoWrap
-            font.family: Theme.mono; font.pixelSize: 11
+            font.family: Theme.mono; font.pixelSize: Theme.fontTiny
             Accessible.role: Accessible.StaticText
             Accessible.name: "Diff, " + root.view.added + " lines added, " + root.view.removed + " removed"
         }
@@ -65,13 +65,13 @@ ColumnLayout {
         objectName: "diffShowAll"
         visible: root.view.hidden > 0 && !root.showAll
         text: "Show all " + root.view.total + " lines"
-        font.pixelSize: 11
+        font.pixelSize: Theme.fontTiny
         flat: true
         onClicked: root.showAll = true
     }
     Text {
         visible: root.view.hidden > 0 && root.showAll
         text: root.view.hidden + " more lines not shown (Copy takes the whole diff)"
-        color: Theme.muted; font.pixelSize: 11
+        color: Theme.muted; font.pixelSize: Theme.fontTiny
     }
 }

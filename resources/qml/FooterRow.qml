@@ -22,11 +22,11 @@ Item {
                 id: copy
                 property bool copied: false
                 text: copied ? "Copied" : "Copy"
-                font.pixelSize: 11
+                font.pixelSize: Theme.fontTiny
                 Accessible.name: "Copy the agent's reply"
                 onClicked: { conversation.copyTurn(root.index); copied = true }
             }
-            Text { objectName: "turnTiming"; text: root.footer.timing || ""; color: Theme.muted; font.pixelSize: 11 }
+            Text { objectName: "turnTiming"; text: root.footer.timing || ""; color: Theme.muted; font.pixelSize: Theme.fontTiny }
             Item { Layout.fillWidth: true }
         }
         Rectangle {
@@ -43,7 +43,7 @@ Item {
                 width: parent.width - 2 * Theme.gap
                 spacing: 2
                 Text { text: root.files.length === 1 ? "1 file changed" : root.files.length + " files changed"
-                       font.bold: true; font.pixelSize: 12; color: Theme.text }
+                       font.bold: true; font.pixelSize: Theme.fontSmall; color: Theme.text }
                 Repeater {
                     model: root.files
                     ColumnLayout {
@@ -56,14 +56,14 @@ Item {
                             Layout.fillWidth: true
                             ToolButton { objectName: "fileDiffToggle"
                                          text: (fileEntry.open ? "\u25be " : "\u25b8 ") + fileEntry.modelData.name
-                                         font.pixelSize: 12; onClicked: fileEntry.open = !fileEntry.open
+                                         font.pixelSize: Theme.fontSmall; onClicked: fileEntry.open = !fileEntry.open
                                          Accessible.name: (fileEntry.open ? "Hide" : "Show") + " the diff of "
                                                           + fileEntry.modelData.name }
                             Text { text: (fileEntry.modelData.created ? "created  " : "") + fileEntry.modelData.path
-                                   color: Theme.muted; font.pixelSize: 11; elide: Text.ElideMiddle
+                                   color: Theme.muted; font.pixelSize: Theme.fontTiny; elide: Text.ElideMiddle
                                    Layout.fillWidth: true; textFormat: Text.PlainText }
                             DiffCounts { added: fileEntry.modelData.added; removed: fileEntry.modelData.removed }
-                            ToolButton { objectName: "revertButton"; text: "Revert"; font.pixelSize: 11
+                            ToolButton { objectName: "revertButton"; text: "Revert"; font.pixelSize: Theme.fontTiny
                                          Accessible.name: "Revert the agent's change to " + fileEntry.modelData.name
                                          onClicked: fileChanges.revert(root.footer.messageId, fileEntry.modelData.path) }
                         }

@@ -8,6 +8,7 @@ ToolBar {
     id: root
     signal toggleDirectory()
     signal toggleTerminals()
+    signal openSettings()
     property bool directoryOpen: false
     background: Rectangle { color: Theme.surface; Rectangle { anchors.bottom: parent.bottom; width: parent.width
                                                                  height: 1; color: Theme.border } }
@@ -98,7 +99,7 @@ ToolBar {
             Accessible.name: "Context used " + (sessionHeader.usage.text || "")
         }
         Label { visible: sessionHeader.usage.text !== undefined; text: sessionHeader.usage.text || ""; color: Theme.muted
-                font.pixelSize: 11 }
+                font.pixelSize: Theme.fontTiny }
         ToolButton {
             objectName: "questionToggle"
             text: "Questions"
@@ -126,6 +127,14 @@ ToolBar {
                              + (userTerminals.participating ? " (an agent is participating in a terminal)" : "")
             ToolTip.visible: hovered
             ToolTip.text: "Your terminals (Ctrl+`)"
+        }
+        ToolButton {
+            objectName: "settingsButton"
+            contentItem: IconLabel { icon: "settings-gear"; color: Theme.text }
+            onClicked: root.openSettings()
+            Accessible.name: "Settings"
+            ToolTip.visible: hovered
+            ToolTip.text: "Settings (Ctrl+,)"
         }
     }
     Component {

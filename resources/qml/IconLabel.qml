@@ -6,7 +6,7 @@ Row {
     property string icon: ""
     property string label: ""
     property color color: Theme.text
-    property int iconSize: 15
+    property int iconSize: Math.round(15 * Theme.fontScale)
     spacing: 6
     Text { text: icons.glyph(root.icon); font.family: icons.family; font.pixelSize: root.iconSize
            color: root.color; anchors.verticalCenter: parent.verticalCenter; visible: root.icon !== "" }

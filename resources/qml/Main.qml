@@ -37,6 +37,7 @@ ApplicationWindow {
         directoryOpen: conversationView.directoryOpen
         onToggleDirectory: conversation.setDirectoryOpen(!conversation.directoryOpen)
         onToggleTerminals: if (userTerminals.panelOpen) window.hideTerminals(); else window.terminalFocus()
+        onOpenSettings: settingsDialog.open()
     }
 
     // Ctrl+`: open the terminals and type in the one shown; pressed there, back to the composer
@@ -102,7 +103,7 @@ ApplicationWindow {
                             readOnly: true; selectByMouse: true
                             textFormat: TextEdit.PlainText
                             wrapMode: TextEdit.WrapAnywhere
-                            font.family: Theme.mono; font.pixelSize: 11
+                            font.family: Theme.mono; font.pixelSize: Theme.fontTiny
                             color: Theme.muted
                         }
                     }
@@ -129,7 +130,7 @@ ApplicationWindow {
                                     text: agent.state === "failed" || agent.state === "exited"
                                           ? "Not sent yet: the agent is not running. " + agent.message
                                           : "It is sent as soon as the chat is open."
-                                    color: Theme.muted; font.pixelSize: 11; wrapMode: Text.Wrap; Layout.fillWidth: true
+                                    color: Theme.muted; font.pixelSize: Theme.fontTiny; wrapMode: Text.Wrap; Layout.fillWidth: true
                                     maximumLineCount: 2; elide: Text.ElideRight }
                         }
                         Button { objectName: "cancelQueued"; text: "Cancel"; onClicked: turn.cancelQueued()
@@ -179,7 +180,7 @@ ApplicationWindow {
                 textFormat: TextEdit.PlainText
                 readOnly: true; selectByMouse: true
                 wrapMode: TextEdit.WrapAnywhere
-                font.family: Theme.mono; font.pixelSize: 12
+                font.family: Theme.mono; font.pixelSize: Theme.fontSmall
                 color: Theme.text
                 Layout.fillWidth: true
             }
@@ -210,6 +211,8 @@ ApplicationWindow {
         }
     }
 
+    SettingsDialog { id: settingsDialog }
+    Shortcut { sequences: [StandardKey.Preferences, "Ctrl+,"]; onActivated: settingsDialog.open() }
     Shortcut { sequences: [StandardKey.New]; onActivated: session.newChat() }
     Shortcut { sequence: "Ctrl+L"; onActivated: composerView.input.forceActiveFocus() }
     Shortcut { sequence: "Ctrl+`"; onActivated: window.terminalFocus() }

@@ -56,7 +56,7 @@ Item {
                 visible: root.pending && root.permission.hiddenOptions > 0
                 text: root.permission.hiddenOptions.toLocaleString(Qt.locale(), "f", 0)
                       + " more options not shown (the agent offered too many)"
-                color: Theme.muted; font.pixelSize: 11
+                color: Theme.muted; font.pixelSize: Theme.fontTiny
             }
             Text {
                 visible: !root.pending

@@ -28,7 +28,7 @@ Rectangle {
                 Label { objectName: "previewTitle"; text: panel.shown.name || ""; font.bold: true
                         elide: Text.ElideMiddle; Layout.fillWidth: true; color: Theme.text }
                 Label { text: (panel.shown.path || "") + (panel.shown.outside ? "  (outside the workspace)" : "")
-                        color: Theme.muted; font.pixelSize: 11; elide: Text.ElideMiddle; Layout.fillWidth: true }
+                        color: Theme.muted; font.pixelSize: Theme.fontTiny; elide: Text.ElideMiddle; Layout.fillWidth: true }
             }
             Button { objectName: "previewOpenButton"; text: "Open with system app"
                      visible: !!panel.shown.canOpen; onClicked: attachments.openExternally(panel.shown.uri)
@@ -38,7 +38,7 @@ Rectangle {
         Label { visible: !!panel.shown.error; text: panel.shown.error || ""; color: Theme.error
                 wrapMode: Text.Wrap; Layout.fillWidth: true }
         Label { visible: !!panel.shown.note; text: panel.shown.note || ""; color: Theme.muted
-                font.pixelSize: 11; wrapMode: Text.Wrap; Layout.fillWidth: true }
+                font.pixelSize: Theme.fontTiny; wrapMode: Text.Wrap; Layout.fillWidth: true }
         Label { visible: panel.shown.kind === "other" && !panel.shown.error
                 text: "No preview for this kind of file."; color: Theme.muted }
         ScrollView {

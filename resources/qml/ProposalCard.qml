@@ -77,7 +77,7 @@ Item {
                     Text {
                         id: pillText
                         anchors.centerIn: parent
-                        font.pixelSize: 11
+                        font.pixelSize: Theme.fontTiny
                         color: root.canDispatch ? Theme.warning : Theme.muted
                         text: root.proposal.pill
                     }
@@ -139,7 +139,7 @@ Item {
                                 color: Theme.accent
                                 Accessible.name: "Recommended"
                                 Text { id: recommendedText; anchors.centerIn: parent; text: "Recommended"
-                                       font.pixelSize: 11; font.bold: true; color: Theme.surface }
+                                       font.pixelSize: Theme.fontTiny; font.bold: true; color: Theme.surface }
                             }
                             Text {
                                 objectName: "proposalTitle"
@@ -192,7 +192,7 @@ Item {
                                     visible: text !== ""
                                     Layout.fillWidth: true
                                     text: action.modelData.where
-                                    color: Theme.muted; font.pixelSize: 11; wrapMode: Text.Wrap
+                                    color: Theme.muted; font.pixelSize: Theme.fontTiny; wrapMode: Text.Wrap
                                 }
                                 Flow {
                                     Layout.fillWidth: true
@@ -232,7 +232,7 @@ Item {
                 visible: root.canDispatch
                 Layout.fillWidth: true
                 text: "\u2191\u2193 choice \u00b7 \u2190\u2192 action \u00b7 Enter runs \u00b7 Esc dismisses"
-                color: Theme.muted; font.pixelSize: 11; wrapMode: Text.Wrap
+                color: Theme.muted; font.pixelSize: Theme.fontTiny; wrapMode: Text.Wrap
             }
         }
     }

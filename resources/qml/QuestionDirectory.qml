@@ -21,7 +21,7 @@ Rectangle {
         anchors.fill: parent
         anchors.margins: Theme.gap
         Text { text: "Questions"; font.bold: true; color: Theme.text }
-        Text { visible: conversation.questionsHidden > 0; color: Theme.muted; font.pixelSize: 11
+        Text { visible: conversation.questionsHidden > 0; color: Theme.muted; font.pixelSize: Theme.fontTiny
                text: conversation.questionsHidden + " more questions not shown" }
         ListView {
             id: entries

@@ -51,7 +51,7 @@ Rectangle {
                         implicitHeight: needsYouLabel.implicitHeight + 4
                         Accessible.ignored: true  // the row's name says it
                         Label { id: needsYouLabel; anchors.centerIn: parent; text: "Needs you"
-                                font.pixelSize: 11; font.bold: true; color: Theme.dark ? "#1e1f22" : "#ffffff" }
+                                font.pixelSize: Theme.fontTiny; font.bold: true; color: Theme.dark ? "#1e1f22" : "#ffffff" }
                     }
                 }
                 onClicked: session.openSession(modelData.key)

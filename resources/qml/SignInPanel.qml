@@ -35,11 +35,11 @@ Rectangle {
 
                 RowLayout {
                     spacing: 10
-                    Text { text: icons.glyph("account"); font.family: icons.family; font.pixelSize: 24; color: Theme.accent }
+                    Text { text: icons.glyph("account"); font.family: icons.family; font.pixelSize: Theme.fontHuge; color: Theme.accent }
                     Label {
                         objectName: "signInTitle"
                         text: "Sign in to " + signIn.agentLabel
-                        font.pixelSize: 18; font.bold: true; color: Theme.text
+                        font.pixelSize: Theme.fontLarge; font.bold: true; color: Theme.text
                         Layout.fillWidth: true; wrapMode: Text.Wrap
                     }
                 }
@@ -95,7 +95,7 @@ Rectangle {
                                 Text {
                                     text: icons.glyph(methodCard.modelData.kind === "terminal" ? "terminal"
                                                       : methodCard.modelData.kind === "env_var" ? "key" : "globe")
-                                    font.family: icons.family; font.pixelSize: 16; color: Theme.muted
+                                    font.family: icons.family; font.pixelSize: Theme.fontTitle; color: Theme.muted
                                 }
                                 ColumnLayout {
                                     Layout.fillWidth: true
@@ -103,7 +103,7 @@ Rectangle {
                                     Label { text: methodCard.modelData.name; font.bold: true; color: Theme.text
                                             Layout.fillWidth: true; wrapMode: Text.Wrap }
                                     Label { visible: text !== ""; text: methodCard.modelData.description
-                                            color: Theme.muted; font.pixelSize: 12; Layout.fillWidth: true; wrapMode: Text.Wrap }
+                                            color: Theme.muted; font.pixelSize: Theme.fontSmall; Layout.fillWidth: true; wrapMode: Text.Wrap }
                                 }
                                 Button {
                                     objectName: "signInAction_" + methodCard.modelData.id
@@ -144,7 +144,7 @@ Rectangle {
                                 RowLayout {
                                     Layout.fillWidth: true
                                     Label { text: "Kept in your system keyring; " + signIn.agentLabel + " restarts with it."
-                                            color: Theme.muted; font.pixelSize: 11; Layout.fillWidth: true; wrapMode: Text.Wrap }
+                                            color: Theme.muted; font.pixelSize: Theme.fontTiny; Layout.fillWidth: true; wrapMode: Text.Wrap }
                                     Button {
                                         id: saveButton
                                         objectName: "signInSave_" + methodCard.modelData.id
@@ -192,12 +192,12 @@ Rectangle {
                             Layout.fillWidth: true
                             Text { text: signIn.terminalRunning ? "Type here; Enter sends. Ctrl+Shift+V pastes."
                                                                 : "The sign-in command ended."
-                                   color: "#8b949e"; font.pixelSize: 11; Layout.fillWidth: true }
-                            ToolButton { text: "Copy"; font.pixelSize: 11; palette.buttonText: "#c9d1d9"
+                                   color: "#8b949e"; font.pixelSize: Theme.fontTiny; Layout.fillWidth: true }
+                            ToolButton { text: "Copy"; font.pixelSize: Theme.fontTiny; palette.buttonText: "#c9d1d9"
                                          Accessible.name: "Copy the sign-in terminal's text"
                                          onClicked: signIn.copyTerminal() }
                             ToolButton { objectName: "signInStopTerminal"; visible: signIn.terminalRunning
-                                         text: "Cancel"; font.pixelSize: 11; palette.buttonText: "#c9d1d9"
+                                         text: "Cancel"; font.pixelSize: Theme.fontTiny; palette.buttonText: "#c9d1d9"
                                          onClicked: signIn.stopTerminal() }
                         }
                         TerminalScreen {

@@ -96,10 +96,10 @@ Rectangle {
                         contentItem: RowLayout {
                             spacing: 6
                             Text { text: icons.glyph(tab.modelData.state === "pending" ? "question" : "terminal")
-                                   font.family: icons.family; font.pixelSize: 13
+                                   font.family: icons.family; font.pixelSize: Theme.fontBody
                                    color: tab.modelData.state === "pending" ? Theme.warning
                                         : tab.modelData.state === "running" ? Theme.text : Theme.muted }
-                            Text { text: tab.title; color: Theme.text; font.pixelSize: 12
+                            Text { text: tab.title; color: Theme.text; font.pixelSize: Theme.fontSmall
                                    elide: Text.ElideRight; Layout.maximumWidth: 160 }
                             Rectangle {  // the sharing mode, always visible
                                 objectName: "tabSharing"
@@ -128,7 +128,7 @@ Rectangle {
                                 focusPolicy: Qt.TabFocus
                                 implicitWidth: 22; implicitHeight: 22
                                 contentItem: Text { text: icons.glyph("close"); font.family: icons.family
-                                                    font.pixelSize: 12; color: Theme.muted
+                                                    font.pixelSize: Theme.fontSmall; color: Theme.muted
                                                     horizontalAlignment: Text.AlignHCenter
                                                     verticalAlignment: Text.AlignVCenter }
                                 Accessible.name: "Close terminal " + tab.title
@@ -177,7 +177,7 @@ Rectangle {
                     Label {
                         objectName: "terminalAccessSummary"
                         text: terminalAccess.summary
-                        color: Theme.text; font.pixelSize: 12
+                        color: Theme.text; font.pixelSize: Theme.fontSmall
                         wrapMode: Text.Wrap
                         Layout.fillWidth: true
                     }
@@ -197,7 +197,7 @@ Rectangle {
                     Label {
                         text: "ClawQt will run this OpenClaw command to add its terminal tools to OpenClaw's "
                               + "configuration (the key is shortened here):"
-                        color: Theme.text; font.pixelSize: 12; wrapMode: Text.Wrap
+                        color: Theme.text; font.pixelSize: Theme.fontSmall; wrapMode: Text.Wrap
                         Layout.fillWidth: true
                     }
                     Rectangle {
@@ -212,7 +212,7 @@ Rectangle {
                             text: terminalAccess.busy && terminalAccess.command === "" ? "Starting the terminal tools\u2026"
                                                                                     : terminalAccess.command
                             readOnly: true; selectByMouse: true; wrapMode: TextEdit.WrapAnywhere
-                            font.family: Theme.mono; font.pixelSize: 11
+                            font.family: Theme.mono; font.pixelSize: Theme.fontTiny
                             color: Theme.terminalText
                             Accessible.name: "The command ClawQt will run"
                         }
@@ -246,7 +246,7 @@ Rectangle {
                     visible: terminalAccess.result !== ""
                     text: terminalAccess.result
                     color: terminalAccess.resultOk ? Theme.success : Theme.error
-                    font.pixelSize: 12; wrapMode: Text.Wrap
+                    font.pixelSize: Theme.fontSmall; wrapMode: Text.Wrap
                     Layout.fillWidth: true
                 }
             }
@@ -265,7 +265,7 @@ Rectangle {
             Label {
                 objectName: "terminalFolder"
                 text: root.current.cwd || ""
-                font.family: Theme.mono; font.pixelSize: 11
+                font.family: Theme.mono; font.pixelSize: Theme.fontTiny
                 color: Theme.muted
                 elide: Text.ElideMiddle
                 Layout.fillWidth: true
@@ -275,7 +275,7 @@ Rectangle {
                 objectName: "terminalStatus"
                 visible: text !== "" && root.current.state !== "pending"  // a request says it below
                 text: root.current.statusText || ""
-                font.pixelSize: 11
+                font.pixelSize: Theme.fontTiny
                 color: root.current.state === "exited" || root.current.state === "pending" ? Theme.muted : Theme.error
                 elide: Text.ElideRight
                 Layout.maximumWidth: 320
@@ -312,16 +312,16 @@ Rectangle {
                             indicator: Item {}  // one mode of three: a check mark, not a checkbox
                             contentItem: RowLayout {
                                 spacing: Theme.gap
-                                Text { text: icons.glyph("check"); font.family: icons.family; font.pixelSize: 14
+                                Text { text: icons.glyph("check"); font.family: icons.family; font.pixelSize: Theme.fontMedium
                                        color: Theme.accent; opacity: modeItem.checked ? 1 : 0 }
                                 Text { text: icons.glyph(root.sharingIcon(modeItem.modelData.mode))
-                                       font.family: icons.family; font.pixelSize: 14
+                                       font.family: icons.family; font.pixelSize: Theme.fontMedium
                                        color: root.sharingColour(modeItem.modelData.mode) }
                                 ColumnLayout {
                                     spacing: 0
                                     Layout.fillWidth: true
                                     Text { text: modeItem.modelData.label; color: Theme.text; font.bold: modeItem.checked }
-                                    Text { text: modeItem.modelData.description; color: Theme.muted; font.pixelSize: 11
+                                    Text { text: modeItem.modelData.description; color: Theme.muted; font.pixelSize: Theme.fontTiny
                                            wrapMode: Text.Wrap; Layout.fillWidth: true }
                                 }
                             }
@@ -413,13 +413,13 @@ Rectangle {
                         textFormat: TextEdit.PlainText
                         readOnly: true; selectByMouse: true
                         wrapMode: TextEdit.WrapAnywhere
-                        font.family: Theme.mono; font.pixelSize: 12
+                        font.family: Theme.mono; font.pixelSize: Theme.fontSmall
                         color: Theme.terminalText
                         Accessible.name: "Command the agent wants to run: " + text
                     }
                 }
                 Label { objectName: "requestFolder"; text: "In " + (root.current.cwd || ""); color: Theme.muted
-                        font.family: Theme.mono; font.pixelSize: 11; elide: Text.ElideMiddle; Layout.fillWidth: true }
+                        font.family: Theme.mono; font.pixelSize: Theme.fontTiny; elide: Text.ElideMiddle; Layout.fillWidth: true }
                 RowLayout {
                     spacing: 4
                     Label { text: "Sharing it asks for:"; color: Theme.muted }
@@ -427,7 +427,7 @@ Rectangle {
                                 label: root.current.sharingLabel || ""; color: root.sharingColour(root.current.sharing) }
                 }
                 Label { text: "Nothing runs until you open it. Unanswered, the request expires."
-                        color: Theme.muted; font.pixelSize: 11; wrapMode: Text.Wrap; Layout.fillWidth: true }
+                        color: Theme.muted; font.pixelSize: Theme.fontTiny; wrapMode: Text.Wrap; Layout.fillWidth: true }
                 RowLayout {
                     spacing: Theme.gap
                     Button { id: openRequest; objectName: "openRequest"; text: "Open and run"; highlighted: true

@@ -19,7 +19,7 @@ Rectangle {
         width: root.width - 2 * Theme.gap
         RowLayout {
             Layout.fillWidth: true
-            Text { text: root.terminal.cwd || "terminal"; color: "#8b949e"; font.family: Theme.mono; font.pixelSize: 11
+            Text { text: root.terminal.cwd || "terminal"; color: "#8b949e"; font.family: Theme.mono; font.pixelSize: Theme.fontTiny
                    Layout.fillWidth: true; elide: Text.ElideMiddle }
             Text {
                 objectName: "terminalExit"
@@ -30,9 +30,9 @@ Rectangle {
                     return root.terminal.note ? how + " · " + root.terminal.note : how
                 }
                 color: root.terminal.exited && root.terminal.exitCode === 0 ? "#56d364" : "#ff7b72"
-                font.pixelSize: 11
+                font.pixelSize: Theme.fontTiny
             }
-            ToolButton { text: "Copy"; font.pixelSize: 11; Accessible.name: "Copy terminal output"
+            ToolButton { text: "Copy"; font.pixelSize: Theme.fontTiny; Accessible.name: "Copy terminal output"
                          palette.buttonText: "#c9d1d9"
                          onClicked: conversation.copyTerminal(root.toolId) }
         }

@@ -103,7 +103,7 @@ ColumnLayout {
                 anchors.top: parent.top
                 property bool copied: false
                 text: copied ? "Copied" : "Copy"
-                font.pixelSize: 11
+                font.pixelSize: Theme.fontTiny
                 Accessible.name: "Copy code" + (box.source && box.source.lang ? " (" + box.source.lang + ")" : "")
                 onClicked: { conversation.copyText(box.source.code); copied = true }
             }

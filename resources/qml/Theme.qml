@@ -20,6 +20,16 @@ QtObject {
     readonly property color danger: dark ? "#ff7b72" : "#c62828"
     readonly property color success: dark ? "#56d364" : "#2e7d32"
     readonly property color warning: dark ? "#e3b341" : "#a86b00"
+    // the type scale: every explicit text size, times the text size of Settings (app.fontScale);
+    // texts without a size use the application font, which the same setting scales
+    readonly property real fontScale: app.fontScale
+    readonly property int fontTiny: Math.round(11 * fontScale)
+    readonly property int fontSmall: Math.round(12 * fontScale)
+    readonly property int fontBody: Math.round(13 * fontScale)
+    readonly property int fontMedium: Math.round(14 * fontScale)
+    readonly property int fontTitle: Math.round(16 * fontScale)
+    readonly property int fontLarge: Math.round(18 * fontScale)
+    readonly property int fontHuge: Math.round(24 * fontScale)
     readonly property int radius: 8
     readonly property int gap: 8
     readonly property int pad: 12

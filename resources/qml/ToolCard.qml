@@ -28,10 +28,10 @@ Rectangle {
                 contentItem: Row {
                     spacing: 6
                     Text { text: icons.glyph(card.tool.expanded ? "chevron-down" : "chevron-right")
-                           font.family: icons.family; font.pixelSize: 14; color: Theme.muted
+                           font.family: icons.family; font.pixelSize: Theme.fontMedium; color: Theme.muted
                            anchors.verticalCenter: parent.verticalCenter }
                     Text { objectName: "toolKindIcon"; text: icons.toolKind(card.tool.toolKind)
-                           font.family: icons.family; font.pixelSize: 16; color: Theme.text
+                           font.family: icons.family; font.pixelSize: Theme.fontTitle; color: Theme.text
                            anchors.verticalCenter: parent.verticalCenter
                            Accessible.name: card.tool.toolKind }
                 }
@@ -49,7 +49,7 @@ Rectangle {
                 objectName: "statusPill"
                 radius: 9; implicitHeight: 18; implicitWidth: statusText.implicitWidth + 14
                 color: "transparent"; border.color: Theme.statusColor(card.tool.status)
-                Text { id: statusText; anchors.centerIn: parent; text: card.tool.statusLabel; font.pixelSize: 11
+                Text { id: statusText; anchors.centerIn: parent; text: card.tool.statusLabel; font.pixelSize: Theme.fontTiny
                        color: Theme.statusColor(card.tool.status) }
             }
         }
@@ -71,7 +71,7 @@ Rectangle {
             sourceComponent: ColumnLayout {
                 spacing: 4
                 Text { visible: card.tool.locations.length > 0 && card.tool.diffs.length === 0; text: card.tool.locations.join("  \u00b7  ")
-                       color: Theme.muted; font.pixelSize: 11; elide: Text.ElideMiddle; Layout.fillWidth: true }
+                       color: Theme.muted; font.pixelSize: Theme.fontTiny; elide: Text.ElideMiddle; Layout.fillWidth: true }
                 TextEdit {  // the agent's description of the command stays above its terminal (seed 004)
                     objectName: "toolDescription"
                     visible: !!card.tool.description
@@ -97,7 +97,7 @@ Rectangle {
                              && !(card.tool.toolKind === "edit" && (card.tool.output !== "" || card.tool.diffs.length > 0))
                     Layout.fillWidth: true
                     text: card.tool.input
-                    font.family: Theme.mono; font.pixelSize: 11
+                    font.family: Theme.mono; font.pixelSize: Theme.fontTiny
                     color: Theme.muted
                     wrapMode: Text.WrapAnywhere
                     textFormat: Text.PlainText
@@ -113,7 +113,7 @@ Rectangle {
                     text: card.tool.output
                     textFormat: TextEdit.PlainText
                     readOnly: true; selectByMouse: true
-                    font.family: Theme.mono; font.pixelSize: 12
+                    font.family: Theme.mono; font.pixelSize: Theme.fontSmall
                     color: Theme.text
                     wrapMode: TextEdit.WrapAnywhere
                 }

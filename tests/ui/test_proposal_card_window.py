@@ -67,18 +67,9 @@ class ProposalsStandIn:
             self.end(proposal_id, "cancelled")
 
 
-@dataclasses.dataclass(frozen=True)
-class _HostWithProposals(Host):
-    proposals: Any = None
-
-
 def with_proposals(host: Host, proposals: Any) -> Host:
-    """The host with its `proposals` part (make_host's Host gains the field with the real service)."""
-    if "proposals" in {f.name for f in dataclasses.fields(host)}:
-        return dataclasses.replace(host, proposals=proposals)  # type: ignore[call-arg]
-    return _HostWithProposals(
-        **{f.name: getattr(host, f.name) for f in dataclasses.fields(host)}, proposals=proposals
-    )
+    """The host with the stand-in as its `proposals` part."""
+    return dataclasses.replace(host, proposals=proposals)
 
 
 async def open_window(ui) -> tuple[Any, ProposalsStandIn]:

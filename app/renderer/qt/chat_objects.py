@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Property, QObject, Signal, Slot
-from PySide6.QtGui import QColor, QGuiApplication, QPalette
+from PySide6.QtCore import QObject, Slot
 
 from app.contract.host_api import HostApi
 from app.renderer.presenter import ATTACHMENT_KINDS, Presenter
 from app.renderer.qt.agent_status import AgentStatus
+from app.renderer.qt.app_settings import AppSettings
 from app.renderer.qt.attachments import AttachmentController
 from app.renderer.qt.attention import Attention
 from app.renderer.qt.composer_attachments import ComposerAttachments
@@ -33,56 +33,13 @@ from app.renderer.qt.row_views import RowViews
 from app.renderer.qt.schedulers import ConversationScheduler
 from app.renderer.qt.session_header import SessionHeader
 from app.renderer.qt.session_list import SessionList
+from app.renderer.qt.settings_view import SettingsView
 from app.renderer.qt.sign_in import SignIn
 from app.renderer.qt.tasks import TaskRunner
 from app.renderer.qt.terminal_access import TerminalAccess
 from app.renderer.qt.timeline_model import TimelineModel
 from app.renderer.qt.turn import TurnController
 from app.renderer.qt.user_terminals import UserTerminalsView
-
-COLOR_SCHEMES = ("system", "light", "dark")
-
-
-class AppSettings(QObject):
-    """Window-wide presentation settings: reduced motion, and the colour scheme ("system" follows the
-    desktop; "light" or "dark" force one, e.g. CLAWQT_COLOR_SCHEME=dark)."""
-
-    changed = Signal()
-    linkColourChanged = Signal()
-
-    def __init__(
-        self, reduced_motion: bool, color_scheme: str = "system", parent: QObject | None = None
-    ) -> None:
-        super().__init__(parent)
-        self._reduced_motion = reduced_motion
-        self._color_scheme = color_scheme if color_scheme in COLOR_SCHEMES else "system"
-
-    @Slot(str)
-    def setColorScheme(self, scheme: str) -> None:
-        if scheme in COLOR_SCHEMES and scheme != self._color_scheme:
-            self._color_scheme = scheme
-            self.changed.emit()
-
-    @Slot(QColor)
-    def setLinkColour(self, colour: QColor) -> None:
-        """Rich text draws links in the application palette's link colour (not the window's palette),
-        taken when the text is parsed: the theme sets it here, and `linkColour` changes only after the
-        palette did, so text that re-parses on it gets the new colour."""
-        palette = QGuiApplication.palette()
-        if palette.color(QPalette.ColorRole.Link) == colour:
-            return
-        palette.setColor(QPalette.ColorRole.Link, colour)
-        palette.setColor(QPalette.ColorRole.LinkVisited, colour)
-        QGuiApplication.setPalette(palette)
-        self.linkColourChanged.emit()
-
-    reducedMotion = Property(bool, lambda self: self._reduced_motion, notify=changed)
-    colorScheme = Property(str, lambda self: self._color_scheme, notify=changed)
-    linkColour = Property(
-        str,
-        lambda self: QGuiApplication.palette().color(QPalette.ColorRole.Link).name(),
-        notify=linkColourChanged,
-    )
 
 
 class _Decorations:
@@ -109,12 +66,13 @@ class ChatObjects(QObject):
         *,
         reduced_motion: bool = False,
         color_scheme: str = "system",
+        font_scale: float = 1.0,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
         sessions_host = host.sessions
         self.host = host
-        self.app = AppSettings(reduced_motion, color_scheme, self)
+        self.app = AppSettings(reduced_motion, color_scheme, self, font_scale)
         self.icons = Icons(self)
         self.diffs = DiffRenderer(self)
         self.tasks = TaskRunner(self)
@@ -148,6 +106,7 @@ class ChatObjects(QObject):
         self.sign_in = SignIn(host.sign_in, sessions_host, self.session, self.tasks, self)
         self.user_terminals = UserTerminalsView(host.terminals, self.session, self.notices, self)
         self.terminal_access = TerminalAccess(host.terminal_access, self.tasks, self)
+        self.settings = SettingsView(host.settings, self.app, self.tasks, self)
         self.agent.changed.connect(self.terminal_access.refresh)  # which agent runs decides the way in
         self.session.shown.connect(self.attachments.on_shown)
         self.session.shown.connect(self.files.on_shown)
@@ -184,6 +143,7 @@ class ChatObjects(QObject):
             "userTerminals": self.user_terminals,
             "terminalAccess": self.terminal_access,
             "proposalCards": self.proposal_cards,
+            "settings": self.settings,
         }
 
     @Slot()

@@ -8,10 +8,20 @@ from __future__ import annotations
 import re
 
 from PySide6.QtGui import QAccessible, QAccessibleInterface, QWindow
+from PySide6.QtQuick import QQuickItem
 
 MAX_DEPTH = 80  # the window's item tree is far shallower; a cycle never runs forever
 WORDS = 6  # how many words of the reply's last paragraph must show, in order
 _MARKUP = re.compile(r"[*_`#>\[\]]")
+
+
+def shown(node: QAccessibleInterface) -> bool:
+    """Whether the user can see this node: Qt Quick reports a hidden item as visible to accessibility
+    (with an empty name), so the item's own effective visibility decides."""
+    if node.state().invisible:
+        return False
+    item = node.object()
+    return not isinstance(item, QQuickItem) or item.isVisible()
 
 
 def visible_texts(window: QWindow) -> list[str]:
@@ -19,7 +29,7 @@ def visible_texts(window: QWindow) -> list[str]:
     texts: list[str] = []
 
     def walk(node: QAccessibleInterface | None, depth: int) -> None:
-        if node is None or not node.isValid() or depth > MAX_DEPTH or node.state().invisible:
+        if node is None or not node.isValid() or depth > MAX_DEPTH or not shown(node):
             return
         name = node.text(QAccessible.Text.Name)
         if name:

@@ -1,0 +1,146 @@
+"""The settings the user changes in the app (Settings, Ctrl+,), kept in the user's config file under
+"appearance" beside everything else in it. Read with the rest of the config (each wrong value named,
+its default used); written only from Settings, only when the file can be read as a JSON object (an
+unreadable file is never overwritten: the change then lasts until the app quits and the user is told
+why), keeping every other key, through a temporary file renamed into place."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import stat
+import tempfile
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from app.contract.host_api import LocalProblem
+from app.main.json_files import Unusable, json_kind, parse_object
+from app.main.paths import shown
+
+KEY = "appearance"
+COLOR_SCHEMES = ("system", "light", "dark")
+MIN_FONT_SCALE, MAX_FONT_SCALE = 0.75, 2.0  # what a text-size setting may be (the window offers 85-150%)
+FIELDS = {"colorScheme": "color_scheme", "fontScale": "font_scale", "reducedMotion": "reduced_motion"}
+
+
+@dataclass(frozen=True)
+class Appearance:
+    color_scheme: str = "system"  # "system" follows the desktop
+    font_scale: float = 1.0  # every text of the window, relative to the desktop's font
+    reduced_motion: bool = False
+
+    def as_dict(self) -> dict[str, Any]:
+        return {key: getattr(self, name) for key, name in FIELDS.items()}
+
+
+def problem_with(key: str, value: object) -> str:
+    """Why `value` cannot be `appearance.<key>` ("" when it can)."""
+    if key == "colorScheme":
+        return "" if value in COLOR_SCHEMES else 'it must be "system", "light" or "dark"'
+    if key == "fontScale":
+        number = isinstance(value, int | float) and not isinstance(value, bool)
+        if number and MIN_FONT_SCALE <= value <= MAX_FONT_SCALE:  # type: ignore[operator]
+            return ""
+        return f"it must be a number from {MIN_FONT_SCALE} to {MAX_FONT_SCALE} (1 is the desktop's size)"
+    if key == "reducedMotion":
+        return "" if isinstance(value, bool) else "it must be true or false"
+    return "ClawQt has no such setting"
+
+
+def read_appearance(value: object, path: Path, problems: list[LocalProblem]) -> Appearance:
+    """`appearance` of the config file: each usable field taken, each wrong one named (its default
+    applies); keys ClawQt does not know are left alone (a newer ClawQt may have written them)."""
+    if value is None:
+        return Appearance()
+    if not isinstance(value, dict):
+        why = f"it must be an object of settings, not {json_kind(value)}"
+        problems.append(LocalProblem(f'"{KEY}" in your config file {shown(path)} is ignored: {why}.'))
+        return Appearance()
+    appearance = Appearance()
+    for key, name in FIELDS.items():
+        if key not in value:
+            continue
+        why = problem_with(key, value[key])
+        if why:
+            text = f'"{KEY}.{key}" in your config file {shown(path)} is ignored: {why}.'
+            problems.append(LocalProblem(text))
+            continue
+        field_value = float(value[key]) if key == "fontScale" else value[key]
+        appearance = replace(appearance, **{name: field_value})
+    return appearance
+
+
+class SettingsFile:
+    """The `settings` host part: the appearance in effect and saving a change of it."""
+
+    def __init__(self, path: Path, appearance: Appearance | None = None) -> None:
+        self.path = path
+        self._appearance = appearance or Appearance()
+
+    def appearance(self) -> dict[str, Any]:
+        return self._appearance.as_dict()
+
+    def location(self) -> str:
+        return shown(self.path)
+
+    async def save_appearance(self, changes: dict[str, Any]) -> str:
+        """Take `changes` ({"colorScheme": "dark"}, ...) and write them to the config file; "" when
+        written, else the sentence saying why not (the change still holds until the app quits)."""
+        for key, value in changes.items():
+            why = problem_with(key, value)
+            if why:
+                return f'The setting "{key}" was not changed: {why}.'
+        updated = self._appearance
+        for key, value in changes.items():
+            updated = replace(updated, **{FIELDS[key]: float(value) if key == "fontScale" else value})
+        self._appearance = updated
+        return await asyncio.to_thread(self._write, changes)
+
+    def _write(self, changes: dict[str, Any]) -> str:
+        kept = "the change applies until you quit ClawQt"
+        try:
+            raw = self.path.read_bytes()
+        except FileNotFoundError:
+            raw = b""
+        except OSError as error:
+            return f"Your config file {shown(self.path)} cannot be read ({error.strerror}): {kept}."
+        data = parse_object(raw)
+        if isinstance(data, Unusable):
+            return (
+                f"Your config file {shown(self.path)} {data.why}, so ClawQt does not write to it: {kept}; "
+                "fix the file to keep your settings."
+            )
+        section = data.get(KEY)
+        data[KEY] = {**(section if isinstance(section, dict) else {}), **changes}
+        try:
+            _replace_atomically(self.path, (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode())
+        except OSError as error:
+            return (
+                f"Your settings could not be saved to {shown(self.path)} ({error.strerror or error}): {kept}."
+            )
+        return ""
+
+
+def _replace_atomically(path: Path, content: bytes) -> None:
+    """Write `content` to a temporary file beside `path` and rename it over `path` (a crash leaves the
+    old file or the new one, never half of either); the old file's permissions are kept."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        mode = stat.S_IMODE(path.stat().st_mode)
+    except FileNotFoundError:
+        mode = 0o600
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(content)
+            out.flush()
+            os.fsync(out.fileno())
+        os.chmod(temporary, mode)
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise

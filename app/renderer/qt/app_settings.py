@@ -1,0 +1,86 @@
+"""`app`: the window-wide presentation settings in effect (colour scheme, text size, reduced motion),
+read by Theme.qml and every view that animates."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Property, QObject, Signal, Slot
+from PySide6.QtGui import QColor, QGuiApplication, QPalette
+
+COLOR_SCHEMES = ("system", "light", "dark")
+MIN_FONT_SCALE, MAX_FONT_SCALE = 0.75, 2.0
+_desktop_point_size: list[float] = []  # the application font's size before any scale, taken once
+
+
+def _apply_font_scale(scale: float) -> None:
+    """The application font at `scale` times the desktop's size."""
+    font = QGuiApplication.font()
+    if not _desktop_point_size:
+        _desktop_point_size.append(font.pointSizeF() if font.pointSizeF() > 0 else 10.0)
+    font.setPointSizeF(_desktop_point_size[0] * scale)
+    QGuiApplication.setFont(font)
+
+
+class AppSettings(QObject):
+    """Window-wide presentation settings in effect: reduced motion, the colour scheme ("system" follows
+    the desktop; "light" or "dark" force one, e.g. CLAWQT_COLOR_SCHEME=dark) and the text size (a scale
+    of the desktop's font: the application font, which every text without a size of its own uses, and
+    Theme's type scale for the rest). Changing them here lasts for this run; Settings also saves them."""
+
+    changed = Signal()
+    linkColourChanged = Signal()
+
+    def __init__(
+        self,
+        reduced_motion: bool,
+        color_scheme: str = "system",
+        parent: QObject | None = None,
+        font_scale: float = 1.0,
+    ) -> None:
+        super().__init__(parent)
+        self._reduced_motion = reduced_motion
+        self._color_scheme = color_scheme if color_scheme in COLOR_SCHEMES else "system"
+        self._font_scale = 1.0
+        self.setFontScale(font_scale)
+        _apply_font_scale(self._font_scale)  # also at 1: a scale another window left is undone
+
+    @Slot(str)
+    def setColorScheme(self, scheme: str) -> None:
+        if scheme in COLOR_SCHEMES and scheme != self._color_scheme:
+            self._color_scheme = scheme
+            self.changed.emit()
+
+    @Slot(bool)
+    def setReducedMotion(self, reduced: bool) -> None:
+        if reduced != self._reduced_motion:
+            self._reduced_motion = reduced
+            self.changed.emit()
+
+    @Slot(float)
+    def setFontScale(self, scale: float) -> None:
+        scale = min(max(float(scale), MIN_FONT_SCALE), MAX_FONT_SCALE)
+        if abs(scale - self._font_scale) > 1e-6:
+            self._font_scale = scale
+            _apply_font_scale(scale)
+            self.changed.emit()
+
+    @Slot(QColor)
+    def setLinkColour(self, colour: QColor) -> None:
+        """Rich text draws links in the application palette's link colour (not the window's palette),
+        taken when the text is parsed: the theme sets it here, and `linkColour` changes only after the
+        palette did, so text that re-parses on it gets the new colour."""
+        palette = QGuiApplication.palette()
+        if palette.color(QPalette.ColorRole.Link) == colour:
+            return
+        palette.setColor(QPalette.ColorRole.Link, colour)
+        palette.setColor(QPalette.ColorRole.LinkVisited, colour)
+        QGuiApplication.setPalette(palette)
+        self.linkColourChanged.emit()
+
+    reducedMotion = Property(bool, lambda self: self._reduced_motion, notify=changed)
+    colorScheme = Property(str, lambda self: self._color_scheme, notify=changed)
+    fontScale = Property(float, lambda self: self._font_scale, notify=changed)
+    linkColour = Property(
+        str,
+        lambda self: QGuiApplication.palette().color(QPalette.ColorRole.Link).name(),
+        notify=linkColourChanged,
+    )

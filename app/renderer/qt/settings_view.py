@@ -1,0 +1,82 @@
+"""`settings`: the Settings window's object. Each change applies at once (through `app`, the settings
+in effect) and is saved by the main side into the user's config file; a save that could not happen
+is said in the window (`problem`), the change still holding until the app quits."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Property, QObject, Signal, Slot
+
+from app.contract.host_api import SettingsHost
+from app.renderer.qt.app_settings import AppSettings
+from app.renderer.qt.tasks import TaskRunner
+
+COLOR_SCHEME_CHOICES = (("system", "Follow the system"), ("light", "Light"), ("dark", "Dark"))
+FONT_SCALE_CHOICES = (0.85, 1.0, 1.15, 1.3, 1.5)
+
+
+def _percent(scale: float) -> str:
+    return f"{round(scale * 100)}%" + (" (the system's size)" if abs(scale - 1.0) < 1e-6 else "")
+
+
+class SettingsView(QObject):
+    changed = Signal()
+
+    def __init__(
+        self, host: SettingsHost, app: AppSettings, tasks: TaskRunner, parent: QObject | None = None
+    ) -> None:
+        super().__init__(parent)
+        self._host = host
+        self._app = app
+        self._tasks = tasks
+        self._problem = ""
+        self._saving = 0
+        app.changed.connect(self.changed)
+
+    def _save(self, changes: dict[str, Any]) -> None:
+        self._saving += 1
+        self.changed.emit()
+        self._tasks.spawn(self._saved(changes))
+
+    async def _saved(self, changes: dict[str, Any]) -> None:
+        try:
+            self._problem = await self._host.save_appearance(changes)
+        finally:
+            self._saving -= 1
+            self.changed.emit()
+
+    @Slot(str)
+    def setColorScheme(self, scheme: str) -> None:
+        if scheme != self._app.colorScheme and scheme in dict(COLOR_SCHEME_CHOICES):
+            self._app.setColorScheme(scheme)
+            self._save({"colorScheme": scheme})
+
+    @Slot(float)
+    def setFontScale(self, scale: float) -> None:
+        if scale in FONT_SCALE_CHOICES and abs(scale - self._app.fontScale) > 1e-6:
+            self._app.setFontScale(scale)
+            self._save({"fontScale": scale})
+
+    @Slot(bool)
+    def setReducedMotion(self, reduced: bool) -> None:
+        if reduced != self._app.reducedMotion:
+            self._app.setReducedMotion(reduced)
+            self._save({"reducedMotion": reduced})
+
+    colorScheme = Property(str, lambda self: self._app.colorScheme, notify=changed)
+    fontScale = Property(float, lambda self: self._app.fontScale, notify=changed)
+    reducedMotion = Property(bool, lambda self: self._app.reducedMotion, notify=changed)
+    colorSchemes = Property(
+        "QVariantList",
+        lambda self: [{"value": v, "label": t} for v, t in COLOR_SCHEME_CHOICES],
+        constant=True,
+    )
+    fontScales = Property(
+        "QVariantList",
+        lambda self: [{"value": v, "label": _percent(v)} for v in FONT_SCALE_CHOICES],
+        constant=True,
+    )
+    problem = Property(str, lambda self: self._problem, notify=changed)
+    saving = Property(bool, lambda self: self._saving > 0, notify=changed)
+    location = Property(str, lambda self: self._host.location(), constant=True)

@@ -1,0 +1,115 @@
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+
+// Settings (Ctrl+, or the platform's Preferences key): each change applies at once and is saved to
+// the user's config file by the main side; a save that could not happen is said here.
+Dialog {
+    id: root
+    objectName: "settingsDialog"
+    parent: Overlay.overlay
+    anchors.centerIn: parent
+    width: Math.min(560, parent ? parent.width - 40 : 560)
+    modal: true
+    focus: true
+    title: "Settings"
+    padding: Theme.pad * 2
+    Accessible.name: "Settings"
+    background: Rectangle { color: Theme.surface; radius: Theme.radius; border.color: Theme.border }
+    header: Label {
+        text: root.title
+        color: Theme.text
+        font.bold: true; font.pixelSize: Theme.fontTitle
+        padding: Theme.pad * 2; bottomPadding: 0
+    }
+    Overlay.modal: Rectangle { color: Theme.dark ? "#80000000" : "#40000000" }
+    onOpened: schemeBox.forceActiveFocus()
+
+    ColumnLayout {
+        width: parent.width
+        spacing: Theme.gap * 1.5
+
+        Label {
+            text: "Appearance"
+            font.bold: true; font.pixelSize: Theme.fontMedium
+            color: Theme.text
+            Accessible.role: Accessible.Heading
+        }
+        GridLayout {
+            columns: 2
+            columnSpacing: Theme.pad
+            rowSpacing: Theme.gap
+            Layout.fillWidth: true
+
+            Label { text: "Theme"; color: Theme.text }
+            ComboBox {
+                id: schemeBox
+                objectName: "settingsColorScheme"
+                Layout.fillWidth: true
+                model: settings.colorSchemes
+                textRole: "label"
+                valueRole: "value"
+                currentIndex: settings.colorSchemes.findIndex(c => c.value === settings.colorScheme)
+                onActivated: (index) => settings.setColorScheme(settings.colorSchemes[index].value)
+                Accessible.name: "Theme: " + currentText
+                KeyNavigation.tab: scaleBox
+            }
+
+            Label { text: "Text size"; color: Theme.text }
+            ComboBox {
+                id: scaleBox
+                objectName: "settingsFontScale"
+                Layout.fillWidth: true
+                model: settings.fontScales
+                textRole: "label"
+                valueRole: "value"
+                currentIndex: settings.fontScales.findIndex(c => Math.abs(c.value - settings.fontScale) < 0.001)
+                onActivated: (index) => settings.setFontScale(settings.fontScales[index].value)
+                Accessible.name: "Text size: " + currentText
+                KeyNavigation.tab: motionSwitch
+            }
+
+            Label { text: "Motion"; color: Theme.text }
+            Switch {
+                id: motionSwitch
+                objectName: "settingsReducedMotion"
+                text: "Reduce animations"
+                checked: settings.reducedMotion
+                onToggled: settings.setReducedMotion(checked)
+                Accessible.name: "Reduce animations"
+                KeyNavigation.tab: closeButton
+            }
+        }
+
+        Label {
+            objectName: "settingsProblem"
+            visible: text !== ""
+            text: settings.problem
+            wrapMode: Text.Wrap
+            color: Theme.danger
+            Layout.fillWidth: true
+            Accessible.role: Accessible.AlertMessage
+            Accessible.name: text
+        }
+        Label {
+            objectName: "settingsLocation"
+            text: "Settings are kept in " + settings.location + (settings.saving ? " (saving\u2026)" : "")
+                  + ". The agent, extra folders and the terminal tools' port are set in that file too."
+            wrapMode: Text.Wrap
+            color: Theme.muted
+            font.pixelSize: Theme.fontSmall
+            Layout.fillWidth: true
+        }
+    }
+
+    footer: DialogButtonBox {
+        background: Item {}
+        Button {
+            id: closeButton
+            objectName: "settingsClose"
+            text: "Close"
+            DialogButtonBox.buttonRole: DialogButtonBox.RejectRole
+            Accessible.name: "Close settings"
+        }
+    }
+}

@@ -1,0 +1,125 @@
+"""Settings in the real window, with the keyboard only: Ctrl+, opens it on the theme, arrows choose,
+Tab moves on, Space toggles, Esc closes. Each change applies at once (the colour scheme, every text's
+size, motion) and is in the config file afterwards; the next start reads it. A config file ClawQt cannot
+read is never overwritten: the window says so and the change holds for the run."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtGui import QGuiApplication
+
+from app.gui import build_host
+from tests.conftest import scripted_agent_argv
+
+CTRL = Qt.KeyboardModifier.ControlModifier
+
+
+def _args(ui) -> argparse.Namespace:
+    return argparse.Namespace(
+        agent=" ".join(scripted_agent_argv()), cwd=str(ui.tmp_path), record=None, add_dir=[]
+    )
+
+
+def focused(window) -> str:
+    item = window.root.activeFocusItem()
+    while item is not None and not item.objectName():
+        item = item.parentItem()
+    return item.objectName() if item is not None else ""
+
+
+def dialog_of(window) -> QObject:
+    """The Settings dialog (a popup: a QObject of the window, not an item of its visual tree)."""
+    found = window.root.findChild(QObject, "settingsDialog")
+    assert found is not None
+    return found
+
+
+async def open_settings(ui, window) -> None:
+    await ui.key(window, Qt.Key.Key_Comma, CTRL, ",")
+    dialog = dialog_of(window)
+    await ui.until(lambda: dialog.property("opened"))
+    await ui.until(lambda: focused(window) == "settingsColorScheme")
+
+
+def test_the_keyboard_alone_changes_theme_text_size_and_motion_and_they_are_saved(ui, isolated_dirs):
+    config = isolated_dirs / "config.json"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text(json.dumps({"agent": {"command": " ".join(scripted_agent_argv())}, "keep": [1, 2]}))
+
+    async def scenario():
+        host, _recorder = build_host(_args(ui))
+        window = await ui.open_host(host)
+        app = window.objects.app
+        base = QGuiApplication.font().pointSizeF()
+        await open_settings(ui, window)
+        await ui.screenshots(window, "52-settings")
+
+        await ui.key(window, Qt.Key.Key_Down)  # Follow the system -> Light
+        await ui.key(window, Qt.Key.Key_Down)  # -> Dark
+        await ui.until(lambda: app.colorScheme == "dark")
+        await ui.key(window, Qt.Key.Key_Tab)
+        await ui.until(lambda: focused(window) == "settingsFontScale")
+        await ui.key(window, Qt.Key.Key_Down)  # 100% -> 115%
+        await ui.until(lambda: abs(app.fontScale - 1.15) < 1e-6)
+        assert abs(QGuiApplication.font().pointSizeF() - base * 1.15) < 0.01  # every text without a size
+        location = ui.item(window, "settingsLocation")
+        assert location.property("font").pixelSize() == round(12 * 1.15)  # Theme's type scale
+        await ui.key(window, Qt.Key.Key_Tab)
+        await ui.until(lambda: focused(window) == "settingsReducedMotion")
+        await ui.key(window, Qt.Key.Key_Space)
+        await ui.until(lambda: app.reducedMotion)
+        await asyncio.sleep(0.2)
+        await ui.screenshot(window, "53-settings-changed")
+        await ui.key(window, Qt.Key.Key_Escape)
+        await ui.until(lambda: not dialog_of(window).property("visible"))
+
+        saved = lambda: json.loads(config.read_text())  # noqa: E731
+        await ui.until(lambda: saved().get("appearance", {}).get("reducedMotion") is True)
+        assert saved() == {
+            "agent": {"command": " ".join(scripted_agent_argv())},
+            "keep": [1, 2],
+            "appearance": {"colorScheme": "dark", "fontScale": 1.15, "reducedMotion": True},
+        }
+        assert ui.item(window, "settingsProblem").property("text") == ""
+
+        # the next start reads them
+        again, _recorder = build_host(_args(ui))
+        second = await ui.open_host(again)
+        assert second.objects.app.colorScheme == "dark"
+        assert abs(second.objects.app.fontScale - 1.15) < 1e-6 and second.objects.app.reducedMotion
+
+    ui.run(scenario())
+
+
+def test_a_config_file_clawqt_cannot_read_is_left_as_it_is_and_the_window_says_so(ui, isolated_dirs):
+    config = isolated_dirs / "config.json"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    broken = b'{"appearance": {"colorScheme": "dark"},\n oops'
+    config.write_bytes(broken)
+
+    async def scenario():
+        host, _recorder = build_host(_args(ui))
+        window = await ui.open_host(host)
+        await open_settings(ui, window)
+        await ui.key(window, Qt.Key.Key_Down)  # Follow the system -> Light
+        problem = ui.item(window, "settingsProblem")
+        await ui.until(lambda: problem.property("text"))
+        assert "is not valid JSON (line 2), so ClawQt does not write to it" in problem.property("text")
+        assert problem.property("visible") and window.objects.app.colorScheme == "light"
+        assert config.read_bytes() == broken
+        await ui.screenshot(window, "54-settings-not-saved")
+
+    ui.run(scenario())
+
+
+def test_the_header_button_opens_settings(ui):
+    async def scenario():
+        window = await ui.open(scripted_agent_argv())
+        ui.item(window, "settingsButton").clicked.emit()
+        await ui.until(lambda: dialog_of(window).property("opened"))
+
+    ui.run(scenario())
