@@ -37,7 +37,7 @@ ApplicationWindow {
         directoryOpen: conversationView.directoryOpen
         onToggleDirectory: conversation.setDirectoryOpen(!conversation.directoryOpen)
         onToggleTerminals: if (userTerminals.panelOpen) window.hideTerminals(); else window.terminalFocus()
-        onOpenSettings: settingsDialog.open()
+        onOpenSettings: window.openSettings()
     }
 
     // Ctrl+`: open the terminals and type in the one shown; pressed there, back to the composer
@@ -211,8 +211,16 @@ ApplicationWindow {
         }
     }
 
-    SettingsDialog { id: settingsDialog }
-    Shortcut { sequences: [StandardKey.Preferences, "Ctrl+,"]; onActivated: settingsDialog.open() }
+    Loader {  // made on first use: nothing of Settings costs the window's start
+        id: settingsLoader
+        active: false
+        sourceComponent: SettingsDialog {}
+    }
+    function openSettings() {
+        settingsLoader.active = true
+        settingsLoader.item.open()
+    }
+    Shortcut { sequences: [StandardKey.Preferences, "Ctrl+,"]; onActivated: window.openSettings() }
     Shortcut { sequences: [StandardKey.New]; onActivated: session.newChat() }
     Shortcut { sequence: "Ctrl+L"; onActivated: composerView.input.forceActiveFocus() }
     Shortcut { sequence: "Ctrl+`"; onActivated: window.terminalFocus() }

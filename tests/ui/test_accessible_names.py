@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 
-from PySide6.QtCore import QObject
 from PySide6.QtGui import QAccessible
 
 from app.renderer.qt.screen_text import shown
@@ -82,7 +81,7 @@ def test_every_control_of_the_main_states_has_a_name(ui):
         await asyncio.sleep(0.5)
         assert unnamed_controls(window) == [], "the terminal panel"
 
-        window.root.findChild(QObject, "settingsDialog").open()
+        window.root.openSettings()
         await asyncio.sleep(0.3)
         assert unnamed_controls(window) == [], "settings"
 
