@@ -27,6 +27,7 @@ PARTS = {
     "terminals": host_api.UserTerminalsHost,
     "terminal_access": host_api.TerminalAccessHost,
     "proposals": host_api.ProposalsHost,
+    "settings": host_api.SettingsHost,
 }
 
 
