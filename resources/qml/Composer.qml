@@ -143,9 +143,10 @@ Rectangle {
         anchors.fill: parent
         anchors.margins: Theme.gap
         anchors.topMargin: Theme.gap + (chips.visible ? chips.implicitHeight + Theme.gap : 0)
-        ToolButton {
+        ToolButton {  // "+" as in most chat apps: the tooltip and the accessible name say what it does
             objectName: "attachButton"
-            text: "Attach\u2026"
+            contentItem: IconLabel { icon: "add"; iconSize: Math.round(17 * Theme.fontScale); color: Theme.text }
+            Layout.alignment: Qt.AlignBottom
             Accessible.name: "Attach files"
             ToolTip.visible: hovered; ToolTip.text: "Attach files (or drop them here, or paste an image)"
             onClicked: composerFiles.chooseFiles()
@@ -204,6 +205,12 @@ Rectangle {
         Button {
             objectName: session.busy ? "stopButton" : "sendButton"
             text: session.busy ? "Stop" : "Send"
+            Layout.alignment: Qt.AlignBottom
+            contentItem: IconLabel {
+                icon: session.busy ? "debug-stop" : "send"
+                label: parent.text
+                color: parent.enabled ? Theme.text : Theme.muted
+            }
             enabled: session.busy || input.text.trim().length > 0 || composerFiles.count > 0
             Accessible.name: session.busy ? "Stop the agent" : "Send message"
             onClicked: session.busy ? turn.stop() : root.send()

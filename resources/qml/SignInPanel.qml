@@ -202,6 +202,7 @@ Rectangle {
                         }
                         TerminalScreen {
                             id: loginScreen
+                            fontPixelSize: Theme.fontSmall
                             objectName: "signInScreen"
                             Layout.fillWidth: true
                             Layout.preferredHeight: Math.max(4, shownLines + 1) * lineHeight

@@ -467,6 +467,7 @@ Rectangle {
             }
             TerminalScreen {
                 id: screen
+                fontPixelSize: Theme.fontSmall
                 objectName: "panelScreen"
                 anchors.fill: parent
                 anchors.margins: 6

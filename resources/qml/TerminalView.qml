@@ -38,6 +38,7 @@ Rectangle {
         }
         TerminalScreen {  // painted from the emulator: only the rows shown, no rich-text layout
             id: screen
+            fontPixelSize: Theme.fontSmall
             objectName: "terminalScreen"
             Layout.fillWidth: true
             Layout.preferredHeight: Math.max(1, shownLines) * lineHeight

@@ -55,6 +55,10 @@ def test_the_keyboard_alone_changes_theme_text_size_and_motion_and_they_are_save
         window = await ui.open_host(host)
         app = window.objects.app
         base = QGuiApplication.font().pointSizeF()
+        assert window.objects.user_terminals.newTerminal()  # a terminal in the panel: its text scales too
+        screen = await ui.until(lambda: ui.find(window, "panelScreen"))
+        await ui.until(lambda: screen.property("fitColumns") > 0)
+        columns = screen.property("fitColumns")
         await open_settings(ui, window)
         await ui.screenshots(window, "52-settings")
 
@@ -68,6 +72,8 @@ def test_the_keyboard_alone_changes_theme_text_size_and_motion_and_they_are_save
         assert abs(QGuiApplication.font().pointSizeF() - base * 1.15) < 0.01  # every text without a size
         location = ui.item(window, "settingsLocation")
         assert location.property("font").pixelSize() == round(12 * 1.15)  # Theme's type scale
+        assert screen.property("fontPixelSize") == round(12 * 1.15)  # the terminal's text, and so
+        await ui.until(lambda: screen.property("fitColumns") < columns)  # fewer columns fit
         await ui.key(window, Qt.Key.Key_Tab)
         await ui.until(lambda: focused(window) == "settingsReducedMotion")
         await ui.key(window, Qt.Key.Key_Space)

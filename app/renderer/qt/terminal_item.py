@@ -58,6 +58,7 @@ class TerminalScreen(QQuickPaintedItem):
     optionsChanged = Signal()
     selectionChanged = Signal()
     fitChanged = Signal()
+    fontChanged = Signal()
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
@@ -197,7 +198,23 @@ class TerminalScreen(QQuickPaintedItem):
     def _get_scroll_back(self) -> int:
         return self._scroll_back
 
-    lineHeight = Property(float, _get_line_height, constant=True)
+    def _get_font_pixel_size(self) -> int:
+        return self._font.pixelSize()
+
+    def _set_font_pixel_size(self, size: int) -> None:
+        """The text size (Theme's type scale follows the user's text-size setting): new metrics, a new
+        fit for the same geometry, a repaint."""
+        size = max(6, int(size))
+        if size == self._font.pixelSize():
+            return
+        self._font.setPixelSize(size)
+        self._metrics = QFontMetricsF(self._font)
+        self.fontChanged.emit()
+        self.geometryChange(self.boundingRect(), self.boundingRect())
+        self.update()
+
+    lineHeight = Property(float, _get_line_height, notify=fontChanged)
+    fontPixelSize = Property(int, _get_font_pixel_size, _set_font_pixel_size, notify=fontChanged)
     shownLines = Property(int, _get_shown_lines, notify=shownLinesChanged)
     text = Property(str, _get_text, notify=versionChanged)
     paintedVersion = Property(int, _get_painted_version, notify=versionChanged)
