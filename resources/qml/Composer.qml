@@ -55,6 +55,8 @@ Rectangle {
                 highlighted: ListView.isCurrentItem
                 text: modelData
                 font.family: Theme.mono
+                background: Rectangle { radius: 4; color: parent.highlighted ? Theme.selection : "transparent" }
+                contentItem: Text { text: parent.text; font: parent.font; color: Theme.text; elide: Text.ElideMiddle }
                 onClicked: root.mention(modelData)
             }
         }
@@ -88,10 +90,19 @@ Rectangle {
                 required property int index
                 width: commandList.width
                 highlighted: ListView.isCurrentItem
+                // a light selection, not the style's saturated highlight: the hint and the description
+                // keep their own colours and stay readable on it (checked by contrast in the tests)
+                background: Rectangle {
+                    objectName: "slashItemBackground"
+                    radius: 4
+                    color: parent.highlighted ? Theme.selection : "transparent"
+                }
                 contentItem: Column {
-                    Text { text: "/" + modelData.name + (modelData.hint ? "  " + modelData.hint : "")
+                    Text { objectName: "slashItemName"
+                           text: "/" + modelData.name + (modelData.hint ? "  " + modelData.hint : "")
                            color: Theme.text; font.family: Theme.mono }
-                    Text { text: modelData.description; color: Theme.muted; font.pixelSize: Theme.fontTiny
+                    Text { objectName: "slashItemDescription"
+                           text: modelData.description; color: Theme.muted; font.pixelSize: Theme.fontTiny
                            visible: text.length > 0; elide: Text.ElideRight; width: commandList.width - 16 }
                 }
                 onClicked: root.complete(modelData.name)

@@ -265,6 +265,23 @@ def test_heartbeat_sessions_are_hidden_and_startup_is_a_new_chat(ui):
     ui.run(scenario())
 
 
+def contrast(foreground, background) -> float:
+    """The WCAG contrast ratio of two opaque colours (1 to 21)."""
+
+    def luminance(colour) -> float:
+        def channel(value: float) -> float:
+            return value / 12.92 if value <= 0.03928 else ((value + 0.055) / 1.055) ** 2.4
+
+        return (
+            0.2126 * channel(colour.redF())
+            + 0.7152 * channel(colour.greenF())
+            + 0.0722 * channel(colour.blueF())
+        )
+
+    light, dark = sorted((luminance(foreground), luminance(background)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
 def test_slash_command_completion_with_hints(ui):
     async def scenario():
         window = await ui.open(scripted_agent_argv())
@@ -273,7 +290,17 @@ def test_slash_command_completion_with_hints(ui):
         await ui.keys(window, "/st")
         popup_list = ui.item(window, "slashList")
         await ui.until(lambda: popup_list.property("count") == 1)
-        await ui.screenshot(window, "06-slash-completion")
+        await ui.screenshots(window, "06-slash-completion")
+        # the chosen row's hint and description are readable on its highlight, light and dark
+        for scheme in ("light", "dark"):
+            window.objects.app.setColorScheme(scheme)
+            await asyncio.sleep(0.05)
+            background = ui.item(window, "slashItemBackground").property("color")
+            assert contrast(ui.item(window, "slashItemName").property("color"), background) >= 4.5, scheme
+            assert contrast(ui.item(window, "slashItemDescription").property("color"), background) >= 3.0, (
+                scheme
+            )
+        window.objects.app.setColorScheme("system")
         await ui.key(window, Qt.Key.Key_Tab)
         await ui.until(lambda: composer.property("text") == "/status ")
 
