@@ -506,3 +506,31 @@ def test_opening_a_chat_shows_that_it_waits_and_a_deadline_ends_the_wait_with_a_
         await ui.until(lambda: objects.session.sessionKey, 10)
 
     ui.run(scenario())
+
+
+def test_the_agents_mark_is_its_initials_on_a_colour_from_its_name(ui):
+    from PySide6.QtGui import QColor
+
+    from app.renderer.agent_avatar import PALETTE_SIZE, colour_index, initials
+    from tests.ui_harness import find_all
+
+    async def scenario():
+        window = await ui.open(scripted_agent_argv())
+        await ui.type_and_send(window, "hello")
+        await ui.until(lambda: "assistant-text" in ui.kinds(window))
+        label = window.objects.agent.label
+        avatar = await ui.until(
+            lambda: next(
+                (a for a in find_all(window.root.contentItem(), "agentAvatar") if a.isVisible()), None
+            )
+        )
+        (text,) = find_all(avatar, "agentAvatarInitials")
+        assert text.property("text") == initials(label) == "S"
+        palette = QColor(avatar.property("color"))
+        theme = window.engine.singletonInstance("ClawQt", "Theme")
+        theme_colours = [QColor(c) for c in theme.property("avatarColours").toVariant()]
+        assert len(theme_colours) == PALETTE_SIZE
+        assert palette == theme_colours[colour_index(label)]
+        assert all(contrast(QColor("white"), colour) >= 4.5 for colour in theme_colours)
+
+    ui.run(scenario())

@@ -10,6 +10,7 @@ from PySide6.QtCore import Property, QObject, Signal, Slot
 
 from app.contract.envelopes import AgentStateEnvelope, Envelope
 from app.contract.host_api import SessionsHost
+from app.renderer.agent_avatar import colour_index, initials
 from app.renderer.qt.current_session import CurrentSession
 from app.renderer.qt.tasks import TaskRunner
 
@@ -54,6 +55,8 @@ class AgentStatus(QObject):
         return "working" if self._state == "ready" and self._session.busy else self._state
 
     label = Property(str, lambda self: self._label, notify=changed)
+    initials = Property(str, lambda self: initials(self._label), notify=changed)
+    colourIndex = Property(int, lambda self: colour_index(self._label), notify=changed)
     state = Property(str, _get_state, notify=changed)
     message = Property(str, lambda self: self._message, notify=changed)
     banner = Property("QVariantMap", lambda self: self._banner, notify=bannerChanged)
