@@ -128,7 +128,7 @@ def build_host(args: argparse.Namespace) -> tuple[Host, TraceRecorder | None]:
     service = ChatService(
         command, cwd=getattr(args, "cwd", None), recorder=recorder, additional_directories=extra
     )
-    settings = SettingsFile(config.path, config.appearance)
+    settings = SettingsFile(config.path, config.appearance, config.notifications)
     host = make_host(
         service, problems=problems, terminal_tools_port=config.terminal_tools_port, settings=settings
     )

@@ -348,6 +348,14 @@ class SettingsHost(Protocol):
         the change still holds until the app quits)."""
         ...
 
+    def notifications(self) -> dict[str, Any]:
+        """{"desktop": bool}: whether the user is called (tray or the window's alert) while away."""
+        ...
+
+    async def save_notifications(self, changes: dict[str, Any]) -> str:
+        """Like `save_appearance`, for keys of `notifications()`."""
+        ...
+
 
 class HostApi(Protocol):
     @property

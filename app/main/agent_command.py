@@ -18,7 +18,13 @@ from app.contract.host_api import LocalProblem
 from app.main.json_files import Unusable, json_kind, parse_object
 from app.main.paths import shown
 from app.main.settings_file import KEY as APPEARANCE_KEY
-from app.main.settings_file import Appearance, read_appearance
+from app.main.settings_file import (
+    NOTIFICATIONS_KEY,
+    Appearance,
+    Notifications,
+    read_appearance,
+    read_notifications,
+)
 
 AgentSource = Literal["flag", "config", "openclaw", "demo"]
 
@@ -99,6 +105,7 @@ class Config:
     problems: tuple[LocalProblem, ...] = ()
     terminal_tools_port: int | None = None  # the loopback port of the terminal tools (None: ClawQt picks)
     appearance: Appearance = field(default_factory=Appearance)  # theme, text size, motion (Settings)
+    notifications: Notifications = field(default_factory=Notifications)  # calling the user (Settings)
 
 
 def read_config(path: Path) -> Config:
@@ -117,7 +124,8 @@ def read_config(path: Path) -> Config:
     directories = _additional_directories(data.get("additionalDirectories", []), path, problems)
     port = _port(data.get("terminalToolsPort"), path, problems)
     appearance = read_appearance(data.get(APPEARANCE_KEY), path, problems)
-    return Config(path, argv, origin, directories, tuple(problems), port, appearance)
+    notifications = read_notifications(data.get(NOTIFICATIONS_KEY), path, problems)
+    return Config(path, argv, origin, directories, tuple(problems), port, appearance, notifications)
 
 
 def _port(value: object, path: Path, problems: list[LocalProblem]) -> int | None:

@@ -1,8 +1,8 @@
 """The settings the user changes in the app (Settings, Ctrl+,), kept in the user's config file under
-"appearance" beside everything else in it. Read with the rest of the config (each wrong value named,
-its default used); written only from Settings, only when the file can be read as a JSON object (an
-unreadable file is never overwritten: the change then lasts until the app quits and the user is told
-why), keeping every other key, through a temporary file renamed into place."""
+"appearance" and "notifications" beside everything else in it. Read with the rest of the config (each
+wrong value named, its default used); written only from Settings, only when the file can be read as a
+JSON object (an unreadable file is never overwritten: the change then lasts until the app quits and the
+user is told why), keeping every other key, through a temporary file renamed into place."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from app.main.json_files import Unusable, json_kind, parse_object
 from app.main.paths import shown
 
 KEY = "appearance"
+NOTIFICATIONS_KEY = "notifications"
 COLOR_SCHEMES = ("system", "light", "dark")
 MIN_FONT_SCALE, MAX_FONT_SCALE = 0.75, 2.0  # what a text-size setting may be (the window offers 85-150%)
 FIELDS = {"colorScheme": "color_scheme", "fontScale": "font_scale", "reducedMotion": "reduced_motion"}
@@ -34,6 +35,41 @@ class Appearance:
 
     def as_dict(self) -> dict[str, Any]:
         return {key: getattr(self, name) for key, name in FIELDS.items()}
+
+
+@dataclass(frozen=True)
+class Notifications:
+    desktop: bool = True  # a tray message or the window's alert when an agent waits while ClawQt is away
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"desktop": self.desktop}
+
+
+def notification_problem(key: str, value: object) -> str:
+    """Why `value` cannot be `notifications.<key>` ("" when it can)."""
+    if key == "desktop":
+        return "" if isinstance(value, bool) else "it must be true or false"
+    return "ClawQt has no such setting"
+
+
+def read_notifications(value: object, path: Path, problems: list[LocalProblem]) -> Notifications:
+    """`notifications` of the config file, read like `appearance`."""
+    if value is None:
+        return Notifications()
+    if not isinstance(value, dict):
+        why = f"it must be an object of settings, not {json_kind(value)}"
+        problems.append(
+            LocalProblem(f'"{NOTIFICATIONS_KEY}" in your config file {shown(path)} is ignored: {why}.')
+        )
+        return Notifications()
+    if "desktop" not in value:
+        return Notifications()
+    why = notification_problem("desktop", value["desktop"])
+    if why:
+        text = f'"{NOTIFICATIONS_KEY}.desktop" in your config file {shown(path)} is ignored: {why}.'
+        problems.append(LocalProblem(text))
+        return Notifications()
+    return Notifications(value["desktop"])
 
 
 def problem_with(key: str, value: object) -> str:
@@ -76,12 +112,27 @@ def read_appearance(value: object, path: Path, problems: list[LocalProblem]) -> 
 class SettingsFile:
     """The `settings` host part: the appearance in effect and saving a change of it."""
 
-    def __init__(self, path: Path, appearance: Appearance | None = None) -> None:
+    def __init__(
+        self, path: Path, appearance: Appearance | None = None, notifications: Notifications | None = None
+    ) -> None:
         self.path = path
         self._appearance = appearance or Appearance()
+        self._notifications = notifications or Notifications()
 
     def appearance(self) -> dict[str, Any]:
         return self._appearance.as_dict()
+
+    def notifications(self) -> dict[str, Any]:
+        return self._notifications.as_dict()
+
+    async def save_notifications(self, changes: dict[str, Any]) -> str:
+        """Like `save_appearance`, for {"desktop": bool}."""
+        for key, value in changes.items():
+            why = notification_problem(key, value)
+            if why:
+                return f'The setting "{key}" was not changed: {why}.'
+        self._notifications = replace(self._notifications, **changes)
+        return await asyncio.to_thread(self._write, NOTIFICATIONS_KEY, changes)
 
     def location(self) -> str:
         return shown(self.path)
@@ -97,9 +148,9 @@ class SettingsFile:
         for key, value in changes.items():
             updated = replace(updated, **{FIELDS[key]: float(value) if key == "fontScale" else value})
         self._appearance = updated
-        return await asyncio.to_thread(self._write, changes)
+        return await asyncio.to_thread(self._write, KEY, changes)
 
-    def _write(self, changes: dict[str, Any]) -> str:
+    def _write(self, section_key: str, changes: dict[str, Any]) -> str:
         kept = "the change applies until you quit ClawQt"
         try:
             raw = self.path.read_bytes()
@@ -113,8 +164,8 @@ class SettingsFile:
                 f"Your config file {shown(self.path)} {data.why}, so ClawQt does not write to it: {kept}; "
                 "fix the file to keep your settings."
             )
-        section = data.get(KEY)
-        data[KEY] = {**(section if isinstance(section, dict) else {}), **changes}
+        section = data.get(section_key)
+        data[section_key] = {**(section if isinstance(section, dict) else {}), **changes}
         try:
             _replace_atomically(self.path, (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode())
         except OSError as error:

@@ -77,8 +77,25 @@ Dialog {
                 checked: settings.reducedMotion
                 onToggled: settings.setReducedMotion(checked)
                 Accessible.name: "Reduce animations"
-                KeyNavigation.tab: closeButton
+                KeyNavigation.tab: notifySwitch
             }
+        }
+
+        Label {
+            text: "Notifications"
+            font.bold: true; font.pixelSize: Theme.fontMedium
+            color: Theme.text
+            Accessible.role: Accessible.Heading
+        }
+        Switch {
+            id: notifySwitch
+            objectName: "settingsNotify"
+            text: "Tell me when an agent needs me while ClawQt is in the background"
+            checked: settings.notify
+            onToggled: settings.setNotify(checked)
+            Accessible.name: text
+            KeyNavigation.tab: closeButton
+            Layout.fillWidth: true
         }
 
         Label {

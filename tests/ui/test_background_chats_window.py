@@ -95,6 +95,29 @@ def test_a_permission_asked_in_a_chat_not_shown_waits_and_is_answered_after_goin
     ui.run(scenario())
 
 
+def test_with_notifications_off_in_settings_only_the_sidebar_says_a_chat_needs_you(ui):
+    async def scenario():
+        window = await ui.open(scripted_agent_argv())
+        objects = window.objects
+        called: list[tuple[str, str]] = []
+        objects.attention.notified.connect(lambda how, text: called.append((how, text)))
+        objects.settings.setNotify(False)  # the user's choice in Settings
+        first = objects.session.sessionKey
+        await ui.type_and_send(window, "permission-later 0.5")
+        await ui.until(lambda: "assistant-text" in ui.kinds(window))
+        objects.session.newChat()
+        await ui.until(lambda: objects.session.sessionKey not in ("", first))
+        other = await leave_window(ui)
+        try:
+            await ui.until(lambda: _sidebar(objects)[first]["needsYou"], 10)
+            await asyncio.sleep(0.5)
+            assert called == []
+        finally:
+            other.destroy()
+
+    ui.run(scenario())
+
+
 def test_the_sidebar_row_of_a_chat_that_needs_you_says_so_to_assistive_technology(ui):
     async def scenario():
         window = await ui.open(scripted_agent_argv())

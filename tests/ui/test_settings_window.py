@@ -78,17 +78,22 @@ def test_the_keyboard_alone_changes_theme_text_size_and_motion_and_they_are_save
         await ui.until(lambda: focused(window) == "settingsReducedMotion")
         await ui.key(window, Qt.Key.Key_Space)
         await ui.until(lambda: app.reducedMotion)
+        await ui.key(window, Qt.Key.Key_Tab)
+        await ui.until(lambda: focused(window) == "settingsNotify")
+        await ui.key(window, Qt.Key.Key_Space)
+        await ui.until(lambda: not app.notify)
         await asyncio.sleep(0.2)
         await ui.screenshot(window, "53-settings-changed")
         await ui.key(window, Qt.Key.Key_Escape)
         await ui.until(lambda: not dialog_of(window).property("visible"))
 
         saved = lambda: json.loads(config.read_text())  # noqa: E731
-        await ui.until(lambda: saved().get("appearance", {}).get("reducedMotion") is True)
+        await ui.until(lambda: saved().get("notifications", {}).get("desktop") is False)
         assert saved() == {
             "agent": {"command": " ".join(scripted_agent_argv())},
             "keep": [1, 2],
             "appearance": {"colorScheme": "dark", "fontScale": 1.15, "reducedMotion": True},
+            "notifications": {"desktop": False},
         }
         assert ui.item(window, "settingsProblem").property("text") == ""
 
@@ -97,6 +102,7 @@ def test_the_keyboard_alone_changes_theme_text_size_and_motion_and_they_are_save
         second = await ui.open_host(again)
         assert second.objects.app.colorScheme == "dark"
         assert abs(second.objects.app.fontScale - 1.15) < 1e-6 and second.objects.app.reducedMotion
+        assert not second.objects.app.notify
 
     ui.run(scenario())
 

@@ -11,7 +11,13 @@ import stat
 import pytest
 
 from app.main.agent_command import read_config
-from app.main.settings_file import Appearance, SettingsFile, read_appearance
+from app.main.settings_file import (
+    Appearance,
+    Notifications,
+    SettingsFile,
+    read_appearance,
+    read_notifications,
+)
 
 
 def test_the_appearance_is_read_and_each_wrong_value_is_named_with_its_default_used(tmp_path):
@@ -104,3 +110,26 @@ async def test_a_folder_in_the_way_is_a_sentence_not_an_exception(tmp_path):
     config.mkdir()
     said = await SettingsFile(config).save_appearance({"colorScheme": "dark"})
     assert said.startswith(f"Your config file {config} cannot be read") or "could not be saved" in said
+
+
+async def test_notifications_are_read_and_saved_beside_the_appearance(tmp_path):
+    config = tmp_path / "config.json"
+    config.write_text(json.dumps({"appearance": {"colorScheme": "dark"}, "notifications": {"desktop": "no"}}))
+    read = read_config(config)
+    assert read.notifications == Notifications()  # on unless the user turns it off
+    assert [p.text for p in read.problems] == [
+        f'"notifications.desktop" in your config file {config} is ignored: it must be true or false.'
+    ]
+    settings = SettingsFile(config, read.appearance, read.notifications)
+    assert await settings.save_notifications({"desktop": False}) == ""
+    assert json.loads(config.read_text()) == {
+        "appearance": {"colorScheme": "dark"},
+        "notifications": {"desktop": False},
+    }
+    assert read_config(config).notifications == Notifications(False) and settings.notifications() == {
+        "desktop": False
+    }
+    assert "was not changed" in await settings.save_notifications({"desktop": 0})
+    problems: list = []
+    assert read_notifications("loud", config, problems) == Notifications()
+    assert problems[0].text.endswith("it must be an object of settings, not text.")

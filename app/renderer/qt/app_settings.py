@@ -24,7 +24,8 @@ class AppSettings(QObject):
     """Window-wide presentation settings in effect: reduced motion, the colour scheme ("system" follows
     the desktop; "light" or "dark" force one, e.g. CLAWQT_COLOR_SCHEME=dark) and the text size (a scale
     of the desktop's font: the application font, which every text without a size of its own uses, and
-    Theme's type scale for the rest). Changing them here lasts for this run; Settings also saves them."""
+    Theme's type scale for the rest), and whether the user is called while the window is away
+    (`notify`). Changing them here lasts for this run; Settings also saves them."""
 
     changed = Signal()
     linkColourChanged = Signal()
@@ -35,9 +36,11 @@ class AppSettings(QObject):
         color_scheme: str = "system",
         parent: QObject | None = None,
         font_scale: float = 1.0,
+        notify: bool = True,
     ) -> None:
         super().__init__(parent)
         self._reduced_motion = reduced_motion
+        self._notify = notify
         self._color_scheme = color_scheme if color_scheme in COLOR_SCHEMES else "system"
         self._font_scale = 1.0
         self.setFontScale(font_scale)
@@ -53,6 +56,12 @@ class AppSettings(QObject):
     def setReducedMotion(self, reduced: bool) -> None:
         if reduced != self._reduced_motion:
             self._reduced_motion = reduced
+            self.changed.emit()
+
+    @Slot(bool)
+    def setNotify(self, notify: bool) -> None:
+        if notify != self._notify:
+            self._notify = notify
             self.changed.emit()
 
     @Slot(float)
@@ -79,6 +88,7 @@ class AppSettings(QObject):
     reducedMotion = Property(bool, lambda self: self._reduced_motion, notify=changed)
     colorScheme = Property(str, lambda self: self._color_scheme, notify=changed)
     fontScale = Property(float, lambda self: self._font_scale, notify=changed)
+    notify = Property(bool, lambda self: self._notify, notify=changed)  # call the user while away
     linkColour = Property(
         str,
         lambda self: QGuiApplication.palette().color(QPalette.ColorRole.Link).name(),

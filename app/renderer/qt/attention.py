@@ -43,10 +43,15 @@ class Attention(QObject):
     notified = Signal(str, str)  # (how: "tray" | "alert", the message) each time the user is called
 
     def __init__(
-        self, host: SessionsHost, title_of: Callable[[str], str], parent: QObject | None = None
+        self,
+        host: SessionsHost,
+        title_of: Callable[[str], str],
+        parent: QObject | None = None,
+        enabled: Callable[[], bool] = lambda: True,
     ) -> None:
         super().__init__(parent)
         self._title_of = title_of
+        self._enabled = enabled  # the user's Settings: off means the sidebar's mark alone says it
         self._tray: object | None = None  # QSystemTrayIcon, made on first use (widgets only then)
         self._told: set[str] = set()  # chats already notified since the window was last focused
         host.subscribe(self._on_envelope)
@@ -68,7 +73,7 @@ class Attention(QObject):
 
     def _call(self, key: str, what: str) -> None:
         """Notify once per chat while the chat window is not focused."""
-        if key in self._told or _is_chat_window(QGuiApplication.focusWindow()):
+        if key in self._told or not self._enabled() or _is_chat_window(QGuiApplication.focusWindow()):
             return
         self._told.add(key)
         self.notify(f"{self._title_of(key)} needs you: {what}")

@@ -72,7 +72,8 @@ class ChatObjects(QObject):
         super().__init__(parent)
         sessions_host = host.sessions
         self.host = host
-        self.app = AppSettings(reduced_motion, color_scheme, self, font_scale)
+        notify = bool(host.settings.notifications().get("desktop", True))
+        self.app = AppSettings(reduced_motion, color_scheme, self, font_scale, notify)
         self.icons = Icons(self)
         self.diffs = DiffRenderer(self)
         self.tasks = TaskRunner(self)
@@ -86,7 +87,7 @@ class ChatObjects(QObject):
         self.session = CurrentSession(sessions_host, self.model, self.tasks, self.notices, self)
         self.composer_files = ComposerAttachments(host.composer, self.session, self.tasks, self.notices, self)
         self.sessions = SessionList(sessions_host, host.stores, self.session, self.tasks, self.notices, self)
-        self.attention = Attention(sessions_host, self.sessions.title_of, self)
+        self.attention = Attention(sessions_host, self.sessions.title_of, self, lambda: self.app.notify)
         self.agent = AgentStatus(sessions_host, self.session, self.tasks, self)
         self.header = SessionHeader(
             sessions_host, self.session, self.sessions, self.tasks, self.notices, self

@@ -34,14 +34,15 @@ class SettingsView(QObject):
         self._saving = 0
         app.changed.connect(self.changed)
 
-    def _save(self, changes: dict[str, Any]) -> None:
+    def _save(self, changes: dict[str, Any], section: str = "appearance") -> None:
         self._saving += 1
         self.changed.emit()
-        self._tasks.spawn(self._saved(changes))
+        self._tasks.spawn(self._saved(changes, section))
 
-    async def _saved(self, changes: dict[str, Any]) -> None:
+    async def _saved(self, changes: dict[str, Any], section: str) -> None:
+        save = self._host.save_notifications if section == "notifications" else self._host.save_appearance
         try:
-            self._problem = await self._host.save_appearance(changes)
+            self._problem = await save(changes)
         finally:
             self._saving -= 1
             self.changed.emit()
@@ -64,7 +65,14 @@ class SettingsView(QObject):
             self._app.setReducedMotion(reduced)
             self._save({"reducedMotion": reduced})
 
+    @Slot(bool)
+    def setNotify(self, notify: bool) -> None:
+        if notify != self._app.notify:
+            self._app.setNotify(notify)
+            self._save({"desktop": notify}, "notifications")
+
     colorScheme = Property(str, lambda self: self._app.colorScheme, notify=changed)
+    notify = Property(bool, lambda self: self._app.notify, notify=changed)
     fontScale = Property(float, lambda self: self._app.fontScale, notify=changed)
     reducedMotion = Property(bool, lambda self: self._app.reducedMotion, notify=changed)
     colorSchemes = Property(
