@@ -31,6 +31,11 @@ def qml_dir() -> Path:
     return resources_dir() / "qml"
 
 
+# One Quick Controls style on every system (the default would be each platform's native style, which
+# Theme's colours do not reach): buttons, combo boxes, menus and fields look like one app everywhere.
+CONTROLS_STYLE = "Fusion"
+
+
 def reduced_motion(saved: bool = False) -> bool:
     """CLAWQT_REDUCED_MOTION=1 (or 0) decides for this run; else the saved setting."""
     value = os.environ.get("CLAWQT_REDUCED_MOTION", "")
@@ -50,6 +55,10 @@ class Window:
         from PySide6 import QtQuick  # noqa: F401 - needed before load() for a QQuickWindow root
         from PySide6.QtCore import QUrl
         from PySide6.QtQml import QQmlApplicationEngine, qmlRegisterSingletonType
+        from PySide6.QtQuickControls2 import QQuickStyle
+
+        if not os.environ.get("QT_QUICK_CONTROLS_STYLE"):  # a user's own choice of style still wins
+            QQuickStyle.setStyle(CONTROLS_STYLE)
 
         from app.renderer.qt import terminal_item
         from app.renderer.qt.attachments import IMAGE_PROVIDER

@@ -7,8 +7,6 @@ forward slashes: PyInstaller gives native separators, so each rule normalises fi
 
 from __future__ import annotations
 
-import sys
-
 from app.contract.bundled import APP_ID
 
 __all__ = ["APP_ID", "EXCLUDED_MODULES", "keep", "windows_version_info"]
@@ -113,15 +111,9 @@ _DROPPED_QML = (
     "QtNetwork/",
     "QtCore/",
 )
-# Quick Controls styles: Basic (the fallback every style builds on), Fusion (Linux's default and the
-# one ClawQt is drawn with) and the native style of the platform the bundle is for
-_KEPT_STYLES = {"Basic", "Fusion", "impl"} | (
-    {"Windows", "FluentWinUI3"}
-    if sys.platform == "win32"
-    else {"macOS", "iOS"}
-    if sys.platform == "darwin"
-    else set()
-)
+# Quick Controls styles: Fusion (the one style ClawQt uses on every system, app/gui.py CONTROLS_STYLE),
+# Basic (what every style falls back to) and their shared impl
+_KEPT_STYLES = {"Basic", "Fusion", "impl"}
 # Qt plugin folders the app never loads (it is no Designer, SQL, printing or Wayland compositor host)
 _DROPPED_PLUGINS = (
     "designer/",
@@ -185,7 +177,10 @@ _DROPPED_LIBRARIES = (
     "Qt6QuickVectorImage",
     "Qt6QuickVectorImageGenerator",
     "Qt6QuickVectorImageHelpers",
-    *(() if sys.platform == "win32" else ("Qt6QuickControls2FluentWinUI3StyleImpl",)),
+    "Qt6QuickControls2FluentWinUI3StyleImpl",
+    "Qt6QuickControls2WindowsStyleImpl",
+    "Qt6QuickControls2MacOSStyleImpl",
+    "Qt6QuickControls2IOSStyleImpl",
 )
 
 

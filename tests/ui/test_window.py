@@ -534,3 +534,26 @@ def test_the_agents_mark_is_its_initials_on_a_colour_from_its_name(ui):
         assert all(contrast(QColor("white"), colour) >= 4.5 for colour in theme_colours)
 
     ui.run(scenario())
+
+
+def test_the_window_draws_its_controls_in_one_style_on_every_system(ui, monkeypatch):
+    """Fusion is asked for before the QML loads (Linux's default is Fusion anyway, so the request itself
+    is what the test watches); a user's QT_QUICK_CONTROLS_STYLE still wins."""
+    from PySide6.QtQuickControls2 import QQuickStyle
+
+    from app.gui import CONTROLS_STYLE
+
+    asked: list[str] = []
+    real = QQuickStyle.setStyle
+    monkeypatch.setattr(
+        QQuickStyle, "setStyle", staticmethod(lambda style: (asked.append(style), real(style)))
+    )
+
+    async def scenario():
+        await ui.open(scripted_agent_argv())
+        assert asked == [CONTROLS_STYLE] == ["Fusion"] and QQuickStyle.name() == "Fusion"
+        monkeypatch.setenv("QT_QUICK_CONTROLS_STYLE", "Fusion")
+        await ui.open(scripted_agent_argv())
+        assert asked == ["Fusion"]  # the user's own choice: not asked again
+
+    ui.run(scenario())

@@ -40,6 +40,9 @@ def test_what_the_app_uses_is_kept(dest):
     "dest",
     [
         QML + "QtQuick/Controls/Material/qmldir",
+        QML + "QtQuick/Controls/Windows/qmldir",  # one style everywhere: no native ones
+        QML + "QtQuick/Controls/macOS/qmldir",
+        QML + "QtQuick/Controls/FluentWinUI3/qmldir",
         QML + "QtQuick/Controls/Universal/libqtquickcontrols2universalstyleplugin.so",
         QML + "QtQuick/VirtualKeyboard/qmldir",
         QML + "QtQuick/Pdf/qmldir",
