@@ -1,6 +1,7 @@
 """E2E fixtures: the pinned OpenClaw (installed by the suite, cached), the fake model, and one real
-gateway shared by the whole e2e run (it takes ~1.1 GB and ~10 s to start); a test that kills it starts
-it again on the same port before it ends."""
+gateway shared by the e2e tests (it takes ~1.1 GB and ~10 s to start), stopped when they are done so its
+own work (heartbeats, exec completions) never runs under the timing-sensitive tests after them; a test
+that kills it starts it again on the same port before it ends."""
 
 from __future__ import annotations
 
@@ -32,8 +33,10 @@ def fake_model() -> Iterator[FakeModel]:
     model.stop()
 
 
-@pytest.fixture(scope="session")
-def gateway(openclaw_env, fake_model, tmp_path_factory) -> Iterator[Gateway]:
+@pytest.fixture(scope="package")  # ended after the last e2e test: a 1 GB gateway doing its own timers
+def gateway(
+    openclaw_env, fake_model, tmp_path_factory
+) -> Iterator[Gateway]:  # must not run under later tests
     config = gateway_config(fake_model.base_url, EXEC_APPROVALS)
     with running_gateway(openclaw_env, tmp_path_factory.mktemp("openclaw-state"), config) as gw:
         yield gw
