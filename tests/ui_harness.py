@@ -52,6 +52,12 @@ def plain_text(edit: QQuickItem) -> str:
     return text.replace("\u2029", "\n")  # Qt's paragraph separators
 
 
+def focused(window: Any) -> str:
+    """The objectName of the item that has the keyboard focus ("" when none)."""
+    item = window.root.activeFocusItem()
+    return item.objectName() if item is not None else ""
+
+
 def find_all(root: QQuickItem, name: str) -> list[QQuickItem]:
     """Every item named `name` in the visual tree under `root` (itself included)."""
     found, stack = [], [root]

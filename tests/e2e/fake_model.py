@@ -42,18 +42,13 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from app.contract.hidden_context import OPEN as HIDDEN_OPEN
-from app.contract.proposals import canonical_invocation, compact_payload
+from app.demo_agent.proposal_command import proposal_template
 
 INTERNAL = "<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>"
 READ_TOOL = "read_terminal"
 INPUT_TOOL = "send_terminal_input"
 CONTEXT_TOKEN = re.compile(r"contextToken: (cqt_\S+)")
 SNAPSHOT_ID = re.compile(r'--- terminal (\S+) "')
-# the proposal command's template line in ClawQt's hidden context: "<executable>" ... 'PAYLOAD'
-PROPOSAL_TEMPLATE = re.compile(
-    r'"(?P<executable>[^"\n]+)" propose-terminal-actions'
-    r" --channel (?P<channel>v1\.[0-9a-f]{32}\.[0-9a-f]{32}) --payload-json 'PAYLOAD'"
-)
 YIELD_HINT = re.compile(r"yieldMs (\d+)")  # the wait the hidden context asks the shell tool for
 
 
@@ -312,8 +307,8 @@ class FakeModel:
         words = current.split(HIDDEN_OPEN)[0]
         asked = re.search(r"propose (?:yieldMs=(\d+) )?(.+)", words, re.IGNORECASE | re.DOTALL)
         hidden = current[max(current.find(HIDDEN_OPEN), 0) :]
-        templates = list(PROPOSAL_TEMPLATE.finditer(hidden))
-        if asked is None or not templates:
+        template = proposal_template(current)  # read the way the demo agent reads it
+        if asked is None or template is None:
             self._stream_text(handler, ["No proposal command in the message: no ClawQt hidden context."])
             return
         action = {"type": "send", "input": asked.group(2).strip()}
@@ -324,12 +319,7 @@ class FakeModel:
             "recommended_choice": 1,
             "choices": [choice],
         }
-        template = templates[-1]
-        arguments: dict[str, Any] = {
-            "command": canonical_invocation(
-                template["executable"], template["channel"], compact_payload(payload)
-            )
-        }
+        arguments: dict[str, Any] = {"command": template.command(payload)}
         wait = asked.group(1) or (YIELD_HINT.search(hidden) or [None, None])[1]
         if wait:
             arguments["yieldMs"] = int(wait)

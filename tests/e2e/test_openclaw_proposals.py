@@ -17,6 +17,7 @@ from PySide6.QtCore import Qt
 from tests.conftest import EnvelopeLog
 from tests.e2e.gateway import Gateway
 from tests.ui.test_terminal_agent_window import Chat
+from tests.ui_harness import focused
 
 pytestmark = pytest.mark.e2e
 
@@ -63,11 +64,6 @@ def assert_allowed_once_silently(chat: ProposalChat, command_part: str) -> None:
     assert raw.get("name") == "exec" and raw.get("approvalId"), tool_call
     assert " propose-terminal-actions --channel v1." in raw["command"] and command_part in raw["command"]
     assert answered == "allow-once", answered
-
-
-def focused(window) -> str:
-    item = window.root.activeFocusItem()
-    return item.objectName() if item is not None else ""
 
 
 def exec_results(fake_model, since: int) -> list[str]:

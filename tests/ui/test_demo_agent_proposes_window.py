@@ -36,6 +36,7 @@ from app.main.proposal_channels import DECISION_SECONDS
 from app.main.proposal_schema import ValidatedPayload, validate_payload
 from tests.conftest import EnvelopeLog, demo_agent_argv
 from tests.ui.test_background_chats_window import leave_window, row_of, visible_mark
+from tests.ui_harness import focused
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="POSIX sockets and shells")
 
@@ -95,11 +96,6 @@ async def open_chat(ui, tmp_path: Path) -> Chat:
     window.root.resize(1180, 1000)  # the card, the reply and the terminal in one screenshot
     await ui.until(lambda: window.host.proposals.available, 15)
     return Chat(ui, window, envelopes)
-
-
-def focused(window) -> str:
-    item = window.root.activeFocusItem()
-    return item.objectName() if item is not None else ""
 
 
 async def focus(ui, window, name: str) -> None:

@@ -19,7 +19,7 @@ from app.main.chat_service import ChatService
 from app.main.host import Host, make_host
 from app.renderer.timeline.items import MessageSegment
 from tests.conftest import scripted_agent_argv
-from tests.ui_harness import find_all
+from tests.ui_harness import find_all, focused
 
 CHANNEL = f"v1.{'c' * 32}.{'1' * 32}"
 TARGET = "bash — ~/work"
@@ -116,11 +116,6 @@ async def propose(ui, window, proposals: ProposalsStandIn, turn: str, proposal_i
     await ui.until(lambda: ui.find(window, "proposalButton_2_0") is not None)
     await asyncio.sleep(0.1)
     return envelope
-
-
-def focused(window) -> str:
-    item = window.root.activeFocusItem()
-    return item.objectName() if item is not None else ""
 
 
 async def focus(ui, window, name: str) -> None:
