@@ -12,6 +12,7 @@ import json
 import os
 import stat
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -127,10 +128,9 @@ class SettingsFile:
 
     async def save_notifications(self, changes: dict[str, Any]) -> str:
         """Like `save_appearance`, for {"desktop": bool}."""
-        for key, value in changes.items():
-            why = notification_problem(key, value)
-            if why:
-                return f'The setting "{key}" was not changed: {why}.'
+        refused = _refusal(changes, notification_problem)
+        if refused:
+            return refused
         self._notifications = replace(self._notifications, **changes)
         return await asyncio.to_thread(self._write, NOTIFICATIONS_KEY, changes)
 
@@ -140,10 +140,9 @@ class SettingsFile:
     async def save_appearance(self, changes: dict[str, Any]) -> str:
         """Take `changes` ({"colorScheme": "dark"}, ...) and write them to the config file; "" when
         written, else the sentence saying why not (the change still holds until the app quits)."""
-        for key, value in changes.items():
-            why = problem_with(key, value)
-            if why:
-                return f'The setting "{key}" was not changed: {why}.'
+        refused = _refusal(changes, problem_with)
+        if refused:
+            return refused
         updated = self._appearance
         for key, value in changes.items():
             updated = replace(updated, **{FIELDS[key]: float(value) if key == "fontScale" else value})
@@ -173,6 +172,15 @@ class SettingsFile:
                 f"Your settings could not be saved to {shown(self.path)} ({error.strerror or error}): {kept}."
             )
         return ""
+
+
+def _refusal(changes: dict[str, Any], problem: Callable[[str, object], str]) -> str:
+    """The sentence refusing the first value its section cannot hold ("" when all can)."""
+    for key, value in changes.items():
+        why = problem(key, value)
+        if why:
+            return f'The setting "{key}" was not changed: {why}.'
+    return ""
 
 
 def _replace_atomically(path: Path, content: bytes) -> None:

@@ -4,6 +4,7 @@ is said in the window (`problem`), the change still holding until the app quits.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from PySide6.QtCore import Property, QObject, Signal, Slot
@@ -34,13 +35,12 @@ class SettingsView(QObject):
         self._saving = 0
         app.changed.connect(self.changed)
 
-    def _save(self, changes: dict[str, Any], section: str = "appearance") -> None:
+    def _save(self, save: Callable[[dict[str, Any]], Awaitable[str]], changes: dict[str, Any]) -> None:
         self._saving += 1
         self.changed.emit()
-        self._tasks.spawn(self._saved(changes, section))
+        self._tasks.spawn(self._saved(save, changes))
 
-    async def _saved(self, changes: dict[str, Any], section: str) -> None:
-        save = self._host.save_notifications if section == "notifications" else self._host.save_appearance
+    async def _saved(self, save: Callable[[dict[str, Any]], Awaitable[str]], changes: dict[str, Any]) -> None:
         try:
             self._problem = await save(changes)
         finally:
@@ -51,25 +51,25 @@ class SettingsView(QObject):
     def setColorScheme(self, scheme: str) -> None:
         if scheme != self._app.colorScheme and scheme in dict(COLOR_SCHEME_CHOICES):
             self._app.setColorScheme(scheme)
-            self._save({"colorScheme": scheme})
+            self._save(self._host.save_appearance, {"colorScheme": scheme})
 
     @Slot(float)
     def setFontScale(self, scale: float) -> None:
         if scale in FONT_SCALE_CHOICES and abs(scale - self._app.fontScale) > 1e-6:
             self._app.setFontScale(scale)
-            self._save({"fontScale": scale})
+            self._save(self._host.save_appearance, {"fontScale": scale})
 
     @Slot(bool)
     def setReducedMotion(self, reduced: bool) -> None:
         if reduced != self._app.reducedMotion:
             self._app.setReducedMotion(reduced)
-            self._save({"reducedMotion": reduced})
+            self._save(self._host.save_appearance, {"reducedMotion": reduced})
 
     @Slot(bool)
     def setNotify(self, notify: bool) -> None:
         if notify != self._app.notify:
             self._app.setNotify(notify)
-            self._save({"desktop": notify}, "notifications")
+            self._save(self._host.save_notifications, {"desktop": notify})
 
     colorScheme = Property(str, lambda self: self._app.colorScheme, notify=changed)
     notify = Property(bool, lambda self: self._app.notify, notify=changed)
