@@ -12,7 +12,7 @@ import shutil
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from app.contract.host_api import LocalProblem
 from app.main.json_files import Unusable, json_kind, parse_object
@@ -26,7 +26,10 @@ from app.main.settings_file import (
     read_notifications,
 )
 
-AgentSource = Literal["flag", "config", "openclaw", "demo"]
+if TYPE_CHECKING:
+    from app.main.agent_profiles import AgentProfile
+
+AgentSource = Literal["flag", "config", "openclaw", "path", "demo"]
 
 
 @dataclass(frozen=True)
@@ -36,6 +39,7 @@ class AgentCommand:
     argv: tuple[str, ...]
     source: AgentSource
     reason: str
+    env: tuple[tuple[str, str], ...] = ()  # added to the child's environment (an agent's API key, ...)
 
     @property
     def display(self) -> str:
@@ -106,10 +110,13 @@ class Config:
     terminal_tools_port: int | None = None  # the loopback port of the terminal tools (None: ClawQt picks)
     appearance: Appearance = field(default_factory=Appearance)  # theme, text size, motion (Settings)
     notifications: Notifications = field(default_factory=Notifications)  # calling the user (Settings)
+    agents: tuple[AgentProfile, ...] = ()  # the agents the user listed under "agents" (agent_profiles.py)
 
 
 def read_config(path: Path) -> Config:
     """The config file, read once; never raises (a missing file is the defaults, without a word)."""
+    from app.main.agent_profiles import read_agents  # agent_profiles builds on this module
+
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
@@ -125,7 +132,8 @@ def read_config(path: Path) -> Config:
     port = _port(data.get("terminalToolsPort"), path, problems)
     appearance = read_appearance(data.get(APPEARANCE_KEY), path, problems)
     notifications = read_notifications(data.get(NOTIFICATIONS_KEY), path, problems)
-    return Config(path, argv, origin, directories, tuple(problems), port, appearance, notifications)
+    agents = read_agents(data.get("agents"), path, problems)
+    return Config(path, argv, origin, directories, tuple(problems), port, appearance, notifications, agents)
 
 
 def _port(value: object, path: Path, problems: list[LocalProblem]) -> int | None:
