@@ -75,8 +75,9 @@ Item {
         anchors.horizontalCenter: parent.horizontalCenter
         anchors.bottom: parent.bottom
         anchors.bottomMargin: Theme.pad
-        text: "\u2193 Jump to latest"
+        contentItem: IconLabel { icon: "arrow-down"; label: "Jump to latest"; color: Theme.text }
         onClicked: root.jumpToLatest()
+        Accessible.name: "Jump to the latest message (Ctrl+End)"
     }
 
     QuestionDirectory {

@@ -76,18 +76,46 @@ ColumnLayout {
 
     Component {
         id: codeBlock
-        Rectangle {
+        Rectangle {  // a header (the language, Copy) over the code
             id: box
+            objectName: "codeBlock"
             property var source: parent
             width: parent ? parent.width : 0
-            implicitHeight: codeText.implicitHeight + 2 * Theme.gap + 4
+            implicitHeight: codeHeader.height + codeText.implicitHeight + 2 * Theme.gap
             radius: Theme.radius / 2
             color: Theme.codeBackground
             border.color: Theme.border
+            Rectangle {
+                id: codeHeader
+                width: parent.width; height: copyButton.implicitHeight
+                radius: Theme.radius / 2
+                color: Theme.dark ? "#30312c" : "#ebebeb"
+                Text {
+                    objectName: "codeLanguage"
+                    anchors.left: parent.left; anchors.leftMargin: Theme.gap
+                    anchors.verticalCenter: parent.verticalCenter
+                    text: box.source && box.source.lang ? box.source.lang : "code"
+                    font.family: Theme.mono; font.pixelSize: Theme.fontTiny
+                    color: Theme.muted
+                }
+                ToolButton {
+                    id: copyButton
+                    objectName: "copyCode"
+                    anchors.right: parent.right
+                    anchors.verticalCenter: parent.verticalCenter
+                    property bool copied: false
+                    contentItem: IconLabel { icon: copyButton.copied ? "check" : "copy"
+                                             label: copyButton.copied ? "Copied" : "Copy"
+                                             color: Theme.muted; iconSize: Theme.fontSmall }
+                    font.pixelSize: Theme.fontTiny
+                    Accessible.name: "Copy code" + (box.source && box.source.lang ? " (" + box.source.lang + ")" : "")
+                    onClicked: { conversation.copyText(box.source.code); copied = true }
+                }
+            }
             TextEdit {
                 id: codeText
-                x: Theme.gap; y: Theme.gap
-                width: parent.width - 2 * Theme.gap - copyButton.width
+                x: Theme.gap; y: codeHeader.height + Theme.gap
+                width: parent.width - 2 * Theme.gap
                 property bool sized: width > 0
                 text: box.source && sized ? box.source.html : ""
                 textFormat: TextEdit.RichText
@@ -96,16 +124,6 @@ ColumnLayout {
                 wrapMode: TextEdit.WrapAnywhere
                 font.family: Theme.mono
                 color: Theme.text
-            }
-            ToolButton {
-                id: copyButton
-                anchors.right: parent.right
-                anchors.top: parent.top
-                property bool copied: false
-                text: copied ? "Copied" : "Copy"
-                font.pixelSize: Theme.fontTiny
-                Accessible.name: "Copy code" + (box.source && box.source.lang ? " (" + box.source.lang + ")" : "")
-                onClicked: { conversation.copyText(box.source.code); copied = true }
             }
         }
     }
