@@ -19,6 +19,8 @@ from typing import Any
 from app.contract.bundled import APP_ID, app_icon, resources_dir
 from app.main import paths
 from app.main.agent_command import AgentCommandError, read_config, resolve_agent_command
+from app.main.agent_hub import AgentHub
+from app.main.agent_profiles import AgentProfile, agent_profiles
 from app.main.chat_service import ChatService
 from app.main.host import Host, make_host
 from app.main.local_problems import LocalProblems
@@ -125,8 +127,8 @@ def _start_qt(args: argparse.Namespace, failure: str) -> tuple[Any, Host, TraceR
 
 def build_host(args: argparse.Namespace) -> tuple[Host, TraceRecorder | None]:
     """The main side as the app runs it: the config file read once (what is wrong with it goes to the
-    host's problems, never stops the start), the agent command, the chat service and the host.
-    AgentCommandError only for an unusable --agent flag."""
+    host's problems, never stops the start), the agents (one chat service each, started on first use)
+    and the host. AgentCommandError only for an unusable --agent flag."""
     problems = LocalProblems()
     config = read_config(paths.config_file())
     for problem in config.problems:
@@ -134,12 +136,24 @@ def build_host(args: argparse.Namespace) -> tuple[Host, TraceRecorder | None]:
     command = resolve_agent_command(getattr(args, "agent", None), config)
     recorder = TraceRecorder(args.record) if getattr(args, "record", None) else None
     extra = [*config.additional_directories, *(getattr(args, "add_dir", None) or [])]
-    service = ChatService(
-        command, cwd=getattr(args, "cwd", None), recorder=recorder, additional_directories=extra
-    )
+    profiles = agent_profiles(command, config.agents)
+    first = profiles[0].id
+
+    def make_service(profile: AgentProfile) -> ChatService:
+        primary = profile.id == first
+        return ChatService(
+            profile.command(),
+            cwd=getattr(args, "cwd", None) or profile.cwd,
+            recorder=recorder if primary else None,  # a trace is one agent's conversation
+            additional_directories=extra,
+            log_path=paths.log_dir() / ("agent-stderr.log" if primary else f"agent-{profile.id}-stderr.log"),
+        )
+
+    # an agent chosen with --agent is the one this run starts with; else the one used last
+    hub = AgentHub(profiles, make_service, first=first if command.source == "flag" else None)
     settings = SettingsFile(config.path, config.appearance, config.notifications)
     host = make_host(
-        service, problems=problems, terminal_tools_port=config.terminal_tools_port, settings=settings
+        hub, problems=problems, terminal_tools_port=config.terminal_tools_port, settings=settings
     )
     return host, recorder
 

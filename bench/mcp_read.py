@@ -84,7 +84,7 @@ async def _scenario(rounds: int, folder: Path) -> tuple[list[float], list[float]
 
     os.environ["PS1"] = "$ "
     terminals = UserTerminals(str(folder), lambda key, generation: None, shell=["/bin/sh"])
-    participation = TerminalParticipation(terminals, lambda: "Agent", folder / "data")
+    participation = TerminalParticipation(terminals, lambda _key: "Agent", folder / "data")
     url = await participation.start()
     assert url is not None, participation.problem
     terminal_id = terminals.open(None, 0, 120, 30)

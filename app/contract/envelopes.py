@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from app.contract.agents import AgentsChangedEnvelope
 from app.contract.hidden_context import strip_hidden_context
 from app.contract.proposals import ProposalEnvelope
 from app.contract.sign_in import SignInEnvelope, SignInTerminalEnvelope
@@ -201,6 +202,7 @@ Envelope = (
     | SignInEnvelope
     | SignInTerminalEnvelope
     | ProposalEnvelope
+    | AgentsChangedEnvelope
 )
 
 

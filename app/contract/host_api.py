@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from app.contract.agents import AgentChoice
 from app.contract.attachments import CheckedFile, Preview, PromptAttachment, Resolution
 from app.contract.envelopes import (
     AgentInfo,
@@ -94,6 +95,31 @@ class SessionsHost(Protocol):
     async def set_config_option(
         self, session_key: str, config_id: str, value: str | bool
     ) -> tuple[dict[str, Any], ...]: ...
+
+
+class AgentsHost(Protocol):
+    """The agents the user may chat with, one child process each, started on first use
+    (`app/main/agent_hub.py`). `sessions` speaks for the agent of the chat shown last."""
+
+    def choices(self) -> list[AgentChoice]: ...
+
+    @property
+    def current(self) -> str:
+        """The agent id of the chat opened last (what `sessions.agent_info` describes)."""
+        ...
+
+    @property
+    def last_used(self) -> str:
+        """The agent of the newest chat the user made (what Ctrl+N opens a chat with)."""
+        ...
+
+    def agent_of(self, session_key: str) -> str:
+        """The agent id a chat belongs to ("" when not known)."""
+        ...
+
+    async def new_session_with(self, agent_id: str, cwd: str | None = None) -> LoadResult:
+        """A new chat with that agent (started first if it is not running)."""
+        ...
 
 
 class SignInHost(Protocol):
@@ -393,3 +419,6 @@ class HostApi(Protocol):
 
     @property
     def settings(self) -> SettingsHost: ...
+
+    @property
+    def agents(self) -> AgentsHost: ...

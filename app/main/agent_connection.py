@@ -172,7 +172,11 @@ class AgentConnection:
         on_line = self._recorder.stderr if self._recorder is not None else None
         try:
             process = await AgentProcess.spawn(
-                self.command, self._log_path, on_line, self._cwd, env=self.env_overrides
+                self.command,
+                self._log_path,
+                on_line,
+                self._cwd,
+                env={**dict(self.command.env), **self.env_overrides},
             )
         except AgentUnavailable as exc:
             self._failures += 1
@@ -366,6 +370,18 @@ class AgentConnection:
     async def restart(self) -> None:
         """End the running child and start a new one (it reads new credentials at start). The chat
         service drops the old child's sessions first; this is no crash, so no `exited` state."""
+        await self._end_child()
+        await self.ensure_ready()
+
+    async def park(self, why: str) -> None:
+        """End the child because no chat needs it (no crash, no restart): the next request starts a
+        new one. Its whole process group is killed like at quit."""
+        if self._stopping or self.state == "idle":
+            return
+        await self._end_child()
+        self._set_state("idle", why)
+
+    async def _end_child(self) -> None:
         if self._starting is not None and not self._starting.done():
             self._starting.cancel()
             with contextlib.suppress(BaseException):
@@ -384,7 +400,6 @@ class AgentConnection:
             await process.stop()
         self._failures = 0
         self.state = "idle"
-        await self.ensure_ready()
 
     async def notify(self, method: str, params: dict[str, Any]) -> None:
         rpc = self._rpc

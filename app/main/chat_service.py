@@ -120,12 +120,16 @@ class ChatService:
         log_path: Path | None = None,
         init_timeout: float = 60.0,
         additional_directories: list[str] | None = None,
+        owns_extras: bool = True,
     ) -> None:
         self.default_cwd = normalize_cwd(cwd or os.getcwd())
         # extra workspace roots the user granted: sent to agents that support them, and where the
         # agent's fs/* requests may also reach
         self.additional_directories = [normalize_cwd(d) for d in additional_directories or [] if d]
         self._listeners: list[Listener] = []
+        # False when several agents share the terminal access and proposals (`agent_hub.py` starts
+        # and stops them once, not each agent's service)
+        self.owns_extras = owns_extras
         self.machine = SessionMachine()
         self.terminals = ClientTerminalHost(
             self.machine, self._emit, lambda code, message: self._diagnose("warning", code, message)
@@ -244,7 +248,7 @@ class ChatService:
     # --- agent lifecycle ---------------------------------------------------------------------
     async def start(self) -> AgentInfo:
         """Start the agent (shows `starting` while initialize runs); returns what it announced."""
-        if self.proposals is not None:  # a private socket; cheap, no agent needed
+        if self.proposals is not None and self.owns_extras:  # a private socket; cheap, no agent needed
             self._spawn_background(self.proposals.start(), "proposals")
         await self.connection.ensure_ready()
         assert self.connection.info is not None
@@ -259,11 +263,29 @@ class ChatService:
         self.terminals.shutdown()
         if self.transcripts is not None:
             await self.transcripts.close()
-        if self.participation is not None:
+        if self.participation is not None and self.owns_extras:
             await self.participation.stop()
-        if self.proposals is not None:
+        if self.proposals is not None and self.owns_extras:
             await self.proposals.stop()
         await self.connection.stop()
+
+    @property
+    def idle(self) -> bool:
+        """No turn runs, nothing waits for the user, no client terminal is open: stopping the child
+        now loses nothing but its open sessions, which load again on the next visit."""
+        return (
+            not self.machine.live
+            and not self.machine.permissions
+            and not self.terminals.terminals.running_count
+        )
+
+    async def park(self, why: str) -> None:
+        """Stop the agent's child while no chat needs it; the next request starts it again."""
+        self._apply(self.machine.cancel_permissions("agent-exited"))
+        self._apply(self.machine.agent_exited())
+        self.sign_in.shutdown()
+        self.terminals.shutdown()
+        await self.connection.park(why)
 
     def _on_agent_state(self, envelope: AgentStateEnvelope) -> None:
         self.agent_state = envelope
@@ -401,7 +423,7 @@ class ChatService:
             run_in = normalize_cwd(cwd or self.default_cwd)
             info = self.connection.info
             params = open_params(method, key, run_in, self.additional_directories, info)
-            open_id = f"open-{next(self._tokens)}"
+            open_id = f"open-{uuid.uuid4().hex[:12]}"  # unique across agents (one participation)
             if (
                 self.participation is not None
                 and info is not None

@@ -105,6 +105,11 @@ class ClientTerminals:
     def __len__(self) -> int:
         return len(self._terminals)
 
+    @property
+    def running_count(self) -> int:
+        """Terminals whose command still runs (an agent's idle child must not be stopped under them)."""
+        return sum(t.status is None for t in self._terminals.values())
+
     def create(
         self,
         session_key: str,

@@ -41,6 +41,7 @@ class PermissionRoutes:
     def __init__(self) -> None:
         self._routes: dict[Token, PermissionRoute] = {}
         self._settled: set[Token] = set()  # cancelled by a rule: the client's wire answer is expected
+        self.prefix = ""  # set per agent when several run: request ids stay unique in one window
 
     def __len__(self) -> int:
         return len(self._routes)
@@ -55,7 +56,9 @@ class PermissionRoutes:
     ) -> PermissionRequestEnvelope:
         shown = shown_options(options)  # the answer must be one the user could see
         option_ids = frozenset(str(o.get("optionId")) for o in shown if o.get("optionId"))
-        route = self._routes[token] = PermissionRoute(key, generation, f"rpc-{token}", option_ids)
+        route = self._routes[token] = PermissionRoute(
+            key, generation, f"rpc-{self.prefix}{token}", option_ids
+        )
         hidden = len(options) - len(shown)
         return PermissionRequestEnvelope(key, generation, route.request_id, tool_call, shown, hidden)
 

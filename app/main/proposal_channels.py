@@ -383,6 +383,10 @@ class ProposalChannels:
         for record in [r for r in self._proposals.values() if r.state == "awaiting"]:
             self._end(record, "unavailable")
 
+    def unavailable_session(self, session_key: str) -> None:
+        """The agent of this chat exited (another agent's chats keep their cards)."""
+        self._end_session(session_key, "unavailable", "its agent became unavailable", "unavailable")
+
     def expire_overdue(self, now: float | None = None) -> list[str]:
         """End every awaiting proposal whose decision deadline passed as `timed_out`; their ids."""
         now = self._clock() if now is None else now

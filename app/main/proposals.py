@@ -25,7 +25,7 @@ import os
 import shutil
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from app.contract.envelopes import Envelope
@@ -298,8 +298,14 @@ class ProposalService:
         """The chat was closed or deleted. Switching chats or reloading one does not end its cards."""
         self.channels.replace_session(session_key)
 
-    def agent_gone(self) -> None:
-        self.channels.unavailable_all()
+    def agent_gone(self, session_keys: Iterable[str] | None = None) -> None:
+        """The agent exited: the cards of its chats end `unavailable` (of every chat when one agent
+        runs and `session_keys` is not given)."""
+        if session_keys is None:
+            self.channels.unavailable_all()
+            return
+        for key in session_keys:
+            self.channels.unavailable_session(key)
 
 
 def _action(proposal: Proposal, choice: int, action_index: int) -> Any:

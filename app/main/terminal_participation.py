@@ -53,7 +53,7 @@ class TerminalParticipation:
     def __init__(
         self,
         terminals: UserTerminals,
-        agent_label: Callable[[], str],
+        agent_label: Callable[[str], str],
         settings_dir: Path,
         capabilities: CapabilityStore | None = None,
         configured_port: int | None = None,

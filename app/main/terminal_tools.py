@@ -127,15 +127,15 @@ class ProposalDoor(Protocol):
 class TerminalTools:
     """The tools over the user's terminals (`UserTerminals`) and the capabilities (`CapabilityStore`).
 
-    `agent_label()` names the agent on the participation banner; `install_secret` is the bearer the
-    agent side was configured with once (OpenClaw); `session_of_bearer` maps a per-session bearer
-    (given to agents in `session/new`) to its chat. All calls run on the owner loop."""
+    `agent_label(session_key)` names the chat's agent on the participation banner; `install_secret` is
+    the bearer the agent side was configured with once (OpenClaw); `session_of_bearer` maps a
+    per-session bearer (given to agents in `session/new`) to its chat. All calls run on the owner loop."""
 
     def __init__(
         self,
         terminals: UserTerminals,
         capabilities: CapabilityStore,
-        agent_label: Callable[[], str],
+        agent_label: Callable[[str], str],
         install_secret: str,
         session_bearers: SessionBearers | None = None,
         clock: Callable[[], float] = time.monotonic,
@@ -272,7 +272,7 @@ class TerminalTools:
                 break
             await self._terminals.changed(known.terminal_id, min(left, 1.0))
             self._terminals.expire_overdue()
-        self._terminals.agent_activity(known.terminal_id, "status", self._agent_label())
+        self._terminals.agent_activity(known.terminal_id, "status", self._agent_label(session_key))
         return {"requestId": request_id, "state": state, "terminalId": known.terminal_id}
 
     def _new_request(
@@ -331,7 +331,7 @@ class TerminalTools:
     ) -> dict[str, Any]:
         if terminal_id is None:
             terminal_id = self._most_recent(context_token)
-        _session, info = self._terminal(context_token, terminal_id)
+        session_key, info = self._terminal(context_token, terminal_id)
         self._require_shared(info, for_input=False)
         if after_sequence is not None and (
             not isinstance(after_sequence, int) or isinstance(after_sequence, bool)
@@ -379,7 +379,7 @@ class TerminalTools:
         if read.status_only:
             answer["statusOnly"] = True
         activity = "status" if read.status_only else "read"
-        self._terminals.agent_activity(terminal_id, activity, self._agent_label())  # type: ignore[arg-type]
+        self._terminals.agent_activity(terminal_id, activity, self._agent_label(session_key))  # type: ignore[arg-type]
         return answer
 
     def _most_recent(self, context_token: str) -> str:
@@ -396,7 +396,7 @@ class TerminalTools:
         text: str | None = None,
         interrupt: bool = False,
     ) -> dict[str, Any]:
-        _session, info = self._terminal(context_token, terminal_id)
+        session_key, info = self._terminal(context_token, terminal_id)
         self._require_shared(info, for_input=True)
         if interrupt is not False and interrupt is not True:
             raise ToolRefused(422, "invalid-input", "interrupt must be true or false.")
@@ -411,7 +411,7 @@ class TerminalTools:
         data = b"\x03" if interrupt else str(text).encode("utf-8", "surrogatepass")
         if not self._terminals.agent_write(info.terminal_id, data):
             raise ToolRefused(409, "not-running", "The terminal's process has ended; it takes no input.")
-        self._terminals.agent_activity(info.terminal_id, "input", self._agent_label())
+        self._terminals.agent_activity(info.terminal_id, "input", self._agent_label(session_key))
         return {"sent": True}
 
     async def propose_terminal_actions(self, context_token: str, payload: object) -> dict[str, Any]:

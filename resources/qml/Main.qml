@@ -56,7 +56,8 @@ ApplicationWindow {
 
     SplitView {
         anchors.fill: parent
-        Sidebar { SplitView.preferredWidth: 240; SplitView.minimumWidth: 160 }
+        Sidebar { SplitView.preferredWidth: 240; SplitView.minimumWidth: 160
+                  onChooseAgent: window.openAgentPicker() }
         SplitView {  // the chat above, the user's terminals below (hidden until opened)
             id: chatSplit
             objectName: "chatSplit"
@@ -216,12 +217,22 @@ ApplicationWindow {
         active: false
         sourceComponent: SettingsDialog {}
     }
+    Loader {  // made on first use, like Settings
+        id: agentPickerLoader
+        active: false
+        sourceComponent: AgentPicker {}
+    }
+    function openAgentPicker() {
+        agentPickerLoader.active = true
+        agentPickerLoader.item.open()
+    }
     function openSettings() {
         settingsLoader.active = true
         settingsLoader.item.open()
     }
     Shortcut { sequences: [StandardKey.Preferences, "Ctrl+,"]; onActivated: window.openSettings() }
     Shortcut { sequences: [StandardKey.New]; onActivated: session.newChat() }
+    Shortcut { sequence: "Ctrl+Shift+N"; onActivated: window.openAgentPicker() }
     Shortcut { sequence: "Ctrl+L"; onActivated: composerView.input.forceActiveFocus() }
     Shortcut { sequence: "Ctrl+`"; onActivated: window.terminalFocus() }
     Shortcut { sequence: "Ctrl+Shift+Q"; onActivated: if (headerBar.enabled) conversation.setDirectoryOpen(!conversation.directoryOpen) }

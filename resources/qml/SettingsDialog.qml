@@ -99,6 +99,44 @@ Dialog {
         }
 
         Label {
+            text: "Agents"
+            font.bold: true; font.pixelSize: Theme.fontMedium
+            color: Theme.text
+            Accessible.role: Accessible.Heading
+        }
+        Repeater {  // what is offered and why; each is edited under "agents" in the config file
+            model: agents.agentModel
+            delegate: RowLayout {
+                id: agentRow
+                required property var modelData
+                objectName: "settingsAgent"
+                Layout.fillWidth: true
+                spacing: Theme.pad
+                Accessible.role: Accessible.StaticText
+                Accessible.name: modelData.name + (modelData.state ? ", " + modelData.state : "") + ": "
+                                 + modelData.command + ". " + modelData.reason
+                Rectangle {
+                    Layout.preferredWidth: 24; Layout.preferredHeight: 24
+                    Layout.alignment: Qt.AlignTop
+                    radius: 12
+                    color: Theme.avatarColour(agentRow.modelData.colourIndex)
+                    Text { anchors.centerIn: parent; text: agentRow.modelData.initials; color: "#ffffff"
+                           font.bold: true; font.pixelSize: Theme.fontTiny }
+                }
+                ColumnLayout {
+                    Layout.fillWidth: true
+                    spacing: 0
+                    Label { text: agentRow.modelData.name + (agentRow.modelData.state ? " \u00b7 " + agentRow.modelData.state : "")
+                            color: Theme.text; font.bold: true; elide: Text.ElideRight; Layout.fillWidth: true }
+                    Label { text: agentRow.modelData.command; font.family: Theme.mono; font.pixelSize: Theme.fontTiny
+                            color: Theme.muted; elide: Text.ElideMiddle; Layout.fillWidth: true }
+                    Label { text: agentRow.modelData.reason; font.pixelSize: Theme.fontTiny; color: Theme.muted
+                            wrapMode: Text.Wrap; Layout.fillWidth: true }
+                }
+            }
+        }
+
+        Label {
             objectName: "settingsProblem"
             visible: text !== ""
             text: settings.problem
@@ -111,7 +149,8 @@ Dialog {
         Label {
             objectName: "settingsLocation"
             text: "Settings are kept in " + settings.location + (settings.saving ? " (saving\u2026)" : "")
-                  + ". The agent, extra folders and the terminal tools' port are set in that file too."
+                  + ". Agents (\"agents\": name, command, args, env, cwd, defaultMode, defaultModel), extra"
+                  + " folders and the terminal tools' port are set in that file too."
             wrapMode: Text.Wrap
             color: Theme.muted
             font.pixelSize: Theme.fontSmall

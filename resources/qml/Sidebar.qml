@@ -8,15 +8,43 @@ import QtQuick.Layouts
 Rectangle {
     id: root
     color: Theme.sidebar
+    signal chooseAgent()  // New chat with… (the picker)
     ColumnLayout {
         anchors.fill: parent
         anchors.margins: Theme.gap
-        Button {
-            objectName: "newChatButton"
+        RowLayout {
+            spacing: 2
+            Button {
+                objectName: "newChatButton"
+                Layout.fillWidth: true
+                contentItem: IconLabel { icon: "add"; label: "New chat"; color: Theme.text }
+                onClicked: session.newChat()
+                Accessible.name: agents.count > 1 ? "New chat with " + agents.lastUsedName + " (Ctrl+N)"
+                                                  : "New chat (Ctrl+N)"
+                ToolTip.visible: hovered && agents.count > 1
+                ToolTip.text: "New chat with " + agents.lastUsedName + " (Ctrl+N)"
+            }
+            Button {
+                objectName: "chooseAgentButton"
+                visible: agents.count > 1
+                Layout.preferredWidth: implicitHeight  // a square beside New chat
+                contentItem: IconLabel { icon: "chevron-down"; color: Theme.text }
+                onClicked: root.chooseAgent()
+                Accessible.name: "New chat with another agent (Ctrl+Shift+N)"
+                ToolTip.visible: hovered
+                ToolTip.text: "New chat with… (Ctrl+Shift+N)"
+            }
+        }
+        ComboBox {
+            objectName: "agentFilter"
+            visible: agents.count > 1
             Layout.fillWidth: true
-            text: "+ New chat"
-            onClicked: session.newChat()
-            Accessible.name: "New chat (Ctrl+N)"
+            model: agents.filterChoices
+            textRole: "text"
+            valueRole: "value"
+            currentIndex: Math.max(0, indexOfValue(sessions.agentFilter))
+            onActivated: sessions.setAgentFilter(currentValue)
+            Accessible.name: "Show the chats of: " + currentText
         }
         ListView {
             id: sessionView
@@ -34,8 +62,22 @@ Rectangle {
                 width: sessionView.width
                 highlighted: modelData.current
                 Accessible.name: "Session " + modelData.title
+                                 + (modelData.agentName ? ", with " + modelData.agentName : "")
                                  + (modelData.needsYou ? ", needs you: " + modelData.needsYouWhy : "")
                 contentItem: RowLayout {
+                    Rectangle {
+                        objectName: "sessionAgentMark"
+                        visible: entry.modelData.agentInitials !== ""
+                        Layout.preferredWidth: 18; Layout.preferredHeight: 18
+                        radius: 9
+                        color: Theme.avatarColour(entry.modelData.agentColour)
+                        Accessible.ignored: true  // the row's name says it
+                        Text { anchors.centerIn: parent; text: entry.modelData.agentInitials; color: "#ffffff"
+                               font.bold: true; font.pixelSize: Math.round(9 * Theme.fontScale) }
+                        ToolTip.visible: markHover.hovered
+                        ToolTip.text: entry.modelData.agentName
+                        HoverHandler { id: markHover }
+                    }
                     BusyIndicator { visible: entry.modelData.live; running: visible && !app.reducedMotion
                                     Layout.preferredWidth: 16; Layout.preferredHeight: 16 }
                     Rectangle { visible: entry.modelData.unseen && !entry.modelData.live; width: 8; height: 8

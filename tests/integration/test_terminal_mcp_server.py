@@ -619,7 +619,7 @@ async def live(tmp_path: Path) -> AsyncIterator[Live]:
     terminals = UserTerminals(str(root), lambda _key, _generation: None, shell=["/bin/sh"], clock=clock)
     capabilities = CapabilityStore(clock=clock)
     bearers = SessionBearers()
-    tools = TerminalTools(terminals, capabilities, lambda: "Test agent", SECRET, bearers, clock=clock)
+    tools = TerminalTools(terminals, capabilities, lambda _key: "Test agent", SECRET, bearers, clock=clock)
     server = TerminalMcpServer(tools, asyncio.get_running_loop(), SECRET)
     server.start()
     try:

@@ -28,7 +28,7 @@ OPENCLAW = AgentInfo("openclaw-acp", None, None, 1, {"mcpCapabilities": {"http":
 async def access(tmp_path: Path, monkeypatch):
     monkeypatch.setenv("PS1", "$ ")
     terminals = UserTerminals(str(tmp_path), lambda key, generation: None, shell=["/bin/sh"])
-    participation = TerminalParticipation(terminals, lambda: "Agent", tmp_path / "data")
+    participation = TerminalParticipation(terminals, lambda _key: "Agent", tmp_path / "data")
     assert await participation.start() is not None, participation.problem
     yield terminals, participation
     await participation.stop()
@@ -124,17 +124,17 @@ async def test_the_context_is_built_when_the_message_is_sent_so_a_pause_since_is
 
 async def test_the_install_secret_and_port_stay_across_restarts_in_a_private_file(tmp_path, monkeypatch):
     terminals = UserTerminals(str(tmp_path), lambda key, generation: None, shell=["/bin/sh"])
-    first = TerminalParticipation(terminals, lambda: "Agent", tmp_path / "data")
+    first = TerminalParticipation(terminals, lambda _key: "Agent", tmp_path / "data")
     url = await first.start()
     secret = first.install_secret
     await first.stop()
     settings = tmp_path / "data" / "terminal-access.json"
     assert stat.S_IMODE(settings.stat().st_mode) == 0o600
-    second = TerminalParticipation(terminals, lambda: "Agent", tmp_path / "data")
+    second = TerminalParticipation(terminals, lambda _key: "Agent", tmp_path / "data")
     assert await second.start() == url and second.install_secret == secret
     await second.stop()
     settings.write_text("{not json")
-    third = TerminalParticipation(terminals, lambda: "Agent", tmp_path / "data")
+    third = TerminalParticipation(terminals, lambda _key: "Agent", tmp_path / "data")
     assert third.install_secret != secret and len(third.install_secret) > 40
 
 
@@ -210,7 +210,7 @@ async def test_the_address_is_bound_before_the_server_loads_and_an_early_connect
     from urllib.parse import urlparse
 
     terminals = UserTerminals(str(tmp_path), lambda key, generation: None, shell=["/bin/sh"])
-    participation = TerminalParticipation(terminals, lambda: "Agent", tmp_path / "data")
+    participation = TerminalParticipation(terminals, lambda _key: "Agent", tmp_path / "data")
     servers = participation.mcp_servers(HTTP_AGENT, "open-1")  # no await: nothing loads here
     url = servers[0]["url"]
     assert participation.url == url
@@ -231,7 +231,7 @@ async def test_a_configured_port_is_used_and_when_taken_it_is_said_not_replaced(
     holder = bind_loopback(0)
     taken = holder.getsockname()[1]
     terminals = UserTerminals(str(tmp_path), lambda key, generation: None, shell=["/bin/sh"])
-    blocked = TerminalParticipation(terminals, lambda: "Agent", tmp_path / "a", configured_port=taken)
+    blocked = TerminalParticipation(terminals, lambda _key: "Agent", tmp_path / "a", configured_port=taken)
     assert blocked.mcp_servers(HTTP_AGENT, "o") == [] and blocked.url is None
     assert f"port {taken} on 127.0.0.1 is already in use" in blocked.problem
     assert await blocked.start() is None
@@ -239,6 +239,6 @@ async def test_a_configured_port_is_used_and_when_taken_it_is_said_not_replaced(
     free = bind_loopback(0)
     port = free.getsockname()[1]
     free.close()
-    chosen = TerminalParticipation(terminals, lambda: "Agent", tmp_path / "b", configured_port=port)
+    chosen = TerminalParticipation(terminals, lambda _key: "Agent", tmp_path / "b", configured_port=port)
     assert await chosen.start() == f"http://127.0.0.1:{port}/mcp"
     await chosen.stop()

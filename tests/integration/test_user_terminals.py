@@ -31,7 +31,9 @@ async def setup(tmp_path: Path, monkeypatch):
     clock = Clock()
     terminals = UserTerminals(str(tmp_path), lambda key, generation: None, shell=["/bin/sh"], clock=clock)
     capabilities = CapabilityStore(clock)
-    tools = TerminalTools(terminals, capabilities, lambda: "Agent", "secret-of-this-install", clock=clock)
+    tools = TerminalTools(
+        terminals, capabilities, lambda _key: "Agent", "secret-of-this-install", clock=clock
+    )
     envelopes: list = []
     terminals.subscribe(envelopes.append)
     yield terminals, capabilities, tools, clock, envelopes

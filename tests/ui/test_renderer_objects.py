@@ -167,7 +167,7 @@ def test_the_agent_status_is_working_during_a_turn_and_a_banner_follows_an_exit(
         o.turn.send("background job")
         await ui.until(lambda: o.agent.state == "working")
         await ui.until(lambda: o.agent.state == "ready", 15)
-        objects.host.sessions.connection._process.proc.kill()
+        objects.host.sessions.current_service.connection._process.proc.kill()
         await ui.until(lambda: o.agent.banner.get("message"), 10)
         assert o.agent.state == "exited" and o.agent.banner["exitCode"] != 0
         o.agent.reconnect()
@@ -218,7 +218,7 @@ def test_a_prompt_refused_before_sending_is_not_shown_as_sent_and_goes_back_to_t
 
     async def scenario() -> None:
         o = await objects.start()
-        objects.host.sessions.connection._process.proc.kill()
+        objects.host.sessions.current_service.connection._process.proc.kill()
         await ui.until(lambda: o.agent.state == "exited", 10)
         o.turn.send("are you there?")
         await ui.until(lambda: not o.session.busy)
@@ -253,7 +253,7 @@ def test_an_unsent_message_goes_back_before_what_was_typed_since(ui, chat, isola
         o.turn.send("silent first message")
         await ui.until(lambda: o.session.busy)
         o.turn.setDraft("typed while it was sent")
-        objects.host.sessions.connection._process.proc.kill()  # dies before answering a word
+        objects.host.sessions.current_service.connection._process.proc.kill()  # dies before answering a word
         await ui.until(lambda: not o.session.busy, 10)
         assert o.turn.draft == "silent first message\n\ntyped while it was sent"  # nothing replaced
         saved = json.loads((isolated_dirs / "data" / "drafts.json").read_text())

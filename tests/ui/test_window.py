@@ -166,7 +166,7 @@ def test_agent_killed_mid_turn_shows_a_banner_and_reconnect_restores_history_and
         composer = ui.item(window, "composerInput")
         composer.setProperty("text", "my unsent draft")
         await asyncio.sleep(0.5)
-        objects.host.sessions.connection._process.proc.kill()
+        objects.host.sessions.current_service.connection._process.proc.kill()
         banner = ui.item(window, "agentBanner")
         await ui.until(lambda: banner.property("visible"), 10)
         await ui.screenshot(window, "04-agent-exited")
@@ -492,7 +492,7 @@ def test_opening_a_chat_shows_that_it_waits_and_a_deadline_ends_the_wait_with_a_
     async def scenario():
         window = await ui.open(scripted_agent_argv("--hang-new=1"), start=False)
         objects = window.objects
-        objects.host.sessions.connection.deadlines["session/new"] = 1.5
+        objects.host.sessions.current_service.connection.deadlines["session/new"] = 1.5
         objects.start()
         label = await ui.until(lambda: ui.find(window, "openingLabel"))
         await ui.until(lambda: label.property("text") == "Opening a new chat\u2026" and label.isVisible())

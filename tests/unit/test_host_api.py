@@ -28,6 +28,7 @@ PARTS = {
     "terminal_access": host_api.TerminalAccessHost,
     "proposals": host_api.ProposalsHost,
     "settings": host_api.SettingsHost,
+    "agents": host_api.AgentsHost,
 }
 
 

@@ -17,6 +17,7 @@ from PySide6.QtCore import QObject, Slot
 
 from app.contract.host_api import HostApi
 from app.renderer.presenter import ATTACHMENT_KINDS, Presenter
+from app.renderer.qt.agent_picker import AgentPicker
 from app.renderer.qt.agent_status import AgentStatus
 from app.renderer.qt.app_settings import AppSettings
 from app.renderer.qt.attachments import AttachmentController
@@ -84,9 +85,15 @@ class ChatObjects(QObject):
         views = RowViews(Presenter(), _Decorations(self.attachments, self.files), self)
         self.model = TimelineModel(views, self)
         self.scheduler = ConversationScheduler(self.model, self)
-        self.session = CurrentSession(sessions_host, self.model, self.tasks, self.notices, self)
+        self.session = CurrentSession(
+            sessions_host, self.model, self.tasks, self.notices, self, agents=host.agents
+        )
+        self.agents = AgentPicker(host.agents, sessions_host, self.session, self.tasks, self)
         self.composer_files = ComposerAttachments(host.composer, self.session, self.tasks, self.notices, self)
-        self.sessions = SessionList(sessions_host, host.stores, self.session, self.tasks, self.notices, self)
+        self.sessions = SessionList(
+            sessions_host, host.stores, self.session, self.tasks, self.notices, self, agents=self.agents
+        )
+        self.agents.changed.connect(self.sessions.changed)  # the rows' agent marks
         self.attention = Attention(sessions_host, self.sessions.title_of, self, lambda: self.app.notify)
         self.agent = AgentStatus(sessions_host, self.session, self.tasks, self)
         self.header = SessionHeader(
@@ -145,6 +152,7 @@ class ChatObjects(QObject):
             "terminalAccess": self.terminal_access,
             "proposalCards": self.proposal_cards,
             "settings": self.settings,
+            "agents": self.agents,
         }
 
     @Slot()

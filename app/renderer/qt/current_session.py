@@ -17,7 +17,7 @@ from PySide6.QtCore import Property, QObject, Signal, Slot
 
 from app.contract.envelopes import Envelope, LoadResult, PromptSettledEnvelope
 from app.contract.errors import HostError, SignInRequired
-from app.contract.host_api import SessionsHost
+from app.contract.host_api import AgentsHost, SessionsHost
 from app.renderer.qt.notices import AGENT, OPEN, SESSION, Notices
 from app.renderer.qt.tasks import TaskRunner
 from app.renderer.qt.timeline_model import TimelineModel
@@ -55,9 +55,11 @@ class CurrentSession(QObject):
         tasks: TaskRunner,
         notices: Notices,
         parent: QObject | None = None,
+        agents: AgentsHost | None = None,
     ) -> None:
         super().__init__(parent)
         self._host = host
+        self._agents = agents
         self.model = model
         self._tasks = tasks
         self._notices = notices
@@ -188,7 +190,8 @@ class CurrentSession(QObject):
 
     @Slot()
     def newChat(self) -> None:
-        self._tasks.spawn(self.new_chat())
+        """Ctrl+N: a new chat with the agent the user made a chat with last."""
+        self._tasks.spawn(self.new_chat(self._agents.last_used if self._agents is not None else ""))
 
     def _next_request(self) -> int:
         self._request += 1
@@ -198,11 +201,15 @@ class CurrentSession(QObject):
         """The user chose something else after this request: its result is not shown."""
         return request != self._request
 
-    async def new_chat(self) -> None:
+    async def new_chat(self, agent_id: str = "") -> None:
+        """A new chat with `agent_id` (with the agent of the chat shown when none is named)."""
         request = self._next_request()
         try:
             with self._waiting("Opening a new chat\u2026"):
-                result = await self._host.new_session()
+                if agent_id and self._agents is not None:
+                    result = await self._agents.new_session_with(agent_id)
+                else:
+                    result = await self._host.new_session()
         except SignInRequired:
             return  # the sign-in panel says so and opens the chat once signed in
         except HostError as exc:

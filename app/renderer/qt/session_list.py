@@ -16,6 +16,7 @@ from app.contract.envelopes import Envelope, LoadResult, SessionSummary
 from app.contract.errors import HostError
 from app.contract.host_api import LocalStores, SessionsHost
 from app.contract.proposals import ProposalEnvelope
+from app.renderer.qt.agent_picker import AgentPicker
 from app.renderer.qt.current_session import CurrentSession
 from app.renderer.qt.keyed_list_model import KeyedListModel
 from app.renderer.qt.notices import Notices
@@ -41,9 +42,13 @@ class SessionList(QObject):
         tasks: TaskRunner,
         notices: Notices,
         parent: QObject | None = None,
+        agents: AgentPicker | None = None,
     ) -> None:
         super().__init__(parent)
         self._host = host
+        self._agents = agents  # each chat's agent (its mark on the row, the filter)
+        self._agent_filter = ""  # "" lists every agent's chats
+        self._refreshing = False
         self._stores = stores
         self._session = session
         self._tasks = tasks
@@ -73,6 +78,8 @@ class SessionList(QObject):
             self.changed.emit()
         if envelope.kind == "agent_state":
             self.capabilitiesChanged.emit()
+        if envelope.kind == "agents_changed":  # another agent runs now: its chats are listed too
+            self._tasks.spawn(self.refresh())
 
     def _on_asking(self, envelope: Envelope) -> None:
         """A permission request waits for the user, or ended (answered, or cancelled by a rule)."""
@@ -148,14 +155,18 @@ class SessionList(QObject):
             self.changed.emit()
 
     async def refresh(self, more: bool = False) -> None:
-        info = self._host.agent_info
-        if info is None or not info.supports("sessionCapabilities", "list"):
+        """The first page of every running agent's sessions (or the next page): agents that cannot
+        list sessions are simply not asked."""
+        if self._refreshing:
             return
+        self._refreshing = True
         try:
             page = await self._host.list_sessions(self._next_cursor if more else None)
         except HostError as exc:
             self._notices.failed("Could not list the sessions", exc)
             return
+        finally:
+            self._refreshing = False
         if more:
             known = {s.session_key for s in self._listed}
             self._listed.extend(s for s in page.sessions if s.session_key not in known)
@@ -190,8 +201,12 @@ class SessionList(QObject):
             }
             if (key != current and is_heartbeat_only(evidence)) or self._is_empty_chat(key, current):
                 continue
+            agent = self._agents.agent_of(key) if self._agents is not None else ""
+            if self._agent_filter and agent != self._agent_filter:
+                continue
             entries.append(
                 {
+                    **self._agent_mark(agent),
                     "key": key,
                     "title": self.title_of(key, summary),
                     "live": self._host.is_live(key),
@@ -202,6 +217,25 @@ class SessionList(QObject):
                 }
             )
         return entries
+
+    def _agent_mark(self, agent_id: str) -> dict[str, Any]:
+        """The chat's agent as its row shows it (a mark only when more than one agent is offered)."""
+        entry = self._agents.entry_of(agent_id) if self._agents is not None and agent_id else None
+        if entry is None or self._agents is None or self._agents.count < 2:
+            return {"agent": agent_id, "agentName": "", "agentInitials": "", "agentColour": 0}
+        return {
+            "agent": agent_id,
+            "agentName": entry["name"],
+            "agentInitials": entry["initials"],
+            "agentColour": entry["colourIndex"],
+        }
+
+    @Slot(str)
+    def setAgentFilter(self, agent_id: str) -> None:
+        """List only this agent's chats ("" for every agent's)."""
+        if agent_id != self._agent_filter:
+            self._agent_filter = agent_id
+            self.changed.emit()
 
     def _is_empty_chat(self, key: str, current: str) -> bool:
         """Made here and nothing sent yet: no row, unless it was left with a draft to come back to."""
@@ -246,6 +280,7 @@ class SessionList(QObject):
         return info is not None and info.supports("sessionCapabilities", what)
 
     sessionModel = Property(QObject, lambda self: self.model, constant=True)
+    agentFilter = Property(str, lambda self: self._agent_filter, notify=changed)
     hasMore = Property(bool, lambda self: self._next_cursor is not None, notify=changed)
     canClose = Property(bool, lambda self: self._supports("close"), notify=capabilitiesChanged)
     canDelete = Property(bool, lambda self: self._supports("delete"), notify=capabilitiesChanged)

@@ -1,0 +1,93 @@
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+
+// New chat with…: every agent the user may chat with (configured, found on PATH, the demo), its mark,
+// command line and whether it runs. Arrow keys move, Enter starts the chat, Esc closes.
+Popup {
+    id: root
+    objectName: "agentPicker"
+    parent: Overlay.overlay
+    x: Math.round((parent.width - width) / 2)
+    y: Math.round(parent.height / 6)
+    width: Math.min(440, parent.width - 40)
+    modal: true
+    focus: true
+    padding: Theme.pad
+    Accessible.role: Accessible.Dialog
+    Accessible.name: "New chat with an agent"
+    background: Rectangle { color: Theme.surface; radius: Theme.radius; border.color: Theme.border }
+    Overlay.modal: Rectangle { color: Theme.dark ? "#80000000" : "#40000000" }
+    onOpened: {
+        agentList.currentIndex = agents.lastUsedRow
+        agentList.forceActiveFocus()
+    }
+    function choose(agentId) { close(); agents.newChatWith(agentId) }
+
+    ColumnLayout {
+        anchors.fill: parent
+        spacing: Theme.gap
+        Label {
+            text: "New chat with"
+            font.bold: true; font.pixelSize: Theme.fontMedium
+            color: Theme.text
+            Accessible.role: Accessible.Heading
+        }
+        ListView {
+            id: agentList
+            objectName: "agentList"
+            Layout.fillWidth: true
+            Layout.preferredHeight: Math.min(contentHeight, 360)
+            clip: true
+            model: agents.agentModel
+            keyNavigationEnabled: true
+            highlightMoveDuration: 0
+            Keys.onReturnPressed: if (currentItem) root.choose(currentItem.modelData.agentId)
+            Keys.onEnterPressed: if (currentItem) root.choose(currentItem.modelData.agentId)
+            delegate: ItemDelegate {
+                id: row
+                objectName: "agentChoice"
+                required property var modelData
+                required property int index
+                width: agentList.width
+                highlighted: ListView.isCurrentItem
+                Accessible.name: modelData.name + (modelData.state ? ", " + modelData.state : "")
+                                 + (modelData.lastUsed ? ", used last" : "") + ": " + modelData.command
+                onClicked: root.choose(modelData.agentId)
+                background: Rectangle {
+                    radius: Theme.radius
+                    color: row.highlighted ? Theme.selection : (row.hovered ? Theme.hover : "transparent")
+                }
+                contentItem: RowLayout {
+                    spacing: Theme.pad
+                    Rectangle {
+                        Layout.preferredWidth: 28; Layout.preferredHeight: 28
+                        radius: 14
+                        color: Theme.avatarColour(row.modelData.colourIndex)
+                        Text { anchors.centerIn: parent; text: row.modelData.initials; color: "#ffffff"
+                               font.bold: true; font.pixelSize: Theme.fontSmall }
+                    }
+                    ColumnLayout {
+                        Layout.fillWidth: true
+                        spacing: 0
+                        RowLayout {
+                            Label { text: row.modelData.name; color: Theme.text
+                                    font.bold: true; elide: Text.ElideRight; Layout.fillWidth: true }
+                            Label { visible: row.modelData.state !== ""; text: row.modelData.state
+                                    font.pixelSize: Theme.fontTiny
+                                    color: Theme.muted }
+                        }
+                        Label { text: row.modelData.command; font.family: Theme.mono; font.pixelSize: Theme.fontTiny
+                                color: Theme.muted
+                                elide: Text.ElideMiddle; Layout.fillWidth: true }
+                    }
+                }
+            }
+        }
+        Label {
+            text: "Enter starts the chat \u00b7 Ctrl+N starts one with the agent used last"
+            font.pixelSize: Theme.fontTiny; color: Theme.muted
+            Layout.fillWidth: true; wrapMode: Text.Wrap
+        }
+    }
+}
