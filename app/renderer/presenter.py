@@ -64,6 +64,16 @@ class Presenter:
     _revealed: dict[str, int] = field(default_factory=dict)  # streaming item -> characters shown
     _behind: set[str] = field(default_factory=set)  # streaming items with text not shown yet
 
+    def set_dark(self, dark: bool) -> bool:
+        """Highlight code for a dark (or light) window from now on; True when that changed (every
+        rendered prose block is then built again)."""
+        if dark == self.dark:
+            return False
+        self.dark = dark
+        self._markdown.clear()
+        self._cache.clear()
+        return True
+
     def forget(self) -> None:
         self._markdown.clear()
         self._cache.clear()

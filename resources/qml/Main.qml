@@ -25,6 +25,8 @@ ApplicationWindow {
     palette.linkVisited: Theme.accent
     readonly property color linkColour: Theme.accent
     onLinkColourChanged: app.setLinkColour(linkColour)
+    readonly property bool darkTheme: Theme.dark
+    onDarkThemeChanged: app.setDark(darkTheme)  // code blocks are highlighted for the theme
     palette.mid: Theme.border
     palette.light: Theme.dark ? "#3f4147" : "#ffffff"
     palette.dark: Theme.dark ? "#141517" : "#c4c6cb"
@@ -243,6 +245,7 @@ ApplicationWindow {
     Shortcut { sequences: [StandardKey.Open]; onActivated: composerFiles.chooseFiles() }
     Component.onCompleted: {
         app.setLinkColour(linkColour)
+        app.setDark(darkTheme)
         composerView.input.forceActiveFocus()
     }
 }

@@ -10,9 +10,7 @@ import asyncio
 from PySide6.QtGui import QAccessible
 
 from app.renderer.qt.screen_text import shown
-from app.renderer.timeline.turn_view import item_text
 from tests.conftest import demo_agent_argv
-from tests.ui_harness import find_all
 
 INTERACTIVE = {
     QAccessible.Role.Button,
@@ -77,21 +75,6 @@ def test_every_control_of_the_main_states_has_a_name(ui):
         await ui.until(lambda: not objects.session.busy, 30)
         await asyncio.sleep(0.3)
         assert unnamed_controls(window) == [], "the whole tour answered"
-        languages = [t.property("text") for t in find_all(window.root.contentItem(), "codeLanguage")]
-        assert "python" in languages  # each code block's header names its language beside Copy
-        copy = find_all(window.root.contentItem(), "copyCode")
-        assert copy and all(button.property("visible") for button in copy)
-        model = objects.model
-        items = objects.session.timeline.items
-        coded = next(
-            r
-            for r in ui.rows(window, "assistant-text")
-            if any("```python" in item_text(items[i]) for i in r.item_ids if i in items)
-        )
-        objects.conversation.scrollToRow.emit(model.view_row_of_key(coded.key))
-        await asyncio.sleep(0.6)
-        await ui.screenshots(window, "57-code-block-header")
-
         objects.user_terminals.newTerminal()  # the terminal panel with a shell
         await ui.until(lambda: objects.user_terminals.panelOpen, 10)
         await asyncio.sleep(0.5)

@@ -8,6 +8,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QFontMetrics
 
 from app.renderer.timeline.serialize import item_record
+from app.renderer.timeline.turn_view import item_text
 from tests.conftest import demo_agent_argv, scripted_agent_argv
 from tests.ui_harness import find_all
 
@@ -55,6 +56,52 @@ def test_send_shows_the_optimistic_message_at_once_and_streams_every_card_kind(u
         assert meter.property("visible") and meter.height() <= 8
         assert 0 < usage["fraction"] < 1
         assert abs(fill.width() - max(6, meter.width() * usage["fraction"])) < 1.5
+
+    ui.run(scenario())
+
+
+def test_a_code_block_names_its_language_and_is_highlighted_again_when_the_theme_changes(ui):
+    async def scenario():
+        window = await ui.open(demo_agent_argv())
+        objects = window.objects
+        service = objects.host.sessions
+        service.subscribe(
+            lambda e: (
+                e.kind == "permission_request"
+                and service.answer_permission(e.request_id, e.options[0]["optionId"])
+            )
+        )
+        await ui.type_and_send(window, "Show me everything")
+        await ui.until(lambda: not objects.session.busy, 30)
+        model = objects.model
+        items = objects.session.timeline.items
+        coded = next(
+            r
+            for r in ui.rows(window, "assistant-text")
+            if any("```python" in item_text(items[i]) for i in r.item_ids if i in items)
+        )
+        objects.conversation.scrollToRow.emit(model.view_row_of_key(coded.key))
+        await asyncio.sleep(0.6)  # scrolled to it: its delegate exists
+        languages = [t.property("text") for t in find_all(window.root.contentItem(), "codeLanguage")]
+        assert "python" in languages  # each code block's header names its language beside Copy
+        copy = find_all(window.root.contentItem(), "copyCode")
+        assert copy and all(button.property("visible") for button in copy)
+        await ui.screenshots(window, "57-code-block-header")
+        blocks = ui.role(window, coded, "blocks")
+        html_role = next(r for r, n in blocks.roleNames().items() if bytes(n) == b"html")
+
+        def code_html() -> str:
+            for row in range(blocks.rowCount()):
+                index = blocks.index(row)
+                if blocks.data(index, html_role) and "def" in blocks.data(index, html_role):
+                    return blocks.data(index, html_role)
+            return ""
+
+        light = code_html()
+        objects.app.setColorScheme("dark")  # code already shown is highlighted for the dark theme
+        await ui.until(lambda: code_html() not in ("", light))
+        objects.app.setColorScheme("light")
+        await ui.until(lambda: code_html() == light)
 
     ui.run(scenario())
 

@@ -29,6 +29,7 @@ class AppSettings(QObject):
 
     changed = Signal()
     linkColourChanged = Signal()
+    darkChanged = Signal()
 
     def __init__(
         self,
@@ -43,6 +44,7 @@ class AppSettings(QObject):
         self._notify = notify
         self._color_scheme = color_scheme if color_scheme in COLOR_SCHEMES else "system"
         self._font_scale = 1.0
+        self._dark = False  # what Theme decided (the scheme, or the desktop's when "system")
         self.setFontScale(font_scale)
         _apply_font_scale(self._font_scale)  # also at 1: a scale another window left is undone
 
@@ -72,6 +74,14 @@ class AppSettings(QObject):
             _apply_font_scale(scale)
             self.changed.emit()
 
+    @Slot(bool)
+    def setDark(self, dark: bool) -> None:
+        """Theme tells whether the window is dark now (it alone knows the desktop's scheme under
+        "system"): code blocks are highlighted for it."""
+        if dark != self._dark:
+            self._dark = dark
+            self.darkChanged.emit()
+
     @Slot(QColor)
     def setLinkColour(self, colour: QColor) -> None:
         """Rich text draws links in the application palette's link colour (not the window's palette),
@@ -86,6 +96,7 @@ class AppSettings(QObject):
         self.linkColourChanged.emit()
 
     reducedMotion = Property(bool, lambda self: self._reduced_motion, notify=changed)
+    dark = Property(bool, lambda self: self._dark, notify=darkChanged)
     colorScheme = Property(str, lambda self: self._color_scheme, notify=changed)
     fontScale = Property(float, lambda self: self._font_scale, notify=changed)
     notify = Property(bool, lambda self: self._notify, notify=changed)  # call the user while away

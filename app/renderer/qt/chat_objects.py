@@ -126,8 +126,14 @@ class ChatObjects(QObject):
             )
         )
         self.files.changed.connect(lambda _turn: self.model.refresh(lambda row: row.kind == "turn-footer"))
+        self.app.darkChanged.connect(self._on_dark)
         self.notices.show_problems(host.problems.reported())  # found at startup: shown as the window opens
         self._stop_problems = host.problems.subscribe(lambda problem: self.notices.show_problems([problem]))
+
+    def _on_dark(self) -> None:
+        """Code blocks already shown are highlighted again for the new theme."""
+        if self.model.views.presenter.set_dark(self.app.dark):
+            self.model.refresh(lambda row: row.kind in ("assistant-text", "user"), rebuild=True)
 
     def context(self) -> dict[str, QObject]:
         """What QML binds to, by context property name."""
