@@ -382,6 +382,14 @@ class SettingsHost(Protocol):
         """Like `save_appearance`, for keys of `notifications()`."""
         ...
 
+    def folders(self) -> list[str]:
+        """The extra folders every agent may use beside each chat's own (`additionalDirectories`)."""
+        ...
+
+    async def save_folders(self, folders: list[str]) -> str:
+        """Check, apply at once and save the whole list; "" when saved, else why not (one sentence)."""
+        ...
+
 
 class HostApi(Protocol):
     @property

@@ -73,6 +73,7 @@ class AgentHub:
         self.participation: SessionExtras | None = None
         self.proposals: ProposalsExtras | None = None
         self.default_cwd = ""
+        self._folders: list[str] | None = None  # set when Settings changed the extra folders
         self._chosen_first = first in self.profiles
         chosen = first if first in self.profiles else self._remembered_agent(LAST_USED)
         self._current = chosen or next(iter(self.profiles))
@@ -104,6 +105,13 @@ class AgentHub:
         if self.proposals is not None:
             service.proposals = _AgentProposals(self.proposals, lambda: self._keys_of(agent_id))
 
+    def set_additional_directories(self, folders: list[str]) -> None:
+        """The extra folders every agent may use, changed in Settings: applied to each agent's service
+        now and to the ones made later."""
+        self._folders = list(folders)
+        for service in self._services.values():
+            service.set_additional_directories(self._folders)
+
     # --- the services ---------------------------------------------------------------------------------
     def service(self, agent_id: str) -> ChatService:
         """The agent's chat service, made on first use (its child starts with its first request)."""
@@ -114,6 +122,8 @@ class AgentHub:
             service.owns_extras = False  # the hub starts and stops them once for every agent
             service.machine.permissions.prefix = f"{agent_id}-"
             self._extras(agent_id, service)
+            if self._folders is not None:
+                service.set_additional_directories(self._folders)
             service.subscribe(lambda envelope: self._forward(agent_id, envelope))
             if not self.default_cwd:
                 self.default_cwd = service.default_cwd

@@ -269,6 +269,11 @@ class ChatService:
             await self.proposals.stop()
         await self.connection.stop()
 
+    def set_additional_directories(self, folders: list[str]) -> None:
+        """The extra folders from now on: the next opened sessions get them, and the agent's fs/*
+        requests reach exactly these at once (the file host reads the same list)."""
+        self.additional_directories[:] = [normalize_cwd(d) for d in folders if d]
+
     @property
     def idle(self) -> bool:
         """No turn runs, nothing waits for the user, no client terminal is open: stopping the child

@@ -23,6 +23,8 @@ from app.main.paths import shown
 
 KEY = "appearance"
 NOTIFICATIONS_KEY = "notifications"
+FOLDERS_KEY = "additionalDirectories"  # folders the agents may use beside each chat's own
+MAX_FOLDERS = 32
 COLOR_SCHEMES = ("system", "light", "dark")
 MIN_FONT_SCALE, MAX_FONT_SCALE = 0.75, 2.0  # what a text-size setting may be (the window offers 85-150%)
 FIELDS = {"colorScheme": "color_scheme", "fontScale": "font_scale", "reducedMotion": "reduced_motion"}
@@ -44,6 +46,19 @@ class Notifications:
 
     def as_dict(self) -> dict[str, Any]:
         return {"desktop": self.desktop}
+
+
+def folder_problem(path: object) -> str:
+    """Why `path` cannot be one of the extra folders ("" when it can): an absolute path ("~" allowed)
+    of a folder that exists now."""
+    if not isinstance(path, str) or not path.strip():
+        return "it must be a folder path"
+    folder = Path(path).expanduser()
+    if not folder.is_absolute():
+        return f"{path} is not a full path"
+    if not folder.is_dir():
+        return f"there is no folder {shown(folder)}"
+    return ""
 
 
 def notification_problem(key: str, value: object) -> str:
@@ -111,14 +126,40 @@ def read_appearance(value: object, path: Path, problems: list[LocalProblem]) -> 
 
 
 class SettingsFile:
-    """The `settings` host part: the appearance in effect and saving a change of it."""
+    """The `settings` host part: the settings in effect and saving a change of them."""
 
     def __init__(
-        self, path: Path, appearance: Appearance | None = None, notifications: Notifications | None = None
+        self,
+        path: Path,
+        appearance: Appearance | None = None,
+        notifications: Notifications | None = None,
+        folders: tuple[str, ...] = (),
     ) -> None:
         self.path = path
         self._appearance = appearance or Appearance()
         self._notifications = notifications or Notifications()
+        self._folders = list(folders)
+        # told the folders in effect after a change (the agents' services use them at once)
+        self.on_folders: Callable[[list[str]], None] | None = None
+
+    def folders(self) -> list[str]:
+        return list(self._folders)
+
+    async def save_folders(self, folders: list[str]) -> str:
+        """The extra folders the agents may use (`additionalDirectories`): each checked (a folder that
+        exists), applied at once to every agent (new chats are opened with them; a folder taken away
+        is out of reach at once) and written; "" when written, else why not."""
+        if len(folders) > MAX_FOLDERS:
+            return f"At most {MAX_FOLDERS} extra folders can be given; nothing was changed."
+        for folder in folders:
+            why = folder_problem(folder)
+            if why:
+                return f"The folders were not changed: {why}."
+        normal = list(dict.fromkeys(str(Path(f).expanduser()) for f in folders))
+        self._folders = normal
+        if self.on_folders is not None:
+            self.on_folders(normal)
+        return await asyncio.to_thread(self._write_key, FOLDERS_KEY, normal)
 
     def appearance(self) -> dict[str, Any]:
         return self._appearance.as_dict()
@@ -150,6 +191,17 @@ class SettingsFile:
         return await asyncio.to_thread(self._write, KEY, changes)
 
     def _write(self, section_key: str, changes: dict[str, Any]) -> str:
+        def merge(data: dict[str, Any]) -> None:
+            section = data.get(section_key)
+            data[section_key] = {**(section if isinstance(section, dict) else {}), **changes}
+
+        return self._update(merge)
+
+    def _write_key(self, key: str, value: Any) -> str:
+        return self._update(lambda data: data.__setitem__(key, value))
+
+    def _update(self, change: Callable[[dict[str, Any]], None]) -> str:
+        """Read the file, apply `change` to its object, write it back atomically; "" or why not."""
         kept = "the change applies until you quit ClawQt"
         try:
             raw = self.path.read_bytes()
@@ -163,8 +215,7 @@ class SettingsFile:
                 f"Your config file {shown(self.path)} {data.why}, so ClawQt does not write to it: {kept}; "
                 "fix the file to keep your settings."
             )
-        section = data.get(section_key)
-        data[section_key] = {**(section if isinstance(section, dict) else {}), **changes}
+        change(data)
         try:
             _replace_atomically(self.path, (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode())
         except OSError as error:

@@ -25,136 +25,186 @@ Dialog {
     Overlay.modal: Rectangle { color: Theme.dark ? "#80000000" : "#40000000" }
     onOpened: schemeBox.forceActiveFocus()
 
-    ColumnLayout {
-        width: parent.width
-        spacing: Theme.gap * 1.5
+    ScrollView {  // the sections scroll when the window is too short for them all
+        id: scroller
+        objectName: "settingsScroll"
+        anchors.fill: parent
+        implicitHeight: Math.min(sections.implicitHeight,
+                                 (root.parent ? root.parent.height : 700) - 200)
+        contentWidth: availableWidth
+        clip: true
+        ColumnLayout {
+            id: sections
+            width: scroller.availableWidth
+            spacing: Theme.gap * 1.5
 
-        Label {
-            text: "Appearance"
-            font.bold: true; font.pixelSize: Theme.fontMedium
-            color: Theme.text
-            Accessible.role: Accessible.Heading
-        }
-        GridLayout {
-            columns: 2
-            columnSpacing: Theme.pad
-            rowSpacing: Theme.gap
-            Layout.fillWidth: true
-
-            Label { text: "Theme"; color: Theme.text }
-            ComboBox {
-                id: schemeBox
-                objectName: "settingsColorScheme"
-                Layout.fillWidth: true
-                model: settings.colorSchemes
-                textRole: "label"
-                valueRole: "value"
-                currentIndex: settings.colorSchemes.findIndex(c => c.value === settings.colorScheme)
-                onActivated: (index) => settings.setColorScheme(settings.colorSchemes[index].value)
-                Accessible.name: "Theme: " + currentText
-                KeyNavigation.tab: scaleBox
+            Label {
+                text: "Appearance"
+                font.bold: true; font.pixelSize: Theme.fontMedium
+                color: Theme.text
+                Accessible.role: Accessible.Heading
             }
-
-            Label { text: "Text size"; color: Theme.text }
-            ComboBox {
-                id: scaleBox
-                objectName: "settingsFontScale"
+            GridLayout {
+                columns: 2
+                columnSpacing: Theme.pad
+                rowSpacing: Theme.gap
                 Layout.fillWidth: true
-                model: settings.fontScales
-                textRole: "label"
-                valueRole: "value"
-                currentIndex: settings.fontScales.findIndex(c => Math.abs(c.value - settings.fontScale) < 0.001)
-                onActivated: (index) => settings.setFontScale(settings.fontScales[index].value)
-                Accessible.name: "Text size: " + currentText
-                KeyNavigation.tab: motionSwitch
-            }
 
-            Label { text: "Motion"; color: Theme.text }
-            Switch {
-                id: motionSwitch
-                objectName: "settingsReducedMotion"
-                text: "Reduce animations"
-                checked: settings.reducedMotion
-                onToggled: settings.setReducedMotion(checked)
-                Accessible.name: "Reduce animations"
-                KeyNavigation.tab: notifySwitch
-            }
-        }
-
-        Label {
-            text: "Notifications"
-            font.bold: true; font.pixelSize: Theme.fontMedium
-            color: Theme.text
-            Accessible.role: Accessible.Heading
-        }
-        Switch {
-            id: notifySwitch
-            objectName: "settingsNotify"
-            text: "Tell me when an agent needs me while ClawQt is in the background"
-            checked: settings.notify
-            onToggled: settings.setNotify(checked)
-            Accessible.name: text
-            KeyNavigation.tab: closeButton
-            Layout.fillWidth: true
-        }
-
-        Label {
-            text: "Agents"
-            font.bold: true; font.pixelSize: Theme.fontMedium
-            color: Theme.text
-            Accessible.role: Accessible.Heading
-        }
-        Repeater {  // what is offered and why; each is edited under "agents" in the config file
-            model: agents.agentModel
-            delegate: RowLayout {
-                id: agentRow
-                required property var modelData
-                objectName: "settingsAgent"
-                Layout.fillWidth: true
-                spacing: Theme.pad
-                Accessible.role: Accessible.StaticText
-                Accessible.name: modelData.name + (modelData.state ? ", " + modelData.state : "") + ": "
-                                 + modelData.command + ". " + modelData.reason
-                Rectangle {
-                    Layout.preferredWidth: 24; Layout.preferredHeight: 24
-                    Layout.alignment: Qt.AlignTop
-                    radius: 12
-                    color: Theme.avatarColour(agentRow.modelData.colourIndex)
-                    Text { anchors.centerIn: parent; text: agentRow.modelData.initials; color: "#ffffff"
-                           font.bold: true; font.pixelSize: Theme.fontTiny }
-                }
-                ColumnLayout {
+                Label { text: "Theme"; color: Theme.text }
+                ComboBox {
+                    id: schemeBox
+                    objectName: "settingsColorScheme"
                     Layout.fillWidth: true
-                    spacing: 0
-                    Label { text: agentRow.modelData.name + (agentRow.modelData.state ? " \u00b7 " + agentRow.modelData.state : "")
-                            color: Theme.text; font.bold: true; elide: Text.ElideRight; Layout.fillWidth: true }
-                    Label { text: agentRow.modelData.command; font.family: Theme.mono; font.pixelSize: Theme.fontTiny
-                            color: Theme.muted; elide: Text.ElideMiddle; Layout.fillWidth: true }
-                    Label { text: agentRow.modelData.reason; font.pixelSize: Theme.fontTiny; color: Theme.muted
-                            wrapMode: Text.Wrap; Layout.fillWidth: true }
+                    model: settings.colorSchemes
+                    textRole: "label"
+                    valueRole: "value"
+                    currentIndex: settings.colorSchemes.findIndex(c => c.value === settings.colorScheme)
+                    onActivated: (index) => settings.setColorScheme(settings.colorSchemes[index].value)
+                    Accessible.name: "Theme: " + currentText
+                    KeyNavigation.tab: scaleBox
+                }
+
+                Label { text: "Text size"; color: Theme.text }
+                ComboBox {
+                    id: scaleBox
+                    objectName: "settingsFontScale"
+                    Layout.fillWidth: true
+                    model: settings.fontScales
+                    textRole: "label"
+                    valueRole: "value"
+                    currentIndex: settings.fontScales.findIndex(c => Math.abs(c.value - settings.fontScale) < 0.001)
+                    onActivated: (index) => settings.setFontScale(settings.fontScales[index].value)
+                    Accessible.name: "Text size: " + currentText
+                    KeyNavigation.tab: motionSwitch
+                }
+
+                Label { text: "Motion"; color: Theme.text }
+                Switch {
+                    id: motionSwitch
+                    objectName: "settingsReducedMotion"
+                    text: "Reduce animations"
+                    checked: settings.reducedMotion
+                    onToggled: settings.setReducedMotion(checked)
+                    Accessible.name: "Reduce animations"
+                    KeyNavigation.tab: notifySwitch
                 }
             }
-        }
 
-        Label {
-            objectName: "settingsProblem"
-            visible: text !== ""
-            text: settings.problem
-            wrapMode: Text.Wrap
-            color: Theme.danger
-            Layout.fillWidth: true
-            Accessible.role: Accessible.AlertMessage
-            Accessible.name: text
-        }
-        Label {
-            objectName: "settingsLocation"
-            text: "Settings are kept in " + settings.location + (settings.saving ? " (saving\u2026)" : "")
-                  + ". Agents (\"agents\": name, command, args, env, cwd, defaultMode, defaultModel), extra"
-                  + " folders and the terminal tools' port are set in that file too."
-            wrapMode: Text.Wrap
-            color: Theme.muted
-            font.pixelSize: Theme.fontSmall
-            Layout.fillWidth: true
+            Label {
+                text: "Notifications"
+                font.bold: true; font.pixelSize: Theme.fontMedium
+                color: Theme.text
+                Accessible.role: Accessible.Heading
+            }
+            Switch {
+                id: notifySwitch
+                objectName: "settingsNotify"
+                text: "Tell me when an agent needs me while ClawQt is in the background"
+                checked: settings.notify
+                onToggled: settings.setNotify(checked)
+                Accessible.name: text
+                KeyNavigation.tab: addFolderButton
+                Layout.fillWidth: true
+            }
+
+            Label {
+                text: "Folders"
+                font.bold: true; font.pixelSize: Theme.fontMedium
+                color: Theme.text
+                Accessible.role: Accessible.Heading
+            }
+            Label {
+                text: settings.folders.length ? "Agents may also read and write in these folders, beside each chat's own:"
+                                              : "Agents read and write only in each chat's own folder."
+                color: Theme.muted; font.pixelSize: Theme.fontSmall
+                wrapMode: Text.Wrap; Layout.fillWidth: true
+            }
+            Repeater {
+                model: settings.folders
+                delegate: RowLayout {
+                    id: folderRow
+                    required property var modelData
+                    required property int index
+                    Layout.fillWidth: true
+                    Label { text: folderRow.modelData; font.family: Theme.mono; font.pixelSize: Theme.fontSmall
+                            color: Theme.text; elide: Text.ElideMiddle; Layout.fillWidth: true }
+                    ToolButton {
+                        objectName: "settingsRemoveFolder"
+                        contentItem: IconLabel { icon: "trash"; color: Theme.muted }
+                        onClicked: settings.removeFolder(folderRow.index)
+                        Accessible.name: "Remove the folder " + folderRow.modelData
+                        ToolTip.visible: hovered
+                        ToolTip.text: "Remove"
+                    }
+                }
+            }
+            Button {
+                id: addFolderButton
+                objectName: "settingsAddFolder"
+                contentItem: IconLabel { icon: "new-folder"; label: "Add a folder\u2026"; color: Theme.text }
+                onClicked: settings.chooseFolder()
+                Accessible.name: "Add a folder the agents may use"
+                KeyNavigation.tab: closeButton
+            }
+
+            Label {
+                text: "Agents"
+                font.bold: true; font.pixelSize: Theme.fontMedium
+                color: Theme.text
+                Accessible.role: Accessible.Heading
+            }
+            Repeater {  // what is offered and why; each is edited under "agents" in the config file
+                model: agents.agentModel
+                delegate: RowLayout {
+                    id: agentRow
+                    required property var modelData
+                    objectName: "settingsAgent"
+                    Layout.fillWidth: true
+                    spacing: Theme.pad
+                    Accessible.role: Accessible.StaticText
+                    Accessible.name: modelData.name + (modelData.state ? ", " + modelData.state : "") + ": "
+                                     + modelData.command + ". " + modelData.reason
+                    Rectangle {
+                        Layout.preferredWidth: 24; Layout.preferredHeight: 24
+                        Layout.alignment: Qt.AlignTop
+                        radius: 12
+                        color: Theme.avatarColour(agentRow.modelData.colourIndex)
+                        Text { anchors.centerIn: parent; text: agentRow.modelData.initials; color: "#ffffff"
+                               font.bold: true; font.pixelSize: Theme.fontTiny }
+                    }
+                    ColumnLayout {
+                        Layout.fillWidth: true
+                        spacing: 0
+                        Label { text: agentRow.modelData.name + (agentRow.modelData.state ? " \u00b7 " + agentRow.modelData.state : "")
+                                color: Theme.text; font.bold: true; elide: Text.ElideRight; Layout.fillWidth: true }
+                        Label { text: agentRow.modelData.command; font.family: Theme.mono; font.pixelSize: Theme.fontTiny
+                                color: Theme.muted; elide: Text.ElideMiddle; Layout.fillWidth: true }
+                        Label { text: agentRow.modelData.reason; font.pixelSize: Theme.fontTiny; color: Theme.muted
+                                wrapMode: Text.Wrap; Layout.fillWidth: true }
+                    }
+                }
+            }
+
+            Label {
+                objectName: "settingsProblem"
+                visible: text !== ""
+                text: settings.problem
+                wrapMode: Text.Wrap
+                color: Theme.danger
+                Layout.fillWidth: true
+                Accessible.role: Accessible.AlertMessage
+                Accessible.name: text
+            }
+            Label {
+                objectName: "settingsLocation"
+                text: "Settings are kept in " + settings.location + (settings.saving ? " (saving\u2026)" : "")
+                      + ". Agents (\"agents\": name, command, args, env, cwd, defaultMode, defaultModel) and the"
+                      + " terminal tools' port are set in that file too."
+                wrapMode: Text.Wrap
+                color: Theme.muted
+                font.pixelSize: Theme.fontSmall
+                Layout.fillWidth: true
+            }
         }
     }
 

@@ -135,3 +135,38 @@ def test_the_header_button_opens_settings(ui):
         await ui.until(lambda: dialog_of(window).property("opened"))
 
     ui.run(scenario())
+
+
+def test_extra_folders_changed_in_settings_reach_the_agent_at_once_and_are_saved(ui, isolated_dirs):
+    config = isolated_dirs / "config.json"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text(json.dumps({"keep": True}))
+    extra = ui.tmp_path / "shared-docs"
+    extra.mkdir()
+
+    async def scenario():
+        host, _recorder = build_host(_args(ui))
+        window = await ui.open_host(host)
+        settings = window.objects.settings
+        service = host.sessions.current_service
+        await open_settings(ui, window)
+        assert settings.folders == [] and service.additional_directories == []
+
+        settings.addFolder(extra.as_uri())  # what the folder dialog gives
+        await ui.until(lambda: settings.folders == [str(extra)] and not settings.saving)
+        assert service.additional_directories == [str(extra)]
+        assert service.files.additional_directories is service.additional_directories  # fs/* reach it now
+        assert json.loads(config.read_text()) == {"keep": True, "additionalDirectories": [str(extra)]}
+        await ui.until(lambda: ui.find(window, "settingsRemoveFolder"))
+        await ui.screenshots(window, "58-settings-folders")
+
+        settings.addFolder(str(ui.tmp_path / "not-there"))
+        await ui.until(lambda: "there is no folder" in settings.problem)
+        assert settings.folders == [str(extra)] and service.additional_directories == [str(extra)]
+
+        settings.removeFolder(0)
+        await ui.until(lambda: settings.folders == [] and not settings.saving)
+        assert service.additional_directories == []
+        assert json.loads(config.read_text())["additionalDirectories"] == []
+
+    ui.run(scenario())

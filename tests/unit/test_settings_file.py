@@ -133,3 +133,30 @@ async def test_notifications_are_read_and_saved_beside_the_appearance(tmp_path):
     problems: list = []
     assert read_notifications("loud", config, problems) == Notifications()
     assert problems[0].text.endswith("it must be an object of settings, not text.")
+
+
+async def test_extra_folders_are_checked_applied_and_written_and_an_unreadable_file_is_kept(tmp_path):
+    from app.main.settings_file import MAX_FOLDERS, SettingsFile
+
+    config = tmp_path / "config.json"
+    config.write_text(json.dumps({"agent": "openclaw acp"}))
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    applied: list[list[str]] = []
+    settings = SettingsFile(config)
+    settings.on_folders = applied.append
+    assert await settings.save_folders(["relative/path"]) == (
+        "The folders were not changed: relative/path is not a full path."
+    )
+    assert "there is no folder" in await settings.save_folders([str(tmp_path / "missing")])
+    assert "At most" in await settings.save_folders([str(folder)] * (MAX_FOLDERS + 1))
+    assert applied == [] and settings.folders() == []
+    assert await settings.save_folders([str(folder), str(folder)]) == ""
+    assert applied == [[str(folder)]] and settings.folders() == [str(folder)]
+    assert json.loads(config.read_text()) == {"agent": "openclaw acp", "additionalDirectories": [str(folder)]}
+    assert read_config(config).additional_directories == (str(folder),)
+
+    config.write_bytes(b"{oops")
+    said = await settings.save_folders([])
+    assert "does not write to it" in said and config.read_bytes() == b"{oops"
+    assert applied[-1] == [] and settings.folders() == []  # it holds for this run

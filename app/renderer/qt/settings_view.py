@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from PySide6.QtCore import Property, QObject, Signal, Slot
+from PySide6.QtCore import Property, QObject, QUrl, Signal, Slot
 
 from app.contract.host_api import SettingsHost
 from app.renderer.qt.app_settings import AppSettings
@@ -33,6 +33,7 @@ class SettingsView(QObject):
         self._tasks = tasks
         self._problem = ""
         self._saving = 0
+        self.dialog: Any = None  # the folder dialog while it is open
         app.changed.connect(self.changed)
 
     def _save(self, save: Callable[[dict[str, Any]], Awaitable[str]], changes: dict[str, Any]) -> None:
@@ -71,7 +72,41 @@ class SettingsView(QObject):
             self._app.setNotify(notify)
             self._save(self._host.save_notifications, {"desktop": notify})
 
+    @Slot()
+    def chooseFolder(self) -> None:
+        """Add a folder…: the desktop's folder dialog (not modal to the loop: the choice arrives
+        through `fileSelected`)."""
+        from PySide6.QtWidgets import QFileDialog
+
+        if self.dialog is not None and self.dialog.isVisible():
+            self.dialog.raise_()
+            return
+        dialog = QFileDialog(None, "A folder the agents may use")
+        dialog.setFileMode(QFileDialog.FileMode.Directory)
+        dialog.setOption(QFileDialog.Option.ShowDirsOnly, True)
+        dialog.fileSelected.connect(self.addFolder)
+        self.dialog = dialog
+        dialog.open()
+
+    @Slot(str)
+    def addFolder(self, chosen: str) -> None:
+        """A folder the agents may also use (a path, or the file URL a folder dialog gives)."""
+        path = QUrl(chosen).toLocalFile() if chosen.startswith("file:") else chosen.strip()
+        folders = self._host.folders()
+        if path and path not in folders:
+            self._save_folders([*folders, path])
+
+    @Slot(int)
+    def removeFolder(self, index: int) -> None:
+        folders = self._host.folders()
+        if 0 <= index < len(folders):
+            self._save_folders(folders[:index] + folders[index + 1 :])
+
+    def _save_folders(self, folders: list[str]) -> None:
+        self._save(lambda changes: self._host.save_folders(changes["folders"]), {"folders": folders})
+
     colorScheme = Property(str, lambda self: self._app.colorScheme, notify=changed)
+    folders = Property("QVariantList", lambda self: self._host.folders(), notify=changed)
     notify = Property(bool, lambda self: self._app.notify, notify=changed)
     fontScale = Property(float, lambda self: self._app.fontScale, notify=changed)
     reducedMotion = Property(bool, lambda self: self._app.reducedMotion, notify=changed)
