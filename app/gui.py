@@ -152,7 +152,11 @@ def build_host(args: argparse.Namespace) -> tuple[Host, TraceRecorder | None]:
     # an agent chosen with --agent is the one this run starts with; else the one used last
     hub = AgentHub(profiles, make_service, first=first if command.source == "flag" else None)
     settings = SettingsFile(
-        config.path, config.appearance, config.notifications, config.additional_directories
+        config.path,
+        config.appearance,
+        config.notifications,
+        config.additional_directories,
+        config.terminal_tools_port,
     )
     flag_folders = list(getattr(args, "add_dir", None) or [])  # this run's --add-dir stay added
     settings.on_folders = lambda folders: hub.set_additional_directories([*folders, *flag_folders])

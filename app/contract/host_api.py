@@ -390,6 +390,14 @@ class SettingsHost(Protocol):
         """Check, apply at once and save the whole list; "" when saved, else why not (one sentence)."""
         ...
 
+    def terminal_tools_port(self) -> int | None:
+        """The terminal tools' loopback port chosen in the config (None: ClawQt picks one)."""
+        ...
+
+    async def save_terminal_tools_port(self, port: int | None) -> str:
+        """Save the port for the next start (None: ClawQt picks); "" when saved, else why not."""
+        ...
+
 
 class HostApi(Protocol):
     @property

@@ -25,6 +25,8 @@ KEY = "appearance"
 NOTIFICATIONS_KEY = "notifications"
 FOLDERS_KEY = "additionalDirectories"  # folders the agents may use beside each chat's own
 MAX_FOLDERS = 32
+PORT_KEY = "terminalToolsPort"  # the terminal tools' loopback port (null: ClawQt picks one)
+MIN_PORT, MAX_PORT = 1024, 65535
 COLOR_SCHEMES = ("system", "light", "dark")
 MIN_FONT_SCALE, MAX_FONT_SCALE = 0.75, 2.0  # what a text-size setting may be (the window offers 85-150%)
 FIELDS = {"colorScheme": "color_scheme", "fontScale": "font_scale", "reducedMotion": "reduced_motion"}
@@ -134,13 +136,26 @@ class SettingsFile:
         appearance: Appearance | None = None,
         notifications: Notifications | None = None,
         folders: tuple[str, ...] = (),
+        terminal_tools_port: int | None = None,
     ) -> None:
         self.path = path
+        self._port = terminal_tools_port
         self._appearance = appearance or Appearance()
         self._notifications = notifications or Notifications()
         self._folders = list(folders)
         # told the folders in effect after a change (the agents' services use them at once)
         self.on_folders: Callable[[list[str]], None] | None = None
+
+    def terminal_tools_port(self) -> int | None:
+        return self._port
+
+    async def save_terminal_tools_port(self, port: int | None) -> str:
+        """The loopback port of the terminal tools from the next start on (None: ClawQt picks a free
+        one, and an agent configured once must then be told the new address); "" when written."""
+        if port is not None and (isinstance(port, bool) or not MIN_PORT <= port <= MAX_PORT):
+            return f"The port was not changed: it must be a number from {MIN_PORT} to {MAX_PORT}."
+        self._port = port
+        return await asyncio.to_thread(self._write_key, PORT_KEY, port)
 
     def folders(self) -> list[str]:
         return list(self._folders)

@@ -144,7 +144,36 @@ Dialog {
                 contentItem: IconLabel { icon: "new-folder"; label: "Add a folder\u2026"; color: Theme.text }
                 onClicked: settings.chooseFolder()
                 Accessible.name: "Add a folder the agents may use"
-                KeyNavigation.tab: closeButton
+                KeyNavigation.tab: portField
+            }
+
+            Label {
+                text: "Terminals"
+                font.bold: true; font.pixelSize: Theme.fontMedium
+                color: Theme.text
+                Accessible.role: Accessible.Heading
+            }
+            RowLayout {
+                Layout.fillWidth: true
+                spacing: Theme.pad
+                Label { text: "Port of the terminal tools"; color: Theme.text }
+                TextField {
+                    id: portField
+                    objectName: "settingsTerminalPort"
+                    text: settings.terminalToolsPort
+                    placeholderText: "ClawQt picks"
+                    inputMethodHints: Qt.ImhDigitsOnly
+                    validator: IntValidator { bottom: 0; top: 65535 }
+                    Layout.preferredWidth: 120
+                    onEditingFinished: settings.setTerminalToolsPort(text)
+                    Accessible.name: "Port of the terminal tools: " + (text || "ClawQt picks")
+                    KeyNavigation.tab: closeButton
+                }
+                Label {
+                    text: "on 127.0.0.1, from the next start (empty: a free one)"
+                    color: Theme.muted; font.pixelSize: Theme.fontSmall
+                    wrapMode: Text.Wrap; Layout.fillWidth: true
+                }
             }
 
             Label {
@@ -198,8 +227,8 @@ Dialog {
             Label {
                 objectName: "settingsLocation"
                 text: "Settings are kept in " + settings.location + (settings.saving ? " (saving\u2026)" : "")
-                      + ". Agents (\"agents\": name, command, args, env, cwd, defaultMode, defaultModel) and the"
-                      + " terminal tools' port are set in that file too."
+                      + ". Agents are set in that file too (\"agents\": name, command, args, env, cwd,"
+                      + " defaultMode, defaultModel)."
                 wrapMode: Text.Wrap
                 color: Theme.muted
                 font.pixelSize: Theme.fontSmall

@@ -170,3 +170,32 @@ def test_extra_folders_changed_in_settings_reach_the_agent_at_once_and_are_saved
         assert json.loads(config.read_text())["additionalDirectories"] == []
 
     ui.run(scenario())
+
+
+def test_the_terminal_tools_port_is_typed_checked_and_saved_for_the_next_start(ui, isolated_dirs):
+    config = isolated_dirs / "config.json"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text(json.dumps({"terminalToolsPort": 47001}))
+
+    async def scenario():
+        host, _recorder = build_host(_args(ui))
+        window = await ui.open_host(host)
+        settings = window.objects.settings
+        await open_settings(ui, window)
+        field = ui.item(window, "settingsTerminalPort")
+        assert field.property("text") == "47001"
+        field.forceActiveFocus()
+        field.setProperty("text", "")
+        await ui.keys(window, "48123")
+        await ui.key(window, Qt.Key.Key_Tab)  # editing finished
+        await ui.until(lambda: json.loads(config.read_text()).get("terminalToolsPort") == 48123)
+        assert settings.terminalToolsPort == "48123" and settings.problem == ""
+        settings.setTerminalToolsPort("80")  # a privileged port is refused with a sentence
+        await ui.until(lambda: "from 1024 to 65535" in settings.problem)
+        assert json.loads(config.read_text())["terminalToolsPort"] == 48123
+        settings.setTerminalToolsPort("")  # empty: ClawQt picks again
+        await ui.until(lambda: json.loads(config.read_text())["terminalToolsPort"] is None)
+        again, _ = build_host(_args(ui))
+        assert again.settings.terminal_tools_port() is None
+
+    ui.run(scenario())

@@ -102,11 +102,29 @@ class SettingsView(QObject):
         if 0 <= index < len(folders):
             self._save_folders(folders[:index] + folders[index + 1 :])
 
+    @Slot(str)
+    def setTerminalToolsPort(self, text: str) -> None:
+        """The port field: a number, or empty for "ClawQt picks"; applies from the next start."""
+        text = text.strip()
+        if not text:
+            port = None
+        elif text.isdigit():
+            port = int(text)
+        else:
+            self._problem = "The port was not changed: it must be a number, or empty to let ClawQt pick."
+            self.changed.emit()
+            return
+        if port != self._host.terminal_tools_port():
+            self._save(lambda changes: self._host.save_terminal_tools_port(changes["port"]), {"port": port})
+
     def _save_folders(self, folders: list[str]) -> None:
         self._save(lambda changes: self._host.save_folders(changes["folders"]), {"folders": folders})
 
     colorScheme = Property(str, lambda self: self._app.colorScheme, notify=changed)
     folders = Property("QVariantList", lambda self: self._host.folders(), notify=changed)
+    terminalToolsPort = Property(
+        str, lambda self: str(self._host.terminal_tools_port() or ""), notify=changed
+    )
     notify = Property(bool, lambda self: self._app.notify, notify=changed)
     fontScale = Property(float, lambda self: self._app.fontScale, notify=changed)
     reducedMotion = Property(bool, lambda self: self._app.reducedMotion, notify=changed)
