@@ -2,8 +2,9 @@ import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
 
-// An inline permission prompt: the agent's options as buttons (Tab / arrows, Enter or Space),
-// answered once; afterwards it shows the choice.
+// An inline permission prompt, set apart from replies and tool cards while it waits (tinted, a coloured
+// edge, a shield and "Needs you"): the agent's options as buttons (Tab / arrows, Enter or Space, or the
+// option's number), answered once; afterwards it shows the choice.
 Item {
     id: root
     required property var permission
@@ -15,19 +16,43 @@ Item {
     TurnGutter { first: root.first; height: parent.height }
     Rectangle {
         id: box
+        objectName: "permissionCard"
         x: 44; y: 4
         width: root.width - x - Theme.pad
         implicitHeight: content.implicitHeight + 2 * Theme.pad
         radius: Theme.radius
-        color: Theme.surface
+        // waiting for the user: a tinted card with a coloured edge, unlike any tool card or reply
+        color: root.pending ? Theme.attention : Theme.surface
         border.color: root.pending ? Theme.warning : Theme.border
         border.width: root.pending ? 2 : 1
         ColumnLayout {
             id: content
             x: Theme.pad; y: Theme.pad
             width: parent.width - 2 * Theme.pad
-            Text { text: "Permission: " + root.permission.title; color: Theme.text; font.bold: true
-                   wrapMode: Text.Wrap; Layout.fillWidth: true }
+            spacing: Theme.gap
+            RowLayout {
+                Layout.fillWidth: true
+                spacing: Theme.gap
+                Text { text: icons.glyph(root.pending ? "shield" : (root.permission.status === "cancelled"
+                                                                   ? "circle-slash" : "pass"))
+                       font.family: icons.family; font.pixelSize: Theme.fontTitle
+                       color: root.pending ? Theme.warning : Theme.muted
+                       Accessible.ignored: true }
+                Text { text: root.permission.title; color: Theme.text; font.bold: true
+                       wrapMode: Text.Wrap; Layout.fillWidth: true
+                       Accessible.name: (root.pending ? "The agent asks permission: " : "Permission: ") + text }
+                Rectangle {
+                    objectName: "permissionWaiting"
+                    visible: root.pending
+                    radius: height / 2
+                    color: Theme.warning
+                    implicitWidth: waitingLabel.implicitWidth + 12
+                    implicitHeight: waitingLabel.implicitHeight + 4
+                    Accessible.ignored: true
+                    Label { id: waitingLabel; anchors.centerIn: parent; text: "Needs you"
+                            font.pixelSize: Theme.fontTiny; font.bold: true; color: Theme.dark ? "#1e1f22" : "#ffffff" }
+                }
+            }
             Flow {  // wraps: an agent may offer up to a hundred options (the main side keeps no more)
                 visible: root.pending
                 Layout.fillWidth: true
@@ -48,6 +73,14 @@ Item {
                         Keys.onEnterPressed: clicked()
                         Keys.onRightPressed: nextItemInFocusChain(true).forceActiveFocus()
                         Keys.onLeftPressed: nextItemInFocusChain(false).forceActiveFocus()
+                        Keys.onPressed: (event) => {  // 1-9: the option of that number, as labelled
+                            const chosen = event.key - Qt.Key_1
+                            if (event.key >= Qt.Key_1 && event.key <= Qt.Key_9 && chosen < buttons.count) {
+                                const option = root.permission.options[chosen]
+                                turn.answerPermission(root.permission.requestId, option.optionId)
+                                event.accepted = true
+                            }
+                        }
                     }
                 }
             }

@@ -14,6 +14,7 @@ QtObject {
     readonly property color border: dark ? "#3a3c42" : "#dcdde0"
     readonly property color accent: dark ? "#7aa2ff" : "#3b63d6"
     readonly property color userBubble: dark ? "#2f3b57" : "#e3eaff"
+    readonly property color attention: dark ? "#3a3322" : "#fff6e0"  // a card waiting for the user
     readonly property color hover: dark ? "#2e3036" : "#e6e7ea"  // a row under the pointer
     readonly property color selection: dark ? "#34405c" : "#dde6ff"  // a chosen row: text keeps its colours
     readonly property color codeBackground: dark ? "#272822" : "#f5f5f5"

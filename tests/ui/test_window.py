@@ -180,6 +180,34 @@ def test_a_permission_is_answered_with_the_keyboard(ui):
     ui.run(scenario())
 
 
+def test_a_waiting_permission_stands_apart_and_its_number_key_answers_it(ui):
+    async def scenario():
+        window = await ui.open(scripted_agent_argv())
+        objects = window.objects
+        await ui.type_and_send(window, "permission")
+        await ui.until(lambda: "permission" in ui.kinds(window))
+        await asyncio.sleep(0.2)
+        card = ui.item(window, "permissionCard")
+        assert ui.item(window, "permissionWaiting").property("visible")
+        waiting_colour = card.property("color")
+        await ui.screenshots(window, "59-permission-waiting")
+        waiting = next(i for i in objects.session.timeline.items.values() if i.kind == "permission")
+        options = [option["optionId"] for option in waiting.options]
+        ui.item(window, f"permissionOption_{options[0]}").forceActiveFocus()
+        await ui.key(window, Qt.Key.Key_2, text="2")  # the second option, as numbered
+        await ui.until(lambda: not objects.session.busy, 10)
+        answer = await ui.until(lambda: ui.find(window, "permissionAnswer"))
+        assert answer.property("text").startswith("Answered: ")
+        permission = next(i for i in objects.session.timeline.items.values() if i.kind == "permission")
+        assert permission.selected_option == options[1]
+        assert not ui.item(window, "permissionWaiting").property("visible")
+        assert (
+            ui.item(window, "permissionCard").property("color") != waiting_colour
+        )  # tinted only while waiting
+
+    ui.run(scenario())
+
+
 def test_switching_sessions_mid_stream_keeps_the_stream_and_returns_live(ui):
     async def scenario():
         window = await ui.open(scripted_agent_argv())
