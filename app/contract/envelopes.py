@@ -34,6 +34,9 @@ class SessionUpdateEnvelope:
     historical: bool
     notification: dict[str, Any]
     kind: Literal["session_update"] = "session_update"
+    # when a live update arrived (the main side's monotonic clock; None in replays and loads): how long
+    # a tool call ran is told from it
+    received_at: float | None = None
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ test named after it (harness/reference/acp-chat.md lists them).
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import itertools
 import logging
 import os
@@ -339,7 +340,10 @@ class ChatService:
     def route_session_update(self, params: Any) -> None:
         route = self.machine.route(params)
         if route.envelope is not None:
-            self._emit(route.envelope)
+            envelope = route.envelope
+            if envelope.kind == "session_update" and not envelope.historical:
+                envelope = dataclasses.replace(envelope, received_at=time.monotonic())
+            self._emit(envelope)
         elif route.kind in ("dropped", "malformed"):
             self.ignored_updates += 1
             self._diagnose("warning", f"update-{route.kind}", route.reason)

@@ -147,6 +147,22 @@ def screen_entry(tool: ToolCall) -> tuple[dict[str, Any] | None, dict[str, Any] 
     }
 
 
+def tool_duration(tool: ToolCall) -> str:
+    """How long a finished call ran ("0.4 s", "12 s", "2 min 5 s"); "" when not known (a loaded one,
+    or one still running)."""
+    if tool.started_at is None or tool.ended_at is None:
+        return ""
+    seconds = max(0.0, tool.ended_at - tool.started_at)
+    if seconds < 0.1:
+        return "< 0.1 s"
+    if seconds < 10:
+        return f"{seconds:.1f} s"
+    if seconds < 60:
+        return f"{seconds:.0f} s"
+    minutes, rest = divmod(round(seconds), 60)
+    return f"{minutes} min {rest} s" if rest else f"{minutes} min"
+
+
 def tool_entry(tool: ToolCall) -> dict[str, Any]:
     terminal, console = screen_entry(tool)
     return {
@@ -155,6 +171,7 @@ def tool_entry(tool: ToolCall) -> dict[str, Any]:
         "toolKind": tool.tool_kind,
         "status": tool.status,
         "statusLabel": STATUS_LABELS.get(tool.status, tool.status),
+        "duration": tool_duration(tool),
         "historical": tool.historical,
         "input": pretty(tool.input),
         "output": tool_output(tool),

@@ -45,6 +45,13 @@ Rectangle {
                 font.family: card.tool.toolKind === "execute" ? Theme.mono : Qt.application.font.family
                 color: Theme.text
             }
+            Text {
+                objectName: "toolDuration"
+                visible: text !== ""
+                text: card.tool.duration || ""
+                color: Theme.muted; font.pixelSize: Theme.fontTiny
+                Accessible.name: "took " + text
+            }
             Rectangle {  // implicit sizes: in a layout, a plain width is overridden and the pill overflowed
                 objectName: "statusPill"
                 radius: 9; implicitHeight: 18; implicitWidth: statusText.implicitWidth + 14

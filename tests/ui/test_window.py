@@ -46,6 +46,7 @@ def test_send_shows_the_optimistic_message_at_once_and_streams_every_card_kind(u
         tools = [ui.role(window, row, "tools") for row in ui.rows(window, "tool", "tool-group")]
         assert tools and all(tools)
         assert any(t["terminal"] for group in tools for t in group)
+        assert all(t["duration"] for group in tools for t in group if t["status"] == "completed")
         await ui.screenshot(window, "01-showcase")
         composer = ui.item(window, "composerInput")
         assert composer.property("text") == ""

@@ -406,3 +406,27 @@ def test_malformed_updates_are_ignored_not_fatal():
 def test_the_timeline_belongs_to_one_key_and_generation():
     h = Harness()
     assert (h.timeline.session_key, h.timeline.generation) == (KEY, GEN)
+
+
+def test_a_tool_call_is_timed_from_its_first_live_update_to_the_one_that_finishes_it():
+    from dataclasses import replace
+
+    from app.renderer.tool_view import tool_duration
+
+    def at(envelope, seconds: float):
+        return replace(envelope, received_at=seconds)
+
+    h = Harness()(
+        at(tool("t1", title="grep"), 100.0),
+        at(tool("t1", "tool_call_update", status="in_progress"), 100.5),
+        at(tool("t1", "tool_call_update", status="completed"), 102.25),
+        at(tool("t1", "tool_call_update", title="grep again"), 150.0),  # after it finished: no change
+        at(tool("t2", title="slow"), 10.0),
+        at(tool("t2", "tool_call_update", status="failed"), 135.0),
+        at(tool("t3", title="running"), 10.0),
+        tool("t4", title="loaded", status="completed", historical=True),
+        tool("t5", title="replayed"),  # no arrival time (a trace)
+        tool("t5", "tool_call_update", status="completed"),
+    )
+    items = h.timeline.items
+    assert [tool_duration(items[f"tool:t{n}"]) for n in range(1, 6)] == ["2.2 s", "2 min 5 s", "", "", ""]

@@ -156,6 +156,9 @@ class ToolCall(ItemBase):
     # it runs the proposal CLI: its card shows the proposal, so the call itself draws nothing (its
     # status is still kept: the turn's tool bookkeeping ends with it)
     proposal_call: bool = False
+    # when its first and its finishing update arrived (live updates only): the card's duration
+    started_at: float | None = None
+    ended_at: float | None = None
     kind: Literal["tool"] = "tool"
 
     @property

@@ -76,6 +76,7 @@ class Timeline(MessageRules, ToolRules, ProposalRules):
         self.session_key = session_key
         self.generation = generation
         self.cwd_known = cwd_known
+        self.arrived_at: float | None = None  # when the update being applied arrived (live ones only)
         self.order: list[str] = []
         self.items: dict[str, Item] = {}
         self.open_segments: dict[str, str] = {}  # messageId -> open segment item id
@@ -168,10 +169,12 @@ class Timeline(MessageRules, ToolRules, ProposalRules):
         if type(envelope) is SessionUpdateEnvelope:  # most envelopes by far: straight to the update
             update = envelope.notification.get("update") if type(envelope.notification) is dict else None
             if type(update) is dict:
+                self.arrived_at = envelope.received_at
                 self._update(update, envelope.historical)  # type: ignore[arg-type]
                 return
         match envelope:
             case SessionUpdateEnvelope(notification={"update": dict() as update}, historical=historical):
+                self.arrived_at = envelope.received_at
                 self._update(update, historical)  # type: ignore[arg-type]
             case PermissionRequestEnvelope():
                 self._permission_request(envelope)

@@ -97,6 +97,17 @@ class ToolRules(_Base):
         else:
             self._touch(tool)
 
+    def _time_tool(self, tool: ToolCall, historical: bool) -> None:
+        """Its first live update starts its clock, the one that finishes it stops it (a loaded or
+        replayed call has no arrival times, so no duration)."""
+        now = self.arrived_at
+        if historical or now is None:
+            return
+        if tool.started_at is None:
+            tool.started_at = now
+        if tool.status in ("completed", "failed") and tool.ended_at is None:
+            tool.ended_at = now
+
     def _patch_tool(self, tool: ToolCall, update: ToolCallUpdate, historical: bool) -> None:
         """Patch only the fields present; content and locations replace. ClawQt's own terminal
         credentials in what the agent echoes (the model's arguments) are cut first."""
@@ -106,6 +117,7 @@ class ToolRules(_Base):
         status = update.get("status")
         if isinstance(status, str) and status in _TOOL_STATUS:
             tool.status = _TOOL_STATUS[status]  # type: ignore[assignment]
+        self._time_tool(tool, historical)
         if "rawInput" in update:
             tool.input = update["rawInput"]
         if "rawOutput" in update:
