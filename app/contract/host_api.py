@@ -225,6 +225,10 @@ class StringStore(Protocol):
 
     def move(self, old: str, new: str) -> None: ...
 
+    def items(self) -> dict[str, str]:
+        """A copy of every entry, oldest first."""
+        ...
+
 
 class LocalStores(Protocol):
     """What the user owns locally: drafts per session, local session names, cached session previews."""

@@ -41,6 +41,8 @@ log = logging.getLogger(__name__)
 IDLE_STOP_S = 600.0  # an agent with no chat on screen, no turn and nothing asked is stopped after this
 AGENT_KINDS = frozenset({"agent_state", "sign_in", "sign_in_terminal"})  # about an agent, not a chat
 LAST_USED = "lastUsed"
+CHAT = "chat:"  # + session key -> its agent id
+MAX_REMEMBERED_CHATS = 1_000  # chats whose agent is remembered; the oldest are forgotten past it
 MODE, MODEL = "mode", "model"
 
 ServiceFactory = Callable[[AgentProfile], ChatService]
@@ -134,7 +136,7 @@ class AgentHub:
         return self.service(self._current)
 
     def _owner(self, session_key: str) -> str:
-        owner = self._owners.get(session_key) or self._remembered_agent(f"chat:{session_key}")
+        owner = self._owners.get(session_key) or self._remembered_agent(CHAT + session_key)
         return owner or self._current
 
     def _service_of(self, session_key: str) -> ChatService:
@@ -153,7 +155,16 @@ class AgentHub:
 
     def _own(self, session_key: str, agent_id: str) -> None:
         self._owners[session_key] = agent_id
-        self._remember(f"chat:{session_key}", agent_id)
+
+    def _remember_chat(self, session_key: str, agent_id: str) -> None:
+        """A chat with a message (sent here, or loaded with its history) is listed under its agent in
+        later runs too, also while that agent is not running."""
+        if self._remembered is None or self._remembered.get(CHAT + session_key) == agent_id:
+            return
+        self._remembered.set(CHAT + session_key, agent_id)
+        chats = [key for key in self._remembered.items() if key.startswith(CHAT)]
+        for key in chats[: max(0, len(chats) - MAX_REMEMBERED_CHATS)]:
+            self._remembered.set(key, "")  # the oldest first
 
     # --- envelopes ------------------------------------------------------------------------------------
     def subscribe(self, listener: Listener) -> Callable[[], None]:
@@ -255,7 +266,7 @@ class AgentHub:
         return self._last_used
 
     def agent_of(self, session_key: str) -> str:
-        return self._owners.get(session_key) or self._remembered_agent(f"chat:{session_key}") or ""
+        return self._owners.get(session_key) or self._remembered_agent(CHAT + session_key) or ""
 
     async def new_session(self, cwd: str | None = None) -> LoadResult:
         """A new chat with the agent of the chat shown."""
@@ -369,6 +380,8 @@ class AgentHub:
             self._make_current(agent_id)
             raise
         self._own(result.session_key, agent_id)
+        if result.updates:
+            self._remember_chat(result.session_key, agent_id)
         self._make_current(agent_id)
         return result
 
@@ -398,7 +411,22 @@ class AgentHub:
                 left.append((agent_id, page.next_cursor))
         if cursor is None:
             sessions.sort(key=lambda s: s.updated_at or "", reverse=True)
+            listed = {agent_id for agent_id, _ in pending}
+            sessions += self._remembered_chats(exclude=listed, known={s.session_key for s in sessions})
         return SessionPage(tuple(sessions), json.dumps(left) if left else None)
+
+    def _remembered_chats(self, exclude: set[str], known: set[str]) -> list[SessionSummary]:
+        """Chats remembered from earlier runs whose agent was not asked for its list (not running, or
+        it cannot list): listed newest first, opened by starting their agent and loading them."""
+        if self._remembered is None:
+            return []
+        chats = []
+        for key, agent_id in reversed(self._remembered.items().items()):
+            session_key = key.removeprefix(CHAT)
+            wanted = key.startswith(CHAT) and agent_id in self.profiles and agent_id not in exclude
+            if wanted and session_key not in known:
+                chats.append(SessionSummary(session_key, None, None, None, {"clawqtRemembered": True}))
+        return chats
 
     def _listing_agents(self) -> list[str]:
         """The running agents that list sessions (listing never starts or restarts one)."""
@@ -415,9 +443,15 @@ class AgentHub:
 
     async def close_session(self, session_key: str) -> None:
         await self._service_of(session_key).close_session(session_key)
+        self._forget_chat(session_key)
 
     async def delete_session(self, session_key: str) -> None:
         await self._service_of(session_key).delete_session(session_key)
+        self._forget_chat(session_key)
+
+    def _forget_chat(self, session_key: str) -> None:
+        self._owners.pop(session_key, None)
+        self._remember(CHAT + session_key, "")
 
     def is_live(self, session_key: str) -> bool:
         service = self._services.get(self._owner(session_key))
@@ -435,8 +469,9 @@ class AgentHub:
         client_message_id: str | None = None,
         cwd: str | None = None,
     ) -> PromptResult:
-        service = self._service_of(session_key)
-        return await service.prompt(session_key, text, attachments, client_message_id, cwd)
+        agent_id = self._owner(session_key)
+        self._remember_chat(session_key, agent_id)
+        return await self.service(agent_id).prompt(session_key, text, attachments, client_message_id, cwd)
 
     async def cancel(self, session_key: str) -> bool:
         return await self._service_of(session_key).cancel(session_key)

@@ -248,3 +248,45 @@ async def test_a_second_agent_that_asks_to_sign_in_becomes_the_shown_agent_with_
         assert hub.agent_of(chat.session_key) == "locked"
     finally:
         await hub.shutdown()
+
+
+async def test_a_chat_with_an_agent_not_running_is_listed_under_it_and_opens_by_starting_it(tmp_path):
+    demo = AgentProfile(
+        "demo",
+        "Demo agent",
+        demo_agent_argv(),
+        "demo",
+        "test",
+        env=(("CLAWQT_DEMO_DELAY_MS", "2"), ("CLAWQT_DATA_DIR", str(tmp_path / "demo-data"))),
+    )
+
+    def make(profile: AgentProfile) -> ChatService:
+        return ChatService(profile.command(), cwd=str(tmp_path), log_path=tmp_path / f"{profile.id}.log")
+
+    def hub() -> AgentHub:
+        made = AgentHub([SCRIPTED, demo], make, first="scripted")
+        made.remember_in(JsonStringMap("chat-agents.json", tmp_path / "data"))
+        return made
+
+    first = hub()
+    try:
+        await first.start()
+        empty = await first.new_session_with("demo")  # never sent to: not remembered
+        chat = await first.new_session_with("demo")
+        await first.prompt(chat.session_key, "/nothing")
+    finally:
+        await first.shutdown()
+
+    again = hub()  # the next run starts the scripted agent only
+    try:
+        await again.start()
+        page = await again.list_sessions()
+        keys = [s.session_key for s in page.sessions]
+        assert chat.session_key in keys and empty.session_key not in keys
+        assert "demo" not in again._services and again.agent_of(chat.session_key) == "demo"
+        opened = await again.activate_session(chat.session_key)  # starts the demo and loads the chat
+        assert again.current == "demo" and _text(opened.updates)
+        await again.close_session(chat.session_key)  # closed: no longer remembered
+        assert again.agent_of(chat.session_key) == ""
+    finally:
+        await again.shutdown()
