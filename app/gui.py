@@ -21,6 +21,7 @@ from app.main import paths
 from app.main.agent_command import AgentCommandError, read_config, resolve_agent_command
 from app.main.agent_hub import AgentHub
 from app.main.agent_profiles import AgentProfile, agent_profiles
+from app.main.agent_settings import AgentSettings
 from app.main.chat_service import ChatService
 from app.main.host import Host, make_host
 from app.main.local_problems import LocalProblems
@@ -160,8 +161,13 @@ def build_host(args: argparse.Namespace) -> tuple[Host, TraceRecorder | None]:
     )
     flag_folders = list(getattr(args, "add_dir", None) or [])  # this run's --add-dir stay added
     settings.on_folders = lambda folders: hub.set_additional_directories([*folders, *flag_folders])
+    agent_settings = AgentSettings(settings, config.agents, lambda: [c.name for c in hub.choices()])
     host = make_host(
-        hub, problems=problems, terminal_tools_port=config.terminal_tools_port, settings=settings
+        hub,
+        problems=problems,
+        terminal_tools_port=config.terminal_tools_port,
+        settings=settings,
+        agent_settings=agent_settings,
     )
     return host, recorder
 

@@ -19,6 +19,7 @@ class AgentChoice:
     source: str  # "flag", "config", "path" or "demo": where ClawQt found it
     reason: str  # a sentence saying where it came from
     state: AgentRunState = "stopped"  # its child process now
+    profile_name: str = ""  # the name ClawQt offers it under (the config's, or a well-known one)
 
 
 @dataclass(frozen=True)

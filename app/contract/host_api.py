@@ -403,6 +403,22 @@ class SettingsHost(Protocol):
         ...
 
 
+class AgentSettingsHost(Protocol):
+    """Adding and removing agents in Settings (`app/main/agent_settings.py`)."""
+
+    def configured(self) -> list[str]:
+        """The names of the agents the config file lists (the ones that may be removed)."""
+        ...
+
+    async def add(self, name: str, command: str) -> str:
+        """Offer a new agent at once and save it; "" when saved, else why not (one sentence)."""
+        ...
+
+    async def remove(self, name: str) -> str:
+        """Take a configured agent out of the config file (from the next start on)."""
+        ...
+
+
 class HostApi(Protocol):
     @property
     def sessions(self) -> SessionsHost: ...
@@ -442,3 +458,6 @@ class HostApi(Protocol):
 
     @property
     def agents(self) -> AgentsHost: ...
+
+    @property
+    def agent_settings(self) -> AgentSettingsHost: ...

@@ -114,6 +114,16 @@ class AgentHub:
         for service in self._services.values():
             service.set_additional_directories(self._folders)
 
+    def add_profile(self, profile: AgentProfile) -> str:
+        """An agent added in Settings, offered at once (under an id no other agent has)."""
+        agent_id, number = profile.id, 1
+        while agent_id in self.profiles:
+            number += 1
+            agent_id = f"{profile.id}-{number}"
+        self.profiles[agent_id] = replace(profile, id=agent_id)
+        self._emit(AgentsChangedEnvelope(agent_id))
+        return agent_id
+
     # --- the services ---------------------------------------------------------------------------------
     def service(self, agent_id: str) -> ChatService:
         """The agent's chat service, made on first use (its child starts with its first request)."""
@@ -253,6 +263,7 @@ class AgentHub:
                     profile.source,
                     profile.reason,
                     "stopped" if state == "idle" else state,  # type: ignore[arg-type]
+                    profile.name,
                 )
             )
         return choices

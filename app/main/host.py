@@ -12,6 +12,7 @@ from typing import Any
 
 from app.main import paths
 from app.main.agent_hub import AgentHub, SignInOfShown
+from app.main.agent_settings import AgentSettings
 from app.main.attachment_service import AttachmentService
 from app.main.chat_service import ChatService
 from app.main.composer_files import ComposerFiles
@@ -40,6 +41,7 @@ class Host:
     proposals: ProposalService
     settings: SettingsFile
     agents: AgentHub
+    agent_settings: AgentSettings
 
 
 def make_host(
@@ -48,6 +50,7 @@ def make_host(
     problems: LocalProblems | None = None,
     terminal_tools_port: int | None = None,
     settings: SettingsFile | None = None,
+    agent_settings: AgentSettings | None = None,
 ) -> Host:
     """Everything around the agents' chat services (one service alone is one agent); `data_dir`
     overrides where the local stores live; `problems` holds what was wrong with the user's files
@@ -65,6 +68,10 @@ def make_host(
         configured_port=terminal_tools_port,
     )
     proposals = ProposalService(terminals, hub._emit, hub.turn_is_current)
+    settings = settings if settings is not None else SettingsFile(paths.config_file())
+    if agent_settings is None:
+        agent_settings = AgentSettings(settings, offered=lambda: [c.name for c in hub.choices()])
+    agent_settings.on_added = hub.add_profile
     hub.attach(participation, proposals)
     participation.tools.proposals = proposals  # the tool door to the same proposal pipeline
     return Host(
@@ -78,7 +85,8 @@ def make_host(
         problems=problems,
         terminals=terminals,
         proposals=proposals,
-        settings=settings if settings is not None else SettingsFile(paths.config_file()),
+        settings=settings,
         terminal_access=TerminalAccess(participation, first.connection.command.argv, lambda: hub.agent_info),
         agents=hub,
+        agent_settings=agent_settings,
     )

@@ -212,6 +212,11 @@ class SettingsFile:
 
         return self._update(merge)
 
+    async def update(self, change: Callable[[dict[str, Any]], None]) -> str:
+        """Apply `change` to the config file's object and write it (the same rules as every save:
+        never into a file ClawQt cannot read); "" when written, else why not."""
+        return await asyncio.to_thread(self._update, change)
+
     def _write_key(self, key: str, value: Any) -> str:
         return self._update(lambda data: data.__setitem__(key, value))
 

@@ -167,7 +167,7 @@ Dialog {
                     Layout.preferredWidth: 120
                     onEditingFinished: settings.setTerminalToolsPort(text)
                     Accessible.name: "Port of the terminal tools: " + (text || "ClawQt picks")
-                    KeyNavigation.tab: closeButton
+                    KeyNavigation.tab: agentName
                 }
                 Label {
                     text: "on 127.0.0.1, from the next start (empty: a free one)"
@@ -211,6 +211,49 @@ Dialog {
                         Label { text: agentRow.modelData.reason; font.pixelSize: Theme.fontTiny; color: Theme.muted
                                 wrapMode: Text.Wrap; Layout.fillWidth: true }
                     }
+                    ToolButton {
+                        objectName: "settingsRemoveAgent"
+                        visible: settings.configuredAgents.indexOf(agentRow.modelData.profileName) >= 0
+                        Layout.alignment: Qt.AlignTop
+                        contentItem: IconLabel { icon: "trash"; color: Theme.muted }
+                        onClicked: settings.removeAgent(agentRow.modelData.profileName)
+                        Accessible.name: "Remove the agent " + agentRow.modelData.profileName + " (from the next start)"
+                        ToolTip.visible: hovered
+                        ToolTip.text: "Remove from the config file (from the next start)"
+                    }
+                }
+            }
+            RowLayout {  // a new agent: offered at once, kept in the config file's "agents"
+                Layout.fillWidth: true
+                spacing: Theme.gap
+                TextField {
+                    id: agentName
+                    objectName: "settingsAgentName"
+                    placeholderText: "Name"
+                    Layout.preferredWidth: 120
+                    Accessible.name: "The new agent's name"
+                }
+                TextField {
+                    id: agentCommand
+                    objectName: "settingsAgentCommand"
+                    placeholderText: "Command line, e.g. claude-agent-acp"
+                    font.family: Theme.mono
+                    Layout.fillWidth: true
+                    Accessible.name: "The command line that starts the new agent"
+                    onAccepted: addAgentButton.clicked()
+                }
+                Button {
+                    id: addAgentButton
+                    objectName: "settingsAddAgent"
+                    enabled: agentName.text.trim() !== "" && agentCommand.text.trim() !== ""
+                    contentItem: IconLabel { icon: "add"; label: "Add"; color: Theme.text }
+                    onClicked: settings.addAgent(agentName.text, agentCommand.text)
+                    Accessible.name: "Add the agent"
+                    KeyNavigation.tab: closeButton
+                }
+                Connections {
+                    target: settings
+                    function onAgentAdded() { agentName.text = ""; agentCommand.text = "" }
                 }
             }
 
@@ -227,8 +270,8 @@ Dialog {
             Label {
                 objectName: "settingsLocation"
                 text: "Settings are kept in " + settings.location + (settings.saving ? " (saving\u2026)" : "")
-                      + ". Agents are set in that file too (\"agents\": name, command, args, env, cwd,"
-                      + " defaultMode, defaultModel)."
+                      + ". An agent's args, env, cwd, defaultMode and defaultModel are set there too"
+                      + " (under \"agents\")."
                 wrapMode: Text.Wrap
                 color: Theme.muted
                 font.pixelSize: Theme.fontSmall

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import sys
 
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QGuiApplication
@@ -197,5 +198,48 @@ def test_the_terminal_tools_port_is_typed_checked_and_saved_for_the_next_start(u
         await ui.until(lambda: json.loads(config.read_text())["terminalToolsPort"] is None)
         again, _ = build_host(_args(ui))
         assert again.settings.terminal_tools_port() is None
+
+    ui.run(scenario())
+
+
+def test_an_agent_added_in_settings_is_offered_at_once_saved_and_removed_from_the_next_start(
+    ui, isolated_dirs
+):
+    config = isolated_dirs / "config.json"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    old = {"name": "Old", "command": "python3 old.py", "env": {"A": "1"}}
+    config.write_text(json.dumps({"agents": [old]}))
+
+    async def scenario():
+        host, _recorder = build_host(_args(ui))
+        window = await ui.open_host(host)
+        settings = window.objects.settings
+        picker = window.objects.agents
+        await open_settings(ui, window)
+        assert settings.configuredAgents == ["Old"]
+
+        name = ui.item(window, "settingsAgentName")
+        command = ui.item(window, "settingsAgentCommand")
+        name.setProperty("text", "Echo")
+        command.setProperty("text", "no-such-program --acp")
+        ui.item(window, "settingsAddAgent").clicked.emit()
+        await ui.until(lambda: "there is no program 'no-such-program' on your PATH" in settings.problem)
+        assert "Echo" not in [choice.profile_name for choice in host.agents.choices()]
+
+        command.setProperty("text", f"{sys.executable} -m app demo-agent --echo")
+        ui.item(window, "settingsAddAgent").clicked.emit()
+        await ui.until(lambda: "echo" in [e["agentId"] for e in picker.model.entries])  # offered at once
+        await ui.until(lambda: not settings.saving and name.property("text") == "")  # the form is cleared
+        saved = json.loads(config.read_text())["agents"]
+        assert saved[0] == old  # kept as it was
+        assert saved[1] == {"name": "Echo", "command": f"{sys.executable} -m app demo-agent --echo"}
+        await ui.screenshots(window, "60-settings-agents")
+
+        settings.addAgent("echo", "python3 x.py")  # a name offered already (any case)
+        await ui.until(lambda: 'there is an agent named "echo" already' in settings.problem)
+
+        settings.removeAgent("Old")
+        await ui.until(lambda: [a["name"] for a in json.loads(config.read_text())["agents"]] == ["Echo"])
+        assert settings.configuredAgents == ["Echo"]
 
     ui.run(scenario())

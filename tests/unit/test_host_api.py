@@ -29,6 +29,7 @@ PARTS = {
     "proposals": host_api.ProposalsHost,
     "settings": host_api.SettingsHost,
     "agents": host_api.AgentsHost,
+    "agent_settings": host_api.AgentSettingsHost,
 }
 
 

@@ -53,6 +53,7 @@ class AgentPicker(QObject):
         return {
             "agentId": choice.agent_id,
             "name": choice.name,
+            "profileName": choice.profile_name,
             "command": choice.command,
             "reason": choice.reason,
             "state": STATE_WORDS.get(choice.state, ""),

@@ -114,7 +114,7 @@ class ChatObjects(QObject):
         self.sign_in = SignIn(host.sign_in, sessions_host, self.session, self.tasks, self)
         self.user_terminals = UserTerminalsView(host.terminals, self.session, self.notices, self)
         self.terminal_access = TerminalAccess(host.terminal_access, self.tasks, self)
-        self.settings = SettingsView(host.settings, self.app, self.tasks, self)
+        self.settings = SettingsView(host.settings, self.app, self.tasks, self, agents=host.agent_settings)
         self.agent.changed.connect(self.terminal_access.refresh)  # which agent runs decides the way in
         self.session.shown.connect(self.attachments.on_shown)
         self.session.shown.connect(self.files.on_shown)

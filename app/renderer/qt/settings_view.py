@@ -9,7 +9,7 @@ from typing import Any
 
 from PySide6.QtCore import Property, QObject, QUrl, Signal, Slot
 
-from app.contract.host_api import SettingsHost
+from app.contract.host_api import AgentSettingsHost, SettingsHost
 from app.renderer.qt.app_settings import AppSettings
 from app.renderer.qt.tasks import TaskRunner
 
@@ -24,11 +24,19 @@ def _percent(scale: float) -> str:
 class SettingsView(QObject):
     changed = Signal()
 
+    agentAdded = Signal()  # the add form may be cleared
+
     def __init__(
-        self, host: SettingsHost, app: AppSettings, tasks: TaskRunner, parent: QObject | None = None
+        self,
+        host: SettingsHost,
+        app: AppSettings,
+        tasks: TaskRunner,
+        parent: QObject | None = None,
+        agents: AgentSettingsHost | None = None,
     ) -> None:
         super().__init__(parent)
         self._host = host
+        self._agents = agents
         self._app = app
         self._tasks = tasks
         self._problem = ""
@@ -117,11 +125,35 @@ class SettingsView(QObject):
         if port != self._host.terminal_tools_port():
             self._save(lambda changes: self._host.save_terminal_tools_port(changes["port"]), {"port": port})
 
+    @Slot(str, str)
+    def addAgent(self, name: str, command: str) -> None:
+        """Add an agent (offered at once; in the config file's "agents" when it could be written)."""
+        if self._agents is None:
+            return
+        agents = self._agents
+
+        async def add(_changes: dict[str, Any]) -> str:
+            said = await agents.add(name, command)
+            if name.strip() in agents.configured():
+                self.agentAdded.emit()
+            return said
+
+        self._save(add, {})
+
+    @Slot(str)
+    def removeAgent(self, name: str) -> None:
+        if self._agents is not None:
+            agents = self._agents
+            self._save(lambda _changes: agents.remove(name), {})
+
     def _save_folders(self, folders: list[str]) -> None:
         self._save(lambda changes: self._host.save_folders(changes["folders"]), {"folders": folders})
 
     colorScheme = Property(str, lambda self: self._app.colorScheme, notify=changed)
     folders = Property("QVariantList", lambda self: self._host.folders(), notify=changed)
+    configuredAgents = Property(
+        "QVariantList", lambda self: self._agents.configured() if self._agents else [], notify=changed
+    )
     terminalToolsPort = Property(
         str, lambda self: str(self._host.terminal_tools_port() or ""), notify=changed
     )
