@@ -103,9 +103,12 @@ async def test_an_agent_no_chat_needs_stops_and_starts_again_when_its_chat_is_op
         await hub.prompt(scripted.session_key, "hello")
         pid = hub.service("scripted").connection.pid
         await hub.new_session_with("demo")  # the scripted agent's chat is no longer shown
-        await _until(lambda: _gone(pid), 10)
-        states = {choice.agent_id: choice.state for choice in hub.choices()}
-        assert states == {"scripted": "stopped", "demo": "ready"}
+
+        def states() -> dict[str, str]:
+            return {choice.agent_id: choice.state for choice in hub.choices()}
+
+        await _until(lambda: _gone(pid) and states()["scripted"] == "stopped", 10)  # killed, then said
+        assert states() == {"scripted": "stopped", "demo": "ready"}
         reopened = await hub.activate_session(scripted.session_key)  # loads it on a new child
         assert reopened.session_key == scripted.session_key and hub.current == "scripted"
         assert hub.service("scripted").connection.pid not in (None, pid)
