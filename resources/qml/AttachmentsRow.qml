@@ -82,7 +82,8 @@ Item {
                         id: openButton
                         objectName: "openWithButton"
                         visible: frame.openWith
-                        text: "Open with\u2026"; font.pixelSize: Theme.fontTiny
+                        contentItem: IconLabel { icon: "link-external"; label: "Open with\u2026"; color: Theme.text
+                                                 iconSize: Theme.fontSmall; labelFont.pixelSize: Theme.fontTiny }
                         onClicked: attachments.openExternally(frame.modelData.uri)
                         Accessible.name: "Open " + frame.modelData.name + " with the system application"
                         ToolTip.visible: hovered

@@ -25,7 +25,9 @@ ColumnLayout {
         }
         DiffCounts { visible: root.showPath; added: root.view.added; removed: root.view.removed }
         Item { visible: !root.showPath; Layout.fillWidth: true }
-        ToolButton { text: "Copy"; font.pixelSize: Theme.fontTiny; Accessible.name: "Copy the diff"
+        ToolButton { contentItem: IconLabel { icon: "copy"; label: "Copy"; color: Theme.muted; iconSize: Theme.fontSmall
+                                              labelFont.pixelSize: Theme.fontTiny }
+                     Accessible.name: "Copy the diff"
                      visible: root.view.tooLarge === ""  // a diff left out has nothing to copy
                      onClicked: conversation.copyText(root.diff) }
     }

@@ -21,8 +21,9 @@ Item {
             ToolButton {
                 id: copy
                 property bool copied: false
-                text: copied ? "Copied" : "Copy"
-                font.pixelSize: Theme.fontTiny
+                contentItem: IconLabel { icon: copy.copied ? "check" : "copy"; label: copy.copied ? "Copied" : "Copy"
+                                         color: Theme.muted; iconSize: Theme.fontSmall
+                                         labelFont.pixelSize: Theme.fontTiny }
                 Accessible.name: "Copy the agent's reply"
                 onClicked: { conversation.copyTurn(root.index); copied = true }
             }

@@ -7,9 +7,10 @@ Row {
     property string label: ""
     property color color: Theme.text
     property int iconSize: Math.round(15 * Theme.fontScale)
+    property alias labelFont: labelText.font  // e.g. `labelFont.pixelSize: Theme.fontTiny`
     spacing: 6
     Text { text: icons.glyph(root.icon); font.family: icons.family; font.pixelSize: root.iconSize
            color: root.color; anchors.verticalCenter: parent.verticalCenter; visible: root.icon !== "" }
-    Text { text: root.label; color: root.color; anchors.verticalCenter: parent.verticalCenter
+    Text { id: labelText; text: root.label; color: root.color; anchors.verticalCenter: parent.verticalCenter
            visible: root.label !== "" }
 }

@@ -32,8 +32,9 @@ Rectangle {
                 color: root.terminal.exited && root.terminal.exitCode === 0 ? "#56d364" : "#ff7b72"
                 font.pixelSize: Theme.fontTiny
             }
-            ToolButton { text: "Copy"; font.pixelSize: Theme.fontTiny; Accessible.name: "Copy terminal output"
-                         palette.buttonText: "#c9d1d9"
+            ToolButton { contentItem: IconLabel { icon: "copy"; label: "Copy"; color: "#c9d1d9"
+                                                  iconSize: Theme.fontSmall; labelFont.pixelSize: Theme.fontTiny }
+                         Accessible.name: "Copy terminal output"
                          onClicked: conversation.copyTerminal(root.toolId) }
         }
         TerminalScreen {  // painted from the emulator: only the rows shown, no rich-text layout
