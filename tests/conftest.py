@@ -97,6 +97,15 @@ def process_alive(pid: int) -> bool:
         return False
 
 
+def process_group_gone(pgid: int) -> bool:
+    """True once no process of the group `pgid` is left (an agent's whole tree ended)."""
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return True
+    return False
+
+
 def scripted_agent_argv(*flags: str) -> tuple[str, ...]:
     """The scripted test agent (tests/agents/scripted_agent.py) with behaviour flags."""
     return (sys.executable, str(SCRIPTED_AGENT), *flags)

@@ -30,6 +30,7 @@ from app.contract.envelopes import (
 from app.contract.errors import HostError, SignInRequired
 from app.contract.sign_in import SignInEnvelope
 from app.main.agent_profiles import AgentProfile, primary_profile
+from app.main.background_tasks import BackgroundTasks
 from app.main.chat_service import ChatService, Listener, PromptAttachment
 
 if TYPE_CHECKING:
@@ -71,7 +72,7 @@ class AgentHub:
         self._listeners: list[Listener] = []
         self._held: dict[str, dict[str, Envelope]] = {}  # agent id -> kind -> its last agent envelope
         self._idle_timers: dict[str, asyncio.TimerHandle] = {}
-        self._background: set[asyncio.Task[Any]] = set()
+        self._background = BackgroundTasks("agent hub work")
         self.participation: SessionExtras | None = None
         self.proposals: ProposalsExtras | None = None
         self.default_cwd = ""
@@ -236,17 +237,7 @@ class AgentHub:
             return
         minutes = max(1, round(self.idle_stop_s / 60))
         why = f"stopped: no chat needed it for {minutes} min; it starts again when one does"
-        self._spawn(service.park(why), f"park-{agent_id}")
-
-    def _spawn(self, work: Any, name: str) -> None:
-        task = asyncio.get_running_loop().create_task(work, name=name)
-        self._background.add(task)
-        task.add_done_callback(self._background_done)
-
-    def _background_done(self, task: asyncio.Task[Any]) -> None:
-        self._background.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            log.error("agent hub work failed", exc_info=task.exception())
+        self._background.spawn(service.park(why), f"park-{agent_id}")
 
     # --- the `agents` host part ------------------------------------------------------------------------
     def choices(self) -> list[AgentChoice]:
@@ -352,7 +343,7 @@ class AgentHub:
         """The first agent (the one used last, or the first offered) starts; the others wait for a
         chat that needs them."""
         if self.proposals is not None:
-            self._spawn(self.proposals.start(), "proposals")
+            self._background.spawn(self.proposals.start(), "proposals")
         return await self._current_service.start()
 
     async def shutdown(self) -> None:
@@ -360,8 +351,7 @@ class AgentHub:
         for timer in self._idle_timers.values():
             timer.cancel()
         self._idle_timers.clear()
-        for task in list(self._background):
-            task.cancel()
+        self._background.cancel_all()
         results = await asyncio.gather(
             *(service.shutdown() for service in self._services.values()), return_exceptions=True
         )

@@ -38,6 +38,7 @@ from app.main import paths
 from app.main.acp_client import ClawClient
 from app.main.agent_command import AgentCommand
 from app.main.agent_connection import AgentConnection
+from app.main.background_tasks import BackgroundTasks
 from app.main.file_host import AgentFileHost
 from app.main.openclaw_endpoint import is_openclaw_acp
 from app.main.prompt_blocks import (
@@ -159,7 +160,7 @@ class ChatService:
         self._load_lock = asyncio.Lock()
         self._tokens = itertools.count(1)
         self._waiters: dict[Token, asyncio.Future[str | None]] = {}
-        self._background: set[asyncio.Task[Any]] = set()
+        self._background = BackgroundTasks("background work")
         self.agent_state: AgentStateEnvelope | None = None
         self.ignored_updates = 0
         # the user's terminals for agents (set by `make_host`): MCP servers in session/new|load|resume
@@ -258,8 +259,7 @@ class ChatService:
     async def shutdown(self) -> None:
         """Quit: cancel every waiter, end every client terminal, kill the agent's whole process group."""
         self._apply(self.machine.cancel_permissions("app-quit"))
-        for task in list(self._background):
-            task.cancel()
+        self._background.cancel_all()
         self.sign_in.shutdown()
         self.terminals.shutdown()
         if self.transcripts is not None:
@@ -584,14 +584,7 @@ class ChatService:
 
     def _spawn_background(self, work: Any, name: str = "transcript-supplement") -> None:
         """Tracked work (cancelled at quit; a failure is logged, never left unretrieved)."""
-        task = asyncio.get_running_loop().create_task(work, name=name)
-        self._background.add(task)
-        task.add_done_callback(self._background_done)
-
-    def _background_done(self, task: asyncio.Task[Any]) -> None:
-        self._background.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            log.error("background work failed", exc_info=task.exception())
+        self._background.spawn(work, name)
 
 
 __all__ = ["ChatService", "PromptAttachment", "normalize_cwd"]

@@ -6,7 +6,6 @@ re-applied to that agent's next chat (also in the next run), and quitting kills 
 from __future__ import annotations
 
 import asyncio
-import os
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +17,7 @@ from app.main.agent_hub import AgentHub, SignInOfShown
 from app.main.agent_profiles import AgentProfile
 from app.main.chat_service import ChatService
 from app.main.local_store import JsonStringMap
-from tests.conftest import demo_agent_argv, scripted_agent_argv
+from tests.conftest import demo_agent_argv, process_group_gone, scripted_agent_argv
 
 SCRIPTED = AgentProfile("scripted", "Scripted", scripted_agent_argv(), "config", "test")
 DEMO = AgentProfile(
@@ -33,14 +32,6 @@ def _hub(tmp_path: Path, idle_stop_s: float = 600.0, first: str | None = None) -
     hub = AgentHub([SCRIPTED, DEMO], make, first=first, idle_stop_s=idle_stop_s)
     hub.remember_in(JsonStringMap("chat-agents.json", tmp_path / "data"))
     return hub
-
-
-def _gone(pid: int) -> bool:
-    try:
-        os.killpg(pid, 0)
-    except ProcessLookupError:
-        return True
-    return False
 
 
 def _text(updates: list[Any] | tuple[Any, ...]) -> str:
@@ -92,7 +83,7 @@ async def test_each_chat_streams_from_its_own_agent_and_quitting_kills_both_proc
     for turn in (first, second):
         with pytest.raises(Exception):  # noqa: B017 - the turn ends with its agent, whatever the error
             await turn
-    assert all(_gone(pid) for pid in pids), "an agent's process group outlived the quit"
+    assert all(process_group_gone(pid) for pid in pids), "an agent's process group outlived the quit"
 
 
 async def test_an_agent_no_chat_needs_stops_and_starts_again_when_its_chat_is_opened(tmp_path):
@@ -107,7 +98,9 @@ async def test_an_agent_no_chat_needs_stops_and_starts_again_when_its_chat_is_op
         def states() -> dict[str, str]:
             return {choice.agent_id: choice.state for choice in hub.choices()}
 
-        await _until(lambda: _gone(pid) and states()["scripted"] == "stopped", 10)  # killed, then said
+        await _until(
+            lambda: process_group_gone(pid) and states()["scripted"] == "stopped", 10
+        )  # killed, then said
         assert states() == {"scripted": "stopped", "demo": "ready"}
         reopened = await hub.activate_session(scripted.session_key)  # loads it on a new child
         assert reopened.session_key == scripted.session_key and hub.current == "scripted"

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt
@@ -17,7 +16,7 @@ from app.main.agent_hub import AgentHub
 from app.main.agent_profiles import AgentProfile
 from app.main.chat_service import ChatService
 from app.main.host import make_host
-from tests.conftest import demo_agent_argv, scripted_agent_argv
+from tests.conftest import demo_agent_argv, process_group_gone, scripted_agent_argv
 from tests.ui.test_accessible_names import unnamed_controls
 from tests.ui_harness import find_all, focused
 
@@ -35,14 +34,6 @@ def _two_agents(tmp_path: Path) -> AgentHub:
         return ChatService(profile.command(), cwd=str(tmp_path), log_path=tmp_path / f"{profile.id}.log")
 
     return AgentHub(profiles, make)
-
-
-def _gone(pid: int) -> bool:
-    try:
-        os.killpg(pid, 0)
-    except ProcessLookupError:
-        return True
-    return False
 
 
 def _timeline_text(objects, key: str) -> str:
@@ -96,7 +87,7 @@ def test_two_chats_stream_at_once_each_from_its_own_agent_and_closing_kills_both
         assert all(pids) and pids[0] != pids[1]
         await objects.shutdown()  # what closing the window does
         await window.host.terminals.shutdown()
-        await ui.until(lambda: all(_gone(pid) for pid in pids), 5)
+        await ui.until(lambda: all(process_group_gone(pid) for pid in pids), 5)
 
     ui.run(scenario(), timeout=90)
 

@@ -24,18 +24,24 @@ CARD_KINDS = {
 }
 
 
+async def _tour(ui):
+    """The demo agent's tour sent in a new window, its permission allowed as it comes."""
+    window = await ui.open(demo_agent_argv())
+    service = window.objects.host.sessions
+    service.subscribe(
+        lambda e: (
+            e.kind == "permission_request"
+            and service.answer_permission(e.request_id, e.options[0]["optionId"])
+        )
+    )
+    await ui.type_and_send(window, "Show me everything")
+    return window
+
+
 def test_send_shows_the_optimistic_message_at_once_and_streams_every_card_kind(ui):
     async def scenario():
-        window = await ui.open(demo_agent_argv())
+        window = await _tour(ui)
         objects = window.objects
-        service = objects.host.sessions
-        service.subscribe(
-            lambda e: (
-                e.kind == "permission_request"
-                and service.answer_permission(e.request_id, e.options[0]["optionId"])
-            )
-        )
-        await ui.type_and_send(window, "Show me everything")
         assert ui.kinds(window)[:1] == ["user"]  # before any agent output
         assert objects.session.busy
         await ui.until(lambda: not objects.session.busy, 30)
@@ -63,16 +69,8 @@ def test_send_shows_the_optimistic_message_at_once_and_streams_every_card_kind(u
 
 def test_a_code_block_names_its_language_and_is_highlighted_again_when_the_theme_changes(ui):
     async def scenario():
-        window = await ui.open(demo_agent_argv())
+        window = await _tour(ui)
         objects = window.objects
-        service = objects.host.sessions
-        service.subscribe(
-            lambda e: (
-                e.kind == "permission_request"
-                and service.answer_permission(e.request_id, e.options[0]["optionId"])
-            )
-        )
-        await ui.type_and_send(window, "Show me everything")
         await ui.until(lambda: not objects.session.busy, 30)
         model = objects.model
         items = objects.session.timeline.items
