@@ -16,7 +16,7 @@ import json
 import logging
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from app.contract.agents import AgentChoice, AgentsChangedEnvelope
 from app.contract.envelopes import (
@@ -31,11 +31,12 @@ from app.contract.errors import HostError, SignInRequired
 from app.contract.sign_in import SignInEnvelope
 from app.main.agent_profiles import AgentProfile, primary_profile
 from app.main.background_tasks import BackgroundTasks
-from app.main.chat_service import ChatService, Listener, PromptAttachment
+from app.main.chat_service import ChatService, Listener, PromptAttachment, ProposalsExtras
+from app.main.listeners import Listeners
 
 if TYPE_CHECKING:
     from app.contract.host_api import StringStore
-    from app.main.chat_service import ProposalsExtras, SessionExtras
+    from app.main.chat_service import SessionExtras
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +48,13 @@ MAX_REMEMBERED_CHATS = 1_000  # chats whose agent is remembered; the oldest are 
 MODE, MODEL = "mode", "model"
 
 ServiceFactory = Callable[[AgentProfile], ChatService]
+
+
+class SharedProposals(ProposalsExtras, Protocol):
+    """The proposals every agent shares (`proposals.py`): when one agent exits, only the cards of its
+    own chats end."""
+
+    def agent_gone(self, session_keys: Iterable[str] | None = None) -> None: ...
 
 
 class AgentHub:
@@ -69,12 +77,14 @@ class AgentHub:
         self.idle_stop_s = idle_stop_s
         self._services: dict[str, ChatService] = {}
         self._owners: dict[str, str] = {}  # session key -> agent id (this run; `remembered` keeps them)
-        self._listeners: list[Listener] = []
+        self._envelopes: Listeners[Envelope] = Listeners(
+            log, "envelope listener failed for %s", lambda envelope: envelope.kind
+        )
         self._held: dict[str, dict[str, Envelope]] = {}  # agent id -> kind -> its last agent envelope
         self._idle_timers: dict[str, asyncio.TimerHandle] = {}
         self._background = BackgroundTasks("agent hub work")
         self.participation: SessionExtras | None = None
-        self.proposals: ProposalsExtras | None = None
+        self.proposals: SharedProposals | None = None
         self.default_cwd = ""
         self._folders: list[str] | None = None  # set when Settings changed the extra folders
         self._chosen_first = first in self.profiles
@@ -90,7 +100,7 @@ class AgentHub:
         hub.default_cwd = service.default_cwd
         return hub
 
-    def attach(self, participation: SessionExtras | None, proposals: ProposalsExtras | None) -> None:
+    def attach(self, participation: SessionExtras | None, proposals: SharedProposals | None) -> None:
         """The terminal access and proposals every agent shares (`make_host`)."""
         self.participation, self.proposals = participation, proposals
         for agent_id, service in self._services.items():
@@ -179,15 +189,10 @@ class AgentHub:
 
     # --- envelopes ------------------------------------------------------------------------------------
     def subscribe(self, listener: Listener) -> Callable[[], None]:
-        self._listeners.append(listener)
-        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
+        return self._envelopes.subscribe(listener)
 
     def _emit(self, envelope: Envelope) -> None:
-        for listener in list(self._listeners):
-            try:
-                listener(envelope)
-            except Exception:  # a broken view must not break routing
-                log.exception("envelope listener failed for %s", envelope.kind)
+        self._envelopes.emit(envelope)  # a broken view must not break routing
 
     def _forward(self, agent_id: str, envelope: Envelope) -> None:
         if envelope.kind in AGENT_KINDS:
@@ -572,15 +577,32 @@ class _FilesByChat:
 
 
 class _AgentProposals:
-    """The shared proposals as one agent's service sees them: when that agent exits, only the cards
-    of its own chats end."""
+    """The shared proposals as one agent's service sees them (`ProposalsExtras`): when that agent
+    exits, only the cards of its own chats end; everything else is passed on as it is."""
 
-    def __init__(self, proposals: ProposalsExtras, keys: Callable[[], list[str]]) -> None:
+    def __init__(self, proposals: SharedProposals, keys: Callable[[], list[str]]) -> None:
         self._proposals = proposals
         self._keys = keys
 
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._proposals, name)
+    async def start(self) -> None:
+        await self._proposals.start()
+
+    async def stop(self) -> None:
+        await self._proposals.stop()
+
+    def prompt_context(self, session_key: str, generation: int, turn_id: str) -> str | None:
+        return self._proposals.prompt_context(session_key, generation, turn_id)
+
+    def on_permission(
+        self, session_key: str, tool_call: dict[str, Any], options: list[dict[str, Any]]
+    ) -> str | None:
+        return self._proposals.on_permission(session_key, tool_call, options)
+
+    def stopped(self, session_key: str) -> None:
+        self._proposals.stopped(session_key)
+
+    def session_closed(self, session_key: str) -> None:
+        self._proposals.session_closed(session_key)
 
     def agent_gone(self) -> None:
-        self._proposals.agent_gone(self._keys())  # type: ignore[call-arg]
+        self._proposals.agent_gone(self._keys())

@@ -40,6 +40,7 @@ from app.main.agent_command import AgentCommand
 from app.main.agent_connection import AgentConnection
 from app.main.background_tasks import BackgroundTasks
 from app.main.file_host import AgentFileHost
+from app.main.listeners import Listeners
 from app.main.openclaw_endpoint import is_openclaw_acp
 from app.main.prompt_blocks import (
     PromptAttachment,
@@ -128,7 +129,9 @@ class ChatService:
         # extra workspace roots the user granted: sent to agents that support them, and where the
         # agent's fs/* requests may also reach
         self.additional_directories = [normalize_cwd(d) for d in additional_directories or [] if d]
-        self._listeners: list[Listener] = []
+        self._envelopes: Listeners[Envelope] = Listeners(
+            log, "envelope listener failed for %s", lambda envelope: envelope.kind
+        )
         # False when several agents share the terminal access and proposals (`agent_hub.py` starts
         # and stops them once, not each agent's service)
         self.owns_extras = owns_extras
@@ -181,8 +184,7 @@ class ChatService:
     # --- subscription ------------------------------------------------------------------------
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         """Receive every envelope; returns an unsubscribe function."""
-        self._listeners.append(listener)
-        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
+        return self._envelopes.subscribe(listener)
 
     def observe_raw(self, observer: Callable[[str, dict[str, Any]], None]) -> Callable[[], None]:
         """Raw JSON-RPC traffic ("send"/"recv", message) for recording and a protocol inspector. The
@@ -190,11 +192,7 @@ class ChatService:
         return self.connection.add_raw_observer(observer)
 
     def _emit(self, envelope: Envelope) -> None:
-        for listener in list(self._listeners):
-            try:
-                listener(envelope)
-            except Exception:  # a broken view must not break routing
-                log.exception("envelope listener failed for %s", envelope.kind)
+        self._envelopes.emit(envelope)  # a broken view must not break routing
 
     def _diagnose(self, level: str, code: str, message: str, key: str | None = None) -> None:
         getattr(log, level)("%s: %s", code, message)

@@ -40,6 +40,7 @@ from app.contract.user_terminals import (
     UserTerminalOutputEnvelope,
     UserTerminalRemovedEnvelope,
 )
+from app.main.listeners import Listeners
 from app.main.paths import within
 from app.main.pty_backends import PtyHandle, spawn_pty
 from app.main.terminal_output_log import SharingMode, TerminalOutputLog
@@ -99,7 +100,7 @@ class UserTerminals:
         self._spawn = spawn
         self._clock = clock
         self._terminals: dict[str, _Terminal] = {}
-        self._listeners: list[UserTerminalListener] = []
+        self._listeners: Listeners[UserTerminalEnvelope] = Listeners(log, "a user terminal listener failed")
         self._ids = itertools.count(1)
         self._recency = itertools.count(1)
         self._closed_waits: set[asyncio.Task[None]] = set()
@@ -113,19 +114,14 @@ class UserTerminals:
         return [terminal.info for terminal in self._terminals.values()]
 
     def subscribe(self, listener: UserTerminalListener) -> Callable[[], None]:
-        self._listeners.append(listener)
-        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
+        return self._listeners.subscribe(listener)
 
     def output(self, terminal_id: str) -> str:
         terminal = self._terminals.get(terminal_id)
         return "".join(terminal.tail) if terminal is not None else ""
 
     def _emit(self, envelope: UserTerminalEnvelope) -> None:
-        for listener in list(self._listeners):
-            try:
-                listener(envelope)
-            except Exception:  # one broken view must not stop the others or the PTY reader
-                log.exception("a user terminal listener failed")
+        self._listeners.emit(envelope)  # one broken view must not stop the others or the PTY reader
 
     def _update(self, terminal: _Terminal, **changes: object) -> None:
         terminal.info = replace(terminal.info, **changes)  # type: ignore[arg-type]
