@@ -404,14 +404,24 @@ class SettingsHost(Protocol):
 
 
 class AgentSettingsHost(Protocol):
-    """Adding and removing agents in Settings (`app/main/agent_settings.py`)."""
+    """Adding, editing and removing agents in Settings (`app/main/agent_settings.py`)."""
 
     def configured(self) -> list[str]:
-        """The names of the agents the config file lists (the ones that may be removed)."""
+        """The names of the agents the config file lists (the ones that may be edited and removed)."""
         ...
 
-    async def add(self, name: str, command: str) -> str:
+    def details(self, name: str) -> dict[str, str]:
+        """The configured agent's entry as written now, for Settings to show and edit ({} when none)."""
+        ...
+
+    async def add(self, name: str, command: str, *, folder: str = "", env_text: str = "") -> str:
         """Offer a new agent at once and save it; "" when saved, else why not (one sentence)."""
+        ...
+
+    async def edit(
+        self, name: str, command: str, folder: str, env_text: str, default_mode: str, default_model: str
+    ) -> str:
+        """Save a configured agent's new details for its next start; "" when saved, else why not."""
         ...
 
     async def remove(self, name: str) -> str:

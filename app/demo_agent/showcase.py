@@ -51,6 +51,8 @@ def greet(name: str) -> str:
 | Tools | read, search, edit, execute | next |
 | Files | a resource link | last |
 
+> Every step below is real: the files, the diff and the test run live in a scratch project.
+
 Now a few tool calls.
 """
 

@@ -25,6 +25,8 @@ class DiffPalette:
     removed_word: str
     hunk_background: str
     hunk_text: str
+    added_marker: str  # the "+" and a file's added count
+    removed_marker: str
 
 
 LIGHT = DiffPalette(
@@ -36,6 +38,8 @@ LIGHT = DiffPalette(
     removed_word="#ffc1bd",
     hunk_background="#ddf4ff",
     hunk_text="#57606a",
+    added_marker="#1a7f37",
+    removed_marker="#cf222e",
 )
 DARK = DiffPalette(
     text="#e6edf3",
@@ -46,6 +50,8 @@ DARK = DiffPalette(
     removed_word="#8e2a2f",
     hunk_background="#1b2a3c",
     hunk_text="#9da7b3",
+    added_marker="#3fb950",
+    removed_marker="#f85149",
 )
 
 _MARKERS = {"added": "+", "removed": "\u2212", "context": " "}
@@ -60,18 +66,35 @@ class RenderedDiff:
 
 
 def render_diffs(files: list[FileDiff], palette: DiffPalette, show_all: bool) -> RenderedDiff:
-    """All files' lines, collapsed to COLLAPSED_LINES unless `show_all` (and never past MAX_LINES)."""
+    """All files' lines, collapsed to COLLAPSED_LINES unless `show_all` (and never past MAX_LINES); with
+    several files each starts with its path and counts."""
     lines = [line for file in files for line in file.lines]
     limit = MAX_LINES if show_all else COLLAPSED_LINES
     shown = lines[:limit]
     width = max(
         (len(str(n)) for line in shown for n in (line.old_no, line.new_no) if n is not None), default=1
     )
-    blocks = [_block(line, palette, width) for line in shown]
+    blocks, left = [], limit
+    for file in files:
+        if left <= 0:
+            break
+        if len(files) > 1:
+            blocks.append(_file_header(file, palette))
+        blocks.extend(_block(line, palette, width) for line in file.lines[:left])
+        left -= len(file.lines)
     html = (
         f'<div style="color:{palette.text}; white-space:pre">' + "".join(blocks) + "</div>" if blocks else ""
     )
     return RenderedDiff(html, len(shown), len(lines) - len(shown), len(lines))
+
+
+def _file_header(file: FileDiff, palette: DiffPalette) -> str:
+    path = file.new_path if file.new_path != "/dev/null" else file.old_path
+    counts = (
+        f'  <span style="color:{palette.added_marker}">+{file.added}</span>'
+        f' <span style="color:{palette.removed_marker}">\u2212{file.removed}</span>'
+    )
+    return f'<p style="margin-top:6px; margin-bottom:2px; white-space:pre"><b>{_text(path)}</b>{counts}</p>'
 
 
 def _block(line: DiffLine, palette: DiffPalette, width: int) -> str:
@@ -90,7 +113,11 @@ def _block(line: DiffLine, palette: DiffPalette, width: int) -> str:
         "added": (palette.added_background, palette.added_word),
         "removed": (palette.removed_background, palette.removed_word),
     }.get(line.kind, ("", ""))
-    return _paragraph(background, gutter + _MARKERS[line.kind] + " " + _words(line, word))
+    marker_colour = {"added": palette.added_marker, "removed": palette.removed_marker}.get(line.kind)
+    marker = _MARKERS[line.kind]
+    if marker_colour:
+        marker = f'<span style="color:{marker_colour}">{marker}</span>'
+    return _paragraph(background, gutter + marker + " " + _words(line, word))
 
 
 def _paragraph(background: str, body: str) -> str:

@@ -10,14 +10,14 @@ Popup {
     parent: Overlay.overlay
     x: Math.round((parent.width - width) / 2)
     y: Math.round(parent.height / 6)
-    width: Math.min(440, parent.width - 40)
+    width: Math.min(440, parent.width - 2 * Theme.spaceHuge)
     modal: true
     focus: true
     padding: Theme.pad
     Accessible.role: Accessible.Dialog
     Accessible.name: "New chat with an agent"
-    background: Rectangle { color: Theme.surface; radius: Theme.radius; border.color: Theme.border }
-    Overlay.modal: Rectangle { color: Theme.dark ? "#80000000" : "#40000000" }
+    background: Elevated {}
+    Overlay.modal: Rectangle { color: Theme.scrim }
     onOpened: {
         agentList.currentIndex = agents.lastUsedRow
         agentList.forceActiveFocus()
@@ -60,12 +60,10 @@ Popup {
                 }
                 contentItem: RowLayout {
                     spacing: Theme.pad
-                    Rectangle {
-                        Layout.preferredWidth: 28; Layout.preferredHeight: 28
-                        radius: 14
-                        color: Theme.avatarColour(row.modelData.colourIndex)
-                        Text { anchors.centerIn: parent; text: row.modelData.initials; color: "#ffffff"
-                               font.bold: true; font.pixelSize: Theme.fontSmall }
+                    AgentAvatar {
+                        size: 28
+                        initials: row.modelData.initials
+                        colourIndex: row.modelData.colourIndex
                     }
                     ColumnLayout {
                         Layout.fillWidth: true

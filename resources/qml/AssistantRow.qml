@@ -10,13 +10,13 @@ Item {
     required property var images
     required property bool first
     width: ListView.view ? ListView.view.width : 400
-    implicitHeight: column.implicitHeight + 8
+    implicitHeight: column.implicitHeight + Theme.gap
 
     TurnGutter { first: root.first; height: parent.height }
     ColumnLayout {
         id: column
-        x: 44; y: 4
-        width: root.width - x - Theme.pad
+        x: Theme.gutter; y: Theme.spaceTight
+        width: Math.min(root.width - x - Theme.pad, Theme.proseWidth)  // lines a reader's eye can follow
         TextBlocks { Layout.fillWidth: true; blocks: root.blocks }
         Repeater {
             model: root.errors || []

@@ -11,12 +11,12 @@ Item {
     required property bool first
     readonly property bool user: kind === "user-attachments"
     width: ListView.view ? ListView.view.width : 400
-    implicitHeight: flow.implicitHeight + 8
+    implicitHeight: flow.implicitHeight + Theme.gap
 
     TurnGutter { visible: !root.user; first: root.first; height: parent.height }
     Flow {
         id: flow
-        x: root.user ? Theme.pad : 44; y: 4
+        x: root.user ? Theme.pad : Theme.gutter; y: Theme.spaceTight
         width: root.width - x - Theme.pad
         layoutDirection: root.user ? Qt.RightToLeft : Qt.LeftToRight
         spacing: Theme.gap

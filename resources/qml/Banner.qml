@@ -8,7 +8,7 @@ Rectangle {
     objectName: "agentBanner"
     visible: agent.banner.message !== undefined
     implicitHeight: visible ? layout.implicitHeight + 2 * Theme.gap : 0
-    color: Theme.dark ? "#3b2224" : "#fdecea"
+    color: Theme.dangerSurface
     border.color: Theme.danger
     ColumnLayout {
         id: layout
@@ -17,7 +17,8 @@ Rectangle {
         RowLayout {
             Layout.fillWidth: true
             Label { text: agent.banner.message || ""; color: Theme.text; wrapMode: Text.Wrap; Layout.fillWidth: true }
-            Button { objectName: "reconnectButton"; text: "Reconnect"; onClicked: agent.reconnect()
+            Button { id: reconnect; objectName: "reconnectButton"; text: "Reconnect"; onClicked: agent.reconnect()
+                     contentItem: IconLabel { icon: "debug-restart"; label: reconnect.text }
                      Accessible.name: "Reconnect to the agent and reload the session" }
         }
         Text {

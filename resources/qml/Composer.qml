@@ -11,7 +11,7 @@ Rectangle {
     property alias input: input
     implicitHeight: Math.min(220, input.implicitHeight + 2 * Theme.gap) + 2 * Theme.gap
                     + (chips.visible ? chips.implicitHeight + Theme.gap : 0)
-    color: dropArea.containsDrag ? Theme.dark ? "#243042" : "#e8f0fe" : Theme.window
+    color: dropArea.containsDrag ? Theme.dropTarget : Theme.window
     // the `@word` being typed just before the cursor, or "" (no mention in progress)
     readonly property string mentionQuery: {
         var before = input.text.substring(0, input.cursorPosition)
@@ -35,13 +35,14 @@ Rectangle {
     Popup {
         id: mentionPopup
         objectName: "mentionCompletion"
-        y: -height - 4
+        y: -height - Theme.spaceTight
         x: Theme.pad
         width: Math.min(root.width - 2 * Theme.pad, 520)
-        height: Math.min(260, mentionList.contentHeight + 8)
+        height: Math.min(260, mentionList.contentHeight + Theme.gap)
         visible: root.mentionMatches.length > 0
         closePolicy: Popup.NoAutoClose
-        padding: 4
+        padding: Theme.spaceTight
+        background: Elevated {}
         ListView {
             id: mentionList
             objectName: "mentionList"
@@ -55,7 +56,7 @@ Rectangle {
                 highlighted: ListView.isCurrentItem
                 text: modelData
                 font.family: Theme.mono
-                background: Rectangle { radius: 4; color: parent.highlighted ? Theme.selection : "transparent" }
+                background: Rectangle { radius: Theme.radiusSmall; color: parent.highlighted ? Theme.selection : "transparent" }
                 contentItem: Text { text: parent.text; font: parent.font; color: Theme.text; elide: Text.ElideMiddle }
                 onClicked: root.mention(modelData)
             }
@@ -71,13 +72,14 @@ Rectangle {
     Popup {
         id: completion
         objectName: "slashCompletion"
-        y: -height - 4
+        y: -height - Theme.spaceTight
         x: Theme.pad
         width: Math.min(root.width - 2 * Theme.pad, 480)
-        height: Math.min(240, commandList.contentHeight + 8)
+        height: Math.min(240, commandList.contentHeight + Theme.gap)
         visible: root.matches.length > 0 && input.activeFocus
         closePolicy: Popup.NoAutoClose
-        padding: 4
+        padding: Theme.spaceTight
+        background: Elevated {}
         ListView {
             id: commandList
             objectName: "slashList"
@@ -94,7 +96,7 @@ Rectangle {
                 // keep their own colours and stay readable on it (checked by contrast in the tests)
                 background: Rectangle {
                     objectName: "slashItemBackground"
-                    radius: 4
+                    radius: Theme.radiusSmall
                     color: parent.highlighted ? Theme.selection : "transparent"
                 }
                 contentItem: Column {
@@ -103,7 +105,7 @@ Rectangle {
                            color: Theme.text; font.family: Theme.mono }
                     Text { objectName: "slashItemDescription"
                            text: modelData.description; color: Theme.muted; font.pixelSize: Theme.fontTiny
-                           visible: text.length > 0; elide: Text.ElideRight; width: commandList.width - 16 }
+                           visible: text.length > 0; elide: Text.ElideRight; width: commandList.width - 2 * Theme.gap }
                 }
                 onClicked: root.complete(modelData.name)
             }
@@ -124,14 +126,14 @@ Rectangle {
                 required property var modelData
                 objectName: "attachmentChip"
                 radius: Theme.radius / 2
-                color: Theme.dark ? "#2b2d31" : "#eef0f3"
+                color: Theme.chip
                 border.color: Theme.border
-                implicitWidth: chipRow.implicitWidth + 8
-                implicitHeight: chipRow.implicitHeight + 6
+                implicitWidth: chipRow.implicitWidth + Theme.gap
+                implicitHeight: chipRow.implicitHeight + Theme.spaceSmall
                 Accessible.name: "Attached " + modelData.name
                 RowLayout {
                     id: chipRow
-                    x: 4; y: 3
+                    x: Theme.spaceTight; y: Theme.spaceHair
                     Image { visible: chip.modelData.thumbnail !== ""; source: chip.modelData.thumbnail
                             objectName: "chipThumbnail"
                             Layout.preferredWidth: 40; Layout.preferredHeight: 40
@@ -156,7 +158,7 @@ Rectangle {
         anchors.topMargin: Theme.gap + (chips.visible ? chips.implicitHeight + Theme.gap : 0)
         ToolButton {  // "+" as in most chat apps: the tooltip and the accessible name say what it does
             objectName: "attachButton"
-            contentItem: IconLabel { icon: "add"; iconSize: Math.round(17 * Theme.fontScale); color: Theme.text }
+            contentItem: IconLabel { icon: "add"; iconSize: Theme.iconLarge; color: Theme.text }
             Layout.alignment: Qt.AlignBottom
             Accessible.name: "Attach files"
             ToolTip.visible: hovered; ToolTip.text: "Attach files (or drop them here, or paste an image)"

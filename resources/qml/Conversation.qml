@@ -38,12 +38,12 @@ Item {
         }
         header: Item {  // bottom-to-top: the header sits below the newest row
             width: list.width
-            height: noReply.visible ? noReply.height + 16 : 12
+            height: noReply.visible ? noReply.height + 2 * Theme.gap : Theme.pad
             Text {
                 id: noReply
                 objectName: "noReplyNotice"
                 visible: notices.noReply
-                x: 44; y: 8
+                x: Theme.gutter; y: Theme.gap
                 text: "The agent ended the turn without a reply."
                 color: Theme.muted; font.italic: true
             }
@@ -62,7 +62,7 @@ Item {
         objectName: "openingIndicator"
         visible: session.opening !== ""
         anchors.centerIn: parent
-        spacing: 8
+        spacing: Theme.gap
         BusyIndicator { anchors.horizontalCenter: parent.horizontalCenter; running: parent.visible && !app.reducedMotion }
         Label { objectName: "openingLabel"; text: session.opening; color: Theme.muted
                 anchors.horizontalCenter: parent.horizontalCenter }

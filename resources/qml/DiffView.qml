@@ -10,11 +10,11 @@ ColumnLayout {
     property bool showPath: true  // the files-changed row names the file itself
     property bool showAll: false
     readonly property var view: diffs.render(root.diff, Theme.dark, root.showAll)
-    spacing: 2
+    spacing: Theme.spaceHair
 
     RowLayout {
         Layout.fillWidth: true
-        spacing: 8
+        spacing: Theme.gap
         Text {
             objectName: "diffPath"
             visible: root.showPath
@@ -33,7 +33,7 @@ ColumnLayout {
     }
     Rectangle {
         Layout.fillWidth: true
-        implicitHeight: (root.view.total > 0 ? body.implicitHeight : summary.implicitHeight) + 8
+        implicitHeight: (root.view.total > 0 ? body.implicitHeight : summary.implicitHeight) + Theme.gap
         radius: Theme.radius / 2
         color: Theme.surface
         border.color: Theme.border
@@ -42,8 +42,8 @@ ColumnLayout {
             id: summary
             objectName: root.view.tooLarge !== "" ? "diffTooLarge" : "diffEmpty"
             visible: root.view.total === 0
-            x: 8; y: 4
-            width: parent.width - 16
+            x: Theme.gap; y: Theme.spaceTight
+            width: parent.width - 2 * Theme.gap
             text: root.view.tooLarge !== "" ? root.view.tooLarge : "No changes"
             wrapMode: Text.Wrap
             color: Theme.muted; font.pixelSize: Theme.fontTiny
@@ -52,8 +52,8 @@ ColumnLayout {
             id: body
             objectName: "diffBody"
             visible: root.view.total > 0
-            x: 4; y: 4
-            width: parent.width - 8
+            x: Theme.spaceTight; y: Theme.spaceTight
+            width: parent.width - Theme.gap
             text: root.view.html
             textFormat: TextEdit.RichText
             readOnly: true; selectByMouse: true

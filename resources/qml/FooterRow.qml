@@ -10,12 +10,12 @@ Item {
     required property var footer
     readonly property var files: footer.files || []
     width: ListView.view ? ListView.view.width : 400
-    implicitHeight: column.implicitHeight + 4
+    implicitHeight: column.implicitHeight + Theme.spaceTight
     ColumnLayout {
         id: column
-        x: 44; y: 2
+        x: Theme.gutter; y: Theme.spaceHair
         width: root.width - x - Theme.pad
-        spacing: 2
+        spacing: Theme.spaceHair
         RowLayout {
             Layout.fillWidth: true
             ToolButton {
@@ -42,7 +42,7 @@ Item {
                 id: filesColumn
                 x: Theme.gap; y: Theme.gap
                 width: parent.width - 2 * Theme.gap
-                spacing: 2
+                spacing: Theme.spaceHair
                 Text { text: root.files.length === 1 ? "1 file changed" : root.files.length + " files changed"
                        font.bold: true; font.pixelSize: Theme.fontSmall; color: Theme.text }
                 Repeater {
@@ -55,16 +55,21 @@ Item {
                         spacing: 0
                         RowLayout {
                             Layout.fillWidth: true
-                            ToolButton { objectName: "fileDiffToggle"
-                                         text: (fileEntry.open ? "\u25be " : "\u25b8 ") + fileEntry.modelData.name
-                                         font.pixelSize: Theme.fontSmall; onClicked: fileEntry.open = !fileEntry.open
+                            ToolButton { id: diffToggle; objectName: "fileDiffToggle"
+                                         text: fileEntry.modelData.name
+                                         contentItem: IconLabel { icon: fileEntry.open ? "chevron-down" : "chevron-right"
+                                                                  label: diffToggle.text; iconSize: Theme.iconSmall
+                                                                  labelFont.pixelSize: Theme.fontSmall }
+                                         onClicked: fileEntry.open = !fileEntry.open
                                          Accessible.name: (fileEntry.open ? "Hide" : "Show") + " the diff of "
                                                           + fileEntry.modelData.name }
                             Text { text: (fileEntry.modelData.created ? "created  " : "") + fileEntry.modelData.path
                                    color: Theme.muted; font.pixelSize: Theme.fontTiny; elide: Text.ElideMiddle
                                    Layout.fillWidth: true; textFormat: Text.PlainText }
                             DiffCounts { added: fileEntry.modelData.added; removed: fileEntry.modelData.removed }
-                            ToolButton { objectName: "revertButton"; text: "Revert"; font.pixelSize: Theme.fontTiny
+                            ToolButton { objectName: "revertButton"; text: "Revert"
+                                         contentItem: IconLabel { icon: "discard"; label: "Revert"; color: Theme.text
+                                                                  iconSize: Theme.iconSmall; labelFont.pixelSize: Theme.fontTiny }
                                          Accessible.name: "Revert the agent's change to " + fileEntry.modelData.name
                                          onClicked: fileChanges.revert(root.footer.messageId, fileEntry.modelData.path) }
                         }

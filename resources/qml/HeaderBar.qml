@@ -18,7 +18,7 @@ ToolBar {
         anchors.rightMargin: Theme.pad
         spacing: Theme.gap
         Rectangle {
-            width: 10; height: 10; radius: 5
+            width: 10; height: 10; radius: width / 2
             color: agent.state === "ready" ? Theme.success
                  : agent.state === "working" || agent.state === "starting" || agent.state === "sign-in" ? Theme.warning
                  : Theme.danger
@@ -63,6 +63,7 @@ ToolBar {
                 y: parent.height
                 x: parent.width - width
                 padding: Theme.pad
+                background: Elevated {}
                 ColumnLayout {
                     Repeater {
                         model: optionsButton.others
@@ -78,22 +79,14 @@ ToolBar {
                 }
             }
         }
-        ProgressBar {  // a thin meter: the style's own bar reads as an empty text field when nearly empty
+        Meter {
             id: usageMeter
             objectName: "usageMeter"
             visible: sessionHeader.usage.text !== undefined
             Layout.preferredWidth: 80
             Layout.alignment: Qt.AlignVCenter
             value: sessionHeader.usage.fraction || 0
-            background: Rectangle { implicitWidth: 80; implicitHeight: 6; radius: 3; color: Theme.border }
-            contentItem: Item {
-                implicitWidth: 80; implicitHeight: 6
-                Rectangle {
-                    width: Math.max(usageMeter.visualPosition > 0 ? 6 : 0, parent.width * usageMeter.visualPosition)
-                    height: parent.height; radius: 3
-                    color: usageMeter.value > 0.9 ? Theme.danger : usageMeter.value > 0.75 ? Theme.warning : Theme.accent
-                }
-            }
+            fillColour: value > 0.9 ? Theme.danger : value > 0.75 ? Theme.warning : Theme.accent
             ToolTip.visible: hovered
             ToolTip.text: "Context: " + (sessionHeader.usage.text || "")
             Accessible.name: "Context used " + (sessionHeader.usage.text || "")

@@ -6,9 +6,9 @@ Row {
     property string icon: ""
     property string label: ""
     property color color: Theme.text
-    property int iconSize: Math.round(15 * Theme.fontScale)
+    property int iconSize: Theme.iconSize
     property alias labelFont: labelText.font  // e.g. `labelFont.pixelSize: Theme.fontTiny`
-    spacing: 6
+    spacing: Theme.spaceSmall
     Text { text: icons.glyph(root.icon); font.family: icons.family; font.pixelSize: root.iconSize
            color: root.color; anchors.verticalCenter: parent.verticalCenter; visible: root.icon !== "" }
     Text { id: labelText; text: root.label; color: root.color; anchors.verticalCenter: parent.verticalCenter

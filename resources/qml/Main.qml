@@ -16,11 +16,11 @@ ApplicationWindow {
     palette.base: Theme.surface
     palette.alternateBase: Theme.sidebar
     palette.text: Theme.text
-    palette.button: Theme.dark ? "#35373c" : "#f0f1f3"
+    palette.button: Theme.control
     palette.buttonText: Theme.text
     palette.placeholderText: Theme.muted
     palette.highlight: Theme.accent
-    palette.highlightedText: "#ffffff"
+    palette.highlightedText: Theme.textOnAccent
     palette.link: Theme.accent
     palette.linkVisited: Theme.accent
     readonly property color linkColour: Theme.accent
@@ -28,11 +28,11 @@ ApplicationWindow {
     readonly property bool darkTheme: Theme.dark
     onDarkThemeChanged: app.setDark(darkTheme)  // code blocks are highlighted for the theme
     palette.mid: Theme.border
-    palette.light: Theme.dark ? "#3f4147" : "#ffffff"
-    palette.dark: Theme.dark ? "#141517" : "#c4c6cb"
-    palette.disabled.buttonText: Theme.dark ? "#6d7078" : "#a0a3a9"
-    palette.disabled.text: Theme.dark ? "#6d7078" : "#a0a3a9"
-    palette.disabled.windowText: Theme.dark ? "#6d7078" : "#a0a3a9"
+    palette.light: Theme.controlLight
+    palette.dark: Theme.controlDark
+    palette.disabled.buttonText: Theme.disabledText
+    palette.disabled.text: Theme.disabledText
+    palette.disabled.windowText: Theme.disabledText
 
     header: HeaderBar {
         id: headerBar
@@ -82,11 +82,11 @@ ApplicationWindow {
                     objectName: "noticeBar"
                     visible: notices.notice.length > 0
                     Layout.fillWidth: true
-                    implicitHeight: noticeRow.implicitHeight + 12
-                    color: Theme.dark ? "#3a3220" : "#fff4e0"
+                    implicitHeight: noticeRow.implicitHeight + Theme.pad
+                    color: Theme.noticeSurface
                     ColumnLayout {
                         id: noticeRow
-                        x: Theme.pad; y: 6
+                        x: Theme.pad; y: Theme.spaceSmall
                         width: parent.width - 2 * Theme.pad
                         RowLayout {
                             Layout.fillWidth: true
@@ -94,8 +94,11 @@ ApplicationWindow {
                             ToolButton { id: detailsToggle; objectName: "noticeDetailsToggle"; checkable: true
                                          visible: notices.details.length > 0
                                          text: checked ? "Hide details" : "Details"
+                                         contentItem: IconLabel { icon: detailsToggle.checked ? "chevron-up" : "chevron-down"
+                                                                  label: detailsToggle.text }
                                          Accessible.name: checked ? "Hide the error's details" : "Show the error's details" }
-                            Button { objectName: "retryButton"; visible: notices.canRetry; text: "Retry"
+                            Button { id: retryButton; objectName: "retryButton"; visible: notices.canRetry; text: "Retry"
+                                     contentItem: IconLabel { icon: "refresh"; label: retryButton.text }
                                      onClicked: notices.retry() }
                         }
                         TextEdit {
@@ -115,13 +118,13 @@ ApplicationWindow {
                     objectName: "queuedMessage"
                     visible: turn.queuedText !== "" || turn.queuedFiles > 0
                     Layout.fillWidth: true
-                    implicitHeight: queuedRow.implicitHeight + 12
+                    implicitHeight: queuedRow.implicitHeight + Theme.pad
                     color: Theme.surface
                     border.color: Theme.border
                     Accessible.name: "Queued message: " + turn.queuedText
                     RowLayout {
                         id: queuedRow
-                        x: Theme.pad; y: 6
+                        x: Theme.pad; y: Theme.spaceSmall
                         width: parent.width - 2 * Theme.pad
                         ColumnLayout {
                             Layout.fillWidth: true
@@ -136,7 +139,8 @@ ApplicationWindow {
                                     color: Theme.muted; font.pixelSize: Theme.fontTiny; wrapMode: Text.Wrap; Layout.fillWidth: true
                                     maximumLineCount: 2; elide: Text.ElideRight }
                         }
-                        Button { objectName: "cancelQueued"; text: "Cancel"; onClicked: turn.cancelQueued()
+                        Button { id: cancelQueued; objectName: "cancelQueued"; text: "Cancel"; onClicked: turn.cancelQueued()
+                                 contentItem: IconLabel { icon: "edit"; label: cancelQueued.text }
                                  Accessible.name: "Cancel the queued message and edit it" }
                     }
                 }
@@ -160,8 +164,9 @@ ApplicationWindow {
         objectName: "linkDialog"
         parent: Overlay.overlay
         anchors.centerIn: parent
-        width: Math.min(560, window.width - 40)
+        width: Math.min(560, window.width - 2 * Theme.spaceHuge)
         modal: true
+        background: Elevated {}
         title: "Open this link?"
         onRejected: conversation.cancelLink()
         onAccepted: conversation.confirmLink()
@@ -174,7 +179,7 @@ ApplicationWindow {
         }
         ColumnLayout {
             width: parent.width
-            spacing: 8
+            spacing: Theme.gap
             Label { objectName: "linkReason"; text: "ClawQt asks because " + (conversation.pendingLink.reason || "")
                     wrapMode: Text.Wrap; Layout.fillWidth: true; color: Theme.text }
             TextEdit {  // selectable, plain: the exact target, nothing rendered from it
@@ -204,7 +209,7 @@ ApplicationWindow {
         focus: true
         visible: attachments.lightbox !== ""
         onClosed: attachments.closeLightbox()
-        background: Rectangle { color: "#e6000000"; radius: 6 }
+        background: Rectangle { color: Theme.lightboxScrim; radius: Theme.radiusSmall }
         Image {
             objectName: "lightboxImage"
             anchors.fill: parent

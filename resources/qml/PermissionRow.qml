@@ -10,14 +10,14 @@ Item {
     required property var permission
     required property bool first
     width: ListView.view ? ListView.view.width : 400
-    implicitHeight: box.implicitHeight + 12
+    implicitHeight: box.implicitHeight + Theme.pad
     readonly property bool pending: permission.status === "pending"
 
     TurnGutter { first: root.first; height: parent.height }
     Rectangle {
         id: box
         objectName: "permissionCard"
-        x: 44; y: 4
+        x: Theme.gutter; y: Theme.spaceTight
         width: root.width - x - Theme.pad
         implicitHeight: content.implicitHeight + 2 * Theme.pad
         radius: Theme.radius
@@ -25,6 +25,7 @@ Item {
         color: root.pending ? Theme.attention : Theme.surface
         border.color: root.pending ? Theme.warning : Theme.border
         border.width: root.pending ? 2 : 1
+        Shadow { level: root.pending ? 2 : 1 }
         ColumnLayout {
             id: content
             x: Theme.pad; y: Theme.pad
@@ -46,17 +47,17 @@ Item {
                     visible: root.pending
                     radius: height / 2
                     color: Theme.warning
-                    implicitWidth: waitingLabel.implicitWidth + 12
-                    implicitHeight: waitingLabel.implicitHeight + 4
+                    implicitWidth: waitingLabel.implicitWidth + Theme.pad
+                    implicitHeight: waitingLabel.implicitHeight + Theme.spaceTight
                     Accessible.ignored: true
                     Label { id: waitingLabel; anchors.centerIn: parent; text: "Needs you"
-                            font.pixelSize: Theme.fontTiny; font.bold: true; color: Theme.dark ? "#1e1f22" : "#ffffff" }
+                            font.pixelSize: Theme.fontTiny; font.bold: true; color: Theme.textOnWarning }
                 }
             }
             Flow {  // wraps: an agent may offer up to a hundred options (the main side keeps no more)
                 visible: root.pending
                 Layout.fillWidth: true
-                spacing: 6
+                spacing: Theme.spaceSmall
                 Repeater {
                     id: buttons
                     model: root.permission.options

@@ -8,34 +8,50 @@ Item {
     required property var plan
     required property bool first
     width: ListView.view ? ListView.view.width : 400
-    implicitHeight: box.implicitHeight + 8
+    implicitHeight: box.implicitHeight + Theme.gap
 
     TurnGutter { first: root.first; height: parent.height }
     Rectangle {
         id: box
-        x: 44; y: 4
+        x: Theme.gutter; y: Theme.spaceTight
         width: root.width - x - Theme.pad
         implicitHeight: layout.implicitHeight + 2 * Theme.gap
         radius: Theme.radius; color: Theme.surface; border.color: Theme.border
+        Shadow {}
         ColumnLayout {
             id: layout
             x: Theme.pad; y: Theme.gap
             width: parent.width - 2 * Theme.pad
             RowLayout {
                 Text { text: "Plan"; font.bold: true; color: Theme.text }
-                ProgressBar { Layout.fillWidth: true; from: 0; to: Math.max(1, root.plan.total); value: root.plan.done }
+                Meter { Layout.fillWidth: true; from: 0; to: Math.max(1, root.plan.total); value: root.plan.done
+                        fillColour: root.plan.done >= root.plan.total ? Theme.success : Theme.accent
+                        Accessible.name: "Plan: " + root.plan.done + " of " + root.plan.total + " done" }
                 Text { text: root.plan.done + " / " + root.plan.total; color: Theme.muted }
             }
             Repeater {
                 model: root.plan.entries
-                Text {
+                RowLayout {
+                    id: entry
                     required property var modelData
-                    text: (modelData.status === "completed" ? "\u2611 " : modelData.status === "in_progress" ? "\u25b6 " : "\u2610 ")
-                          + modelData.content
-                    color: modelData.status === "completed" ? Theme.muted : Theme.text
-                    font.strikeout: modelData.status === "completed"
-                    wrapMode: Text.Wrap
+                    readonly property bool done: modelData.status === "completed"
+                    readonly property bool current: modelData.status === "in_progress"
                     Layout.fillWidth: true
+                    spacing: Theme.spaceSmall
+                    Text { text: icons.glyph(entry.done ? "pass-filled" : entry.current ? "play-circle" : "circle-large-outline")
+                           font.family: icons.family; font.pixelSize: Theme.iconSmall
+                           color: entry.done ? Theme.success : entry.current ? Theme.accent : Theme.muted
+                           Layout.alignment: Qt.AlignTop; Layout.topMargin: Theme.spaceHair
+                           Accessible.ignored: true }
+                    Text {
+                        text: entry.modelData.content
+                        color: entry.done ? Theme.muted : Theme.text
+                        font.strikeout: entry.done
+                        font.bold: entry.current
+                        wrapMode: Text.Wrap
+                        Layout.fillWidth: true
+                        Accessible.name: (entry.done ? "Done: " : entry.current ? "Now: " : "To do: ") + text
+                    }
                 }
             }
         }

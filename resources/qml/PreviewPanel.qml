@@ -30,10 +30,12 @@ Rectangle {
                 Label { text: (panel.shown.path || "") + (panel.shown.outside ? "  (outside the workspace)" : "")
                         color: Theme.muted; font.pixelSize: Theme.fontTiny; elide: Text.ElideMiddle; Layout.fillWidth: true }
             }
-            Button { objectName: "previewOpenButton"; text: "Open with system app"
+            Button { id: openButton; objectName: "previewOpenButton"; text: "Open with system app"
+                     contentItem: IconLabel { icon: "link-external"; label: openButton.text }
                      visible: !!panel.shown.canOpen; onClicked: attachments.openExternally(panel.shown.uri)
                      Accessible.name: "Open " + (panel.shown.name || "") + " with the system application" }
-            ToolButton { text: "\u2715"; onClicked: attachments.closePreview(); Accessible.name: "Close preview" }
+            ToolButton { contentItem: IconLabel { icon: "close"; color: Theme.muted }
+                         onClicked: attachments.closePreview(); Accessible.name: "Close preview" }
         }
         Label { visible: !!panel.shown.error; text: panel.shown.error || ""; color: Theme.error
                 wrapMode: Text.Wrap; Layout.fillWidth: true }

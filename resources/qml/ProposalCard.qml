@@ -13,7 +13,7 @@ Item {
     required property var proposal
     required property bool first
     width: ListView.view ? ListView.view.width : 400
-    implicitHeight: box.implicitHeight + 12
+    implicitHeight: box.implicitHeight + Theme.pad
     readonly property string proposalId: proposal.proposalId
     readonly property bool canDispatch: proposal.awaiting
                                         && proposalCards.decided.indexOf(proposal.proposalId) < 0
@@ -49,13 +49,14 @@ Item {
     TurnGutter { first: root.first; height: parent.height }
     Rectangle {
         id: box
-        x: 44; y: 4
+        x: Theme.gutter; y: Theme.spaceTight
         width: root.width - x - Theme.pad
         implicitHeight: content.implicitHeight + 2 * Theme.pad
         radius: Theme.radius
         color: Theme.surface
         border.color: root.canDispatch ? Theme.accent : Theme.border
         border.width: root.canDispatch ? 2 : 1
+        Shadow { level: root.canDispatch ? 2 : 1 }
         ColumnLayout {
             id: content
             x: Theme.pad; y: Theme.pad
@@ -71,7 +72,7 @@ Item {
                 }
                 Rectangle {  // implicit sizes: a plain width is overridden in a layout
                     objectName: "proposalStatePill"
-                    radius: 9; implicitHeight: 18; implicitWidth: pillText.implicitWidth + 14
+                    radius: height / 2; implicitHeight: 18; implicitWidth: pillText.implicitWidth + 2 * Theme.spaceSmall
                     color: "transparent"
                     border.color: root.canDispatch ? Theme.warning : Theme.muted
                     Text {
@@ -129,13 +130,13 @@ Item {
                         id: choiceColumn
                         x: Theme.pad; y: Theme.gap
                         width: parent.width - 2 * Theme.pad
-                        spacing: 6
+                        spacing: Theme.spaceSmall
                         RowLayout {
                             Layout.fillWidth: true
                             Rectangle {
                                 objectName: "proposalRecommended"
                                 visible: card.modelData.recommended
-                                radius: 9; implicitHeight: 18; implicitWidth: recommendedText.implicitWidth + 14
+                                radius: height / 2; implicitHeight: 18; implicitWidth: recommendedText.implicitWidth + 2 * Theme.spaceSmall
                                 color: Theme.accent
                                 Accessible.name: "Recommended"
                                 Text { id: recommendedText; anchors.centerIn: parent; text: "Recommended"
@@ -162,18 +163,18 @@ Item {
                                 id: action
                                 required property var modelData
                                 Layout.fillWidth: true
-                                spacing: 4
+                                spacing: Theme.spaceTight
                                 Rectangle {  // the command exactly as it would be typed
                                     visible: action.modelData.command !== ""
                                     Layout.fillWidth: true
-                                    implicitHeight: command.implicitHeight + 12
-                                    radius: 4
+                                    implicitHeight: command.implicitHeight + Theme.pad
+                                    radius: Theme.radiusSmall
                                     color: Theme.codeBackground
                                     TextEdit {
                                         id: command
                                         objectName: "proposalCommand"
-                                        x: 8; y: 6
-                                        width: parent.width - 16
+                                        x: Theme.gap; y: Theme.spaceSmall
+                                        width: parent.width - 2 * Theme.gap
                                         text: action.modelData.command
                                         textFormat: TextEdit.PlainText
                                         readOnly: true
@@ -196,7 +197,7 @@ Item {
                                 }
                                 Flow {
                                     Layout.fillWidth: true
-                                    spacing: 6
+                                    spacing: Theme.spaceSmall
                                     Repeater {
                                         model: action.modelData.buttons
                                         Button {

@@ -9,20 +9,20 @@ Dialog {
     objectName: "settingsDialog"
     parent: Overlay.overlay
     anchors.centerIn: parent
-    width: Math.min(560, parent ? parent.width - 40 : 560)
+    width: Math.min(560, parent ? parent.width - 2 * Theme.spaceHuge : 560)
     modal: true
     focus: true
     title: "Settings"
     padding: Theme.pad * 2
     Accessible.name: "Settings"
-    background: Rectangle { color: Theme.surface; radius: Theme.radius; border.color: Theme.border }
+    background: Elevated { radius: Theme.radiusLarge }
     header: Label {
         text: root.title
         color: Theme.text
         font.bold: true; font.pixelSize: Theme.fontTitle
         padding: Theme.pad * 2; bottomPadding: 0
     }
-    Overlay.modal: Rectangle { color: Theme.dark ? "#80000000" : "#40000000" }
+    Overlay.modal: Rectangle { color: Theme.scrim }
     onOpened: schemeBox.forceActiveFocus()
 
     ScrollView {  // the sections scroll when the window is too short for them all
@@ -33,6 +33,27 @@ Dialog {
                                  (root.parent ? root.parent.height : 700) - 200)
         contentWidth: availableWidth
         clip: true
+        // scroll just enough to show `item` whole (a section opened or a message said below the fold),
+        // again while it grows (the layout settles after it is shown)
+        property Item revealing: null
+        function reveal(item) {
+            revealing = item
+            const flick = scroller.contentItem
+            const top = item.mapToItem(sections, 0, 0).y
+            const bottom = top + item.height + Theme.gap
+            if (bottom > flick.contentY + flick.height)
+                flick.contentY = Math.max(0, Math.min(bottom - flick.height, flick.contentHeight - flick.height))
+            if (top < flick.contentY)
+                flick.contentY = top
+        }
+        Connections {
+            target: scroller.contentItem
+            function onContentHeightChanged() { if (scroller.revealing) scroller.reveal(scroller.revealing) }
+        }
+        Connections {
+            target: scroller.revealing
+            function onHeightChanged() { Qt.callLater(scroller.reveal, scroller.revealing) }
+        }
         ColumnLayout {
             id: sections
             width: scroller.availableWidth
@@ -167,7 +188,7 @@ Dialog {
                     Layout.preferredWidth: 120
                     onEditingFinished: settings.setTerminalToolsPort(text)
                     Accessible.name: "Port of the terminal tools: " + (text || "ClawQt picks")
-                    KeyNavigation.tab: agentName
+                    KeyNavigation.tab: agentsSection.first
                 }
                 Label {
                     text: "on 127.0.0.1, from the next start (empty: a free one)"
@@ -176,85 +197,11 @@ Dialog {
                 }
             }
 
-            Label {
-                text: "Agents"
-                font.bold: true; font.pixelSize: Theme.fontMedium
-                color: Theme.text
-                Accessible.role: Accessible.Heading
-            }
-            Repeater {  // what is offered and why; each is edited under "agents" in the config file
-                model: agents.agentModel
-                delegate: RowLayout {
-                    id: agentRow
-                    required property var modelData
-                    objectName: "settingsAgent"
-                    Layout.fillWidth: true
-                    spacing: Theme.pad
-                    Accessible.role: Accessible.StaticText
-                    Accessible.name: modelData.name + (modelData.state ? ", " + modelData.state : "") + ": "
-                                     + modelData.command + ". " + modelData.reason
-                    Rectangle {
-                        Layout.preferredWidth: 24; Layout.preferredHeight: 24
-                        Layout.alignment: Qt.AlignTop
-                        radius: 12
-                        color: Theme.avatarColour(agentRow.modelData.colourIndex)
-                        Text { anchors.centerIn: parent; text: agentRow.modelData.initials; color: "#ffffff"
-                               font.bold: true; font.pixelSize: Theme.fontTiny }
-                    }
-                    ColumnLayout {
-                        Layout.fillWidth: true
-                        spacing: 0
-                        Label { text: agentRow.modelData.name + (agentRow.modelData.state ? " \u00b7 " + agentRow.modelData.state : "")
-                                color: Theme.text; font.bold: true; elide: Text.ElideRight; Layout.fillWidth: true }
-                        Label { text: agentRow.modelData.command; font.family: Theme.mono; font.pixelSize: Theme.fontTiny
-                                color: Theme.muted; elide: Text.ElideMiddle; Layout.fillWidth: true }
-                        Label { text: agentRow.modelData.reason; font.pixelSize: Theme.fontTiny; color: Theme.muted
-                                wrapMode: Text.Wrap; Layout.fillWidth: true }
-                    }
-                    ToolButton {
-                        objectName: "settingsRemoveAgent"
-                        visible: settings.configuredAgents.indexOf(agentRow.modelData.profileName) >= 0
-                        Layout.alignment: Qt.AlignTop
-                        contentItem: IconLabel { icon: "trash"; color: Theme.muted }
-                        onClicked: settings.removeAgent(agentRow.modelData.profileName)
-                        Accessible.name: "Remove the agent " + agentRow.modelData.profileName + " (from the next start)"
-                        ToolTip.visible: hovered
-                        ToolTip.text: "Remove from the config file (from the next start)"
-                    }
-                }
-            }
-            RowLayout {  // a new agent: offered at once, kept in the config file's "agents"
+            SettingsAgents {
+                id: agentsSection
                 Layout.fillWidth: true
-                spacing: Theme.gap
-                TextField {
-                    id: agentName
-                    objectName: "settingsAgentName"
-                    placeholderText: "Name"
-                    Layout.preferredWidth: 120
-                    Accessible.name: "The new agent's name"
-                }
-                TextField {
-                    id: agentCommand
-                    objectName: "settingsAgentCommand"
-                    placeholderText: "Command line, e.g. claude-agent-acp"
-                    font.family: Theme.mono
-                    Layout.fillWidth: true
-                    Accessible.name: "The command line that starts the new agent"
-                    onAccepted: addAgentButton.clicked()
-                }
-                Button {
-                    id: addAgentButton
-                    objectName: "settingsAddAgent"
-                    enabled: agentName.text.trim() !== "" && agentCommand.text.trim() !== ""
-                    contentItem: IconLabel { icon: "add"; label: "Add"; color: Theme.text }
-                    onClicked: settings.addAgent(agentName.text, agentCommand.text)
-                    Accessible.name: "Add the agent"
-                    KeyNavigation.tab: closeButton
-                }
-                Connections {
-                    target: settings
-                    function onAgentAdded() { agentName.text = ""; agentCommand.text = "" }
-                }
+                next: closeButton
+                onReveal: (item) => scroller.reveal(item)
             }
 
             Label {
@@ -269,9 +216,8 @@ Dialog {
             }
             Label {
                 objectName: "settingsLocation"
-                text: "Settings are kept in " + settings.location + (settings.saving ? " (saving\u2026)" : "")
-                      + ". An agent's args, env, cwd, defaultMode and defaultModel are set there too"
-                      + " (under \"agents\")."
+                text: "Settings are kept in " + settings.location
+                      + (settings.saving || agentSettings.saving ? " (saving\u2026)" : "") + "."
                 wrapMode: Text.Wrap
                 color: Theme.muted
                 font.pixelSize: Theme.fontSmall

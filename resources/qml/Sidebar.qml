@@ -13,7 +13,7 @@ Rectangle {
         anchors.fill: parent
         anchors.margins: Theme.gap
         RowLayout {
-            spacing: 2
+            spacing: Theme.spaceHair
             Button {
                 objectName: "newChatButton"
                 Layout.fillWidth: true
@@ -53,7 +53,7 @@ Rectangle {
             Layout.fillHeight: true
             clip: true
             model: sessions.sessionModel
-            spacing: 2
+            spacing: Theme.spaceHair
             keyNavigationEnabled: true
             onAtYEndChanged: if (atYEnd && sessions.hasMore) sessions.loadMore()
             delegate: ItemDelegate {
@@ -61,19 +61,23 @@ Rectangle {
                 required property var modelData
                 width: sessionView.width
                 highlighted: modelData.current
+                // the open chat tinted, its text in the text colour (white on the accent was unreadable in
+                // the dark); the keyboard's place outlined
+                background: Rectangle {
+                    radius: Theme.radiusSmall
+                    color: entry.highlighted ? Theme.selection : entry.hovered ? Theme.hover : "transparent"
+                    border.color: entry.visualFocus ? Theme.accent : "transparent"
+                }
                 Accessible.name: "Session " + modelData.title
                                  + (modelData.agentName ? ", with " + modelData.agentName : "")
                                  + (modelData.needsYou ? ", needs you: " + modelData.needsYouWhy : "")
                 contentItem: RowLayout {
-                    Rectangle {
+                    AgentAvatar {  // the row's name says it
                         objectName: "sessionAgentMark"
                         visible: entry.modelData.agentInitials !== ""
-                        Layout.preferredWidth: 18; Layout.preferredHeight: 18
-                        radius: 9
-                        color: Theme.avatarColour(entry.modelData.agentColour)
-                        Accessible.ignored: true  // the row's name says it
-                        Text { anchors.centerIn: parent; text: entry.modelData.agentInitials; color: "#ffffff"
-                               font.bold: true; font.pixelSize: Math.round(9 * Theme.fontScale) }
+                        size: 18
+                        initials: entry.modelData.agentInitials
+                        colourIndex: entry.modelData.agentColour
                         ToolTip.visible: markHover.hovered
                         ToolTip.text: entry.modelData.agentName
                         HoverHandler { id: markHover }
@@ -81,7 +85,7 @@ Rectangle {
                     BusyIndicator { visible: entry.modelData.live; running: visible && !app.reducedMotion
                                     Layout.preferredWidth: 16; Layout.preferredHeight: 16 }
                     Rectangle { visible: entry.modelData.unseen && !entry.modelData.live; width: 8; height: 8
-                                radius: 4; color: Theme.accent }
+                                radius: Theme.radiusSmall; color: Theme.accent }
                     Label { text: entry.modelData.title; elide: Text.ElideRight; Layout.fillWidth: true
                             color: Theme.text; font.bold: entry.modelData.needsYou }
                     Rectangle {
@@ -89,11 +93,11 @@ Rectangle {
                         visible: entry.modelData.needsYou
                         radius: height / 2
                         color: Theme.warning
-                        implicitWidth: needsYouLabel.implicitWidth + 12
-                        implicitHeight: needsYouLabel.implicitHeight + 4
+                        implicitWidth: needsYouLabel.implicitWidth + Theme.pad
+                        implicitHeight: needsYouLabel.implicitHeight + Theme.spaceTight
                         Accessible.ignored: true  // the row's name says it
                         Label { id: needsYouLabel; anchors.centerIn: parent; text: "Needs you"
-                                font.pixelSize: Theme.fontTiny; font.bold: true; color: Theme.dark ? "#1e1f22" : "#ffffff" }
+                                font.pixelSize: Theme.fontTiny; font.bold: true; color: Theme.textOnWarning }
                     }
                 }
                 onClicked: session.openSession(modelData.key)
@@ -122,6 +126,7 @@ Rectangle {
         property string key: ""
         property alias field: nameField
         title: "Rename session"
+        background: Elevated {}
         standardButtons: Dialog.Ok | Dialog.Cancel
         anchors.centerIn: Overlay.overlay
         TextField { id: nameField; width: 260; onAccepted: renameDialog.accept() }

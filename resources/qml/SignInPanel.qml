@@ -20,21 +20,21 @@ Rectangle {
 
         Rectangle {
             id: card
-            x: Math.max(16, (root.width - width) / 2); y: 32
-            width: Math.min(640, root.width - 32)
-            implicitHeight: column.implicitHeight + 2 * 20
+            x: Math.max(Theme.spaceLarge, (root.width - width) / 2); y: 2 * Theme.spaceLarge
+            width: Math.min(640, root.width - 2 * Theme.spaceLarge)
+            implicitHeight: column.implicitHeight + 2 * Theme.spaceHuge
             radius: Theme.radius
             color: Theme.surface
             border.color: Theme.border
 
             ColumnLayout {
                 id: column
-                x: 20; y: 20
-                width: card.width - 40
-                spacing: 12
+                x: Theme.spaceHuge; y: Theme.spaceHuge
+                width: card.width - 2 * Theme.spaceHuge
+                spacing: Theme.pad
 
                 RowLayout {
-                    spacing: 10
+                    spacing: Theme.gap
                     Text { text: icons.glyph("account"); font.family: icons.family; font.pixelSize: Theme.fontHuge; color: Theme.accent }
                     Label {
                         objectName: "signInTitle"
@@ -64,7 +64,7 @@ Rectangle {
                 }
                 RowLayout {
                     visible: signIn.phase === "working"
-                    spacing: 8
+                    spacing: Theme.gap
                     BusyIndicator { running: visible; implicitWidth: 24; implicitHeight: 24 }
                     Label { objectName: "signInWorking"; color: Theme.text
                             text: "Signing in\u2026 (restarting " + signIn.agentLabel + " when needed)" }
@@ -80,18 +80,18 @@ Rectangle {
                         readonly property bool formOpen: root.openForm === modelData.id
                         objectName: "signInMethod_" + modelData.id
                         Layout.fillWidth: true
-                        implicitHeight: methodColumn.implicitHeight + 2 * 12
+                        implicitHeight: methodColumn.implicitHeight + 2 * Theme.pad
                         radius: Theme.radius / 2
                         color: "transparent"
                         border.color: Theme.border
                         ColumnLayout {
                             id: methodColumn
-                            x: 12; y: 12
-                            width: parent.width - 24
-                            spacing: 6
+                            x: Theme.pad; y: Theme.pad
+                            width: parent.width - 2 * Theme.pad
+                            spacing: Theme.spaceSmall
                             RowLayout {
                                 Layout.fillWidth: true
-                                spacing: 10
+                                spacing: Theme.gap
                                 Text {
                                     text: icons.glyph(methodCard.modelData.kind === "terminal" ? "terminal"
                                                       : methodCard.modelData.kind === "env_var" ? "key" : "globe")
@@ -127,7 +127,7 @@ Rectangle {
                             ColumnLayout {
                                 visible: methodCard.formOpen
                                 Layout.fillWidth: true
-                                spacing: 6
+                                spacing: Theme.spaceSmall
                                 Repeater {
                                     id: fields
                                     model: methodCard.modelData.vars
@@ -192,12 +192,15 @@ Rectangle {
                             Layout.fillWidth: true
                             Text { text: signIn.terminalRunning ? "Type here; Enter sends. Ctrl+Shift+V pastes."
                                                                 : "The sign-in command ended."
-                                   color: "#8b949e"; font.pixelSize: Theme.fontTiny; Layout.fillWidth: true }
-                            ToolButton { text: "Copy"; font.pixelSize: Theme.fontTiny; palette.buttonText: "#c9d1d9"
+                                   color: Theme.terminalMuted; font.pixelSize: Theme.fontTiny; Layout.fillWidth: true }
+                            ToolButton { contentItem: IconLabel { icon: "copy"; label: "Copy"; color: Theme.terminalButton
+                                                                  iconSize: Theme.iconSmall; labelFont.pixelSize: Theme.fontTiny }
                                          Accessible.name: "Copy the sign-in terminal's text"
                                          onClicked: signIn.copyTerminal() }
                             ToolButton { objectName: "signInStopTerminal"; visible: signIn.terminalRunning
-                                         text: "Cancel"; font.pixelSize: Theme.fontTiny; palette.buttonText: "#c9d1d9"
+                                         text: "Cancel"
+                                         contentItem: IconLabel { icon: "debug-stop"; label: "Cancel"; color: Theme.terminalButton
+                                                                  iconSize: Theme.iconSmall; labelFont.pixelSize: Theme.fontTiny }
                                          onClicked: signIn.stopTerminal() }
                         }
                         TerminalScreen {

@@ -42,19 +42,19 @@ Rectangle {
             color: Theme.sidebar
             RowLayout {
                 anchors.fill: parent
-                anchors.leftMargin: 4
-                anchors.rightMargin: 4
-                spacing: 2
+                anchors.leftMargin: Theme.spaceTight
+                anchors.rightMargin: Theme.spaceTight
+                spacing: Theme.spaceHair
                 ListView {
                     id: tabList
                     objectName: "terminalTabs"
                     orientation: ListView.Horizontal
                     model: userTerminals.tabs
-                    spacing: 2
+                    spacing: Theme.spaceHair
                     clip: true
                     boundsBehavior: Flickable.StopAtBounds
                     Layout.fillHeight: true
-                    Layout.topMargin: 3
+                    Layout.topMargin: Theme.spaceHair
                     Layout.preferredWidth: Math.min(contentWidth, root.width - 120)
                     Accessible.role: Accessible.PageTabList
                     Accessible.name: "Terminals"
@@ -82,8 +82,8 @@ Rectangle {
                         ToolTip.text: participating ? participationText : "Sharing with agents: " + sharingLabel
                         onClicked: { userTerminals.select(terminalId); root.focusScreen() }
                         background: Rectangle {
-                            radius: 4
-                            color: tab.selected ? Theme.surface : tab.hovered ? (Theme.dark ? "#2f3136" : "#e4e5e8")
+                            radius: Theme.radiusSmall
+                            color: tab.selected ? Theme.surface : tab.hovered ? Theme.chipHover
                                                                               : "transparent"
                             border.color: tab.visualFocus ? Theme.accent : tab.selected ? Theme.border : "transparent"
                             Rectangle {  // the shown tab's underline
@@ -94,7 +94,7 @@ Rectangle {
                             }
                         }
                         contentItem: RowLayout {
-                            spacing: 6
+                            spacing: Theme.spaceSmall
                             Text { text: icons.glyph(tab.modelData.state === "pending" ? "question" : "terminal")
                                    font.family: icons.family; font.pixelSize: Theme.fontBody
                                    color: tab.modelData.state === "pending" ? Theme.warning
@@ -103,25 +103,25 @@ Rectangle {
                                    elide: Text.ElideRight; Layout.maximumWidth: 160 }
                             Rectangle {  // the sharing mode, always visible
                                 objectName: "tabSharing"
-                                radius: 3
-                                implicitWidth: sharingRow.implicitWidth + 8
-                                implicitHeight: sharingRow.implicitHeight + 2
+                                radius: Theme.radiusSmall
+                                implicitWidth: sharingRow.implicitWidth + Theme.gap
+                                implicitHeight: sharingRow.implicitHeight + Theme.spaceHair
                                 color: "transparent"
                                 border.color: root.sharingColour(tab.sharing)
-                                IconLabel { id: sharingRow; x: 4; y: 1; spacing: 3
+                                IconLabel { id: sharingRow; x: Theme.spaceTight; y: 1; spacing: Theme.spaceHair
                                             icon: root.sharingIcon(tab.sharing); label: tab.sharingLabel
-                                            iconSize: 11; color: root.sharingColour(tab.sharing) }
+                                            iconSize: Theme.fontTiny; color: root.sharingColour(tab.sharing) }
                             }
                             Rectangle {  // an agent takes part right now
                                 objectName: "tabParticipating"
                                 visible: tab.participating
-                                radius: 3
-                                implicitWidth: participatingRow.implicitWidth + 8
-                                implicitHeight: participatingRow.implicitHeight + 2
-                                color: Theme.dark ? "#233a2a" : "#e3f4e6"
-                                IconLabel { id: participatingRow; x: 4; y: 1; spacing: 3
+                                radius: Theme.radiusSmall
+                                implicitWidth: participatingRow.implicitWidth + Theme.gap
+                                implicitHeight: participatingRow.implicitHeight + Theme.spaceHair
+                                color: Theme.successSurface
+                                IconLabel { id: participatingRow; x: Theme.spaceTight; y: 1; spacing: Theme.spaceHair
                                             icon: "sparkle"; label: tab.agentLabel + " participating"
-                                            iconSize: 11; color: Theme.success }
+                                            iconSize: Theme.fontTiny; color: Theme.success }
                             }
                             ToolButton {
                                 objectName: "closeTerminal"
@@ -162,18 +162,18 @@ Rectangle {
             visible: terminalAccess.delivery === "connect" || terminalAccess.confirming || terminalAccess.result !== ""
                      || terminalAccess.problem !== ""
             Layout.fillWidth: true
-            implicitHeight: accessColumn.implicitHeight + 2 * 6
+            implicitHeight: accessColumn.implicitHeight + 2 * Theme.spaceSmall
             color: Theme.sidebar
             Component.onCompleted: terminalAccess.refresh()
             ColumnLayout {
                 id: accessColumn
-                x: Theme.pad; y: 6
+                x: Theme.pad; y: Theme.spaceSmall
                 width: parent.width - 2 * Theme.pad
-                spacing: 6
+                spacing: Theme.spaceSmall
                 RowLayout {
                     Layout.fillWidth: true
                     spacing: Theme.gap
-                    IconLabel { icon: "plug"; color: Theme.muted; iconSize: 13 }
+                    IconLabel { icon: "plug"; color: Theme.muted; iconSize: Theme.fontBody }
                     Label {
                         objectName: "terminalAccessSummary"
                         text: terminalAccess.summary
@@ -193,7 +193,7 @@ Rectangle {
                     objectName: "connectConfirmation"
                     visible: terminalAccess.confirming
                     Layout.fillWidth: true
-                    spacing: 6
+                    spacing: Theme.spaceSmall
                     Label {
                         text: "ClawQt will run this OpenClaw command to add its terminal tools to OpenClaw's "
                               + "configuration (the key is shortened here):"
@@ -202,13 +202,13 @@ Rectangle {
                     }
                     Rectangle {
                         Layout.fillWidth: true
-                        implicitHeight: commandText.implicitHeight + 12
-                        radius: 4
+                        implicitHeight: commandText.implicitHeight + Theme.pad
+                        radius: Theme.radiusSmall
                         color: Theme.terminalBackground
                         TextEdit {
                             id: commandText
                             objectName: "connectCommand"
-                            x: 8; y: 6; width: parent.width - 16
+                            x: Theme.gap; y: Theme.spaceSmall; width: parent.width - 2 * Theme.gap
                             text: terminalAccess.busy && terminalAccess.command === "" ? "Starting the terminal tools\u2026"
                                                                                     : terminalAccess.command
                             readOnly: true; selectByMouse: true; wrapMode: TextEdit.WrapAnywhere
@@ -258,10 +258,10 @@ Rectangle {
             Layout.fillWidth: true
             Layout.leftMargin: Theme.pad
             Layout.rightMargin: Theme.pad
-            Layout.topMargin: 4
-            Layout.bottomMargin: 4
+            Layout.topMargin: Theme.spaceTight
+            Layout.bottomMargin: Theme.spaceTight
             spacing: Theme.gap
-            IconLabel { icon: "folder"; color: Theme.muted; iconSize: 13 }
+            IconLabel { icon: "folder"; color: Theme.muted; iconSize: Theme.fontBody }
             Label {
                 objectName: "terminalFolder"
                 text: root.current.cwd || ""
@@ -286,8 +286,10 @@ Rectangle {
                 focusPolicy: Qt.TabFocus
                 contentItem: IconLabel {
                     icon: root.sharingIcon(root.current.sharing)
-                    label: (root.current.sharingLabel || "") + " \u25be"
+                    label: root.current.sharingLabel || ""
                     color: root.sharingColour(root.current.sharing)
+                    Text { text: icons.glyph("chevron-down"); font.family: icons.family; font.pixelSize: Theme.iconSmall
+                           color: parent.color; anchors.verticalCenter: parent.verticalCenter }
                 }
                 Accessible.name: "Sharing with agents: " + (root.current.sharingLabel || "") + ". Change"
                 ToolTip.visible: hovered && !sharingMenu.visible
@@ -349,15 +351,15 @@ Rectangle {
             readonly property bool active: root.current.participating === true
             visible: active || root.current.agentSentInput === true
             Layout.fillWidth: true
-            implicitHeight: bannerRow.implicitHeight + 8
-            color: active ? (Theme.dark ? "#1f3326" : "#e6f5e9") : (Theme.dark ? "#2b2d31" : "#f3f4f6")
+            implicitHeight: bannerRow.implicitHeight + Theme.gap
+            color: active ? Theme.successSurface : Theme.chip
             Rectangle { width: 3; height: parent.height; color: banner.active ? Theme.success : Theme.border }
             RowLayout {
                 id: bannerRow
-                x: Theme.pad; y: 4
+                x: Theme.pad; y: Theme.spaceTight
                 width: parent.width - 2 * Theme.pad
                 spacing: Theme.gap
-                IconLabel { icon: "sparkle"; color: banner.active ? Theme.success : Theme.muted; iconSize: 13 }
+                IconLabel { icon: "sparkle"; color: banner.active ? Theme.success : Theme.muted; iconSize: Theme.fontBody }
                 Label {
                     objectName: "participationText"
                     visible: banner.active
@@ -401,14 +403,14 @@ Rectangle {
                         wrapMode: Text.Wrap; Layout.fillWidth: true }
                 Rectangle {
                     Layout.fillWidth: true
-                    implicitHeight: requestCommand.implicitHeight + 12
-                    radius: 4
+                    implicitHeight: requestCommand.implicitHeight + Theme.pad
+                    radius: Theme.radiusSmall
                     color: Theme.terminalBackground
                     TextEdit {
                         id: requestCommand
                         objectName: "requestCommand"
-                        x: 8; y: 6
-                        width: parent.width - 16
+                        x: Theme.gap; y: Theme.spaceSmall
+                        width: parent.width - 2 * Theme.gap
                         text: root.current.command || "(an interactive shell)"
                         textFormat: TextEdit.PlainText
                         readOnly: true; selectByMouse: true
@@ -421,7 +423,7 @@ Rectangle {
                 Label { objectName: "requestFolder"; text: "In " + (root.current.cwd || ""); color: Theme.muted
                         font.family: Theme.mono; font.pixelSize: Theme.fontTiny; elide: Text.ElideMiddle; Layout.fillWidth: true }
                 RowLayout {
-                    spacing: 4
+                    spacing: Theme.spaceTight
                     Label { text: "Sharing it asks for:"; color: Theme.muted }
                     IconLabel { objectName: "requestSharing"; icon: root.sharingIcon(root.current.sharing)
                                 label: root.current.sharingLabel || ""; color: root.sharingColour(root.current.sharing) }
@@ -449,7 +451,7 @@ Rectangle {
             Label { objectName: "terminalPanelErrorText"; text: userTerminals.error; color: Theme.error
                     wrapMode: Text.Wrap; Layout.fillWidth: true }
             ToolButton { objectName: "dismissTerminalError"; focusPolicy: Qt.TabFocus
-                         contentItem: IconLabel { icon: "close"; color: Theme.muted; iconSize: 12 }
+                         contentItem: IconLabel { icon: "close"; color: Theme.muted; iconSize: Theme.iconSmall }
                          Accessible.name: "Dismiss the error"
                          onClicked: userTerminals.dismissError() }
         }
@@ -463,14 +465,14 @@ Rectangle {
                 anchors.centerIn: parent
                 visible: root.current.terminalId === undefined
                 text: "No terminal. Press + to open one."
-                color: "#8b949e"
+                color: Theme.terminalMuted
             }
             TerminalScreen {
                 id: screen
                 fontPixelSize: Theme.fontSmall
                 objectName: "panelScreen"
                 anchors.fill: parent
-                anchors.margins: 6
+                anchors.margins: Theme.spaceSmall
                 source: userTerminals
                 terminalId: root.current.terminalId || ""
                 rows: Math.max(1, fitRows)
@@ -480,7 +482,7 @@ Rectangle {
                 textColor: Theme.terminalText
                 backgroundColor: Theme.terminalBackground
                 cursorColor: Theme.terminalText
-                selectionColor: Theme.dark ? "#80415a8c" : "#8c3b63d6"
+                selectionColor: Theme.terminalSelection
                 reservedShortcuts: ["Ctrl+`", "Ctrl+L"]
                 clip: true
                 activeFocusOnTab: true

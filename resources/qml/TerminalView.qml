@@ -19,7 +19,7 @@ Rectangle {
         width: root.width - 2 * Theme.gap
         RowLayout {
             Layout.fillWidth: true
-            Text { text: root.terminal.cwd || "terminal"; color: "#8b949e"; font.family: Theme.mono; font.pixelSize: Theme.fontTiny
+            Text { text: root.terminal.cwd || "terminal"; color: Theme.terminalMuted; font.family: Theme.mono; font.pixelSize: Theme.fontTiny
                    Layout.fillWidth: true; elide: Text.ElideMiddle }
             Text {
                 objectName: "terminalExit"
@@ -29,10 +29,10 @@ Rectangle {
                     const how = root.terminal.signal ? root.terminal.signal : "exit " + root.terminal.exitCode
                     return root.terminal.note ? how + " · " + root.terminal.note : how
                 }
-                color: root.terminal.exited && root.terminal.exitCode === 0 ? "#56d364" : "#ff7b72"
+                color: root.terminal.exited && root.terminal.exitCode === 0 ? Theme.terminalSuccess : Theme.terminalFailure
                 font.pixelSize: Theme.fontTiny
             }
-            ToolButton { contentItem: IconLabel { icon: "copy"; label: "Copy"; color: "#c9d1d9"
+            ToolButton { contentItem: IconLabel { icon: "copy"; label: "Copy"; color: Theme.terminalButton
                                                   iconSize: Theme.fontSmall; labelFont.pixelSize: Theme.fontTiny }
                          Accessible.name: "Copy terminal output"
                          onClicked: conversation.copyTerminal(root.toolId) }

@@ -11,7 +11,7 @@ ColumnLayout {
     id: root
     property var blocks: []
     property color textColor: Theme.text
-    spacing: 6
+    spacing: Theme.spaceSmall
 
     Repeater {
         model: root.blocks
@@ -89,7 +89,7 @@ ColumnLayout {
                 id: codeHeader
                 width: parent.width; height: copyButton.implicitHeight
                 radius: Theme.radius / 2
-                color: Theme.dark ? "#30312c" : "#ebebeb"
+                color: Theme.codeHeader
                 Text {
                     objectName: "codeLanguage"
                     anchors.left: parent.left; anchors.leftMargin: Theme.gap

@@ -11,16 +11,18 @@ Item {
     required property bool expanded
     required property bool first
     width: ListView.view ? ListView.view.width : 400
-    implicitHeight: column.implicitHeight + 8
+    implicitHeight: column.implicitHeight + Theme.gap
 
     TurnGutter { first: root.first; height: parent.height }
     ColumnLayout {
         id: column
-        x: 44; y: 4
-        width: root.width - x - Theme.pad
+        x: Theme.gutter; y: Theme.spaceTight
+        width: Math.min(root.width - x - Theme.pad, Theme.proseWidth)  // lines a reader's eye can follow
         ToolButton {
-            text: (root.expanded ? "\u25be " : "\u25b8 ") + (root.streaming ? "Thinking\u2026" : "Thought")
-            font.italic: true
+            id: thoughtToggle
+            text: root.streaming ? "Thinking\u2026" : "Thought"
+            contentItem: IconLabel { icon: root.expanded ? "chevron-down" : "chevron-right"; label: thoughtToggle.text
+                                     color: Theme.muted; labelFont.italic: true }
             Accessible.name: root.expanded ? "Collapse thought" : "Expand thought"
             onClicked: timeline.toggle(root.index, "", root.expanded)
         }

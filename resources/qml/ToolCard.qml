@@ -14,19 +14,20 @@ Rectangle {
     radius: Theme.radius
     color: Theme.surface
     border.color: Theme.border
+    Shadow { radius: card.radius }
 
     ColumnLayout {
         id: column
         x: Theme.gap; y: Theme.gap
         width: card.width - 2 * Theme.gap
-        spacing: 4
+        spacing: Theme.spaceTight
         RowLayout {
             Layout.fillWidth: true
             ToolButton {
                 id: toggle
                 objectName: "toolToggle"
                 contentItem: Row {
-                    spacing: 6
+                    spacing: Theme.spaceSmall
                     Text { text: icons.glyph(card.tool.expanded ? "chevron-down" : "chevron-right")
                            font.family: icons.family; font.pixelSize: Theme.fontMedium; color: Theme.muted
                            anchors.verticalCenter: parent.verticalCenter }
@@ -54,7 +55,7 @@ Rectangle {
             }
             Rectangle {  // implicit sizes: in a layout, a plain width is overridden and the pill overflowed
                 objectName: "statusPill"
-                radius: 9; implicitHeight: 18; implicitWidth: statusText.implicitWidth + 14
+                radius: height / 2; implicitHeight: 18; implicitWidth: statusText.implicitWidth + 2 * Theme.spaceSmall
                 color: "transparent"; border.color: Theme.statusColor(card.tool.status)
                 Text { id: statusText; anchors.centerIn: parent; text: card.tool.statusLabel; font.pixelSize: Theme.fontTiny
                        color: Theme.statusColor(card.tool.status) }
@@ -76,7 +77,7 @@ Rectangle {
             active: card.tool.expanded
             visible: active
             sourceComponent: ColumnLayout {
-                spacing: 4
+                spacing: Theme.spaceTight
                 Text { visible: card.tool.locations.length > 0 && card.tool.diffs.length === 0; text: card.tool.locations.join("  \u00b7  ")
                        color: Theme.muted; font.pixelSize: Theme.fontTiny; elide: Text.ElideMiddle; Layout.fillWidth: true }
                 TextEdit {  // the agent's description of the command stays above its terminal (seed 004)

@@ -11,19 +11,22 @@ Item {
     required property bool expanded
     required property bool first
     width: ListView.view ? ListView.view.width : 400
-    implicitHeight: column.implicitHeight + 8
+    implicitHeight: column.implicitHeight + Theme.gap
 
     TurnGutter { first: root.first; height: parent.height }
     ColumnLayout {
         id: column
-        x: 44; y: 4
+        x: Theme.gutter; y: Theme.spaceTight
         width: root.width - x - Theme.pad
-        spacing: 4
+        spacing: Theme.spaceTight
         ToolButton {
+            id: groupToggle
             visible: root.summary.count > 1
-            text: (root.expanded ? "\u25be " : "\u25b8 ") + root.summary.count + " tool calls"
+            text: root.summary.count + " tool calls"
                   + (root.summary.running ? " \u00b7 " + root.summary.running + " running" : "")
                   + (root.summary.failed ? " \u00b7 " + root.summary.failed + " failed" : "")
+            contentItem: IconLabel { icon: root.expanded ? "chevron-down" : "chevron-right"; label: groupToggle.text
+                                     color: Theme.muted }
             Accessible.name: (root.expanded ? "Collapse " : "Expand ") + root.summary.count + " tool calls"
             onClicked: timeline.toggle(root.index, "", root.expanded)
         }

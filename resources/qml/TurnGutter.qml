@@ -4,14 +4,11 @@ import QtQuick
 Item {
     property bool first: false
     width: 40
-    Rectangle {
+    AgentAvatar {  // the turn's own name says whose it is
         objectName: "agentAvatar"
         visible: parent.first
-        x: Theme.pad; y: 6
-        width: 24; height: 24; radius: 12
-        color: Theme.avatarColour(agent.colourIndex)
-        Accessible.ignored: true  // the turn's own name says whose it is
-        Text { objectName: "agentAvatarInitials"; anchors.centerIn: parent; text: agent.initials
-               color: "white"; font.bold: true; font.pixelSize: agent.initials.length > 1 ? Theme.fontTiny : Theme.fontBody }
+        x: Theme.pad; y: Theme.spaceSmall
+        initials: agent.initials
+        colourIndex: agent.colourIndex
     }
 }

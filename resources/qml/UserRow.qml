@@ -10,15 +10,15 @@ Item {
     required property bool optimistic
     required property bool first
     width: ListView.view ? ListView.view.width : 400
-    implicitHeight: bubble.height + (first ? 18 : 6)
+    implicitHeight: bubble.y + bubble.height + Theme.spaceTight
 
     Rectangle {
         id: bubble
         anchors.right: parent.right
         anchors.rightMargin: Theme.pad
-        y: root.first ? 12 : 2
+        y: root.first ? Theme.pad : Theme.spaceHair
         width: Math.min(root.width * 0.75, Math.max(60, prose.implicitWidth + 2 * Theme.pad))
-        height: prose.implicitHeight + 2 * Theme.gap + 2
+        height: prose.implicitHeight + 2 * Theme.gap + Theme.spaceHair
         radius: Theme.radius
         color: Theme.userBubble
         opacity: root.optimistic ? 0.92 : 1.0

@@ -12,9 +12,11 @@ import sys
 
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QGuiApplication
+from PySide6.QtQuick import QQuickItem
 
 from app.gui import build_host
 from tests.conftest import scripted_agent_argv
+from tests.ui_harness import find_all
 
 CTRL = Qt.KeyboardModifier.ControlModifier
 
@@ -213,10 +215,10 @@ def test_an_agent_added_in_settings_is_offered_at_once_saved_and_removed_from_th
     async def scenario():
         host, _recorder = build_host(_args(ui))
         window = await ui.open_host(host)
-        settings = window.objects.settings
+        settings = window.objects.agent_settings
         picker = window.objects.agents
         await open_settings(ui, window)
-        assert settings.configuredAgents == ["Old"]
+        assert settings.configured == ["Old"]
 
         name = ui.item(window, "settingsAgentName")
         command = ui.item(window, "settingsAgentCommand")
@@ -235,11 +237,68 @@ def test_an_agent_added_in_settings_is_offered_at_once_saved_and_removed_from_th
         assert saved[1] == {"name": "Echo", "command": f"{sys.executable} -m app demo-agent --echo"}
         await ui.screenshots(window, "60-settings-agents")
 
-        settings.addAgent("echo", "python3 x.py")  # a name offered already (any case)
+        settings.add("echo", "python3 x.py")  # a name offered already (any case)
         await ui.until(lambda: 'there is an agent named "echo" already' in settings.problem)
 
-        settings.removeAgent("Old")
+        settings.remove("Old")
         await ui.until(lambda: [a["name"] for a in json.loads(config.read_text())["agents"]] == ["Echo"])
-        assert settings.configuredAgents == ["Echo"]
+        assert settings.configured == ["Echo"]
+
+    ui.run(scenario())
+
+
+def _visible(window, name: str) -> list[QQuickItem]:
+    """Items named `name` shown now, popups included."""
+    return [item for item in find_all(window.root.contentItem(), name) if item.isVisible()]
+
+
+def test_a_configured_agent_s_details_are_edited_in_place_checked_and_saved_for_its_next_start(
+    ui, isolated_dirs
+):
+    config = isolated_dirs / "config.json"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    old = {"name": "Old", "command": "python3", "args": ["old.py"], "env": {"A": "1"}, "mine": True}
+    config.write_text(json.dumps({"agents": [old]}))
+    folder = ui.tmp_path / "work"
+    folder.mkdir()
+
+    async def scenario():
+        host, _recorder = build_host(_args(ui))
+        window = await ui.open_host(host)
+        agents = window.objects.agent_settings
+        await open_settings(ui, window)
+        (edit,) = _visible(window, "settingsEditAgent")  # only the configured agent has one
+        edit.clicked.emit()
+        await ui.until(lambda: ui.find(window, "agentEditor"))
+        assert ui.item(window, "agentEditCommand").property("text") == "python3 old.py"
+        assert ui.item(window, "agentEditEnv").property("text") == "A=1"
+        await ui.until(lambda: focused(window) == "agentEditCommand")
+
+        before = config.read_text()
+        ui.item(window, "agentEditEnv").setProperty("text", "A=1\nnot a pair")
+        ui.item(window, "agentEditSave").clicked.emit()
+        await ui.until(lambda: "line 2" in agents.problem)
+        assert config.read_text() == before and ui.find(window, "agentEditor") is not None  # still open
+        assert ui.item(window, "agentEditEnv").property("text") == "A=1\nnot a pair"  # nothing typed lost
+        await ui.screenshots(window, "61-settings-agent-edit-refused")
+
+        ui.item(window, "agentEditEnv").setProperty("text", "A=1\nB=two words")
+        ui.item(window, "agentEditFolder").setProperty("text", str(folder))
+        ui.item(window, "agentEditMode").setProperty("text", "plan")
+        ui.item(window, "agentEditSave").clicked.emit()
+        await ui.until(lambda: "next starts" in agents.said)
+        saved = json.loads(config.read_text())["agents"]
+        assert saved == [
+            {
+                "name": "Old",
+                "command": "python3 old.py",
+                "env": {"A": "1", "B": "two words"},
+                "mine": True,
+                "cwd": str(folder),
+                "defaultMode": "plan",
+            }
+        ]
+        await ui.until(lambda: not _visible(window, "agentEditor"))  # closed once saved
+        await ui.screenshots(window, "62-settings-agent-saved")
 
     ui.run(scenario())

@@ -4,7 +4,7 @@ rendered (app/renderer/diff_html.py) for tool cards and "files changed" alike.""
 from __future__ import annotations
 
 from app.contract.diffs import unified_diff
-from app.renderer.diff_html import COLLAPSED_LINES, LIGHT, MAX_LINES, render_diffs
+from app.renderer.diff_html import COLLAPSED_LINES, DARK, LIGHT, MAX_LINES, render_diffs
 from app.renderer.diff_view import parse_unified, word_changes
 
 OLD = "import os\n\ndef greet(name):\n    print('hello ' + name)\n\nkeep = 1\n"
@@ -91,6 +91,18 @@ def test_the_rendered_diff_escapes_markup_and_colours_by_kind():
     assert "<script" not in html and "<b>" not in html and html.count("&lt;/") == 2
     assert LIGHT.added_background in html and LIGHT.removed_background in html
     assert LIGHT.hunk_background in html
+
+
+def test_several_files_each_start_with_their_path_and_counts_and_markers_take_their_colours():
+    text = unified_diff("a\n", "b\n", "one.py") + unified_diff(None, "new\n", "two.py")
+    files = parse_unified(text)
+    html = render_diffs(files, DARK, show_all=False).html
+    assert html.index("<b>one.py</b>") < html.index("<b>two.py</b>")
+    assert html.count(f'<span style="color:{DARK.added_marker}">+1</span>') == 2
+    assert f'<span style="color:{DARK.removed_marker}">\u22121</span>' in html
+    assert f'<span style="color:{DARK.added_marker}">+</span> b' in html
+    single = render_diffs(files[:1], DARK, show_all=False).html
+    assert "<b>" not in single  # one file: the view names it above the box
 
 
 def test_a_long_diff_is_collapsed_until_show_all_and_capped_even_then():

@@ -5,7 +5,13 @@ from __future__ import annotations
 
 from app.main.links import decide_link
 from app.main.local_store import JsonStringMap
-from app.renderer.markdown.render import IncrementalMarkdown, merge_prose, render_blocks
+from app.renderer.markdown.render import (
+    DARK_PROSE,
+    LIGHT_PROSE,
+    IncrementalMarkdown,
+    merge_prose,
+    render_blocks,
+)
 from app.renderer.presenter import format_duration
 from app.renderer.qt.collapse import CollapseState
 
@@ -70,6 +76,18 @@ def test_markdown_gfm_tables_task_lists_autolinks_and_highlighted_code():
     assert '<table border="1"' in html and "\u2611 done" in html and "\u2610 todo" in html
     assert '<a href="https://example.org">' in html
     assert blocks[1].kind == "code" and blocks[1].code == "x = 1\n" and "<span style=" in blocks[1].html
+
+
+def test_quotes_get_a_bar_and_tables_single_lines_in_the_theme_s_colours():
+    text = "> quoted *words*\n> > nested\n\n| a | b |\n|:--|--:|\n| 1 | 2 |\n"
+    for dark, colours in ((False, LIGHT_PROSE), (True, DARK_PROSE)):
+        (block,) = render_blocks(text, dark=dark)
+        assert "<blockquote" not in block.html  # Qt would only indent it
+        assert block.html.count(f'<td width="3" bgcolor="{colours.rule}">') == 2  # the nested one too
+        assert "<em>words</em>" in block.html and "nested" in block.html
+        assert f"border-color:{colours.rule}" in block.html and "border-collapse:collapse" in block.html
+        assert '<th style="text-align:left">a</th>' in block.html  # aligned headers keep their style
+    assert LIGHT_PROSE != DARK_PROSE
 
 
 def test_incremental_markdown_equals_a_full_render():

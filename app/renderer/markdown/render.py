@@ -75,10 +75,35 @@ _MD_LIVE = _make_parser(linkify=False)
 _CHECKBOX = re.compile(r'<input class="task-list-item-checkbox"( checked="checked")?[^>]*>')
 
 
-def _qt_html(fragment: str) -> str:
-    """Adapt markdown-it's HTML to what Qt's rich text draws (checkboxes, table borders)."""
+@dataclass(frozen=True)
+class ProseColours:
+    """What Qt's rich text cannot take from the window's palette: a quote's bar and a table's lines
+    (every prose block is rendered again when the theme changes). No cell shading: Qt Quick's text
+    draws a cell's background only behind its text, a band rather than a shaded header."""
+
+    rule: str
+
+
+LIGHT_PROSE = ProseColours(rule="#d0d7de")
+DARK_PROSE = ProseColours(rule="#4a5059")
+
+
+def _qt_html(fragment: str, dark: bool = False) -> str:
+    """Adapt markdown-it's HTML to what Qt's rich text draws: checkboxes as characters, tables with
+    single lines, and quotes with a bar (Qt draws no left border on a block, so a quote is
+    a table whose first, narrow cell is the bar)."""
+    colours = DARK_PROSE if dark else LIGHT_PROSE
     fragment = _CHECKBOX.sub(lambda m: "\u2611" if m.group(1) else "\u2610", fragment)
-    return fragment.replace("<table>", '<table border="1" cellspacing="0" cellpadding="4">')
+    fragment = fragment.replace(
+        "<blockquote>",
+        '<table cellspacing="0" cellpadding="0" style="margin-top:4px; margin-bottom:4px">'
+        f'<tr><td width="3" bgcolor="{colours.rule}"></td><td style="padding-left:10px">',
+    ).replace("</blockquote>", "</td></tr></table>")
+    return fragment.replace(
+        "<table>",
+        f'<table border="1" cellspacing="0" cellpadding="6" style="border-color:{colours.rule}; '
+        'border-style:solid; border-collapse:collapse; margin-top:4px; margin-bottom:4px">',
+    )
 
 
 @lru_cache(maxsize=4)
@@ -164,7 +189,7 @@ def _render_piece(text: str, dark: bool, live: bool) -> list[DisplayBlock]:
 
     def flush() -> None:
         if prose:
-            fragment = _qt_html(md.renderer.render(prose, md.options, env))
+            fragment = _qt_html(md.renderer.render(prose, md.options, env), dark)
             blocks.append(DisplayBlock("html", break_runs(fragment)))
             prose.clear()
 

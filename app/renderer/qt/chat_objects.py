@@ -18,6 +18,7 @@ from PySide6.QtCore import QObject, Slot
 from app.contract.host_api import HostApi
 from app.renderer.presenter import ATTACHMENT_KINDS, Presenter
 from app.renderer.qt.agent_picker import AgentPicker
+from app.renderer.qt.agent_settings_view import AgentSettingsView
 from app.renderer.qt.agent_status import AgentStatus
 from app.renderer.qt.app_settings import AppSettings
 from app.renderer.qt.attachments import AttachmentController
@@ -114,7 +115,8 @@ class ChatObjects(QObject):
         self.sign_in = SignIn(host.sign_in, sessions_host, self.session, self.tasks, self)
         self.user_terminals = UserTerminalsView(host.terminals, self.session, self.notices, self)
         self.terminal_access = TerminalAccess(host.terminal_access, self.tasks, self)
-        self.settings = SettingsView(host.settings, self.app, self.tasks, self, agents=host.agent_settings)
+        self.settings = SettingsView(host.settings, self.app, self.tasks, self)
+        self.agent_settings = AgentSettingsView(host.agent_settings, self.tasks, self)
         self.agent.changed.connect(self.terminal_access.refresh)  # which agent runs decides the way in
         self.session.shown.connect(self.attachments.on_shown)
         self.session.shown.connect(self.files.on_shown)
@@ -158,6 +160,7 @@ class ChatObjects(QObject):
             "terminalAccess": self.terminal_access,
             "proposalCards": self.proposal_cards,
             "settings": self.settings,
+            "agentSettings": self.agent_settings,
             "agents": self.agents,
         }
 

@@ -16,6 +16,7 @@ from app.contract.attachments import PromptAttachment
 from app.contract.errors import HostError, PromptRefused
 from app.contract.host_api import ComposerFilesHost
 from app.renderer.qt.current_session import CurrentSession
+from app.renderer.qt.desktop_dialog import open_dialog
 from app.renderer.qt.notices import Notices
 from app.renderer.qt.tasks import TaskRunner
 
@@ -98,14 +99,13 @@ class ComposerAttachments(QObject):
         chosen files arrive through `filesSelected`)."""
         from PySide6.QtWidgets import QFileDialog
 
-        if self.dialog is not None and self.dialog.isVisible():
-            self.dialog.raise_()
-            return
-        dialog = QFileDialog(None, "Attach files", self._cwd() or "")
-        dialog.setFileMode(QFileDialog.FileMode.ExistingFiles)
-        dialog.filesSelected.connect(lambda files: [self.add_path(path) for path in files])
-        self.dialog = dialog
-        dialog.open()
+        def make() -> QFileDialog:
+            dialog = QFileDialog(None, "Attach files", self._cwd() or "")
+            dialog.setFileMode(QFileDialog.FileMode.ExistingFiles)
+            dialog.filesSelected.connect(lambda files: [self.add_path(path) for path in files])
+            return dialog
+
+        self.dialog = open_dialog(self.dialog, make)
 
     @Slot("QVariantList")
     def addUrls(self, urls: list[Any]) -> None:

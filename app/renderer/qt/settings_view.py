@@ -7,10 +7,11 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from PySide6.QtCore import Property, QObject, QUrl, Signal, Slot
+from PySide6.QtCore import Property, QObject, Signal, Slot
 
-from app.contract.host_api import AgentSettingsHost, SettingsHost
+from app.contract.host_api import SettingsHost
 from app.renderer.qt.app_settings import AppSettings
+from app.renderer.qt.desktop_dialog import folder_dialog, local_path, open_dialog
 from app.renderer.qt.tasks import TaskRunner
 
 COLOR_SCHEME_CHOICES = (("system", "Follow the system"), ("light", "Light"), ("dark", "Dark"))
@@ -24,19 +25,15 @@ def _percent(scale: float) -> str:
 class SettingsView(QObject):
     changed = Signal()
 
-    agentAdded = Signal()  # the add form may be cleared
-
     def __init__(
         self,
         host: SettingsHost,
         app: AppSettings,
         tasks: TaskRunner,
         parent: QObject | None = None,
-        agents: AgentSettingsHost | None = None,
     ) -> None:
         super().__init__(parent)
         self._host = host
-        self._agents = agents
         self._app = app
         self._tasks = tasks
         self._problem = ""
@@ -82,24 +79,15 @@ class SettingsView(QObject):
 
     @Slot()
     def chooseFolder(self) -> None:
-        """Add a folder…: the desktop's folder dialog (not modal to the loop: the choice arrives
-        through `fileSelected`)."""
-        from PySide6.QtWidgets import QFileDialog
-
-        if self.dialog is not None and self.dialog.isVisible():
-            self.dialog.raise_()
-            return
-        dialog = QFileDialog(None, "A folder the agents may use")
-        dialog.setFileMode(QFileDialog.FileMode.Directory)
-        dialog.setOption(QFileDialog.Option.ShowDirsOnly, True)
-        dialog.fileSelected.connect(self.addFolder)
-        self.dialog = dialog
-        dialog.open()
+        """Add a folder…: the desktop's folder dialog."""
+        self.dialog = open_dialog(
+            self.dialog, lambda: folder_dialog("A folder the agents may use", self.addFolder)
+        )
 
     @Slot(str)
     def addFolder(self, chosen: str) -> None:
         """A folder the agents may also use (a path, or the file URL a folder dialog gives)."""
-        path = QUrl(chosen).toLocalFile() if chosen.startswith("file:") else chosen.strip()
+        path = local_path(chosen)
         folders = self._host.folders()
         if path and path not in folders:
             self._save_folders([*folders, path])
@@ -125,35 +113,11 @@ class SettingsView(QObject):
         if port != self._host.terminal_tools_port():
             self._save(lambda changes: self._host.save_terminal_tools_port(changes["port"]), {"port": port})
 
-    @Slot(str, str)
-    def addAgent(self, name: str, command: str) -> None:
-        """Add an agent (offered at once; in the config file's "agents" when it could be written)."""
-        if self._agents is None:
-            return
-        agents = self._agents
-
-        async def add(_changes: dict[str, Any]) -> str:
-            said = await agents.add(name, command)
-            if name.strip() in agents.configured():
-                self.agentAdded.emit()
-            return said
-
-        self._save(add, {})
-
-    @Slot(str)
-    def removeAgent(self, name: str) -> None:
-        if self._agents is not None:
-            agents = self._agents
-            self._save(lambda _changes: agents.remove(name), {})
-
     def _save_folders(self, folders: list[str]) -> None:
         self._save(lambda changes: self._host.save_folders(changes["folders"]), {"folders": folders})
 
     colorScheme = Property(str, lambda self: self._app.colorScheme, notify=changed)
     folders = Property("QVariantList", lambda self: self._host.folders(), notify=changed)
-    configuredAgents = Property(
-        "QVariantList", lambda self: self._agents.configured() if self._agents else [], notify=changed
-    )
     terminalToolsPort = Property(
         str, lambda self: str(self._host.terminal_tools_port() or ""), notify=changed
     )
