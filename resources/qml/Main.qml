@@ -19,7 +19,7 @@ ApplicationWindow {
     palette.button: Theme.control
     palette.buttonText: Theme.text
     palette.placeholderText: Theme.muted
-    palette.highlight: Theme.accent
+    palette.highlight: Theme.highlight
     palette.highlightedText: Theme.textOnAccent
     palette.link: Theme.accent
     palette.linkVisited: Theme.accent

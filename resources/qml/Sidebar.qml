@@ -111,6 +111,7 @@ Rectangle {
                 }
                 Menu {
                     id: menu
+                    background: Elevated { implicitWidth: 160 }
                     MenuItem { text: "Rename"; onTriggered: { renameDialog.key = entry.modelData.key
                                renameDialog.field.text = entry.modelData.title; renameDialog.open() } }
                     MenuItem { text: "Close"; enabled: sessions.canClose

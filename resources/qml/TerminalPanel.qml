@@ -299,6 +299,7 @@ Rectangle {
                     id: sharingMenu
                     objectName: "sharingMenu"
                     y: sharingButton.height
+                    background: Elevated { implicitWidth: 200 }
                     width: 330
                     Repeater {
                         model: userTerminals.sharingModes
@@ -503,6 +504,7 @@ Rectangle {
                 Menu {
                     id: contextMenu
                     objectName: "terminalContextMenu"
+                    background: Elevated { implicitWidth: 200 }
                     MenuItem { text: "Copy"; enabled: screen !== null && screen.hasSelection; onTriggered: screen.copySelection()
                                Accessible.name: "Copy the selected text" }
                     MenuItem { text: "Paste"; enabled: root.running; onTriggered: screen.paste()

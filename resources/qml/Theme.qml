@@ -21,6 +21,8 @@ QtObject {
     readonly property color terminalBackground: "#16181d"
     readonly property color terminalText: "#d7dae0"
     readonly property color textOnAccent: "#ffffff"  // text on an accent, avatar or status colour
+    // behind white text (a highlighted menu item, a selection): the dark accent is too light for it
+    readonly property color highlight: dark ? "#4464b0" : "#3b63d6"
     readonly property color textOnWarning: dark ? "#1e1f22" : "#ffffff"  // text on a warning pill
     readonly property color scrim: dark ? "#80000000" : "#40000000"  // behind a modal popup
     readonly property color lightboxScrim: "#e6000000"  // behind an image shown large
@@ -85,6 +87,14 @@ QtObject {
     readonly property color shadow: dark ? "#73000000" : "#26000000"
     readonly property color raised: dark ? "#313338" : "#ffffff"  // a popup's surface
     readonly property string mono: "DejaVu Sans Mono"
+
+    function statusIcon(status) {
+        if (status === "completed") return "pass"
+        if (status === "failed") return "error"
+        if (status === "cancelled") return "circle-slash"
+        if (status === "running" || status === "in_progress") return "sync"
+        return "clock"  // pending: not started yet
+    }
 
     function statusColor(status) {
         if (status === "completed") return success

@@ -53,12 +53,10 @@ Rectangle {
                 color: Theme.muted; font.pixelSize: Theme.fontTiny
                 Accessible.name: "took " + text
             }
-            Rectangle {  // implicit sizes: in a layout, a plain width is overridden and the pill overflowed
+            StatusPill {
                 objectName: "statusPill"
-                radius: height / 2; implicitHeight: 18; implicitWidth: statusText.implicitWidth + 2 * Theme.spaceSmall
-                color: "transparent"; border.color: Theme.statusColor(card.tool.status)
-                Text { id: statusText; anchors.centerIn: parent; text: card.tool.statusLabel; font.pixelSize: Theme.fontTiny
-                       color: Theme.statusColor(card.tool.status) }
+                status: card.tool.status
+                label: card.tool.statusLabel
             }
         }
         Text {  // the agent's `error` for the call: shown whether the card is open or not

@@ -554,6 +554,9 @@ def test_tool_cards_draw_icons_from_the_icon_font_and_keep_the_status_pill_insid
         while card is not None and card.objectName() != "toolCard":
             card = card.parentItem()
         [label] = pill.childItems()
+        state_icon, word = label.childItems()
+        assert (word.property("text"), state_icon.property("text")) == ("Done", objects.icons.glyph("pass"))
+        assert state_icon.property("font").family() == family  # the state drawn as an icon, not only a word
         assert pill.width() >= label.implicitWidth() + 10  # the label fits inside the pill ...
         right = label.mapToItem(card, label.width(), 0).x()
         assert 0 < right <= card.width() - 4, (right, card.width())  # ... and the pill inside the card
