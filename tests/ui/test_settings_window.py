@@ -16,6 +16,7 @@ from PySide6.QtQuick import QQuickItem
 
 from app.gui import build_host
 from tests.conftest import scripted_agent_argv
+from tests.ui.test_accessible_names import unnamed_controls
 from tests.ui_harness import find_all
 
 CTRL = Qt.KeyboardModifier.ControlModifier
@@ -273,6 +274,7 @@ def test_a_configured_agent_s_details_are_edited_in_place_checked_and_saved_for_
         assert ui.item(window, "agentEditCommand").property("text") == "python3 old.py"
         assert ui.item(window, "agentEditEnv").property("text") == "A=1"
         await ui.until(lambda: focused(window) == "agentEditCommand")
+        assert unnamed_controls(window) == []  # every field and button of the form has a name
 
         before = config.read_text()
         ui.item(window, "agentEditEnv").setProperty("text", "A=1\nnot a pair")
