@@ -1,4 +1,6 @@
-"""`python -m bench [NAME ...] [--rounds N]`: run benchmarks, print one line each, write results.json."""
+"""`python -m bench [NAME ...] [--rounds N] [--save]`: run benchmarks, print one line each and write the
+details to a results file outside the tracked tree (.cache/bench/results.json, or CLAWQT_BENCH_RESULTS);
+`--save` writes the committed bench/results.json instead, the figures a change means to record."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ BENCHMARKS = (
     "history_independence",
     "replay_load",
     "ui_stream_history",
+    "ui_stream_paced",
     "ui_idle",
     "ui_startup",
     "ui_load",
@@ -28,13 +31,23 @@ BENCHMARKS = (
     "proposal_roundtrip",
     "frozen_startup",
 )
-RESULTS = Path(os.environ.get("CLAWQT_BENCH_RESULTS") or Path(__file__).resolve().parent / "results.json")
+SAVED = Path(__file__).resolve().parent / "results.json"  # tracked: written only with --save
+SCRATCH = Path(__file__).resolve().parents[1] / ".cache" / "bench" / "results.json"  # git-ignored
+
+
+def results_path(save: bool) -> Path:
+    """Where this run's figures go: the committed file only when asked; else the environment's choice
+    or the scratch file, so a run never leaves a tracked file changed."""
+    if save:
+        return SAVED
+    return Path(os.environ.get("CLAWQT_BENCH_RESULTS") or SCRATCH)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench")
     parser.add_argument("names", nargs="*", help=f"benchmarks to run (default all): {', '.join(BENCHMARKS)}")
     parser.add_argument("--rounds", type=int, default=None, help="interleaved rounds per benchmark")
+    parser.add_argument("--save", action="store_true", help=f"write the committed {SAVED.name} (bench/)")
     args = parser.parse_args(argv)
     unknown = [n for n in args.names if n not in BENCHMARKS]
     if unknown:
@@ -57,14 +70,17 @@ def main(argv: list[str] | None = None) -> int:
             "met": result.met,
             **result.details,
         }
-    previous = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
+    path = results_path(args.save)
+    previous = json.loads(path.read_text()) if path.exists() else {}
     previous.update(results)
     previous["_run"] = {
         "at": time.strftime("%Y-%m-%dT%H:%M:%S"),
         "python": platform.python_version(),
         "machine": platform.machine(),
     }
-    RESULTS.write_text(json.dumps(previous, indent=2) + "\n")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(previous, indent=2) + "\n")
+    print(f"results: {path}")
     return 1 if failed else 0
 
 

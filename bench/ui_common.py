@@ -30,13 +30,15 @@ def qt_loop() -> Any:
 
 
 class StallMonitor:
-    """A 2 ms timer on the GUI thread; the longest gap between ticks is the longest stall."""
+    """A timer on the GUI thread (every 2 ms unless told); the longest gap between ticks is the longest
+    stall."""
 
-    def __init__(self) -> None:
-        from PySide6.QtCore import QTimer
+    def __init__(self, interval_ms: int = 2) -> None:
+        from PySide6.QtCore import Qt, QTimer
 
         self.timer = QTimer()
-        self.timer.setInterval(2)
+        self.timer.setTimerType(Qt.TimerType.PreciseTimer)
+        self.timer.setInterval(interval_ms)
         self.timer.timeout.connect(self._tick)
         self.longest = 0.0
         self._last = 0.0

@@ -516,6 +516,27 @@ class Agent:
             self.chunk(sid, f"{i}:{piece}")
         return "end_turn"
 
+    async def prompt_paced(self, sid: str, params: dict[str, Any], text: str) -> str:
+        """`paced [CHARS_PER_S] [CHARS]`: a Markdown reply (headings, lists, a 40-line code block, a table)
+        of about CHARS characters (default 20,000) in chunks of 5-20 characters at CHARS_PER_S (default
+        1,000), like a real model's pace; the schedule is kept against the start, never drifting."""
+        words = text.split()
+        rate = float(words[1]) if len(words) > 1 else 1_000.0
+        reply = paced_markdown(int(words[2]) if len(words) > 2 else 20_000)
+        loop = asyncio.get_running_loop()
+        started, sent, state = loop.time(), 0, 1
+        while sent < len(reply):
+            if sid in self.cancelled:
+                return "cancelled"
+            state = (state * 1_103_515_245 + 12_345) % 2**31  # the same 5..20 sizes every run
+            size = 5 + (state >> 16) % 16
+            self.chunk(sid, reply[sent : sent + size])
+            sent += size
+            delay = started + sent / rate - loop.time()
+            if delay > 0:
+                await asyncio.sleep(delay)
+        return "end_turn"
+
     async def prompt_noreply(self, sid: str, params: dict[str, Any], text: str) -> str:
         """Like OpenClaw without a model: the turn ends with nothing said."""
         return "end_turn"
@@ -1302,6 +1323,26 @@ PROPOSAL_PAYLOAD = json.dumps(
     separators=(",", ":"),
 )
 
+
+def paced_markdown(size: int) -> str:
+    """Sections of a typical long answer (a heading, prose, a list, a 40-line code block, a table),
+    repeated to about `size` characters."""
+    code = "\n".join(f"    total_{n} = compute(items[{n}], scale={n % 7})  # step {n}" for n in range(40))
+    rows = "\n".join(f"| item {n} | {n * 3} ms | {'ok' if n % 3 else 'slow'} |" for n in range(8))
+    parts, n = [], 0
+    while sum(map(len, parts)) < size:
+        n += 1
+        parts.append(
+            f"## Part {n}: what changes\n\nThe service keeps **one** connection per agent and *reuses* it; "
+            f"each request carries `session-{n}` so replies find their chat. It retries twice, then says "
+            "why in one sentence.\n\n"
+            "- read the configuration\n- open the connection\n  - with a deadline\n- send the prompt\n\n"
+            f"```python\ndef step_{n}(items):\n{code}\n    return total_0\n```\n\n"
+            f"| name | time | state |\n|---|---|---|\n{rows}\n\n"
+        )
+    return "".join(parts)[:size]
+
+
 PROMPTS = {
     "hello": Agent.prompt_hello,
     "attach-mix": Agent.prompt_attach_mix,
@@ -1328,6 +1369,7 @@ PROMPTS = {
     "background": Agent.prompt_other,
     "meta": Agent.prompt_meta,
     "blast": Agent.prompt_blast,
+    "paced": Agent.prompt_paced,
     "noreply": Agent.prompt_noreply,
     "term-end": Agent.prompt_term_end,
     "term-delta": Agent.prompt_term_delta,
