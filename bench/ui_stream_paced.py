@@ -49,14 +49,20 @@ async def _stream(window) -> dict[str, float]:
     await asyncio.sleep(0.5)
     swaps: list[float] = []
     window.root.frameSwapped.connect(lambda: swaps.append(time.perf_counter()))
-    ended: list[str] = []
-    objects.turn.turnEnded.connect(ended.append)
+    ended = asyncio.get_running_loop().create_future()  # awaited, not polled: polling would bill the app
+
+    def end(_reason: str) -> None:
+        if not ended.done():
+            ended.set_result(None)
+
+    objects.turn.turnEnded.connect(end)
     monitor = StallMonitor(interval_ms=5)  # coarser than the stall it looks for, cheap on the CPU
     monitor.start()
     cpu, started = _cpu_s(), time.perf_counter()
     objects.turn.send(f"paced {RATE} {CHARS}")
-    await until(lambda: ended)
+    await asyncio.wait_for(ended, 120)
     wall, cpu = time.perf_counter() - started, _cpu_s() - cpu
+    objects.turn.turnEnded.disconnect(end)
     stall = monitor.stop()
     streamed = [t for t in swaps if t >= started]
     intervals = [b - a for a, b in itertools.pairwise(streamed)]

@@ -50,7 +50,7 @@ def format_duration(seconds: float) -> str:
 
 
 def _blocks_json(blocks: list[DisplayBlock]) -> list[dict[str, str]]:
-    return [{"kind": b.kind, "html": b.html, "code": b.code, "lang": b.lang} for b in blocks]
+    return [block.entry() for block in blocks]
 
 
 @dataclass

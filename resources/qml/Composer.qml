@@ -208,11 +208,11 @@ Rectangle {
                 }
             }
         }
-        BusyIndicator {
+        Spinner {
             objectName: "workingIndicator"
             visible: session.busy
-            running: session.busy && !app.reducedMotion
-            Layout.preferredWidth: 28; Layout.preferredHeight: 28
+            Layout.alignment: Qt.AlignBottom
+            Layout.bottomMargin: Theme.spaceSmall
             Accessible.name: "The agent is working"
         }
         Button {

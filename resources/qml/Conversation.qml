@@ -63,7 +63,8 @@ Item {
         visible: session.opening !== ""
         anchors.centerIn: parent
         spacing: Theme.gap
-        BusyIndicator { anchors.horizontalCenter: parent.horizontalCenter; running: parent.visible && !app.reducedMotion }
+        Spinner { anchors.horizontalCenter: parent.horizontalCenter; size: Theme.fontHuge
+                  Accessible.name: "Opening the chat" }
         Label { objectName: "openingLabel"; text: session.opening; color: Theme.muted
                 anchors.horizontalCenter: parent.horizontalCenter }
     }

@@ -68,7 +68,7 @@ Rectangle {
                     color: entry.highlighted ? Theme.selection : entry.hovered ? Theme.hover : "transparent"
                     border.color: entry.visualFocus ? Theme.accent : "transparent"
                 }
-                Accessible.name: "Session " + modelData.title
+                Accessible.name: "Session " + modelData.title + (modelData.live ? ", working" : "")
                                  + (modelData.agentName ? ", with " + modelData.agentName : "")
                                  + (modelData.needsYou ? ", needs you: " + modelData.needsYouWhy : "")
                 contentItem: RowLayout {
@@ -82,8 +82,8 @@ Rectangle {
                         ToolTip.text: entry.modelData.agentName
                         HoverHandler { id: markHover }
                     }
-                    BusyIndicator { visible: entry.modelData.live; running: visible && !app.reducedMotion
-                                    Layout.preferredWidth: 16; Layout.preferredHeight: 16 }
+                    Spinner { visible: entry.modelData.live; size: Theme.iconSmall
+                              Accessible.ignored: true }  // the row's name says it
                     Rectangle { visible: entry.modelData.unseen && !entry.modelData.live; width: 8; height: 8
                                 radius: Theme.radiusSmall; color: Theme.accent }
                     Label { text: entry.modelData.title; elide: Text.ElideRight; Layout.fillWidth: true

@@ -65,7 +65,7 @@ Rectangle {
                 RowLayout {
                     visible: signIn.phase === "working"
                     spacing: Theme.gap
-                    BusyIndicator { running: visible; implicitWidth: 24; implicitHeight: 24 }
+                    Spinner { size: Theme.fontHuge; Accessible.name: "Signing in" }
                     Label { objectName: "signInWorking"; color: Theme.text
                             text: "Signing in\u2026 (restarting " + signIn.agentLabel + " when needed)" }
                 }

@@ -233,10 +233,8 @@ Rectangle {
                             enabled: !terminalAccess.busy || terminalAccess.command === ""
                             onClicked: terminalAccess.cancel()
                         }
-                        BusyIndicator {
+                        Spinner {
                             visible: terminalAccess.busy
-                            running: visible
-                            implicitWidth: 22; implicitHeight: 22
                             Accessible.name: "Working"
                         }
                     }

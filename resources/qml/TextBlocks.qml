@@ -22,6 +22,7 @@ ColumnLayout {
             required property string html
             required property string code
             required property string lang
+            required property string tail
             Layout.fillWidth: true
             sourceComponent: kind === "code" ? codeBlock : kind === "more" ? moreBlock : proseBlock
         }
@@ -81,7 +82,8 @@ ColumnLayout {
             objectName: "codeBlock"
             property var source: parent
             width: parent ? parent.width : 0
-            implicitHeight: codeHeader.height + codeText.implicitHeight + 2 * Theme.gap
+            implicitHeight: codeHeader.height + (codeText.visible ? codeText.implicitHeight : Theme.pad)
+                            + (codeTail.visible ? codeTail.implicitHeight : 0) + Theme.pad + 2 * Theme.gap
             radius: Theme.radius / 2
             color: Theme.codeBackground
             border.color: Theme.border
@@ -114,10 +116,27 @@ ColumnLayout {
             }
             TextEdit {
                 id: codeText
+                objectName: "codeText"
+                visible: text !== ""
                 x: Theme.gap; y: codeHeader.height + Theme.gap
                 width: parent.width - 2 * Theme.gap
                 property bool sized: width > 0
                 text: box.source && sized ? box.source.html : ""
+                textFormat: TextEdit.RichText
+                readOnly: true
+                selectByMouse: true
+                wrapMode: TextEdit.WrapAnywhere
+                font.family: Theme.mono
+                color: Theme.text
+            }
+            TextEdit {  // the lines still streaming, not highlighted until the block's next checkpoint
+                id: codeTail
+                objectName: "codeTail"
+                visible: text !== ""
+                x: codeText.x
+                y: codeText.visible ? codeText.y + codeText.implicitHeight : codeHeader.height + Theme.gap + Theme.pad
+                width: codeText.width
+                text: box.source && codeText.sized ? box.source.tail : ""
                 textFormat: TextEdit.RichText
                 readOnly: true
                 selectByMouse: true

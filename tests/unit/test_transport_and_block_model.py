@@ -96,4 +96,4 @@ def test_the_block_model_updates_only_what_changed(model_checks):
     model.apply([first])
     assert removed == [(1, 2)] and model.rowCount() == 1
     names = {bytes(v.data()).decode() for v in model.roleNames().values()}
-    assert names == {"kind", "html", "code", "lang"}
+    assert names == {"kind", "html", "code", "lang", "tail"}

@@ -90,6 +90,28 @@ def test_quotes_get_a_bar_and_tables_single_lines_in_the_theme_s_colours():
     assert LIGHT_PROSE != DARK_PROSE
 
 
+def test_a_streaming_code_block_is_highlighted_at_growing_checkpoints_not_per_chunk(monkeypatch):
+    from app.renderer.markdown import render
+
+    calls: list[str] = []
+    real = render.highlight
+    monkeypatch.setattr(render, "highlight", lambda code, *rest: calls.append(code) or real(code, *rest))
+    render._highlighted_lines.cache_clear()
+    code = "".join(f"value_{n} = compute({n})  # line {n}\n" for n in range(200))
+    text = "Intro.\n\n```python\n" + code + "```\n"
+    renderer = IncrementalMarkdown()
+    for end in range(len("Intro.\n\n```python\n"), len(text), 7):  # 7-character chunks
+        blocks = renderer.update(text[:end], live=True)
+    live = blocks[-1]
+    assert live.kind == "code" and "value_187" in live.html  # highlighted up to the last checkpoint ...
+    assert "value_188" in live.tail and "<span" not in live.tail  # ... the rest not highlighted yet
+    assert "value_188" not in live.html and live.code == code[: len(live.code)]
+    assert len(calls) <= 25  # at 1..8, 10, 12, 15, 18, 22, ... lines (the chunks were over 1,000)
+    assert sum(map(len, calls)) <= 6 * len(code)  # in all about five times the block, not its square
+    final = renderer.update(text)  # the stream ended: the whole block highlighted as always
+    assert final[-1].html == render.highlight_code(code, "python")
+
+
 def test_incremental_markdown_equals_a_full_render():
     renderer = IncrementalMarkdown()
     text = ""

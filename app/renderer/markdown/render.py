@@ -10,6 +10,7 @@ import re
 import weakref
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
@@ -42,6 +43,13 @@ class DisplayBlock:
     html: str
     code: str = ""
     lang: str = ""
+    # a code block still streaming: its last lines, not highlighted yet, shown under `html` (its
+    # highlighted first lines) so each update lays out only these lines, not the whole block again
+    tail: str = ""
+
+    def entry(self) -> dict[str, str]:
+        """The block as the view's block model holds it."""
+        return {"kind": self.kind, "html": self.html, "code": self.code, "lang": self.lang, "tail": self.tail}
 
 
 def _image_as_link(self, tokens: list[Token], idx: int, options, env) -> str:  # type: ignore[no-untyped-def]
@@ -111,13 +119,54 @@ def _formatter(dark: bool) -> HtmlFormatter:
     return HtmlFormatter(nowrap=True, noclasses=True, style="monokai" if dark else "friendly")
 
 
-def highlight_code(code: str, lang: str, dark: bool = False) -> str:
+@lru_cache(maxsize=32)
+def _lexer(lang: str) -> Any:
     try:
-        lexer = get_lexer_by_name(lang) if lang else TextLexer()
+        return get_lexer_by_name(lang) if lang else TextLexer()
     except ClassNotFound:
-        lexer = TextLexer()
-    body = highlight(code, lexer, _formatter(dark))
-    return f"<pre>{body.rstrip()}</pre>"
+        return TextLexer()
+
+
+_PRE = '<pre style="margin-bottom:0">'  # the view pads below the code (a streaming tail follows it)
+
+
+def highlight_code(code: str, lang: str, dark: bool = False) -> str:
+    return f"{_PRE}{highlight(code, _lexer(lang), _formatter(dark)).rstrip()}</pre>"
+
+
+@lru_cache(maxsize=8)
+def _highlighted_lines(code: str, lang: str, dark: bool) -> str:
+    return highlight(code, _lexer(lang), _formatter(dark))
+
+
+def _checkpoint(lines: int) -> int:
+    """The largest of 0, 1, 2, ... 8, 10, 12, 15, 18, 22, ... (each a quarter more than the one before)
+    not above `lines`: highlighting again only at these counts costs a growing block about five times
+    its size in all, where highlighting at every line cost its size squared."""
+    mark = 0
+    while True:
+        following = mark + max(1, mark // 4)
+        if following > lines:
+            return mark
+        mark = following
+
+
+def highlight_growing(code: str, lang: str, dark: bool = False) -> tuple[str, str]:
+    """A code block still streaming: (its first lines highlighted, the lines after them not yet).
+    The first lines are highlighted again only when the complete lines reach the next checkpoint
+    (highlighting the whole block on every chunk was most of a streaming reply's cost); between two,
+    an update changes only the plain tail, which the view lays out alone."""
+    mark = _checkpoint(code.count("\n"))
+    done = 0
+    for _ in range(mark):
+        done = code.index("\n", done) + 1
+    head = f"{_PRE}{_highlighted_lines(code[:done], lang, dark).rstrip()}</pre>" if done else ""
+    rest = code[done:].rstrip("\n")
+    # the same <pre> font as the head, no gap above it
+    tail = (
+        f'<pre style="margin-top:0; margin-bottom:0">{html.escape(rest, quote=False)}</pre>' if rest else ""
+    )
+    return head, tail
 
 
 def _top_level_spans(tokens: list[Token]) -> list[tuple[int, int, Token | None]]:
@@ -197,9 +246,13 @@ def _render_piece(text: str, dark: bool, live: bool) -> list[DisplayBlock]:
         if fence is not None:
             flush()
             lang = (fence.info or "").strip().split(" ")[0]
-            blocks.append(
-                DisplayBlock("code", highlight_code(fence.content, lang, dark), fence.content, lang)
-            )
+            if live:
+                head, tail = highlight_growing(fence.content, lang, dark)
+                blocks.append(DisplayBlock("code", head, fence.content, lang, tail))
+            else:
+                blocks.append(
+                    DisplayBlock("code", highlight_code(fence.content, lang, dark), fence.content, lang)
+                )
         else:
             prose.extend(tokens[start:end])
     flush()

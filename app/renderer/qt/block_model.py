@@ -19,7 +19,7 @@ from PySide6.QtCore import QAbstractListModel, QByteArray, QModelIndex, QObject,
 
 from app.renderer.markdown.render import DisplayBlock, renderer_of
 
-_ROLES = ("kind", "html", "code", "lang")
+_ROLES = ("kind", "html", "code", "lang", "tail")
 _ROLE_IDS = {Qt.ItemDataRole.UserRole + 1 + i: name for i, name in enumerate(_ROLES)}
 
 
@@ -74,7 +74,7 @@ class BlockListModel(QAbstractListModel):
 
 
 def _as_entries(blocks: list[DisplayBlock]) -> list[dict[str, Any]]:
-    return [{"kind": b.kind, "html": b.html, "code": b.code, "lang": b.lang} for b in blocks]
+    return [block.entry() for block in blocks]
 
 
 def _newest(blocks: list[dict[str, Any]]) -> list[dict[str, Any]]:
