@@ -20,6 +20,7 @@ BENCHMARKS = (
     "replay_load",
     "ui_stream_history",
     "ui_stream_paced",
+    "memory",
     "ui_idle",
     "ui_startup",
     "ui_load",

@@ -241,7 +241,7 @@ class Agent:
         if sid == "slow-load":
             await asyncio.sleep(0.5)
         if sid.startswith("big-"):
-            self.replay_big(sid, int(sid.split("-", 1)[1]))
+            self.replay_big(sid, int(sid.split("-")[1]))  # big-N, or big-N-name for another such chat
             self.sessions[sid] = {"cwd": params.get("cwd")}
             self.respond(msg_id, {})
             return

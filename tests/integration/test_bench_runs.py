@@ -37,6 +37,7 @@ def test_every_benchmark_runs_and_reports_a_ratio(tmp_path):
         "replay_load",
         "ui_stream_history",
         "ui_stream_paced",
+        "memory",
         "ui_idle",
         "ui_startup",
         "ui_load",

@@ -1,0 +1,178 @@
+"""`memory`: what the window costs in resident memory, each figure from a fresh process.
+- empty_ratio: RSS of ClawQt's window on an empty chat (settled) / RSS of a bare PySide6 Qt Quick window
+  with a label (settled); goal <= 1.5, the benchmark's ratio.
+- kb_per_turn: RSS added by showing a `big-N` history (about 1.2 KB of text per turn) divided by N,
+  for N = 2,000 and 10,000 (the larger is kept: the cost per turn must not grow with N); goal <= 10.
+- back_ratio: RSS after leaving the 2,000-turn chat for a new empty one / RSS before it was opened
+  (goal <= 1.1: nothing of it kept).
+- switch_slope_mb: switching back and forth between two 2,000-turn chats, the least-squares slope of
+  RSS over the switches in MB per switch (0 when nothing leaks).
+Run as `python -m bench.memory child MODE ...` it is one of those processes and prints JSON."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import json
+import os
+import subprocess
+import sys
+
+from bench.common import REPO, Result
+
+GOAL = 1.5
+KB_PER_TURN_GOAL = 10.0
+BACK_GOAL = 1.1
+SETTLE_S = 1.0
+
+BARE = r"""
+import sys
+from PySide6.QtCore import QTimer
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtQml import QQmlApplicationEngine
+from PySide6 import QtQuick
+app = QGuiApplication(sys.argv)
+engine = QQmlApplicationEngine()
+engine.loadData(b'import QtQuick\nimport QtQuick.Controls\n'
+                b'ApplicationWindow { width: 1180; height: 780; visible: true; Label { text: "hello" } }')
+window = engine.rootObjects()[0]
+
+def report():
+    for line in open("/proc/self/status"):
+        if line.startswith("VmRSS:"):
+            print('{"rss_mb": %.1f}' % (int(line.split()[1]) / 1024), flush=True)
+    app.quit()
+
+window.frameSwapped.connect(lambda: QTimer.singleShot(int(SETTLE * 1000), report))
+app.exec()
+"""
+
+
+def _child_json(argv: list[str]) -> dict:
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    done = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=REPO, timeout=600)
+    lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
+    if done.returncode != 0 or not lines:
+        raise RuntimeError(f"{argv[2:]} failed: {done.stderr[-2000:]}")
+    return json.loads(lines[-1])
+
+
+async def _settled_rss(window) -> float:
+    from bench.ui_common import frame, resident_mb
+
+    window.objects.model.flush()
+    await frame(window)
+    await asyncio.sleep(SETTLE_S)
+    gc.collect()
+    return resident_mb() or 0.0
+
+
+async def _open_big(window, key: str) -> None:
+    from bench.ui_common import frame, load_into_window, until
+
+    await load_into_window(window, key)
+    objects = window.objects
+    await until(lambda: objects.session.timeline is not None and objects.model.rowCount() > 0)
+    await frame(window)
+
+
+async def _new_chat(window) -> None:
+    from bench.ui_common import until
+
+    session = window.objects.session
+    previous = session.sessionKey
+    session.newChat()
+    await until(lambda: session.sessionKey != previous)
+
+
+async def _child(mode: str, args: list[str]) -> dict:
+    from bench.ui_common import close_window, open_window, temp_dir
+
+    with temp_dir() as cwd:
+        window = await open_window(cwd)
+        try:
+            empty = await _settled_rss(window)
+            if mode == "empty":
+                return {"rss_mb": empty}
+            turns = int(args[0])
+            await _open_big(window, f"big-{turns}")
+            full = await _settled_rss(window)
+            out = {"turns": turns, "empty_mb": empty, "full_mb": full}
+            if mode == "switch":
+                samples = []
+                for n in range(int(args[1])):
+                    await _open_big(window, f"big-{turns}-{'ab'[n % 2]}")
+                    await asyncio.sleep(0.2)
+                    gc.collect()
+                    samples.append(_rss_now())
+                out["samples_mb"] = samples
+                await _new_chat(window)
+                out["back_mb"] = await _settled_rss(window)
+            return out
+        finally:
+            await close_window(window)
+
+
+def _rss_now() -> float:
+    from bench.ui_common import resident_mb
+
+    return resident_mb() or 0.0
+
+
+def _slope(values: list[float]) -> float:
+    """Least-squares slope of `values` over their index (MB per sample)."""
+    n = len(values)
+    if n < 2:
+        return 0.0
+    mean_x, mean_y = (n - 1) / 2, sum(values) / n
+    cov = sum((x - mean_x) * (y - mean_y) for x, y in enumerate(values))
+    return cov / sum((x - mean_x) ** 2 for x in range(n))
+
+
+def run(rounds: int = 5) -> Result:
+    """`rounds` sets the switches (10 a round: 50 by default)."""
+    python = sys.executable
+    bare = _child_json([python, "-c", BARE.replace("SETTLE", str(SETTLE_S))])["rss_mb"]
+    empty = _child_json([python, "-m", "bench.memory", "child", "empty"])["rss_mb"]
+    big = {n: _child_json([python, "-m", "bench.memory", "child", "big", str(n)]) for n in (2_000, 10_000)}
+    switches = _child_json([python, "-m", "bench.memory", "child", "switch", "2000", str(10 * rounds)])
+    per_turn = {n: (r["full_mb"] - r["empty_mb"]) * 1024 / n for n, r in big.items()}
+    kb_per_turn = max(per_turn.values())
+    slope = _slope(switches["samples_mb"])
+    back = switches["back_mb"] / switches["empty_mb"]
+    ratio = empty / bare
+    result = Result(
+        "memory",
+        ratio,
+        GOAL,
+        {
+            "bare_mb": round(bare, 1),
+            "empty_mb": round(empty, 1),
+            "empty_ratio": round(ratio, 3),
+            "kb_per_turn": round(kb_per_turn, 2),
+            "kb_per_turn_by_n": {str(n): round(v, 2) for n, v in per_turn.items()},
+            "kb_per_turn_goal": KB_PER_TURN_GOAL,
+            "back_ratio": round(back, 3),
+            "back_goal": BACK_GOAL,
+            "switches": 10 * rounds,
+            "switch_slope_mb": round(slope, 3),
+            "switch_samples_mb": [round(v, 1) for v in switches["samples_mb"]],
+        },
+    )
+    result.extra_line = (
+        f"memory empty_ratio={ratio:.3f} kb_per_turn={kb_per_turn:.1f} back_ratio={back:.3f} "
+        f"switch_slope_mb={slope:.3f} goal={GOAL}"
+    )
+    return result
+
+
+def _main(argv: list[str]) -> None:
+    from bench.ui_common import qt_loop
+
+    loop = qt_loop()
+    with loop:
+        print(json.dumps(loop.run_until_complete(_child(argv[0], argv[1:]))), flush=True)
+
+
+if __name__ == "__main__" and sys.argv[1:2] == ["child"]:
+    _main(sys.argv[2:])
