@@ -1,6 +1,7 @@
 """Render markdown into display blocks for Qt rich text: prose blocks as HTML, code blocks apart (so the
 view can give each a copy button). Raw HTML in agent text is escaped, never rendered, and images become
-inert links: a message can never make the view load anything remote."""
+inert links: a message can never make the view load anything remote. markdown-it and Pygments are
+imported on the first render, not before the window's first frame (an empty chat needs neither)."""
 
 from __future__ import annotations
 
@@ -10,15 +11,7 @@ import re
 import weakref
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
-
-from markdown_it import MarkdownIt
-from markdown_it.token import Token
-from mdit_py_plugins.tasklists import tasklists_plugin
-from pygments import highlight
-from pygments.formatters import HtmlFormatter
-from pygments.lexers import TextLexer, get_lexer_by_name
-from pygments.util import ClassNotFound
+from typing import TYPE_CHECKING, Any
 
 from app.renderer.ansi_text import strip_escapes
 from app.renderer.markdown.limits import (
@@ -35,6 +28,11 @@ from app.renderer.markdown.limits import (
     size_label,
     visible_source,
 )
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
+    from markdown_it.token import Token
+    from pygments.formatters import HtmlFormatter
 
 
 @dataclass(frozen=True)
@@ -63,7 +61,16 @@ def _image_as_link(self, tokens: list[Token], idx: int, options, env) -> str:  #
     return f'<a href="{src}">[image: {alt}]</a>'
 
 
+@lru_cache(maxsize=2)
+def _parser(live: bool) -> MarkdownIt:
+    """The parser for finished text (with autolinks) or for a live tail (without: see `_make_parser`)."""
+    return _make_parser(linkify=not live)
+
+
 def _make_parser(linkify: bool = True) -> MarkdownIt:
+    from markdown_it import MarkdownIt
+    from mdit_py_plugins.tasklists import tasklists_plugin
+
     md = MarkdownIt("gfm-like", {"html": False, "linkify": linkify, "typographer": False})
     if not linkify:
         md.disable("linkify")
@@ -76,10 +83,8 @@ def _make_parser(linkify: bool = True) -> MarkdownIt:
     return md
 
 
-_MD = _make_parser()
 # The live tail of a streaming reply is re-parsed up to 60 times a second: without autolink detection
 # (linkify's pre-test regex dominates the parse); finished blocks and settled replies get it.
-_MD_LIVE = _make_parser(linkify=False)
 _CHECKBOX = re.compile(r'<input class="task-list-item-checkbox"( checked="checked")?[^>]*>')
 
 
@@ -116,15 +121,27 @@ def _qt_html(fragment: str, dark: bool = False) -> str:
 
 @lru_cache(maxsize=4)
 def _formatter(dark: bool) -> HtmlFormatter:
+    from pygments.formatters import HtmlFormatter
+
     return HtmlFormatter(nowrap=True, noclasses=True, style="monokai" if dark else "friendly")
 
 
 @lru_cache(maxsize=32)
 def _lexer(lang: str) -> Any:
+    from pygments.lexers import TextLexer, get_lexer_by_name
+    from pygments.util import ClassNotFound
+
     try:
         return get_lexer_by_name(lang) if lang else TextLexer()
     except ClassNotFound:
         return TextLexer()
+
+
+def highlight(code: str, lexer: Any, formatter: HtmlFormatter) -> str:
+    """Pygments' highlight, imported on first use."""
+    from pygments import highlight as pygments_highlight
+
+    return pygments_highlight(code, lexer, formatter)
 
 
 _PRE = '<pre style="margin-bottom:0">'  # the view pads below the code (a streaming tail follows it)
@@ -220,18 +237,22 @@ def _cap_tables(tokens: list[Token]) -> list[Token]:
 
 
 def _marker_cell(text: str) -> list[Token]:
+    from markdown_it.token import Token
+
     cell = Token("td_open", "td", 1)
     inline = Token("inline", "", 0, content=text, children=[Token("text", "", 0, content=text)])
     return [cell, inline, Token("td_close", "td", -1)]
 
 
 def _marker_row(text: str) -> list[Token]:
+    from markdown_it.token import Token
+
     return [Token("tr_open", "tr", 1), *_marker_cell(text), Token("tr_close", "tr", -1)]
 
 
 def _render_piece(text: str, dark: bool, live: bool) -> list[DisplayBlock]:
     env: dict = {}
-    md = _MD_LIVE if live else _MD
+    md = _parser(live)
     tokens = _cap_tables(md.parse(text, env))
     blocks: list[DisplayBlock] = []
     prose: list[Token] = []
@@ -286,7 +307,7 @@ def more_block(hidden: int, total: int, key: str = "") -> DisplayBlock:
 
 def _last_block_start(text: str) -> int:
     """Character offset where the last top-level block starts (0 when there is one block)."""
-    tokens = _MD.parse(text)
+    tokens = _parser(True).parse(text)  # autolinks are inline: the block structure is the same without them
     starts = [t.map[0] for t in tokens if t.level == 0 and t.map is not None and t.nesting >= 0]
     if len(starts) < 2:
         return 0
