@@ -14,6 +14,20 @@ from typing import Any
 import acp
 
 REPO = Path(__file__).resolve().parents[1]
+# The bare contender of the window benchmarks: a PySide6 Qt Quick window with one label, as small as a
+# Qt Quick app gets (`window` and `app` are what a benchmark's code after it uses).
+BARE_WINDOW = r"""
+import sys
+from PySide6.QtCore import QTimer
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtQml import QQmlApplicationEngine
+from PySide6 import QtQuick
+app = QGuiApplication(sys.argv)
+engine = QQmlApplicationEngine()
+engine.loadData(b'import QtQuick\nimport QtQuick.Controls\n'
+                b'ApplicationWindow { width: 1180; height: 780; visible: true; Label { text: "hello" } }')
+window = engine.rootObjects()[0]
+"""
 SCRIPTED_AGENT = (sys.executable, str(REPO / "tests" / "agents" / "scripted_agent.py"))
 
 

@@ -18,25 +18,16 @@ import os
 import subprocess
 import sys
 
-from bench.common import REPO, Result
+from bench.common import BARE_WINDOW, REPO, Result
 
 GOAL = 1.5
 KB_PER_TURN_GOAL = 10.0
 BACK_GOAL = 1.1
 SETTLE_S = 1.0
 
-BARE = r"""
-import sys
-from PySide6.QtCore import QTimer
-from PySide6.QtGui import QGuiApplication
-from PySide6.QtQml import QQmlApplicationEngine
-from PySide6 import QtQuick
-app = QGuiApplication(sys.argv)
-engine = QQmlApplicationEngine()
-engine.loadData(b'import QtQuick\nimport QtQuick.Controls\n'
-                b'ApplicationWindow { width: 1180; height: 780; visible: true; Label { text: "hello" } }')
-window = engine.rootObjects()[0]
-
+BARE = (
+    BARE_WINDOW
+    + r"""
 def report():
     for line in open("/proc/self/status"):
         if line.startswith("VmRSS:"):
@@ -46,6 +37,7 @@ def report():
 window.frameSwapped.connect(lambda: QTimer.singleShot(int(SETTLE * 1000), report))
 app.exec()
 """
+)
 
 
 def _child_json(argv: list[str]) -> dict:
