@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.renderer.markdown.limits import MESSAGE_CHARS
-from app.renderer.markdown.render import DisplayBlock, IncrementalMarkdown, render_blocks
+from app.renderer.markdown.render import DisplayBlock, IncrementalMarkdown, block_entries, render_blocks
 from app.renderer.proposal_view import proposal_entry
 from app.renderer.terminal_screens import TerminalScreens
 from app.renderer.timeline.grouping import Group
@@ -47,10 +47,6 @@ def format_duration(seconds: float) -> str:
         return f"{minutes} min {rest} s" if rest else f"{minutes} min"
     hours, minutes = divmod(minutes, 60)
     return f"{hours} h {minutes} min"
-
-
-def _blocks_json(blocks: list[DisplayBlock]) -> list[dict[str, str]]:
-    return [block.entry() for block in blocks]
 
 
 @dataclass
@@ -137,19 +133,19 @@ class Presenter:
         group = timeline.grouping.group_of.get(row.item_ids[0]) if row.item_ids else None
         if row.kind == "user" and group is not None:
             text = user_text(items, group)
-            blocks = _blocks_json(render_blocks(text, self.dark)) if text else []
+            blocks = block_entries(render_blocks(text, self.dark)) if text else []
             optimistic = any(getattr(items[i], "optimistic", False) for i in row.item_ids)
             return {"blocks": blocks, "text": text, "optimistic": optimistic}
         if row.kind == "assistant-text" and isinstance(first, MessageSegment):
             return {
-                "blocks": _blocks_json(self.blocks_for(first, live=first.id == live_item)),
+                "blocks": block_entries(self.blocks_for(first, live=first.id == live_item)),
                 "streaming": first.id == live_item,
                 "errors": [p.text for p in first.parts if isinstance(p, ErrorPart)],
                 "images": [p.uri for p in first.parts if isinstance(p, ImagePart)],
             }
         if row.kind == "thought" and isinstance(first, Thought):
             return {
-                "blocks": _blocks_json(self.blocks_for(first, live=first.id == live_item)),
+                "blocks": block_entries(self.blocks_for(first, live=first.id == live_item)),
                 "streaming": first.id == live_item,
                 "text": item_text(first),
             }

@@ -50,6 +50,11 @@ class DisplayBlock:
         return {"kind": self.kind, "html": self.html, "code": self.code, "lang": self.lang, "tail": self.tail}
 
 
+def block_entries(blocks: list[DisplayBlock]) -> list[dict[str, str]]:
+    """Blocks as the view's block model holds them (the presenter's payloads, "Show more")."""
+    return [block.entry() for block in blocks]
+
+
 def _image_as_link(self, tokens: list[Token], idx: int, options, env) -> str:  # type: ignore[no-untyped-def]
     token = tokens[idx]
     raw = token.attrGet("src") or ""
@@ -63,7 +68,9 @@ def _image_as_link(self, tokens: list[Token], idx: int, options, env) -> str:  #
 
 @lru_cache(maxsize=2)
 def _parser(live: bool) -> MarkdownIt:
-    """The parser for finished text (with autolinks) or for a live tail (without: see `_make_parser`)."""
+    """The parser for finished text, or for a live tail: a streaming reply's tail is re-parsed up to 60
+    times a second, so without autolink detection (linkify's pre-test regex dominates the parse);
+    finished blocks and settled replies get it."""
     return _make_parser(linkify=not live)
 
 
@@ -83,8 +90,6 @@ def _make_parser(linkify: bool = True) -> MarkdownIt:
     return md
 
 
-# The live tail of a streaming reply is re-parsed up to 60 times a second: without autolink detection
-# (linkify's pre-test regex dominates the parse); finished blocks and settled replies get it.
 _CHECKBOX = re.compile(r'<input class="task-list-item-checkbox"( checked="checked")?[^>]*>')
 
 

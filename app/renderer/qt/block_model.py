@@ -17,7 +17,7 @@ from typing import Any
 
 from PySide6.QtCore import QAbstractListModel, QByteArray, QModelIndex, QObject, Qt, Slot
 
-from app.renderer.markdown.render import DisplayBlock, renderer_of
+from app.renderer.markdown.render import block_entries, renderer_of
 
 _ROLES = ("kind", "html", "code", "lang", "tail")
 _ROLE_IDS = {Qt.ItemDataRole.UserRole + 1 + i: name for i, name in enumerate(_ROLES)}
@@ -47,7 +47,7 @@ class BlockListModel(QAbstractListModel):
             return
         renderer = renderer_of(self._blocks[row].get("lang") or "")
         if renderer is not None:
-            self.apply(_as_entries(renderer.show_more()))
+            self.apply(block_entries(renderer.show_more()))
 
     def apply(self, blocks: list[dict[str, Any]]) -> None:
         """Show `blocks`: changed ones are one `dataChanged` each, new ones appended, extra removed."""
@@ -73,10 +73,6 @@ class BlockListModel(QAbstractListModel):
         return list(self._blocks)
 
 
-def _as_entries(blocks: list[DisplayBlock]) -> list[dict[str, Any]]:
-    return [block.entry() for block in blocks]
-
-
 def _newest(blocks: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """`blocks`, or its renderer's current blocks when the user has shown more since they were made."""
     last = blocks[-1] if blocks else None
@@ -86,4 +82,4 @@ def _newest(blocks: list[dict[str, Any]]) -> list[dict[str, Any]]:
     renderer = renderer_of(key)
     if renderer is None or f"{renderer.key}/{renderer.expansions}" == key:
         return blocks
-    return _as_entries(renderer.blocks)
+    return block_entries(renderer.blocks)
