@@ -86,6 +86,7 @@ QtObject {
     // a spinner's steps a second (Spinner.qml): each is one frame, so few; enough to read as turning
     readonly property int spinnerSteps: 8
     // elevation: how far a surface stands above the window (Elevated.qml draws it); 1 cards, 2 popups
+    readonly property int shadowStep: 1  // how far each level's shadow reaches below its surface
     readonly property color shadow: dark ? "#73000000" : "#26000000"
     readonly property color raised: dark ? "#313338" : "#ffffff"  // a popup's surface
     readonly property string mono: "DejaVu Sans Mono"
