@@ -19,6 +19,10 @@ Item {
         reuseItems: true
         cacheBuffer: 400
         boundsBehavior: Flickable.StopAtBounds
+        // No current row: ListView otherwise keeps an invisible highlight item gliding after the current
+        // row whenever rows above it grow, and every step of that glide asks for a frame.
+        currentIndex: -1
+        highlightFollowsCurrentItem: false
         verticalLayoutDirection: ListView.BottomToTop  // the model gives newest rows first
         ScrollBar.vertical: ScrollBar { id: scrollBar }
         Accessible.name: "Conversation"

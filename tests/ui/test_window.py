@@ -121,6 +121,25 @@ def test_stop_mid_stream_keeps_the_partial_reply(ui):
     ui.run(scenario())
 
 
+def test_the_window_stops_drawing_when_a_long_reply_has_ended(ui):
+    """Nothing asks for a frame without a change to show: the list once kept an invisible highlight
+    gliding after the question as the reply below it grew, drawing for seconds after the reply ended."""
+
+    async def scenario():
+        window = await ui.open(scripted_agent_argv())
+        objects = window.objects
+        await ui.type_and_send(window, "paced 20000 6000")
+        await ui.until(lambda: "assistant-text" in ui.kinds(window))
+        await ui.until(lambda: not objects.session.busy, 20)
+        await asyncio.sleep(0.3)  # the last flush and its frame
+        frames: list[int] = []
+        window.root.frameSwapped.connect(lambda: frames.append(1))
+        await asyncio.sleep(0.6)
+        assert len(frames) <= 1
+
+    ui.run(scenario())
+
+
 def test_stop_before_any_reply_leaves_a_turn_that_says_stopped(ui):
     """Stopping a turn that had said nothing yet used to leave the question alone, as if unanswered."""
 
