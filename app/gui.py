@@ -98,6 +98,17 @@ class Window:
         self.root: Any = roots[0]
         self.root.frameSwapped.connect(self.objects.after_frame)
 
+    async def close(self) -> None:
+        """Hide and destroy the window while the event loop still runs. A threaded render loop (Qt's
+        default on GPU desktops) waits for its render thread when a window is destroyed; left to the
+        interpreter's exit, where no event loop runs any more, that wait never ends."""
+        from PySide6.QtCore import QCoreApplication, QEvent
+
+        self.root.hide()
+        self.engine.deleteLater()
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+        await asyncio.sleep(0)
+
     def grab(self, path: Path) -> bool:
         image = self.root.grabWindow()
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -255,6 +266,7 @@ def run_gui(args: argparse.Namespace) -> int:
         await closed.wait()
         await window.objects.shutdown()
         await host.terminals.shutdown()  # the user's shells end with the app
+        await window.close()
         return 0
 
     with loop:
@@ -339,7 +351,7 @@ def run_self_test(args: argparse.Namespace) -> int:
         finally:
             await objects.shutdown()
             await host.terminals.shutdown()
-            window.root.close()
+            await window.close()
 
     with loop:
         code = loop.run_until_complete(main())
