@@ -13,6 +13,7 @@ import signal
 import socket
 import sys
 import time
+from collections.abc import MutableMapping
 from pathlib import Path
 from typing import Any
 
@@ -71,6 +72,7 @@ class Window:
 
         terminal_item.register()
 
+        prefer_basic_render_loop(os.environ)
         self.host = host
         saved = host.settings.appearance()  # the environment's overrides win for this run
         self.engine = QQmlApplicationEngine()
@@ -113,6 +115,14 @@ class Window:
         image = self.root.grabWindow()
         path.parent.mkdir(parents=True, exist_ok=True)
         return bool(image.save(str(path)))
+
+
+def prefer_basic_render_loop(environ: MutableMapping[str, str]) -> None:
+    """Render on the GUI thread (Qt's basic loop) unless the user chose a loop. The terminal screens are
+    painted by Python: a threaded render loop (Qt's default on most GPU desktops) paints them on its
+    render thread, which needs the interpreter lock while the GUI thread holds it waiting for that very
+    thread to finish the frame, and the window freezes. Every window test runs the basic loop too."""
+    environ.setdefault("QSG_RENDER_LOOP", "basic")
 
 
 def _start_qt(args: argparse.Namespace, failure: str) -> tuple[Any, Host, TraceRecorder | None, Any] | int:

@@ -69,9 +69,9 @@ def test_self_test_fails_with_the_reason_when_the_agent_is_missing(tmp_path):
 
 @pytest.mark.parametrize("render_loop", ["basic", "threaded", "threaded-again", "threaded-third"])
 def test_sigterm_quits_cleanly_and_kills_the_agent_group(tmp_path, render_loop):
-    """`kill <clawqt>` (or a logout) must not orphan the agent or its grandchildren, and must end
-    under the threaded render loop GPU desktops use too (its window, left to the interpreter's exit,
-    hung about one quit in two: hence three tries)."""
+    """`kill <clawqt>` (or a logout) must not orphan the agent or its grandchildren, and must end under
+    a threaded render loop a user asked for with QSG_RENDER_LOOP too (its window, left to the
+    interpreter's exit, hung about one quit in two: hence three tries)."""
     import shlex
     import signal
     import time

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QFontMetrics
@@ -136,6 +137,18 @@ def test_the_window_stops_drawing_when_a_long_reply_has_ended(ui):
         window.root.frameSwapped.connect(lambda: frames.append(1))
         await asyncio.sleep(0.6)
         assert len(frames) <= 1
+
+    ui.run(scenario())
+
+
+def test_the_window_asks_for_the_basic_render_loop_before_qt_makes_one(ui, monkeypatch):
+    """The render loop is chosen when the first Qt Quick window is made: the window asks for the basic
+    one (tests/unit/test_render_loop.py says why) before its engine loads anything."""
+    monkeypatch.delenv("QSG_RENDER_LOOP", raising=False)
+
+    async def scenario():
+        await ui.open(scripted_agent_argv(), start=False)
+        assert os.environ.get("QSG_RENDER_LOOP") == "basic"
 
     ui.run(scenario())
 
