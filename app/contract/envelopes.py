@@ -40,6 +40,18 @@ class SessionUpdateEnvelope:
 
 
 @dataclass(frozen=True)
+class ReplayEnvelope:
+    """Part of a load's replay, sent while the load is still running: the renderer folds it into the
+    timeline it is building for that load (shown only when the load commits), so a long history's
+    decoded updates are freed a chunk at a time instead of being held until the agent answers."""
+
+    session_key: str
+    generation: int
+    updates: tuple[SessionUpdateEnvelope, ...]
+    kind: Literal["replay"] = "replay"
+
+
+@dataclass(frozen=True)
 class PermissionRequestEnvelope:
     """The agent asks the user to choose; answer with `ChatService.answer_permission(request_id, ...)`."""
 
@@ -192,6 +204,7 @@ class DiagnosticEnvelope:
 
 Envelope = (
     SessionUpdateEnvelope
+    | ReplayEnvelope
     | PermissionRequestEnvelope
     | PermissionResolvedEnvelope
     | PromptSentEnvelope
@@ -211,7 +224,8 @@ Envelope = (
 
 @dataclass(frozen=True)
 class LoadResult:
-    """A committed load or new session, with its whole replay as ONE batch (one renderer commit)."""
+    """A committed load or new session: ONE renderer commit. `updates` is the rest of its replay; the
+    `replayed` updates before them came ahead in ReplayEnvelopes of the same generation."""
 
     session_key: str
     generation: int
@@ -221,6 +235,11 @@ class LoadResult:
     config_options: tuple[dict[str, Any], ...] = ()
     resumed_live: bool = False
     created: bool = False
+    replayed: int = 0
+
+    @property
+    def has_history(self) -> bool:
+        return bool(self.updates) or self.replayed > 0
 
 
 @dataclass(frozen=True)

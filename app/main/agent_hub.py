@@ -386,7 +386,7 @@ class AgentHub:
             self._make_current(agent_id)
             raise
         self._own(result.session_key, agent_id)
-        if result.updates:
+        if result.has_history:
             self._remember_chat(result.session_key, agent_id)
         self._make_current(agent_id)
         return result

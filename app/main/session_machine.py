@@ -181,6 +181,7 @@ class SessionMachine:
             modes=modes if isinstance(modes, dict) else None,
             config_options=tuple(dict_items(result, "configOptions")),
             created=pending.method == "session/new",
+            replayed=txn.replayed,
         )
 
     def show_live(self, session_key: str) -> tuple[LoadResult, Step] | None:

@@ -1,7 +1,8 @@
 """Which session an incoming `session/update` belongs to, and with which generation.
 
 Order (chat-timeline.md, "Main side"): the live prompt that owns the ACP id wins; then a running load
-whose ACP id matches (its updates are buffered and returned with the load result); then the active
+whose ACP id matches (its updates are buffered and sent on in ReplayEnvelopes of `REPLAY_CHUNK`, the
+rest with the load result); then the active
 session; then a load whose ACP id is not known yet (`session/new` before its response); otherwise the
 update is dropped and counted. The notification is copied with `sessionId` rewritten to the key; every
 other field, `_meta` and unknown update kinds included, is kept.
@@ -13,9 +14,12 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from app.contract.envelopes import SessionUpdateEnvelope
+from app.contract.envelopes import ReplayEnvelope, SessionUpdateEnvelope
 
 _FINISHED_TOOL_STATUSES = frozenset({"completed", "failed"})
+# replayed updates sent on together while a load runs: few envelopes for a long history, and never more
+# than this many decoded updates held at once
+REPLAY_CHUNK = 256
 
 
 @dataclass
@@ -58,12 +62,23 @@ class LivePrompt:
 
 @dataclass
 class LoadTransaction:
-    """An in-flight `session/new|load|resume`: its updates are held until the response commits them."""
+    """An in-flight `session/new|load|resume`: its updates are held until the response commits them,
+    except that, once its ACP id is known, every `REPLAY_CHUNK` of them is sent on ahead."""
 
     key: str
     generation: int
     acp_id: str | None
     buffer: list[dict[str, Any]] = field(default_factory=list)
+    replayed: int = 0  # updates already sent on in ReplayEnvelopes
+
+    def take_chunk(self) -> ReplayEnvelope:
+        """The buffered updates as one ReplayEnvelope; the buffer starts again."""
+        chunk = tuple(
+            SessionUpdateEnvelope(self.key, self.generation, True, rewrite(p, self.key)) for p in self.buffer
+        )
+        self.replayed += len(chunk)
+        self.buffer = []
+        return ReplayEnvelope(self.key, self.generation, chunk)
 
 
 RouteKind = Literal["live", "load", "active", "dropped", "malformed"]
@@ -72,7 +87,7 @@ RouteKind = Literal["live", "load", "active", "dropped", "malformed"]
 @dataclass(frozen=True)
 class Route:
     kind: RouteKind
-    envelope: SessionUpdateEnvelope | None = None
+    envelope: SessionUpdateEnvelope | ReplayEnvelope | None = None
     reason: str = ""
 
 
@@ -104,7 +119,7 @@ def route_update(
         )
     if loading is not None and loading.acp_id == acp_id:
         loading.buffer.append(params)
-        return Route("load")
+        return Route("load", loading.take_chunk() if len(loading.buffer) >= REPLAY_CHUNK else None)
     if active is not None and active.acp_id == acp_id:
         return Route(
             "active",

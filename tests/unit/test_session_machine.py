@@ -4,6 +4,7 @@ message, as the chat service and `clawqt replay` both tell it."""
 from __future__ import annotations
 
 from app.main.session_machine import SessionMachine
+from app.main.session_routing import REPLAY_CHUNK
 from app.main.trace_feed import TraceIgnored, feed_trace
 
 
@@ -62,6 +63,38 @@ def test_a_load_hands_over_its_updates_and_counts_other_sessions_ones():
     step = machine.on_recv({"id": 1, "result": {}})
     assert [e.historical for e in step.committed.updates] == [True, True]
     assert step.committed.updates[0].notification["sessionId"] == "s"
+
+
+def test_a_long_replay_goes_on_ahead_in_chunks_and_never_more_than_one_chunk_is_held():
+    """A 2,000-turn history is ~40,000 updates: held decoded until the answer they cost the load's peak
+    memory several times what the timeline keeps; sent on every REPLAY_CHUNK they are freed as they go."""
+    machine = SessionMachine()
+    machine.on_send({"id": 1, "method": "session/load", "params": {"sessionId": "s", "cwd": "/w"}})
+    chunks = []
+    for n in range(2 * REPLAY_CHUNK + 5):
+        update = _update("s")
+        update["params"]["update"]["content"]["text"] = str(n)
+        chunks.extend(machine.on_recv(update).envelopes)
+        assert len(machine.loading.buffer) < REPLAY_CHUNK
+    step = machine.on_recv({"id": 1, "result": {}})
+    assert [c.kind for c in chunks] == ["replay", "replay"]
+    assert all(c.session_key == "s" and c.generation == step.committed.generation for c in chunks)
+    texts = [e.notification["update"]["content"]["text"] for c in chunks for e in c.updates]
+    texts += [e.notification["update"]["content"]["text"] for e in step.committed.updates]
+    assert texts == [str(n) for n in range(2 * REPLAY_CHUNK + 5)]  # nothing lost, nothing reordered
+    assert step.committed.replayed == 2 * REPLAY_CHUNK and step.committed.has_history
+    assert all(e.historical for c in chunks for e in c.updates)
+
+
+def test_a_new_sessions_updates_before_its_answer_stay_with_the_result():
+    """Before `session/new` is answered its ACP id is unknown: what arrives is kept for the result, which
+    decides which of it is the session's."""
+    machine = SessionMachine()
+    machine.on_send({"id": 1, "method": "session/new", "params": {"cwd": "/w", "mcpServers": []}})
+    for _ in range(REPLAY_CHUNK + 1):
+        assert machine.on_recv(_update("acp-new")).envelopes == []
+    result = machine.on_recv({"id": 1, "result": {"sessionId": "acp-new"}}).committed
+    assert len(result.updates) == REPLAY_CHUNK + 1 and result.replayed == 0
 
 
 def test_updates_of_a_session_not_shown_and_not_live_are_ignored():

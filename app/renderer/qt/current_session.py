@@ -237,6 +237,7 @@ class CurrentSession(QObject):
             await self.new_chat()  # a load failure leaves an empty, usable chat
             return
         if self._superseded(request):
+            self.store.drop_replay(result.generation)
             return  # a later choice is shown instead: this result never flashes
         self._notices.clear(keep_chat_own=True)  # the user's choice went through: earlier notices are moot
         self.show(result)
@@ -255,6 +256,7 @@ class CurrentSession(QObject):
         except SignInRequired:
             return  # the sign-in panel again, with the agent's words
         except HostError as exc:
+            self.store.drop_replay()
             if not self._superseded(request):
                 self._notices.failed("Reconnect failed", exc, topic=AGENT)
             return

@@ -48,6 +48,7 @@ _ATTACHED_BLOCKS = ("resource_link", "image", "resource")
 TIMELINE_KINDS = frozenset(
     {
         "session_update",
+        "replay",
         "permission_request",
         "permission_resolved",
         "prompt_sent",
@@ -112,21 +113,33 @@ class Timeline(MessageRules, ToolRules, ProposalRules):
         return self._changes
 
     def apply_batch(self, envelopes: Iterable[Any]) -> list[TimelineEvent]:
-        """A load's replay: reduce everything, then group once (one removal + one insertion)."""
+        """A load's replay at once: reduce everything, then group once (one removal + one insertion)."""
+        self.begin_replay()
+        self.replay(envelopes)
+        return self.end_replay()
+
+    def begin_replay(self) -> None:
+        """A load's replay, reduced as its parts arrive (`replay`) and grouped once at the end
+        (`end_replay`); nothing else is applied to the timeline in between."""
         self._changes = []
         self._batch = True
+
+    def replay(self, envelopes: Iterable[Any]) -> None:
         collecting = gc.isenabled()
         gc.disable()  # a replay allocates ~10 objects per update and frees none: skip the futile scans
         try:
             for envelope in envelopes:
                 self._dispatch(envelope)
-            self._place_kept_proposals()
-            meta = list(dict.fromkeys(e for e in self._changes if isinstance(e, MetadataChanged)))
-            return [*self.grouping.rebuild(self.order), *meta]
         finally:
-            self._batch = False
             if collecting:
                 gc.enable()
+
+    def end_replay(self) -> list[TimelineEvent]:
+        """The replay is complete: place the kept cards, group, and say which metadata changed."""
+        self._place_kept_proposals()
+        meta = list(dict.fromkeys(e for e in self._changes if isinstance(e, MetadataChanged)))
+        self._batch = False
+        return [*self.grouping.rebuild(self.order), *meta]
 
     def add_optimistic(
         self, message_id: str, text: str, attachments: Iterable[Part] = (), sent_at: float | None = None

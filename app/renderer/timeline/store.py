@@ -9,6 +9,11 @@ Handoff: an update can overtake the load result that creates its timeline (the a
 after answering `session/new`). Envelopes of a generation newer than any committed load are held in a
 bounded in-flight buffer and applied right after that load's batch; older ones are dropped.
 
+Replay: a long load's replay arrives ahead of its result in ReplayEnvelopes; they are reduced at once
+into the timeline that load will show (`_replaying`, one at a time: a newer load's replay replaces an
+unfinished one), which its LoadResult then completes and groups. A failed load's is dropped
+(`drop_replay`), or replaced by the next load's.
+
 Proposal cards are live state, not history: the store keeps the newest envelope of each
 (`KeptProposals`) whatever chat is shown, and a reload of that chat shows them again
 (proposal_rules.py)."""
@@ -32,6 +37,7 @@ class TimelineStore:
         self.cwd_known = cwd_known
         self._newest_generation = 0
         self._handoff: list[Any] = []
+        self._replaying: Timeline | None = None  # the timeline a running load's replay goes into
         self.titles: dict[str, str] = {}  # the agent's title of each dropped timeline (the sidebar's)
         self.proposals = KeptProposals()
 
@@ -40,12 +46,12 @@ class TimelineStore:
         existing = self.timelines.get(result.session_key)
         if result.resumed_live and existing is not None and existing.generation == result.generation:
             return existing, []
-        timeline = Timeline(result.session_key, result.generation, cwd_known=self.cwd_known)
-        self.proposals.note_instances(i for t in self.timelines.values() for i in t.live_instances)
-        timeline.expect_proposals(self.proposals.of(result.session_key), self.proposals.instances)
+        timeline = self._replay_timeline(result.session_key, result.generation)
+        self._replaying = None
         self.timelines[result.session_key] = timeline
         self._newest_generation = max(self._newest_generation, result.generation)
-        changes = timeline.apply_batch(result.updates)
+        timeline.replay(result.updates)
+        changes = timeline.end_replay()
         held, self._handoff = self._handoff, []
         for envelope in held:
             generation = getattr(envelope, "generation", 0)
@@ -57,12 +63,41 @@ class TimelineStore:
                 self.ignored += 1
         return timeline, changes
 
+    def _replay_timeline(self, session_key: str, generation: int) -> Timeline:
+        """The timeline a load of `session_key` at `generation` replays into: the one its replay began,
+        or a new one expecting the cards this run keeps for the session."""
+        ongoing = self._replaying
+        if ongoing is not None and ongoing.session_key == session_key and ongoing.generation == generation:
+            return ongoing
+        timeline = Timeline(session_key, generation, cwd_known=self.cwd_known)
+        self.proposals.note_instances(i for t in self.timelines.values() for i in t.live_instances)
+        timeline.expect_proposals(self.proposals.of(session_key), self.proposals.instances)
+        timeline.begin_replay()
+        return timeline
+
+    def drop_replay(self, generation: int | None = None) -> None:
+        """A load failed or its result is not shown: what its replay built is never shown (None: the
+        load that failed, whatever its generation; loads run one at a time)."""
+        if self._replaying is not None and generation in (None, self._replaying.generation):
+            self._replaying = None
+
+    def _replay(self, envelope: Any) -> None:
+        """Part of a running load's replay (a newer generation than any committed): reduced now."""
+        if envelope.generation <= self._newest_generation:
+            self.ignored += len(envelope.updates)
+            return
+        self._replaying = self._replay_timeline(envelope.session_key, envelope.generation)
+        self._replaying.replay(envelope.updates)
+
     def apply(self, envelope: Any) -> tuple[Timeline | None, list[RowChange]]:
         key = getattr(envelope, "session_key", None)
         timeline = self.timelines.get(key) if isinstance(key, str) else None
         generation = getattr(envelope, "generation", None)
         if getattr(envelope, "kind", None) == "proposal":
             return self._proposal(timeline, envelope)
+        if getattr(envelope, "kind", None) == "replay":
+            self._replay(envelope)
+            return None, []
         if timeline is None or timeline.generation != generation:
             if (
                 isinstance(generation, int)
