@@ -31,14 +31,14 @@ from app.renderer.timeline.rows import (
 )
 
 
-@dataclass
+@dataclass(slots=True)
 class Block:
     key: RowKey
     kind: RowKind
     item_ids: list[str]
 
 
-@dataclass
+@dataclass(slots=True)
 class Group:
     kind: GroupKind
     ref: GroupRef  # named after its first item

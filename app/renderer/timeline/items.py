@@ -21,7 +21,7 @@ ToolStatus = Literal["pending", "running", "completed", "failed", "cancelled"]
 PermissionStatus = Literal["pending", "selected", "cancelled"]
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class ItemBase:
     id: str
     historical: bool = False
@@ -40,7 +40,7 @@ class ItemBase:
         return ()
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class MessageSegment(ItemBase):
     role: Role = "assistant"
     message_id: str = ""
@@ -70,7 +70,7 @@ class MessageSegment(ItemBase):
         return attachments_of(self.parts)
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Thought(ItemBase):
     parts: list[Part] = field(default_factory=list)
     kind: Literal["thought"] = "thought"
@@ -88,7 +88,7 @@ TERMINAL_CAP_CHARS = 2 * 1024 * 1024
 TRIM_MARKER = "\x1b[2m[earlier output trimmed]\x1b[0m\r\n"
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class TerminalState:
     """What a terminal card needs; output is kept as received chunks (rendered by the view/replay),
     capped at TERMINAL_CAP_CHARS: the oldest output is dropped and `trimmed` set (the card says so)."""
@@ -138,7 +138,7 @@ class TerminalState:
         return TRIM_MARKER + body if self.trimmed else body
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class ToolCall(ItemBase):
     tool_call_id: str = ""
     title: str = ""
@@ -178,7 +178,7 @@ class ToolCall(ItemBase):
         return None
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class PermissionItem(ItemBase):
     request_id: str = ""
     tool_call: dict[str, Any] = field(default_factory=dict)
@@ -189,13 +189,13 @@ class PermissionItem(ItemBase):
     kind: Literal["permission"] = "permission"
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class PlanItem(ItemBase):
     entries: list[dict[str, Any]] = field(default_factory=list)
     kind: Literal["plan"] = "plan"
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class TurnEnd(ItemBase):
     """A turn the user stopped before the agent said anything: it keeps a (footer-only) turn in the
     conversation, which says so, instead of leaving just the question."""
@@ -208,7 +208,7 @@ class TurnEnd(ItemBase):
         return False
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class ProposalItem(ItemBase):
     """A recommendation card: the terminal actions an agent proposes and whether they can still run.
     Live state, set by the main side's ProposalEnvelopes (`proposal:<proposal id>`); one rebuilt from a

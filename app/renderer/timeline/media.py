@@ -96,6 +96,8 @@ class _Fence:
     """Tracks fenced code: opens with >= 3 backticks/tildes indented <= 3 spaces; closes with the same
     character, at least as long, nothing but spaces after."""
 
+    __slots__ = ("char", "length")
+
     def __init__(self) -> None:
         self.char = ""
         self.length = 0
@@ -136,6 +138,20 @@ class MediaScanner:
     _RUN = MAX_REF_CHARS + 3  # whitespace runs longer than a quoted reference are shortened to this
     _MAX_DIRECTIVE_LINE = 4 * _RUN + len(_KEYWORD)  # indentation, keyword, gap, reference, tail
     _LONG_RUN = re.compile(f"[{WHITESPACE}]{{{_RUN + 1},}}")
+    __slots__ = (  # one per assistant prose part, kept with it: no per-instance dict
+        "_complete_refs",
+        "_fence",
+        "_partial",
+        "_partial_head",
+        "_partial_indent",
+        "_partial_indent_len",
+        "_partial_kind",
+        "_partial_len",
+        "_partial_nonblank",
+        "_prose_lines",
+        "cwd_known",
+        "has_directive",
+    )
 
     def __init__(self, cwd_known: bool = True) -> None:
         self.cwd_known = cwd_known

@@ -25,7 +25,7 @@ MAX_EMBEDDED_TEXT_CHARS = 1_000_000
 _SAFE_IMAGE_SCHEMES = ("https://", "http://", "file://", "data:image/")
 
 
-@dataclass
+@dataclass(slots=True)
 class MarkdownPart:
     """Markdown text built from streamed chunks; `text` joins them once and caches the result."""
 
@@ -54,14 +54,14 @@ class MarkdownPart:
         return self._joined
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ImagePart:
     uri: str
     mime_type: str | None
     kind: Literal["image"] = "image"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Embedded:
     """What an embedded `resource` carries itself: the agent's own copy, shown instead of whatever its
     uri names on disk now (the two may differ, and the disk file may be one the agent may not read)."""
@@ -71,7 +71,7 @@ class Embedded:
     truncated: bool = False
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Attachment:
     """A reference shown as an attachment card. The renderer's copy is untrusted data: the main side
     re-resolves it for every action."""
@@ -87,13 +87,13 @@ class Attachment:
     embedded: Embedded | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class AttachmentPart:
     attachment: Attachment
     kind: Literal["attachment"] = "attachment"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class DiffPart:
     path: str
     old_text: str | None
@@ -101,13 +101,13 @@ class DiffPart:
     kind: Literal["diff"] = "diff"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TerminalRefPart:
     terminal_id: str
     kind: Literal["terminal"] = "terminal"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ErrorPart:
     text: str
     kind: Literal["error"] = "error"
