@@ -17,7 +17,7 @@ from app.main.agent_command import AgentCommand
 from app.main.chat_service import ChatService
 from app.main.host import make_host
 from app.renderer.qt.chat_objects import ChatObjects
-from app.renderer.qt.timeline_model import FLUSH_INTERVAL_MS, ROLE_IDS, ROLE_NAMES, TimelineModel, view_row
+from app.renderer.qt.timeline_model import ROLE_IDS, ROLE_NAMES, TimelineModel, view_row
 from app.renderer.timeline.reducer import Timeline
 from tests.conftest import scripted_agent_argv
 from tests.model_checks import ModelChecks
@@ -151,26 +151,6 @@ def test_data_changed_names_exactly_the_roles_that_changed(objects):
     model.flush()
     assert all("blocks" not in roles for roles in seen)
     assert all(roles for roles in seen)  # never an empty list (that would mean "every role")
-
-
-def test_a_stream_is_flushed_on_a_beat_counted_from_the_previous_flush(objects, monkeypatch):
-    """Chunks arriving every few milliseconds are shown one interval after the previous flush, not one
-    interval after the first chunk that followed it (which made the beat an interval plus the wait
-    for that chunk); a change after a quiet spell is shown at once."""
-    now = [100.0]
-    monkeypatch.setattr("app.renderer.qt.timeline_model.time.perf_counter", lambda: now[0])
-    timeline = _timeline()
-    model = objects.model
-    model.set_timeline(timeline)
-    model.push(timeline.apply(agent(" One.", "m-1")))
-    model.flush()
-    now[0] += 0.010  # the next chunk 10 ms after that flush began
-    model.push(timeline.apply(agent(" Two.", "m-1")))
-    assert model._timer.isActive() and model._timer.interval() == FLUSH_INTERVAL_MS - 10
-    model.flush()
-    now[0] += 0.5  # a pause longer than the interval: the next chunk is not held back
-    model.push(timeline.apply(agent(" Three.", "m-1")))
-    assert model._timer.isActive() and model._timer.interval() == 0
 
 
 def test_view_rows_are_timeline_rows_reversed_and_reading_a_timeline_row_as_a_view_row_is_wrong(objects):

@@ -11,12 +11,9 @@ written; tests find rows with `view_row_of_key`.
 no signals, no host calls. Changes are queued and flushed at most ~60 times a second (a single-shot
 timer that only runs while changes are pending); structural changes map one-to-one to
 beginInsertRows/beginRemoveRows, content changes refresh the rows' values and emit what changed.
-The spacing counts from the previous flush, not from the first change queued after it: a stream whose
-chunks arrive every few milliseconds is shown on a steady beat of one flush (and one frame) per
-interval instead of an interval plus the wait for the next chunk. A flush that took long (the view
-re-laid out a large row) spaces the next one out: the spacing is twice what the flush took, up to
-`MAX_FLUSH_INTERVAL_MS`, so a burst of updates to a costly row leaves the window at least two thirds
-of its time to paint and take input instead of flushing back to back."""
+A flush that took long (the view re-laid out a large row) spaces the next one out: the wait is twice
+what the flush took, up to `MAX_FLUSH_INTERVAL_MS`, so a burst of updates to a costly row leaves the
+window at least two thirds of its time to paint and take input instead of flushing back to back."""
 
 from __future__ import annotations
 
@@ -65,10 +62,8 @@ class TimelineModel(QAbstractListModel):
         self._pending: list[RowChange] = []
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
-        self._timer.setTimerType(Qt.TimerType.PreciseTimer)  # a coarse timer may fire 5 % late
+        self._timer.setInterval(FLUSH_INTERVAL_MS)
         self._timer.timeout.connect(self.flush)
-        self._spacing_ms = FLUSH_INTERVAL_MS
-        self._flushed_at = 0.0  # perf_counter() when the last flush began
 
     # --- Qt model API ---------------------------------------------------------------------------
     def roleNames(self) -> dict[int, QByteArray]:
@@ -121,8 +116,7 @@ class TimelineModel(QAbstractListModel):
             return
         self._pending.extend(changes)
         if not self._timer.isActive():
-            since_ms = (time.perf_counter() - self._flushed_at) * 1000
-            self._timer.start(max(0, round(self._spacing_ms - since_ms)))
+            self._timer.start()
 
     @Slot()
     def flush(self) -> None:
@@ -130,10 +124,10 @@ class TimelineModel(QAbstractListModel):
         self._timer.stop()
         if not self._pending:
             return
-        began = self._flushed_at = time.perf_counter()
+        began = time.perf_counter()
         self._apply(self._pending)
         took_ms = (time.perf_counter() - began) * 1000
-        self._spacing_ms = max(FLUSH_INTERVAL_MS, min(MAX_FLUSH_INTERVAL_MS, round(3 * took_ms)))
+        self._timer.setInterval(max(FLUSH_INTERVAL_MS, min(MAX_FLUSH_INTERVAL_MS, round(2 * took_ms))))
         self.flushed.emit()
 
     def _apply(self, pending: list[RowChange]) -> None:
