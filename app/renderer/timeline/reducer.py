@@ -11,7 +11,8 @@ tests/unit/test_reducer_rules.py. Total: no envelope an agent can cause makes it
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -70,6 +71,20 @@ class TurnTiming:
     stopped: bool = False  # the user stopped it (settled `cancelled`, or after Stop whatever it said)
 
 
+@contextmanager
+def _no_collection() -> Iterator[None]:
+    """A replay allocates ~10 objects per update and frees none, and grouping it makes a row per block:
+    the collector's scans would find nothing to free. Left on, they also age the whole history into
+    the oldest generation mid-load, and the next full collection (during live updates) scans it all."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
+
+
 class Timeline(MessageRules, ToolRules, ProposalRules):
     """The in-memory timeline of one session (never persisted)."""
 
@@ -125,21 +140,17 @@ class Timeline(MessageRules, ToolRules, ProposalRules):
         self._batch = True
 
     def replay(self, envelopes: Iterable[Any]) -> None:
-        collecting = gc.isenabled()
-        gc.disable()  # a replay allocates ~10 objects per update and frees none: skip the futile scans
-        try:
+        with _no_collection():
             for envelope in envelopes:
                 self._dispatch(envelope)
-        finally:
-            if collecting:
-                gc.enable()
 
     def end_replay(self) -> list[TimelineEvent]:
         """The replay is complete: place the kept cards, group, and say which metadata changed."""
-        self._place_kept_proposals()
-        meta = list(dict.fromkeys(e for e in self._changes if isinstance(e, MetadataChanged)))
-        self._batch = False
-        return [*self.grouping.rebuild(self.order), *meta]
+        with _no_collection():
+            self._place_kept_proposals()
+            meta = list(dict.fromkeys(e for e in self._changes if isinstance(e, MetadataChanged)))
+            self._batch = False
+            return [*self.grouping.rebuild(self.order), *meta]
 
     def add_optimistic(
         self, message_id: str, text: str, attachments: Iterable[Part] = (), sent_at: float | None = None
