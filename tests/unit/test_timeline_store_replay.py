@@ -75,3 +75,17 @@ def test_dropping_another_generations_replay_keeps_this_one():
     store.drop_replay(GEN + 1)  # a result not shown, of another load
     timeline, _ = store.load(LoadResult(KEY, GEN, "/w", (), replayed=9))
     assert len([row for row in timeline.rows if row.kind == "user"]) == 3
+
+
+def test_a_replayed_messages_text_is_kept_as_one_string():
+    """Each streamed chunk of a history would otherwise stay a string object of its own."""
+    chunks = [agent(word, "a0", historical=True) for word in ("One ", "two ", "three.")]
+    store = TimelineStore()
+    timeline, _ = store.load(LoadResult(KEY, GEN, "/w", (user("q", "u0", historical=True), *chunks)))
+    [part] = [
+        p
+        for item in timeline.items.values()
+        if item.kind == "message" and item.role == "assistant"
+        for p in item.parts
+    ]
+    assert part.chunks == ["One two three."] and part.text == "One two three."

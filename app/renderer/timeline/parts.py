@@ -46,6 +46,11 @@ class MarkdownPart:
         if self.scanner is not None:
             self.scanner.feed(text)
 
+    def compact(self) -> None:
+        """Keep the text as one string: a replayed message's chunks would each stay an object."""
+        if len(self.chunks) > 1:
+            self.text  # noqa: B018 - joining is what reading does
+
     @property
     def text(self) -> str:
         if self._joined is None:

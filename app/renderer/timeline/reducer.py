@@ -147,6 +147,10 @@ class Timeline(MessageRules, ToolRules, ProposalRules):
     def end_replay(self) -> list[TimelineEvent]:
         """The replay is complete: place the kept cards, group, and say which metadata changed."""
         with _no_collection():
+            for item in self.items.values():
+                for part in getattr(item, "parts", ()):
+                    if isinstance(part, MarkdownPart):
+                        part.compact()
             self._place_kept_proposals()
             meta = list(dict.fromkeys(e for e in self._changes if isinstance(e, MetadataChanged)))
             self._batch = False
