@@ -1,5 +1,6 @@
 """What the window imports before its first frame stays small: the Markdown parser and the code
-highlighter load on the first render (an empty chat needs neither)."""
+highlighter load on the first render, the grapheme-aware `regex` module on the first question title
+(an empty chat needs none of them)."""
 
 from __future__ import annotations
 
@@ -8,10 +9,10 @@ import sys
 
 from tests.conftest import REPO
 
-HEAVY = ("markdown_it", "mdit_py_plugins", "pygments")
+HEAVY = ("markdown_it", "mdit_py_plugins", "pygments", "regex")
 
 
-def test_the_window_modules_import_no_markdown_parser_or_highlighter():
+def test_the_window_modules_import_no_markdown_parser_highlighter_or_regex_module():
     probe = (
         "import sys, app.gui, app.renderer.qt.chat_objects, app.renderer.presenter;"
         f"print(sorted({{m.split('.')[0] for m in sys.modules}} & set({HEAVY!r})))"

@@ -6,8 +6,8 @@ under two entries and shows the last 300 with a count of the hidden ones."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-import regex
+from functools import cache
+from typing import Any
 
 from app.renderer.timeline.grouping import Grouping
 from app.renderer.timeline.items import Item, MessageSegment
@@ -19,8 +19,15 @@ MAX_GRAPHEMES = 64
 KEEP_GRAPHEMES = 61
 SHOWN_LIMIT = 300
 TOOLTIP_CHARS = 300  # of a question shown in its directory entry's tooltip
-_GRAPHEME = regex.compile(r"\X")
-_SPACE = regex.compile(r"\s+")
+
+
+@cache
+def _patterns() -> tuple[Any, Any]:
+    """Grapheme clusters and whitespace runs. The `regex` module (it knows grapheme clusters) loads on
+    the first title: importing it cost the window's start ~10 ms, and an empty chat has no question."""
+    import regex
+
+    return regex.compile(r"\X"), regex.compile(r"\s+")
 
 
 @dataclass(frozen=True)
@@ -43,7 +50,7 @@ class QuestionDirectory:
 
 def truncate_graphemes(text: str, limit: int = MAX_GRAPHEMES, keep: int = KEEP_GRAPHEMES) -> str:
     """Cut to `keep` grapheme clusters + "..." when longer than `limit` (never splits a cluster)."""
-    clusters = _GRAPHEME.findall(text, timeout=1.0) if len(text) > limit else None
+    clusters = _patterns()[0].findall(text, timeout=1.0) if len(text) > limit else None
     if clusters is None or len(clusters) <= limit:
         return text
     return "".join(clusters[:keep]) + "..."
@@ -51,12 +58,12 @@ def truncate_graphemes(text: str, limit: int = MAX_GRAPHEMES, keep: int = KEEP_G
 
 def title_of(segments: list[Item], number: int) -> str:
     text = _first_text(segments)
-    return truncate_graphemes(_SPACE.sub(" ", text).strip()) if text else f"Question {number}"
+    return truncate_graphemes(_patterns()[1].sub(" ", text).strip()) if text else f"Question {number}"
 
 
 def tooltip_of(text: str, limit: int = TOOLTIP_CHARS) -> str:
     """The question's start for its entry's tooltip: whitespace collapsed, at most `limit` characters."""
-    head = _SPACE.sub(" ", text[: limit * 2]).strip()
+    head = _patterns()[1].sub(" ", text[: limit * 2]).strip()
     return head[:limit] + ("\u2026" if len(head) > limit or len(text) > limit * 2 else "")
 
 
@@ -76,7 +83,7 @@ def _first_text(segments: list[Item]) -> str:
 
 def _question(segments: list[Item], anchor: RowKey, number: int) -> Question:
     text = _first_text(segments)
-    title = truncate_graphemes(_SPACE.sub(" ", text).strip()) if text else f"Question {number}"
+    title = truncate_graphemes(_patterns()[1].sub(" ", text).strip()) if text else f"Question {number}"
     return Question(anchor, title, number, tooltip_of(text) if text else title)
 
 
