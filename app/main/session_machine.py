@@ -26,12 +26,11 @@ from app.contract.envelopes import (
     LoadResult,
     PromptSentEnvelope,
     PromptSettledEnvelope,
-    SessionUpdateEnvelope,
     ToolCallsCancelledEnvelope,
 )
 from app.contract.errors import PromptRefused
 from app.main.permissions import MAX_OPTIONS, PermissionRoute, PermissionRoutes
-from app.main.session_routing import ActiveSession, LivePrompt, LoadTransaction, Route, rewrite, route_update
+from app.main.session_routing import ActiveSession, LivePrompt, LoadTransaction, Route, route_update
 from app.main.session_steps import Ignored, Step, Token
 
 if TYPE_CHECKING:
@@ -163,11 +162,7 @@ class SessionMachine:
         self.acp_ids[txn.key] = acp_id
         self.active = ActiveSession(txn.key, acp_id, txn.generation, cwd, historical=True)
         self.last_active_key = txn.key
-        updates = tuple(
-            SessionUpdateEnvelope(txn.key, txn.generation, True, rewrite(params, txn.key))
-            for params in txn.buffer
-            if params.get("sessionId") == acp_id
-        )
+        updates = txn.replay_envelopes(p for p in txn.buffer if p.get("sessionId") == acp_id)
         dropped = len(txn.buffer) - len(updates)
         if dropped:
             message = f"{dropped} updates for other sessions during {pending.method}"

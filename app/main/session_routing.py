@@ -11,6 +11,7 @@ other field, `_meta` and unknown update kinds included, is kept.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -71,11 +72,14 @@ class LoadTransaction:
     buffer: list[dict[str, Any]] = field(default_factory=list)
     replayed: int = 0  # updates already sent on in ReplayEnvelopes
 
+    def replay_envelopes(self, updates: Iterable[dict[str, Any]]) -> tuple[SessionUpdateEnvelope, ...]:
+        """Buffered notifications as this load's historical updates, under its key."""
+        key, generation = self.key, self.generation
+        return tuple(SessionUpdateEnvelope(key, generation, True, rewrite(p, key)) for p in updates)
+
     def take_chunk(self) -> ReplayEnvelope:
         """The buffered updates as one ReplayEnvelope; the buffer starts again."""
-        chunk = tuple(
-            SessionUpdateEnvelope(self.key, self.generation, True, rewrite(p, self.key)) for p in self.buffer
-        )
+        chunk = self.replay_envelopes(self.buffer)
         self.replayed += len(chunk)
         self.buffer = []
         return ReplayEnvelope(self.key, self.generation, chunk)
