@@ -56,14 +56,21 @@ def truncate_graphemes(text: str, limit: int = MAX_GRAPHEMES, keep: int = KEEP_G
     return "".join(clusters[:keep]) + "..."
 
 
+def _collapse_spaces(text: str) -> str:
+    return _patterns()[1].sub(" ", text).strip()
+
+
+def _title(text: str, number: int) -> str:
+    return truncate_graphemes(_collapse_spaces(text)) if text else f"Question {number}"
+
+
 def title_of(segments: list[Item], number: int) -> str:
-    text = _first_text(segments)
-    return truncate_graphemes(_patterns()[1].sub(" ", text).strip()) if text else f"Question {number}"
+    return _title(_first_text(segments), number)
 
 
 def tooltip_of(text: str, limit: int = TOOLTIP_CHARS) -> str:
     """The question's start for its entry's tooltip: whitespace collapsed, at most `limit` characters."""
-    head = _patterns()[1].sub(" ", text[: limit * 2]).strip()
+    head = _collapse_spaces(text[: limit * 2])
     return head[:limit] + ("\u2026" if len(head) > limit or len(text) > limit * 2 else "")
 
 
@@ -83,7 +90,7 @@ def _first_text(segments: list[Item]) -> str:
 
 def _question(segments: list[Item], anchor: RowKey, number: int) -> Question:
     text = _first_text(segments)
-    title = truncate_graphemes(_patterns()[1].sub(" ", text).strip()) if text else f"Question {number}"
+    title = _title(text, number)
     return Question(anchor, title, number, tooltip_of(text) if text else title)
 
 
