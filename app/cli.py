@@ -69,6 +69,10 @@ def main(argv: list[str] | None = None) -> int:
         return run()
     if args.command == "replay":
         return _replay(args)
+    if args.command is None:  # the window: nothing is collected until its first frame
+        from app import startup_collection
+
+        startup_collection.hold()
     from app.main.app_log import configure_logging
 
     log_file = configure_logging(args.verbose)

@@ -17,6 +17,7 @@ from collections.abc import MutableMapping
 from pathlib import Path
 from typing import Any
 
+from app import startup_collection
 from app.contract.bundled import APP_ID, app_icon, resources_dir
 from app.main import paths
 from app.main.agent_command import AgentCommandError, read_config, resolve_agent_command
@@ -64,13 +65,10 @@ class Window:
         if not os.environ.get("QT_QUICK_CONTROLS_STYLE"):  # a user's own choice of style still wins
             QQuickStyle.setStyle(CONTROLS_STYLE)
 
-        from app.renderer.qt import terminal_item
         from app.renderer.qt.attachments import IMAGE_PROVIDER
         from app.renderer.qt.chat_objects import ChatObjects
         from app.renderer.qt.composer_attachments import THUMBNAIL_PROVIDER
         from app.renderer.qt.image_provider import MemoryImages
-
-        terminal_item.register()
 
         prefer_basic_render_loop(os.environ)
         self.host = host
@@ -272,6 +270,7 @@ def run_gui(args: argparse.Namespace) -> int:
         if os.environ.get("CLAWQT_FIRST_FRAME_EXIT"):  # ui_startup benchmark: report the first frame
             window.root.frameSwapped.connect(lambda: (print("frame", flush=True), app.quit(), closed.set()))
         await _first_frame(window)  # the agent (and the SDK import) start once the window is up
+        startup_collection.release()
         window.objects.start()
         await closed.wait()
         await window.objects.shutdown()

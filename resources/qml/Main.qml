@@ -76,7 +76,7 @@ ApplicationWindow {
                     active: signIn.shown
                     visible: active
                     Layout.fillWidth: true; Layout.fillHeight: true
-                    sourceComponent: SignInPanel {}
+                    source: active ? paintedTypes.withTerminalScreen("SignInPanel.qml") : ""
                 }
                 Rectangle {
                     objectName: "noticeBar"
@@ -153,7 +153,8 @@ ApplicationWindow {
                 visible: active
                 SplitView.preferredHeight: 300
                 SplitView.minimumHeight: 140
-                sourceComponent: TerminalPanel { onHideRequested: window.hideTerminals() }
+                source: active ? paintedTypes.withTerminalScreen("TerminalPanel.qml") : ""
+                Connections { target: terminalPanel.item; function onHideRequested() { window.hideTerminals() } }
             }
         }
         PreviewPanel { SplitView.preferredWidth: 400; SplitView.minimumWidth: 240 }
@@ -222,12 +223,12 @@ ApplicationWindow {
     Loader {  // made on first use: nothing of Settings costs the window's start
         id: settingsLoader
         active: false
-        sourceComponent: SettingsDialog {}
+        source: active ? "SettingsDialog.qml" : ""
     }
     Loader {  // made on first use, like Settings
         id: agentPickerLoader
         active: false
-        sourceComponent: AgentPicker {}
+        source: active ? "AgentPicker.qml" : ""
     }
     function openAgentPicker() {
         agentPickerLoader.active = true

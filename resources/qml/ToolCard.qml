@@ -89,13 +89,18 @@ Rectangle {
                     wrapMode: TextEdit.Wrap
                 }
                 Loader {  // the terminal card, or the ```console fallback shown the same way
+                    id: terminalLoader
                     Layout.fillWidth: true
                     readonly property var screen: card.tool.terminal ? card.tool.terminal : card.tool.console
+                    readonly property bool running: !!card.tool.terminal
+                                                    && (card.tool.status === "running" || card.tool.status === "pending")
                     active: screen !== null && screen !== undefined
                     visible: active
-                    sourceComponent: TerminalView {
-                        terminal: parent.screen; toolId: card.tool.id
-                        running: !!card.tool.terminal && (card.tool.status === "running" || card.tool.status === "pending")
+                    source: active ? paintedTypes.withTerminalScreen("TerminalView.qml") : ""
+                    onLoaded: {
+                        item.terminal = Qt.binding(() => terminalLoader.screen)
+                        item.toolId = Qt.binding(() => card.tool.id)
+                        item.running = Qt.binding(() => terminalLoader.running)
                     }
                 }
                 Text {

@@ -1,9 +1,11 @@
 """What the window imports before its first frame stays small: the Markdown parser and the code
 highlighter load on the first render, the grapheme-aware `regex` module on the first question title
-(an empty chat needs none of them)."""
+(an empty chat needs none of them). The app's own start keeps the painted terminal and the garbage
+collector out of the way of its first frame."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -27,3 +29,52 @@ def test_the_first_render_still_parses_and_highlights():
 
     blocks = render_blocks("# Title\n\n```python\nx = 1\n```\n")
     assert "Title" in blocks[0].html and "<span" in blocks[1].html
+
+
+FIRST_FRAME_PROBE = r"""
+import gc, os, signal, sys
+from app import gui, startup_collection
+
+seen = []
+window_init, release = gui.Window.__init__, startup_collection.release
+
+def first_frame():
+    if not seen:
+        painted = "app.renderer.qt.terminal_item" in sys.modules
+        seen.append(f"at the first frame: collecting={gc.isenabled()} painted terminal={painted}")
+
+def init(self, host):
+    window_init(self, host)
+    self.root.frameSwapped.connect(first_frame)
+
+def released():
+    release()
+    seen.append(f"after: collecting={gc.isenabled()} frozen={gc.get_freeze_count()}")
+    os.kill(os.getpid(), signal.SIGTERM)  # the app's own way out
+
+gui.Window.__init__, startup_collection.release = init, released
+sys.argv = ["clawqt", *sys.argv[1:]]
+from app.cli import main
+code = main()
+print(*seen, sep="\n")
+sys.exit(code)
+"""
+
+
+def test_the_window_draws_its_first_frame_before_the_painted_terminal_and_any_collection(tmp_path):
+    """The painted terminal's type is made when a terminal is first shown, and the collector waits for
+    the first frame, then leaves the objects of the start out of its walks (frozen)."""
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    done = subprocess.run(
+        [sys.executable, "-c", FIRST_FRAME_PROBE, "--cwd", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env=env,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "at the first frame: collecting=False painted terminal=False\n" in done.stdout
+    after = next(line for line in done.stdout.splitlines() if line.startswith("after"))
+    assert after.startswith("after: collecting=True frozen=")
+    assert int(after.rsplit("=", 1)[1]) > 10_000  # the start's modules, classes and wrappers

@@ -4,10 +4,11 @@ only: each object's behaviour (and its tests) lives in its own module.
 QML sees them as context properties (`context()`): `session` (the shown session), `sessions` (the
 sidebar), `agent` (the agent's state and banner), `sessionHeader` (the session's title, modes, options, usage,
 commands), `turn` (the composer's draft, send and stop), `notices`, `conversation` (questions, copy,
-links), `timeline` (the list model), `terminals` (the painted screens' source), `fileChanges`,
-`attachments`, `composerFiles`, `icons`, `diffs` (diff rendering), `signIn`, `userTerminals` (the
-terminal panel), `terminalAccess` (how the agent reaches the terminals), `proposalCards` (the proposal
-cards' confirm, cancel and keyboard position) and `app` (settings)."""
+links), `timeline` (the list model), `terminals` (the painted screens' source), `paintedTypes` (the
+painted screen's QML type, made on first use), `fileChanges`, `attachments`, `composerFiles`, `icons`,
+`diffs` (diff rendering), `signIn`, `userTerminals` (the terminal panel), `terminalAccess` (how the
+agent reaches the terminals), `proposalCards` (the proposal cards' confirm, cancel and keyboard
+position) and `app` (settings)."""
 
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ from app.renderer.qt.diffs import DiffRenderer
 from app.renderer.qt.file_changes import FileChanges
 from app.renderer.qt.icons import Icons
 from app.renderer.qt.notices import Notices
+from app.renderer.qt.painted_types import PaintedTypes
 from app.renderer.qt.proposal_cards import ProposalCards
 from app.renderer.qt.row_views import RowViews
 from app.renderer.qt.schedulers import ConversationScheduler
@@ -77,6 +79,7 @@ class ChatObjects(QObject):
         notify = bool(host.settings.notifications().get("desktop", True))
         self.app = AppSettings(reduced_motion, color_scheme, self, font_scale, notify)
         self.icons = Icons(self)
+        self.painted_types = PaintedTypes(self)
         self.diffs = DiffRenderer(self)
         self.tasks = TaskRunner(self)
         self.notices = Notices(self)
@@ -142,6 +145,7 @@ class ChatObjects(QObject):
         return {
             "app": self.app,
             "icons": self.icons,
+            "paintedTypes": self.painted_types,
             "diffs": self.diffs,
             "signIn": self.sign_in,
             "session": self.session,

@@ -545,8 +545,14 @@ class TerminalScreen(QQuickPaintedItem):
             painter.drawRect(cell.adjusted(0.5, 0.5, -0.5, -0.5))
 
 
+_registered: list[bool] = []
+
+
 def register() -> None:
-    """Make `TerminalScreen` available to QML as `import ClawQt.Terminal`."""
+    """Make `TerminalScreen` available to QML as `import ClawQt.Terminal` (once per process: every
+    window's engine sees the same type)."""
     from PySide6.QtQml import qmlRegisterType
 
-    qmlRegisterType(TerminalScreen, "ClawQt.Terminal", 1, 0, "TerminalScreen")
+    if not _registered:
+        qmlRegisterType(TerminalScreen, "ClawQt.Terminal", 1, 0, "TerminalScreen")
+        _registered.append(True)
