@@ -9,7 +9,8 @@ import time
 import acp
 
 from app.renderer.pipeline import HeadlessPipeline
-from bench.common import Result, scripted_service, sdk_vs_clawqt, with_sdk_client
+from bench.common import Result, scripted_service, sdk_vs_clawqt
+from bench.sdk_client import with_sdk_client
 
 UPDATES = 10_000
 GOAL = 1.5

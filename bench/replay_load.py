@@ -7,7 +7,8 @@ import asyncio
 import time
 
 from app.renderer.pipeline import HeadlessPipeline
-from bench.common import Result, scripted_service, sdk_vs_clawqt, with_sdk_client
+from bench.common import Result, scripted_service, sdk_vs_clawqt
+from bench.sdk_client import with_sdk_client
 
 TURNS = 1_000
 UPDATES = TURNS * 20

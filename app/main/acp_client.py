@@ -1,9 +1,12 @@
-"""The ACP client object: every client method of the SDK, answered on purpose.
+"""The ACP client object: every client method of the protocol, answered on purpose.
 
-`session/update` normally never reaches here (the transport routes it in arrival order before the SDK);
-the method still routes correctly if a transport without interception is used. fs/* and terminal/* are
-served by the chat service (app/main/agent_files.py, app/main/client_terminals.py); what stays
-unimplemented answers `method_not_found` (never `null`).
+`requests()` and `notifications()` are the method tables `rpc_connection.RpcConnection` dispatches the
+agent's messages to; each reads its params with `rpc_params` (a wrong field is invalid params) and
+answers a plain camelCase dict. `session/update` normally never reaches here (the transport routes it
+in arrival order before the connection); the method still routes correctly if a transport without
+interception is used. fs/* and terminal/* are served by the chat service (app/main/agent_files.py,
+app/main/client_terminals.py); what stays unimplemented (elicitation, MCP over ACP, extension
+methods) answers `method_not_found` (never `null`).
 """
 
 from __future__ import annotations
@@ -13,32 +16,24 @@ import logging
 from collections.abc import Iterator
 from typing import Any, Protocol
 
+from app.main import rpc_params as p
 from app.main.agent_files import AgentFileError
 from app.main.client_terminals import TerminalError
+from app.main.json_rpc import RpcError
+from app.main.rpc_connection import Handler
 
 log = logging.getLogger(__name__)
-
-
-def _not_found(method: str) -> Exception:
-    """The SDK's method_not_found error (imported late: the SDK's pydantic schema takes ~0.5 s to
-    import, and the window must be able to show its first frame before the agent starts)."""
-    from acp import RequestError
-
-    return RequestError.method_not_found(method)
-
 
 FILE_ERROR_CODES = {"resource_not_found": -32002, "invalid_params": -32602, "internal": -32603}
 
 
-def _file_error(exc: AgentFileError, path: str) -> Exception:
+def _file_error(exc: AgentFileError, path: str) -> RpcError:
     """The JSON-RPC error for a refused file request. The reason is the error's message: agents show
     the message to their model ("Resource not found" alone sends it guessing); `data` repeats it."""
-    from acp import RequestError
-
     data: dict[str, Any] = {"details": str(exc)}
     if exc.code == "resource_not_found":
         data["uri"] = path
-    return RequestError(FILE_ERROR_CODES.get(exc.code, -32603), str(exc), data)
+    return RpcError(FILE_ERROR_CODES.get(exc.code, -32603), str(exc), data)
 
 
 class SessionRequests(Protocol):
@@ -90,19 +85,22 @@ def _terminal_errors() -> Iterator[None]:
     try:
         yield
     except TerminalError as exc:
-        from acp import RequestError
-
-        raise RequestError(-32602, str(exc), {"details": str(exc)}) from exc
+        raise RpcError(-32602, str(exc), {"details": str(exc)}) from exc
 
 
-def _dump(model: Any) -> Any:
-    return model.model_dump(mode="json", by_alias=True, exclude_none=True)
+def _present(values: dict[str, Any]) -> dict[str, Any]:
+    """An answer without its null fields, also in the objects inside it (an exit status without the
+    signal it did not have): what agents got from ClawQt since its first version."""
+    return {
+        key: _present(value) if isinstance(value, dict) else value
+        for key, value in values.items()
+        if value is not None
+    }
 
 
 class ClawClient:
-    """Implements `acp.interfaces.Client` in full (by duck typing: the SDK resolves handlers by name;
-    not subclassing `acp.Client` also means nothing can silently answer `null`); unimplemented areas
-    raise method_not_found."""
+    """The client half of ACP; its methods take Python arguments, `requests()` and `notifications()`
+    adapt them to the agent's params."""
 
     def __init__(
         self, sessions: SessionRequests, *, terminals: TerminalRequests, files: FileRequests
@@ -111,47 +109,95 @@ class ClawClient:
         self._terminals = terminals
         self._files = files
 
-    def on_connect(self, conn: Any) -> None:
-        """Part of the SDK's Client interface; requests go out through AgentConnection instead."""
+    def requests(self) -> dict[str, Handler]:
+        """The agent's requests ClawQt answers, by method."""
+        return {
+            "session/request_permission": self._on_permission,
+            "fs/read_text_file": self._on_read,
+            "fs/write_text_file": self._on_write,
+            "terminal/create": self._on_create_terminal,
+            "terminal/output": self._on_terminal("output"),
+            "terminal/release": self._on_terminal("release"),
+            "terminal/wait_for_exit": self._on_terminal("wait_for_exit"),
+            "terminal/kill": self._on_terminal("kill"),
+        }
 
-    async def session_update(self, session_id: str, update: Any, **kwargs: Any) -> None:
-        params: dict[str, Any] = {"sessionId": session_id, "update": _dump(update)}
-        if kwargs:
-            params["_meta"] = kwargs
+    def notifications(self) -> dict[str, Handler]:
+        """The agent's notifications ClawQt takes, by method (others are logged and ignored)."""
+        return {"session/update": self._on_session_update}
+
+    # --- params -> methods -----------------------------------------------------------------------
+    async def _on_session_update(self, params: dict[str, Any]) -> None:
+        p.text(params, "sessionId")
+        p.obj(params, "update")
         self._sessions.route_session_update(params)
 
-    async def request_permission(
-        self, session_id: str, tool_call: Any, options: list[Any], **kwargs: Any
-    ) -> Any:
-        from acp.schema import AllowedOutcome, DeniedOutcome, RequestPermissionResponse
-
-        chosen = await self._sessions.handle_permission_request(
-            session_id, _dump(tool_call), [_dump(option) for option in options]
+    async def _on_permission(self, params: dict[str, Any]) -> dict[str, Any]:
+        return await self.request_permission(
+            p.text(params, "sessionId"), p.obj(params, "toolCall"), p.objects(params, "options")
         )
+
+    async def _on_read(self, params: dict[str, Any]) -> dict[str, Any]:
+        return await self.read_text_file(
+            p.text(params, "sessionId"),
+            p.text(params, "path"),
+            p.optional_int(params, "line"),
+            p.optional_int(params, "limit"),
+        )
+
+    async def _on_write(self, params: dict[str, Any]) -> dict[str, Any]:
+        return await self.write_text_file(
+            p.text(params, "sessionId"), p.text(params, "path"), p.text(params, "content")
+        )
+
+    async def _on_create_terminal(self, params: dict[str, Any]) -> dict[str, Any]:
+        return await self.create_terminal(
+            p.text(params, "sessionId"),
+            p.text(params, "command"),
+            p.optional_texts(params, "args"),
+            p.objects(params, "env", optional=True),
+            p.optional_text(params, "cwd"),
+            p.optional_int(params, "outputByteLimit"),
+        )
+
+    def _on_terminal(self, action: str) -> Handler:
+        method = {
+            "output": self.terminal_output,
+            "release": self.release_terminal,
+            "wait_for_exit": self.wait_for_terminal_exit,
+            "kill": self.kill_terminal,
+        }[action]
+
+        async def handle(params: dict[str, Any]) -> dict[str, Any]:
+            return await method(p.text(params, "sessionId"), p.text(params, "terminalId"))
+
+        return handle
+
+    # --- the methods ---------------------------------------------------------------------------
+    async def request_permission(
+        self, session_id: str, tool_call: dict[str, Any], options: list[dict[str, Any]]
+    ) -> dict[str, Any]:
+        chosen = await self._sessions.handle_permission_request(session_id, tool_call, options)
         if chosen is None:
-            return RequestPermissionResponse(outcome=DeniedOutcome(outcome="cancelled"))
-        return RequestPermissionResponse(outcome=AllowedOutcome(outcome="selected", option_id=chosen))
+            return {"outcome": {"outcome": "cancelled"}}
+        return {"outcome": {"outcome": "selected", "optionId": chosen}}
 
     # fs/*: confined to the session's workspace (app/main/agent_files.py)
     async def read_text_file(
-        self, session_id: str, path: str, line: int | None = None, limit: int | None = None, **kwargs: Any
-    ) -> Any:
-        from acp.schema import ReadTextFileResponse
-
+        self, session_id: str, path: str, line: int | None = None, limit: int | None = None
+    ) -> dict[str, Any]:
         try:
             text = await self._files.read(session_id, path, line, limit)
         except AgentFileError as exc:
             raise _file_error(exc, path) from exc
-        return ReadTextFileResponse(content=text)
+        return {"content": text}
 
-    async def write_text_file(self, session_id: str, path: str, content: str, **kwargs: Any) -> Any:
-        from acp.schema import WriteTextFileResponse
-
+    async def write_text_file(self, session_id: str, path: str, content: str) -> dict[str, Any]:
         try:
             self._files.write(session_id, path, content)
         except AgentFileError as exc:
             raise _file_error(exc, path) from exc
-        return WriteTextFileResponse()
+        return {}
 
     # terminal/*: real PTYs owned by the chat service (app/main/client_terminals.py)
     async def create_terminal(
@@ -159,54 +205,28 @@ class ClawClient:
         session_id: str,
         command: str,
         args: list[str] | None = None,
-        env: list[Any] | None = None,
+        env: list[dict[str, Any]] | None = None,
         cwd: str | None = None,
         output_byte_limit: int | None = None,
-        **kwargs: Any,
-    ) -> Any:
-        from acp.schema import CreateTerminalResponse
-
-        env_plain = [_dump(e) if hasattr(e, "model_dump") else e for e in env or []]
+    ) -> dict[str, Any]:
         with _terminal_errors():
-            terminal_id = self._terminals.create(session_id, command, args, env_plain, cwd, output_byte_limit)
-        return CreateTerminalResponse(terminal_id=terminal_id)
+            terminal_id = self._terminals.create(session_id, command, args, env or [], cwd, output_byte_limit)
+        return {"terminalId": terminal_id}
 
-    async def terminal_output(self, session_id: str, terminal_id: str, **kwargs: Any) -> Any:
-        from acp.schema import TerminalOutputResponse
-
+    async def terminal_output(self, session_id: str, terminal_id: str) -> dict[str, Any]:
         with _terminal_errors():
-            result = self._terminals.output(session_id, terminal_id)
-        return TerminalOutputResponse.model_validate(result)
+            return _present(self._terminals.output(session_id, terminal_id))
 
-    async def release_terminal(self, session_id: str, terminal_id: str, **kwargs: Any) -> Any:
-        from acp.schema import ReleaseTerminalResponse
-
+    async def release_terminal(self, session_id: str, terminal_id: str) -> dict[str, Any]:
         with _terminal_errors():
             self._terminals.release(session_id, terminal_id)
-        return ReleaseTerminalResponse()
+        return {}
 
-    async def wait_for_terminal_exit(self, session_id: str, terminal_id: str, **kwargs: Any) -> Any:
-        from acp.schema import WaitForTerminalExitResponse
-
+    async def wait_for_terminal_exit(self, session_id: str, terminal_id: str) -> dict[str, Any]:
         with _terminal_errors():
-            status = await self._terminals.wait_for_exit(session_id, terminal_id)
-        return WaitForTerminalExitResponse.model_validate(status)
+            return _present(await self._terminals.wait_for_exit(session_id, terminal_id))
 
-    async def kill_terminal(self, session_id: str, terminal_id: str, **kwargs: Any) -> Any:
-        from acp.schema import KillTerminalResponse
-
+    async def kill_terminal(self, session_id: str, terminal_id: str) -> dict[str, Any]:
         with _terminal_errors():
             self._terminals.kill(session_id, terminal_id)
-        return KillTerminalResponse()
-
-    async def create_elicitation(self, message: str, mode: Any, **kwargs: Any) -> Any:
-        raise _not_found("elicitation/create")
-
-    async def complete_elicitation(self, elicitation_id: str, **kwargs: Any) -> None:
-        log.info("elicitation/complete for %s ignored (elicitation unsupported)", elicitation_id)
-
-    async def ext_method(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
-        raise _not_found(method)
-
-    async def ext_notification(self, method: str, params: dict[str, Any]) -> None:
-        log.info("agent extension notification %s ignored", method)
+        return {}

@@ -21,10 +21,13 @@ from typing import Any
 from app import __version__
 from app.contract.envelopes import AgentInfo, AgentStateEnvelope, AgentStateName
 from app.contract.errors import AgentRequestFailed, AgentTimedOut, AgentUnavailable, SignInRequired
+from app.main.acp_client import ClawClient
 from app.main.agent_command import AgentCommand
 from app.main.agent_errors import agent_error, error_details
 from app.main.agent_process import AgentProcess
 from app.main.auth_methods import is_sign_in_refusal
+from app.main.json_rpc import RpcError
+from app.main.rpc_connection import RpcConnection
 from app.main.stdio_transport import StdioTransport
 from app.main.trace_recorder import TraceRecorder
 
@@ -68,12 +71,12 @@ def backoff_delay(failures: int) -> float:
 
 
 class AgentConnection:
-    """Owns the child process and its SDK connection. The chat service owns everything else."""
+    """Owns the child process and its JSON-RPC connection. The chat service owns everything else."""
 
     def __init__(
         self,
         command: AgentCommand,
-        client: Any,
+        client: ClawClient,
         *,
         intercept: Callable[[dict[str, Any]], bool],
         on_state: Callable[[AgentStateEnvelope], None],
@@ -95,7 +98,7 @@ class AgentConnection:
         self.init_timeout = init_timeout
         self._cwd = cwd
         self._process: AgentProcess | None = None
-        self._rpc: Any = None  # acp.connection.Connection (JSON-RPC over our transport), made when started
+        self._rpc: RpcConnection | None = None  # made when the child is started
         self._starting: asyncio.Task[None] | None = None
         self._watcher: asyncio.Task[None] | None = None
         self._ready_at: float | None = None
@@ -210,8 +213,6 @@ class AgentConnection:
         self._set_state("ready", f"{self.label} is ready")
 
     async def _initialize(self, exited: asyncio.Task[int]) -> dict[str, Any]:
-        from acp import RequestError
-
         assert self._rpc is not None
         params = {
             "protocolVersion": PROTOCOL_VERSION,
@@ -234,7 +235,7 @@ class AgentConnection:
             return result
         if init in done:
             exc = init.exception()
-            if isinstance(exc, RequestError):
+            if isinstance(exc, RpcError):
                 raise self._fail_init(f"refused initialize: {exc}")
             # a closed connection means the child is exiting: wait briefly for its code
             with contextlib.suppress(asyncio.TimeoutError):
@@ -315,10 +316,9 @@ class AgentConnection:
 
     # --- requests ----------------------------------------------------------------------------
     async def request(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
-        """Send a request to a ready agent, as the plain dicts ClawQt builds (every request, modelled by
-        the SDK or not, goes through this one path); JSON-RPC errors and death become HostErrors."""
-        from acp import RequestError
-
+        """Send a request to a ready agent, as the plain dicts ClawQt builds (every request, in the
+        protocol's schema or not, goes through this one path); JSON-RPC errors and death become
+        HostErrors."""
         await self.ensure_ready()
         rpc = self._rpc
         if rpc is None:
@@ -331,7 +331,7 @@ class AgentConnection:
                 f"The agent did not answer {method} within {deadline:g} s.",
                 details=f"{self.command.display}\nLast stderr lines:\n{self.stderr_tail(10)}",
             ) from exc
-        except RequestError as exc:
+        except RpcError as exc:
             offers = self.info is not None and bool(self.info.auth_methods)
             if is_sign_in_refusal(method, exc.code, str(exc), exc.data, self.stderr_tail(5), offers):
                 message = agent_error(str(exc), exc.data)
@@ -353,8 +353,8 @@ class AgentConnection:
         return result if isinstance(result, dict) else {}
 
     def refuse(self, msg_id: Any, code: int, message: str) -> None:
-        """Answer one of the agent's requests with an error, without the SDK (a request ClawQt refuses
-        on its raw form, before the SDK's schema would quietly drop the parts it cannot read)."""
+        """Answer one of the agent's requests with an error, before the connection sees it (a request
+        ClawQt refuses on its raw form)."""
         transport = self._transport
         if transport is None:
             return
@@ -432,16 +432,10 @@ def _seen(future: asyncio.Future[Any]) -> None:
         future.exception()
 
 
-def _json_rpc(client: Any, transport: StdioTransport) -> Any:
-    """The SDK's JSON-RPC connection over our transport, dispatching the agent's requests to `client`.
-
-    Its public `send_request` carries every request as a plain dict: the SDK's typed wrappers would drop
-    fields it does not model, and it has none for some methods (`session/delete`). Imported late: the
-    SDK's pydantic schema takes ~0.5 s to import, after the window's first frame."""
-    from acp.client.router import build_client_router
-    from acp.connection import Connection
-
-    return Connection(build_client_router(client), transport)
+def _json_rpc(client: ClawClient, transport: StdioTransport) -> RpcConnection:
+    """JSON-RPC over our transport, dispatching the agent's requests and notifications to `client`.
+    Every request goes out as the plain dict ClawQt builds, every answer comes back as one."""
+    return RpcConnection(transport, requests=client.requests(), notifications=client.notifications())
 
 
 def _agent_info(result: dict[str, Any], fallback_name: str) -> AgentInfo:

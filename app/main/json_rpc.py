@@ -1,5 +1,5 @@
-"""What makes a parsed JSON object a JSON-RPC message ClawQt can take: the live reader and the trace
-replay drop the same lines for the same reasons."""
+"""JSON-RPC basics: what makes a parsed JSON object a message ClawQt can take (the live reader and the
+trace replay drop the same lines for the same reasons), and the error an answer carries."""
 
 from __future__ import annotations
 
@@ -18,4 +18,29 @@ def jsonrpc_problem(message: dict[str, Any]) -> str:
     return ""
 
 
-__all__ = ["jsonrpc_problem"]
+class RpcError(Exception):
+    """A JSON-RPC error: raised by a handler to answer the agent with it, and raised for an agent's
+    error answer to one of ClawQt's requests. `str()` is the message."""
+
+    def __init__(self, code: int, message: str, data: Any = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.data = data
+
+    @classmethod
+    def method_not_found(cls, method: str) -> RpcError:
+        return cls(-32601, "Method not found", {"method": method})
+
+    @classmethod
+    def invalid_params(cls, details: str) -> RpcError:
+        return cls(-32602, "Invalid params", {"details": details})
+
+    def to_error(self) -> dict[str, Any]:
+        """The `error` member of an answer."""
+        error: dict[str, Any] = {"code": self.code, "message": str(self)}
+        if self.data is not None:
+            error["data"] = self.data
+        return error
+
+
+__all__ = ["RpcError", "jsonrpc_problem"]

@@ -997,6 +997,36 @@ class Agent:
         response = await self.request_raw("fs/write_text_file", request)
         self.chunk(sid, json.dumps({"result": response.get("result"), "error": response.get("error")}))
 
+    async def prompt_rpc_hostile(self, sid: str, params: dict[str, Any], text: str) -> str:
+        """`rpc-hostile`: requests ClawQt cannot answer as asked (unknown and extension methods, params
+        that are no object, fields of the wrong type or missing), an unknown notification, then a good
+        read; reports each answer's error (or result) as a JSON list."""
+        path = self.session_path(sid, "notes.txt")
+        asks: list[tuple[str, Any]] = [
+            ("no/such_method", {"sessionId": sid}),
+            ("_vendor/extension", {"sessionId": sid}),
+            ("mcp/connect", {"sessionId": sid}),
+            ("fs/read_text_file", [sid, path]),
+            ("fs/read_text_file", {"sessionId": sid, "path": 42}),
+            ("fs/read_text_file", {"sessionId": sid, "path": path, "line": "2"}),
+            ("fs/write_text_file", {"sessionId": sid, "path": path}),
+            ("terminal/output", {"sessionId": sid}),
+            ("session/request_permission", {"sessionId": sid, "toolCall": {}, "options": "allow"}),
+        ]
+        self.send({"jsonrpc": "2.0", "method": "no/such_notification", "params": {"sessionId": sid}})
+        answers = []
+        for method, request in asks:
+            response = await self.request_raw(method, request)
+            answers.append(
+                {"method": method, "result": response.get("result"), "error": response.get("error")}
+            )
+        good = await self.request_raw("fs/read_text_file", {"sessionId": sid, "path": path})
+        answers.append(
+            {"method": "fs/read_text_file", "result": good.get("result"), "error": good.get("error")}
+        )
+        self.chunk(sid, json.dumps(answers))
+        return "end_turn"
+
     async def prompt_fs_read(self, sid: str, params: dict[str, Any], text: str) -> str:
         """`fs-read <relative> [line] [limit]`: reports {"result": ..., "error": ...} as JSON."""
         words = text.split()
@@ -1382,6 +1412,7 @@ PROMPTS = {
     "term-outside": Agent.prompt_term_outside,
     "term-hold": Agent.prompt_term_hold,
     "fs-read": Agent.prompt_fs_read,
+    "rpc-hostile": Agent.prompt_rpc_hostile,
     "fs-write": Agent.prompt_fs_write,
     "fs-read-outside": Agent.prompt_fs_read_outside,
     "fs-write-outside": Agent.prompt_fs_write_outside,

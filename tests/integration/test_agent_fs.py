@@ -9,8 +9,8 @@ import os
 from pathlib import Path
 
 import pytest
-from acp import RequestError
 
+from app.main.json_rpc import RpcError
 from tests.conftest import scripted_agent_argv
 
 
@@ -101,10 +101,10 @@ async def test_agent_write_outside_is_refused_and_nothing_is_written(make_servic
 async def test_file_request_for_an_unknown_session_is_resource_not_found(make_service, tmp_path):
     service, envelopes, _key, ws = await _session(make_service, tmp_path)
     (ws / "a.txt").write_text("a")
-    with pytest.raises(RequestError) as refused:
+    with pytest.raises(RpcError) as refused:
         await service._client.read_text_file("no-such-session", str(ws / "a.txt"))
     assert refused.value.code == -32002 and "no open session" in refused.value.data["details"]
-    with pytest.raises(RequestError) as refused_write:
+    with pytest.raises(RpcError) as refused_write:
         await service._client.write_text_file("no-such-session", str(ws / "a.txt"), "b")
     assert refused_write.value.code == -32002 and (ws / "a.txt").read_text() == "a"
     assert len(_refusals(envelopes)) == 2
@@ -142,3 +142,35 @@ async def test_additional_directories_are_not_sent_to_an_agent_without_the_capab
     await service.new_session()
     [new] = [m for m in sent if m.get("method") == "session/new"]
     assert "additionalDirectories" not in new["params"]
+
+
+async def test_requests_the_client_cannot_take_as_sent_get_json_rpc_errors_and_the_next_one_works(
+    make_service, tmp_path
+):
+    """Answered by ClawQt's own JSON-RPC layer (app/main/rpc_connection.py, rpc_params.py): an unknown
+    or extension method is method not found, params that are no object or a field of the wrong type
+    (or missing) are invalid params naming the field; nothing of it ends the agent's connection."""
+    service, envelopes, key, ws = await _session(make_service, tmp_path)
+    (ws / "notes.txt").write_text("still here\n")
+    answers, _ = await _say(service, envelopes, key, "rpc-hostile")
+    errors = [
+        (a["method"], a["error"]["code"], (a["error"].get("data") or {}).get("details")) for a in answers[:-1]
+    ]
+    assert errors == [
+        ("no/such_method", -32601, None),
+        ("_vendor/extension", -32601, None),
+        ("mcp/connect", -32601, None),
+        ("fs/read_text_file", -32602, "params must be an object"),
+        ("fs/read_text_file", -32602, "`path` must be a string"),
+        ("fs/read_text_file", -32602, "`line` must be an integer"),
+        ("fs/write_text_file", -32602, "`content` must be a string"),
+        ("terminal/output", -32602, "`terminalId` must be a string"),
+        ("session/request_permission", -32602, "`options` must be a list of objects"),
+    ]
+    assert all(a["result"] is None for a in answers[:-1])
+    assert answers[-1] == {
+        "method": "fs/read_text_file",
+        "result": {"content": "still here\n"},
+        "error": None,
+    }
+    assert service.connection.state == "ready"

@@ -78,3 +78,39 @@ def test_the_window_draws_its_first_frame_before_the_painted_terminal_and_any_co
     after = next(line for line in done.stdout.splitlines() if line.startswith("after"))
     assert after.startswith("after: collecting=True frozen=")
     assert int(after.rsplit("=", 1)[1]) > 10_000  # the start's modules, classes and wrappers
+
+
+AGENT_PROBE = r"""
+import asyncio, sys, tempfile
+from pathlib import Path
+from app.main.agent_command import AgentCommand
+from app.main.chat_service import ChatService
+
+async def main():
+    folder = Path(tempfile.mkdtemp())
+    argv = tuple(sys.argv[1:])
+    service = ChatService(AgentCommand(argv, "flag", "probe"), cwd=str(folder), log_path=folder / "err.log")
+    opened = await service.new_session()
+    result = await service.prompt(opened.session_key, "fs-read notes.txt")
+    await service.shutdown()
+    heavy = sorted({name.split(".")[0] for name in sys.modules} & {"acp", "pydantic", "pydantic_core"})
+    print(result.stop_reason, heavy)
+
+asyncio.run(main())
+"""
+
+
+def test_talking_to_an_agent_loads_neither_the_acp_sdk_nor_pydantic():
+    """ClawQt's own JSON-RPC layer talks to the agent (a session, a turn, a file request served): the
+    SDK's pydantic schema (about half a second and 24 MB) is never imported by the client."""
+    from tests.conftest import scripted_agent_argv
+
+    done = subprocess.run(
+        [sys.executable, "-c", AGENT_PROBE, *scripted_agent_argv()],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "end_turn []"
