@@ -170,7 +170,7 @@ def test_ten_thousand_permission_options_show_a_hundred_deny_answers_and_memory_
         deny.clicked.emit()
         await ui.until(lambda: not objects.session.busy, 30)
         records = str([item_record(item) for item in objects.session.timeline.items.values()])
-        assert '"optionId": "deny", "outcome": "selected"' in records  # the agent got Deny
+        assert '"outcome": "selected", "optionId": "deny"' in records  # the agent got Deny
         assert stall < STALL_LIMIT_S, f"the GUI stalled {stall * 1000:.0f} ms"
         first = await _new_chat(ui, window)
         assert first not in objects.session.store.timelines
