@@ -35,7 +35,7 @@ from app.renderer.timeline.rows import (
 class Block:
     key: RowKey
     kind: RowKind
-    item_ids: list[str]
+    item_ids: tuple[str, ...]  # the same tuple its row holds (one per block, not a list and a copy)
 
 
 @dataclass(slots=True)
@@ -44,7 +44,7 @@ class Group:
     ref: GroupRef  # named after its first item
     item_ids: list[str] = field(default_factory=list)
     blocks: list[Block] = field(default_factory=list)
-    attachment_items: list[str] = field(default_factory=list)
+    attachment_items: tuple[str, ...] = ()  # rarely any: no empty list kept per group
     row_start: int = 0
     row_count: int = 0
 
@@ -85,19 +85,23 @@ class Grouping:
 
     def _compute_blocks(self, group: Group) -> None:
         group.blocks = []
-        group.attachment_items = []
-        for item_id in group.item_ids:
-            self._classify(group, item_id)
+        group.attachment_items = ()
+        growing: list[str] = []  # the last block's items while it can grow (a tuple grown item by item
+        for item_id in group.item_ids:  # would make a turn of many tool calls quadratic)
+            self._classify(group, item_id, growing)
+        if group.blocks:
+            group.blocks[-1].item_ids = tuple(growing)
 
-    def _classify(self, group: Group, item_id: str) -> None:
-        """Record visibility/attachments and place the item in a block (assistant turns)."""
+    def _classify(self, group: Group, item_id: str, growing: list[str] | None = None) -> None:
+        """Record visibility/attachments and place the item in a block (assistant turns). With
+        `growing` (a whole group being classified) the last block's items collect there instead."""
         item = self.items[item_id]
         visible = item.visible
         attachments = item.attachments
         self._visible[item_id] = visible
         self._attachments[item_id] = attachments
         if attachments:
-            group.attachment_items.append(item_id)
+            group.attachment_items += (item_id,)
         if group.kind == "user":
             return
         self.block_of.pop(item_id, None)
@@ -105,10 +109,17 @@ class Grouping:
             return
         last = group.blocks[-1] if group.blocks else None
         if isinstance(item, ToolCall) and last is not None and last.kind in ("tool", "tool-group"):
-            last.item_ids.append(item_id)
+            if growing is None:
+                last.item_ids += (item_id,)
+            else:
+                growing.append(item_id)
             last.kind = "tool-group"
         else:
-            last = Block(RowKey("block", item_id), block_kind(item), [item_id])
+            if growing is not None:
+                if last is not None:
+                    last.item_ids = tuple(growing)
+                growing[:] = [item_id]
+            last = Block(RowKey("block", item_id), block_kind(item), (item_id,))
             group.blocks.append(last)
         self.block_of[item_id] = last
 
@@ -118,15 +129,11 @@ class Grouping:
         if group.kind == "user":
             specs = [(RowKey("user", lead), "user", tuple(group.item_ids))]
             if group.attachment_items:
-                specs.append(
-                    (RowKey("user-attachments", lead), "user-attachments", tuple(group.attachment_items))
-                )
+                specs.append((RowKey("user-attachments", lead), "user-attachments", group.attachment_items))
         else:
-            specs = [(b.key, b.kind, tuple(b.item_ids)) for b in group.blocks]
+            specs = [(b.key, b.kind, b.item_ids) for b in group.blocks]
             if group.attachment_items:
-                specs.append(
-                    (RowKey("turn-attachments", lead), "turn-attachments", tuple(group.attachment_items))
-                )
+                specs.append((RowKey("turn-attachments", lead), "turn-attachments", group.attachment_items))
             specs.append((RowKey("footer", lead), "turn-footer", ()))
         last = len(specs) - 1
         return [
@@ -267,7 +274,7 @@ class Grouping:
         if block is tail:  # joined the trailing tool group
             return self._refresh_block_row(group, block)
         position = group.row_start + blocks_before
-        row = Row(block.key, block.kind, group.ref, tuple(block.item_ids), first=blocks_before == 0)
+        row = Row(block.key, block.kind, group.ref, block.item_ids, first=blocks_before == 0)
         changes: list[RowChange] = [RowsInserted(position, (row,))]
         self.rows.insert(position, row)
         group.row_count += 1
@@ -283,7 +290,7 @@ class Grouping:
     def _refresh_block_row(self, group: Group, block: Block) -> list[RowChange]:
         position = self.row_pos[block.key]
         old = self.rows[position]
-        row = Row(block.key, block.kind, group.ref, tuple(block.item_ids), first=old.first, last=old.last)
+        row = Row(block.key, block.kind, group.ref, block.item_ids, first=old.first, last=old.last)
         self.rows[position] = row
         return [RowsChanged(position, (row,))]
 

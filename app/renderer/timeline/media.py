@@ -155,8 +155,10 @@ class MediaScanner:
 
     def __init__(self, cwd_known: bool = True) -> None:
         self.cwd_known = cwd_known
-        self._fence = _Fence()
-        self._complete_refs: list[MediaRef] = []
+        # made when first needed: most replies have no fence, no directive and no pending line, and a
+        # scanner stays with its reply as long as the chat is shown
+        self._fence: _Fence | None = None
+        self._complete_refs: list[MediaRef] | tuple[()] = ()
         self._prose_lines = 0  # 1 once a line of prose was seen
         self.has_directive = False
         self._reset_partial()
@@ -203,7 +205,7 @@ class MediaScanner:
             self._partial_indent_len += lead
             if self._partial_indent_len > MAX_INDENT:  # indented too deep to be a directive or a fence
                 self._partial_kind = "plain"
-                self._partial = []
+                self._partial = ()
                 return
             self._partial_head = chunk[lead : lead + len(_KEYWORD)]
         elif len(self._partial_head) < len(_KEYWORD):
@@ -212,10 +214,13 @@ class MediaScanner:
             head = self._partial_head
             if not _could_matter(self._partial_indent[:4], head, partial=True):
                 self._partial_kind = "plain"  # neither a fence line nor a directive: only prose
-                self._partial = []
+                self._partial = ()
                 return
             self._partial_kind = "fence" if head.startswith(("`", "~")) else "directive"
-        self._partial.append(chunk)
+        if self._partial:
+            self._partial.append(chunk)  # type: ignore[union-attr]
+        else:
+            self._partial = [chunk]
         self._partial_len += len(chunk)
         if self._partial_kind == "directive" and self._partial_len > 2 * self._MAX_DIRECTIVE_LINE:
             self._shorten()
@@ -225,13 +230,13 @@ class MediaScanner:
         text = self._LONG_RUN.sub(" " * self._RUN, "".join(self._partial))
         if len(text) > self._MAX_DIRECTIVE_LINE:
             self._partial_kind = "plain"
-            self._partial = []
+            self._partial = ()
             return
         self._partial = [text]
         self._partial_len = len(text)
 
     def _reset_partial(self) -> None:
-        self._partial: list[str] = []
+        self._partial: list[str] | tuple[()] = ()
         self._partial_len = 0
         self._partial_indent = ""  # the first few characters of indentation
         self._partial_indent_len = 0
@@ -240,16 +245,24 @@ class MediaScanner:
         self._partial_nonblank = False
 
     def _take(self, line: str) -> None:
-        in_fence = self._fence.feed(line)
+        if self._fence is None and _FENCE.match(line) is None:
+            in_fence = False  # no fence is open and this line opens none
+        else:
+            if self._fence is None:
+                self._fence = _Fence()
+            in_fence = self._fence.feed(line)
         ref = None if in_fence else parse_directive(line, self.cwd_known)
         if ref is not None:
-            self._complete_refs.append(ref)
+            if self._complete_refs:
+                self._complete_refs.append(ref)  # type: ignore[union-attr]
+            else:
+                self._complete_refs = [ref]
             self.has_directive = True
         elif not self._prose_lines and line.strip():  # only whether there is any prose matters
             self._prose_lines = 1
 
     def _partial_ref(self) -> MediaRef | None:
-        if self._fence.open or self._partial_kind != "directive":
+        if (self._fence is not None and self._fence.open) or self._partial_kind != "directive":
             return None
         if self._partial_len > self._MAX_DIRECTIVE_LINE:
             self._shorten()
