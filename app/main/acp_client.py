@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any, Protocol
 
 from app.main import rpc_params as p
@@ -116,10 +116,10 @@ class ClawClient:
             "fs/read_text_file": self._on_read,
             "fs/write_text_file": self._on_write,
             "terminal/create": self._on_create_terminal,
-            "terminal/output": self._on_terminal("output"),
-            "terminal/release": self._on_terminal("release"),
-            "terminal/wait_for_exit": self._on_terminal("wait_for_exit"),
-            "terminal/kill": self._on_terminal("kill"),
+            "terminal/output": self._on_terminal(self.terminal_output),
+            "terminal/release": self._on_terminal(self.release_terminal),
+            "terminal/wait_for_exit": self._on_terminal(self.wait_for_terminal_exit),
+            "terminal/kill": self._on_terminal(self.kill_terminal),
         }
 
     def notifications(self) -> dict[str, Handler]:
@@ -160,14 +160,7 @@ class ClawClient:
             p.optional_int(params, "outputByteLimit"),
         )
 
-    def _on_terminal(self, action: str) -> Handler:
-        method = {
-            "output": self.terminal_output,
-            "release": self.release_terminal,
-            "wait_for_exit": self.wait_for_terminal_exit,
-            "kill": self.kill_terminal,
-        }[action]
-
+    def _on_terminal(self, method: Callable[[str, str], Awaitable[dict[str, Any]]]) -> Handler:
         async def handle(params: dict[str, Any]) -> dict[str, Any]:
             return await method(p.text(params, "sessionId"), p.text(params, "terminalId"))
 
