@@ -85,7 +85,9 @@ class Window:
         self.warnings: list[str] = []
         self.engine.warnings.connect(lambda errors: self.warnings.extend(e.toString() for e in errors))
         qml = qml_dir()
-        qmlRegisterSingletonType(QUrl.fromLocalFile(str(qml / "Theme.qml")), "ClawQt", 1, 0, "Theme")
+        for singleton in ("Theme", "SpinnerClock"):
+            url = QUrl.fromLocalFile(str(qml / f"{singleton}.qml"))
+            qmlRegisterSingletonType(url, "ClawQt", 1, 0, singleton)
         for name, qobject in self.objects.context().items():
             self.engine.rootContext().setContextProperty(name, qobject)
         self.engine.addImageProvider(IMAGE_PROVIDER, MemoryImages(self.objects.attachments.image))

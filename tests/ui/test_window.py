@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import os
+import time
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QFont, QFontMetrics
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtGui import QFont, QFontMetrics, QGuiApplication
 
 from app.renderer.timeline.serialize import item_record
 from app.renderer.timeline.turn_view import item_text
@@ -124,7 +125,11 @@ def test_stop_mid_stream_keeps_the_partial_reply(ui):
 
 def test_the_window_stops_drawing_when_a_long_reply_has_ended(ui):
     """Nothing asks for a frame without a change to show: the list once kept an invisible highlight
-    gliding after the question as the reply below it grew, drawing for seconds after the reply ended."""
+    gliding after the question as the reply below it grew, drawing for seconds after the reply ended.
+    The composer's blinking cursor is a change to show (a frame every half second): it stands still here."""
+    hints = QGuiApplication.styleHints()
+    flash = hints.cursorFlashTime()
+    hints.setCursorFlashTime(0)
 
     async def scenario():
         window = await ui.open(scripted_agent_argv())
@@ -138,7 +143,57 @@ def test_the_window_stops_drawing_when_a_long_reply_has_ended(ui):
         await asyncio.sleep(0.6)
         assert len(frames) <= 1
 
-    ui.run(scenario())
+    try:
+        ui.run(scenario())
+    finally:
+        hints.setCursorFlashTime(flash)
+
+
+def test_every_spinner_steps_on_one_clock_so_a_busy_window_draws_a_few_frames_a_second(ui):
+    """While the agent works silently two spinners turn (the composer's and the chat's in the sidebar).
+    Each once had its own timer, so their steps fell in different frames: twice the frames for marks
+    nobody reads that closely. They step together now, in one frame, and stop with the turn."""
+    hints = QGuiApplication.styleHints()
+    flash = hints.cursorFlashTime()
+    hints.setCursorFlashTime(0)  # the composer's blinking cursor would add frames of its own
+
+    async def scenario():
+        window = await ui.open(scripted_agent_argv())
+        await ui.type_and_send(window, "silent")
+        await ui.until(lambda: window.objects.session.busy)
+        arcs = lambda: find_all(window.root.contentItem(), "spinnerArc")  # noqa: E731
+        await ui.until(lambda: len([a for a in arcs() if a.isVisible()]) >= 2)
+        await asyncio.sleep(0.3)  # the sent question's frames
+        clock = window.engine.singletonInstance("ClawQt", "SpinnerClock")
+        spinners = [a.parentItem() for a in arcs()]  # kept: their wrappers must outlive the timers'
+        timers = [t for owner in [*spinners, clock] for t in owner.findChildren(QObject, "spinnerTimer")]
+        running = [t for t in timers if t.property("running")]
+        assert len(running) == 1  # however many spinners turn
+        frames: list[float] = []
+        window.root.frameSwapped.connect(lambda: frames.append(time.perf_counter()))
+        started = time.perf_counter()
+        angles: set[tuple[float, ...]] = set()
+        while time.perf_counter() - started < 1.5:
+            turning = [a for a in arcs() if a.isVisible()]
+            angles.add(tuple(sorted({a.rotation() for a in turning})))
+            await asyncio.sleep(0.01)
+        steps = window.engine.singletonInstance("ClawQt", "Theme").property("spinnerSteps")
+        assert len(frames) <= 1.5 * steps + 2, f"{len(frames)} frames in 1.5 s"
+        assert len(angles) >= steps // 2  # they do turn
+        assert all(len(shown) == 1 for shown in angles), angles  # every spinner at the same angle
+        window.objects.app.setReducedMotion(True)  # the arcs stand still: the clock stops
+        await ui.until(lambda: not running[0].property("running"))
+        window.objects.app.setReducedMotion(False)
+        await ui.until(lambda: running[0].property("running"))
+        window.objects.turn.stop()  # the turn ends: no spinner turns, the clock stops
+        await ui.until(lambda: not window.objects.session.busy, 10)
+        await ui.until(lambda: clock.property("turning") == 0)
+        assert not running[0].property("running")
+
+    try:
+        ui.run(scenario())
+    finally:
+        hints.setCursorFlashTime(flash)
 
 
 def test_the_window_asks_for_the_basic_render_loop_before_qt_makes_one(ui, monkeypatch):
