@@ -12,12 +12,13 @@ Item {
     width: ListView.view ? ListView.view.width : 400
     implicitHeight: column.implicitHeight + Theme.gap
 
+    function settle() { blocksView.ensurePolished(); column.ensurePolished() }  // Conversation.qml says why
     TurnGutter { first: root.first; height: parent.height }
     ColumnLayout {
         id: column
         x: Theme.gutter; y: Theme.spaceTight
         width: Math.min(root.width - x - Theme.pad, Theme.proseWidth)  // lines a reader's eye can follow
-        TextBlocks { Layout.fillWidth: true; blocks: root.blocks }
+        TextBlocks { id: blocksView; Layout.fillWidth: true; blocks: root.blocks }
         Repeater {
             model: root.errors || []
             Text { required property var modelData; text: modelData; color: Theme.danger; wrapMode: Text.Wrap

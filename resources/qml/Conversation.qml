@@ -52,6 +52,19 @@ Item {
                 color: Theme.muted; font.italic: true
             }
         }
+        // Rows whose content changed are laid out now, inner layouts first (each row's `settle`), then
+        // the list: layouts left to the frame would each ask Qt for one more frame showing nothing new.
+        Connections {
+            target: timeline
+            function onRowsUpdated(rows) {
+                for (const row of rows) {
+                    const shown = list.itemAtIndex(row)
+                    if (shown && shown.settle)
+                        shown.settle()
+                }
+                list.forceLayout()
+            }
+        }
         onMovementStarted: root.stickToBottom = false
         onMovementEnded: root.stickToBottom = list.atYEnd
         // Bottom-to-top layout keeps the newest row anchored while it grows; after inserts we only

@@ -13,6 +13,7 @@ Item {
     width: ListView.view ? ListView.view.width : 400
     implicitHeight: column.implicitHeight + Theme.gap
 
+    function settle() { blocksView.ensurePolished(); column.ensurePolished() }  // Conversation.qml says why
     TurnGutter { first: root.first; height: parent.height }
     ColumnLayout {
         id: column
@@ -27,6 +28,7 @@ Item {
             onClicked: timeline.toggle(root.index, "", root.expanded)
         }
         TextBlocks {
+            id: blocksView
             visible: root.expanded
             Layout.fillWidth: true
             Layout.leftMargin: Theme.pad

@@ -16,6 +16,7 @@ from app.contract.envelopes import PromptSettledEnvelope
 from app.main.agent_command import AgentCommand
 from app.main.chat_service import ChatService
 from app.main.host import make_host
+from app.renderer.qt import timeline_model
 from app.renderer.qt.chat_objects import ChatObjects
 from app.renderer.qt.timeline_model import ROLE_IDS, ROLE_NAMES, TimelineModel, view_row
 from app.renderer.timeline.reducer import Timeline
@@ -151,6 +152,38 @@ def test_data_changed_names_exactly_the_roles_that_changed(objects):
     model.flush()
     assert all("blocks" not in roles for roles in seen)
     assert all(roles for roles in seen)  # never an empty list (that would mean "every role")
+
+
+def test_rows_updated_names_the_changed_rows_where_the_view_shows_them_after_the_flush(objects, monkeypatch):
+    """The view lays out the rows a flush changed before the frame (Conversation.qml): it is told their
+    view rows as they are after the whole flush, also when rows were inserted below them, and also for
+    prose whose block list changed in place (no role of the row itself changed)."""
+    timeline = Timeline(KEY, GEN)
+    for envelope in (user("What is in the repo?"), thought("let me look", "th-1"), agent("Here.", "m-1")):
+        timeline.apply(envelope)
+    model = objects.model
+    model.set_timeline(timeline)
+    _read_all(model)
+    told: list[list[int]] = []
+    model.rowsUpdated.connect(told.append)
+    [prose] = [r for r in model.rows if r.kind == "assistant-text"]
+
+    model.push(timeline.apply(agent(" More.", "m-1")))  # grows in place
+    model.push(timeline.apply(user("And then?")))  # a new row below it, in the same flush
+    model.flush()
+    assert told == [[model.view_row_of_key(prose.key)]]
+    assert model.row_at(told[0][0]) is not None and model.row_at(told[0][0]).key == prose.key
+
+    told.clear()
+    [thought_row] = [r for r in model.rows if r.kind == "thought"]
+    model.toggle(model.view_row_of_key(thought_row.key), "", False)  # a refresh outside a flush
+    assert told == [[model.view_row_of_key(thought_row.key)]]
+
+    told.clear()
+    monkeypatch.setattr(timeline_model, "FEW_ROWS", 1)  # more rows than that: found in one pass
+    model.refresh(lambda row: True)
+    shown = sorted(model.view_row_of_key(key) for key in model.views.shown())
+    assert len(shown) > 1 and told == [shown]
 
 
 def test_view_rows_are_timeline_rows_reversed_and_reading_a_timeline_row_as_a_view_row_is_wrong(objects):

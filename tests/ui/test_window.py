@@ -149,6 +149,37 @@ def test_the_window_stops_drawing_when_a_long_reply_has_ended(ui):
         hints.setCursorFlashTime(flash)
 
 
+def test_a_streaming_reply_draws_no_frame_that_shows_nothing_new(ui):
+    """Each flush of a streaming reply grows its row. Laid out during the frame, the row's nested layouts
+    asked Qt for one more frame, drawn with nothing changed in it (one for every new line of text).
+    The rows a flush changed are laid out before the frame now: frames are the flushes' own, and the
+    spinner's steps."""
+    hints = QGuiApplication.styleHints()
+    flash = hints.cursorFlashTime()
+    hints.setCursorFlashTime(0)  # the composer's blinking cursor would add frames of its own
+
+    async def scenario():
+        window = await ui.open(scripted_agent_argv())
+        objects = window.objects
+        frames: list[float] = []
+        flushes: list[float] = []
+        window.root.frameSwapped.connect(lambda: frames.append(time.perf_counter()))
+        objects.model.flushed.connect(lambda: flushes.append(time.perf_counter()))
+        await ui.type_and_send(window, "paced 2000 5000")
+        await ui.until(lambda: "assistant-text" in ui.kinds(window))
+        started, frames[:], flushes[:] = time.perf_counter(), [], []
+        await ui.until(lambda: not objects.session.busy, 20)
+        took = time.perf_counter() - started
+        steps = window.engine.singletonInstance("ClawQt", "Theme").property("spinnerSteps")
+        assert len(flushes) > 20 * took  # it did stream
+        assert len(frames) <= len(flushes) + steps * took + 3, (len(frames), len(flushes), took)
+
+    try:
+        ui.run(scenario())
+    finally:
+        hints.setCursorFlashTime(flash)
+
+
 def test_every_spinner_steps_on_one_clock_so_a_busy_window_draws_a_few_frames_a_second(ui):
     """While the agent works silently two spinners turn (the composer's and the chat's in the sidebar).
     Each once had its own timer, so their steps fell in different frames: twice the frames for marks

@@ -13,7 +13,11 @@ timer that only runs while changes are pending); structural changes map one-to-o
 beginInsertRows/beginRemoveRows, content changes refresh the rows' values and emit what changed.
 A flush that took long (the view re-laid out a large row) spaces the next one out: the wait is twice
 what the flush took, up to `MAX_FLUSH_INTERVAL_MS`, so a burst of updates to a costly row leaves the
-window at least two thirds of its time to paint and take input instead of flushing back to back."""
+window at least two thirds of its time to paint and take input instead of flushing back to back.
+
+After a flush or a refresh, `rowsUpdated` names the view rows whose content changed: the view lays them
+out at once (Conversation.qml), so the frame that shows them has no layout left to do. Layouts nested
+in a row, laid out during the frame, would each ask Qt for one more frame with nothing new in it."""
 
 from __future__ import annotations
 
@@ -38,6 +42,7 @@ from app.renderer.timeline.rows import (
 
 FLUSH_INTERVAL_MS = 16
 MAX_FLUSH_INTERVAL_MS = 250
+FEW_ROWS = 8  # changed rows looked up one by one; more are found in one pass over the rows
 ROLE_NAMES = (*STRUCTURE_ROLES, *CONTENT_ROLES)
 ROLES = {int(Qt.ItemDataRole.UserRole) + 1 + i: name for i, name in enumerate(ROLE_NAMES)}
 ROLE_IDS = {name: role for role, name in ROLES.items()}
@@ -53,6 +58,7 @@ timeline_row = view_row
 
 class TimelineModel(QAbstractListModel):
     flushed = Signal()
+    rowsUpdated = Signal("QVariantList")  # the view rows whose content changed, after a flush or refresh
 
     def __init__(self, views: RowViews, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -60,6 +66,7 @@ class TimelineModel(QAbstractListModel):
         self.timeline: Timeline | None = None
         self._rows: list[Row] = []
         self._pending: list[RowChange] = []
+        self._updated: list[RowKey] = []  # rows changed since the last rowsUpdated
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(FLUSH_INTERVAL_MS)
@@ -102,6 +109,7 @@ class TimelineModel(QAbstractListModel):
         """Show another timeline (a load or a session switch): one reset."""
         self._timer.stop()
         self._pending.clear()
+        self._updated.clear()
         self.beginResetModel()
         self.timeline = timeline
         self.views.presenter.forget()
@@ -126,9 +134,22 @@ class TimelineModel(QAbstractListModel):
             return
         began = time.perf_counter()
         self._apply(self._pending)
+        self._tell_updated()  # the view lays the changed rows out now: part of what this flush cost
         took_ms = (time.perf_counter() - began) * 1000
         self._timer.setInterval(max(FLUSH_INTERVAL_MS, min(MAX_FLUSH_INTERVAL_MS, round(2 * took_ms))))
         self.flushed.emit()
+
+    def _tell_updated(self) -> None:
+        """Name the changed rows by their view index now: rows inserted after a change move it."""
+        if not self._updated:
+            return
+        keys, self._updated = set(self._updated), []
+        if len(keys) <= FEW_ROWS:  # found from the newest: a stream's changes are there
+            rows = {self.view_row_of_key(key) for key in keys} - {-1}
+        else:
+            count = len(self._rows)
+            rows = {view_row(count, at) for at, row in enumerate(self._rows) if row.key in keys}
+        self.rowsUpdated.emit(sorted(rows))
 
     def _apply(self, pending: list[RowChange]) -> None:
         self._pending = []
@@ -171,6 +192,8 @@ class TimelineModel(QAbstractListModel):
         dirty.clear()
 
     def _changed(self, at: int, roles: set[str]) -> None:
+        """Tell the view which roles of a row changed (its block list may have changed in place)."""
+        self._updated.append(self._rows[at].key)
         if roles:
             index = self.index(view_row(len(self._rows), at))
             self.dataChanged.emit(index, index, [ROLE_IDS[name] for name in roles])
@@ -188,6 +211,7 @@ class TimelineModel(QAbstractListModel):
             at = positions.get(key)
             if at is not None and at < len(self._rows) and predicate(self._rows[at]):
                 self._changed(at, self.views.refresh(timeline, self._rows[at], rebuild=rebuild))
+        self._tell_updated()
 
     def refresh_items(self, item_ids: Iterable[Hashable], *, rebuild: bool = False) -> None:
         """Re-read the rows that show any of these items, or are named by them (a tool id, a row key)."""
