@@ -11,11 +11,23 @@ import pytest
 
 from tests.e2e.fake_model import FakeModel
 from tests.e2e.gateway import Gateway, gateway_config, running_gateway
-from tests.e2e.openclaw_env import OpenClawEnv, OpenClawSetupError, ensure_openclaw
+from tests.e2e.openclaw_env import INSTALL_TIMEOUT_S, OpenClawEnv, OpenClawSetupError, ensure_openclaw
 from tests.ui_harness import ui  # noqa: F401 - the real window for the window e2e tests
 
 # every exec asks the user first (tools.exec.mode "ask"); as root OpenClaw offers allow-once / deny only
 EXEC_APPROVALS: dict = {"tools.exec.mode": "ask"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The first test that needs OpenClaw installs it (Node 24 and the pinned package; a minute or more
+    on a fresh machine, bounded by the install's own timeout): that test gets the install's time on
+    top of its own, so a slow download is not read as a hung test."""
+    for item in items:
+        if "openclaw_env" in getattr(item, "fixturenames", ()):
+            marker = item.get_closest_marker("timeout")
+            own = marker.args[0] if marker is not None and marker.args else item.config.getini("timeout")
+            item.add_marker(pytest.mark.timeout(float(own or 120) + INSTALL_TIMEOUT_S))
+            return
 
 
 @pytest.fixture(scope="session")
