@@ -212,6 +212,7 @@ def test_every_spinner_steps_on_one_clock_so_a_busy_window_draws_a_few_frames_a_
         assert len(frames) <= 1.5 * steps + 2, f"{len(frames)} frames in 1.5 s"
         assert len(angles) >= steps // 2  # they do turn
         assert all(len(shown) == 1 for shown in angles), angles  # every spinner at the same angle
+        await ui.screenshots(window, "31-working-spinners")
         window.objects.app.setReducedMotion(True)  # the arcs stand still: the clock stops
         await ui.until(lambda: not running[0].property("running"))
         window.objects.app.setReducedMotion(False)
