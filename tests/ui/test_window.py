@@ -6,6 +6,7 @@ import asyncio
 import os
 import time
 
+import pytest
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QFont, QFontMetrics, QGuiApplication
 
@@ -107,6 +108,17 @@ def test_a_code_block_names_its_language_and_is_highlighted_again_when_the_theme
     ui.run(scenario())
 
 
+@pytest.fixture
+def still_cursor():
+    """For tests that count frames: the composer's blinking cursor (a frame every half second, a change
+    worth showing) stands still."""
+    hints = QGuiApplication.styleHints()
+    flash = hints.cursorFlashTime()
+    hints.setCursorFlashTime(0)
+    yield
+    hints.setCursorFlashTime(flash)
+
+
 def test_stop_mid_stream_keeps_the_partial_reply(ui):
     async def scenario():
         window = await ui.open(demo_agent_argv())
@@ -123,13 +135,10 @@ def test_stop_mid_stream_keeps_the_partial_reply(ui):
     ui.run(scenario())
 
 
-def test_the_window_stops_drawing_when_a_long_reply_has_ended(ui):
+def test_the_window_stops_drawing_when_a_long_reply_has_ended(ui, still_cursor):
     """Nothing asks for a frame without a change to show: the list once kept an invisible highlight
     gliding after the question as the reply below it grew, drawing for seconds after the reply ended.
     The composer's blinking cursor is a change to show (a frame every half second): it stands still here."""
-    hints = QGuiApplication.styleHints()
-    flash = hints.cursorFlashTime()
-    hints.setCursorFlashTime(0)
 
     async def scenario():
         window = await ui.open(scripted_agent_argv())
@@ -143,20 +152,14 @@ def test_the_window_stops_drawing_when_a_long_reply_has_ended(ui):
         await asyncio.sleep(0.6)
         assert len(frames) <= 1
 
-    try:
-        ui.run(scenario())
-    finally:
-        hints.setCursorFlashTime(flash)
+    ui.run(scenario())
 
 
-def test_a_streaming_reply_draws_no_frame_that_shows_nothing_new(ui):
+def test_a_streaming_reply_draws_no_frame_that_shows_nothing_new(ui, still_cursor):
     """Each flush of a streaming reply grows its row. Laid out during the frame, the row's nested layouts
     asked Qt for one more frame, drawn with nothing changed in it (one for every new line of text).
     The rows a flush changed are laid out before the frame now: frames are the flushes' own, and the
     spinner's steps."""
-    hints = QGuiApplication.styleHints()
-    flash = hints.cursorFlashTime()
-    hints.setCursorFlashTime(0)  # the composer's blinking cursor would add frames of its own
 
     async def scenario():
         window = await ui.open(scripted_agent_argv())
@@ -174,19 +177,13 @@ def test_a_streaming_reply_draws_no_frame_that_shows_nothing_new(ui):
         assert len(flushes) > 20 * took  # it did stream
         assert len(frames) <= len(flushes) + steps * took + 3, (len(frames), len(flushes), took)
 
-    try:
-        ui.run(scenario())
-    finally:
-        hints.setCursorFlashTime(flash)
+    ui.run(scenario())
 
 
-def test_every_spinner_steps_on_one_clock_so_a_busy_window_draws_a_few_frames_a_second(ui):
+def test_every_spinner_steps_on_one_clock_so_a_busy_window_draws_a_few_frames_a_second(ui, still_cursor):
     """While the agent works silently two spinners turn (the composer's and the chat's in the sidebar).
     Each once had its own timer, so their steps fell in different frames: twice the frames for marks
     nobody reads that closely. They step together now, in one frame, and stop with the turn."""
-    hints = QGuiApplication.styleHints()
-    flash = hints.cursorFlashTime()
-    hints.setCursorFlashTime(0)  # the composer's blinking cursor would add frames of its own
 
     async def scenario():
         window = await ui.open(scripted_agent_argv())
@@ -222,10 +219,7 @@ def test_every_spinner_steps_on_one_clock_so_a_busy_window_draws_a_few_frames_a_
         await ui.until(lambda: clock.property("turning") == 0)
         assert not running[0].property("running")
 
-    try:
-        ui.run(scenario())
-    finally:
-        hints.setCursorFlashTime(flash)
+    ui.run(scenario())
 
 
 def test_the_window_asks_for_the_basic_render_loop_before_qt_makes_one(ui, monkeypatch):
