@@ -99,6 +99,7 @@ class Window:
             raise RuntimeError("the window could not be created:\n" + "\n".join(self.warnings))
         self.root: Any = roots[0]
         self.root.frameSwapped.connect(self.objects.after_frame)
+        self.root.afterAnimating.connect(self.objects.whole_text.before_sync)
 
     async def close(self) -> None:
         """Hide and destroy the window while the event loop still runs. A threaded render loop (Qt's

@@ -56,6 +56,7 @@ ColumnLayout {
             width: parent.width - Theme.gap
             text: root.view.html
             textFormat: TextEdit.RichText
+            onTextChanged: wholeText.keep(this)  // drawn whole (see TextBlocks.qml)
             readOnly: true; selectByMouse: true
             wrapMode: TextEdit.NoWrap
             font.family: Theme.mono; font.pixelSize: Theme.fontTiny

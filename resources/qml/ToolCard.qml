@@ -123,6 +123,7 @@ Rectangle {
                     Layout.fillWidth: true
                     text: card.tool.output
                     textFormat: TextEdit.PlainText
+                    onTextChanged: wholeText.keep(this)  // drawn whole (see TextBlocks.qml)
                     readOnly: true; selectByMouse: true
                     font.family: Theme.mono; font.pixelSize: Theme.fontSmall
                     color: Theme.text

@@ -7,13 +7,14 @@ import os
 import time
 
 import pytest
-from PySide6.QtCore import QObject, Qt
-from PySide6.QtGui import QFont, QFontMetrics, QGuiApplication
+from PySide6.QtCore import QObject, QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QGuiApplication
+from PySide6.QtQuick import QQuickItem
 
 from app.renderer.timeline.serialize import item_record
 from app.renderer.timeline.turn_view import item_text
 from tests.conftest import demo_agent_argv, scripted_agent_argv
-from tests.ui_harness import find_all
+from tests.ui_harness import find_all, has_colour_near
 
 CARD_KINDS = {
     "user",
@@ -176,6 +177,36 @@ def test_a_streaming_reply_draws_no_frame_that_shows_nothing_new(ui, still_curso
         steps = window.engine.singletonInstance("ClawQt", "Theme").property("spinnerSteps")
         assert len(flushes) > 20 * took  # it did stream
         assert len(frames) <= len(flushes) + steps * took + 3, (len(frames), len(flushes), took)
+
+    ui.run(scenario())
+
+
+def test_text_blocks_of_a_long_reply_are_drawn_whole_not_rebuilt_when_the_list_moves(ui):
+    """Qt culls a TextEdit whose text passes 10,000 characters to the lines in view and builds its nodes
+    again whenever an item above it moves: every flush of a streaming reply moved every such block of
+    the conversation. Chat blocks are bounded, so each is drawn whole once; scrolled into view later,
+    its text is there."""
+
+    async def scenario():
+        window = await ui.open(scripted_agent_argv())
+        await ui.type_and_send(window, "hostile-render links")
+        await ui.until(lambda: not window.objects.session.busy, 30)
+        await asyncio.sleep(0.3)
+        prose = find_all(window.root.contentItem(), "proseText")
+        edits = [edit for edit in prose if len(edit.property("text")) > 10_000]
+        assert len(edits) >= 2  # blocks past Qt's threshold
+        observing = [e for e in edits if e.flags() & QQuickItem.Flag.ItemObservesViewport]
+        assert not observing, f"{len(observing)} of {len(edits)} large blocks are culled to the view"
+
+        entries = ui.item(window, "timeline")
+        first = min(edits, key=lambda edit: edit.mapToScene(QPointF(0, 0)).y())
+        top = first.mapToItem(entries.property("contentItem"), QPointF(0, 0)).y()
+        entries.setProperty("contentY", top)  # the reply's first block, drawn before it was in view
+        await asyncio.sleep(0.3)
+        image = window.root.grabWindow()
+        shown = first.mapRectToScene(QRectF(0, 0, first.width(), min(first.height(), 200)))
+        link = QColor(window.objects.app.property("linkColour"))
+        assert has_colour_near(image, shown, (link.red(), link.green(), link.blue()))
 
     ui.run(scenario())
 

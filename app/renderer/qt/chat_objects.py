@@ -44,6 +44,7 @@ from app.renderer.qt.terminal_access import TerminalAccess
 from app.renderer.qt.timeline_model import TimelineModel
 from app.renderer.qt.turn import TurnController
 from app.renderer.qt.user_terminals import UserTerminalsView
+from app.renderer.qt.whole_text import WholeText
 
 
 class _Decorations:
@@ -80,6 +81,7 @@ class ChatObjects(QObject):
         self.app = AppSettings(reduced_motion, color_scheme, self, font_scale, notify)
         self.icons = Icons(self)
         self.painted_types = PaintedTypes(self)
+        self.whole_text = WholeText(self)
         self.diffs = DiffRenderer(self)
         self.tasks = TaskRunner(self)
         self.notices = Notices(self)
@@ -146,6 +148,7 @@ class ChatObjects(QObject):
             "app": self.app,
             "icons": self.icons,
             "paintedTypes": self.painted_types,
+            "wholeText": self.whole_text,
             "diffs": self.diffs,
             "signIn": self.sign_in,
             "session": self.session,
