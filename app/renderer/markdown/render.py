@@ -14,6 +14,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from app.renderer.ansi_text import strip_escapes
+from app.renderer.markdown.autolinks import scheme_links
 from app.renderer.markdown.limits import (
     MESSAGE_CHARS,
     MORE_CHARS,
@@ -85,6 +86,7 @@ def _make_parser(linkify: bool = True) -> MarkdownIt:
         # only addresses with a scheme (https://, mailto:): a bare "values.py" or "README.md" is a file
         # name in an agent's reply, not a web site in Paraguay or Moldova
         md.linkify.set({"fuzzy_link": False})
+        md.inline.ruler.at("linkify", scheme_links)  # the same links, without linkify-it's cost
     md.use(tasklists_plugin)
     md.add_render_rule("image", _image_as_link)
     return md
