@@ -20,7 +20,8 @@ from bench.ui_common import StallMonitor, resident_mb
 from tests.conftest import scripted_agent_argv
 
 STALL_LIMIT_S = 0.25  # a diff or a request that costs more than this froze the window
-BURST_STALL_LIMIT_S = 0.1
+# the burst alone stays near 100 ms; a full collection of the test process took 63 ms of one stall
+BURST_STALL_LIMIT_S = 0.15
 MEMORY_LIMIT_MB = 100  # what may stay after New chat (the hostile inputs held 300 to 400 MB)
 
 
@@ -121,15 +122,19 @@ def test_a_burst_of_100000_updates_never_holds_the_window_and_a_costly_row_does_
         window = await ui.open(scripted_agent_argv())
         monitor = StallMonitor()
         monitor.start()
+        began = time.perf_counter()
         await _answered(ui, window, "hostile-burst 100000")
+        prose = time.perf_counter() - began
         stall = monitor.stop()
         assert stall < BURST_STALL_LIMIT_S, f"the GUI stalled {stall * 1000:.0f} ms"
         await _new_chat(ui, window)
         began = time.perf_counter()
         await _answered(ui, window, "hostile-burst 100000 unbroken")
         took = time.perf_counter() - began
-        print(f"burst: stall {stall * 1000:.0f} ms; unbroken {took:.1f} s")
-        assert took < 10, f"100,000 updates to one line took {took:.1f} s"
+        print(f"burst: stall {stall * 1000:.0f} ms; prose {prose:.1f} s; unbroken {took:.1f} s")
+        # the same 100,000 updates on the same machine: the costly line may cost a little more, not
+        # the three times it did when every update laid the whole line out again
+        assert took < 1.5 * prose + 2, f"100,000 updates to one line took {took:.1f} s (prose {prose:.1f} s)"
 
     ui.run(scenario(), 120)
 

@@ -13,6 +13,7 @@ import time
 import pytest
 from PySide6.QtGui import QGuiApplication
 
+from app.renderer.markdown.limits import MESSAGE_CHARS
 from bench.ui_common import StallMonitor
 from tests.agents.scripted_agent import hostile_text
 from tests.conftest import scripted_agent_argv
@@ -76,7 +77,7 @@ def test_a_costly_reply_never_freezes_the_window_and_loses_nothing(ui, prompt, s
 
         shown = await ui.until(lambda: _shown_text(window), 10)
         assert start in shown.replace("\u200b", "")
-        assert len(shown) < 200_000  # only a bounded part is laid out
+        assert len(shown) < MESSAGE_CHARS + 1_000  # only a bounded part is laid out
 
         footer = ui.rows(window, "turn-footer")[-1]
         window.objects.conversation.copyTurn(window.objects.model.view_row_of_key(footer.key))
