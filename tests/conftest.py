@@ -25,6 +25,14 @@ REPO = TESTS.parent
 SCRIPTED_AGENT = TESTS / "agents" / "scripted_agent.py"
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Under pytest-xdist (the README's command runs two workers) the OpenClaw tests stay on one worker,
+    in their order, sharing the one gateway they start (`--dist loadgroup`)."""
+    for item in items:
+        if item.path.is_relative_to(TESTS / "e2e"):
+            item.add_marker(pytest.mark.xdist_group("openclaw"))
+
+
 @pytest.fixture(autouse=True)
 def isolated_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Every test gets its own data, log and config locations (never the user's)."""

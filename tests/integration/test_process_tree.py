@@ -92,6 +92,7 @@ async def test_processes_that_closed_their_terminal_tie_up_no_thread_of_the_shar
         terminals.shutdown()
 
 
+@pytest.mark.timing
 async def test_many_terminals_ending_do_not_stall_the_loop(tmp_path):
     """Closing a PTY slept 0.1 s on the loop (ptyprocess's delay after close), for each terminal."""
     ended = asyncio.Event()

@@ -232,6 +232,7 @@ def test_a_socket_that_appears_during_the_backoff_is_reached_on_the_next_try(run
     assert slept == [0.05, 0.1], "the third try connected; no wait after it"
 
 
+@pytest.mark.timing
 def test_the_retries_sleep_between_tries_and_never_after_the_last(runtime, monkeypatch):
     slept: list[float] = []
     real_sleep = time.sleep

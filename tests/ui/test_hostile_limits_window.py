@@ -15,9 +15,13 @@ import gc
 import time
 import weakref
 
+import pytest
+
 from app.renderer.timeline.serialize import item_record
 from bench.ui_common import StallMonitor, resident_mb
 from tests.conftest import scripted_agent_argv
+
+pytestmark = pytest.mark.timing  # stalls and durations measured in the real window
 
 STALL_LIMIT_S = 0.25  # a diff or a request that costs more than this froze the window
 # the burst alone stays near 100 ms; a full collection of the test process took 63 ms of one stall

@@ -19,6 +19,8 @@ from tests.agents.scripted_agent import hostile_text
 from tests.conftest import scripted_agent_argv
 from tests.ui_harness import find_all, plain_text
 
+pytestmark = pytest.mark.timing  # stalls and durations measured in the real window
+
 STALL_LIMIT = 0.25  # the benchmark (bench/hostile_render.py) holds the 100 ms goal; this leaves headroom
 
 CASES = [

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 
+import pytest
 from PySide6.QtCore import QPointF, QRectF, Qt, QTimer
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtTest import QTest
@@ -46,6 +47,7 @@ def test_terminal_card_shows_the_coloured_screen_and_exit_pill(ui):
     ui.run(scenario())
 
 
+@pytest.mark.timing
 def test_a_1_mb_terminal_output_streams_without_stalling_the_gui(ui):
     async def scenario():
         window = await ui.open(scripted_agent_argv())

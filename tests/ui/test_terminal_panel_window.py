@@ -237,6 +237,7 @@ def _texts(item) -> list[str]:
     ]
 
 
+@pytest.mark.timing
 def test_agent_activity_shows_the_banner_for_five_seconds_and_sent_input_stays(ui):
     async def scenario():
         window = await open_window(ui)
@@ -398,6 +399,7 @@ def test_selection_copy_paste_history_keys_and_scrollback(ui):
     ui.run(scenario())
 
 
+@pytest.mark.timing
 def test_a_1_mb_burst_into_the_shown_terminal_does_not_stall_the_gui(ui, tmp_path):
     from bench.ui_common import StallMonitor
 

@@ -136,6 +136,7 @@ def test_stop_mid_stream_keeps_the_partial_reply(ui):
     ui.run(scenario())
 
 
+@pytest.mark.timing
 def test_the_window_stops_drawing_when_a_long_reply_has_ended(ui, still_cursor):
     """Nothing asks for a frame without a change to show: the list once kept an invisible highlight
     gliding after the question as the reply below it grew, drawing for seconds after the reply ended.
@@ -156,6 +157,7 @@ def test_the_window_stops_drawing_when_a_long_reply_has_ended(ui, still_cursor):
     ui.run(scenario())
 
 
+@pytest.mark.timing
 def test_a_streaming_reply_draws_no_frame_that_shows_nothing_new(ui, still_cursor):
     """Each flush of a streaming reply grows its row. Laid out during the frame, the row's nested layouts
     asked Qt for one more frame, drawn with nothing changed in it (one for every new line of text).
@@ -211,6 +213,7 @@ def test_text_blocks_of_a_long_reply_are_drawn_whole_not_rebuilt_when_the_list_m
     ui.run(scenario())
 
 
+@pytest.mark.timing
 def test_every_spinner_steps_on_one_clock_so_a_busy_window_draws_a_few_frames_a_second(ui, still_cursor):
     """While the agent works silently two spinners turn (the composer's and the chat's in the sidebar).
     Each once had its own timer, so their steps fell in different frames: twice the frames for marks
