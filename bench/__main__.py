@@ -1,6 +1,7 @@
-"""`python -m bench [NAME ...] [--rounds N] [--save]`: run benchmarks, print one line each and write the
-details to a results file outside the tracked tree (.cache/bench/results.json, or CLAWQT_BENCH_RESULTS);
-`--save` writes the committed bench/results.json instead, the figures a change means to record."""
+"""`python -m bench [NAME ...] [--rounds N] [--save] [--quick]`: run benchmarks, print one line each and
+write the details to a results file outside the tracked tree (.cache/bench/results.json, or
+CLAWQT_BENCH_RESULTS); `--save` writes the committed bench/results.json instead, the figures a change
+means to record; `--quick` runs each on small inputs (its figures mean nothing: the suite's check)."""
 
 from __future__ import annotations
 
@@ -49,7 +50,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("names", nargs="*", help=f"benchmarks to run (default all): {', '.join(BENCHMARKS)}")
     parser.add_argument("--rounds", type=int, default=None, help="interleaved rounds per benchmark")
     parser.add_argument("--save", action="store_true", help=f"write the committed {SAVED.name} (bench/)")
+    parser.add_argument("--quick", action="store_true", help="small inputs: checks that they run, no figures")
     args = parser.parse_args(argv)
+    if args.quick:  # read by bench.common when the benchmarks are imported
+        os.environ["CLAWQT_BENCH_QUICK"] = "1"
     unknown = [n for n in args.names if n not in BENCHMARKS]
     if unknown:
         parser.error(f"unknown benchmark(s): {', '.join(unknown)}; known: {', '.join(BENCHMARKS)}")

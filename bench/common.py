@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import statistics
 import sys
 import time
@@ -12,6 +13,15 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
+QUICK = os.environ.get("CLAWQT_BENCH_QUICK") == "1"  # `--quick`: every benchmark runs, on small inputs
+
+
+def sized(full: int, quick: int) -> int:
+    """A benchmark's input size: `full` for figures, `quick` when only checking that it runs (the
+    suite's smoke test: the full sizes took five minutes of a 2-core machine)."""
+    return quick if QUICK else full
+
+
 # The bare contender of the window benchmarks: a PySide6 Qt Quick window with one label, as small as a
 # Qt Quick app gets (`window` and `app` are what a benchmark's code after it uses).
 BARE_WINDOW = r"""

@@ -7,10 +7,10 @@ import time
 
 from app.contract.envelopes import SessionUpdateEnvelope
 from app.renderer.timeline.reducer import Timeline
-from bench.common import Result, interleave, median
+from bench.common import Result, interleave, median, sized
 
-HISTORY_ITEMS = 100_000
-UPDATES = 1_000
+HISTORY_ITEMS = sized(100_000, 10_000)
+UPDATES = sized(1_000, 200)
 GOAL = 1.2
 KEY = "bench"
 

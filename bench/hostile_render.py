@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import time
 
-from bench.common import Result, median
+from bench.common import QUICK, Result, median
 from bench.ui_common import (
     StallMonitor,
     close_window,
@@ -41,6 +41,8 @@ CASES = (
     "hostile-diff 60000",
     "hostile-burst 100000",
 )
+if QUICK:  # one case of each kind of work: layout, links, a burst
+    CASES = ("hostile-render unbroken-10", "hostile-render links", "hostile-burst 10000")
 
 
 def _rss_mb(field: str = "VmRSS") -> float:

@@ -20,7 +20,7 @@ import os
 import subprocess
 import sys
 
-from bench.common import BARE_WINDOW, REPO, Result
+from bench.common import BARE_WINDOW, REPO, Result, sized
 
 GOAL = 1.5
 KB_PER_TURN_GOAL = 10.0
@@ -133,8 +133,10 @@ def run(rounds: int = 5) -> Result:
     python = sys.executable
     bare = _child_json([python, "-c", BARE.replace("SETTLE", str(SETTLE_S))])["rss_mb"]
     empty = _child_json([python, "-m", "bench.memory", "child", "empty"])["rss_mb"]
-    big = {n: _child_json([python, "-m", "bench.memory", "child", "big", str(n)]) for n in (2_000, 10_000)}
-    switches = _child_json([python, "-m", "bench.memory", "child", "switch", "2000", str(10 * rounds)])
+    sizes = (sized(2_000, 100), sized(10_000, 200))
+    big = {n: _child_json([python, "-m", "bench.memory", "child", "big", str(n)]) for n in sizes}
+    switched = str(sizes[0])
+    switches = _child_json([python, "-m", "bench.memory", "child", "switch", switched, str(10 * rounds)])
     per_turn = {n: (r["full_mb"] - r["warm_mb"]) * 1024 / n for n, r in big.items()}
     first_render_mb = {n: r["warm_mb"] - r["empty_mb"] for n, r in big.items()}
     kb_per_turn = max(per_turn.values())

@@ -9,10 +9,10 @@ import time
 import acp
 
 from app.renderer.pipeline import HeadlessPipeline
-from bench.common import Result, scripted_service, sdk_vs_clawqt
+from bench.common import Result, scripted_service, sdk_vs_clawqt, sized
 from bench.sdk_client import with_sdk_client
 
-UPDATES = 10_000
+UPDATES = sized(10_000, 1_000)
 GOAL = 1.5
 
 

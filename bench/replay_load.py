@@ -7,10 +7,10 @@ import asyncio
 import time
 
 from app.renderer.pipeline import HeadlessPipeline
-from bench.common import Result, scripted_service, sdk_vs_clawqt
+from bench.common import Result, scripted_service, sdk_vs_clawqt, sized
 from bench.sdk_client import with_sdk_client
 
-TURNS = 1_000
+TURNS = sized(1_000, 100)
 UPDATES = TURNS * 20
 GOAL = 2.0
 SESSION = f"big-{TURNS}"

@@ -5,11 +5,11 @@ from __future__ import annotations
 import asyncio
 import time
 
-from bench.common import Result
+from bench.common import Result, sized
 from bench.ui_common import close_window, frame, load_into_window, open_window, qt_loop, temp_dir
 
-TURNS = 2_000
-IDLE_S = 10.0
+TURNS = sized(2_000, 100)
+IDLE_S = float(sized(10, 2))
 GOAL = 0.1
 
 

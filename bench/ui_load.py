@@ -7,10 +7,10 @@ import asyncio
 import time
 
 from app.renderer.pipeline import HeadlessPipeline
-from bench.common import Result, median, scripted_service
+from bench.common import Result, median, scripted_service, sized
 from bench.ui_common import close_window, frame, open_window, qt_loop, temp_dir, until
 
-TURNS = 1_000
+TURNS = sized(1_000, 100)
 GOAL = 1.5
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import time
 
-from bench.common import Result, median
+from bench.common import Result, median, sized
 from bench.ui_common import (
     StallMonitor,
     close_window,
@@ -18,8 +18,8 @@ from bench.ui_common import (
     until,
 )
 
-CHUNKS = 5_000
-TURNS = 2_000
+CHUNKS = sized(5_000, 500)
+TURNS = sized(2_000, 100)
 GOAL = 1.25
 
 

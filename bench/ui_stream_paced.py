@@ -12,7 +12,7 @@ import itertools
 import resource
 import time
 
-from bench.common import Result, median
+from bench.common import Result, median, sized
 from bench.ui_common import (
     StallMonitor,
     close_window,
@@ -24,9 +24,9 @@ from bench.ui_common import (
     until,
 )
 
-CHARS = 20_000
+CHARS = sized(20_000, 2_000)
 RATE = 1_000  # characters a second
-TURNS = 2_000
+TURNS = sized(2_000, 100)
 GOAL = 1.2
 BOUNDS = {"cpu_fraction": 0.10, "frames_per_s": 62.0, "p99_frame_ms": 20.0, "longest_stall_ms": 50.0}
 

@@ -11,7 +11,7 @@ import pytest
 
 from tests.e2e.fake_model import FakeModel
 from tests.e2e.gateway import Gateway, gateway_config, running_gateway
-from tests.e2e.openclaw_env import INSTALL_TIMEOUT_S, OpenClawEnv, OpenClawSetupError, ensure_openclaw
+from tests.e2e.openclaw_env import OpenClawEnv, OpenClawSetupError, ensure_openclaw
 from tests.ui_harness import ui  # noqa: F401 - the real window for the window e2e tests
 
 # every exec asks the user first (tools.exec.mode "ask"); as root OpenClaw offers allow-once / deny only
@@ -19,15 +19,15 @@ EXEC_APPROVALS: dict = {"tools.exec.mode": "ask"}
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The first test that needs OpenClaw installs it (Node 24 and the pinned package; a minute or more
-    on a fresh machine, bounded by the install's own timeout): that test gets the install's time on
-    top of its own, so a slow download is not read as a hung test."""
+    """Whichever test needing OpenClaw runs first installs it and starts the shared gateway (Node 24 and
+    the pinned package: a minute or more on a fresh machine; under pytest-xdist the first is not always
+    the first collected). Those have timeouts of their own (the install's, the gateway's start), so a
+    test's own timeout counts only its body: a slow download is not read as a hung test."""
     for item in items:
         if "openclaw_env" in getattr(item, "fixturenames", ()):
             marker = item.get_closest_marker("timeout")
             own = marker.args[0] if marker is not None and marker.args else item.config.getini("timeout")
-            item.add_marker(pytest.mark.timeout(float(own or 120) + INSTALL_TIMEOUT_S))
-            return
+            item.add_marker(pytest.mark.timeout(float(own or 120), func_only=True))
 
 
 @pytest.fixture(scope="session")

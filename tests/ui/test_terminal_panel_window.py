@@ -131,10 +131,10 @@ def test_ctrl_backtick_opens_a_shell_that_takes_the_keys_and_gives_focus_back(ui
 
 
 def lines_after(text: str, command: str) -> list[str]:
-    """The screen lines that follow the last line where `command` was typed."""
+    """The screen lines that follow the last line where `command` was typed (none before it shows)."""
     lines = text.split("\n")
-    typed = max(i for i, line in enumerate(lines) if line.rstrip().endswith(command))
-    return [line.strip() for line in lines[typed + 1 :]]
+    typed = max((i for i, line in enumerate(lines) if line.rstrip().endswith(command)), default=None)
+    return [] if typed is None else [line.strip() for line in lines[typed + 1 :]]
 
 
 async def mouse_click(ui, window, name: str) -> None:
