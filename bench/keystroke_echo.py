@@ -7,12 +7,12 @@ from __future__ import annotations
 import asyncio
 import time
 
-from bench.common import Result, median
+from bench.common import Result, median, sized
 from bench.panel_common import open_panel
 from bench.ui_common import close_window, qt_loop, temp_dir, until
 
 GOAL_P99_MS = 30.0
-KEYS = 200
+KEYS = sized(200, 40)
 
 
 def run(rounds: int = 1) -> Result:

@@ -14,10 +14,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench.common import Result, median
+from bench.common import Result, median, sized
 
 GOAL = 1.5
-CALLS = 200
+CALLS = sized(200, 40)
 
 
 def _bare_server() -> tuple[str, Any, threading.Thread]:

@@ -19,10 +19,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench.common import Result, median
+from bench.common import Result, median, sized
 
 GOAL = 2.0
-RUNS = 30  # per contender and round
+RUNS = sized(30, 6)  # per contender and round
 _BARE = (
     "import json, socket, sys\n"
     "s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)\n"

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 from app.renderer.interactive_terminal import InteractiveTerminal
-from bench.common import Result, median
+from bench.common import Result, median, sized
 from bench.panel_common import open_panel
 from bench.ui_common import StallMonitor, close_window, qt_loop, temp_dir, until
 
@@ -24,7 +24,7 @@ def write_data(folder: Path) -> tuple[Path, int]:
     path = folder / "big.txt"
     with path.open("w") as out:
         count = 0
-        while out.tell() < 1024 * 1024:
+        while out.tell() < sized(1024 * 1024, 128 * 1024):
             out.write(LINE.format(count))
             count += 1
     return path, count

@@ -8,13 +8,13 @@ import time
 
 from app.renderer.terminal_view import TerminalEmulator
 from app.renderer.timeline.items import TerminalState
-from bench.common import Result, median
+from bench.common import Result, median, sized
 from bench.ui_common import StallMonitor, close_window, open_window, qt_loop, temp_dir, until
 
 GOAL = 1.5
 STALL_GOAL_MS = 50
 LINE = "\x1b[32mINFO\x1b[0m \x1b[1mworker\x1b[0m processed item {:06d} " + "." * 40 + "\n"
-DATA = "".join(LINE.format(i) for i in range(1024 * 1024 // 80))
+DATA = "".join(LINE.format(i) for i in range(sized(1024 * 1024, 128 * 1024) // 80))
 
 
 def emulator_alone() -> float:
