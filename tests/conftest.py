@@ -26,11 +26,14 @@ SCRIPTED_AGENT = TESTS / "agents" / "scripted_agent.py"
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Under pytest-xdist (the README's command runs two workers) the OpenClaw tests stay on one worker,
-    in their order, sharing the one gateway they start (`--dist loadgroup`)."""
+    """Under pytest-xdist (the README's command runs two workers, `--dist loadgroup`) the OpenClaw tests
+    stay on one worker, sharing the one gateway they start, and the tests marked `timing` on one worker,
+    one after another: never two measurements at once."""
     for item in items:
         if item.path.is_relative_to(TESTS / "e2e"):
             item.add_marker(pytest.mark.xdist_group("openclaw"))
+        elif item.get_closest_marker("timing") is not None:
+            item.add_marker(pytest.mark.xdist_group("timing"))
 
 
 @pytest.fixture(autouse=True)

@@ -145,6 +145,9 @@ async def mouse_click(ui, window, name: str) -> None:
     await _outside_task(lambda: QTest.mouseClick(window.root, Qt.MouseButton.LeftButton, pos=centre))
 
 
+# one test at a time, with the timing ones: beside a second worker's load the resized screen and the
+# shell's answer to tput missed each other (not understood yet)
+@pytest.mark.xdist_group("timing")
 def test_resizing_the_panel_resizes_the_pty_so_tput_sees_the_new_size(ui):
     async def scenario():
         window = await open_window(ui)
@@ -162,6 +165,7 @@ def test_resizing_the_panel_resizes_the_pty_so_tput_sees_the_new_size(ui):
 
         window.root.resize(900, 900)  # narrower and taller: the panel's screen follows
         await ui.until(lambda: screen.property("fitColumns") < columns)
+        await asyncio.sleep(0.3)  # a busy machine lays the resized window out over several frames
         new_columns = screen.property("fitColumns")
         await ui.until(lambda: host.info(terminal_id).columns == new_columns)
         assert panel.terminal_emulator(terminal_id).columns == new_columns
