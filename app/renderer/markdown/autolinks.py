@@ -50,8 +50,7 @@ def _trim(address: str) -> str:
         last = address[-1]
         if last == '"' and address.count('"') % 2 == 0:  # the end of a quote inside the address
             break
-        unmatched = last in _BRACKETS and address.count(last) > address.count(_BRACKETS[last])
-        if last not in _TRAILING and not unmatched:
+        if last not in _TRAILING:  # brackets left are matched: the scan above cut at the first that was not
             break
         address = address[:-1]
     return address
