@@ -113,14 +113,18 @@ class UiHarness:
         objects.model.flushed.connect(watch_row_models)
         window.root.frameSwapped.connect(watch_row_models)
 
-    async def until(self, predicate: Callable[[], Any], timeout: float = 15.0) -> Any:
+    async def until(
+        self, predicate: Callable[[], Any], timeout: float = 15.0, seen: Callable[[], Any] | None = None
+    ) -> Any:
+        """Polls `predicate` until it is true; on timeout the failure shows what `seen` returns."""
         deadline = time.monotonic() + timeout
         while True:
             value = predicate()
             if value:
                 return value
             if time.monotonic() > deadline:
-                raise AssertionError(f"condition not met within {timeout} s")
+                shown = "" if seen is None else f"; seen: {seen()!r}"
+                raise AssertionError(f"condition not met within {timeout} s{shown}")
             await asyncio.sleep(0.02)
 
     @staticmethod

@@ -145,23 +145,37 @@ async def mouse_click(ui, window, name: str) -> None:
     await _outside_task(lambda: QTest.mouseClick(window.root, Qt.MouseButton.LeftButton, pos=centre))
 
 
-# one test at a time, with the timing ones: beside a second worker's load the resized screen and the
-# shell's answer to tput missed each other (not understood yet)
-@pytest.mark.xdist_group("timing")
+def last_answer(text: str, name: str) -> int | None:
+    """The number in the last screen line that reads exactly `name=N`: an answer, never the typed
+    command (which a long prompt may wrap anywhere on a narrow screen)."""
+    answers = [re.fullmatch(rf"{name}=(\d+)", line.strip()) for line in text.split("\n")]
+    found = [int(match.group(1)) for match in answers if match]
+    return found[-1] if found else None
+
+
+SIZE_QUESTION = "echo cols=$(tput cols); echo lines=$(tput lines)"
+
+
 def test_resizing_the_panel_resizes_the_pty_so_tput_sees_the_new_size(ui):
     async def scenario():
         window = await open_window(ui)
         panel, screen = await open_panel(ui, window)
         host = window.host.terminals
         terminal_id = panel.currentId
+
+        def answers() -> tuple[int | None, int | None]:
+            text = screen_text(ui, window)
+            return last_answer(text, "cols"), last_answer(text, "lines")
+
+        def seen() -> tuple:
+            return screen.property("fitColumns"), screen.property("fitRows"), screen_text(ui, window)
+
         columns, rows = screen.property("fitColumns"), screen.property("fitRows")
         await ui.until(
             lambda: (host.info(terminal_id).columns, host.info(terminal_id).rows) == (columns, rows)
         )
-        await type_line(ui, window, "tput cols; tput lines")
-        await ui.until(
-            lambda: lines_after(screen_text(ui, window), "tput lines")[:2] == [str(columns), str(rows)]
-        )
+        await type_line(ui, window, SIZE_QUESTION)
+        await ui.until(lambda: answers() == (columns, rows), seen=seen)
 
         window.root.resize(900, 900)  # narrower and taller: the panel's screen follows
         await ui.until(lambda: screen.property("fitColumns") < columns)
@@ -169,8 +183,8 @@ def test_resizing_the_panel_resizes_the_pty_so_tput_sees_the_new_size(ui):
         new_columns = screen.property("fitColumns")
         await ui.until(lambda: host.info(terminal_id).columns == new_columns)
         assert panel.terminal_emulator(terminal_id).columns == new_columns
-        await type_line(ui, window, "tput cols")
-        await ui.until(lambda: lines_after(screen_text(ui, window), "tput cols")[:1] == [str(new_columns)])
+        await type_line(ui, window, SIZE_QUESTION)
+        await ui.until(lambda: answers()[0] == new_columns, seen=seen)
 
         # the user drags the handle between the chat and the panel down: fewer rows
         panel_item = ui.item(window, "terminalPanelLoader")
@@ -187,8 +201,8 @@ def test_resizing_the_panel_resizes_the_pty_so_tput_sees_the_new_size(ui):
         await ui.until(lambda: screen.property("fitRows") < rows)
         new_rows = screen.property("fitRows")
         await ui.until(lambda: host.info(terminal_id).rows == new_rows)
-        await type_line(ui, window, "tput lines")
-        await ui.until(lambda: lines_after(screen_text(ui, window), "tput lines")[:1] == [str(new_rows)])
+        await type_line(ui, window, SIZE_QUESTION)
+        await ui.until(lambda: answers() == (new_columns, new_rows), seen=seen)
 
     ui.run(scenario())
 
