@@ -25,6 +25,7 @@ REPO = TESTS.parent
 SCRIPTED_AGENT = TESTS / "agents" / "scripted_agent.py"
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups into the node ids
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Under pytest-xdist (the README's command runs two workers, `--dist loadgroup`) the OpenClaw tests
     stay on one worker, sharing the one gateway they start, and the tests marked `timing` on one worker,
@@ -34,6 +35,23 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.xdist_group("openclaw"))
         elif item.get_closest_marker("timing") is not None:
             item.add_marker(pytest.mark.xdist_group("timing"))
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """A worker whose groups did not reach the node ids would spread a group over both workers (two
+    OpenClaw gateways, two timings at once) without a word: pytest 9.2 made xdist 3.8's renaming a no-op."""
+    if not getattr(session.config.option, "loadgroup", False):
+        return
+    lost = [
+        item.nodeid
+        for item in session.items
+        if item.get_closest_marker("xdist_group") and "@" not in item.nodeid
+    ]
+    if lost:
+        raise pytest.UsageError(
+            f"pytest-xdist did not group {len(lost)} tests (e.g. {lost[0]}): this pytest and pytest-xdist "
+            "do not work together; install the versions pyproject.toml names"
+        )
 
 
 @pytest.fixture(autouse=True)
