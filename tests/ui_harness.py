@@ -129,12 +129,11 @@ class UiHarness:
 
     @staticmethod
     def find(window: Window, name: str) -> QQuickItem | None:
-        """By objectName, through QObject children and the visual tree (delegates live only there)."""
-        found = window.root.findChild(QQuickItem, name)
-        if found is not None:
-            return found
-        named = find_all(window.root.contentItem(), name)
-        return named[0] if named else None
+        """By objectName, through QObject children and the visual tree (delegates live only there); a
+        shown item before a hidden one: the conversation keeps hidden delegates pooled for reuse, and
+        one of those may hold a stale copy of the item the test means."""
+        found = [*window.root.findChildren(QQuickItem, name), *find_all(window.root.contentItem(), name)]
+        return next((item for item in found if item.isVisible()), found[0] if found else None)
 
     def item(self, window: Window, name: str) -> QQuickItem:
         found = self.find(window, name)

@@ -206,7 +206,16 @@ def test_a_decision_after_openclaw_moved_the_command_to_the_background_still_act
                         return text
             return ""
 
-        text = await ui.until(completion, 60)
+        def user_messages_since() -> list[str]:
+            return [
+                json.dumps(message.get("content"))[:300]
+                for request in fake_model.requests[requests_before:]
+                for message in request.get("messages") or []
+                if message.get("role") == "user"
+            ]
+
+        # OpenClaw starts the follow-up run by itself, on its own schedule: slower on a loaded machine
+        text = await ui.until(completion, 120, seen=user_messages_since)
         assert '\\"status\\":\\"accepted\\"' in text and '\\"status\\":\\"confirmed\\"' in text, text
 
     ui.run(scenario(), timeout=240)
