@@ -65,6 +65,9 @@ class Window:
         if not os.environ.get("QT_QUICK_CONTROLS_STYLE"):  # a user's own choice of style still wins
             QQuickStyle.setStyle(CONTROLS_STYLE)
 
+        from app.renderer.qt.feature_scan import answer_from_bytes
+
+        answer_from_bytes()  # before the view's modules load: PySide reads each one as it is imported
         from app.renderer.qt.attachments import IMAGE_PROVIDER
         from app.renderer.qt.chat_objects import ChatObjects
         from app.renderer.qt.composer_attachments import THUMBNAIL_PROVIDER
@@ -130,6 +133,10 @@ def _start_qt(args: argparse.Namespace, failure: str) -> tuple[Any, Host, TraceR
     """The Qt application, the host for the chosen agent and a qasync loop (or an exit code when the
     --agent flag is unusable; a bad config file only adds problems the window shows)."""
     import qasync
+
+    from app.renderer.qt.feature_scan import answer_from_bytes
+
+    answer_from_bytes()  # PySide is loaded now; every module imported from here is read cheaply
     from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QApplication
 

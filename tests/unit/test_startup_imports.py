@@ -32,7 +32,7 @@ def test_the_first_render_still_parses_and_highlights():
 
 
 FIRST_FRAME_PROBE = r"""
-import gc, os, signal, sys
+import gc, linecache, os, signal, sys
 from app import gui, startup_collection
 
 seen = []
@@ -42,6 +42,8 @@ def first_frame():
     if not seen:
         painted = "app.renderer.qt.terminal_item" in sys.modules
         seen.append(f"at the first frame: collecting={gc.isenabled()} painted terminal={painted}")
+        kept = [p for p in linecache.cache if "/app/" in p and not p.endswith("feature_scan.py")]
+        seen.append(f"app sources kept in linecache: {len(kept)} {kept[:3]}")
 
 def init(self, host):
     window_init(self, host)
@@ -63,7 +65,8 @@ sys.exit(code)
 
 def test_the_window_draws_its_first_frame_before_the_painted_terminal_and_any_collection(tmp_path):
     """The painted terminal's type is made when a terminal is first shown, and the collector waits for
-    the first frame, then leaves the objects of the start out of its walks (frozen)."""
+    the first frame, then leaves the objects of the start out of its walks (frozen). PySide's import
+    hook left no module's source lines in memory (app/renderer/qt/feature_scan.py)."""
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
     done = subprocess.run(
         [sys.executable, "-c", FIRST_FRAME_PROBE, "--cwd", str(tmp_path)],
@@ -75,6 +78,7 @@ def test_the_window_draws_its_first_frame_before_the_painted_terminal_and_any_co
     )
     assert done.returncode == 0, done.stderr[-2000:]
     assert "at the first frame: collecting=False painted terminal=False\n" in done.stdout
+    assert "app sources kept in linecache: 0 []\n" in done.stdout
     after = next(line for line in done.stdout.splitlines() if line.startswith("after"))
     assert after.startswith("after: collecting=True frozen=")
     assert int(after.rsplit("=", 1)[1]) > 10_000  # the start's modules, classes and wrappers
