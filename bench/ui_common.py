@@ -22,6 +22,9 @@ def qt_loop() -> Any:
     import qasync
     from PySide6.QtWidgets import QApplication
 
+    from app.renderer.qt.feature_scan import answer_from_bytes
+
+    answer_from_bytes()  # as the app does once PySide is loaded (app.gui): its windows are measured
     _APP = QApplication.instance() or QApplication([])
     _APP.setQuitOnLastWindowClosed(False)  # benchmarks open and destroy several windows in one process
     loop = qasync.QEventLoop(_APP)

@@ -1,15 +1,18 @@
 """PySide's per-import question (does this module's text name PySide6?) answered from the file's bytes:
-the same answers as PySide's own, and no module's lines left in linecache."""
+the same answers as PySide's own, no module's lines left in linecache, and the lines PySide's own check
+read before the answer was replaced let go."""
 
 from __future__ import annotations
 
 import inspect
 import linecache
+import subprocess
 import sys
 
 import PySide6.QtCore  # noqa: F401 - loads PySide's import hook
 
 from app.renderer.qt.feature_scan import answer_from_bytes
+from tests.conftest import REPO
 
 
 def _import_fresh(folder, name: str, text: str):
@@ -53,3 +56,30 @@ def _pysides_answer(module) -> bool:
         return "PySide6" in inspect.getsource(module)
     except OSError:
         return False
+
+
+BEFORE_PROBE = r"""
+import linecache, sys
+sys.path.insert(0, sys.argv[1])
+import PySide6.QtCore
+import clawqt_probe_before  # read by PySide's own check: its lines go to linecache
+path = clawqt_probe_before.__file__
+kept_before = path in linecache.cache
+from app.renderer.qt.feature_scan import answer_from_bytes
+from tests.conftest import REPO
+answer_from_bytes()
+print(kept_before, path in linecache.cache)
+"""
+
+
+def test_the_lines_pysides_own_check_read_before_are_let_go(tmp_path):
+    (tmp_path / "clawqt_probe_before.py").write_text("from PySide6 import QtCore\n" + "X = 1\n" * 2000)
+    done = subprocess.run(
+        [sys.executable, "-c", BEFORE_PROBE, str(tmp_path)],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["True", "False"]

@@ -2,10 +2,12 @@
 `__feature__` switch applies only to such modules). It asks through `inspect.getsource`, which tokenizes
 the file and leaves every line in `linecache` for the life of the process: a start imports a few hundred
 modules, so that is tens of milliseconds before the first frame and megabytes kept for nothing.
-`answer_from_bytes` gives PySide the same answer read from the file's bytes, keeping nothing."""
+`answer_from_bytes` gives PySide the same answer read from the file's bytes, keeping nothing, and lets go
+of the lines PySide's own check read before it (linecache reads a file again when a traceback needs it)."""
 
 from __future__ import annotations
 
+import linecache
 import sys
 from collections.abc import Callable
 from types import ModuleType
@@ -35,4 +37,8 @@ def answer_from_bytes() -> bool:
 
     setattr(names_pyside, _MARK, True)
     feature._mod_uses_pyside = names_pyside  # type: ignore[attr-defined]
+    for name in list(getattr(feature, "pyside_feature_dict", {})):
+        path = getattr(sys.modules.get(name), "__file__", None)
+        if isinstance(path, str) and path.endswith(".py"):
+            linecache.cache.pop(path, None)
     return True
