@@ -1,7 +1,7 @@
 """PySide asks, for every module imported after it, whether the module's text names PySide6 (its
 `__feature__` switch applies only to such modules). It asks through `inspect.getsource`, which tokenizes
 the file and leaves every line in `linecache` for the life of the process: a start imports a few hundred
-modules, so that is tens of milliseconds before the first frame and megabytes kept for nothing.
+modules, so that is megabytes kept for nothing.
 `answer_from_bytes` gives PySide the same answer read from the file's bytes, keeping nothing, and lets go
 of the lines PySide's own check read before it (linecache reads a file again when a traceback needs it)."""
 
