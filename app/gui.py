@@ -305,6 +305,9 @@ def _last_reply(timeline: Any) -> str:
     return item_text(messages[-1]) if messages else ""
 
 
+REPLY_DRAWN_WITHIN_S = 10.0
+
+
 def run_self_test(args: argparse.Namespace) -> int:
     """Open the real window, send one prompt, wait for the turn, save a screenshot."""
 
@@ -347,12 +350,18 @@ def run_self_test(args: argparse.Namespace) -> int:
             if reason not in ("end_turn", "max_tokens", "max_turn_requests"):
                 raise RuntimeError(f"the turn ended with {reason!r}: {objects.notices.notice}")
             objects.model.flush()
-            await asyncio.sleep(0.3)  # let the last frame render
+            # a long reply is revealed over several frames, and a loaded machine draws few of them
+            shown, drawn_by = "", time.monotonic() + REPLY_DRAWN_WITHIN_S
+            while not shown and time.monotonic() < drawn_by:
+                await asyncio.sleep(0.1)
+                shown = reply_shown(_last_reply(objects.session.timeline), visible_texts(window.root))
+            if not shown:
+                raise RuntimeError(
+                    "the agent's reply is not on screen "
+                    f"(the window drew no reply text within {REPLY_DRAWN_WITHIN_S:.0f} s of the turn's end)"
+                )
             if not window.grab(Path(screenshot)):
                 raise RuntimeError(f"could not save the screenshot to {screenshot}")
-            shown = reply_shown(_last_reply(objects.session.timeline), visible_texts(window.root))
-            if not shown:
-                raise RuntimeError("the agent's reply is not on screen (the window drew no reply text)")
             rows = objects.model.rowCount()
             proposals = host.proposals
             print(

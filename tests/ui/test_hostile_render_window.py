@@ -21,7 +21,9 @@ from tests.ui_harness import find_all, plain_text
 
 pytestmark = pytest.mark.timing  # stalls and durations measured in the real window
 
-STALL_LIMIT = 0.25  # the benchmark (bench/hostile_render.py) holds the 100 ms goal; this leaves headroom
+# a freeze, not a slow frame: the benchmark (bench/hostile_render.py) holds the 100 ms goal. The CI machine's
+# speed for Python work varies about threefold between sittings (hostile-input.md)
+STALL_LIMIT = 0.4
 
 CASES = [
     ("hostile-render unbroken-50", "0123456789abcdef0123", STALL_LIMIT),
