@@ -18,13 +18,14 @@ GOAL = 1.5
 STALL_GOAL_MS = 50
 LINE = "\x1b[32mINFO\x1b[0m build step {:06d} " + "-" * 50 + "\n"
 PIECE = 4096  # what a PTY read returns at most
+DATA_BYTES = sized(1024 * 1024, 128 * 1024)
 
 
 def write_data(folder: Path) -> tuple[Path, int]:
     path = folder / "big.txt"
     with path.open("w") as out:
         count = 0
-        while out.tell() < sized(1024 * 1024, 128 * 1024):
+        while out.tell() < DATA_BYTES:
             out.write(LINE.format(count))
             count += 1
     return path, count
