@@ -34,6 +34,20 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if item.path.is_relative_to(TESTS / "e2e") or item.get_closest_marker("timing") is not None:
             item.add_marker(pytest.mark.xdist_group("serial"))
+        installs = "openclaw_env" in getattr(item, "fixturenames", ())
+        if installs or item.get_closest_marker("real_agents") is not None:
+            _time_the_body_only(item)
+
+
+def _time_the_body_only(item: pytest.Item) -> None:
+    """Whichever test needing a real agent runs first installs it into .cache/ (OpenClaw with Node 24,
+    fast-agent, the SDKs' example agents: a minute or more on a fresh machine) and, for OpenClaw, starts
+    the shared gateway; under pytest-xdist the first is not always the first collected. Those steps have
+    timeouts of their own, so a test's own timeout counts only its body: a slow download is not read as
+    a hung test."""
+    marker = item.get_closest_marker("timeout")
+    own = marker.args[0] if marker is not None and marker.args else item.config.getini("timeout")
+    item.add_marker(pytest.mark.timeout(float(own or 120), func_only=True))
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:

@@ -356,7 +356,7 @@ class AgentHub:
         for timer in self._idle_timers.values():
             timer.cancel()
         self._idle_timers.clear()
-        self._background.cancel_all()
+        await self._background.close()
         results = await asyncio.gather(
             *(service.shutdown() for service in self._services.values()), return_exceptions=True
         )

@@ -257,7 +257,7 @@ class ChatService:
     async def shutdown(self) -> None:
         """Quit: cancel every waiter, end every client terminal, kill the agent's whole process group."""
         self._apply(self.machine.cancel_permissions("app-quit"))
-        self._background.cancel_all()
+        await self._background.close()
         self.sign_in.shutdown()
         self.terminals.shutdown()
         if self.transcripts is not None:

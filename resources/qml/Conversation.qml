@@ -63,7 +63,9 @@ Item {
                         shown.settle()
                 }
                 list.forceLayout()
+                SpinnerClock.ride()  // a turning spinner's step joins this frame, drawn anyway
             }
+            function onFlushed() { SpinnerClock.ride() }
         }
         onMovementStarted: root.stickToBottom = false
         onMovementEnded: root.stickToBottom = list.atYEnd

@@ -18,18 +18,6 @@ from tests.ui_harness import ui  # noqa: F401 - the real window for the window e
 EXEC_APPROVALS: dict = {"tools.exec.mode": "ask"}
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Whichever test needing OpenClaw runs first installs it and starts the shared gateway (Node 24 and
-    the pinned package: a minute or more on a fresh machine; under pytest-xdist the first is not always
-    the first collected). Those have timeouts of their own (the install's, the gateway's start), so a
-    test's own timeout counts only its body: a slow download is not read as a hung test."""
-    for item in items:
-        if "openclaw_env" in getattr(item, "fixturenames", ()):
-            marker = item.get_closest_marker("timeout")
-            own = marker.args[0] if marker is not None and marker.args else item.config.getini("timeout")
-            item.add_marker(pytest.mark.timeout(float(own or 120), func_only=True))
-
-
 @pytest.fixture(scope="session")
 def openclaw_env() -> OpenClawEnv:
     try:

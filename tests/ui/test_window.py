@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import os
 import time
 
@@ -252,6 +253,36 @@ def test_every_spinner_steps_on_one_clock_so_a_busy_window_draws_a_few_frames_a_
         await ui.until(lambda: not window.objects.session.busy, 10)
         await ui.until(lambda: clock.property("turning") == 0)
         assert not running[0].property("running")
+
+    ui.run(scenario())
+
+
+def test_while_a_reply_streams_the_spinner_steps_in_frames_drawn_anyway(ui):
+    """A streaming reply changes the conversation a few dozen times a second and the composer's spinner
+    turns meanwhile: on its own clock each of its steps was one more frame on top of the stream's. A
+    step now rides the conversation's change when one comes near its time; the clock steps on its own
+    only when no change came since the step was due (checked step by step)."""
+
+    async def scenario():
+        window = await ui.open(scripted_agent_argv())
+        objects = window.objects
+        clock = window.engine.singletonInstance("ClawQt", "SpinnerClock")
+        due_s = (clock.property("interval") - clock.property("rideEarly")) / 1000
+        flushes: list[float] = []
+        steps: list[float] = []
+        objects.model.flushed.connect(lambda: flushes.append(time.perf_counter()))
+        clock.stepChanged.connect(lambda: steps.append(time.perf_counter()))
+        await ui.type_and_send(window, "paced 600 1500")
+        await ui.until(lambda: objects.session.busy)
+        await ui.until(lambda: not objects.session.busy, 30)
+        near_s, slack_s = 0.008, 0.004  # a ride happens inside the flush; clocks tick in whole ms
+        rode = [s for s in steps if any(abs(s - f) <= near_s for f in flushes)]
+        assert len(rode) >= 3, (len(rode), len(steps), len(flushes))
+        for before, step in itertools.pairwise(steps):
+            if step in rode:
+                continue
+            ridable = [f for f in flushes if before + due_s + slack_s < f < step - slack_s]
+            assert not ridable, f"a step at {step - before:.3f} s on its own after changes at {ridable}"
 
     ui.run(scenario())
 
