@@ -4,7 +4,9 @@ window: what it shows and what its actions do (the window tests drive the same o
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -81,10 +83,27 @@ def test_a_failing_task_is_reported_once_and_its_error_retrieved(ui):
     async def scenario() -> None:
         task = tasks.spawn(boom())
         await asyncio.sleep(0.05)
-        assert task.done() and len(tasks) == 0
+        assert task is not None and task.done() and len(tasks) == 0
 
     ui.run(scenario())
     assert reported == ["Something went wrong: the disk is gone"]
+
+
+def test_work_asked_for_after_the_window_shut_down_is_dropped_not_left_unrun(ui):
+    """A retry timer of the attachments once fired after its window had closed, in a later window's
+    test: spawning then found no event loop and the exception reached Qt's event loop."""
+    tasks = TaskRunner()
+    ran: list[bool] = []
+
+    async def work() -> None:
+        ran.append(True)
+
+    tasks.close()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert tasks.spawn(work()) is None
+        gc.collect()
+    assert not ran and not [w for w in caught if "never awaited" in str(w.message)]
 
 
 # --- the shown session and the sidebar ---------------------------------------------------------------

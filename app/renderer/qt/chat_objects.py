@@ -184,5 +184,5 @@ class ChatObjects(QObject):
         self.turn.stash_draft()
         self.user_terminals.shutdown()
         self._stop_problems()
-        self.tasks.cancel_all()
+        self.tasks.close()
         await self.host.sessions.shutdown()

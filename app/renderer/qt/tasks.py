@@ -1,6 +1,7 @@
 """Host calls run as asyncio tasks on the qasync loop. Every task is kept until it ends and its
 exception is always retrieved: a failure is logged with its traceback and reported once (`failed`), so
-no task's error goes unseen."""
+no task's error goes unseen. Once the window shut down (`close`), work asked for by a timer that outlived
+it is dropped: its coroutine is closed, never left unrun, and no loop is looked for."""
 
 from __future__ import annotations
 
@@ -20,8 +21,12 @@ class TaskRunner(QObject):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._closed = False
 
-    def spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
+    def spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any] | None:
+        if self._closed:
+            coro.close()
+            return None
         task = asyncio.ensure_future(coro)
         self._tasks.add(task)
         task.add_done_callback(self._done)
@@ -36,7 +41,9 @@ class TaskRunner(QObject):
             log.error("UI action failed: %s", exc, exc_info=exc)
             self.failed.emit(f"Something went wrong: {exc}")
 
-    def cancel_all(self) -> None:
+    def close(self) -> None:
+        """The window shuts down: running tasks are cancelled, later ones never start."""
+        self._closed = True
         for task in list(self._tasks):
             task.cancel()
 
