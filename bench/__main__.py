@@ -25,6 +25,7 @@ BENCHMARKS = (
     "ui_idle",
     "ui_startup",
     "ui_load",
+    "ui_search",
     "terminal_stream",
     "hostile_render",
     "mcp_read",

@@ -100,10 +100,20 @@ Item {
         Accessible.name: "Jump to the latest message (Ctrl+End)"
     }
 
+    FindBar {
+        id: findBar
+        anchors.top: parent.top
+        anchors.right: parent.right
+        anchors.margins: Theme.pad
+        onClosed: { search.setOpen(false); root.findClosed() }
+    }
+    signal findClosed()
+    function openFind() { search.setOpen(true); findBar.focusField() }
+
     QuestionDirectory {
         id: directory
         visible: root.directoryOpen
-        anchors.top: parent.top
+        anchors.top: findBar.visible ? findBar.bottom : parent.top
         anchors.right: parent.right
         anchors.margins: Theme.pad
         onChosen: (number) => { conversation.goToQuestion(number); conversation.setDirectoryOpen(false) }
@@ -126,6 +136,55 @@ Item {
             smooth.restart()
         }
     }
+    // Find: the row with the current match is brought in at once; the match itself is marked and
+    // scrolled to after the next frame, when the row's own layout has settled.
+    property var pendingHit: null
+    Connections {
+        target: search
+        function onGoTo(row, scope, index) {
+            root.stickToBottom = false
+            list.positionViewAtIndex(row, ListView.Contain)
+            root.pendingHit = { row: row, scope: scope, index: index }
+            const shown = list.itemAtIndex(row)
+            if (shown) search.markIn(shown, scope, index)  // marked in this frame already
+        }
+        function onIsActiveChanged() { if (search.isActive) search.watchAll(list.contentItem) }
+    }
+    Connections {
+        target: root.pendingHit ? root.Window.window : null
+        function onFrameSwapped() {
+            const hit = root.pendingHit
+            root.pendingHit = null
+            const shown = list.itemAtIndex(hit.row)
+            if (!shown) return
+            const rect = search.markIn(shown, hit.scope, hit.index)
+            const height = rect.height > 0 ? rect.height : Math.min(shown.height, list.height)
+            const at = shown.mapToItem(list, rect.height > 0 ? rect.x : 0, rect.height > 0 ? rect.y : 0)
+            if (at.y < list.height * 0.15 || at.y + height > list.height * 0.85) {
+                list.contentY += at.y - (list.height - height) / 2
+                list.returnToBounds()
+            }
+            flashComponent.createObject(shown)
+        }
+    }
+    Component {  // a brief outline around the row of the match the find bar went to
+        id: flashComponent
+        Rectangle {  // with reduced motion it stands still a moment, then goes
+            id: flash
+            objectName: "findFlash"
+            anchors.fill: parent
+            color: "transparent"
+            border.color: Theme.searchCurrent
+            border.width: 2
+            radius: Theme.radius
+            SequentialAnimation on opacity {
+                PauseAnimation { duration: app.reducedMotion ? 1500 : 300 }
+                NumberAnimation { from: 1; to: 0; duration: app.reducedMotion ? 0 : 900; easing.type: Easing.InQuad }
+                ScriptAction { script: flash.destroy() }
+            }
+        }
+    }
+
     Connections {
         target: session
         function onSessionChanged() { root.stickToBottom = true; Qt.callLater(list.positionViewAtBeginning) }

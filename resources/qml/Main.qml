@@ -71,7 +71,8 @@ ApplicationWindow {
                 SplitView.fillHeight: true
                 SplitView.minimumHeight: 200
                 Banner { Layout.fillWidth: true }
-                Conversation { id: conversationView; visible: !signIn.shown; Layout.fillWidth: true; Layout.fillHeight: true }
+                Conversation { id: conversationView; visible: !signIn.shown; Layout.fillWidth: true; Layout.fillHeight: true
+                               onFindClosed: composerView.input.forceActiveFocus() }
                 Loader {  // built only when needed: most starts never sign in
                     active: signIn.shown
                     visible: active
@@ -249,7 +250,14 @@ ApplicationWindow {
     Shortcut { sequence: "Esc"; enabled: !session.busy && attachments.preview.name !== undefined
                onActivated: attachments.closePreview() }
     Shortcut { sequences: [StandardKey.Open]; onActivated: composerFiles.chooseFiles() }
+    Shortcut { sequences: [StandardKey.Find]; onActivated: conversationView.openFind() }
+    Shortcut { sequences: [StandardKey.FindNext]; enabled: search.isOpen; onActivated: search.next() }
+    Shortcut { sequences: [StandardKey.FindPrevious]; enabled: search.isOpen; onActivated: search.previous() }
+    // the find bar's marks take the theme's colours (a dark scheme must not keep light marks)
+    readonly property var searchColours: [Theme.searchMatch, Theme.searchCurrent, Theme.searchText]
+    onSearchColoursChanged: search.setColours(Theme.searchMatch, Theme.searchCurrent, Theme.searchText)
     Component.onCompleted: {
+        search.setColours(Theme.searchMatch, Theme.searchCurrent, Theme.searchText)
         app.setLinkColour(linkColour)
         app.setDark(darkTheme)
         composerView.input.forceActiveFocus()

@@ -37,7 +37,7 @@ ColumnLayout {
             property bool sized: !!parent && parent.width > 0  // changes once, not on every resize
             text: sized ? parent.html + "<!--" + app.linkColour + "-->" : ""
             textFormat: TextEdit.RichText
-            onTextChanged: wholeText.keep(this)  // drawn whole: a culled block is redrawn whenever the list moves
+            onTextChanged: { wholeText.keep(this); if (search.isActive) search.watch(this) }  // drawn whole: a culled block is redrawn whenever the list moves
             readOnly: true
             selectByMouse: true
             wrapMode: TextEdit.Wrap
@@ -124,7 +124,7 @@ ColumnLayout {
                 property bool sized: width > 0
                 text: box.source && sized ? box.source.html : ""
                 textFormat: TextEdit.RichText
-                onTextChanged: wholeText.keep(this)
+                onTextChanged: { wholeText.keep(this); if (search.isActive) search.watch(this) }
                 readOnly: true
                 selectByMouse: true
                 wrapMode: TextEdit.WrapAnywhere
@@ -140,7 +140,7 @@ ColumnLayout {
                 width: codeText.width
                 text: box.source && codeText.sized ? box.source.tail : ""
                 textFormat: TextEdit.RichText
-                onTextChanged: wholeText.keep(this)
+                onTextChanged: { wholeText.keep(this); if (search.isActive) search.watch(this) }
                 readOnly: true
                 selectByMouse: true
                 wrapMode: TextEdit.WrapAnywhere

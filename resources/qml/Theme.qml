@@ -17,6 +17,9 @@ QtObject {
     readonly property color attention: dark ? "#3a3322" : "#fff6e0"  // a card waiting for the user
     readonly property color hover: dark ? "#2e3036" : "#e6e7ea"  // a row under the pointer
     readonly property color selection: dark ? "#34405c" : "#dde6ff"  // a chosen row: text keeps its colours
+    readonly property color searchMatch: dark ? "#6b5a1e" : "#fff0a8"  // a match of the find bar's query
+    readonly property color searchCurrent: dark ? "#c98a12" : "#ffb938"  // the match the find bar is on
+    readonly property color searchText: dark ? "#ffffff" : "#1d1d1f"  // text on either
     readonly property color codeBackground: dark ? "#272822" : "#f5f5f5"
     readonly property color terminalBackground: "#16181d"
     readonly property color terminalText: "#d7dae0"

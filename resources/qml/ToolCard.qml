@@ -80,6 +80,7 @@ Rectangle {
                        color: Theme.muted; font.pixelSize: Theme.fontTiny; elide: Text.ElideMiddle; Layout.fillWidth: true }
                 TextEdit {  // the agent's description of the command stays above its terminal (seed 004)
                     objectName: "toolDescription"
+                    onTextChanged: if (search.isActive) search.watch(this)
                     visible: !!card.tool.description
                     Layout.fillWidth: true
                     text: card.tool.description || ""
@@ -123,7 +124,7 @@ Rectangle {
                     Layout.fillWidth: true
                     text: card.tool.output
                     textFormat: TextEdit.PlainText
-                    onTextChanged: wholeText.keep(this)  // drawn whole (see TextBlocks.qml)
+                    onTextChanged: { wholeText.keep(this); if (search.isActive) search.watch(this) }  // drawn whole (see TextBlocks.qml)
                     readOnly: true; selectByMouse: true
                     font.family: Theme.mono; font.pixelSize: Theme.fontSmall
                     color: Theme.text

@@ -41,6 +41,7 @@ def test_every_benchmark_runs_and_reports_a_ratio(tmp_path):
         "ui_idle",
         "ui_startup",
         "ui_load",
+        "ui_search",
         "terminal_stream",
         "hostile_render",
         "mcp_read",

@@ -4,8 +4,9 @@ only: each object's behaviour (and its tests) lives in its own module.
 QML sees them as context properties (`context()`): `session` (the shown session), `sessions` (the
 sidebar), `agent` (the agent's state and banner), `sessionHeader` (the session's title, modes, options, usage,
 commands), `turn` (the composer's draft, send and stop), `notices`, `conversation` (questions, copy,
-links), `timeline` (the list model), `terminals` (the painted screens' source), `paintedTypes` (the
-painted screen's QML type, made on first use), `fileChanges`, `attachments`, `composerFiles`, `icons`,
+links), `search` (find in the chat), `timeline` (the list model), `terminals` (the painted screens'
+source), `paintedTypes` (the painted screen's QML type, made on first use), `fileChanges`,
+`attachments`, `composerFiles`, `icons`,
 `diffs` (diff rendering), `signIn`, `userTerminals` (the terminal panel), `terminalAccess` (how the
 agent reaches the terminals), `proposalCards` (the proposal cards' confirm, cancel and keyboard
 position) and `app` (settings)."""
@@ -35,6 +36,7 @@ from app.renderer.qt.painted_types import PaintedTypes
 from app.renderer.qt.proposal_cards import ProposalCards
 from app.renderer.qt.row_views import RowViews
 from app.renderer.qt.schedulers import ConversationScheduler
+from app.renderer.qt.search import ConversationSearch
 from app.renderer.qt.session_header import SessionHeader
 from app.renderer.qt.session_list import SessionList
 from app.renderer.qt.settings_view import SettingsView
@@ -115,6 +117,7 @@ class ChatObjects(QObject):
             self,
         )
         self.conversation = Conversation(self.session, host.links, self.notices, self)
+        self.search = ConversationSearch(self.session, self.model, self)
         self.proposal_cards = ProposalCards(host, self.session, self.notices, self)
         self.attachments.open_link = self.conversation.openLink
         self.sign_in = SignIn(host.sign_in, sessions_host, self.session, self.tasks, self)
@@ -158,6 +161,7 @@ class ChatObjects(QObject):
             "turn": self.turn,
             "notices": self.notices,
             "conversation": self.conversation,
+            "search": self.search,
             "timeline": self.model,
             "terminals": self.scheduler,
             "fileChanges": self.files,
@@ -176,6 +180,7 @@ class ChatObjects(QObject):
         """The window drew a frame: deferred work for what it showed (reveal, terminals, attachments)."""
         self.scheduler.after_frame()
         self.attachments.after_frame()
+        self.search.after_frame()
 
     def start(self) -> None:
         self.session.start()

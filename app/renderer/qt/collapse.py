@@ -30,6 +30,11 @@ class CollapseState:
         self.toggled[key] = not currently_expanded
         self._due.pop(key, None)
 
+    def open(self, key: Hashable) -> None:
+        """Open a card as if the user had (a search hit inside it is shown)."""
+        self.toggled[key] = True
+        self._due.pop(key, None)
+
     def tool_expanded(self, key: Hashable, status: str, historical: bool) -> bool:
         if key in self.toggled:
             return self.toggled[key]
