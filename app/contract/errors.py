@@ -52,6 +52,12 @@ class AgentRequestFailed(HostError):
         self.rpc_code = rpc_code
 
 
+class SaveFailed(HostError):
+    """A file the user chose to write (an exported chat) could not be written; nothing was changed."""
+
+    code = "save-failed"
+
+
 class AgentTimedOut(HostError):
     """The agent did not answer a request within its deadline (it may still be working on it)."""
 

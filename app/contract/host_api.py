@@ -210,6 +210,15 @@ class ComposerFilesHost(Protocol):
         ...
 
 
+class ExportsHost(Protocol):
+    """Files the user writes out of ClawQt (an exported chat), to the place they chose."""
+
+    async def save_text(self, path: str, text: str) -> None:
+        """Write `text` (UTF-8) to `path` at once or not at all (a file already there stays whole
+        until the new one replaces it); SaveFailed says why in words."""
+        ...
+
+
 class LinkPolicy(Protocol):
     def decide(self, url: str) -> LinkDecision:
         """Open at once, ask first (showing the real target), or refuse (with the reason)."""
@@ -471,3 +480,6 @@ class HostApi(Protocol):
 
     @property
     def agent_settings(self) -> AgentSettingsHost: ...
+
+    @property
+    def exports(self) -> ExportsHost: ...

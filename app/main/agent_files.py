@@ -85,7 +85,7 @@ def atomic_write_bytes(path: str, data: bytes, mode: int) -> None:
         replace_atomically(parent, os.path.basename(path), data, mode)
 
 
-def _default_mode() -> int:
+def default_file_mode() -> int:
     """0o666 & ~umask, read without changing the umask where the system tells it (another thread could
     create a file in between)."""
     with contextlib.suppress(OSError, ValueError), open("/proc/self/status") as status:
@@ -181,7 +181,7 @@ def _current_at(parent: Dir, name: str, shown: str) -> tuple[bytes | None, int]:
     try:
         fd, info = open_regular_at(parent, name)
     except FileNotFoundError:
-        return None, _default_mode()
+        return None, default_file_mode()
     except NotRegular:
         raise AgentFileError("invalid_params", f"{shown!r} is not a regular file") from None
     except OSError as exc:

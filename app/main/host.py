@@ -14,6 +14,7 @@ from app.main import paths
 from app.main.agent_hub import AgentHub, SignInOfShown
 from app.main.agent_settings import AgentSettings
 from app.main.attachment_service import AttachmentService
+from app.main.chat_exports import ChatExports
 from app.main.chat_service import ChatService
 from app.main.composer_files import ComposerFiles
 from app.main.links import LinkPolicy
@@ -42,6 +43,7 @@ class Host:
     settings: SettingsFile
     agents: AgentHub
     agent_settings: AgentSettings
+    exports: ChatExports
 
 
 def make_host(
@@ -89,4 +91,5 @@ def make_host(
         terminal_access=TerminalAccess(participation, first.connection.command.argv, lambda: hub.agent_info),
         agents=hub,
         agent_settings=agent_settings,
+        exports=ChatExports(),
     )

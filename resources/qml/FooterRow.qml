@@ -27,6 +27,17 @@ Item {
                 Accessible.name: "Copy the agent's reply"
                 onClicked: { conversation.copyTurn(root.index); copied = true }
             }
+            ToolButton {
+                id: copyMarkdown
+                objectName: "copyTurnMarkdown"
+                property bool copied: false
+                contentItem: IconLabel { icon: copyMarkdown.copied ? "check" : "markdown"
+                                         label: copyMarkdown.copied ? "Copied" : "Copy as Markdown"
+                                         color: Theme.muted; iconSize: Theme.fontSmall
+                                         labelFont.pixelSize: Theme.fontTiny }
+                Accessible.name: "Copy the whole turn as Markdown, tools and their output included"
+                onClicked: { conversation.copyTurnMarkdown(root.index); copied = true }
+            }
             Text { objectName: "turnTiming"; text: root.footer.timing || ""; color: Theme.muted; font.pixelSize: Theme.fontTiny }
             Item { Layout.fillWidth: true }
         }

@@ -3,12 +3,13 @@ import QtQuick.Controls
 import QtQuick.Layouts
 
 // Agent name and state, session modes and config options (the `model` one first), usage, the
-// question-directory toggle and the terminal panel's.
+// question-directory toggle, the terminal panel's, and the chat's menu (find, export).
 ToolBar {
     id: root
     signal toggleDirectory()
     signal toggleTerminals()
     signal openSettings()
+    signal openFind()
     property bool directoryOpen: false
     background: Rectangle { color: Theme.surface; Rectangle { anchors.bottom: parent.bottom; width: parent.width
                                                                  height: 1; color: Theme.border } }
@@ -120,6 +121,25 @@ ToolBar {
                              + (userTerminals.participating ? " (an agent is participating in a terminal)" : "")
             ToolTip.visible: hovered
             ToolTip.text: "Your terminals (Ctrl+`)"
+        }
+        ToolButton {
+            objectName: "chatMenuButton"
+            contentItem: IconLabel { icon: "kebab-vertical"; color: Theme.text }
+            Accessible.name: "Chat menu"
+            ToolTip.visible: hovered
+            ToolTip.text: "Find, export"
+            onClicked: chatMenu.popup(this, 0, height)
+            Menu {
+                id: chatMenu
+                objectName: "chatMenu"
+                background: Elevated { implicitWidth: 240 }
+                MenuItem { objectName: "menuFind"; text: "Find in chat…"; onTriggered: root.openFind()
+                           contentItem: ShortcutLabel { label: parent.text; keys: "Ctrl+F" } }
+                MenuItem { objectName: "menuExport"; text: "Export as Markdown…"
+                           enabled: session.sessionKey !== "" && !chatExport.busy
+                           onTriggered: chatExport.exportChat()
+                           contentItem: ShortcutLabel { label: parent.text; keys: "Ctrl+Shift+E"; enabled: parent.enabled } }
+            }
         }
         ToolButton {
             objectName: "settingsButton"

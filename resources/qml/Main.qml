@@ -40,6 +40,7 @@ ApplicationWindow {
         onToggleDirectory: conversation.setDirectoryOpen(!conversation.directoryOpen)
         onToggleTerminals: if (userTerminals.panelOpen) window.hideTerminals(); else window.terminalFocus()
         onOpenSettings: window.openSettings()
+        onOpenFind: conversationView.openFind()
     }
 
     // Ctrl+`: open the terminals and type in the one shown; pressed there, back to the composer
@@ -251,6 +252,8 @@ ApplicationWindow {
                onActivated: attachments.closePreview() }
     Shortcut { sequences: [StandardKey.Open]; onActivated: composerFiles.chooseFiles() }
     Shortcut { sequences: [StandardKey.Find]; onActivated: conversationView.openFind() }
+    Shortcut { sequence: "Ctrl+Shift+E"; enabled: session.sessionKey !== "" && !chatExport.busy
+               onActivated: chatExport.exportChat() }
     Shortcut { sequences: [StandardKey.FindNext]; enabled: search.isOpen; onActivated: search.next() }
     Shortcut { sequences: [StandardKey.FindPrevious]; enabled: search.isOpen; onActivated: search.previous() }
     // the find bar's marks take the theme's colours (a dark scheme must not keep light marks)

@@ -30,6 +30,7 @@ PARTS = {
     "settings": host_api.SettingsHost,
     "agents": host_api.AgentsHost,
     "agent_settings": host_api.AgentSettingsHost,
+    "exports": host_api.ExportsHost,
 }
 
 

@@ -2,14 +2,13 @@
 only: each object's behaviour (and its tests) lives in its own module.
 
 QML sees them as context properties (`context()`): `session` (the shown session), `sessions` (the
-sidebar), `agent` (the agent's state and banner), `sessionHeader` (the session's title, modes, options, usage,
-commands), `turn` (the composer's draft, send and stop), `notices`, `conversation` (questions, copy,
-links), `search` (find in the chat), `timeline` (the list model), `terminals` (the painted screens'
-source), `paintedTypes` (the painted screen's QML type, made on first use), `fileChanges`,
-`attachments`, `composerFiles`, `icons`,
-`diffs` (diff rendering), `signIn`, `userTerminals` (the terminal panel), `terminalAccess` (how the
-agent reaches the terminals), `proposalCards` (the proposal cards' confirm, cancel and keyboard
-position) and `app` (settings)."""
+sidebar), `agent` (the agent's state and banner), `sessionHeader` (the session's title, modes, options,
+usage, commands), `turn` (the composer's draft, send and stop), `notices`, `conversation` (questions,
+copy, links), `search` (find in the chat), `chatExport` (the chat as a Markdown file), `timeline` (the
+list model), `terminals` (the painted screens' source), `paintedTypes` (the painted screen's QML type,
+made on first use), `fileChanges`, `attachments`, `composerFiles`, `icons`, `diffs` (diff rendering),
+`signIn`, `userTerminals` (the terminal panel), `terminalAccess` (how the agent reaches the terminals),
+`proposalCards` (the proposal cards' confirm, cancel and keyboard position) and `app` (settings)."""
 
 from __future__ import annotations
 
@@ -25,6 +24,7 @@ from app.renderer.qt.agent_status import AgentStatus
 from app.renderer.qt.app_settings import AppSettings
 from app.renderer.qt.attachments import AttachmentController
 from app.renderer.qt.attention import Attention
+from app.renderer.qt.chat_export import ChatExport
 from app.renderer.qt.composer_attachments import ComposerAttachments
 from app.renderer.qt.conversation import Conversation
 from app.renderer.qt.current_session import CurrentSession
@@ -118,6 +118,9 @@ class ChatObjects(QObject):
         )
         self.conversation = Conversation(self.session, host.links, self.notices, self)
         self.search = ConversationSearch(self.session, self.model, self)
+        self.export = ChatExport(
+            host.exports, self.session, lambda: self.header.title, self.notices, self.tasks, self
+        )
         self.proposal_cards = ProposalCards(host, self.session, self.notices, self)
         self.attachments.open_link = self.conversation.openLink
         self.sign_in = SignIn(host.sign_in, sessions_host, self.session, self.tasks, self)
@@ -162,6 +165,7 @@ class ChatObjects(QObject):
             "notices": self.notices,
             "conversation": self.conversation,
             "search": self.search,
+            "chatExport": self.export,
             "timeline": self.model,
             "terminals": self.scheduler,
             "fileChanges": self.files,

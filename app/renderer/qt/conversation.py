@@ -16,6 +16,7 @@ from app.renderer.qt.current_session import CurrentSession
 from app.renderer.qt.notices import Notices
 from app.renderer.timeline.items import ToolCall
 from app.renderer.timeline.questions import Question, question_directory
+from app.renderer.timeline.serialize import turn_markdown
 from app.renderer.timeline.turn_view import copy_text
 
 QUESTIONS_DEBOUNCE_MS = 250
@@ -102,6 +103,16 @@ class Conversation(QObject):
         group = timeline.grouping.group_of_row(row) if timeline is not None and row is not None else None
         if group is not None:
             self.copyText(copy_text(timeline.items, group))  # type: ignore[union-attr]
+
+    @Slot(int)
+    def copyTurnMarkdown(self, view_row: int) -> None:
+        """The whole turn the row at `view_row` belongs to as Markdown: prose, thoughts, tools with
+        their output fenced, attachments as links (what an export writes for it)."""
+        timeline = self._session.timeline
+        row = self._session.model.row_at(view_row)
+        group = timeline.grouping.group_of_row(row) if timeline is not None and row is not None else None
+        if group is not None:
+            self.copyText(turn_markdown(timeline.items, group))  # type: ignore[union-attr]
 
     @Slot(str)
     def copyTerminal(self, tool_id: str) -> None:

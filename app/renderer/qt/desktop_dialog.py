@@ -34,3 +34,17 @@ def folder_dialog(title: str, chosen: Callable[[str], None], start: str = "") ->
 def local_path(chosen: str) -> str:
     """A path from a dialog or a drop: a file URL becomes its local path, anything else is trimmed."""
     return QUrl(chosen).toLocalFile() if chosen.startswith("file:") else chosen.strip()
+
+
+def save_dialog(title: str, suggested: str, chosen: Callable[[str], None]) -> Any:
+    """A Markdown file saver starting at `suggested` (its folder and name), calling `chosen` with the
+    path; the desktop's dialog asks before replacing a file."""
+    from PySide6.QtWidgets import QFileDialog
+
+    dialog = QFileDialog(None, title, suggested)
+    dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
+    dialog.setNameFilters(["Markdown (*.md)", "All files (*)"])
+    dialog.setDefaultSuffix("md")
+    dialog.selectFile(suggested)
+    dialog.fileSelected.connect(lambda path: chosen(local_path(path)))
+    return dialog

@@ -1,0 +1,11 @@
+import QtQuick
+import QtQuick.Layouts
+
+// A menu entry's text with its keyboard shortcut at the right, muted (as desktop menus show them).
+RowLayout {
+    property string label: ""
+    property string keys: ""
+    spacing: Theme.pad
+    Text { text: parent.label; color: parent.enabled ? Theme.text : Theme.disabledText; Layout.fillWidth: true }
+    Text { text: parent.keys; color: Theme.muted; font.pixelSize: Theme.fontSmall }
+}
