@@ -217,6 +217,11 @@ class UiHarness:
             await window.host.terminals.shutdown()
             window.root.close()
         self.model_checks.close()
+        from PySide6.QtWidgets import QApplication, QDialog
+
+        for dialog in QApplication.topLevelWidgets():  # a desktop dialog a test left open closes with it
+            if isinstance(dialog, QDialog) and dialog.isVisible():
+                dialog.reject()
 
 
 @pytest.fixture

@@ -24,6 +24,7 @@ from app.contract.envelopes import (
     SessionPage,
 )
 from app.contract.links import LinkDecision
+from app.contract.protocol_log import InspectorPage
 from app.contract.sign_in import SignInEnvelope
 from app.contract.user_terminals import (
     ConnectOutcome,
@@ -217,6 +218,24 @@ class ExportsHost(Protocol):
         """Write `text` (UTF-8) to `path` at once or not at all (a file already there stays whole
         until the new one replaces it); SaveFailed says why in words."""
         ...
+
+
+class InspectorHost(Protocol):
+    """The protocol inspector's source: the current agent's JSON-RPC traffic and stderr, bounded."""
+
+    def read(self, after: int) -> InspectorPage:
+        """The entries after `after` (0: all kept) of the agent chats are with now."""
+        ...
+
+    def text(self, seq: int, pretty: bool = False) -> str:
+        """One entry's line (credentials named, not shown); indented JSON when `pretty`."""
+        ...
+
+    async def save_trace(self, path: str) -> int:
+        """The kept entries written as a `--record` trace; how many. SaveFailed says why not."""
+        ...
+
+    def clear(self) -> None: ...
 
 
 class LinkPolicy(Protocol):
@@ -483,3 +502,6 @@ class HostApi(Protocol):
 
     @property
     def exports(self) -> ExportsHost: ...
+
+    @property
+    def inspector(self) -> InspectorHost: ...

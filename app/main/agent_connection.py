@@ -114,11 +114,23 @@ class AgentConnection:
         self._raw_observers: list[Callable[[str, dict[str, Any]], None]] = []
         if recorder is not None:
             self._raw_observers.append(recorder.message)  # type: ignore[arg-type]
+        self._line_observers: list[Callable[[str, dict[str, Any], bytes | str], None]] = []
+        self._stderr_observers: list[Callable[[str], None]] = []
+        if recorder is not None:
+            self._stderr_observers.append(recorder.stderr)
 
     def add_raw_observer(self, observer: Callable[[str, dict[str, Any]], None]) -> Callable[[], None]:
         """See every JSON-RPC message as it crossed the pipe ("send"/"recv"); returns a remover."""
         self._raw_observers.append(observer)
         return lambda: self._raw_observers.remove(observer) if observer in self._raw_observers else None
+
+    def add_line_observer(
+        self, observer: Callable[[str, dict[str, Any], bytes | str], None], stderr: Callable[[str], None]
+    ) -> None:
+        """See every JSON-RPC message with the line that carried it, and every stderr line, of every
+        child this connection starts (the protocol inspector)."""
+        self._line_observers.append(observer)
+        self._stderr_observers.append(stderr)
 
     # --- state -------------------------------------------------------------------------------
     @property
@@ -172,7 +184,7 @@ class AgentConnection:
             await asyncio.sleep(delay)
         self.info = None
         self._set_state("starting", f"starting {self.command.display}")
-        on_line = self._recorder.stderr if self._recorder is not None else None
+        on_line = self._observe_stderr if self._stderr_observers else None
         try:
             process = await AgentProcess.spawn(
                 self.command,
@@ -280,12 +292,24 @@ class AgentConnection:
             await process.stop()
         exited.cancel()
 
-    def _observe_raw(self, direction: str, message: dict[str, Any]) -> None:
+    def _observe_raw(self, direction: str, message: dict[str, Any], line: bytes | str) -> None:
         for observer in list(self._raw_observers):
             try:
                 observer(direction, message)
             except Exception:  # an inspector or recorder must never break the stream
                 log.exception("raw observer failed")
+        for line_observer in self._line_observers:
+            try:
+                line_observer(direction, message, line)
+            except Exception:
+                log.exception("line observer failed")
+
+    def _observe_stderr(self, text: str) -> None:
+        for observer in self._stderr_observers:
+            try:
+                observer(text)
+            except Exception:
+                log.exception("stderr observer failed")
 
     # --- exit --------------------------------------------------------------------------------
     async def _watch_exit(self, exited: asyncio.Task[int], process: AgentProcess) -> None:

@@ -28,11 +28,13 @@ from app.contract.envelopes import (
     SessionSummary,
 )
 from app.contract.errors import HostError, SignInRequired
+from app.contract.protocol_log import InspectorPage
 from app.contract.sign_in import SignInEnvelope
 from app.main.agent_profiles import AgentProfile, primary_profile
 from app.main.background_tasks import BackgroundTasks
 from app.main.chat_service import ChatService, Listener, PromptAttachment, ProposalsExtras
 from app.main.listeners import Listeners
+from app.main.protocol_log import ProtocolLog
 
 if TYPE_CHECKING:
     from app.contract.host_api import StringStore
@@ -524,6 +526,30 @@ class AgentHub:
 def _model_option(options: Iterable[dict[str, Any]]) -> dict[str, Any] | None:
     """The session's model choice among its config options (category "model"), if it offers one."""
     return next((o for o in options if o.get("category") == "model" and o.get("type") == "select"), None)
+
+
+class InspectorOfCurrent:
+    """The inspector host part: the protocol log of the agent chats are with now (each agent keeps its
+    own; switching agents shows the other's)."""
+
+    def __init__(self, hub: AgentHub) -> None:
+        self._hub = hub
+
+    @property
+    def _log(self) -> ProtocolLog:
+        return self._hub.current_service.protocol_log
+
+    def read(self, after: int) -> InspectorPage:
+        return self._log.read(self._hub.agent_label, after)
+
+    def text(self, seq: int, pretty: bool = False) -> str:
+        return self._log.text(seq, pretty)
+
+    async def save_trace(self, path: str) -> int:
+        return await self._log.save_trace(path)
+
+    def clear(self) -> None:
+        self._log.clear()
 
 
 class SignInOfShown:

@@ -48,6 +48,7 @@ from app.main.prompt_blocks import (
     build_prompt_blocks,
     build_prompt_meta,
 )
+from app.main.protocol_log import ProtocolLog
 from app.main.secret_store import SecretStore
 from app.main.session_machine import SessionMachine
 from app.main.session_requests import list_params, normalize_cwd, open_params, require, session_page
@@ -157,6 +158,8 @@ class ChatService:
             log_path=log_path if log_path is not None else paths.log_dir() / "agent-stderr.log",
             init_timeout=init_timeout,
         )
+        self.protocol_log = ProtocolLog()  # the inspector's: kept whether or not it is open
+        self.connection.add_line_observer(self.protocol_log.wire, self.protocol_log.stderr)
         self.sign_in = SignInService(
             self.connection, self._emit, self.restart_agent, SecretStore(paths.data_dir())
         )

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from app.main import paths
-from app.main.agent_hub import AgentHub, SignInOfShown
+from app.main.agent_hub import AgentHub, InspectorOfCurrent, SignInOfShown
 from app.main.agent_settings import AgentSettings
 from app.main.attachment_service import AttachmentService
 from app.main.chat_exports import ChatExports
@@ -44,6 +44,7 @@ class Host:
     agents: AgentHub
     agent_settings: AgentSettings
     exports: ChatExports
+    inspector: InspectorOfCurrent
 
 
 def make_host(
@@ -92,4 +93,5 @@ def make_host(
         agents=hub,
         agent_settings=agent_settings,
         exports=ChatExports(),
+        inspector=InspectorOfCurrent(hub),
     )

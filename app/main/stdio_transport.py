@@ -3,7 +3,8 @@
 Why our own: the SDK's reader hands every message to a separate task (so `session/update`s could be
 processed out of order), drops unknown update kinds, logs a traceback per garbage line, and keeps no raw
 copy. Here every incoming line is read without a length limit, lines not starting with `{` are dropped
-and logged, the raw message is shown to `on_raw` (recording, `_meta`), and `intercept` may take a
+and logged, the raw message is shown to `on_raw` with the line that carried it (recording, `_meta`,
+the protocol inspector), and `intercept` may take a
 message synchronously, in arrival order, before the SDK sees it (we route `session/update` that way).
 
 No line can end the stream: a line that cannot be parsed (also one nested too deep for the parser),
@@ -31,7 +32,7 @@ _LOG_PREVIEW = 160
 LARGE_LINE_BYTES = 1024 * 1024  # a line this long is decoded and parsed in separate steps
 
 T = TypeVar("T")
-RawObserver = Callable[[str, dict[str, Any]], None]
+RawObserver = Callable[[str, dict[str, Any], bytes | str], None]  # direction, message, its line
 Interceptor = Callable[[dict[str, Any]], bool]
 Diagnostic = Callable[[str], None]
 
@@ -63,6 +64,7 @@ class StdioTransport:
         self._queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
         self._outstanding: set[Any] = set()
         self._closed = False
+        self._line: bytes | str = b""  # the line of the message being dispatched (for `on_raw`)
         self.dropped_lines = 0
         self._reader = asyncio.get_running_loop().create_task(self._read_loop(), name="agent-stdout")
 
@@ -77,7 +79,7 @@ class StdioTransport:
             self._outstanding.add(message["id"])
         data = (json.dumps(message, separators=(",", ":"), ensure_ascii=False) + "\n").encode()
         if self._on_raw is not None:
-            self._on_raw("send", message)
+            self._on_raw("send", message, data)
         try:
             self._stdin.write(data)
             await self._stdin.drain()
@@ -153,12 +155,14 @@ class StdioTransport:
         message = self._isolated(text, self._parse_line, text)
         if message is not None:
             await asyncio.sleep(0)
+            self._line = text
             self._isolated(text, self._dispatch, message)
 
     def _take_line(self, line: bytes | str) -> None:
         """One line, isolated: whatever it does, the reader goes on with the next."""
         message = self._isolated(line, self._parse_line, line)
         if message is not None:
+            self._line = line
             self._isolated(line, self._dispatch, message)
 
     def _isolated(self, line: bytes | str, step: Callable[[Any], T], arg: Any) -> T | None:
@@ -206,7 +210,8 @@ class StdioTransport:
     def _dispatch(self, message: dict[str, Any]) -> None:
         """Hand a parsed message on: observed, matched to its request, intercepted or queued."""
         if self._on_raw is not None:
-            self._on_raw("recv", message)
+            line, self._line = self._line, b""
+            self._on_raw("recv", message, line)
         if "method" not in message and "id" in message:
             if message["id"] not in self._outstanding:
                 self._diagnose(f"dropped a response with an unknown id: {message.get('id')!r}")

@@ -127,7 +127,7 @@ ToolBar {
             contentItem: IconLabel { icon: "kebab-vertical"; color: Theme.text }
             Accessible.name: "Chat menu"
             ToolTip.visible: hovered
-            ToolTip.text: "Find, export"
+            ToolTip.text: "Find, export, protocol inspector"
             onClicked: chatMenu.popup(this, 0, height)
             Menu {
                 id: chatMenu
@@ -139,6 +139,9 @@ ToolBar {
                            enabled: session.sessionKey !== "" && !chatExport.busy
                            onTriggered: chatExport.exportChat()
                            contentItem: ShortcutLabel { label: parent.text; keys: "Ctrl+Shift+E"; enabled: parent.enabled } }
+                MenuItem { objectName: "menuInspector"; text: inspector.isOpen ? "Hide protocol inspector" : "Protocol inspector"
+                           onTriggered: inspector.setOpen(!inspector.isOpen)
+                           contentItem: ShortcutLabel { label: parent.text; keys: "F12" } }
             }
         }
         ToolButton {

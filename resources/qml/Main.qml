@@ -158,6 +158,16 @@ ApplicationWindow {
                 source: active ? paintedTypes.withTerminalScreen("TerminalPanel.qml") : ""
                 Connections { target: terminalPanel.item; function onHideRequested() { window.hideTerminals() } }
             }
+            Loader {  // the protocol inspector (F12), built the first time it opens
+                id: inspectorPanel
+                objectName: "inspectorPanelLoader"
+                active: inspector.isOpen
+                visible: active
+                SplitView.preferredHeight: 280
+                SplitView.minimumHeight: 160
+                source: active ? "InspectorPanel.qml" : ""
+                Connections { target: inspectorPanel.item; function onHideRequested() { inspector.setOpen(false) } }
+            }
         }
         PreviewPanel { SplitView.preferredWidth: 400; SplitView.minimumWidth: 240 }
     }
@@ -252,6 +262,7 @@ ApplicationWindow {
                onActivated: attachments.closePreview() }
     Shortcut { sequences: [StandardKey.Open]; onActivated: composerFiles.chooseFiles() }
     Shortcut { sequences: [StandardKey.Find]; onActivated: conversationView.openFind() }
+    Shortcut { sequence: "F12"; onActivated: inspector.setOpen(!inspector.isOpen) }
     Shortcut { sequence: "Ctrl+Shift+E"; enabled: session.sessionKey !== "" && !chatExport.busy
                onActivated: chatExport.exportChat() }
     Shortcut { sequences: [StandardKey.FindNext]; enabled: search.isOpen; onActivated: search.next() }

@@ -86,6 +86,7 @@ QtObject {
     readonly property int iconLarge: Math.round(17 * fontScale)
     // the longest line prose runs to (about 90 characters of the body font): wider windows leave margin
     readonly property int proseWidth: Math.round(760 * fontScale)
+    readonly property int filterWidth: Math.round(200 * fontScale)  // a filter field that stays readable
     // a spinner's steps a second (Spinner.qml): each is one frame, so few; enough to read as turning
     readonly property int spinnerSteps: 8
     // elevation: how far a surface stands above the window (Elevated.qml draws it); 1 cards, 2 popups

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from PySide6.QtCore import Qt
 
 from app.renderer.timeline.heartbeat import SENTINEL
 from app.renderer.timeline.serialize import item_record
@@ -28,6 +29,22 @@ def test_window_streams_an_openclaw_reply_and_keeps_the_optimistic_message(ui, o
         timeline = objects.session.timeline
         assert "Hello from the fake model." in str([item_record(i) for i in timeline.items.values()])
         await ui.screenshot(window, "e2e-01-openclaw-reply")
+
+        # the protocol inspector (F12) shows this real exchange, both ways, named and by session
+        await ui.key(window, Qt.Key.Key_F12)
+        inspector = objects.inspector
+        await ui.until(lambda: inspector.isOpen and inspector.rowCount() > 0)
+        texts = [inspector.text(row, False) for row in range(inspector.rowCount())]
+        seen = {(e.direction, e.kind, e.method) for e in objects.host.inspector.read(0).entries}
+        assert {("send", "request", "initialize"), ("recv", "response", "initialize")} <= seen
+        assert {("send", "request", "session/prompt"), ("recv", "response", "session/prompt")} <= seen
+        assert ("recv", "notification", "session/update") in seen
+        assert any("Say hello please from the window" in text for text in texts)
+        entries = objects.host.inspector.read(0).entries
+        sessions = {e.session for e in entries if e.method == "session/update"}
+        prompted = {e.session for e in entries if e.method == "session/prompt" and e.direction == "send"}
+        assert len(prompted) == 1 and sessions == prompted  # the ACP session id on the wire (not the key)
+        await ui.screenshot(window, "e2e-01b-openclaw-inspector")
 
     ui.run(scenario(), timeout=120)
 

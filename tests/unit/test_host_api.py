@@ -31,6 +31,7 @@ PARTS = {
     "agents": host_api.AgentsHost,
     "agent_settings": host_api.AgentSettingsHost,
     "exports": host_api.ExportsHost,
+    "inspector": host_api.InspectorHost,
 }
 
 

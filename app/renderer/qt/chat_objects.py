@@ -4,9 +4,10 @@ only: each object's behaviour (and its tests) lives in its own module.
 QML sees them as context properties (`context()`): `session` (the shown session), `sessions` (the
 sidebar), `agent` (the agent's state and banner), `sessionHeader` (the session's title, modes, options,
 usage, commands), `turn` (the composer's draft, send and stop), `notices`, `conversation` (questions,
-copy, links), `search` (find in the chat), `chatExport` (the chat as a Markdown file), `timeline` (the
-list model), `terminals` (the painted screens' source), `paintedTypes` (the painted screen's QML type,
-made on first use), `fileChanges`, `attachments`, `composerFiles`, `icons`, `diffs` (diff rendering),
+copy, links), `search` (find in the chat), `chatExport` (the chat as a Markdown file), `inspector`
+(the protocol inspector), `timeline` (the list model), `terminals` (the painted screens' source),
+`paintedTypes` (the painted screen's QML type, made on first use), `fileChanges`, `attachments`,
+`composerFiles`, `icons`, `diffs` (diff rendering),
 `signIn`, `userTerminals` (the terminal panel), `terminalAccess` (how the agent reaches the terminals),
 `proposalCards` (the proposal cards' confirm, cancel and keyboard position) and `app` (settings)."""
 
@@ -31,6 +32,7 @@ from app.renderer.qt.current_session import CurrentSession
 from app.renderer.qt.diffs import DiffRenderer
 from app.renderer.qt.file_changes import FileChanges
 from app.renderer.qt.icons import Icons
+from app.renderer.qt.inspector import InspectorModel
 from app.renderer.qt.notices import Notices
 from app.renderer.qt.painted_types import PaintedTypes
 from app.renderer.qt.proposal_cards import ProposalCards
@@ -118,6 +120,7 @@ class ChatObjects(QObject):
         )
         self.conversation = Conversation(self.session, host.links, self.notices, self)
         self.search = ConversationSearch(self.session, self.model, self)
+        self.inspector = InspectorModel(host.inspector, self.notices, self.tasks, self)
         self.export = ChatExport(
             host.exports, self.session, lambda: self.header.title, self.notices, self.tasks, self
         )
@@ -166,6 +169,7 @@ class ChatObjects(QObject):
             "conversation": self.conversation,
             "search": self.search,
             "chatExport": self.export,
+            "inspector": self.inspector,
             "timeline": self.model,
             "terminals": self.scheduler,
             "fileChanges": self.files,

@@ -36,15 +36,20 @@ def local_path(chosen: str) -> str:
     return QUrl(chosen).toLocalFile() if chosen.startswith("file:") else chosen.strip()
 
 
+SAVE_FILTERS = {"md": "Markdown (*.md)", "jsonl": "JSON Lines trace (*.jsonl)"}
+
+
 def save_dialog(title: str, suggested: str, chosen: Callable[[str], None]) -> Any:
-    """A Markdown file saver starting at `suggested` (its folder and name), calling `chosen` with the
-    path; the desktop's dialog asks before replacing a file."""
+    """A file saver starting at `suggested` (its folder and name; its extension picks the filter and is
+    added when the user types none), calling `chosen` with the path; the desktop's dialog asks before
+    replacing a file."""
     from PySide6.QtWidgets import QFileDialog
 
+    suffix = suggested.rsplit(".", 1)[-1] if "." in suggested else ""
     dialog = QFileDialog(None, title, suggested)
     dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
-    dialog.setNameFilters(["Markdown (*.md)", "All files (*)"])
-    dialog.setDefaultSuffix("md")
+    dialog.setNameFilters([f for f in (SAVE_FILTERS.get(suffix), "All files (*)") if f])
+    dialog.setDefaultSuffix(suffix)
     dialog.selectFile(suggested)
     dialog.fileSelected.connect(lambda path: chosen(local_path(path)))
     return dialog

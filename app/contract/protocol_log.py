@@ -1,0 +1,33 @@
+"""What the protocol inspector shows: one entry per JSON-RPC message the current agent's pipe carried
+(either way) or stderr line it wrote, as plain data. The message text itself stays on the main side
+and is asked for one entry at a time (`InspectorHost.text`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+Direction = Literal["send", "recv", "stderr"]  # send: to the agent
+EntryKind = Literal["request", "notification", "response", "error", "stderr"]
+
+
+@dataclass(frozen=True, slots=True)
+class InspectorEntry:
+    seq: int  # grows by one per entry, across clears
+    t: float  # seconds since the agent's log began
+    direction: Direction
+    kind: EntryKind
+    method: str  # a response's is its request's; "" for stderr
+    rpc_id: str  # "" for a notification or stderr
+    session: str  # the sessionId it names, "" when none
+    size: int  # bytes of the line
+    kept: bool  # its text is kept (a line over the limit is listed, not kept)
+
+
+@dataclass(frozen=True, slots=True)
+class InspectorPage:
+    """Entries after the seq asked for; `first` is the oldest seq still kept (older ones were let go)."""
+
+    agent: str
+    entries: tuple[InspectorEntry, ...]
+    first: int
