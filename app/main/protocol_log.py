@@ -1,7 +1,9 @@
 """The protocol inspector's log of one agent: every JSON-RPC line its pipe carried, either way, and every
 stderr line, kept as the bytes that crossed the pipe (no copy of the parsed message, nothing serialized
-again: a 2,000-turn load is 40,000 lines), bounded by entries and bytes: the oldest are let go first,
-and a line over `MAX_KEPT_LINE_BYTES` is listed without its text.
+again), bounded by entries and bytes: the oldest are let go first, and a line over
+`MAX_KEPT_LINE_BYTES` is listed without its text. Recording a line is all that happens per message (a
+2,000-turn load is 40,000 of them, and the inspector is usually closed); lines are described (method,
+id, session) when the inspector first reads them, in order, so a response still finds its request.
 
 A response is named by its request's method (the ids of requests still unanswered are remembered, both
 ways). The text is given out one entry at a time with terminal credentials named, not shown, as the
@@ -17,7 +19,7 @@ from typing import Any
 
 from app.contract.errors import SaveFailed
 from app.contract.hidden_context import CREDENTIAL
-from app.contract.protocol_log import Direction, EntryKind, InspectorEntry, InspectorPage
+from app.contract.protocol_log import EntryKind, InspectorEntry, InspectorPage
 from app.main.chat_exports import ChatExports
 
 MAX_ENTRIES = 20_000
@@ -37,45 +39,63 @@ def _kind(message: dict[str, Any]) -> EntryKind:
     return "error" if "error" in message else "response"
 
 
+# An entry as it came is a plain tuple, the cheapest thing to make per message: (seq, t, direction, raw,
+# size, head), `raw` None for a line too long to keep, whose `head` (method, id, session, kind) was taken
+# from the parsed message. It becomes an InspectorEntry when first read (most never are: the panel is
+# usually closed).
+
+
 class ProtocolLog:
     def __init__(self) -> None:
         self._started = time.monotonic()
-        self._entries: deque[InspectorEntry] = deque()
-        self._raw: dict[int, bytes | str] = {}
+        self._entries: deque[tuple[Any, ...] | InspectorEntry] = deque()
+        self._kept: dict[int, bytes | str] = {}  # texts of described entries (a recorded tuple has its own)
         self._bytes = 0
         self._seq = 0
         self._pending: dict[tuple[str, str], str] = {}  # (who asked, id) -> method
 
-    # --- fed by the connection ------------------------------------------------------------------
+    # --- fed by the connection (per message: as little as possible) -------------------------------
     def wire(self, direction: str, message: dict[str, Any], raw: bytes | str) -> None:
         """One JSON-RPC line (`send`: to the agent), as parsed and as it crossed the pipe."""
-        kind = _kind(message)
-        rpc_id = message.get("id")
-        key = str(rpc_id) if rpc_id is not None else ""
-        method = message.get("method")
-        if isinstance(method, str):
-            if kind == "request":
-                self._remember((direction, key), method)
+        size = len(raw)
+        self._seq += 1
+        if size > MAX_KEPT_LINE_BYTES:
+            self._entries.append(
+                (self._seq, time.monotonic() - self._started, direction, None, size, _head(message))
+            )
         else:
-            asker = "recv" if direction == "send" else "send"  # a response goes back the other way
-            method = self._pending.pop((asker, key), "")
-        params = message.get("params")
-        session = params.get("sessionId") if isinstance(params, dict) else None
-        self._add(direction, kind, method, key, session if isinstance(session, str) else "", raw)  # type: ignore[arg-type]
+            self._entries.append((self._seq, time.monotonic() - self._started, direction, raw, size, None))
+            self._bytes += size
+        if self._bytes > MAX_BYTES or len(self._entries) > MAX_ENTRIES:
+            self._trim()
 
     def stderr(self, line: str) -> None:
-        self._add("stderr", "stderr", "", "", "", line)
+        self._seq += 1
+        self._entries.append((self._seq, time.monotonic() - self._started, "stderr", line, len(line), None))
+        self._bytes += len(line)
+        if self._bytes > MAX_BYTES or len(self._entries) > MAX_ENTRIES:
+            self._trim()
+
+    def _trim(self) -> None:
+        while len(self._entries) > MAX_ENTRIES or self._bytes > MAX_BYTES:
+            self._let_go()
+
+    def _let_go(self) -> None:
+        oldest = self._entries.popleft()
+        kept = oldest[3] if type(oldest) is tuple else self._kept.pop(oldest.seq, None)
+        if kept is not None:
+            self._bytes -= len(kept)
 
     # --- read by the inspector --------------------------------------------------------------------
     def read(self, agent: str, after: int) -> InspectorPage:
-        first = self._entries[0].seq if self._entries else self._seq + 1
-        if after < first - 1:
-            after = first - 1
-        newer = tuple(e for e in _after(self._entries, after))
+        self._describe()
+        first = self._entries[0].seq if self._entries else self._seq + 1  # type: ignore[union-attr]
+        newer = tuple(_after(self._entries, max(after, first - 1)))  # type: ignore[arg-type]
         return InspectorPage(agent, newer, first)
 
     def text(self, seq: int, pretty: bool = False) -> str:
-        raw = self._raw.get(seq)
+        self._describe()
+        raw = self._kept.get(seq)
         if raw is None:
             entry = next((e for e in self._entries if e.seq == seq), None)
             if entry is None:
@@ -89,16 +109,16 @@ class ProtocolLog:
 
     async def save_trace(self, path: str) -> int:
         """The kept entries as a `--record` trace (times from the log's start); the number written."""
+        self._describe()
         lines = []
         for entry in self._entries:
-            raw = self._raw.get(entry.seq)
+            raw = self._kept.get(entry.seq)
             if raw is None:
                 continue
             text = _text(raw).strip()
             if entry.direction == "stderr":
-                record = json.dumps(
-                    {"t": round(entry.t, 6), "dir": "stderr", "text": text}, ensure_ascii=False
-                )
+                line = {"t": round(entry.t, 6), "dir": "stderr", "text": text}
+                record = json.dumps(line, ensure_ascii=False)
             else:
                 record = f'{{"t":{round(entry.t, 6)},"dir":"{entry.direction}","msg":{text}}}'
             lines.append(CREDENTIAL.sub(REDACTED, record))
@@ -109,33 +129,58 @@ class ProtocolLog:
 
     def clear(self) -> None:
         self._entries.clear()
-        self._raw.clear()
+        self._kept.clear()
         self._bytes = 0
 
-    # --- keeping it bounded ---------------------------------------------------------------------------
-    def _add(
-        self, direction: Direction, kind: EntryKind, method: str, rpc_id: str, session: str, raw: bytes | str
-    ) -> None:
-        self._seq += 1
-        size = len(raw)
-        kept = size <= MAX_KEPT_LINE_BYTES
-        entry = InspectorEntry(
-            self._seq, time.monotonic() - self._started, direction, kind, method, rpc_id, session, size, kept
-        )
-        self._entries.append(entry)
-        if kept:
-            self._raw[entry.seq] = raw
-            self._bytes += size
-        while len(self._entries) > MAX_ENTRIES or self._bytes > MAX_BYTES:
-            oldest = self._entries.popleft()
-            dropped = self._raw.pop(oldest.seq, None)
-            if dropped is not None:
-                self._bytes -= len(dropped)
+    # --- describing, in order, what was only recorded ----------------------------------------------------
+    def _describe(self) -> None:
+        """Turn the recorded lines into entries, oldest first (so a response finds its request)."""
+        entries = self._entries
+        start = len(entries)
+        while start > 0 and type(entries[start - 1]) is tuple:
+            start -= 1
+        for index in range(start, len(entries)):
+            entries[index] = self._entry(entries[index])  # type: ignore[arg-type]
+
+    def _entry(self, line: tuple[Any, ...]) -> InspectorEntry:
+        seq, t, direction, raw, size, head = line
+        if direction == "stderr":
+            method, key, session, kind = "", "", "", "stderr"
+        elif head is not None:
+            method, key, session, kind = head
+        else:
+            try:
+                message = json.loads(raw)
+            except ValueError:
+                message = {}
+            method, key, session, kind = _head(message if isinstance(message, dict) else {})
+        if kind == "request":
+            self._remember((direction, key), method)
+        elif kind in ("response", "error"):
+            asker = "recv" if direction == "send" else "send"  # a response goes back the other way
+            method = self._pending.pop((asker, key), "")
+        if raw is not None:
+            self._kept[seq] = raw
+        return InspectorEntry(seq, t, direction, kind, method, key, session, size, raw is not None)
 
     def _remember(self, key: tuple[str, str], method: str) -> None:
         if len(self._pending) >= MAX_PENDING_IDS:
             self._pending.pop(next(iter(self._pending)))
         self._pending[key] = method
+
+
+def _head(message: dict[str, Any]) -> tuple[str, str, str, EntryKind]:
+    """method, id, session and kind of a message (a response's method is found from its request)."""
+    rpc_id = message.get("id")
+    method = message.get("method")
+    params = message.get("params")
+    session = params.get("sessionId") if isinstance(params, dict) else None
+    return (
+        method if isinstance(method, str) else "",
+        str(rpc_id) if rpc_id is not None else "",
+        session if isinstance(session, str) else "",
+        _kind(message),
+    )
 
 
 def _after(entries: deque[InspectorEntry], after: int) -> list[InspectorEntry]:

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import json
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QFileDialog, QLineEdit
 
 from app.replay import replay_json
 from tests.conftest import scripted_agent_argv
-from tests.ui.test_terminal_panel_window import mouse_click
+from tests.ui.test_terminal_panel_window import _outside_task, mouse_click
+from tests.ui_harness import find_all
 
 
 def _rows(model) -> list[dict]:
@@ -20,6 +22,18 @@ def _rows(model) -> list[dict]:
         {name: model.data(model.index(row), role) for name, role in names.items()}
         for row in range(model.rowCount())
     ]
+
+
+async def _click_an_entry_in_view(ui, window) -> None:
+    """A real click on a message row whose middle is inside the list (rows at its edges are clipped)."""
+    listing = ui.item(window, "inspectorList")
+    for entry in find_all(window.root.contentItem(), "inspectorEntry"):
+        middle = entry.mapToItem(listing, QPointF(entry.width() / 2, entry.height() / 2))
+        if entry.isVisible() and 0 < middle.y() < listing.height():
+            point = entry.mapToScene(QPointF(entry.width() / 2, entry.height() / 2)).toPoint()
+            await _outside_task(lambda: QTest.mouseClick(window.root, Qt.MouseButton.LeftButton, pos=point))  # noqa: B023 - awaited here
+            return
+    raise AssertionError("no message row in view")
 
 
 def _save_dialog() -> QFileDialog | None:
@@ -57,9 +71,12 @@ def test_the_inspector_shows_the_live_traffic_filters_it_and_saves_a_trace_repla
         assert model.total == len(rows)
 
         # picking a message shows it whole, indented; the list follows the newest
-        await mouse_click(ui, window, "inspectorEntry")  # the first one shown
+        await _click_an_entry_in_view(ui, window)
         text = ui.item(window, "inspectorText")
-        await ui.until(lambda: text.property("text").startswith("{\n"))
+        picked = await ui.until(lambda: panel.property("picked") + 1) - 1
+        await ui.until(lambda: text.property("text") == model.text(picked, True) != "")
+        if rows[picked]["direction"] != "stderr":
+            assert text.property("text").startswith("{\n")  # indented
         assert json.loads(model.text(prompt, True))["params"]["prompt"][0]["text"].endswith("hello inspector")
         await ui.screenshots(window, "65-protocol-inspector")
 
