@@ -237,6 +237,10 @@ class InspectorHost(Protocol):
 
     def clear(self) -> None: ...
 
+    def watch(self, watched: bool) -> None:
+        """The inspector is shown (keep much) or not (keep only the last moments)."""
+        ...
+
 
 class LinkPolicy(Protocol):
     def decide(self, url: str) -> LinkDecision:

@@ -534,10 +534,14 @@ class InspectorOfCurrent:
 
     def __init__(self, hub: AgentHub) -> None:
         self._hub = hub
+        self._watched = False
 
     @property
     def _log(self) -> ProtocolLog:
-        return self._hub.current_service.protocol_log
+        log = self._hub.current_service.protocol_log
+        if log.watched != self._watched:  # chats moved to another agent while the inspector is open
+            log.watch(self._watched)
+        return log
 
     def read(self, after: int) -> InspectorPage:
         return self._log.read(self._hub.agent_label, after)
@@ -550,6 +554,10 @@ class InspectorOfCurrent:
 
     def clear(self) -> None:
         self._log.clear()
+
+    def watch(self, watched: bool) -> None:
+        self._watched = watched
+        self._log.watch(watched)
 
 
 class SignInOfShown:

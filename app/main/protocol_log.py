@@ -22,8 +22,10 @@ from app.contract.hidden_context import CREDENTIAL
 from app.contract.protocol_log import EntryKind, InspectorEntry, InspectorPage
 from app.main.chat_exports import ChatExports
 
-MAX_ENTRIES = 20_000
+MAX_ENTRIES = 20_000  # while the inspector is open
 MAX_BYTES = 16 * 1024 * 1024
+IDLE_ENTRIES = 1_000  # while it is closed: what just happened, and little memory
+IDLE_BYTES = 1024 * 1024
 MAX_KEPT_LINE_BYTES = 1024 * 1024
 MAX_PENDING_IDS = 4_096  # requests remembered for naming their responses
 REDACTED = r"\1<redacted>"
@@ -52,6 +54,8 @@ class ProtocolLog:
         self._kept: dict[int, bytes | str] = {}  # texts of described entries (a recorded tuple has its own)
         self._bytes = 0
         self._seq = 0
+        self._watched = False
+        self._max_entries, self._max_bytes = IDLE_ENTRIES, IDLE_BYTES
         self._pending: dict[tuple[str, str], str] = {}  # (who asked, id) -> method
 
     # --- fed by the connection (per message: as little as possible) -------------------------------
@@ -66,18 +70,30 @@ class ProtocolLog:
         else:
             self._entries.append((self._seq, time.monotonic() - self._started, direction, raw, size, None))
             self._bytes += size
-        if self._bytes > MAX_BYTES or len(self._entries) > MAX_ENTRIES:
+        if self._bytes > self._max_bytes or len(self._entries) > self._max_entries:
             self._trim()
 
     def stderr(self, line: str) -> None:
         self._seq += 1
         self._entries.append((self._seq, time.monotonic() - self._started, "stderr", line, len(line), None))
         self._bytes += len(line)
-        if self._bytes > MAX_BYTES or len(self._entries) > MAX_ENTRIES:
+        if self._bytes > self._max_bytes or len(self._entries) > self._max_entries:
             self._trim()
 
+    @property
+    def watched(self) -> bool:
+        return self._watched
+
+    def watch(self, watched: bool) -> None:
+        """The inspector opened (the log keeps up to MAX_ENTRIES and MAX_BYTES) or closed (it keeps the
+        last IDLE_ENTRIES, IDLE_BYTES: a long chat's memory does not carry a log nobody reads)."""
+        self._max_entries, self._max_bytes = (
+            (MAX_ENTRIES, MAX_BYTES) if watched else (IDLE_ENTRIES, IDLE_BYTES)
+        )
+        self._trim()
+
     def _trim(self) -> None:
-        while len(self._entries) > MAX_ENTRIES or self._bytes > MAX_BYTES:
+        while len(self._entries) > self._max_entries or self._bytes > self._max_bytes:
             self._let_go()
 
     def _let_go(self) -> None:

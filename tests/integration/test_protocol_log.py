@@ -57,6 +57,7 @@ def test_the_oldest_entries_go_first_past_the_bounds_and_a_huge_line_is_listed_n
     monkeypatch.setattr(protocol_log, "MAX_BYTES", 1_000)
     monkeypatch.setattr(protocol_log, "MAX_KEPT_LINE_BYTES", 500)
     log = ProtocolLog()
+    log.watch(True)
     for n in range(30):
         line = json.dumps({"jsonrpc": "2.0", "method": "session/update", "params": {"n": n}})
         log.wire("recv", json.loads(line), line.encode())
@@ -70,3 +71,18 @@ def test_the_oldest_entries_go_first_past_the_bounds_and_a_huge_line_is_listed_n
     assert not last.kept and last.size == len(huge) and "its text not kept" in log.text(last.seq)
     after = log.read("a", last.seq - 1)
     assert after.entries == (last,)
+
+
+def test_closed_it_keeps_only_the_last_moments_and_opened_it_keeps_much_more(monkeypatch):
+    monkeypatch.setattr(protocol_log, "IDLE_ENTRIES", 10)
+    log = ProtocolLog()  # the inspector is closed: a long chat does not carry a log nobody reads
+    line = json.dumps({"jsonrpc": "2.0", "method": "session/update", "params": {}})
+    for _ in range(50):
+        log.wire("recv", json.loads(line), line.encode())
+    assert [e.seq for e in log.read("a", 0).entries] == list(range(41, 51))
+    log.watch(True)
+    for _ in range(50):
+        log.wire("recv", json.loads(line), line.encode())
+    assert len(log.read("a", 0).entries) == 60
+    log.watch(False)  # closed again: let go at once
+    assert len(log.read("a", 0).entries) == 10

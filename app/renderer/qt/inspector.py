@@ -102,6 +102,7 @@ class InspectorModel(QAbstractListModel):
         if open_ == self._open:
             return
         self._open = open_
+        self._host.watch(open_)
         if open_:
             self.poll()
             self._timer.start()
