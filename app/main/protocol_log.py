@@ -26,6 +26,7 @@ MAX_ENTRIES = 20_000  # while the inspector is open
 MAX_BYTES = 16 * 1024 * 1024
 IDLE_ENTRIES = 1_000  # while it is closed: what just happened, and little memory
 IDLE_BYTES = 1024 * 1024
+TRIM_SLACK = 256  # entries past the bound before the oldest are let go, together (not one per message)
 MAX_KEPT_LINE_BYTES = 1024 * 1024
 MAX_PENDING_IDS = 4_096  # requests remembered for naming their responses
 REDACTED = r"\1<redacted>"
@@ -70,14 +71,14 @@ class ProtocolLog:
         else:
             self._entries.append((self._seq, time.monotonic() - self._started, direction, raw, size, None))
             self._bytes += size
-        if self._bytes > self._max_bytes or len(self._entries) > self._max_entries:
+        if self._bytes > self._max_bytes or len(self._entries) > self._max_entries + TRIM_SLACK:
             self._trim()
 
     def stderr(self, line: str) -> None:
         self._seq += 1
         self._entries.append((self._seq, time.monotonic() - self._started, "stderr", line, len(line), None))
         self._bytes += len(line)
-        if self._bytes > self._max_bytes or len(self._entries) > self._max_entries:
+        if self._bytes > self._max_bytes or len(self._entries) > self._max_entries + TRIM_SLACK:
             self._trim()
 
     @property
@@ -150,7 +151,9 @@ class ProtocolLog:
 
     # --- describing, in order, what was only recorded ----------------------------------------------------
     def _describe(self) -> None:
-        """Turn the recorded lines into entries, oldest first (so a response finds its request)."""
+        """Turn the recorded lines into entries, oldest first (so a response finds its request), after
+        letting go of what is past the bounds (recording leaves up to TRIM_SLACK more)."""
+        self._trim()
         entries = self._entries
         start = len(entries)
         while start > 0 and type(entries[start - 1]) is tuple:
