@@ -103,6 +103,14 @@ class Window:
         self.root: Any = roots[0]
         self.root.frameSwapped.connect(self.objects.after_frame)
         self.root.afterAnimating.connect(self.objects.whole_text.before_sync)
+        self.objects.attention.openRequested.connect(lambda _key: self.bring_up())
+
+    def bring_up(self) -> None:
+        """Show the window above the others with the keyboard (a clicked notification)."""
+        if self.root.visibility() == self.root.Visibility.Minimized:
+            self.root.showNormal()
+        self.root.raise_()
+        self.root.requestActivate()
 
     async def close(self) -> None:
         """Hide and destroy the window while the event loop still runs. A threaded render loop (Qt's

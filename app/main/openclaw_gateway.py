@@ -67,7 +67,9 @@ class GatewayReader:
             return None
         self.calls += 1
         try:
-            payload = await asyncio.wait_for(self._call(method, params), self.timeout_s)
+            # a timeout scope, not wait_for: no task of its own that a quit could leave never started
+            async with asyncio.timeout(self.timeout_s):
+                payload = await self._call(method, params)
         except TimeoutError:
             self._fail("timeout", f"{method} took longer than {self.timeout_s:g} s")
             await self._drop()
@@ -188,7 +190,8 @@ class GatewayReader:
             reader.cancel()
         if ws is not None:
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(ws.close(), 1.0)
+                async with asyncio.timeout(1.0):
+                    await ws.close()
         if reader is not None:
             with contextlib.suppress(BaseException):
                 await reader

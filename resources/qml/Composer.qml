@@ -197,6 +197,14 @@ Rectangle {
                                    && !(event.modifiers & Qt.ShiftModifier)))) {
                         root.complete(root.matches[Math.max(0, commandList.currentIndex)].name)
                         event.accepted = true
+                    } else if (event.key === Qt.Key_Up && !(event.modifiers & ~Qt.KeypadModifier)
+                               && (input.text === "" || (root.walkIndex >= 0 && input.text === root.walkText))) {
+                        root.walkPrompts(1)  // an empty composer walks this chat's earlier prompts
+                        event.accepted = true
+                    } else if (event.key === Qt.Key_Down && !(event.modifiers & ~Qt.KeypadModifier)
+                               && root.walkIndex >= 0 && input.text === root.walkText) {
+                        root.walkPrompts(-1)
+                        event.accepted = true
                     } else if ((event.key === Qt.Key_Return || event.key === Qt.Key_Enter)
                                && !(event.modifiers & Qt.ShiftModifier)) {
                         root.send()
@@ -235,6 +243,22 @@ Rectangle {
         function onDraftChanged() { if (input.text !== turn.draft) input.text = turn.draft }
     }
 
+    // Up/Down in an empty composer: the chat's earlier prompts, newest first (like a shell's history).
+    // Walking goes on while the text is the prompt shown; typing anything makes it the user's draft.
+    property int walkIndex: -1  // -1: not walking; 0: the newest prompt
+    property string walkText: ""
+    function walkPrompts(step) {
+        if (input.text === "") walkIndex = -1
+        const next = walkIndex + step
+        if (next < 0) {  // past the newest: back to an empty composer
+            walkIndex = -1; walkText = ""; input.text = ""
+            return
+        }
+        const text = conversation.earlierPrompt(next)
+        if (text === "") return  // nothing older: the oldest stays
+        walkIndex = next; walkText = text; input.text = text
+        input.cursorPosition = input.length
+    }
     function send() {
         if (session.busy || (input.text.trim().length === 0 && composerFiles.count === 0)) return
         turn.send(input.text)

@@ -120,7 +120,7 @@ Dialog {
             Switch {
                 id: notifySwitch
                 objectName: "settingsNotify"
-                text: "Tell me when an agent needs me while ClawQt is in the background"
+                text: "Tell me when an agent needs me or is done while ClawQt is in the background"
                 checked: settings.notify
                 onToggled: settings.setNotify(checked)
                 Accessible.name: text

@@ -95,6 +95,52 @@ def test_a_permission_asked_in_a_chat_not_shown_waits_and_is_answered_after_goin
     ui.run(scenario())
 
 
+def test_a_turn_ending_in_the_background_is_announced_once_and_clicking_it_brings_up_that_chat(ui):
+    """This machine has no system tray (offscreen Qt): the notification is the window's alert here, and a
+    click on the tray's message (`messageClicked`, connected to `Attention.clicked`) is made by calling
+    what it calls. A turn the user stopped is not announced."""
+
+    async def scenario():
+        window = await ui.open(scripted_agent_argv())
+        objects = window.objects
+        called: list[tuple[str, str]] = []
+        objects.attention.notified.connect(lambda how, text: called.append((how, text)))
+        first = objects.session.sessionKey
+        await ui.type_and_send(window, "paced 400 400")  # a reply of about a second
+        await ui.until(lambda: "assistant-text" in ui.kinds(window))
+        objects.session.newChat()
+        await ui.until(lambda: objects.session.sessionKey not in ("", first))
+        second = objects.session.sessionKey
+        other = await leave_window(ui)
+        try:
+            await ui.until(lambda: called, 15)
+            assert called == [
+                ("alert", f"{objects.sessions.title_of(first)} is done: the agent finished its reply.")
+            ]
+            assert _sidebar(objects)[first]["unseen"]  # the sidebar's dot says it too
+            objects.attention.clicked()  # the user clicks the notification
+            await ui.until(lambda: objects.session.sessionKey == first)
+            await ui.until(lambda: QGuiApplication.focusWindow() is window.root)  # brought up
+            await ui.until(lambda: not _sidebar(objects)[first]["unseen"])  # shown: seen
+        finally:
+            other.destroy()
+        # a turn the user stops in the background is not announced
+        objects.session.openSession(second)
+        await ui.until(lambda: objects.session.sessionKey == second)
+        await ui.type_and_send(window, "paced 100 2000")
+        await ui.until(lambda: "assistant-text" in ui.kinds(window))
+        other = await leave_window(ui)
+        try:
+            objects.turn.stop()
+            await ui.until(lambda: not objects.session.busy, 10)
+            await asyncio.sleep(0.3)
+            assert len(called) == 1
+        finally:
+            other.destroy()
+
+    ui.run(scenario())
+
+
 def test_with_notifications_off_in_settings_only_the_sidebar_says_a_chat_needs_you(ui):
     async def scenario():
         window = await ui.open(scripted_agent_argv())

@@ -38,3 +38,17 @@ def test_text_typed_here_keeps_a_leading_prefix_until_the_agent_echoes_it():
     h(user("[Working directory: /w]\n\nliteral"))  # the echo replaces it
     [group] = [g for g in h.timeline.grouping.groups if g.kind == "user"]
     assert user_text(h.timeline.items, group) == "literal"
+
+
+def test_earlier_prompts_count_back_from_the_newest_and_skip_prompts_without_text():
+    from app.renderer.timeline.turn_view import earlier_prompt
+
+    h = Harness()(
+        user("one", "u1"),
+        agent("a", "a1"),
+        user({"type": "resource_link", "uri": "file:///tmp/x.png", "name": "x.png"}, "u2"),
+        agent("b", "a2"),
+        user("three", "u3"),
+    )
+    groups = h.timeline.grouping.groups
+    assert [earlier_prompt(h.timeline.items, groups, n) for n in range(4)] == ["three", "one", "", ""]

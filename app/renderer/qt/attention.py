@@ -1,11 +1,11 @@
-"""Asking for the user when an agent waits for them: a permission request, or a card of proposed
-terminal actions, arrives while the window is not focused (its chat may not be the one on screen
-either). A desktop notification through the system
-tray when the desktop has one, else the window's alert (its taskbar entry flashes). Presentation only:
-that the request waits at all is the main side's rule.
+"""Asking for the user when an agent waits for them or is done: a permission request, a card of proposed
+terminal actions, or the end of a turn arrives while the window is not focused (its chat may not be the
+one on screen either). A desktop notification through the system tray when the desktop has one
+(clicking it brings the window up on that chat: `openRequested`), else the window's alert (its taskbar
+entry flashes). Presentation only: that the request waits at all is the main side's rule.
 
 At most one notification per chat until the window is focused again: an agent asking ten times in a
-row is one message, not ten."""
+row is one message, not ten. A turn the user stopped is not announced (they know)."""
 
 from __future__ import annotations
 
@@ -41,6 +41,7 @@ def _proposes(envelope: ProposalEnvelope) -> str:
 
 class Attention(QObject):
     notified = Signal(str, str)  # (how: "tray" | "alert", the message) each time the user is called
+    openRequested = Signal(str)  # the user clicked a notification: bring the window up on this chat
 
     def __init__(
         self,
@@ -54,6 +55,7 @@ class Attention(QObject):
         self._enabled = enabled  # the user's Settings: off means the sidebar's mark alone says it
         self._tray: object | None = None  # QSystemTrayIcon, made on first use (widgets only then)
         self._told: set[str] = set()  # chats already notified since the window was last focused
+        self._last = ""  # the chat of the newest notification (what clicking it opens)
         host.subscribe(self._on_envelope)
         app = QGuiApplication.instance()
         if isinstance(app, QGuiApplication):
@@ -70,13 +72,23 @@ class Attention(QObject):
             self._call(envelope.session_key, f"the agent asks {asks}.")  # type: ignore[attr-defined]
         elif envelope.kind == "proposal" and envelope.state == "awaiting":  # type: ignore[attr-defined]
             self._call(envelope.session_key, _proposes(envelope))  # type: ignore[arg-type, attr-defined]
+        elif envelope.kind == "prompt_settled" and not envelope.stopped:  # type: ignore[attr-defined]
+            error = envelope.error  # type: ignore[attr-defined]
+            done = f"the turn failed: {error}" if error else "the agent finished its reply."
+            self._call(envelope.session_key, done, needs_you=bool(error))  # type: ignore[attr-defined]
 
-    def _call(self, key: str, what: str) -> None:
+    def _call(self, key: str, what: str, needs_you: bool = True) -> None:
         """Notify once per chat while the chat window is not focused."""
         if key in self._told or not self._enabled() or _is_chat_window(QGuiApplication.focusWindow()):
             return
         self._told.add(key)
-        self.notify(f"{self._title_of(key)} needs you: {what}")
+        self._last = key
+        self.notify(f"{self._title_of(key)} {'needs you' if needs_you else 'is done'}: {what}")
+
+    def clicked(self) -> None:
+        """The user clicked the newest notification (the tray's `messageClicked`)."""
+        if self._last:
+            self.openRequested.emit(self._last)
 
     def notify(self, message: str) -> None:
         """Tell the user outside the window: the tray's message, else the window's alert."""
@@ -106,6 +118,7 @@ class Attention(QObject):
             icon = app.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxInformation)
         tray = QSystemTrayIcon(icon, self)
         tray.setToolTip("ClawQt")
+        tray.messageClicked.connect(self.clicked)
         tray.show()
         self._tray = tray
         return tray

@@ -105,6 +105,7 @@ class ChatObjects(QObject):
         )
         self.agents.changed.connect(self.sessions.changed)  # the rows' agent marks
         self.attention = Attention(sessions_host, self.sessions.title_of, self, lambda: self.app.notify)
+        self.attention.openRequested.connect(self._open_notified)
         self.agent = AgentStatus(sessions_host, self.session, self.tasks, self)
         self.header = SessionHeader(
             sessions_host, self.session, self.sessions, self.tasks, self.notices, self
@@ -145,6 +146,11 @@ class ChatObjects(QObject):
         self.app.darkChanged.connect(self._on_dark)
         self.notices.show_problems(host.problems.reported())  # found at startup: shown as the window opens
         self._stop_problems = host.problems.subscribe(lambda problem: self.notices.show_problems([problem]))
+
+    def _open_notified(self, key: str) -> None:
+        """A notification was clicked: its chat is shown (the window brings itself up: gui.py)."""
+        if key != self.session.sessionKey:
+            self.session.openSession(key)
 
     def _on_dark(self) -> None:
         """Code blocks already shown are highlighted again for the new theme."""

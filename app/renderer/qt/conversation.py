@@ -1,7 +1,7 @@
 """What the user does with the conversation itself: the question directory (and jumping to a question),
-copying a turn, a terminal or a code block, and opening a link as the main side's link policy decides:
-at once, after the user confirmed the real target it shows (`pendingLink`), or not at all (the notice
-says why)."""
+the earlier prompts the composer walks with Up/Down, copying a turn, a terminal or a code block, and
+opening a link as the main side's link policy decides: at once, after the user confirmed the real
+target it shows (`pendingLink`), or not at all (the notice says why)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from app.renderer.qt.notices import Notices
 from app.renderer.timeline.items import ToolCall
 from app.renderer.timeline.questions import Question, question_directory
 from app.renderer.timeline.serialize import turn_markdown
-from app.renderer.timeline.turn_view import copy_text
+from app.renderer.timeline.turn_view import copy_text, earlier_prompt
 
 QUESTIONS_DEBOUNCE_MS = 250
 
@@ -103,6 +103,15 @@ class Conversation(QObject):
         group = timeline.grouping.group_of_row(row) if timeline is not None and row is not None else None
         if group is not None:
             self.copyText(copy_text(timeline.items, group))  # type: ignore[union-attr]
+
+    @Slot(int, result=str)
+    def earlierPrompt(self, back: int) -> str:
+        """For Up/Down in an empty composer: the chat's `back`-th prompt from the newest ("" past the
+        oldest). Which one is shown is the composer's state (QML)."""
+        timeline = self._session.timeline
+        if timeline is None or back < 0:
+            return ""
+        return earlier_prompt(timeline.items, timeline.grouping.groups, back)
 
     @Slot(int)
     def copyTurnMarkdown(self, view_row: int) -> None:

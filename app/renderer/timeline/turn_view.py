@@ -110,3 +110,19 @@ def group_attachments(items: dict[str, Item], group: Group) -> list[Attachment]:
         seen.add(key)
         result.append(attachment)
     return result
+
+
+def earlier_prompt(items: dict[str, Item], groups: list[Group], back: int) -> str:
+    """The user's `back`-th prompt counted from the newest (0: the newest), as the chat shows it; "" when
+    the chat has no prompt that far back. Prompts without text (attachments only) are skipped."""
+    seen = -1
+    for group in reversed(groups):
+        if group.kind != "user":
+            continue
+        text = user_text(items, group).strip()
+        if not text:
+            continue
+        seen += 1
+        if seen == back:
+            return text
+    return ""
