@@ -24,7 +24,13 @@ class BackgroundTasks:
         if self._closed:  # quitting: nothing new starts, and the coroutine is closed, not left unrun
             work.close()
             return
-        task = asyncio.get_running_loop().create_task(work, name=name)
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # asked for outside the event loop (a callback at teardown): not started
+            work.close()
+            log.warning("%s: %s asked for with no event loop running; not started", self._what, name)
+            return
+        task = loop.create_task(work, name=name)
         self._tasks.add(task)
         task.add_done_callback(self._done)
 

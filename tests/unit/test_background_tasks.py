@@ -65,3 +65,17 @@ def test_work_spawned_while_quitting_never_starts_and_is_not_left_unrun():
         gc.collect()
     assert not started
     assert not [w for w in caught if "never awaited" in str(w.message)], [str(w.message) for w in caught]
+
+
+def test_work_asked_for_with_no_event_loop_running_is_closed_not_left_unrun():
+    """A callback at a window's teardown once spawned the terminal tools' start with no loop running: the
+    coroutine was left never awaited (a RuntimeWarning in CI)."""
+
+    async def work():
+        raise AssertionError("must not run")
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        BackgroundTasks("test work").spawn(work(), "outside")
+        gc.collect()
+    assert not [w for w in caught if "never awaited" in str(w.message)], [str(w.message) for w in caught]

@@ -117,7 +117,7 @@ class ConversationSearch(QObject):
         scan = self._scan
         if scan is None:
             return
-        if self._current >= len(scan.hits) and not scan.done:
+        while self._current >= len(scan.hits) and not scan.done:  # the next older one, found now
             scan.advance(FIRST_SLICE_S, stop_at_hits=self._current + 1)
         if not scan.hits:
             self.changed.emit()

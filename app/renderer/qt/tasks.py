@@ -27,7 +27,12 @@ class TaskRunner(QObject):
         if self._closed:
             coro.close()
             return None
-        task = asyncio.ensure_future(coro)
+        try:
+            task = asyncio.ensure_future(coro)  # the window's loop, also before it runs
+        except RuntimeError:  # no event loop at all (a callback after the window's loop ended)
+            coro.close()
+            log.warning("a UI action was asked for with no event loop; not started")
+            return None
         self._tasks.add(task)
         task.add_done_callback(self._done)
         return task
