@@ -235,3 +235,12 @@ def ui(qapp, tmp_path, monkeypatch):
     loop.close()
     asyncio.set_event_loop(None)
     harness.model_checks.assert_clean()
+
+
+def shown_save_dialog():
+    """The desktop's save dialog the window opened (Qt's own QFileDialog here, offscreen), or None."""
+    from PySide6.QtWidgets import QApplication, QFileDialog
+
+    saving = QFileDialog.AcceptMode.AcceptSave
+    shown = [w for w in QApplication.topLevelWidgets() if isinstance(w, QFileDialog) and w.isVisible()]
+    return next((w for w in shown if w.acceptMode() == saving), None)

@@ -14,9 +14,14 @@ from app.main.agent_files import atomic_write_text, default_file_mode
 
 class ChatExports:
     async def save_text(self, path: str, text: str) -> None:
-        if not path or not os.path.isabs(path):
-            raise SaveFailed(f"Choose where to save the file (got {path!r}).")
-        await asyncio.to_thread(_write, path, text)
+        await save_user_file(path, text)
+
+
+async def save_user_file(path: str, text: str) -> None:
+    """Write `text` where the user chose (an export, a saved trace); SaveFailed says why not."""
+    if not path or not os.path.isabs(path):
+        raise SaveFailed(f"Choose where to save the file (got {path!r}).")
+    await asyncio.to_thread(_write, path, text)
 
 
 def _write(path: str, text: str) -> None:

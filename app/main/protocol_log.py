@@ -20,7 +20,7 @@ from typing import Any
 from app.contract.errors import SaveFailed
 from app.contract.hidden_context import CREDENTIAL
 from app.contract.protocol_log import EntryKind, InspectorEntry, InspectorPage
-from app.main.chat_exports import ChatExports
+from app.main.chat_exports import save_user_file
 
 MAX_ENTRIES = 20_000  # while the inspector is open
 MAX_BYTES = 16 * 1024 * 1024
@@ -141,7 +141,7 @@ class ProtocolLog:
             lines.append(CREDENTIAL.sub(REDACTED, record))
         if not lines:
             raise SaveFailed("There is no traffic to save yet.")
-        await ChatExports().save_text(path, "\n".join(lines) + "\n")
+        await save_user_file(path, "\n".join(lines) + "\n")
         return len(lines)
 
     def clear(self) -> None:

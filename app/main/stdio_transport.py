@@ -64,7 +64,6 @@ class StdioTransport:
         self._queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
         self._outstanding: set[Any] = set()
         self._closed = False
-        self._line: bytes | str = b""  # the line of the message being dispatched (for `on_raw`)
         self.dropped_lines = 0
         self._reader = asyncio.get_running_loop().create_task(self._read_loop(), name="agent-stdout")
 
@@ -155,20 +154,18 @@ class StdioTransport:
         message = self._isolated(text, self._parse_line, text)
         if message is not None:
             await asyncio.sleep(0)
-            self._line = text
-            self._isolated(text, self._dispatch, message)
+            self._isolated(text, self._dispatch, message, text)
 
     def _take_line(self, line: bytes | str) -> None:
         """One line, isolated: whatever it does, the reader goes on with the next."""
         message = self._isolated(line, self._parse_line, line)
         if message is not None:
-            self._line = line
-            self._isolated(line, self._dispatch, message)
+            self._isolated(line, self._dispatch, message, line)
 
-    def _isolated(self, line: bytes | str, step: Callable[[Any], T], arg: Any) -> T | None:
-        """`step(arg)` for `line`; whatever it raises, the line is dropped with a diagnostic."""
+    def _isolated(self, line: bytes | str, step: Callable[..., T], *args: Any) -> T | None:
+        """`step(*args)` for `line`; whatever it raises, the line is dropped with a diagnostic."""
         try:
-            return step(arg)
+            return step(*args)
         except RecursionError:
             self._drop(line, "nested too deep to parse")
         except Exception as exc:
@@ -207,10 +204,10 @@ class StdioTransport:
             return None
         return message
 
-    def _dispatch(self, message: dict[str, Any]) -> None:
-        """Hand a parsed message on: observed, matched to its request, intercepted or queued."""
+    def _dispatch(self, message: dict[str, Any], line: bytes | str) -> None:
+        """Hand a parsed message on (with the line that carried it, for observers): observed, matched
+        to its request, intercepted or queued."""
         if self._on_raw is not None:
-            line, self._line = self._line, b""
             self._on_raw("recv", message, line)
         if "method" not in message and "id" in message:
             if message["id"] not in self._outstanding:

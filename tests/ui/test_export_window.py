@@ -10,21 +10,16 @@ import time
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QApplication, QFileDialog, QLineEdit
+from PySide6.QtWidgets import QFileDialog, QLineEdit
 
 from tests.conftest import scripted_agent_argv
 from tests.ui.test_terminal_panel_window import mouse_click
+from tests.ui_harness import shown_save_dialog
 
 TURNS = 2_000
 
 
-def _save_dialog() -> QFileDialog | None:
-    return next(
-        (w for w in QApplication.topLevelWidgets() if isinstance(w, QFileDialog) and w.isVisible()), None
-    )
-
-
-def test_a_2000_turn_chat_exports_as_markdown_through_the_save_dialog(ui, tmp_path):
+def test_a_2000_turn_chat_exports_as_markdown_through_theshown_save_dialog(ui, tmp_path):
     async def scenario():
         window = await ui.open(scripted_agent_argv())
         objects = window.objects
@@ -35,7 +30,7 @@ def test_a_2000_turn_chat_exports_as_markdown_through_the_save_dialog(ui, tmp_pa
         await ui.key(
             window, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
         )
-        dialog = await ui.until(_save_dialog)
+        dialog = await ui.until(shown_save_dialog)
         assert dialog.acceptMode() == QFileDialog.AcceptMode.AcceptSave
         suggested = dialog.selectedFiles()[0]
         assert suggested.endswith(".md") and "/" not in suggested.rsplit("/", 1)[1].removesuffix(".md")
@@ -60,7 +55,7 @@ def test_a_2000_turn_chat_exports_as_markdown_through_the_save_dialog(ui, tmp_pa
         await ui.until(lambda: (entry := ui.find(window, "menuExport")) is not None and entry.isVisible())
         await ui.screenshots(window, "64-chat-menu")
         await mouse_click(ui, window, "menuExport")
-        dialog = await ui.until(_save_dialog)
+        dialog = await ui.until(shown_save_dialog)
         dialog.reject()
         objects.export.save_to(str(tmp_path / "missing" / "chat.md"), "Big chat")
         await ui.until(lambda: "The chat was not exported" in objects.notices.notice)
@@ -76,7 +71,7 @@ def test_a_turn_copies_as_markdown_from_its_footer_and_an_empty_chat_is_not_expo
         objects = window.objects
         objects.export.exportChat()  # a new chat: nothing to export
         assert "nothing in this chat to export" in objects.notices.notice
-        assert _save_dialog() is None
+        assert shown_save_dialog() is None
         objects.session.openSession("big-3")
         await ui.until(lambda: objects.session.sessionKey == "big-3", 30)
         await ui.until(lambda: len(objects.model.rows) > 15)

@@ -8,12 +8,12 @@ import json
 
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QFileDialog, QLineEdit
+from PySide6.QtWidgets import QLineEdit
 
 from app.replay import replay_json
 from tests.conftest import scripted_agent_argv
 from tests.ui.test_terminal_panel_window import _outside_task, mouse_click
-from tests.ui_harness import find_all
+from tests.ui_harness import find_all, shown_save_dialog
 
 
 def _rows(model) -> list[dict]:
@@ -34,12 +34,6 @@ async def _click_an_entry_in_view(ui, window) -> None:
             await _outside_task(lambda: QTest.mouseClick(window.root, Qt.MouseButton.LeftButton, pos=point))  # noqa: B023 - awaited here
             return
     raise AssertionError("no message row in view")
-
-
-def _save_dialog() -> QFileDialog | None:
-    saving = QFileDialog.AcceptMode.AcceptSave
-    shown = [w for w in QApplication.topLevelWidgets() if isinstance(w, QFileDialog) and w.isVisible()]
-    return next((w for w in shown if w.acceptMode() == saving), None)
 
 
 def test_the_inspector_shows_the_live_traffic_filters_it_and_saves_a_trace_replay_renders(ui, tmp_path):
@@ -91,7 +85,7 @@ def test_the_inspector_shows_the_live_traffic_filters_it_and_saves_a_trace_repla
 
         # Save trace: the desktop's dialog, the trace `clawqt replay` renders
         await mouse_click(ui, window, "inspectorSave")
-        dialog = await ui.until(_save_dialog)
+        dialog = await ui.until(shown_save_dialog)
         assert dialog.selectedFiles()[0].endswith(".jsonl")
         trace = tmp_path / "inspected.jsonl"
         dialog.findChild(QLineEdit, "fileNameEdit").setText(str(trace))

@@ -17,6 +17,7 @@ from PySide6.QtQuick import QQuickItem
 from app.renderer.qt.current_session import CurrentSession
 from app.renderer.qt.search_marks import SearchMarks, tool_card
 from app.renderer.qt.timeline_model import TimelineModel
+from app.renderer.timeline.rows import Row
 from app.renderer.timeline.search import MAX_HITS, Hit, SearchScan
 
 FIRST_SLICE_S = 0.05  # looking for the first hit as the user types (it stops at the hit)
@@ -257,9 +258,10 @@ class ConversationSearch(QObject):
         assert self._scan is not None
         hits = self._scan.hits
         hit = hits[self._current - 1]
-        self._reveal(hit)
-        view_row = self._model.view_row_of_key(hit.row)
-        row = self._model.row_at(view_row)
+        row = self._model.row_at(self._model.view_row_of_key(hit.row))
+        if row is not None:
+            self._reveal(hit, row)
+        view_row = self._model.view_row_of_key(hit.row)  # after the reveal's flush, which may move it
         scope = hit.item_id if row is not None and row.kind in TOOL_ROWS else ""
         index = -1
         if hit.field in MARKED_FIELDS:
@@ -276,11 +278,8 @@ class ConversationSearch(QObject):
             self._held_frames = HOLD_FRAMES
             self.goTo.emit(view_row, scope, index)
 
-    def _reveal(self, hit: Hit) -> None:
+    def _reveal(self, hit: Hit, row: Row) -> None:
         collapse = self._model.views.collapse
-        row = self._model.row_at(self._model.view_row_of_key(hit.row))
-        if row is None:
-            return
         if row.kind == "thought" or row.kind in TOOL_ROWS:
             collapse.open(row.key)
         if row.kind in TOOL_ROWS and hit.field != "title":
