@@ -18,9 +18,10 @@ from typing import Any
 from PySide6.QtCore import QAbstractListModel, QByteArray, QModelIndex, QObject, Qt, Slot
 
 from app.renderer.markdown.render import block_entries, renderer_of
+from app.renderer.qt.named_roles import numbered_roles, role_names
 
 _ROLES = ("kind", "html", "code", "lang", "tail")
-_ROLE_IDS = {Qt.ItemDataRole.UserRole + 1 + i: name for i, name in enumerate(_ROLES)}
+_ROLE_IDS = numbered_roles(_ROLES)
 
 
 class BlockListModel(QAbstractListModel):
@@ -29,7 +30,7 @@ class BlockListModel(QAbstractListModel):
         self._blocks: list[dict[str, Any]] = list(blocks or [])
 
     def roleNames(self) -> dict[int, QByteArray]:
-        return {role: QByteArray(name.encode()) for role, name in _ROLE_IDS.items()}
+        return role_names(_ROLE_IDS)
 
     def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._blocks)

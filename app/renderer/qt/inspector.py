@@ -28,12 +28,13 @@ from app.contract.errors import SaveFailed
 from app.contract.host_api import InspectorHost
 from app.contract.protocol_log import InspectorEntry
 from app.renderer.qt.desktop_dialog import open_dialog, save_dialog
+from app.renderer.qt.named_roles import numbered_roles, role_names
 from app.renderer.qt.notices import Notices
 from app.renderer.qt.tasks import TaskRunner
 
 POLL_MS = 250
 ROLE_NAMES = ("seq", "time", "direction", "kind", "method", "rpcId", "session", "size", "kept")
-ROLES = {int(Qt.ItemDataRole.UserRole) + 1 + i: name for i, name in enumerate(ROLE_NAMES)}
+ROLES = numbered_roles(ROLE_NAMES)
 INSPECTOR = "inspector"  # the notices' topic
 
 
@@ -75,7 +76,7 @@ class InspectorModel(QAbstractListModel):
 
     # --- the model ---------------------------------------------------------------------------------
     def roleNames(self) -> dict[int, QByteArray]:
-        return {role: QByteArray(name.encode()) for role, name in ROLES.items()}
+        return role_names(ROLES)
 
     def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._rows)

@@ -27,6 +27,7 @@ from typing import Any
 
 from PySide6.QtCore import QAbstractListModel, QByteArray, QModelIndex, QObject, Qt, QTimer, Signal, Slot
 
+from app.renderer.qt.named_roles import numbered_roles, role_names
 from app.renderer.qt.row_views import CONTENT_ROLES, STRUCTURE_ROLES, RowViews
 from app.renderer.timeline.reducer import Timeline
 from app.renderer.timeline.rows import (
@@ -44,7 +45,7 @@ FLUSH_INTERVAL_MS = 16
 MAX_FLUSH_INTERVAL_MS = 250
 FEW_ROWS = 8  # changed rows looked up one by one; more are found in one pass over the rows
 ROLE_NAMES = (*STRUCTURE_ROLES, *CONTENT_ROLES)
-ROLES = {int(Qt.ItemDataRole.UserRole) + 1 + i: name for i, name in enumerate(ROLE_NAMES)}
+ROLES = numbered_roles(ROLE_NAMES)
 ROLE_IDS = {name: role for role, name in ROLES.items()}
 
 
@@ -74,7 +75,7 @@ class TimelineModel(QAbstractListModel):
 
     # --- Qt model API ---------------------------------------------------------------------------
     def roleNames(self) -> dict[int, QByteArray]:
-        return {role: QByteArray(name.encode()) for role, name in ROLES.items()}
+        return role_names(ROLES)
 
     def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._rows)
