@@ -1,11 +1,14 @@
-"""`python -m bench [NAME ...] [--rounds N] [--save] [--quick]`: run benchmarks, print one line each and
-write the details to a results file outside the tracked tree (.cache/bench/results.json, or
-CLAWQT_BENCH_RESULTS); `--save` writes the committed bench/results.json instead, the figures a change
-means to record; `--quick` runs each on small inputs (its figures mean nothing: the suite's check)."""
+"""`python -m bench [NAME ...] [--rounds N] [--save] [--quick] [--hang-after S]`: run benchmarks, print
+one line each and write the details to a results file outside the tracked tree (.cache/bench/results.json,
+or CLAWQT_BENCH_RESULTS); `--save` writes the committed bench/results.json instead, the figures a change
+means to record; `--quick` runs each on small inputs (its figures mean nothing: the suite's check);
+`--hang-after` prints every thread's stack and exits when one benchmark runs longer than S seconds, so a
+hang names where it waits instead of being killed silently."""
 
 from __future__ import annotations
 
 import argparse
+import faulthandler
 import importlib
 import json
 import os
@@ -52,6 +55,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=None, help="interleaved rounds per benchmark")
     parser.add_argument("--save", action="store_true", help=f"write the committed {SAVED.name} (bench/)")
     parser.add_argument("--quick", action="store_true", help="small inputs: checks that they run, no figures")
+    parser.add_argument(
+        "--hang-after", type=float, default=0, metavar="S", help="print the stacks, exit after S s in one"
+    )
     args = parser.parse_args(argv)
     if args.quick:  # read by bench.common when the benchmarks are imported
         os.environ["CLAWQT_BENCH_QUICK"] = "1"
@@ -61,6 +67,9 @@ def main(argv: list[str] | None = None) -> int:
     failed = False
     results = {}
     for name in args.names or BENCHMARKS:
+        if args.hang_after:
+            print(f"{name} started", file=sys.stderr, flush=True)
+            faulthandler.dump_traceback_later(args.hang_after, exit=True)
         module = importlib.import_module(f"bench.{name}")
         try:
             result = module.run(args.rounds) if args.rounds else module.run()
@@ -69,6 +78,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{name} error")
             failed = True
             continue
+        finally:
+            faulthandler.cancel_dump_traceback_later()
         print(result.line(), flush=True)
         results[name] = {
             "ratio": round(result.ratio, 4),

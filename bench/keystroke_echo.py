@@ -38,8 +38,7 @@ def run(rounds: int = 1) -> Result:
                     moved = emulator.cursor() != before
                     return moved and screen.property("paintedVersion") == screen.property("version")
 
-                while not echoed():
-                    await asyncio.sleep(0.0005)
+                await until(echoed, timeout=30, interval=0.0005)
                 latencies.append(time.perf_counter() - started)
                 await asyncio.sleep(0.01)
         finally:

@@ -49,7 +49,10 @@ def _bare_server() -> tuple[str, Any, threading.Thread]:
     server = uvicorn.Server(config)
     thread = threading.Thread(target=lambda: asyncio.run(server.serve(sockets=[sock])), daemon=True)
     thread.start()
+    deadline = time.monotonic() + 60
     while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError("the bare MCP server did not start")
         time.sleep(0.01)
     return f"http://127.0.0.1:{port}/mcp", server, thread
 
@@ -92,7 +95,10 @@ async def _scenario(rounds: int, folder: Path) -> tuple[list[float], list[float]
     terminals.input(
         terminal_id, 'i=0; while [ $i -lt 60 ]; do echo "line $i of the build"; i=$((i+1)); done\r'
     )
+    deadline = time.monotonic() + 60
     while "line 59 of" not in terminals.output(terminal_id):
+        if time.monotonic() > deadline:
+            raise TimeoutError("the shared terminal never printed the build's lines")
         await asyncio.sleep(0.02)
     token = participation.capabilities.mint_for_user_message("bench-chat").token
     ours_headers = {"Authorization": f"Bearer {participation.install_secret}"}

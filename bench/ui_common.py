@@ -74,12 +74,13 @@ def resident_mb(field: str = "VmRSS") -> float | None:
     return None
 
 
-async def until(predicate: Callable[[], Any], timeout: float = 120.0) -> None:
+async def until(predicate: Callable[[], Any], timeout: float = 120.0, interval: float = 0.005) -> None:
+    """Wait for `predicate`, checking every `interval` s; a benchmark never waits forever."""
     deadline = time.monotonic() + timeout
     while not predicate():
         if time.monotonic() > deadline:
             raise TimeoutError("benchmark condition not met")
-        await asyncio.sleep(0.005)
+        await asyncio.sleep(interval)
 
 
 async def open_window(cwd: str) -> Any:
