@@ -69,10 +69,15 @@ def _first_line(argv: list[str], env: dict[str, str]) -> float:
     started = time.perf_counter()
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
     assert proc.stdout is not None
-    line = proc.stdout.readline()
-    elapsed = time.perf_counter() - started
-    proc.stdout.close()
-    proc.wait(10)
+    watchdog = threading.Timer(60, proc.kill)  # a CLI that never answers ends the read
+    watchdog.start()
+    try:
+        line = proc.stdout.readline()
+        elapsed = time.perf_counter() - started
+        proc.stdout.close()
+        proc.wait(10)
+    finally:
+        watchdog.cancel()
     if b'"not_armed"' not in line:
         raise RuntimeError(f"{argv[0]} printed {line!r}, not the validation line")
     return elapsed

@@ -13,11 +13,13 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 import time
 
 from bench.common import BARE_WINDOW, REPO, Result, median
 
 GOAL = 2.0
+FRAME_DEADLINE_S = 90  # a start that shows nothing this long has hung
 
 BARE = (
     BARE_WINDOW
@@ -34,13 +36,18 @@ def _time_to_frame(argv: list[str], env: dict[str, str]) -> float:
         argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, cwd=REPO, text=True
     )
     assert proc.stdout is not None
-    for line in proc.stdout:
-        if line.startswith("frame"):
-            elapsed = time.perf_counter() - started
-            break
-    else:
-        raise RuntimeError(f"{argv} exited without a frame")
-    proc.wait(timeout=60)
+    watchdog = threading.Timer(FRAME_DEADLINE_S, proc.kill)  # a child that never paints ends the read
+    watchdog.start()
+    try:
+        for line in proc.stdout:
+            if line.startswith("frame"):
+                elapsed = time.perf_counter() - started
+                break
+        else:
+            raise RuntimeError(f"{argv} exited without a frame (or none within {FRAME_DEADLINE_S} s)")
+        proc.wait(timeout=60)
+    finally:
+        watchdog.cancel()
     return elapsed
 
 
