@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypedDict
 
 from app.contract.agents import AgentChoice
 from app.contract.attachments import CheckedFile, Preview, PromptAttachment, Resolution
@@ -262,8 +262,38 @@ class StringStore(Protocol):
         ...
 
 
+class QueuedFile(TypedDict):
+    """A file attached to a queued message (checked again when the message is sent)."""
+
+    path: str
+    name: str
+    mime: str
+
+
+class QueuedMessage(TypedDict):
+    """A message the user queued while a turn ran; `id` stays the same while it waits."""
+
+    id: str
+    text: str
+    files: list[QueuedFile]
+
+
+class QueueStore(Protocol):
+    """The queued messages of each session, oldest first, persisted at every change (an agent crash or
+    a restart loses none of them)."""
+
+    def get(self, key: str) -> list[QueuedMessage]: ...
+
+    def set(self, key: str, messages: list[QueuedMessage]) -> None:
+        """Replace the session's queue (an empty list forgets it)."""
+        ...
+
+    def move(self, old: str, new: str) -> None: ...
+
+
 class LocalStores(Protocol):
-    """What the user owns locally: drafts per session, local session names, cached session previews."""
+    """What the user owns locally: drafts and queued messages per session, local session names, cached
+    session previews."""
 
     @property
     def drafts(self) -> StringStore: ...
@@ -273,6 +303,9 @@ class LocalStores(Protocol):
 
     @property
     def previews(self) -> StringStore: ...
+
+    @property
+    def queues(self) -> QueueStore: ...
 
 
 @dataclass(frozen=True)

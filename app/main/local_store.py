@@ -1,153 +1,25 @@
-"""Small JSON stores in the data dir for what the user owns locally: drafts per session (kept across
-session switches, agent crashes and restarts) and local session renames. Writes are atomic (temp file
-+ rename).
-
-Nothing in these files can stop the app, and each problem is said once, in words, through
-`LocalProblems` (the window shows it): an unusable file (not JSON, nested too deeply, not an object) is
-copied aside as `<name>.corrupt-<time>` and the store starts empty; entries that are not text are left
-out and the original is copied aside the same way; a file that cannot be read, or whose copy cannot be
-written, is left as it is and the store keeps its changes in memory only. A copy never overwrites an
-earlier one. A data folder that cannot be written to (read-only, a file in its place) is reported once
-and the stores work in memory."""
+"""The local stores of what the user owns: drafts and queued messages per session (kept across session
+switches, agent crashes and restarts), local session renames and cached previews, each a `JsonMap` in
+the data folder (its file handling: json_map.py)."""
 
 from __future__ import annotations
 
-import json
-import logging
-import os
-import tempfile
 from pathlib import Path
 
 from app.main import paths
-from app.main.json_files import Unusable, keep_aside, parse_object
+from app.main.json_map import JsonMap, check_folder
 from app.main.local_problems import LocalProblems
-
-log = logging.getLogger(__name__)
-
-IN_MEMORY = "drafts and session names are kept only until you quit"
+from app.main.queued_messages import QueuedMessages
 
 
-def _folder_key(folder: Path) -> str:
-    """One report per data folder, whichever store or check finds it unusable first."""
-    return f"data folder {folder}"
+class JsonStringMap(JsonMap[str]):
+    """A persisted str -> str map (drafts, session names, previews)."""
 
-
-class JsonStringMap:
-    """A persisted str -> str map; `set` writes through (callers debounce bursts of typing).
-    `what` names its content in messages ("drafts", "session names")."""
-
-    def __init__(
-        self,
-        filename: str,
-        base: Path | None = None,
-        problems: LocalProblems | None = None,
-        what: str = "",
-    ) -> None:
-        self.path = (base or paths.data_dir()) / filename
-        self.what = what or filename.removesuffix(".json").replace("-", " ")
-        self._problems = LocalProblems() if problems is None else problems
-        self._data: dict[str, str] = {}
-        self._memory_only = False  # a file ClawQt could not read or copy: never written over
-        self._load()
-
-    def _load(self) -> None:
-        try:
-            raw = self.path.read_bytes()
-        except (FileNotFoundError, NotADirectoryError):
-            return  # nothing saved yet (or no data folder: `LocalStores` says so)
-        except OSError as exc:
-            self._memory_only = True
-            self._problems.add(
-                f"Your {self.what} file {paths.shown(self.path)} cannot be read ({exc.strerror}): it is "
-                f"left as it is, and {self.what} are kept only until you quit.",
-                str(exc),
-            )
-            return
-        data = parse_object(raw)
-        if isinstance(data, Unusable):
-            self._set_aside(raw, f"{data.why}: starting without saved {self.what}", data.details)
-            return
-        self._data = {k: v for k, v in data.items() if isinstance(v, str)}
-        left_out = [k for k, v in data.items() if not isinstance(v, str)]
-        if left_out:
-            entries = (
-                "an entry that is not text: it is"
-                if len(left_out) == 1
-                else f"{len(left_out)} entries that are not text: they are"
-            )
-            detail = "left out: " + ", ".join(repr(k) for k in left_out[:10])
-            self._set_aside(raw, f"has {entries} left out", detail, "the original file")
-
-    def _set_aside(self, raw: bytes, what_happened: str, details: str, copy: str = "the file") -> None:
-        """Keep a copy of what the file held, then write the store's own content over it; without a
-        copy the file is never written (the store lives in memory)."""
-        start = f"Your {self.what} file {paths.shown(self.path)} {what_happened}"
-        try:
-            aside = keep_aside(self.path, raw)
-        except OSError as exc:
-            self._memory_only = True
-            self._problems.add(
-                f"{start}; a copy could not be kept ({exc.strerror}), so the file is left as it is and "
-                f"{self.what} are kept only until you quit.",
-                details,
-            )
-            return
-        self._problems.add(f"{start}; {copy} is kept as {aside.name}.", details)
-        self.save()
+    def accept(self, value: object) -> str | None:
+        return value if isinstance(value, str) else None
 
     def get(self, key: str, default: str = "") -> str:
         return self._data.get(key, default)
-
-    def items(self) -> dict[str, str]:
-        return dict(self._data)
-
-    def set(self, key: str, value: str) -> None:
-        if value:
-            if self._data.get(key) == value:
-                return
-            self._data[key] = value
-        elif key in self._data:
-            del self._data[key]
-        else:
-            return
-        self.save()
-
-    def move(self, old: str, new: str) -> None:
-        if old in self._data and old != new:
-            self._data[new] = self._data.pop(old)
-            self.save()
-
-    def save(self) -> None:
-        if self._memory_only:
-            return
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=self.path.name, dir=self.path.parent)
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump(self._data, handle, ensure_ascii=False, indent=1)
-            os.replace(tmp, self.path)
-        except OSError as exc:
-            log.error("cannot save %s: %s", self.path, exc)
-            _report_unwritable(self.path.parent, exc, self._problems)
-
-
-def _report_unwritable(folder: Path, exc: OSError, problems: LocalProblems) -> None:
-    if folder.exists() and not folder.is_dir():
-        text = f"Your data folder {paths.shown(folder)} is a file, not a folder: {IN_MEMORY}."
-    else:
-        text = f"ClawQt cannot save to your data folder {paths.shown(folder)} ({exc.strerror}): {IN_MEMORY}."
-    problems.add(text, str(exc), key=_folder_key(folder))
-
-
-def check_folder(folder: Path, problems: LocalProblems) -> None:
-    """Say at startup, not at the first lost save, when the stores cannot write to `folder`."""
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        fd, probe = tempfile.mkstemp(prefix=".write-check-", dir=folder)
-        os.close(fd)
-        os.unlink(probe)
-    except OSError as exc:
-        _report_unwritable(folder, exc, problems)
 
 
 def draft_store(base: Path | None = None, problems: LocalProblems | None = None) -> JsonStringMap:
@@ -174,3 +46,4 @@ class LocalStores:
         self.drafts = draft_store(folder, problems)
         self.names = session_names(folder, problems)
         self.previews = session_previews(folder, problems)
+        self.queues = QueuedMessages(folder, problems)

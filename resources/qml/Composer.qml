@@ -170,7 +170,7 @@ Rectangle {
             TextArea {
                 id: input
                 objectName: "composerInput"
-                placeholderText: session.busy ? "The agent is working\u2026 (Esc to stop)"
+                placeholderText: session.busy ? "The agent is working\u2026 (Enter queues a message, Esc stops)"
                                                  : "Message the agent (Enter to send, Shift+Enter for a new line)"
                 wrapMode: TextArea.Wrap
                 text: turn.draft  // then kept in step by the Connections below (typing ends a binding)
@@ -224,17 +224,35 @@ Rectangle {
             Accessible.name: "The agent is working"
         }
         Button {
-            objectName: session.busy ? "stopButton" : "sendButton"
-            text: session.busy ? "Stop" : "Send"
+            id: sendButton
+            objectName: "sendButton"
+            // while a turn runs a message is queued (sent when the agent finishes): the button says so
+            readonly property bool queues: session.busy || session.sessionKey === ""
+            visible: !session.busy || input.text.trim().length > 0 || composerFiles.count > 0
+            text: queues ? "Queue" : "Send"
             Layout.alignment: Qt.AlignBottom
             contentItem: IconLabel {
-                icon: session.busy ? "debug-stop" : "send"
-                label: parent.text
-                color: parent.enabled ? Theme.text : Theme.muted
+                icon: sendButton.queues ? "list-ordered" : "send"
+                label: sendButton.text
+                color: sendButton.enabled ? Theme.text : Theme.muted
             }
-            enabled: session.busy || input.text.trim().length > 0 || composerFiles.count > 0
-            Accessible.name: session.busy ? "Stop the agent" : "Send message"
-            onClicked: session.busy ? turn.stop() : root.send()
+            enabled: input.text.trim().length > 0 || composerFiles.count > 0
+            Accessible.name: queues ? "Queue message (sent when the agent finishes)" : "Send message"
+            ToolTip.visible: hovered && queues
+            ToolTip.text: session.sessionKey === "" ? "Sent as soon as the chat is open (Enter)"
+                                                    : "Sent when the agent finishes (Enter)"
+            onClicked: root.send()
+        }
+        Button {
+            id: stopButton
+            objectName: "stopButton"
+            visible: session.busy
+            text: "Stop"
+            Layout.alignment: Qt.AlignBottom
+            contentItem: IconLabel { icon: "debug-stop"; label: stopButton.text }
+            Accessible.name: "Stop the agent"
+            ToolTip.visible: hovered; ToolTip.text: "Stop (Esc)"
+            onClicked: turn.stop()
         }
     }
 
@@ -259,8 +277,8 @@ Rectangle {
         walkIndex = next; walkText = text; input.text = text
         input.cursorPosition = input.length
     }
-    function send() {
-        if (session.busy || (input.text.trim().length === 0 && composerFiles.count === 0)) return
+    function send() {  // while a turn runs, the message is queued (turn.py)
+        if (input.text.trim().length === 0 && composerFiles.count === 0) return
         turn.send(input.text)
         input.text = ""
     }

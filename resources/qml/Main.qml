@@ -116,36 +116,7 @@ ApplicationWindow {
                         }
                     }
                 }
-                Rectangle {  // a message sent before any chat was open: it goes out as soon as one is
-                    objectName: "queuedMessage"
-                    visible: turn.queuedText !== "" || turn.queuedFiles > 0
-                    Layout.fillWidth: true
-                    implicitHeight: queuedRow.implicitHeight + Theme.pad
-                    color: Theme.surface
-                    border.color: Theme.border
-                    Accessible.name: "Queued message: " + turn.queuedText
-                    RowLayout {
-                        id: queuedRow
-                        x: Theme.pad; y: Theme.spaceSmall
-                        width: parent.width - 2 * Theme.pad
-                        ColumnLayout {
-                            Layout.fillWidth: true
-                            spacing: 0
-                            Label { text: "Queued: " + turn.queuedText.split("\n")[0]
-                                          + (turn.queuedFiles ? "  (+" + turn.queuedFiles + " files)" : "")
-                                    font.bold: true; color: Theme.text; elide: Text.ElideRight; Layout.fillWidth: true }
-                            Label { objectName: "queuedReason"
-                                    text: agent.state === "failed" || agent.state === "exited"
-                                          ? "Not sent yet: the agent is not running. " + agent.message
-                                          : "It is sent as soon as the chat is open."
-                                    color: Theme.muted; font.pixelSize: Theme.fontTiny; wrapMode: Text.Wrap; Layout.fillWidth: true
-                                    maximumLineCount: 2; elide: Text.ElideRight }
-                        }
-                        Button { id: cancelQueued; objectName: "cancelQueued"; text: "Cancel"; onClicked: turn.cancelQueued()
-                                 contentItem: IconLabel { icon: "edit"; label: cancelQueued.text }
-                                 Accessible.name: "Cancel the queued message and edit it" }
-                    }
-                }
+                QueuePanel { Layout.fillWidth: true }
                 Composer { id: composerView; Layout.fillWidth: true }
             }
             Loader {  // built the first time the panel opens: startup does not pay for it

@@ -337,10 +337,10 @@ def test_a_message_sent_while_the_agent_starts_is_queued_and_sent_when_the_chat_
         o.start()
         await ui.until(lambda: o.agent.state == "starting")
         o.turn.send("hello from the start")
-        assert o.turn.queuedText == "hello from the start" and o.turn.draft == ""
+        assert o.queue.texts() == ["hello from the start"] and o.turn.draft == ""
         assert o.notices.notice == "" and o.model.rows == []  # queued, not lost and not shown as sent
         await ui.until(lambda: o.session.sessionKey, 20)
-        assert o.turn.queuedText == ""
+        assert o.queue.texts() == []
         await ui.until(lambda: not o.session.busy and "assistant-text" in [r.kind for r in o.model.rows])
         timeline = o.session.timeline
         user = [timeline.items[i] for i in timeline.order if i.startswith("user:")]
@@ -360,9 +360,10 @@ def test_a_queued_message_can_be_taken_back_with_its_attachments(ui, chat):
         assert o.composer_files.add_path(str(ui.tmp_path / "plan.md"))
         o.turn.send("first thought")
         o.turn.setDraft("half typed")
-        assert o.turn.queuedFiles == 1 and o.composer_files.count == 0
-        o.turn.cancelQueued()
-        assert o.turn.queuedText == "" and o.turn.draft == "first thought\n\nhalf typed"
+        [queued] = o.queue.model.entries
+        assert queued["files"] == 1 and queued["fileNames"] == "plan.md" and o.composer_files.count == 0
+        o.turn.editQueued(queued["id"])
+        assert o.queue.texts() == [] and o.turn.draft == "first thought\n\nhalf typed"
         assert [c["name"] for c in o.composer_files.items] == ["plan.md"]
 
     ui.run(scenario())
@@ -377,12 +378,12 @@ def test_a_failed_new_chat_says_why_until_a_chat_opens_and_then_sends_what_was_q
         await ui.until(lambda: o.notices.notice.startswith("Could not start a new chat"), 20)
         assert "workspace is locked" in o.notices.notice
         o.turn.send("are we there yet?")
-        assert o.turn.queuedText == "are we there yet?"
+        assert o.queue.texts() == ["are we there yet?"]
         o.session.newChat()  # the user tries again: it works this time
         await ui.until(lambda: o.session.sessionKey, 20)
         assert o.notices.notice == ""  # no notice outlives what it says
         await ui.until(lambda: not o.session.busy and "assistant-text" in [r.kind for r in o.model.rows])
-        assert o.turn.queuedText == ""
+        assert o.queue.texts() == []
 
     ui.run(scenario())
 

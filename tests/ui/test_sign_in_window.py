@@ -36,14 +36,14 @@ def test_the_agent_method_signs_in_and_the_queued_message_goes_out(ui):
         assert "Authentication required" in _text(ui, window, "signInReason")
         assert objects.notices.notice == ""  # the panel says it; no second, vaguer notice
         await ui.type_and_send(window, "hello after signing in")  # kept while nobody is signed in
-        await ui.until(lambda: objects.turn.queuedText == "hello after signing in")
+        await ui.until(lambda: objects.queue.texts() == ["hello after signing in"])
         await ui.screenshots(window, "26-sign-in-panel")
         ui.item(window, "signInAction_scripted-oauth").clicked.emit()
         await ui.until(lambda: _gone(ui, window), 20)
         await ui.until(lambda: objects.session.sessionKey, 20)
         await ui.until(lambda: _text(ui, window, "agentStateLabel") == "Scripted \u00b7 ready")
         await ui.until(lambda: "user" in ui.kinds(window))  # the queued message went out
-        assert objects.turn.queuedText == ""
+        assert objects.queue.texts() == []
 
     ui.run(scenario())
 

@@ -681,8 +681,10 @@ def test_a_message_sent_before_the_chat_opens_is_shown_queued_then_sent(ui):
         objects.start()
         await ui.until(lambda: objects.agent.state == "starting")
         await ui.type_and_send(window, "hello before the chat is open")
-        queued = ui.item(window, "queuedMessage")
+        queued = ui.item(window, "messageQueue")
         await ui.until(lambda: queued.property("visible"))
+        assert ui.item(window, "queuedText_0").property("text") == "1. hello before the chat is open"
+        assert ui.item(window, "queueReason").property("text") == "Sent as soon as the chat is open."
         assert ui.item(window, "composerInput").property("text") == ""
         await ui.screenshots(window, "18-queued-message")
         await ui.until(lambda: not queued.property("visible"), 20)

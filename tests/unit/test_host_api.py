@@ -80,8 +80,16 @@ def test_the_check_notices_a_missing_or_different_call():
     assert _parameters(Partial.changes) != _parameters(members["changes"])
 
 
-def test_every_local_store_is_a_string_store(host):
-    for name in ("drafts", "names", "previews"):
-        store = getattr(host.stores, name)
-        for call, declared in _members(host_api.StringStore).items():
-            assert _parameters(getattr(type(store), call)) == _parameters(declared), f"{name}.{call}"
+@pytest.mark.parametrize(
+    ("name", "protocol"),
+    [
+        ("drafts", host_api.StringStore),
+        ("names", host_api.StringStore),
+        ("previews", host_api.StringStore),
+        ("queues", host_api.QueueStore),
+    ],
+)
+def test_every_local_store_has_the_calls_of_its_kind(host, name, protocol):
+    store = getattr(host.stores, name)
+    for call, declared in _members(protocol).items():
+        assert _parameters(getattr(type(store), call)) == _parameters(declared), f"{name}.{call}"

@@ -261,3 +261,45 @@ def test_a_log_folder_that_is_a_file_logs_to_stderr_only(tmp_path, monkeypatch, 
         root.setLevel(level)
     err = capsys.readouterr().err
     assert f"cannot write the log file {tmp_path / 'logs' / 'clawqt.log'}" in err and "still heard" in err
+
+
+def _queued(text: str, *files: str) -> dict:
+    return {
+        "id": f"q-{text}",
+        "text": text,
+        "files": [{"path": f, "name": Path(f).name, "mime": "text/plain"} for f in files],
+    }
+
+
+def test_queued_messages_are_kept_in_order_across_a_restart_and_an_empty_queue_is_forgotten(tmp_path):
+    stores = LocalStores(tmp_path)
+    stores.queues.set("s1", [_queued("first", "/w/a.txt"), _queued("second")])
+    returned = stores.queues.get("s1")
+    returned[0]["text"] = "changed by a caller"  # a copy: the store is not changed behind its back
+    again = LocalStores(tmp_path)
+    assert again.queues.get("s1") == [_queued("first", "/w/a.txt"), _queued("second")]
+    again.queues.move("s1", "s2")
+    again.queues.set("s2", [])
+    assert LocalStores(tmp_path).queues.items() == {} and again.queues.get("s1") == []
+
+
+def test_a_malformed_queue_is_left_out_with_a_message_and_the_original_is_kept(tmp_path):
+    raw = json.dumps(
+        {
+            "good": [_queued("kept")],
+            "no-text": [{"id": "x", "files": []}],
+            "bad-file": [{"id": "y", "text": "t", "files": [{"path": 3, "name": "n", "mime": "m"}]}],
+            "not-a-list": "hello",
+        }
+    )
+    (tmp_path / "queued-messages.json").write_text(raw)
+    problems = LocalProblems()
+    stores = LocalStores(tmp_path, problems)
+    assert stores.queues.items() == {"good": [_queued("kept")]}
+    [problem] = problems.reported()
+    [aside] = _asides(tmp_path, "queued-messages.json")
+    assert problem.text == (
+        f"Your queued messages file {tmp_path / 'queued-messages.json'} has 3 entries that are not a list "
+        f"of queued messages: they are left out; the original file is kept as {aside.name}."
+    )
+    assert aside.read_text() == raw

@@ -33,6 +33,7 @@ from app.renderer.qt.diffs import DiffRenderer
 from app.renderer.qt.file_changes import FileChanges
 from app.renderer.qt.icons import Icons
 from app.renderer.qt.inspector import InspectorModel
+from app.renderer.qt.message_queue import MessageQueue
 from app.renderer.qt.notices import Notices
 from app.renderer.qt.painted_types import PaintedTypes
 from app.renderer.qt.proposal_cards import ProposalCards
@@ -110,6 +111,7 @@ class ChatObjects(QObject):
         self.header = SessionHeader(
             sessions_host, self.session, self.sessions, self.tasks, self.notices, self
         )
+        self.queue = MessageQueue(host.stores.queues, self)
         self.turn = TurnController(
             sessions_host,
             host.stores.drafts,
@@ -117,6 +119,7 @@ class ChatObjects(QObject):
             self.composer_files,
             self.notices,
             self.tasks,
+            self.queue,
             self,
         )
         self.conversation = Conversation(self.session, host.links, self.notices, self)
@@ -171,6 +174,7 @@ class ChatObjects(QObject):
             "agent": self.agent,
             "sessionHeader": self.header,
             "turn": self.turn,
+            "queue": self.queue,
             "notices": self.notices,
             "conversation": self.conversation,
             "search": self.search,

@@ -2,8 +2,11 @@
 quit), sending (the user's message shown at once, with its attachments, then the prompt), Stop, and
 what a turn's end says (a failure with Retry that loses nothing, or that no reply came).
 
-A message sent before any chat is open (the agent still starting, or its new chat failed) is queued,
-shown as such and cancellable, and sent as soon as a chat opens: nothing the user typed is lost."""
+A message sent while the chat's turn runs, or before any chat is open (the agent still starting, its
+new chat failed), is queued (message_queue.py). A turn that ends by itself sends the chat's next queued
+message, in whichever chat it ran; one the user stopped, or that failed, leaves the queue waiting until
+the user sends one ("Send now") or the next turn ends. "Send now" during a turn stops it and sends that
+message next. A queue made before any chat was open goes out as soon as a chat opens."""
 
 from __future__ import annotations
 
@@ -20,6 +23,7 @@ from app.contract.errors import HostError
 from app.contract.host_api import SessionsHost, StringStore
 from app.renderer.qt.composer_attachments import ComposerAttachments, prompt_attachments
 from app.renderer.qt.current_session import CurrentSession
+from app.renderer.qt.message_queue import MessageQueue, files_of
 from app.renderer.qt.notices import TURN, Notices
 from app.renderer.qt.tasks import TaskRunner
 from app.renderer.timeline.parts import Attachment, AttachmentPart
@@ -30,7 +34,6 @@ DRAFT_SAVE_MS = 400  # the longest a typed change waits before it is on disk (ty
 
 class TurnController(QObject):
     draftChanged = Signal()
-    queuedChanged = Signal()
     turnEnded = Signal(str)  # the stop reason ("error" when the prompt failed)
     messageSent = Signal(str, str)  # (session key, text)
 
@@ -42,6 +45,7 @@ class TurnController(QObject):
         composer: ComposerAttachments,
         notices: Notices,
         tasks: TaskRunner,
+        queue: MessageQueue,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
@@ -51,10 +55,12 @@ class TurnController(QObject):
         self._composer = composer
         self._notices = notices
         self._tasks = tasks
+        self._queue = queue
         self._draft_key = ""
         self._draft = drafts.get(NEW_CHAT_DRAFT)
-        self._queued_text = ""  # sent as soon as a chat opens
-        self._queued_chips: list[dict[str, Any]] = []
+        self._send_on_open = False  # something was queued before any chat opened, in this run
+        self._send_after_stop: set[str] = set()  # chats whose turn "Send now" stopped
+        queue.show(NEW_CHAT_DRAFT)
         self._save_timer = QTimer(self)
         self._save_timer.setSingleShot(True)
         self._save_timer.setInterval(DRAFT_SAVE_MS)
@@ -97,24 +103,27 @@ class TurnController(QObject):
         self._notices.set_no_reply(False)
         self.draftChanged.emit()
         self._on_live_changed()
-        if self._queued_text or self._queued_chips:
-            text, chips = self._queued_text, self._queued_chips
-            self._queued_text, self._queued_chips = "", []
-            self.queuedChanged.emit()
-            self._send_now(result.session_key, text, chips)
+        if first_chat:
+            self._queue.merge_into(NEW_CHAT_DRAFT, result.session_key)
+        self._queue.show(result.session_key)
+        if self._send_on_open:
+            self._send_on_open = False
+            self._send_next(result.session_key)
 
     # --- the turn ------------------------------------------------------------------------------------
     @Slot(str)
     def send(self, text: str) -> None:
-        """Show the user's message at once (optimistic, with its attachments), then send it."""
+        """Show the user's message at once (optimistic, with its attachments), then send it; while the
+        chat's turn runs, or before any chat is open, it is queued instead."""
         session = self._session
-        if session.busy or (not text.strip() and not self._composer.count):
+        if not text.strip() and not self._composer.count:
             return
         key = session.sessionKey
         chips = self._composer.take()
         self._set_draft_sent(key)
-        if not key or session.timeline is None:
-            self._queue(text, chips)
+        if session.busy or not key or session.timeline is None:
+            self._queue.add(key or NEW_CHAT_DRAFT, text, files_of(chips))
+            self._send_on_open = self._send_on_open or not key
             return
         self._send_now(key, text, chips)
 
@@ -124,35 +133,62 @@ class TurnController(QObject):
         self._drafts.set(key or NEW_CHAT_DRAFT, "")
         self.draftChanged.emit()
 
-    def _queue(self, text: str, chips: list[dict[str, Any]]) -> None:
-        self._queued_text = "\n\n".join(t for t in (self._queued_text, text.strip()) if t)
-        self._queued_chips.extend(chips)
-        self.queuedChanged.emit()
-
-    @Slot()
-    def cancelQueued(self) -> None:
-        """Take the queued message back into the composer (with its attachments)."""
-        if not (self._queued_text or self._queued_chips):
+    # --- the queue ----------------------------------------------------------------------------------
+    @Slot(str)
+    def sendQueuedNow(self, message_id: str) -> None:
+        """Send this queued message now: at once when nothing runs, else the turn is stopped and it
+        goes out as soon as the stop is settled."""
+        key = self._session.sessionKey
+        if not key:
+            return  # no chat yet: it goes out when one opens
+        if self._session.busy:
+            if self._queue.to_front(key, message_id):
+                self._send_after_stop.add(key)
+                self.stop()
             return
-        text = "\n\n".join(t for t in (self._queued_text, self._draft) if t)
-        self._composer.restore(self._queued_chips)
-        self._queued_text, self._queued_chips = "", []
-        self.queuedChanged.emit()
-        self._draft = text
+        message = self._queue.take(key, message_id)
+        if message is not None:
+            self._send_now(key, message["text"], list(message["files"]))
+
+    @Slot(str)
+    def editQueued(self, message_id: str) -> None:
+        """Take a queued message back into the composer, before what is typed there (nothing is
+        replaced); its files are attached again (each checked again: one gone since is said)."""
+        message = self._queue.take(self._session.sessionKey or NEW_CHAT_DRAFT, message_id)
+        if message is None:
+            return
+        self._save_timer.stop()
+        self._draft = "\n\n".join(t for t in (message["text"], self._draft) if t)
         self._save_draft()
         self.draftChanged.emit()
+        for file in message["files"]:
+            self._composer.add_path(file["path"])
 
-    def _send_now(self, key: str, text: str, chips: list[dict[str, Any]]) -> None:
+    def _send_next(self, key: str) -> None:
+        message = self._queue.take(key)
+        if message is not None:
+            self._send_now(key, message["text"], list(message["files"]))
+
+    def _turn_over(self, key: str, stop_reason: str) -> None:
+        """A turn that ended by itself, or that "Send now" stopped, lets the next queued message go."""
+        stopped_for_next = key in self._send_after_stop
+        self._send_after_stop.discard(key)
+        if stop_reason != "cancelled" or stopped_for_next:
+            self._send_next(key)
+
+    def _send_now(self, key: str, text: str, chips: list[Any]) -> None:
+        """`chips`: the composer's, or a queued message's files (both have path, name and mime)."""
         session = self._session
         message_id = f"user:{uuid.uuid4()}"
         self.messageSent.emit(key, text.strip())
-        parts = [
-            AttachmentPart(Attachment(name=c["name"], uri=Path(c["path"]).as_uri(), mime_type=c["mime"]))
-            for c in chips
-        ]
-        session.add_optimistic(message_id, text, parts, time.monotonic())
-        self._notices.set_no_reply(False)
-        self._notices.clear()
+        if key == session.sessionKey:  # a queued message may go out in a chat not shown
+            parts = [
+                AttachmentPart(Attachment(name=c["name"], uri=Path(c["path"]).as_uri(), mime_type=c["mime"]))
+                for c in chips
+            ]
+            session.add_optimistic(message_id, text, parts, time.monotonic())
+            self._notices.set_no_reply(False)
+            self._notices.clear()
         self._tasks.spawn(self._send(key, text, message_id, prompt_attachments(chips), chips))
 
     async def _send(
@@ -178,11 +214,13 @@ class TurnController(QObject):
                 self._notices.failed(
                     "Your message was not sent (it is back in the composer)", exc, topic=TURN, session=key
                 )
+            self._send_after_stop.discard(key)  # the queue waits for the user
             self.turnEnded.emit("error")
             return
         if result.stop_reason == "end_turn" and self._turn_is_empty(key, message_id):
             self._notices.set_no_reply(True)
         self.turnEnded.emit(result.stop_reason)
+        self._turn_over(key, result.stop_reason)
 
     def _give_back(self, key: str, text: str, chips: list[dict[str, Any]]) -> None:
         """An unsent message returns to its session's draft, before whatever was typed since (nothing
@@ -229,5 +267,3 @@ class TurnController(QObject):
             self._session.model.refresh_items([rows[-1].key])
 
     draft = Property(str, lambda self: self._draft, notify=draftChanged)
-    queuedText = Property(str, lambda self: self._queued_text, notify=queuedChanged)
-    queuedFiles = Property(int, lambda self: len(self._queued_chips), notify=queuedChanged)
