@@ -168,3 +168,37 @@ def test_a_queue_survives_the_agent_being_killed_reconnect_and_a_restart(ui):
         await ui.until(lambda: again.queue.count == 0 and key not in _on_disk())
 
     ui.run(scenario())
+
+
+def test_a_queue_in_a_chat_the_user_left_goes_on_when_they_come_back(ui):
+    """An agent takes prompts for the chat it has open (the one shown): a queue whose turn ended in a
+    chat the user left waits there, and goes on as soon as the user comes back to it."""
+
+    async def scenario():
+        window = await ui.open(scripted_agent_argv())
+        objects = window.objects
+        first = objects.session.sessionKey
+        sent, settled = [], []
+        objects.turn.messageSent.connect(lambda key, text: sent.append((key, text)))
+        objects.session.settledElsewhere.connect(settled.append)
+        await ui.type_and_send(window, "background")  # streams for about a second
+        await ui.until(lambda: objects.session.busy)
+        await ui.type_and_send(window, "next, once I am back")
+        await ui.until(lambda: objects.queue.count == 1)
+        objects.session.newChat()
+        await ui.until(lambda: objects.session.sessionKey not in ("", first), 20)
+        assert objects.queue.count == 0  # the panel shows the new chat's queue: none
+        await ui.until(lambda: settled == [first], 20)
+        await asyncio.sleep(0.3)
+        assert sent == [(first, "background")] and [m["text"] for m in _on_disk()[first]] == [
+            "next, once I am back"
+        ]
+        assert objects.host.stores.drafts.get(first) == "" and objects.notices.notice == ""
+
+        objects.session.openSession(first)
+        await ui.until(lambda: objects.session.sessionKey == first, 20)
+        await ui.until(lambda: "next, once I am back" in _user_texts(objects))
+        await ui.until(lambda: not objects.session.busy and objects.queue.count == 0)
+        assert sent[-1] == (first, "next, once I am back") and first not in _on_disk()
+
+    ui.run(scenario())

@@ -4,9 +4,10 @@ what a turn's end says (a failure with Retry that loses nothing, or that no repl
 
 A message sent while the chat's turn runs, or before any chat is open (the agent still starting, its
 new chat failed), is queued (message_queue.py). A turn that ends by itself sends the chat's next queued
-message, in whichever chat it ran; one the user stopped, or that failed, leaves the queue waiting until
-the user sends one ("Send now") or the next turn ends. "Send now" during a turn stops it and sends that
-message next. A queue made before any chat was open goes out as soon as a chat opens."""
+message (in a chat the user left, when they come back to it); one the user stopped, or that failed,
+leaves the queue waiting until the user sends one ("Send now") or the next turn ends. "Send now" during
+a turn stops it and sends that message next. A queue made before any chat was open goes out as soon as
+a chat opens."""
 
 from __future__ import annotations
 
@@ -60,6 +61,7 @@ class TurnController(QObject):
         self._draft = drafts.get(NEW_CHAT_DRAFT)
         self._send_on_open = False  # something was queued before any chat opened, in this run
         self._send_after_stop: set[str] = set()  # chats whose turn "Send now" stopped
+        self._resume_on_show: set[str] = set()  # chats left whose queue goes on when shown again
         queue.show(NEW_CHAT_DRAFT)
         self._save_timer = QTimer(self)
         self._save_timer.setSingleShot(True)
@@ -106,8 +108,9 @@ class TurnController(QObject):
         if first_chat:
             self._queue.merge_into(NEW_CHAT_DRAFT, result.session_key)
         self._queue.show(result.session_key)
-        if self._send_on_open:
+        if self._send_on_open or result.session_key in self._resume_on_show:
             self._send_on_open = False
+            self._resume_on_show.discard(result.session_key)
             self._send_next(result.session_key)
 
     # --- the turn ------------------------------------------------------------------------------------
@@ -170,25 +173,30 @@ class TurnController(QObject):
             self._send_now(key, message["text"], list(message["files"]))
 
     def _turn_over(self, key: str, stop_reason: str) -> None:
-        """A turn that ended by itself, or that "Send now" stopped, lets the next queued message go."""
+        """A turn that ended by itself, or that "Send now" stopped, lets the next queued message go: at
+        once in the chat shown; in a chat the user left, when they come back to it (an agent takes
+        prompts for the chat it has open, the one shown)."""
         stopped_for_next = key in self._send_after_stop
         self._send_after_stop.discard(key)
-        if stop_reason != "cancelled" or stopped_for_next:
+        if stop_reason == "cancelled" and not stopped_for_next:
+            return
+        if key == self._session.sessionKey:
             self._send_next(key)
+        elif self._queue.messages(key):
+            self._resume_on_show.add(key)
 
     def _send_now(self, key: str, text: str, chips: list[Any]) -> None:
         """`chips`: the composer's, or a queued message's files (both have path, name and mime)."""
         session = self._session
         message_id = f"user:{uuid.uuid4()}"
         self.messageSent.emit(key, text.strip())
-        if key == session.sessionKey:  # a queued message may go out in a chat not shown
-            parts = [
-                AttachmentPart(Attachment(name=c["name"], uri=Path(c["path"]).as_uri(), mime_type=c["mime"]))
-                for c in chips
-            ]
-            session.add_optimistic(message_id, text, parts, time.monotonic())
-            self._notices.set_no_reply(False)
-            self._notices.clear()
+        parts = [
+            AttachmentPart(Attachment(name=c["name"], uri=Path(c["path"]).as_uri(), mime_type=c["mime"]))
+            for c in chips
+        ]
+        session.add_optimistic(message_id, text, parts, time.monotonic())
+        self._notices.set_no_reply(False)
+        self._notices.clear()
         self._tasks.spawn(self._send(key, text, message_id, prompt_attachments(chips), chips))
 
     async def _send(
