@@ -101,6 +101,7 @@ class Window:
         if not roots:
             raise RuntimeError("the window could not be created:\n" + "\n".join(self.warnings))
         self.root: Any = roots[0]
+        self.objects.view_memory.place(self.root)  # where the user left it, then shown
         self.root.frameSwapped.connect(self.objects.after_frame)
         self.root.afterAnimating.connect(self.objects.whole_text.before_sync)
         self.objects.attention.openRequested.connect(lambda _key: self.bring_up())

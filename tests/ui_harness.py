@@ -92,7 +92,8 @@ class UiHarness:
         window = Window(host)
         self.windows.append(window)
         self._check_models(window)
-        window.root.resize(1180, 780)
+        if not window.objects.view_memory.remembers_size:  # a restart keeps the size it restored
+            window.root.resize(1180, 780)
         if start:
             window.objects.start()
             await self.until(lambda: window.objects.session.sessionKey, 30)

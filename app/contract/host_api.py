@@ -291,9 +291,52 @@ class QueueStore(Protocol):
     def move(self, old: str, new: str) -> None: ...
 
 
+class WindowPlacement(TypedDict, total=False):
+    """Where the window was and how it was divided, restored at the next start."""
+
+    x: int
+    y: int
+    width: int
+    height: int
+    maximized: bool
+    splits: dict[str, str]  # a SplitView's saveState() by the split's name, base64
+    openChat: str  # the session key shown last
+
+
+class ToggledCard(TypedDict):
+    """A card the user opened or closed: a row (`slot` and its item) or one tool (`slot` "")."""
+
+    slot: str
+    item: str
+    open: bool
+
+
+class ChatView(TypedDict, total=False):
+    """How the user left a chat: where it was scrolled and which cards they opened or closed."""
+
+    atEnd: bool  # following the newest message
+    anchor: str  # the row key at the top of the view
+    row: int  # that row's view row (0 is the newest), used when the key is not there any more
+    offset: float  # how much of that row was above the view's top, in pixels
+    toggled: list[ToggledCard]
+
+
+class ViewStateStore(Protocol):
+    """The window's placement and each chat's view, kept across restarts (the main side keeps the
+    values it can use and caps how much it keeps)."""
+
+    def window(self) -> WindowPlacement: ...
+
+    def set_window(self, placement: WindowPlacement) -> None: ...
+
+    def chat(self, key: str) -> ChatView: ...
+
+    def set_chat(self, key: str, view: ChatView) -> None: ...
+
+
 class LocalStores(Protocol):
     """What the user owns locally: drafts and queued messages per session, local session names, cached
-    session previews."""
+    session previews, the window's placement and each chat's view."""
 
     @property
     def drafts(self) -> StringStore: ...
@@ -306,6 +349,9 @@ class LocalStores(Protocol):
 
     @property
     def queues(self) -> QueueStore: ...
+
+    @property
+    def views(self) -> ViewStateStore: ...
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ from app.main import paths
 from app.main.json_map import JsonMap, check_folder
 from app.main.local_problems import LocalProblems
 from app.main.queued_messages import QueuedMessages
+from app.main.view_state import ViewStates
 
 
 class JsonStringMap(JsonMap[str]):
@@ -47,3 +48,4 @@ class LocalStores:
         self.names = session_names(folder, problems)
         self.previews = session_previews(folder, problems)
         self.queues = QueuedMessages(folder, problems)
+        self.views = ViewStates(folder, problems)

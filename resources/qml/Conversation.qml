@@ -67,14 +67,12 @@ Item {
             }
             function onFlushed() { SpinnerClock.ride() }
         }
-        onMovementStarted: root.stickToBottom = false
-        onMovementEnded: root.stickToBottom = list.atYEnd
+        onMovementStarted: { root.stickToBottom = false; root.pendingRestore = null }
+        onMovementEnded: { root.stickToBottom = list.atYEnd; root.noteScroll() }
         // Bottom-to-top layout keeps the newest row anchored while it grows; after inserts we only
         // snap back if the view drifted (coalesced to once per frame).
         onCountChanged: if (root.stickToBottom) Qt.callLater(root.followEnd)
-        WheelHandler {
-            onWheel: (event) => { if (event.angleDelta.y > 0) root.stickToBottom = false }
-        }
+
     }
 
     Column {  // while the agent is asked to open a chat (each request has a deadline; then a notice)
@@ -121,7 +119,7 @@ Item {
     }
 
     NumberAnimation { id: smooth; target: list; property: "contentY"; duration: app.reducedMotion ? 0 : 250
-                      easing.type: Easing.OutCubic }
+                      easing.type: Easing.OutCubic; onFinished: root.noteScroll() }
 
     Connections {
         target: conversation
@@ -130,7 +128,7 @@ Item {
             var from = list.contentY
             list.positionViewAtIndex(row, ListView.End)  // bottom-to-top: End is the row's top
             var to = list.contentY
-            if (app.reducedMotion) return
+            if (app.reducedMotion) { root.noteScroll(); return }
             list.contentY = from
             smooth.from = from; smooth.to = to
             smooth.restart()
@@ -145,6 +143,7 @@ Item {
             root.stickToBottom = false
             list.positionViewAtIndex(row, ListView.Contain)
             root.pendingHit = { row: row, scope: scope, index: index }
+            Qt.callLater(root.noteScroll)
             const shown = list.itemAtIndex(row)
             if (shown) search.markIn(shown, scope, index)  // marked in this frame already
         }
@@ -185,10 +184,50 @@ Item {
         }
     }
 
+    // Each chat opens where the user left it (view_memory.py): the row that was at the top of the view,
+    // as far past its top as it was; a chat never seen, or left at its end, opens at its newest message.
     Connections {
-        target: session
-        function onSessionChanged() { root.stickToBottom = true; Qt.callLater(list.positionViewAtBeginning) }
+        target: viewState
+        function onChatShown() {  // after the shown chat changed and its remembered view was read
+            const view = viewState.scrollOfShown()
+            root.stickToBottom = view.atEnd
+            Qt.callLater(view.atEnd ? list.positionViewAtBeginning : () => root.restoreScroll(view))
+        }
     }
+    // Rows made for the restored place settle their heights over the next frames: it is set again
+    // after each of a few frames (unless the user moves first), so the remembered row ends on top.
+    property var pendingRestore: null
+    property int restoreFrames: 0
+    function restoreScroll(view) {
+        if (view.row >= list.count) { root.jumpToLatest(); return }
+        root.pendingRestore = view
+        root.restoreFrames = 3
+        root.placeRestored()
+    }
+    function placeRestored() {
+        const view = root.pendingRestore
+        list.positionViewAtIndex(view.row, ListView.End)  // bottom-to-top: End is the row's top
+        list.contentY += view.offset
+        list.returnToBounds()
+        root.stickToBottom = list.atYEnd
+    }
+    Connections {
+        target: root.pendingRestore ? root.Window.window : null
+        function onFrameSwapped() {
+            if (list.moving || --root.restoreFrames < 0) { root.pendingRestore = null; return }
+            root.placeRestored()
+        }
+    }
+    function noteScroll() {  // where the view is now, for the next visit
+        if (root.stickToBottom || list.atYEnd || list.count === 0) {
+            viewState.scrolled(-1, 0, true)
+            return
+        }
+        const row = list.indexAt(list.width / 2, list.contentY + 1)
+        const shown = row >= 0 ? list.itemAtIndex(row) : null
+        if (shown) viewState.scrolled(row, list.contentY - shown.y, false)
+    }
+    onStickToBottomChanged: if (stickToBottom) viewState.scrolled(-1, 0, true)
 
     function jumpToLatest() { root.stickToBottom = true; list.positionViewAtBeginning() }
     function followEnd() {

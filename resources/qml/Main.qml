@@ -7,7 +7,7 @@ ApplicationWindow {
     objectName: "mainWindow"
     width: 1180
     height: 780
-    visible: true
+    visible: false  // shown by Python where the user left it (view_memory.py)
     title: "ClawQt \u2014 " + sessionHeader.title
     color: Theme.window
     // the controls take the theme's colours too (a forced dark scheme must not leave light buttons)
@@ -58,13 +58,20 @@ ApplicationWindow {
     }
 
     SplitView {
+        id: mainSplit
+        objectName: "mainSplit"
         anchors.fill: parent
+        // the panes' sizes the user left (view_memory.py), noted when a drag of a handle ends
+        Component.onCompleted: restoreState(viewState.splitState("main"))
+        onResizingChanged: if (!resizing) viewState.setSplitState("main", saveState())
         Sidebar { SplitView.preferredWidth: 240; SplitView.minimumWidth: 160
                   onChooseAgent: window.openAgentPicker() }
         SplitView {  // the chat above, the user's terminals below (hidden until opened)
             id: chatSplit
             objectName: "chatSplit"
             orientation: Qt.Vertical
+            Component.onCompleted: restoreState(viewState.splitState("chat"))
+            onResizingChanged: if (!resizing) viewState.setSplitState("chat", saveState())
             SplitView.fillWidth: true
             SplitView.minimumWidth: 360
             ColumnLayout {

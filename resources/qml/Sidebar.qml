@@ -7,6 +7,7 @@ import QtQuick.Layouts
 // permission answer (the request is shown when the chat is opened).
 Rectangle {
     id: root
+    objectName: "sidebar"
     color: Theme.sidebar
     signal chooseAgent()  // New chat with… (the picker)
     ColumnLayout {

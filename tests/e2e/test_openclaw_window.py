@@ -49,7 +49,7 @@ def test_window_streams_an_openclaw_reply_and_keeps_the_optimistic_message(ui, o
     ui.run(scenario(), timeout=120)
 
 
-def test_window_hides_a_heartbeat_only_session_and_starts_on_a_new_chat(ui, openclaw):
+def test_window_hides_a_heartbeat_only_session_and_a_restart_reopens_the_chat_shown(ui, openclaw):
     async def scenario():
         window = await ui.open(openclaw.agent_argv())
         objects = window.objects
@@ -69,8 +69,8 @@ def test_window_hides_a_heartbeat_only_session_and_starts_on_a_new_chat(ui, open
         keys = lambda: [s["key"] for s in again.objects.sessions.entries()]  # noqa: E731
         await ui.until(lambda: real_key in keys(), 30)
         assert heartbeat_key not in keys()
-        assert again.objects.session.sessionKey not in (heartbeat_key, real_key)  # a new empty chat
-        assert ui.kinds(again) == []
+        assert again.objects.session.sessionKey == real_key  # the chat shown at quit, loaded again
+        await ui.until(lambda: "user" in ui.kinds(again), 30)
         await asyncio.sleep(0.2)
         await ui.screenshot(again, "e2e-02-heartbeat-hidden")
 

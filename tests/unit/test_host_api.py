@@ -87,6 +87,7 @@ def test_the_check_notices_a_missing_or_different_call():
         ("names", host_api.StringStore),
         ("previews", host_api.StringStore),
         ("queues", host_api.QueueStore),
+        ("views", host_api.ViewStateStore),
     ],
 )
 def test_every_local_store_has_the_calls_of_its_kind(host, name, protocol):

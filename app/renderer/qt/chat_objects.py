@@ -49,6 +49,7 @@ from app.renderer.qt.terminal_access import TerminalAccess
 from app.renderer.qt.timeline_model import TimelineModel
 from app.renderer.qt.turn import TurnController
 from app.renderer.qt.user_terminals import UserTerminalsView
+from app.renderer.qt.view_memory import ViewMemory
 from app.renderer.qt.whole_text import WholeText
 
 
@@ -123,6 +124,8 @@ class ChatObjects(QObject):
             self,
         )
         self.conversation = Conversation(self.session, host.links, self.notices, self)
+        self.view_memory = ViewMemory(host.stores.views, self.session, self.model, self)
+        self.session.reopen = self.view_memory.open_chat
         self.search = ConversationSearch(self.session, self.model, self)
         self.inspector = InspectorModel(host.inspector, self.notices, self.tasks, self)
         self.export = ChatExport(
@@ -175,6 +178,7 @@ class ChatObjects(QObject):
             "sessionHeader": self.header,
             "turn": self.turn,
             "queue": self.queue,
+            "viewState": self.view_memory,
             "notices": self.notices,
             "conversation": self.conversation,
             "search": self.search,
@@ -205,6 +209,7 @@ class ChatObjects(QObject):
 
     async def shutdown(self) -> None:
         self.turn.stash_draft()
+        self.view_memory.flush()
         self.user_terminals.shutdown()
         self._stop_problems()
         self.tasks.close()

@@ -23,17 +23,24 @@ class CollapseState:
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.clock = clock
         self.toggled: dict[Hashable, bool] = {}
+        self.on_change: Callable[[], None] | None = None  # the user's choices changed (they are kept)
         self.finished_at: dict[Hashable, float] = {}
         self._due: dict[Hashable, float] = {}  # cards still open that collapse by themselves, and when
 
     def toggle(self, key: Hashable, currently_expanded: bool) -> None:
         self.toggled[key] = not currently_expanded
         self._due.pop(key, None)
+        self._changed()
 
     def open(self, key: Hashable) -> None:
         """Open a card as if the user had (a search hit inside it is shown)."""
         self.toggled[key] = True
         self._due.pop(key, None)
+        self._changed()
+
+    def _changed(self) -> None:
+        if self.on_change is not None:
+            self.on_change()
 
     def tool_expanded(self, key: Hashable, status: str, historical: bool) -> bool:
         if key in self.toggled:

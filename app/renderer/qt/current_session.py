@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import logging
 from collections.abc import Iterable, Iterator
 
 from PySide6.QtCore import Property, QObject, Signal, Slot
@@ -25,6 +26,8 @@ from app.renderer.timeline.parts import Part
 from app.renderer.timeline.reducer import TIMELINE_KINDS, Timeline
 from app.renderer.timeline.rows import MetadataChanged, TimelineEvent, row_changes
 from app.renderer.timeline.store import TimelineStore
+
+log = logging.getLogger(__name__)
 
 FAILED_ELSEWHERE_KEPT = 64  # failures of chats not shown, kept until their sender asks (one per send)
 
@@ -69,6 +72,7 @@ class CurrentSession(QObject):
         self._opening = ""  # what is being opened while the agent is asked ("Opening a new chat")
         self._request = 0  # the newest open/new/reconnect; only its result is shown
         self._failed_elsewhere: dict[str, bool] = {}  # message id -> whether it reached the agent
+        self.reopen = ""  # the chat to show again at start (the one shown when ClawQt quit)
         host.subscribe(self._on_envelope)
         notices.reopenRequested.connect(self.openSession)
 
@@ -185,8 +189,25 @@ class CurrentSession(QObject):
         except HostError as exc:
             self._notices.show(str(exc), topic=AGENT, details=exc.details)
             return
-        await self.new_chat()
+        if not (self.reopen and await self._reopen(self.reopen)):
+            await self.new_chat()
         self.started.emit()
+
+    async def _reopen(self, key: str) -> bool:
+        """The chat shown when ClawQt quit, shown again; False (and a new chat instead, said nowhere:
+        the user asked for nothing) when it cannot be opened any more."""
+        request = self._next_request()
+        try:
+            with self._waiting("Opening the session\u2026"):
+                result = await self._host.activate_session(key)
+        except SignInRequired:
+            return True  # the sign-in panel says so and opens a chat once signed in
+        except HostError as exc:
+            log.info("the chat shown last (%s) could not be opened again: %s", key, exc)
+            return False
+        if not self._superseded(request):
+            self.show(result)
+        return True
 
     @Slot()
     def newChat(self) -> None:

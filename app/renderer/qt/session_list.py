@@ -131,6 +131,8 @@ class SessionList(QObject):
         if result.created and key not in self._local_keys:
             self._local_keys.insert(0, key)
             self._unsent.add(key)  # a row once its first message is sent
+        elif key not in self._local_keys and all(s.session_key != key for s in self._listed):
+            self._local_keys.insert(0, key)  # a chat opened by itself (the one reopened at start)
         if not self._stores.previews.get(key):
             self._remember_first_question(key)
         self.changed.emit()

@@ -64,6 +64,8 @@ class TimelineModel(QAbstractListModel):
     def __init__(self, views: RowViews, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.views = views
+        # the cards the user opened or closed in a chat before, by session key (view_memory.py)
+        self.remembered_toggles: Callable[[str], dict[Hashable, bool]] | None = None
         self.timeline: Timeline | None = None
         self._rows: list[Row] = []
         self._pending: list[RowChange] = []
@@ -115,6 +117,8 @@ class TimelineModel(QAbstractListModel):
         self.timeline = timeline
         self.views.presenter.forget()
         self.views.clear()
+        if timeline is not None and self.remembered_toggles is not None:  # before any row is built
+            self.views.collapse.toggled.update(self.remembered_toggles(timeline.session_key))
         self._rows = list(timeline.rows) if timeline is not None else []
         self.endResetModel()
         self.flushed.emit()
