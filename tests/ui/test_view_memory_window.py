@@ -32,8 +32,8 @@ async def _restart(ui, window):
 
 
 async def _wheel_up(ui, window, steps: int) -> None:
-    """The user scrolls the conversation back with the mouse wheel (given to the list, the item under
-    the pointer; Flickable paces a wheel by its events' times, so each has one)."""
+    """The user scrolls the conversation back with the mouse wheel over it (the window delivers it to
+    whatever is under the pointer; Flickable paces a wheel by its events' times, so each has one)."""
     timeline = ui.item(window, "timeline")
     at = timeline.mapToScene(QPointF(timeline.width() / 2, timeline.height() / 2))
     for _ in range(steps):
