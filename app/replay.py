@@ -22,6 +22,7 @@ from typing import Any
 
 from app.contract.envelopes import LoadResult
 from app.main.trace_feed import AgentRequest, TraceError, TraceFailure, TraceIgnored, feed_trace, read_trace
+from app.main.trace_requests import failure_text
 from app.renderer.timeline.reducer import Timeline
 from app.renderer.timeline.serialize import timeline_json, transcript
 from app.renderer.timeline.store import TimelineStore
@@ -77,12 +78,6 @@ def problems(replayed: dict[str, Any]) -> list[str]:
     if not replayed["sessions"]:
         lines.append(f"error: {NO_SESSION}" + ("" if replayed["failures"] else " (it opens none)"))
     return lines
-
-
-def failure_text(failure: dict[str, Any]) -> str:
-    what = failure["method"] + (f" of {failure['session']}" if failure["session"] else "")
-    code = f" (code {failure['code']})" if failure["code"] is not None else ""
-    return f"{what} failed: {failure['message']}{code}"
 
 
 def replay_text(replayed: dict[str, Any]) -> str:

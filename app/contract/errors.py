@@ -58,6 +58,12 @@ class SaveFailed(HostError):
     code = "save-failed"
 
 
+class TraceUnreadable(HostError):
+    """A trace file the user chose to open cannot be read (missing, too large, not a trace)."""
+
+    code = "trace-unreadable"
+
+
 class AgentTimedOut(HostError):
     """The agent did not answer a request within its deadline (it may still be working on it)."""
 

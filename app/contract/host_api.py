@@ -24,7 +24,7 @@ from app.contract.envelopes import (
     SessionPage,
 )
 from app.contract.links import LinkDecision
-from app.contract.protocol_log import InspectorPage
+from app.contract.protocol_log import InspectorPage, ReadTrace
 from app.contract.sign_in import SignInEnvelope
 from app.contract.user_terminals import (
     ConnectOutcome,
@@ -233,6 +233,11 @@ class InspectorHost(Protocol):
 
     async def save_trace(self, path: str) -> int:
         """The kept entries written as a `--record` trace; how many. SaveFailed says why not."""
+        ...
+
+    async def open_trace(self, path: str) -> ReadTrace:
+        """A trace file replayed through the session machine, off the GUI thread (nothing is sent to
+        any agent). TraceUnreadable says why not."""
         ...
 
     def clear(self) -> None: ...

@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from app.contract.envelopes import Envelope, LoadResult
+
 Direction = Literal["send", "recv", "stderr"]  # send: to the agent
 EntryKind = Literal["request", "notification", "response", "error", "stderr"]
 
@@ -31,3 +33,14 @@ class InspectorPage:
     agent: str
     entries: tuple[InspectorEntry, ...]
     first: int
+
+
+@dataclass(frozen=True, slots=True)
+class ReadTrace:
+    """A recorded trace (`--record`, or the inspector's Save trace…) as the main side's session machine
+    replayed it: what the renderer would have received live, in order, plus what went wrong."""
+
+    name: str  # the file's name, for the view's banner
+    outputs: tuple[Envelope | LoadResult, ...]
+    failures: tuple[str, ...]  # each failed start or session opening, in words
+    ignored: int  # messages the replay did not apply (not JSON-RPC, not for a session)

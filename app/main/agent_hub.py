@@ -28,13 +28,14 @@ from app.contract.envelopes import (
     SessionSummary,
 )
 from app.contract.errors import HostError, SignInRequired
-from app.contract.protocol_log import InspectorPage
+from app.contract.protocol_log import InspectorPage, ReadTrace
 from app.contract.sign_in import SignInEnvelope
 from app.main.agent_profiles import AgentProfile, primary_profile
 from app.main.background_tasks import BackgroundTasks
 from app.main.chat_service import ChatService, Listener, PromptAttachment, ProposalsExtras
 from app.main.listeners import Listeners
 from app.main.protocol_log import ProtocolLog
+from app.main.trace_opening import open_trace
 
 if TYPE_CHECKING:
     from app.contract.host_api import StringStore
@@ -551,6 +552,9 @@ class InspectorOfCurrent:
 
     async def save_trace(self, path: str) -> int:
         return await self._log.save_trace(path)
+
+    async def open_trace(self, path: str) -> ReadTrace:
+        return await open_trace(path)
 
     def clear(self) -> None:
         self._log.clear()

@@ -72,6 +72,13 @@ class TraceFailure:
         }
 
 
+def failure_text(failure: dict[str, Any]) -> str:
+    """A failure's record in words: "session/load of s1 failed: Not found (code -32002)"."""
+    what = failure["method"] + (f" of {failure['session']}" if failure["session"] else "")
+    code = f" (code {failure['code']})" if failure["code"] is not None else ""
+    return f"{what} failed: {failure['message']}{code}"
+
+
 class AgentRequests:
     """The agent's fs/terminal requests by JSON-RPC id until answered; `asked` keeps them in order."""
 

@@ -170,8 +170,9 @@ Rectangle {
             TextArea {
                 id: input
                 objectName: "composerInput"
-                placeholderText: session.busy ? "The agent is working\u2026 (Enter queues a message, Esc stops)"
-                                                 : "Message the agent (Enter to send, Shift+Enter for a new line)"
+                placeholderText: session.readOnly ? "A replayed trace is read-only: Close replay to write again"
+                                 : session.busy ? "The agent is working\u2026 (Enter queues a message, Esc stops)"
+                                 : "Message the agent (Enter to send, Shift+Enter for a new line)"
                 wrapMode: TextArea.Wrap
                 text: turn.draft  // then kept in step by the Connections below (typing ends a binding)
                 Accessible.name: "Message"
@@ -227,7 +228,7 @@ Rectangle {
             id: sendButton
             objectName: "sendButton"
             // while a turn runs a message is queued (sent when the agent finishes): the button says so
-            readonly property bool queues: session.busy || session.sessionKey === ""
+            readonly property bool queues: !session.readOnly && (session.busy || session.sessionKey === "")
             visible: !session.busy || input.text.trim().length > 0 || composerFiles.count > 0
             text: queues ? "Queue" : "Send"
             Layout.alignment: Qt.AlignBottom

@@ -5,7 +5,8 @@ import QtQuick.Layouts
 // The protocol inspector (F12): the current agent's JSON-RPC traffic both ways and its stderr, newest at
 // the bottom (followed while the list is at its end), filtered by method, session or id and by direction;
 // the picked message's text beside it, indented on demand. Save trace… writes what is kept as a
-// `--record` trace. Built the first time it opens.
+// `--record` trace; Open trace… shows one as a read-only chat (trace_view.py). Built the first time it
+// opens.
 Rectangle {
     id: root
     objectName: "inspectorPanel"
@@ -50,9 +51,17 @@ Rectangle {
                 }
             }
             Switch { objectName: "inspectorPretty"; text: "Pretty"; checked: root.pretty; onToggled: root.pretty = checked }
-            ToolButton { objectName: "inspectorSave"; contentItem: IconLabel { icon: "save"; label: "Save trace\u2026" }
+            // the trace buttons are icons with tooltips: with their words the bar did not fit beside the
+            // filter in a window of ordinary width (the close button went past the edge)
+            ToolButton { objectName: "inspectorSave"; contentItem: IconLabel { icon: "save" }
                          Accessible.name: "Save the traffic as a trace file"
+                         ToolTip.visible: hovered; ToolTip.text: "Save trace\u2026"
                          onClicked: inspector.saveTrace() }
+            ToolButton { objectName: "inspectorOpen"; contentItem: IconLabel { icon: "folder-opened" }
+                         enabled: !traceView.loading
+                         Accessible.name: "Open a trace file as a read-only chat"
+                         ToolTip.visible: hovered; ToolTip.text: "Open trace\u2026 (shown as a read-only chat)"
+                         onClicked: traceView.openTrace() }
             ToolButton { objectName: "inspectorClear"; contentItem: IconLabel { icon: "clear-all"; label: "Clear" }
                          Accessible.name: "Clear the inspector"
                          onClicked: { root.picked = -1; inspector.clear() } }

@@ -79,6 +79,47 @@ ApplicationWindow {
                 SplitView.fillHeight: true
                 SplitView.minimumHeight: 200
                 Banner { Layout.fillWidth: true }
+                Rectangle {  // a replayed trace is shown (the inspector's Open trace…): read-only
+                    objectName: "traceBanner"
+                    visible: session.readOnly
+                    Layout.fillWidth: true
+                    implicitHeight: traceRow.implicitHeight + Theme.spaceSmall * 2
+                    color: Theme.noticeSurface
+                    Accessible.role: Accessible.AlertMessage
+                    Accessible.name: "A replayed trace, read-only: " + traceView.name
+                    RowLayout {
+                        id: traceRow
+                        x: Theme.pad; y: Theme.spaceSmall
+                        width: parent.width - 2 * Theme.pad
+                        spacing: Theme.gap
+                        IconLabel { icon: "history"; label: "Replay of " + traceView.name; color: Theme.text
+                                    labelFont.bold: true }
+                        Label { objectName: "traceSummary"; color: Theme.muted; elide: Text.ElideRight
+                                Layout.fillWidth: true
+                                text: "read-only: nothing here reaches an agent"
+                                      + (traceView.summary ? " \u00b7 " + traceView.summary : "")
+                                ToolTip.visible: traceTip.containsMouse && traceView.failures !== ""
+                                ToolTip.text: traceView.failures
+                                MouseArea { id: traceTip; anchors.fill: parent; hoverEnabled: true
+                                            acceptedButtons: Qt.NoButton } }
+                        Button { id: tracePrevious; objectName: "tracePrevious"; visible: traceView.count > 1
+                                 enabled: traceView.index > 0; flat: true
+                                 contentItem: IconLabel { icon: "arrow-left"; label: "Previous"
+                                                          color: tracePrevious.enabled ? Theme.text : Theme.muted }
+                                 Accessible.name: "The trace's previous session"
+                                 onClicked: traceView.previous() }
+                        Button { id: traceNext; objectName: "traceNext"; visible: traceView.count > 1
+                                 enabled: traceView.index < traceView.count - 1; flat: true
+                                 contentItem: IconLabel { icon: "arrow-right"; label: "Next"
+                                                          color: traceNext.enabled ? Theme.text : Theme.muted }
+                                 Accessible.name: "The trace's next session"
+                                 onClicked: traceView.next() }
+                        Button { id: traceClose; objectName: "traceClose"
+                                 contentItem: IconLabel { icon: "close"; label: "Close replay" }
+                                 Accessible.name: "Close the replay and go back to the chat"
+                                 onClicked: traceView.close() }
+                    }
+                }
                 Conversation { id: conversationView; visible: !signIn.shown; Layout.fillWidth: true; Layout.fillHeight: true
                                onFindClosed: composerView.input.forceActiveFocus() }
                 Loader {  // built only when needed: most starts never sign in
@@ -123,8 +164,8 @@ ApplicationWindow {
                         }
                     }
                 }
-                QueuePanel { Layout.fillWidth: true }
-                Composer { id: composerView; Layout.fillWidth: true }
+                QueuePanel { Layout.fillWidth: true; visible: queue.count > 0 && !session.readOnly }
+                Composer { id: composerView; Layout.fillWidth: true; enabled: !session.readOnly }
             }
             Loader {  // built the first time the panel opens: startup does not pay for it
                 id: terminalPanel

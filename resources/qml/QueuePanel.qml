@@ -7,7 +7,6 @@ import QtQuick.Layouts
 Rectangle {
     id: root
     objectName: "messageQueue"
-    visible: queue.count > 0
     implicitHeight: visible ? column.implicitHeight + Theme.spaceSmall * 2 : 0
     color: Theme.surface
     border.color: Theme.border

@@ -47,6 +47,7 @@ from app.renderer.qt.sign_in import SignIn
 from app.renderer.qt.tasks import TaskRunner
 from app.renderer.qt.terminal_access import TerminalAccess
 from app.renderer.qt.timeline_model import TimelineModel
+from app.renderer.qt.trace_view import TraceViewer
 from app.renderer.qt.turn import TurnController
 from app.renderer.qt.user_terminals import UserTerminalsView
 from app.renderer.qt.view_memory import ViewMemory
@@ -128,6 +129,7 @@ class ChatObjects(QObject):
         self.session.reopen = self.view_memory.open_chat
         self.search = ConversationSearch(self.session, self.model, self)
         self.inspector = InspectorModel(host.inspector, self.notices, self.tasks, self)
+        self.trace_view = TraceViewer(host.inspector, self.session, self.notices, self.tasks, self)
         self.export = ChatExport(
             host.exports, self.session, lambda: self.header.title, self.notices, self.tasks, self
         )
@@ -179,6 +181,7 @@ class ChatObjects(QObject):
             "turn": self.turn,
             "queue": self.queue,
             "viewState": self.view_memory,
+            "traceView": self.trace_view,
             "notices": self.notices,
             "conversation": self.conversation,
             "search": self.search,

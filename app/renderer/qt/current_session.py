@@ -73,18 +73,24 @@ class CurrentSession(QObject):
         self._request = 0  # the newest open/new/reconnect; only its result is shown
         self._failed_elsewhere: dict[str, bool] = {}  # message id -> whether it reached the agent
         self.reopen = ""  # the chat to show again at start (the one shown when ClawQt quit)
+        self._trace: Timeline | None = None  # a replayed trace shown instead of a chat
+        self.trace_title = ""
         host.subscribe(self._on_envelope)
         notices.reopenRequested.connect(self.openSession)
 
     # --- state -------------------------------------------------------------------------------------
     @property
     def timeline(self) -> Timeline | None:
+        if self._trace is not None:
+            return self._trace
         return self.store.timelines.get(self._key)
 
     def _get_busy(self) -> bool:
         return self._busy
 
     sessionKey = Property(str, lambda self: self._key, notify=sessionChanged)
+    # a replayed trace is shown: nothing in it can be sent to, answered or changed (trace_view.py)
+    readOnly = Property(bool, lambda self: self._trace is not None, notify=sessionChanged)
     busy = Property(bool, _get_busy, notify=liveChanged)
     opening = Property(str, lambda self: self._opening, notify=openingChanged)
 
@@ -108,7 +114,7 @@ class CurrentSession(QObject):
 
     def _update_busy(self) -> None:
         timeline = self.timeline
-        busy = timeline is not None and timeline.live_message_id is not None
+        busy = self._trace is None and timeline is not None and timeline.live_message_id is not None
         if busy != self._busy:
             self._busy = busy
             self.liveChanged.emit()
@@ -165,7 +171,19 @@ class CurrentSession(QObject):
         return timeline.optimistic.get(message_id) in timeline.items
 
     # --- showing sessions --------------------------------------------------------------------------
+    def show_trace(self, timeline: Timeline, title: str) -> None:
+        """A replayed trace's session, shown read-only instead of a chat: no chat of an agent is shown
+        (the key is empty), so nothing the window does reaches an agent from it."""
+        self._trace = timeline
+        self.trace_title = title
+        self._key = ""
+        self.store.keep_only("")
+        self.model.set_timeline(timeline)
+        self._update_busy()
+        self.sessionChanged.emit()
+
     def show(self, result: LoadResult) -> None:
+        self._trace, self.trace_title = None, ""
         timeline, _ = self.store.load(result)
         changed = result.session_key != self._key
         self._key = result.session_key

@@ -53,3 +53,15 @@ def save_dialog(title: str, suggested: str, chosen: Callable[[str], None]) -> An
     dialog.selectFile(suggested)
     dialog.fileSelected.connect(lambda path: chosen(local_path(path)))
     return dialog
+
+
+def file_dialog(title: str, chosen: Callable[[str], None], filters: list[str], start: str = "") -> Any:
+    """An existing file's chooser (`filters`: Qt name filters, "All files" added), calling `chosen` with
+    its path."""
+    from PySide6.QtWidgets import QFileDialog
+
+    dialog = QFileDialog(None, title, start)
+    dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
+    dialog.setNameFilters([*filters, "All files (*)"])
+    dialog.fileSelected.connect(lambda path: chosen(local_path(path)))
+    return dialog

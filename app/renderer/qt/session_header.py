@@ -40,6 +40,7 @@ class SessionHeader(QObject):
         self._config: list[dict[str, Any]] = []
         session.shown.connect(self._on_shown)
         session.metadataChanged.connect(self._on_metadata)
+        session.sessionChanged.connect(self.changed)  # a replayed trace has a title of its own
         sessions.changed.connect(self.changed)
 
     def _on_shown(self, result: LoadResult) -> None:
@@ -82,10 +83,23 @@ class SessionHeader(QObject):
         timeline = self._session.timeline
         return timeline.meta if timeline is not None else None
 
-    title = Property(str, lambda self: self._sessions.title_of(self._session.sessionKey), notify=changed)
-    modes = Property("QVariantList", lambda self: mode_entries(self._modes), notify=changed)
+    title = Property(
+        str,
+        lambda self: self._session.trace_title or self._sessions.title_of(self._session.sessionKey),
+        notify=changed,
+    )
+    # a replayed trace's modes and options are shown nowhere: there is no agent to change them in
+    modes = Property(
+        "QVariantList",
+        lambda self: [] if self._session.readOnly else mode_entries(self._modes),
+        notify=changed,
+    )
     currentMode = Property(str, lambda self: str(self._modes.get("currentModeId") or ""), notify=changed)
-    configOptions = Property("QVariantList", lambda self: config_entries(self._config), notify=changed)
+    configOptions = Property(
+        "QVariantList",
+        lambda self: [] if self._session.readOnly else config_entries(self._config),
+        notify=changed,
+    )
     usage = Property(
         "QVariantMap", lambda self: usage_entry(self._meta().usage if self._meta() else None), notify=changed
     )

@@ -63,6 +63,7 @@ class SessionList(QObject):
         self._proposing: dict[str, set[str]] = {}  # session key -> its proposals awaiting the user
         self.changed.connect(lambda: self.model.apply(self.entries()))
         session.shown.connect(self._on_shown)
+        session.sessionChanged.connect(self.changed)  # no row is current while a replayed trace is shown
         session.started.connect(lambda: self._tasks.spawn(self.refresh()))
         session.metadataChanged.connect(lambda fields: "title" in fields and self.changed.emit())
         session.settledElsewhere.connect(self._on_settled_elsewhere)

@@ -119,8 +119,8 @@ class TurnController(QObject):
         """Show the user's message at once (optimistic, with its attachments), then send it; while the
         chat's turn runs, or before any chat is open, it is queued instead."""
         session = self._session
-        if not text.strip() and not self._composer.count:
-            return
+        if session.readOnly or (not text.strip() and not self._composer.count):
+            return  # a replayed trace is shown: there is no agent to send to
         key = session.sessionKey
         chips = self._composer.take()
         self._set_draft_sent(key)

@@ -20,6 +20,7 @@ Proposal cards are live state, not history: the store keeps the newest envelope 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from app.contract.envelopes import LoadResult
@@ -143,3 +144,18 @@ class TimelineStore:
         if timeline is not None and timeline.meta.title:
             return timeline.meta.title
         return self.titles.get(session_key)
+
+
+def replayed_timelines(outputs: Iterable[Any]) -> list[Timeline]:
+    """The sessions a replayed trace's envelopes and committed loads build, in the order they were first
+    opened (a read-only view of a trace: the inspector's Open trace…)."""
+    store = TimelineStore()
+    keys: list[str] = []
+    for output in outputs:
+        if isinstance(output, LoadResult):
+            store.load(output)
+            if output.session_key not in keys:
+                keys.append(output.session_key)
+        else:
+            store.apply(output)
+    return [store.timelines[key] for key in keys if key in store.timelines]
