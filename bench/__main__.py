@@ -14,6 +14,7 @@ import json
 import os
 import platform
 import sys
+import tempfile
 import time
 import traceback
 from pathlib import Path
@@ -64,6 +65,20 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [n for n in args.names if n not in BENCHMARKS]
     if unknown:
         parser.error(f"unknown benchmark(s): {', '.join(unknown)}; known: {', '.join(BENCHMARKS)}")
+    with tempfile.TemporaryDirectory(prefix="clawqt-bench-") as home:
+        isolate(Path(home))
+        return _run(args)
+
+
+def isolate(home: Path) -> None:
+    """Every window a benchmark opens (and every child it starts) uses folders of its own: the user's
+    drafts, window state and config are neither read nor written, and no run sees an earlier run's."""
+    for variable, folder in (("CLAWQT_DATA_DIR", "data"), ("CLAWQT_LOG_DIR", "logs")):
+        os.environ[variable] = str(home / folder)
+    os.environ["CLAWQT_CONFIG"] = str(home / "config.json")
+
+
+def _run(args: argparse.Namespace) -> int:
     failed = False
     results = {}
     for name in args.names or BENCHMARKS:

@@ -4,10 +4,12 @@ reported in the issue notes from full runs, not asserted here: a noisy CI machin
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 
@@ -35,6 +37,7 @@ EXPECTED = (
     "frozen_startup",
 )
 HANG_AFTER_S = 300  # a benchmark stuck this long prints its stacks and exits (the failure shows where)
+QUICK_RUN = ("--rounds", "1", "--quick", "--hang-after", str(HANG_AFTER_S))
 
 
 def test_every_benchmark_module_is_run_by_default():
@@ -52,16 +55,28 @@ def test_each_benchmark_runs_and_reports_a_ratio(name, tmp_path):
     share them out."""
     results = tmp_path / "results.json"
     env = {**os.environ, "CLAWQT_BENCH_RESULTS": str(results)}
-    run = subprocess.run(
-        [sys.executable, "-m", "bench", name, "--rounds", "1", "--quick", "--hang-after", str(HANG_AFTER_S)],
-        capture_output=True,
-        text=True,
-        timeout=HANG_AFTER_S + 60,
-        cwd=REPO,
-        env=env,
-    )
-    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-6000:]
-    line, where = run.stdout.strip().splitlines()
+    out, err = tmp_path / "stdout.txt", tmp_path / "stderr.txt"
+    # Output goes to files, not pipes: a process the benchmark left behind (a shell, an agent) holding
+    # a pipe open would keep the test reading after the benchmark ended. Its own process group, ended
+    # afterwards, takes such leftovers with it.
+    with out.open("w") as stdout, err.open("w") as stderr:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "bench", name, *QUICK_RUN],
+            stdout=stdout,
+            stderr=stderr,
+            cwd=REPO,
+            env=env,
+            start_new_session=True,
+        )
+        try:
+            code = process.wait(timeout=HANG_AFTER_S + 60)
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)  # what it left behind (all of it on a timeout)
+            process.wait()
+    printed, problems = out.read_text(), err.read_text()
+    assert code == 0, printed[-2000:] + problems[-6000:]
+    line, where = printed.strip().splitlines()
     assert where == f"results: {results}"
     assert re.match(rf"^{name} \w+=[\d.]+ .*goal=[\d.]+", line), line
     data = json.loads(results.read_text())
