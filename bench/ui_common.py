@@ -7,6 +7,7 @@ import os
 import tempfile
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -88,7 +89,9 @@ async def open_window(cwd: str) -> Any:
     from app.main.host import make_host
 
     service = scripted_service(cwd)
-    window = Window(make_host(service))
+    # a data folder of its own: a window must not reopen the chat an earlier window showed (the state
+    # restore would measure another start)
+    window = Window(make_host(service, Path(cwd) / ".clawqt-data"))
     window.root.resize(1180, 780)
     window.objects.start()
     await until(lambda: window.objects.session.sessionKey)
