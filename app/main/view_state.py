@@ -123,7 +123,8 @@ class ViewStates:
         self._chats = _ChatViews("chat-views.json", base, problems, "chat views")
 
     def window(self) -> WindowPlacement:
-        return WindowPlacement(**self._window.items().get(WINDOW, {}))
+        """A copy, nested splits too: the window changes it, then gives it back to be saved."""
+        return window_placement(self._window.items().get(WINDOW, {})) or WindowPlacement()
 
     def set_window(self, placement: WindowPlacement) -> None:
         self._window.set(WINDOW, window_placement(placement) or WindowPlacement())

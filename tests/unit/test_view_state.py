@@ -95,3 +95,14 @@ def test_a_window_state_that_is_not_json_is_reported_and_set_aside(tmp_path):
     assert views.window() == {}
     [problem] = problems.reported()
     assert "window state file" in problem.text and "kept as window-state.json.corrupt-" in problem.text
+
+
+def test_a_placement_handed_out_is_a_copy_so_a_later_pane_resize_is_still_saved(tmp_path):
+    views = ViewStates(tmp_path)
+    views.set_window({"width": 900, "height": 600, "splits": {"main": "AAEC"}})
+    restarted = ViewStates(tmp_path)
+    placement = restarted.window()
+    placement["splits"]["main"] = "BBEC"  # the window notes a pane the user dragged after the restart
+    assert restarted.window()["splits"] == {"main": "AAEC"}  # the store is not changed behind its back
+    restarted.set_window(placement)
+    assert json.loads((tmp_path / "window-state.json").read_text())["window"]["splits"] == {"main": "BBEC"}
