@@ -156,18 +156,13 @@ class ViewMemory(QObject):
         view = self._chat_view
         if view.get("atEnd", True) or "row" not in view:
             return {"atEnd": True}
-        row = self._view_row_of(view.get("anchor", ""))
+        slot, _, item = view.get("anchor", "").partition(":")  # str(RowKey): "slot:item"
+        row = self._model.view_row_of_key(RowKey(slot, item))  # type: ignore[arg-type]
         if row < 0:
             row = view["row"]
         if row >= len(self._model.rows):
             return {"atEnd": True}
         return {"atEnd": False, "row": row, "offset": view.get("offset", 0.0)}
-
-    def _view_row_of(self, anchor: str) -> int:
-        for row in self._model.rows:
-            if str(row.key) == anchor:
-                return self._model.view_row_of_key(row.key)
-        return -1
 
     def _toggles_of(self, key: str) -> dict[Hashable, bool]:
         """The cards the user opened or closed in chat `key` (the model applies them before it builds
