@@ -41,7 +41,7 @@ class MessageQueue(QObject):
     def take(self, key: str, message_id: str = "") -> QueuedMessage | None:
         """Remove and return the message `message_id` (the oldest when empty), None when there is none."""
         messages = self._store.get(key)
-        index = next((i for i, m in enumerate(messages) if not message_id or m["id"] == message_id), None)
+        index = _index(messages, message_id)
         if index is None:
             return None
         message = messages.pop(index)
@@ -50,10 +50,12 @@ class MessageQueue(QObject):
 
     def to_front(self, key: str, message_id: str) -> bool:
         """Make `message_id` the next to go out; False when it is not queued (any more)."""
-        message = self.take(key, message_id)
-        if message is None:
+        messages = self._store.get(key)
+        index = _index(messages, message_id)
+        if index is None:
             return False
-        self._save(key, [message, *self._store.get(key)])
+        messages.insert(0, messages.pop(index))
+        self._save(key, messages)
         return True
 
     def merge_into(self, old: str, new: str) -> None:
@@ -71,10 +73,11 @@ class MessageQueue(QObject):
     def _save(self, key: str, messages: list[QueuedMessage]) -> None:
         self._store.set(key, messages)
         if key == self._key:
-            self._refresh()
+            self._refresh(messages)
 
-    def _refresh(self) -> None:
-        self.model.apply([_entry(m) for m in self._store.get(self._key)])
+    def _refresh(self, messages: list[QueuedMessage] | None = None) -> None:
+        shown = self._store.get(self._key) if messages is None else messages
+        self.model.apply([_entry(m) for m in shown])
         self.changed.emit()
 
     def texts(self) -> list[str]:
@@ -83,6 +86,11 @@ class MessageQueue(QObject):
 
     count = Property(int, lambda self: self.model.rowCount(), notify=changed)
     entries = Property(QObject, lambda self: self.model, constant=True)
+
+
+def _index(messages: list[QueuedMessage], message_id: str) -> int | None:
+    """Where `message_id` is (the oldest's place when empty), None when it is not there."""
+    return next((i for i, m in enumerate(messages) if not message_id or m["id"] == message_id), None)
 
 
 def _entry(message: QueuedMessage) -> dict[str, Any]:
