@@ -17,15 +17,15 @@ from __future__ import annotations
 
 import shlex
 from collections import Counter, defaultdict
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from app.contract.envelopes import LoadResult
 from app.main.trace_feed import AgentRequest, TraceError, TraceFailure, TraceIgnored, feed_trace, read_trace
 from app.main.trace_requests import failure_text
 from app.renderer.timeline.reducer import Timeline
 from app.renderer.timeline.serialize import timeline_json, transcript
-from app.renderer.timeline.store import TimelineStore
+from app.renderer.timeline.store import replayed_timelines
 
 __all__ = ["TraceError", "exit_status", "problems", "replay_json", "replay_text"]
 
@@ -34,28 +34,27 @@ NO_SESSION = "no session could be rendered from the trace"
 
 def replay_json(path: Path) -> dict[str, Any]:
     """`{"sessions": [...], "failures": [...]}`, the sessions in the order they were first opened."""
-    store = TimelineStore()
-    keys: list[str] = []
     ignored: Counter[str | None] = Counter()
     requests: defaultdict[str | None, list[dict[str, Any]]] = defaultdict(list)
     failures: list[dict[str, Any]] = []
-    for output in feed_trace(read_trace(path)):
-        if isinstance(output, TraceIgnored):
-            ignored[output.session_key] += output.count
-        elif isinstance(output, TraceFailure):
-            failures.append(output.record())
-        elif isinstance(output, AgentRequest):
-            requests[output.session_key].append(output.record())
-        elif isinstance(output, LoadResult):
-            store.load(output)
-            if output.session_key not in keys:
-                keys.append(output.session_key)
-        else:
-            store.apply(output)
+
+    def timeline_outputs() -> Iterator[Any]:
+        """The envelopes and loads, streamed on to the timelines; the rest noted in the books above."""
+        for output in feed_trace(read_trace(path)):
+            if isinstance(output, TraceIgnored):
+                ignored[output.session_key] += output.count
+            elif isinstance(output, TraceFailure):
+                failures.append(output.record())
+            elif isinstance(output, AgentRequest):
+                requests[output.session_key].append(output.record())
+            else:
+                yield output
+
     sessions = []
-    for index, key in enumerate(keys):
+    for index, timeline in enumerate(replayed_timelines(timeline_outputs())):
+        key = timeline.session_key
         extra = ignored[key] + (ignored[None] if index == 0 else 0)
-        sessions.append(_session_json(store.timelines[key], extra, requests[key]))
+        sessions.append(_session_json(timeline, extra, requests[key]))
     return {"sessions": sessions, "failures": failures}
 
 

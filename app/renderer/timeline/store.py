@@ -148,7 +148,7 @@ class TimelineStore:
 
 def replayed_timelines(outputs: Iterable[Any]) -> list[Timeline]:
     """The sessions a replayed trace's envelopes and committed loads build, in the order they were first
-    opened (a read-only view of a trace: the inspector's Open trace…)."""
+    opened: what `clawqt replay` prints and the inspector's Open trace… shows."""
     store = TimelineStore()
     keys: list[str] = []
     for output in outputs:
