@@ -35,7 +35,6 @@ from app.main.background_tasks import BackgroundTasks
 from app.main.chat_service import ChatService, Listener, PromptAttachment, ProposalsExtras
 from app.main.listeners import Listeners
 from app.main.protocol_log import ProtocolLog
-from app.main.trace_opening import open_trace
 
 if TYPE_CHECKING:
     from app.contract.host_api import StringStore
@@ -554,6 +553,8 @@ class InspectorOfCurrent:
         return await self._log.save_trace(path)
 
     async def open_trace(self, path: str) -> ReadTrace:
+        from app.main.trace_opening import open_trace  # the replay's modules load when first used
+
         return await open_trace(path)
 
     def clear(self) -> None:
