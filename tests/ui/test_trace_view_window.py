@@ -8,6 +8,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLineEdit
 
+from app.renderer.qt.turn import NEW_CHAT_DRAFT
 from tests.conftest import scripted_agent_argv
 from tests.ui.test_terminal_panel_window import mouse_click
 from tests.ui_harness import shown_save_dialog
@@ -84,6 +85,7 @@ def test_a_saved_trace_opens_as_a_read_only_chat_and_close_goes_back(ui, tmp_pat
         assert objects.session.readOnly and not objects.session.busy
         objects.turn.send("this must go nowhere")  # nothing typed in a trace reaches an agent
         assert _user_texts(objects) == ["hello from the second chat"] and objects.queue.texts() == []
+        assert objects.queue.messages(NEW_CHAT_DRAFT) == []  # not queued for a chat to come either
 
         await mouse_click(ui, window, "traceClose")
         await ui.until(lambda: objects.session.sessionKey == first and not banner.isVisible(), 20)
