@@ -440,6 +440,10 @@ class ChatService:
                 and info.supports("mcpCapabilities", "http")
             ):
                 params["mcpServers"] = self.participation.mcp_servers(info, open_id)  # the address is bound
+            if params.get("mcpServers") and self.participation is not None:
+                # the server's modules load beside the request: an agent that connects to the servers
+                # it was given before it answers (fast-agent, with a 10 s budget) is served while it waits
+                self._spawn_background(self.participation.start(), "terminal-access")
             try:
                 _, step = await self._request(method, dict(params))
             except SignInRequired:
@@ -451,8 +455,7 @@ class ChatService:
                 raise LoadFailed(str(exc), details=exc.details) from exc
             self._bind_servers(open_id, step.committed.session_key if step.committed else None)
             if self.participation is not None and info is not None and self.participation.wanted_by(info):
-                # the server's modules load now, after the session opened (the address is bound:
-                # an agent's early connection waits in the backlog)
+                # an agent connected on its side wants the server too (start() runs once)
                 self._spawn_background(self.participation.start(), "terminal-access")
             if step.committed is None:
                 raise LoadFailed(step.failure or f"The agent's answer to {method} opened no session.")
