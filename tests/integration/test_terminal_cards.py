@@ -25,6 +25,16 @@ def _tool(timeline, tool_call_id: str):
     return timeline.items[f"tool:{tool_call_id}"]
 
 
+async def _held_pid(pidfile) -> int:
+    """A terminal's shell pid once its `echo $$ > FILE` has written it: the file exists, empty, before."""
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        if pidfile.exists() and (text := pidfile.read_text()).endswith("\n"):
+            return int(text)
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"the held terminal never wrote its pid to {pidfile}")
+
+
 async def test_full_output_once_at_the_end_like_claude_agent_acp(make_service):
     _, _, timeline, _ = await _turn(make_service, "term-end")
     tool = _tool(timeline, "t-end")
@@ -86,11 +96,7 @@ async def test_terminal_cwd_outside_the_workspace_is_refused(make_service):
 
 async def test_client_terminals_end_when_the_app_quits(make_service, tmp_path):
     service, _envelopes, _, _ = await _turn(make_service, "term-hold")
-    pidfile = tmp_path / "held.pid"
-    deadline = time.monotonic() + 5
-    while not pidfile.exists() and time.monotonic() < deadline:
-        time.sleep(0.05)
-    pid = int(pidfile.read_text())
+    pid = await _held_pid(tmp_path / "held.pid")
     assert process_alive(pid) and len(service.terminals) == 1
     await service.shutdown()
     deadline = time.monotonic() + 5
@@ -101,11 +107,7 @@ async def test_client_terminals_end_when_the_app_quits(make_service, tmp_path):
 
 async def test_client_terminals_end_when_their_session_closes(make_service, tmp_path):
     service, _, timeline, _ = await _turn(make_service, "term-hold")
-    pidfile = tmp_path / "held.pid"
-    deadline = time.monotonic() + 5
-    while not pidfile.exists() and time.monotonic() < deadline:
-        time.sleep(0.05)
-    pid = int(pidfile.read_text())
+    pid = await _held_pid(tmp_path / "held.pid")
     assert process_alive(pid)
     await service.close_session(timeline.session_key)
     deadline = time.monotonic() + 5
@@ -150,10 +152,7 @@ async def test_a_stopped_turn_s_terminal_left_running_is_killed_after_a_grace_ou
     pipeline = HeadlessPipeline(service)
     timeline = await pipeline.new_session()
     running = asyncio.create_task(pipeline.prompt(timeline.session_key, "term-stop"))
-    pidfile = tmp_path / "stop.pid"
-    while not pidfile.exists() or not pidfile.read_text().strip():
-        await asyncio.sleep(0.05)
-    pid = int(pidfile.read_text())
+    pid = await _held_pid(tmp_path / "stop.pid")
     assert await service.cancel(timeline.session_key)
     stopped_at = time.monotonic()
     assert (await running).stop_reason == "cancelled"
@@ -178,10 +177,7 @@ async def test_a_finished_turn_s_terminals_are_not_killed_by_a_later_stop(
     pipeline = HeadlessPipeline(service)
     timeline = await pipeline.new_session()
     await pipeline.prompt(timeline.session_key, "term-hold")
-    pidfile = tmp_path / "held.pid"
-    while not pidfile.exists() or not pidfile.read_text().strip():
-        await asyncio.sleep(0.05)
-    held = int(pidfile.read_text())
+    held = await _held_pid(tmp_path / "held.pid")
     running = asyncio.create_task(pipeline.prompt(timeline.session_key, "silent"))
     await asyncio.sleep(0.2)
     assert await service.cancel(timeline.session_key)
