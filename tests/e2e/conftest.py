@@ -16,6 +16,11 @@ from tests.ui_harness import ui  # noqa: F401 - the real window for the window e
 
 # every exec asks the user first (tools.exec.mode "ask"); as root OpenClaw offers allow-once / deny only
 EXEC_APPROVALS: dict = {"tools.exec.mode": "ask"}
+# No periodic heartbeat: any heartbeat run (its 30-minute tick falls anywhere in a run of the suite)
+# holds the next exec-completion follow-up until that run's start + the interval, long after the test
+# waiting for it; with the interval 0 the follow-up comes (30 s at most after an earlier run). Wakes asked
+# for (`wake now`) still run.
+NO_PERIODIC_HEARTBEAT: dict = {"agents.defaults.heartbeat.every": "0m"}
 
 
 @pytest.fixture(scope="session")
@@ -37,7 +42,7 @@ def fake_model() -> Iterator[FakeModel]:
 def gateway(
     openclaw_env, fake_model, tmp_path_factory
 ) -> Iterator[Gateway]:  # must not run under later tests
-    config = gateway_config(fake_model.base_url, EXEC_APPROVALS)
+    config = gateway_config(fake_model.base_url, {**EXEC_APPROVALS, **NO_PERIODIC_HEARTBEAT})
     with running_gateway(openclaw_env, tmp_path_factory.mktemp("openclaw-state"), config) as gw:
         yield gw
 

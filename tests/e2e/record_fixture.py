@@ -12,7 +12,7 @@ from app.main.agent_command import AgentCommand
 from app.main.chat_service import ChatService
 from app.main.trace_recorder import TraceRecorder
 from app.renderer.pipeline import HeadlessPipeline
-from tests.e2e.conftest import EXEC_APPROVALS
+from tests.e2e.conftest import EXEC_APPROVALS, NO_PERIODIC_HEARTBEAT
 from tests.e2e.fake_model import FakeModel
 from tests.e2e.gateway import Gateway, gateway_config
 from tests.e2e.openclaw_env import ensure_openclaw
@@ -24,7 +24,9 @@ async def record() -> None:
     env = ensure_openclaw()
     model = FakeModel().start()
     work = Path(tempfile.mkdtemp(prefix="clawqt-record-"))
-    gateway = Gateway(env, work / "state", gateway_config(model.base_url, EXEC_APPROVALS)).start()
+    gateway = Gateway(
+        env, work / "state", gateway_config(model.base_url, {**EXEC_APPROVALS, **NO_PERIODIC_HEARTBEAT})
+    ).start()
     os.environ.update(gateway.process_env())
     notes = work / "notes.txt"
     notes.write_text("the secret word is pelican\n")

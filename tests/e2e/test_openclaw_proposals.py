@@ -214,14 +214,9 @@ def test_a_decision_after_openclaw_moved_the_command_to_the_background_still_act
                 if message.get("role") == "user"
             ]
 
-        # OpenClaw starts the follow-up run by itself: in 2 of 6 clean CI runs on 2026-12-02 none came
-        try:
-            text = await ui.until(completion, 60, seen=user_messages_since)
-        except AssertionError as missing:
-            return f"OpenClaw started no exec-completion follow-up run (not understood yet): {missing}"
+        # OpenClaw starts the follow-up run by itself, on a heartbeat wake: the gateway runs with no
+        # periodic heartbeat, which would hold it for 30 minutes (tests/e2e/conftest.py)
+        text = await ui.until(completion, 60, seen=user_messages_since)
         assert '\\"status\\":\\"accepted\\"' in text and '\\"status\\":\\"confirmed\\"' in text, text
-        return None
 
-    missing = ui.run(scenario(), timeout=240)
-    if missing:  # everything ClawQt does was checked above; only OpenClaw's own follow-up is missing
-        pytest.xfail(missing)
+    ui.run(scenario(), timeout=240)
