@@ -91,8 +91,9 @@ def test_quotes_get_a_bar_and_tables_single_lines_in_the_theme_s_colours():
 
 
 def test_a_streaming_code_block_is_highlighted_at_growing_checkpoints_not_per_chunk(monkeypatch):
-    from app.renderer.markdown import render
+    from app.renderer.markdown import highlighters, render
 
+    highlighters.lexer("python")  # built: this test is about the checkpoints (the build: test_highlighters)
     calls: list[str] = []
     real = render.highlight
     monkeypatch.setattr(render, "highlight", lambda code, *rest: calls.append(code) or real(code, *rest))

@@ -14,6 +14,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from app.renderer.ansi_text import strip_escapes
+from app.renderer.markdown import highlighters
 from app.renderer.markdown.autolinks import scheme_links
 from app.renderer.markdown.limits import (
     MESSAGE_CHARS,
@@ -133,17 +134,6 @@ def _formatter(dark: bool) -> HtmlFormatter:
     return HtmlFormatter(nowrap=True, noclasses=True, style="monokai" if dark else "friendly")
 
 
-@lru_cache(maxsize=32)
-def _lexer(lang: str) -> Any:
-    from pygments.lexers import TextLexer, get_lexer_by_name
-    from pygments.util import ClassNotFound
-
-    try:
-        return get_lexer_by_name(lang) if lang else TextLexer()
-    except ClassNotFound:
-        return TextLexer()
-
-
 def highlight(code: str, lexer: Any, formatter: HtmlFormatter) -> str:
     """Pygments' highlight, imported on first use."""
     from pygments import highlight as pygments_highlight
@@ -155,12 +145,12 @@ _PRE = '<pre style="margin-bottom:0">'  # the view pads below the code (a stream
 
 
 def highlight_code(code: str, lang: str, dark: bool = False) -> str:
-    return f"{_PRE}{highlight(code, _lexer(lang), _formatter(dark)).rstrip()}</pre>"
+    return f"{_PRE}{highlight(code, highlighters.lexer(lang), _formatter(dark)).rstrip()}</pre>"
 
 
 @lru_cache(maxsize=8)
 def _highlighted_lines(code: str, lang: str, dark: bool) -> str:
-    return highlight(code, _lexer(lang), _formatter(dark))
+    return highlight(code, highlighters.lexer(lang), _formatter(dark))
 
 
 def _checkpoint(lines: int) -> int:
@@ -179,8 +169,9 @@ def highlight_growing(code: str, lang: str, dark: bool = False) -> tuple[str, st
     """A code block still streaming: (its first lines highlighted, the lines after them not yet).
     The first lines are highlighted again only when the complete lines reach the next checkpoint
     (highlighting the whole block on every chunk was most of a streaming reply's cost); between two,
-    an update changes only the plain tail, which the view lays out alone."""
-    mark = _checkpoint(code.count("\n"))
+    an update changes only the plain tail, which the view lays out alone. Until the language's lexer is
+    built (off this thread: `highlighters`) every line is in the plain tail."""
+    mark = _checkpoint(code.count("\n")) if highlighters.ready(lang) else 0
     done = 0
     for _ in range(mark):
         done = code.index("\n", done) + 1
