@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import os
+import threading
 import time
 
 import pytest
@@ -106,6 +107,42 @@ def test_a_code_block_names_its_language_and_is_highlighted_again_when_the_theme
         await ui.until(lambda: code_html() not in ("", light))
         objects.app.setColorScheme("light")
         await ui.until(lambda: code_html() == light)
+
+    ui.run(scenario())
+
+
+def test_a_streamed_code_block_s_highlighter_is_built_off_the_gui_thread(ui, monkeypatch):
+    """The first code block of a language in a run: its lexer (Python's compiles its regular expressions
+    for tens of milliseconds) is built on the highlighter thread while the block streams, never where the
+    reply is rendered; the settled reply shows the block highlighted."""
+    from app.renderer.markdown import highlighters
+
+    monkeypatch.setattr(highlighters, "_builds", {})  # no lexer built yet in this process
+    built_on: list[tuple[str, str]] = []
+    real = highlighters.make_lexer
+
+    def recorded(lang: str):
+        built_on.append((lang, threading.current_thread().name))
+        return real(lang)
+
+    monkeypatch.setattr(highlighters, "make_lexer", recorded)
+
+    async def scenario():
+        window = await ui.open(scripted_agent_argv())
+        objects = window.objects
+        await ui.type_and_send(window, "paced 3000 3000")  # a 40-line Python block streamed in ~1 s
+        await ui.until(lambda: "assistant-text" in ui.kinds(window))
+        await ui.until(lambda: not objects.session.busy, 20)
+        assert [lang for lang, _ in built_on] == ["python"]  # built once ...
+        assert built_on[0][1].startswith("highlighter")  # ... on the highlighter thread
+        row = ui.rows(window, "assistant-text")[-1]
+        blocks = ui.role(window, row, "blocks")
+        roles = {bytes(n): r for r, n in blocks.roleNames().items()}
+        kinds = [blocks.data(blocks.index(i), roles[b"kind"]) for i in range(blocks.rowCount())]
+        code = kinds.index("code")
+        html = blocks.data(blocks.index(code), roles[b"html"])
+        assert "<span" in html and "compute" in html  # highlighted once settled
+        assert blocks.data(blocks.index(code), roles[b"tail"]) == ""
 
     ui.run(scenario())
 
