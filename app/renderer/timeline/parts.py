@@ -10,7 +10,8 @@ parts keep their streamed chunks and join lazily, so appending is O(chunk), not 
 from __future__ import annotations
 
 import posixpath
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any, Literal
 from urllib.parse import unquote, urlsplit
 
@@ -25,22 +26,29 @@ MAX_EMBEDDED_TEXT_CHARS = 1_000_000
 _SAFE_IMAGE_SCHEMES = ("https://", "http://", "file://", "data:image/")
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class MarkdownPart:
-    """Markdown text built from streamed chunks; `text` joins them once and caches the result."""
+    """Markdown text built from streamed chunks. Chunks wait in a list only until the text is read (it
+    joins them once); the text itself is one string: a long history keeps no list per part."""
 
-    chunks: list[str] = field(default_factory=list)
-    scanner: MediaScanner | None = None  # assistant prose only: MEDIA directives
-    _joined: str | None = None
-    nonblank: bool = False
-    kind: Literal["markdown"] = "markdown"
+    scanner: MediaScanner | None  # assistant prose only: MEDIA directives
+    nonblank: bool
+    _joined: str
+    _pending: list[str] | None
+    kind: Literal["markdown"]
 
-    def __post_init__(self) -> None:
-        self.nonblank = any(chunk.strip() for chunk in self.chunks)
+    def __init__(self, chunks: Iterable[str] = (), scanner: MediaScanner | None = None) -> None:
+        self._joined = "".join(chunks)
+        self._pending = None
+        self.scanner = scanner
+        self.nonblank = bool(self._joined.strip())
+        self.kind = "markdown"
 
     def append(self, text: str) -> None:
-        self.chunks.append(text)
-        self._joined = None
+        if self._pending is None:
+            self._pending = [text]
+        else:
+            self._pending.append(text)
         if not self.nonblank and text.strip():
             self.nonblank = True
         if self.scanner is not None:
@@ -48,15 +56,20 @@ class MarkdownPart:
 
     def compact(self) -> None:
         """Keep the text as one string: a replayed message's chunks would each stay an object."""
-        if len(self.chunks) > 1:
+        if self._pending:
             self.text  # noqa: B018 - joining is what reading does
 
     @property
     def text(self) -> str:
-        if self._joined is None:
-            self._joined = "".join(self.chunks)
-            self.chunks = [self._joined] if self._joined else []
+        if self._pending is not None:
+            self._joined += "".join(self._pending)
+            self._pending = None
         return self._joined
+
+    @property
+    def chunks(self) -> list[str]:
+        """The text as the chunks another part takes in (one, or none when empty)."""
+        return [self.text] if self.text else []
 
 
 @dataclass(frozen=True, slots=True)
