@@ -19,17 +19,18 @@ FENCE = len("Intro.\n\n```python\n")
 def gated_builds(monkeypatch):
     """No lexer built yet in this process; each build records its thread and waits for the gate."""
     monkeypatch.setattr(highlighters, "_builds", {})
-    gate = threading.Event()
+    gate, started = threading.Event(), threading.Event()
     built_on: list[str] = []
     real = highlighters.make_lexer
 
     def gated(lang: str):
         built_on.append(threading.current_thread().name)
+        started.set()
         assert gate.wait(10), "the test never opened the gate"
         return real(lang)
 
     monkeypatch.setattr(highlighters, "make_lexer", gated)
-    yield gate, built_on
+    yield gate, started, built_on
     gate.set()
 
 
@@ -38,12 +39,13 @@ def _stream(renderer: IncrementalMarkdown, end: int):
 
 
 def test_a_streaming_block_shows_plain_lines_while_its_lexer_is_built_on_another_thread(gated_builds):
-    gate, built_on = gated_builds
+    gate, started, built_on = gated_builds
     renderer = IncrementalMarkdown()
     block = _stream(renderer, FENCE + len(CODE) // 2)  # returns at once: the build waits at the gate
     assert block.kind == "code" and block.html == ""  # nothing highlighted yet ...
     assert "value_10 = compute(10)" in block.tail and "<span" not in block.tail  # ... every line plain
-    assert built_on and built_on[0] != threading.current_thread().name  # built elsewhere
+    assert started.wait(10)  # the build was handed to the highlighter thread, which may start it later
+    assert built_on[0] != threading.current_thread().name  # built elsewhere
     gate.set()
     highlighters._builds["python"].result(10)
     block = _stream(renderer, FENCE + len(CODE) - 1)
@@ -52,7 +54,7 @@ def test_a_streaming_block_shows_plain_lines_while_its_lexer_is_built_on_another
 
 
 def test_a_finished_block_waits_for_the_build_under_way_and_builds_no_second_lexer(gated_builds):
-    gate, built_on = gated_builds
+    gate, _started, built_on = gated_builds
     renderer = IncrementalMarkdown()
     _stream(renderer, FENCE + 40)  # starts the build
     threading.Timer(0.2, gate.set).start()
