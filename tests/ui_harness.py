@@ -58,6 +58,18 @@ def focused(window: Any) -> str:
     return item.objectName() if item is not None else ""
 
 
+def user_texts(objects: Any) -> list[str]:
+    """The user's messages of the chat shown, oldest first, as the timeline holds them."""
+    from app.renderer.timeline.items import MessageSegment
+
+    timeline = objects.session.timeline
+    return [
+        " ".join(getattr(p, "text", "") for p in item.parts).strip()
+        for item in (timeline.items[i] for i in timeline.order)
+        if isinstance(item, MessageSegment) and item.role == "user"
+    ]
+
+
 def find_all(root: QQuickItem, name: str) -> list[QQuickItem]:
     """Every item named `name` in the visual tree under `root` (itself included)."""
     found, stack = [], [root]

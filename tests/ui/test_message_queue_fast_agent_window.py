@@ -7,17 +7,9 @@ from __future__ import annotations
 import pytest
 
 from tests.real_agents_support import RealAgentSetupError, ensure_fast_agent, fast_agent_args
+from tests.ui_harness import user_texts
 
 pytestmark = pytest.mark.real_agents
-
-
-def _user_texts(objects) -> list[str]:
-    timeline = objects.session.timeline
-    return [
-        " ".join(getattr(p, "text", "") for p in timeline.items[i].parts).strip()
-        for i in timeline.order
-        if timeline.items[i].__class__.__name__ == "MessageSegment" and timeline.items[i].role == "user"
-    ]
 
 
 def test_fast_agent_gets_the_queued_messages_one_by_one_and_send_now_stops_its_turn(ui, tmp_path):
@@ -47,17 +39,17 @@ def test_fast_agent_gets_the_queued_messages_one_by_one_and_send_now_stops_its_t
         await ui.until(lambda: objects.session.busy)
         await ui.type_and_send(window, "second, after the first")
         await ui.until(lambda: objects.queue.texts() == ["second, after the first"])
-        assert _user_texts(objects) == ["first, take your time"]  # fast-agent is still on the first
+        assert user_texts(objects) == ["first, take your time"]  # fast-agent is still on the first
         # the first turn ends by itself (3 s): the queued message goes out, and fast-agent echoes it
-        await ui.until(lambda: _user_texts(objects)[-1:] == ["second, after the first"], 30)
+        await ui.until(lambda: user_texts(objects)[-1:] == ["second, after the first"], 30)
         assert objects.queue.count == 0 and objects.session.busy
         await ui.type_and_send(window, "third, now please")
         await ui.until(lambda: objects.queue.count == 1)
         [queued] = objects.queue.model.entries
         objects.turn.sendQueuedNow(queued["id"])  # stops the second turn, sends the third
-        await ui.until(lambda: _user_texts(objects)[-1:] == ["third, now please"], 30)
+        await ui.until(lambda: user_texts(objects)[-1:] == ["third, now please"], 30)
         await ui.until(lambda: not objects.session.busy, 30)
-        assert _user_texts(objects) == [
+        assert user_texts(objects) == [
             "first, take your time",
             "second, after the first",
             "third, now please",

@@ -12,16 +12,7 @@ import os
 from PySide6.QtCore import Qt
 
 from tests.conftest import scripted_agent_argv
-
-
-def _user_texts(objects) -> list[str]:
-    timeline = objects.session.timeline
-    texts = []
-    for item_id in timeline.order:
-        item = timeline.items[item_id]
-        if item_id.startswith("user:") or getattr(item, "kind", "") == "user":
-            texts.append(" ".join(getattr(p, "text", "") for p in item.parts).strip())
-    return texts
+from tests.ui_harness import user_texts
 
 
 def _attached(objects) -> dict[str, list[str]]:
@@ -71,13 +62,13 @@ def test_messages_sent_during_a_turn_wait_on_disk_and_go_out_one_by_one(ui):
         assert saved[1]["files"] == [
             {"path": str(ui.tmp_path / "notes.md"), "name": "notes.md", "mime": "text/markdown"}
         ]
-        assert _user_texts(objects) == ["permission"]  # nothing queued is shown as sent
+        assert user_texts(objects) == ["permission"]  # nothing queued is shown as sent
         await ui.screenshots(window, "66-message-queue")
 
         ui.item(window, "permissionOption_allow").clicked.emit()
         await ui.until(lambda: objects.queue.count == 0 and not objects.session.busy, 20)
-        await ui.until(lambda: len(_user_texts(objects)) == 3)
-        assert _user_texts(objects) == ["permission", "first queued", "second queued\nwith a second line"]
+        await ui.until(lambda: len(user_texts(objects)) == 3)
+        assert user_texts(objects) == ["permission", "first queued", "second queued\nwith a second line"]
         assert not panel.property("visible") and key not in _on_disk()
         assert _attached(objects) == {"second queued\nwith a second line": ["notes.md"]}
 
@@ -105,7 +96,7 @@ def test_send_now_stops_the_turn_and_a_queued_message_can_be_edited_or_removed(u
         assert composer.property("text") == "gamma\n\ntyped meanwhile"
 
         ui.item(window, "queuedSendNow_0").clicked.emit()  # alpha: the slow turn is stopped for it
-        await ui.until(lambda: _user_texts(objects) == ["slow", "alpha"], 20)
+        await ui.until(lambda: user_texts(objects) == ["slow", "alpha"], 20)
         await ui.until(lambda: not objects.session.busy)
         assert objects.queue.count == 0
         assert any(r.kind == "turn-footer" for r in ui.rows(window))
@@ -125,13 +116,13 @@ def test_a_turn_the_user_stops_leaves_the_queue_waiting_until_send_now(ui):
         await ui.key(window, Qt.Key.Key_Escape)  # the user stops the turn: the queue is not sent
         await ui.until(lambda: not objects.session.busy, 20)
         await asyncio.sleep(0.5)
-        assert objects.queue.texts() == ["after the stop"] and _user_texts(objects) == ["slow"]
+        assert objects.queue.texts() == ["after the stop"] and user_texts(objects) == ["slow"]
         reason = ui.item(window, "queueReason").property("text")
         assert reason.startswith("Waiting: the last turn was stopped")
         assert ui.item(window, "sendButton").property("text") == "Send"
         await ui.screenshots(window, "67-message-queue-waiting")
         ui.item(window, "queuedSendNow_0").clicked.emit()
-        await ui.until(lambda: _user_texts(objects) == ["slow", "after the stop"])
+        await ui.until(lambda: user_texts(objects) == ["slow", "after the stop"])
         await ui.until(lambda: not objects.session.busy and objects.queue.count == 0)
 
     ui.run(scenario())
@@ -164,7 +155,7 @@ def test_a_queue_survives_the_agent_being_killed_reconnect_and_a_restart(ui):
         await ui.until(lambda: again.queue.texts() == ["do not lose me"])
         assert ui.item(restarted, "queuedText_0").property("text") == "1. do not lose me"
         ui.item(restarted, "queuedSendNow_0").clicked.emit()
-        await ui.until(lambda: "do not lose me" in _user_texts(again), 20)
+        await ui.until(lambda: "do not lose me" in user_texts(again), 20)
         await ui.until(lambda: again.queue.count == 0 and key not in _on_disk())
 
     ui.run(scenario())
@@ -197,7 +188,7 @@ def test_a_queue_in_a_chat_the_user_left_goes_on_when_they_come_back(ui):
 
         objects.session.openSession(first)
         await ui.until(lambda: objects.session.sessionKey == first, 20)
-        await ui.until(lambda: "next, once I am back" in _user_texts(objects))
+        await ui.until(lambda: "next, once I am back" in user_texts(objects))
         await ui.until(lambda: not objects.session.busy and objects.queue.count == 0)
         assert sent[-1] == (first, "next, once I am back") and first not in _on_disk()
 

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QLineEdit
 from app.renderer.qt.turn import NEW_CHAT_DRAFT
 from tests.conftest import scripted_agent_argv
 from tests.ui.test_terminal_panel_window import mouse_click
-from tests.ui_harness import shown_save_dialog
+from tests.ui_harness import shown_save_dialog, user_texts
 
 
 def shown_open_dialog():
@@ -26,15 +26,6 @@ def shown_open_dialog():
 def _choose(dialog, path) -> None:
     dialog.findChild(QLineEdit, "fileNameEdit").setText(str(path))
     dialog.accept()
-
-
-def _user_texts(objects) -> list[str]:
-    timeline = objects.session.timeline
-    return [
-        " ".join(getattr(p, "text", "") for p in timeline.items[i].parts).strip()
-        for i in timeline.order
-        if timeline.items[i].__class__.__name__ == "MessageSegment" and timeline.items[i].role == "user"
-    ]
 
 
 async def _open_inspector(ui, window):
@@ -58,7 +49,7 @@ def test_a_saved_trace_opens_as_a_read_only_chat_and_close_goes_back(ui, tmp_pat
         await ui.until(lambda: not objects.session.busy and "assistant-text" in ui.kinds(window))
         objects.session.openSession(first)  # loaded again: the agent replays its history
         await ui.until(lambda: objects.session.sessionKey == first and "user" in ui.kinds(window), 20)
-        shown_live = _user_texts(objects)
+        shown_live = user_texts(objects)
 
         await _open_inspector(ui, window)
         await mouse_click(ui, window, "inspectorSave")
@@ -72,7 +63,7 @@ def test_a_saved_trace_opens_as_a_read_only_chat_and_close_goes_back(ui, tmp_pat
         await ui.until(lambda: banner.isVisible(), 20)
         assert objects.session.readOnly and objects.session.sessionKey == ""
         assert objects.trace_view.count == 2  # the recording ended on the first chat: it is shown
-        assert _user_texts(objects) == shown_live  # as the live window showed it when the recording ended
+        assert user_texts(objects) == shown_live  # as the live window showed it when the recording ended
         assert objects.header.title == "Trace two-chats.jsonl"
         assert not ui.item(window, "composerInput").property("enabled")
         assert not ui.find(window, "modeSelect").isVisible()  # nothing to change in a trace
@@ -81,17 +72,17 @@ def test_a_saved_trace_opens_as_a_read_only_chat_and_close_goes_back(ui, tmp_pat
 
         assert not ui.item(window, "tracePrevious").property("enabled")
         await mouse_click(ui, window, "traceNext")
-        await ui.until(lambda: _user_texts(objects) == ["hello from the second chat"])
+        await ui.until(lambda: user_texts(objects) == ["hello from the second chat"])
         assert objects.session.readOnly and not objects.session.busy
         objects.turn.send("this must go nowhere")  # nothing typed in a trace reaches an agent
-        assert _user_texts(objects) == ["hello from the second chat"] and objects.queue.texts() == []
+        assert user_texts(objects) == ["hello from the second chat"] and objects.queue.texts() == []
         assert objects.queue.messages(NEW_CHAT_DRAFT) == []  # not queued for a chat to come either
 
         await mouse_click(ui, window, "traceClose")
         await ui.until(lambda: objects.session.sessionKey == first and not banner.isVisible(), 20)
         assert not objects.session.readOnly and ui.item(window, "composerInput").property("enabled")
         assert objects.trace_view.count == 0 and second != first
-        assert "this must go nowhere" not in _user_texts(objects)
+        assert "this must go nowhere" not in user_texts(objects)
         assert objects.queue.texts() == []
 
     ui.run(scenario(), timeout=90)
