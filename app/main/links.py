@@ -76,10 +76,13 @@ def _netloc(host: str, port: int | None) -> str:
     return f"{host}:{port}" if port is not None else host
 
 
-def visible(text: str) -> str:
-    """`text` with invisible or direction-changing characters written out (`<U+202E>`)."""
+def visible(text: str, keep: str = "") -> str:
+    """`text` with invisible or direction-changing characters written out (`<U+202E>`), but those in
+    `keep` (a line break where lines are shown as lines)."""
     return "".join(
-        f"<U+{ord(c):04X}>" if c in BIDI_CONTROLS or unicodedata.category(c) in ("Cf", "Cc") else c
+        f"<U+{ord(c):04X}>"
+        if c not in keep and (c in BIDI_CONTROLS or unicodedata.category(c) in ("Cf", "Cc"))
+        else c
         for c in text
     )
 

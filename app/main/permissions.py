@@ -14,6 +14,7 @@ from typing import Any, NamedTuple
 
 from app.contract.acp_fields import dict_field, str_field
 from app.contract.envelopes import PermissionRequestEnvelope, PermissionResolvedEnvelope
+from app.main.permission_text import raw_request
 from app.main.session_steps import Ignored, Step, Token
 
 MAX_OPTIONS = 100
@@ -60,7 +61,10 @@ class PermissionRoutes:
             key, generation, f"rpc-{self.prefix}{token}", option_ids
         )
         hidden = len(options) - len(shown)
-        return PermissionRequestEnvelope(key, generation, route.request_id, tool_call, shown, hidden)
+        stated = raw_request(tool_call)
+        return PermissionRequestEnvelope(
+            key, generation, route.request_id, tool_call, shown, hidden, stated.text, stated.kind
+        )
 
     def answer(self, request_id: str, option_id: str | None, step: Step) -> None:
         """The user's choice (None = declined); nothing when the request is unknown, already answered,

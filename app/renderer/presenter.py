@@ -220,6 +220,8 @@ def permission_entry(item: PermissionItem) -> dict[str, Any]:
         "selectedName": str(chosen["name"] or chosen["optionId"]) if chosen else item.selected_option or "",
         "selectedMeaning": OPTION_KIND_LABELS.get(chosen_kind, ""),
         "title": str(call.get("title") or call.get("toolCallId") or "The agent asks permission"),
+        "requestText": item.request_text,
+        "requestKind": item.request_kind,
         "options": [
             {
                 "optionId": str(o["optionId"] or ""),

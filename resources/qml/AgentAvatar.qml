@@ -12,6 +12,7 @@ Rectangle {
     color: Theme.avatarColour(colourIndex)
     Accessible.ignored: true
     Text {
+        textFormat: Text.PlainText
         objectName: "agentAvatarInitials"
         anchors.centerIn: parent
         text: parent.initials

@@ -23,7 +23,7 @@ Rectangle {
         columnSpacing: Theme.pad
         rowSpacing: Theme.gap
 
-        Label { text: "Command line"; color: Theme.text }
+        Label { textFormat: Text.PlainText; text: "Command line"; color: Theme.text }
         TextField {
             id: commandField
             objectName: "agentEditCommand"
@@ -32,7 +32,7 @@ Rectangle {
             Layout.fillWidth: true
             Accessible.name: "The command line that starts " + root.name
         }
-        Label { text: "Folder"; color: Theme.text }
+        Label { textFormat: Text.PlainText; text: "Folder"; color: Theme.text }
         RowLayout {
             Layout.fillWidth: true
             spacing: Theme.spaceTight
@@ -56,8 +56,9 @@ Rectangle {
                 function onFolderChosen(path) { folderField.text = path }
             }
         }
-        Label { text: "Environment"; color: Theme.text; Layout.alignment: Qt.AlignTop }
+        Label { textFormat: Text.PlainText; text: "Environment"; color: Theme.text; Layout.alignment: Qt.AlignTop }
         TextArea {
+            textFormat: TextEdit.PlainText
             id: envField
             objectName: "agentEditEnv"
             text: root.draft.env || ""
@@ -70,7 +71,7 @@ Rectangle {
             Accessible.name: "Environment variables for " + root.name + ", one KEY=value per line"
             KeyNavigation.tab: modeField
         }
-        Label { text: "Default mode"; color: Theme.text }
+        Label { textFormat: Text.PlainText; text: "Default mode"; color: Theme.text }
         TextField {
             id: modeField
             objectName: "agentEditMode"
@@ -79,7 +80,7 @@ Rectangle {
             Layout.fillWidth: true
             Accessible.name: "The mode a new chat with " + root.name + " starts in"
         }
-        Label { text: "Default model"; color: Theme.text }
+        Label { textFormat: Text.PlainText; text: "Default model"; color: Theme.text }
         TextField {
             id: modelField
             objectName: "agentEditModel"
@@ -89,6 +90,7 @@ Rectangle {
             Accessible.name: "The model a new chat with " + root.name + " starts with"
         }
         Label {
+            textFormat: Text.PlainText
             objectName: "agentEditProblem"
             visible: text !== ""
             text: agentSettings.problem

@@ -28,6 +28,7 @@ Popup {
         anchors.fill: parent
         spacing: Theme.gap
         Label {
+            textFormat: Text.PlainText
             text: "New chat with"
             font.bold: true; font.pixelSize: Theme.fontMedium
             color: Theme.text
@@ -69,13 +70,13 @@ Popup {
                         Layout.fillWidth: true
                         spacing: 0
                         RowLayout {
-                            Label { text: row.modelData.name; color: Theme.text
+                            Label { textFormat: Text.PlainText; text: row.modelData.name; color: Theme.text
                                     font.bold: true; elide: Text.ElideRight; Layout.fillWidth: true }
-                            Label { visible: row.modelData.state !== ""; text: row.modelData.state
+                            Label { textFormat: Text.PlainText; visible: row.modelData.state !== ""; text: row.modelData.state
                                     font.pixelSize: Theme.fontTiny
                                     color: Theme.muted }
                         }
-                        Label { text: row.modelData.command; font.family: Theme.mono; font.pixelSize: Theme.fontTiny
+                        Label { textFormat: Text.PlainText; text: row.modelData.command; font.family: Theme.mono; font.pixelSize: Theme.fontTiny
                                 color: Theme.muted
                                 elide: Text.ElideMiddle; Layout.fillWidth: true }
                     }
@@ -83,6 +84,7 @@ Popup {
             }
         }
         Label {
+            textFormat: Text.PlainText
             text: "Enter starts the chat \u00b7 Ctrl+N starts one with the agent used last"
             font.pixelSize: Theme.fontTiny; color: Theme.muted
             Layout.fillWidth: true; wrapMode: Text.Wrap

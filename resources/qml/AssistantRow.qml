@@ -21,7 +21,7 @@ Item {
         TextBlocks { id: blocksView; Layout.fillWidth: true; blocks: root.blocks }
         Repeater {
             model: root.errors || []
-            Text { required property var modelData; text: modelData; color: Theme.danger; wrapMode: Text.Wrap
+            Text { textFormat: Text.PlainText; required property var modelData; text: modelData; color: Theme.danger; wrapMode: Text.Wrap
                    Layout.fillWidth: true }
         }
         Repeater {  // inline images: shown from main-read or embedded bytes; remote ones only on a click
@@ -48,15 +48,17 @@ Item {
                     objectName: "remoteImage"
                     visible: inline.modelData.remote
                     text: "Remote image " + inline.modelData.name + " \u2014 open in browser"
+                    contentItem: ButtonText {}
                     onClicked: attachments.openExternally(inline.modelData.uri)
                 }
                 Button {  // a file outside the workspace, or past the memory budget: read on this click
                     objectName: "askImage"
                     visible: !!inline.modelData.ask && !inline.modelData.source
                     text: inline.modelData.ask || ""
+                    contentItem: ButtonText {}
                     onClicked: attachments.showInlineImage(inline.modelData.uri)
                 }
-                Text { visible: !!inline.modelData.error; text: inline.modelData.error; color: Theme.muted
+                Text { textFormat: Text.PlainText; visible: !!inline.modelData.error; text: inline.modelData.error; color: Theme.muted
                        font.pixelSize: Theme.fontTiny }
             }
         }

@@ -67,15 +67,14 @@ Item {
                                              : card.modelData.path + (card.modelData.outside ? "  (outside the workspace)" : "")
                                        color: Theme.muted; font.pixelSize: Theme.fontTiny; elide: Text.ElideMiddle
                                        Layout.fillWidth: true; textFormat: Text.PlainText }
-                                Text { visible: card.modelData.status === "unavailable"; text: "unavailable"
+                                Text { textFormat: Text.PlainText; visible: card.modelData.status === "unavailable"; text: "unavailable"
                                        color: Theme.muted; font.pixelSize: Theme.fontTiny }
                             }
                         }
                         Accessible.name: "Attachment " + modelData.name + (modelData.status === "unavailable"
                                          ? ", unavailable: " + modelData.reason
                                          : modelData.status === "pending" ? ", checking" : "")
-                        ToolTip.visible: hovered
-                        ToolTip.text: modelData.status === "unavailable" ? (modelData.reason || "") : modelData.name
+                        PlainToolTip { visible: parent.hovered; text: modelData.status === "unavailable" ? (modelData.reason || "") : modelData.name }
                         onClicked: attachments.activate(modelData.uri)
                     }
                     ToolButton {  // a sibling of the card button: Tab reaches it after the card

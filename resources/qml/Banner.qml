@@ -16,7 +16,7 @@ Rectangle {
         width: root.width - 2 * Theme.pad
         RowLayout {
             Layout.fillWidth: true
-            Label { text: agent.banner.message || ""; color: Theme.text; wrapMode: Text.Wrap; Layout.fillWidth: true }
+            Label { textFormat: Text.PlainText; text: agent.banner.message || ""; color: Theme.text; wrapMode: Text.Wrap; Layout.fillWidth: true }
             Button { id: reconnect; objectName: "reconnectButton"; text: "Reconnect"; onClicked: agent.reconnect()
                      contentItem: IconLabel { icon: "debug-restart"; label: reconnect.text }
                      Accessible.name: "Reconnect to the agent and reload the session" }

@@ -57,7 +57,7 @@ Rectangle {
                 text: modelData
                 font.family: Theme.mono
                 background: Rectangle { radius: Theme.radiusSmall; color: parent.highlighted ? Theme.selection : "transparent" }
-                contentItem: Text { text: parent.text; font: parent.font; color: Theme.text; elide: Text.ElideMiddle }
+                contentItem: Text { textFormat: Text.PlainText; text: parent.text; font: parent.font; color: Theme.text; elide: Text.ElideMiddle }
                 onClicked: root.mention(modelData)
             }
         }
@@ -100,10 +100,10 @@ Rectangle {
                     color: parent.highlighted ? Theme.selection : "transparent"
                 }
                 contentItem: Column {
-                    Text { objectName: "slashItemName"
+                    Text { textFormat: Text.PlainText; objectName: "slashItemName"
                            text: "/" + modelData.name + (modelData.hint ? "  " + modelData.hint : "")
                            color: Theme.text; font.family: Theme.mono }
-                    Text { objectName: "slashItemDescription"
+                    Text { textFormat: Text.PlainText; objectName: "slashItemDescription"
                            text: modelData.description; color: Theme.muted; font.pixelSize: Theme.fontTiny
                            visible: text.length > 0; elide: Text.ElideRight; width: commandList.width - 2 * Theme.gap }
                 }
@@ -139,12 +139,12 @@ Rectangle {
                             Layout.preferredWidth: 40; Layout.preferredHeight: 40
                             fillMode: Image.PreserveAspectFit; cache: false
                             HoverHandler { id: thumbHover }
-                            ToolTip.visible: thumbHover.hovered; ToolTip.text: chip.modelData.name }
+                            PlainToolTip { visible: thumbHover.hovered; text: chip.modelData.name } }
                     Text { visible: chip.modelData.thumbnail === ""; text: chip.modelData.name; color: Theme.text
                            font.pixelSize: Theme.fontSmall; elide: Text.ElideMiddle; Layout.maximumWidth: 220
                            textFormat: Text.PlainText }
-                    ToolButton { objectName: "removeChip"; text: icons.glyph("close"); font.family: icons.family
-                                 font.pixelSize: Theme.fontSmall
+                    ToolButton { objectName: "removeChip"
+                                 contentItem: IconLabel { icon: "close"; iconSize: Theme.fontSmall; color: Theme.text }
                                  Accessible.name: "Remove " + chip.modelData.name
                                  onClicked: composerFiles.remove(chip.modelData.id) }
                 }
@@ -168,6 +168,7 @@ Rectangle {
             Layout.fillWidth: true
             Layout.fillHeight: true
             TextArea {
+                textFormat: TextEdit.PlainText
                 id: input
                 objectName: "composerInput"
                 placeholderText: session.readOnly ? "A replayed trace is read-only: Close replay to write again"

@@ -44,6 +44,7 @@ Item {
             width: list.width
             height: noReply.visible ? noReply.height + 2 * Theme.gap : Theme.pad
             Text {
+                textFormat: Text.PlainText
                 id: noReply
                 objectName: "noReplyNotice"
                 visible: notices.noReply
@@ -82,7 +83,7 @@ Item {
         spacing: Theme.gap
         Spinner { anchors.horizontalCenter: parent.horizontalCenter; size: Theme.fontHuge
                   Accessible.name: "Opening the chat" }
-        Label { objectName: "openingLabel"; text: session.opening; color: Theme.muted
+        Label { textFormat: Text.PlainText; objectName: "openingLabel"; text: session.opening; color: Theme.muted
                 anchors.horizontalCenter: parent.horizontalCenter }
     }
 

@@ -39,6 +39,7 @@ ColumnLayout {
         border.color: Theme.border
         clip: true
         Text {
+            textFormat: Text.PlainText
             id: summary
             objectName: root.view.tooLarge !== "" ? "diffTooLarge" : "diffEmpty"
             visible: root.view.total === 0
@@ -68,11 +69,13 @@ ColumnLayout {
         objectName: "diffShowAll"
         visible: root.view.hidden > 0 && !root.showAll
         text: "Show all " + root.view.total + " lines"
+        contentItem: ButtonText {}
         font.pixelSize: Theme.fontTiny
         flat: true
         onClicked: root.showAll = true
     }
     Text {
+        textFormat: Text.PlainText
         visible: root.view.hidden > 0 && root.showAll
         text: root.view.hidden + " more lines not shown (Copy takes the whole diff)"
         color: Theme.muted; font.pixelSize: Theme.fontTiny

@@ -25,7 +25,7 @@ Rectangle {
         anchors.fill: parent
         anchors.margins: Theme.gap
         spacing: Theme.spaceSmall
-        Text { text: icons.glyph("search"); font.family: icons.family; font.pixelSize: Theme.iconSize
+        Text { textFormat: Text.PlainText; text: icons.glyph("search"); font.family: icons.family; font.pixelSize: Theme.iconSize
                color: Theme.muted; Accessible.ignored: true }
         TextField {
             id: field
@@ -42,6 +42,7 @@ Rectangle {
             Keys.onEscapePressed: root.closed()
         }
         Text {
+            textFormat: Text.PlainText
             objectName: "findSummary"
             text: search.summary
             color: search.query !== "" && search.count === 0 && search.complete ? Theme.danger : Theme.muted

@@ -38,7 +38,7 @@ Item {
                 Accessible.name: "Copy the whole turn as Markdown, tools and their output included"
                 onClicked: { conversation.copyTurnMarkdown(root.index); copied = true }
             }
-            Text { objectName: "turnTiming"; text: root.footer.timing || ""; color: Theme.muted; font.pixelSize: Theme.fontTiny }
+            Text { textFormat: Text.PlainText; objectName: "turnTiming"; text: root.footer.timing || ""; color: Theme.muted; font.pixelSize: Theme.fontTiny }
             Item { Layout.fillWidth: true }
         }
         Rectangle {
@@ -54,7 +54,7 @@ Item {
                 x: Theme.gap; y: Theme.gap
                 width: parent.width - 2 * Theme.gap
                 spacing: Theme.spaceHair
-                Text { text: root.files.length === 1 ? "1 file changed" : root.files.length + " files changed"
+                Text { textFormat: Text.PlainText; text: root.files.length === 1 ? "1 file changed" : root.files.length + " files changed"
                        font.bold: true; font.pixelSize: Theme.fontSmall; color: Theme.text }
                 Repeater {
                     model: root.files

@@ -25,16 +25,19 @@ ToolBar {
                  : Theme.danger
         }
         Label {
+            textFormat: Text.PlainText
             objectName: "agentStateLabel"
             text: agent.label + " \u00b7 " + (agent.state === "starting" ? "starting agent\u2026"
                                              : agent.state === "sign-in" ? "sign-in needed" : agent.state)
             color: Theme.text
             Accessible.name: "Agent " + agent.label + ", " + (agent.state === "sign-in" ? "sign-in needed" : agent.state)
         }
-        Label { text: sessionHeader.title; color: Theme.muted; elide: Text.ElideRight; Layout.fillWidth: true }
+        Label { textFormat: Text.PlainText; text: sessionHeader.title; color: Theme.muted; elide: Text.ElideRight; Layout.fillWidth: true }
         ComboBox {
+            id: modeSelect
             objectName: "modeSelect"
             visible: sessionHeader.modes.length > 0
+            delegate: PlainChoice { box: modeSelect }
             model: sessionHeader.modes
             textRole: "name"
             valueRole: "id"
@@ -70,7 +73,7 @@ ToolBar {
                         model: optionsButton.others
                         RowLayout {
                             required property var modelData
-                            Label { text: modelData.name; color: Theme.text; Layout.preferredWidth: 160 }
+                            Label { textFormat: Text.PlainText; text: modelData.name; color: Theme.text; Layout.preferredWidth: 160 }
                             Loader {
                                 sourceComponent: modelData.type === "boolean" ? boolOption : selectOption
                                 property var option: modelData
@@ -88,11 +91,10 @@ ToolBar {
             Layout.alignment: Qt.AlignVCenter
             value: sessionHeader.usage.fraction || 0
             fillColour: value > 0.9 ? Theme.danger : value > 0.75 ? Theme.warning : Theme.accent
-            ToolTip.visible: hovered
-            ToolTip.text: "Context: " + (sessionHeader.usage.text || "")
+            PlainToolTip { visible: usageMeter.hovered; text: "Context: " + (sessionHeader.usage.text || "") }
             Accessible.name: "Context used " + (sessionHeader.usage.text || "")
         }
-        Label { visible: sessionHeader.usage.text !== undefined; text: sessionHeader.usage.text || ""; color: Theme.muted
+        Label { textFormat: Text.PlainText; visible: sessionHeader.usage.text !== undefined; text: sessionHeader.usage.text || ""; color: Theme.muted
                 font.pixelSize: Theme.fontTiny }
         ToolButton {
             objectName: "questionToggle"
@@ -156,22 +158,30 @@ ToolBar {
     Component {
         id: selectOption
         ComboBox {
+            id: optionSelect
             objectName: "config_" + option.id
+            delegate: PlainChoice { box: optionSelect }
             model: option.choices
             textRole: "name"
             valueRole: "value"
             currentIndex: option.choices.findIndex(c => c.value === String(option.currentValue))
             onActivated: (index) => sessionHeader.setConfigOption(option.id, option.choices[index].value)
             Accessible.name: option.category === "model" ? "Model" : option.name
-            ToolTip.visible: hovered
-            ToolTip.text: option.name
+            PlainToolTip { visible: optionSelect.hovered; text: option.name }
         }
     }
     Component {
         id: boolOption
         Switch {
+            id: optionSwitch
             objectName: "config_" + option.id
             text: option.name
+            contentItem: Text {
+                textFormat: Text.PlainText
+                leftPadding: optionSwitch.indicator.width + optionSwitch.spacing
+                text: optionSwitch.text; font: optionSwitch.font; color: optionSwitch.palette.text
+                elide: Text.ElideRight; verticalAlignment: Text.AlignVCenter
+            }
             checked: option.currentValue === true
             onToggled: sessionHeader.setConfigOption(option.id, checked)
         }

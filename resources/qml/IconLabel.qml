@@ -9,8 +9,8 @@ Row {
     property int iconSize: Theme.iconSize
     property alias labelFont: labelText.font  // e.g. `labelFont.pixelSize: Theme.fontTiny`
     spacing: Theme.spaceSmall
-    Text { text: icons.glyph(root.icon); font.family: icons.family; font.pixelSize: root.iconSize
+    Text { textFormat: Text.PlainText; text: icons.glyph(root.icon); font.family: icons.family; font.pixelSize: root.iconSize
            color: root.color; anchors.verticalCenter: parent.verticalCenter; visible: root.icon !== "" }
-    Text { id: labelText; text: root.label; color: root.color; anchors.verticalCenter: parent.verticalCenter
+    Text { id: labelText; textFormat: Text.PlainText; text: root.label; color: root.color; anchors.verticalCenter: parent.verticalCenter
            visible: root.label !== "" }
 }

@@ -24,8 +24,8 @@ Rectangle {
             Layout.fillWidth: true
             Layout.margins: Theme.gap
             spacing: Theme.gap
-            Label { text: "Protocol \u00b7 " + inspector.agent; font.bold: true; color: Theme.text }
-            Label { objectName: "inspectorCount"; color: Theme.muted; font.pixelSize: Theme.fontSmall
+            Label { textFormat: Text.PlainText; text: "Protocol \u00b7 " + inspector.agent; font.bold: true; color: Theme.text }
+            Label { textFormat: Text.PlainText; objectName: "inspectorCount"; color: Theme.muted; font.pixelSize: Theme.fontSmall
                     text: entries.count === inspector.total ? inspector.total + " messages"
                                                             : entries.count + " of " + inspector.total + " messages" }
             TextField {
@@ -44,6 +44,7 @@ Rectangle {
                     required property var modelData
                     objectName: "inspectorShow_" + modelData.dir
                     text: modelData.label
+                    contentItem: ButtonText {}
                     checkable: true
                     checked: true
                     onToggled: inspector.setShown(modelData.dir, checked)
@@ -104,20 +105,20 @@ Rectangle {
                     Accessible.name: direction + " " + (method || kind) + (rpcId ? " id " + rpcId : "")
                     contentItem: RowLayout {
                         spacing: Theme.gap
-                        Text { text: entry.time; color: Theme.muted; font.family: Theme.mono; font.pixelSize: Theme.fontTiny
+                        Text { textFormat: Text.PlainText; text: entry.time; color: Theme.muted; font.family: Theme.mono; font.pixelSize: Theme.fontTiny
                                Layout.preferredWidth: 64 }
-                        Text { text: entry.direction === "send" ? icons.glyph("arrow-up") : entry.direction === "recv"
+                        Text { textFormat: Text.PlainText; text: entry.direction === "send" ? icons.glyph("arrow-up") : entry.direction === "recv"
                                      ? icons.glyph("arrow-down") : icons.glyph("warning")
                                font.family: icons.family
                                color: entry.direction === "stderr" ? Theme.warning : entry.kind === "error" ? Theme.danger
                                       : entry.direction === "send" ? Theme.accent : Theme.success }
-                        Text { text: entry.direction === "stderr" ? "stderr" : (entry.method || "(response)")
+                        Text { textFormat: Text.PlainText; text: entry.direction === "stderr" ? "stderr" : (entry.method || "(response)")
                                      + (entry.kind === "response" || entry.kind === "error" ? " \u21a9" : "")
                                color: entry.kind === "error" ? Theme.danger : Theme.text; elide: Text.ElideRight
                                font.family: Theme.mono; font.pixelSize: Theme.fontSmall; Layout.fillWidth: true }
-                        Text { visible: entry.rpcId !== ""; text: "#" + entry.rpcId; color: Theme.muted
+                        Text { textFormat: Text.PlainText; visible: entry.rpcId !== ""; text: "#" + entry.rpcId; color: Theme.muted
                                font.family: Theme.mono; font.pixelSize: Theme.fontTiny }
-                        Text { text: entry.size < 1024 ? entry.size + " B" : Math.round(entry.size / 1024) + " KB"
+                        Text { textFormat: Text.PlainText; text: entry.size < 1024 ? entry.size + " B" : Math.round(entry.size / 1024) + " KB"
                                color: Theme.muted; font.pixelSize: Theme.fontTiny }
                     }
                 }

@@ -94,12 +94,11 @@ ApplicationWindow {
                         spacing: Theme.gap
                         IconLabel { icon: "history"; label: "Replay of " + traceView.name; color: Theme.text
                                     labelFont.bold: true }
-                        Label { objectName: "traceSummary"; color: Theme.muted; elide: Text.ElideRight
+                        Label { textFormat: Text.PlainText; objectName: "traceSummary"; color: Theme.muted; elide: Text.ElideRight
                                 Layout.fillWidth: true
                                 text: "read-only: nothing here reaches an agent"
                                       + (traceView.summary ? " \u00b7 " + traceView.summary : "")
-                                ToolTip.visible: traceTip.containsMouse && traceView.failures !== ""
-                                ToolTip.text: traceView.failures
+                                PlainToolTip { visible: traceTip.containsMouse && traceView.failures !== ""; text: traceView.failures }
                                 MouseArea { id: traceTip; anchors.fill: parent; hoverEnabled: true
                                             acceptedButtons: Qt.NoButton } }
                         Button { id: tracePrevious; objectName: "tracePrevious"; visible: traceView.count > 1
@@ -140,7 +139,7 @@ ApplicationWindow {
                         width: parent.width - 2 * Theme.pad
                         RowLayout {
                             Layout.fillWidth: true
-                            Label { text: notices.notice; wrapMode: Text.Wrap; Layout.fillWidth: true; color: Theme.text }
+                            Label { textFormat: Text.PlainText; text: notices.notice; wrapMode: Text.Wrap; Layout.fillWidth: true; color: Theme.text }
                             ToolButton { id: detailsToggle; objectName: "noticeDetailsToggle"; checkable: true
                                          visible: notices.details.length > 0
                                          text: checked ? "Hide details" : "Details"
@@ -212,7 +211,7 @@ ApplicationWindow {
         ColumnLayout {
             width: parent.width
             spacing: Theme.gap
-            Label { objectName: "linkReason"; text: "ClawQt asks because " + (conversation.pendingLink.reason || "")
+            Label { textFormat: Text.PlainText; objectName: "linkReason"; text: "ClawQt asks because " + (conversation.pendingLink.reason || "")
                     wrapMode: Text.Wrap; Layout.fillWidth: true; color: Theme.text }
             TextEdit {  // selectable, plain: the exact target, nothing rendered from it
                 objectName: "linkTarget"

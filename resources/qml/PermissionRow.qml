@@ -34,12 +34,12 @@ Item {
             RowLayout {
                 Layout.fillWidth: true
                 spacing: Theme.gap
-                Text { text: icons.glyph(root.pending ? "shield" : (root.permission.status === "cancelled"
+                Text { textFormat: Text.PlainText; text: icons.glyph(root.pending ? "shield" : (root.permission.status === "cancelled"
                                                                    ? "circle-slash" : "pass"))
                        font.family: icons.family; font.pixelSize: Theme.fontTitle
                        color: root.pending ? Theme.warning : Theme.muted
                        Accessible.ignored: true }
-                Text { text: root.permission.title; color: Theme.text; font.bold: true
+                Text { textFormat: Text.PlainText; text: root.permission.title; color: Theme.text; font.bold: true
                        wrapMode: Text.Wrap; Layout.fillWidth: true
                        Accessible.name: (root.pending ? "The agent asks permission: " : "Permission: ") + text }
                 Rectangle {
@@ -50,8 +50,41 @@ Item {
                     implicitWidth: waitingLabel.implicitWidth + Theme.pad
                     implicitHeight: waitingLabel.implicitHeight + Theme.spaceTight
                     Accessible.ignored: true
-                    Label { id: waitingLabel; anchors.centerIn: parent; text: "Needs you"
+                    Label { id: waitingLabel; textFormat: Text.PlainText; anchors.centerIn: parent; text: "Needs you"
                             font.pixelSize: Theme.fontTiny; font.bold: true; color: Theme.textOnWarning }
+                }
+            }
+            // what the request itself says it would run (the title above is the agent's own summary)
+            ColumnLayout {
+                objectName: "permissionRequest"
+                visible: root.permission.requestText !== ""
+                Layout.fillWidth: true
+                spacing: Theme.spaceHair
+                Text {
+                    textFormat: Text.PlainText
+                    text: root.permission.requestKind === "command" ? "Runs exactly:" : "The request, as the agent sent it:"
+                    color: Theme.muted; font.pixelSize: Theme.fontTiny
+                }
+                Rectangle {
+                    Layout.fillWidth: true
+                    implicitHeight: requestText.implicitHeight + 2 * Theme.spaceSmall
+                    radius: Theme.radiusSmall
+                    color: Theme.codeBackground
+                    border.color: Theme.border
+                    TextEdit {
+                        id: requestText
+                        objectName: "permissionRequestText"
+                        x: Theme.spaceSmall; y: Theme.spaceSmall
+                        width: parent.width - 2 * Theme.spaceSmall
+                        textFormat: TextEdit.PlainText
+                        text: root.permission.requestText
+                        readOnly: true; selectByMouse: true
+                        wrapMode: TextEdit.WrapAnywhere
+                        font.family: Theme.mono; font.pixelSize: Theme.fontSmall
+                        color: Theme.text; selectionColor: Theme.highlight; selectedTextColor: Theme.textOnAccent
+                        Accessible.role: Accessible.StaticText
+                        Accessible.name: (root.permission.requestKind === "command" ? "Runs exactly: " : "Request: ") + text
+                    }
                 }
             }
             Flow {  // wraps: an agent may offer up to a hundred options (the main side keeps no more)
@@ -66,6 +99,7 @@ Item {
                         required property int index
                         objectName: "permissionOption_" + modelData.optionId
                         text: (index + 1) + ". " + modelData.name
+                        contentItem: ButtonText { elide: Text.ElideNone }
                         highlighted: modelData.optionKind.indexOf("allow") === 0
                         focusPolicy: Qt.StrongFocus
                         Accessible.name: modelData.name
@@ -86,6 +120,7 @@ Item {
                 }
             }
             Text {  // the agent offered more than the main side shows (those cannot be chosen)
+                textFormat: Text.PlainText
                 objectName: "permissionHidden"
                 visible: root.pending && root.permission.hiddenOptions > 0
                 text: root.permission.hiddenOptions.toLocaleString(Qt.locale(), "f", 0)
@@ -93,6 +128,7 @@ Item {
                 color: Theme.muted; font.pixelSize: Theme.fontTiny
             }
             Text {
+                textFormat: Text.PlainText
                 visible: !root.pending
                 objectName: "permissionAnswer"
                 text: root.permission.status === "cancelled" ? "Cancelled"

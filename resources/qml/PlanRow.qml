@@ -23,11 +23,11 @@ Item {
             x: Theme.pad; y: Theme.gap
             width: parent.width - 2 * Theme.pad
             RowLayout {
-                Text { text: "Plan"; font.bold: true; color: Theme.text }
+                Text { textFormat: Text.PlainText; text: "Plan"; font.bold: true; color: Theme.text }
                 Meter { Layout.fillWidth: true; from: 0; to: Math.max(1, root.plan.total); value: root.plan.done
                         fillColour: root.plan.done >= root.plan.total ? Theme.success : Theme.accent
                         Accessible.name: "Plan: " + root.plan.done + " of " + root.plan.total + " done" }
-                Text { text: root.plan.done + " / " + root.plan.total; color: Theme.muted }
+                Text { textFormat: Text.PlainText; text: root.plan.done + " / " + root.plan.total; color: Theme.muted }
             }
             Repeater {
                 model: root.plan.entries
@@ -38,12 +38,13 @@ Item {
                     readonly property bool current: modelData.status === "in_progress"
                     Layout.fillWidth: true
                     spacing: Theme.spaceSmall
-                    Text { text: icons.glyph(entry.done ? "pass-filled" : entry.current ? "play-circle" : "circle-large-outline")
+                    Text { textFormat: Text.PlainText; text: icons.glyph(entry.done ? "pass-filled" : entry.current ? "play-circle" : "circle-large-outline")
                            font.family: icons.family; font.pixelSize: Theme.iconSmall
                            color: entry.done ? Theme.success : entry.current ? Theme.accent : Theme.muted
                            Layout.alignment: Qt.AlignTop; Layout.topMargin: Theme.spaceHair
                            Accessible.ignored: true }
                     Text {
+                        textFormat: Text.PlainText
                         text: entry.modelData.content
                         color: entry.done ? Theme.muted : Theme.text
                         font.strikeout: entry.done

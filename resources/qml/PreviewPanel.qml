@@ -25,9 +25,9 @@ Rectangle {
             ColumnLayout {
                 Layout.fillWidth: true
                 spacing: 0
-                Label { objectName: "previewTitle"; text: panel.shown.name || ""; font.bold: true
+                Label { textFormat: Text.PlainText; objectName: "previewTitle"; text: panel.shown.name || ""; font.bold: true
                         elide: Text.ElideMiddle; Layout.fillWidth: true; color: Theme.text }
-                Label { text: (panel.shown.path || "") + (panel.shown.outside ? "  (outside the workspace)" : "")
+                Label { textFormat: Text.PlainText; text: (panel.shown.path || "") + (panel.shown.outside ? "  (outside the workspace)" : "")
                         color: Theme.muted; font.pixelSize: Theme.fontTiny; elide: Text.ElideMiddle; Layout.fillWidth: true }
             }
             Button { id: openButton; objectName: "previewOpenButton"; text: "Open with system app"
@@ -37,11 +37,11 @@ Rectangle {
             ToolButton { contentItem: IconLabel { icon: "close"; color: Theme.muted }
                          onClicked: attachments.closePreview(); Accessible.name: "Close preview" }
         }
-        Label { visible: !!panel.shown.error; text: panel.shown.error || ""; color: Theme.error
+        Label { textFormat: Text.PlainText; visible: !!panel.shown.error; text: panel.shown.error || ""; color: Theme.error
                 wrapMode: Text.Wrap; Layout.fillWidth: true }
-        Label { visible: !!panel.shown.note; text: panel.shown.note || ""; color: Theme.muted
+        Label { textFormat: Text.PlainText; visible: !!panel.shown.note; text: panel.shown.note || ""; color: Theme.muted
                 font.pixelSize: Theme.fontTiny; wrapMode: Text.Wrap; Layout.fillWidth: true }
-        Label { visible: panel.shown.kind === "other" && !panel.shown.error
+        Label { textFormat: Text.PlainText; visible: panel.shown.kind === "other" && !panel.shown.error
                 text: "No preview for this kind of file."; color: Theme.muted }
         ScrollView {
             Layout.fillWidth: true

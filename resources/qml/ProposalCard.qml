@@ -66,6 +66,7 @@ Item {
                 Layout.fillWidth: true
                 IconLabel { icon: "terminal"; color: Theme.accent }
                 Text {
+                    textFormat: Text.PlainText
                     Layout.fillWidth: true
                     text: "The agent proposes terminal actions"
                     color: Theme.text; font.bold: true; wrapMode: Text.Wrap
@@ -76,6 +77,7 @@ Item {
                     color: "transparent"
                     border.color: root.canDispatch ? Theme.warning : Theme.muted
                     Text {
+                        textFormat: Text.PlainText
                         id: pillText
                         anchors.centerIn: parent
                         font.pixelSize: Theme.fontTiny
@@ -85,6 +87,7 @@ Item {
                 }
             }
             Text {  // why the card can no longer run
+                textFormat: Text.PlainText
                 objectName: "proposalState"
                 visible: text !== ""
                 Layout.fillWidth: true
@@ -96,6 +99,7 @@ Item {
                 Accessible.name: text
             }
             Text {
+                textFormat: Text.PlainText
                 objectName: "proposalReason"
                 visible: text !== ""
                 Layout.fillWidth: true
@@ -104,6 +108,7 @@ Item {
                 Accessible.name: text
             }
             Text {
+                textFormat: Text.PlainText
                 visible: text !== ""
                 Layout.fillWidth: true
                 text: root.proposal.shortened
@@ -139,7 +144,7 @@ Item {
                                 radius: height / 2; implicitHeight: 18; implicitWidth: recommendedText.implicitWidth + 2 * Theme.spaceSmall
                                 color: Theme.accent
                                 Accessible.name: "Recommended"
-                                Text { id: recommendedText; anchors.centerIn: parent; text: "Recommended"
+                                Text { id: recommendedText; textFormat: Text.PlainText; anchors.centerIn: parent; text: "Recommended"
                                        font.pixelSize: Theme.fontTiny; font.bold: true; color: Theme.surface }
                             }
                             Text {
@@ -189,6 +194,7 @@ Item {
                                     }
                                 }
                                 Text {
+                                    textFormat: Text.PlainText
                                     objectName: "proposalWhere"
                                     visible: text !== ""
                                     Layout.fillWidth: true
@@ -205,6 +211,7 @@ Item {
                                             required property var modelData
                                             objectName: "proposalButton_" + card.modelData.choice + "_" + modelData.flat
                                             text: modelData.label
+                                            contentItem: ButtonText {}
                                             enabled: root.canDispatch
                                             opacity: enabled ? 1 : 0.6  // the light palette alone barely shows it
                                             highlighted: card.modelData.recommended && modelData.run
@@ -230,6 +237,7 @@ Item {
                 }
             }
             Text {  // the keys, said once under the cards while they can run
+                textFormat: Text.PlainText
                 visible: root.canDispatch
                 Layout.fillWidth: true
                 text: "\u2191\u2193 choice \u00b7 \u2190\u2192 action \u00b7 Enter runs \u00b7 Esc dismisses"

@@ -20,8 +20,8 @@ Rectangle {
         id: layout
         anchors.fill: parent
         anchors.margins: Theme.gap
-        Text { text: "Questions"; font.bold: true; color: Theme.text }
-        Text { visible: conversation.questionsHidden > 0; color: Theme.muted; font.pixelSize: Theme.fontTiny
+        Text { textFormat: Text.PlainText; text: "Questions"; font.bold: true; color: Theme.text }
+        Text { textFormat: Text.PlainText; visible: conversation.questionsHidden > 0; color: Theme.muted; font.pixelSize: Theme.fontTiny
                text: conversation.questionsHidden + " more questions not shown" }
         ListView {
             id: entries
@@ -37,14 +37,18 @@ Rectangle {
                 positionViewAtEnd()
             }
             delegate: ItemDelegate {
+                id: entry
                 required property var modelData
                 objectName: "questionEntry"
                 width: entries.width
                 highlighted: ListView.isCurrentItem
                 text: modelData.number + ". " + modelData.title
-                ToolTip.visible: hovered || (activeFocus && ListView.isCurrentItem)
-                ToolTip.delay: 500
-                ToolTip.text: modelData.text
+                contentItem: ButtonText {
+                    horizontalAlignment: Text.AlignLeft
+                    color: entry.highlighted ? entry.palette.highlightedText : entry.palette.text
+                }
+                PlainToolTip { visible: entry.hovered || (entry.activeFocus && entry.ListView.isCurrentItem); delay: 500
+                               text: entry.modelData.text }
                 Accessible.name: "Question " + modelData.number + ": " + modelData.title
                 onClicked: root.chosen(modelData.number)
                 Keys.onReturnPressed: root.chosen(modelData.number)

@@ -33,7 +33,7 @@ Rectangle {
             spacing: Theme.spaceSmall
             IconLabel { icon: "list-ordered"; label: "Queued (" + queue.count + ")"; color: Theme.text
                         labelFont.bold: true }
-            Label { objectName: "queueReason"; text: root.reason; color: Theme.muted
+            Label { textFormat: Text.PlainText; objectName: "queueReason"; text: root.reason; color: Theme.muted
                     font.pixelSize: Theme.fontTiny; elide: Text.ElideRight; Layout.fillWidth: true }
         }
         ListView {
@@ -56,13 +56,17 @@ Rectangle {
                 Accessible.role: Accessible.ListItem
                 Accessible.name: "Queued: " + modelData.text
                 Label {
+                    id: queuedText
+                    textFormat: Text.PlainText
                     objectName: "queuedText_" + row.index
                     text: (row.index + 1) + ". " + row.modelData.firstLine
                           + (row.modelData.files ? "  (+" + row.modelData.files
                                                    + (row.modelData.files === 1 ? " file)" : " files)") : "")
                     color: Theme.text; elide: Text.ElideRight; Layout.fillWidth: true
-                    ToolTip.visible: tipArea.containsMouse && (truncated || row.modelData.text !== row.modelData.firstLine)
-                    ToolTip.text: row.modelData.text + (row.modelData.fileNames ? "\n\n" + row.modelData.fileNames : "")
+                    PlainToolTip {
+                        visible: tipArea.containsMouse && (queuedText.truncated || row.modelData.text !== row.modelData.firstLine)
+                        text: row.modelData.text + (row.modelData.fileNames ? "\n\n" + row.modelData.fileNames : "")
+                    }
                     MouseArea { id: tipArea; anchors.fill: parent; hoverEnabled: true; acceptedButtons: Qt.NoButton }
                 }
                 Button {

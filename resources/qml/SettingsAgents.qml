@@ -13,6 +13,7 @@ ColumnLayout {
     spacing: Theme.gap
 
     Label {
+        textFormat: Text.PlainText
         text: "Agents"
         font.bold: true; font.pixelSize: Theme.fontMedium
         color: Theme.text
@@ -42,11 +43,11 @@ ColumnLayout {
                 ColumnLayout {
                     Layout.fillWidth: true
                     spacing: 0
-                    Label { text: agentRow.modelData.name + (agentRow.modelData.state ? " \u00b7 " + agentRow.modelData.state : "")
+                    Label { textFormat: Text.PlainText; text: agentRow.modelData.name + (agentRow.modelData.state ? " \u00b7 " + agentRow.modelData.state : "")
                             color: Theme.text; font.bold: true; elide: Text.ElideRight; Layout.fillWidth: true }
-                    Label { text: agentRow.modelData.command; font.family: Theme.mono; font.pixelSize: Theme.fontTiny
+                    Label { textFormat: Text.PlainText; text: agentRow.modelData.command; font.family: Theme.mono; font.pixelSize: Theme.fontTiny
                             color: Theme.muted; elide: Text.ElideMiddle; Layout.fillWidth: true }
-                    Label { text: agentRow.modelData.reason; font.pixelSize: Theme.fontTiny; color: Theme.muted
+                    Label { textFormat: Text.PlainText; text: agentRow.modelData.reason; font.pixelSize: Theme.fontTiny; color: Theme.muted
                             wrapMode: Text.Wrap; Layout.fillWidth: true }
                 }
                 ToolButton {
@@ -116,6 +117,7 @@ ColumnLayout {
         }
     }
     Label {  // the editor says its own refusals beside its fields
+        textFormat: Text.PlainText
         id: problem
         objectName: "agentSettingsProblem"
         visible: text !== ""
@@ -128,6 +130,7 @@ ColumnLayout {
         Accessible.name: text
     }
     Label {
+        textFormat: Text.PlainText
         id: said
         objectName: "agentSettingsSaid"
         visible: text !== "" && agentSettings.problem === ""

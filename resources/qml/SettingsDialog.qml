@@ -17,6 +17,7 @@ Dialog {
     Accessible.name: "Settings"
     background: Elevated { radius: Theme.radiusLarge }
     header: Label {
+        textFormat: Text.PlainText
         text: root.title
         color: Theme.text
         font.bold: true; font.pixelSize: Theme.fontTitle
@@ -60,6 +61,7 @@ Dialog {
             spacing: Theme.gap * 1.5
 
             Label {
+                textFormat: Text.PlainText
                 text: "Appearance"
                 font.bold: true; font.pixelSize: Theme.fontMedium
                 color: Theme.text
@@ -71,9 +73,10 @@ Dialog {
                 rowSpacing: Theme.gap
                 Layout.fillWidth: true
 
-                Label { text: "Theme"; color: Theme.text }
+                Label { textFormat: Text.PlainText; text: "Theme"; color: Theme.text }
                 ComboBox {
                     id: schemeBox
+                    delegate: PlainChoice { box: schemeBox }
                     objectName: "settingsColorScheme"
                     Layout.fillWidth: true
                     model: settings.colorSchemes
@@ -85,9 +88,10 @@ Dialog {
                     KeyNavigation.tab: scaleBox
                 }
 
-                Label { text: "Text size"; color: Theme.text }
+                Label { textFormat: Text.PlainText; text: "Text size"; color: Theme.text }
                 ComboBox {
                     id: scaleBox
+                    delegate: PlainChoice { box: scaleBox }
                     objectName: "settingsFontScale"
                     Layout.fillWidth: true
                     model: settings.fontScales
@@ -99,7 +103,7 @@ Dialog {
                     KeyNavigation.tab: motionSwitch
                 }
 
-                Label { text: "Motion"; color: Theme.text }
+                Label { textFormat: Text.PlainText; text: "Motion"; color: Theme.text }
                 Switch {
                     id: motionSwitch
                     objectName: "settingsReducedMotion"
@@ -112,6 +116,7 @@ Dialog {
             }
 
             Label {
+                textFormat: Text.PlainText
                 text: "Notifications"
                 font.bold: true; font.pixelSize: Theme.fontMedium
                 color: Theme.text
@@ -129,12 +134,14 @@ Dialog {
             }
 
             Label {
+                textFormat: Text.PlainText
                 text: "Folders"
                 font.bold: true; font.pixelSize: Theme.fontMedium
                 color: Theme.text
                 Accessible.role: Accessible.Heading
             }
             Label {
+                textFormat: Text.PlainText
                 text: settings.folders.length ? "Agents may also read and write in these folders, beside each chat's own:"
                                               : "Agents read and write only in each chat's own folder."
                 color: Theme.muted; font.pixelSize: Theme.fontSmall
@@ -147,7 +154,7 @@ Dialog {
                     required property var modelData
                     required property int index
                     Layout.fillWidth: true
-                    Label { text: folderRow.modelData; font.family: Theme.mono; font.pixelSize: Theme.fontSmall
+                    Label { textFormat: Text.PlainText; text: folderRow.modelData; font.family: Theme.mono; font.pixelSize: Theme.fontSmall
                             color: Theme.text; elide: Text.ElideMiddle; Layout.fillWidth: true }
                     ToolButton {
                         objectName: "settingsRemoveFolder"
@@ -169,6 +176,7 @@ Dialog {
             }
 
             Label {
+                textFormat: Text.PlainText
                 text: "Terminals"
                 font.bold: true; font.pixelSize: Theme.fontMedium
                 color: Theme.text
@@ -177,7 +185,7 @@ Dialog {
             RowLayout {
                 Layout.fillWidth: true
                 spacing: Theme.pad
-                Label { text: "Port of the terminal tools"; color: Theme.text }
+                Label { textFormat: Text.PlainText; text: "Port of the terminal tools"; color: Theme.text }
                 TextField {
                     id: portField
                     objectName: "settingsTerminalPort"
@@ -191,6 +199,7 @@ Dialog {
                     KeyNavigation.tab: agentsSection.first
                 }
                 Label {
+                    textFormat: Text.PlainText
                     text: "on 127.0.0.1, from the next start (empty: a free one)"
                     color: Theme.muted; font.pixelSize: Theme.fontSmall
                     wrapMode: Text.Wrap; Layout.fillWidth: true
@@ -205,6 +214,7 @@ Dialog {
             }
 
             Label {
+                textFormat: Text.PlainText
                 objectName: "settingsProblem"
                 visible: text !== ""
                 text: settings.problem
@@ -215,6 +225,7 @@ Dialog {
                 Accessible.name: text
             }
             Label {
+                textFormat: Text.PlainText
                 objectName: "settingsLocation"
                 text: "Settings are kept in " + settings.location
                       + (settings.saving || agentSettings.saving ? " (saving\u2026)" : "") + "."

@@ -22,8 +22,7 @@ Rectangle {
                 onClicked: session.newChat()
                 Accessible.name: agents.count > 1 ? "New chat with " + agents.lastUsedName + " (Ctrl+N)"
                                                   : "New chat (Ctrl+N)"
-                ToolTip.visible: hovered && agents.count > 1
-                ToolTip.text: "New chat with " + agents.lastUsedName + " (Ctrl+N)"
+                PlainToolTip { visible: parent.hovered && agents.count > 1; text: "New chat with " + agents.lastUsedName + " (Ctrl+N)" }
             }
             Button {
                 objectName: "chooseAgentButton"
@@ -37,7 +36,9 @@ Rectangle {
             }
         }
         ComboBox {
+            id: agentFilter
             objectName: "agentFilter"
+            delegate: PlainChoice { box: agentFilter }
             visible: agents.count > 1
             Layout.fillWidth: true
             model: agents.filterChoices
@@ -79,15 +80,14 @@ Rectangle {
                         size: 18
                         initials: entry.modelData.agentInitials
                         colourIndex: entry.modelData.agentColour
-                        ToolTip.visible: markHover.hovered
-                        ToolTip.text: entry.modelData.agentName
+                        PlainToolTip { visible: markHover.hovered; text: entry.modelData.agentName }
                         HoverHandler { id: markHover }
                     }
                     Spinner { visible: entry.modelData.live; size: Theme.iconSmall
                               Accessible.ignored: true }  // the row's name says it
                     Rectangle { visible: entry.modelData.unseen && !entry.modelData.live; width: 8; height: 8
                                 radius: Theme.radiusSmall; color: Theme.accent }
-                    Label { text: entry.modelData.title; elide: Text.ElideRight; Layout.fillWidth: true
+                    Label { textFormat: Text.PlainText; text: entry.modelData.title; elide: Text.ElideRight; Layout.fillWidth: true
                             color: Theme.text; font.bold: entry.modelData.needsYou }
                     Rectangle {
                         objectName: "needsYouMark"
@@ -97,7 +97,7 @@ Rectangle {
                         implicitWidth: needsYouLabel.implicitWidth + Theme.pad
                         implicitHeight: needsYouLabel.implicitHeight + Theme.spaceTight
                         Accessible.ignored: true  // the row's name says it
-                        Label { id: needsYouLabel; anchors.centerIn: parent; text: "Needs you"
+                        Label { id: needsYouLabel; textFormat: Text.PlainText; anchors.centerIn: parent; text: "Needs you"
                                 font.pixelSize: Theme.fontTiny; font.bold: true; color: Theme.textOnWarning }
                     }
                 }

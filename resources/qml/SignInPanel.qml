@@ -35,8 +35,9 @@ Rectangle {
 
                 RowLayout {
                     spacing: Theme.gap
-                    Text { text: icons.glyph("account"); font.family: icons.family; font.pixelSize: Theme.fontHuge; color: Theme.accent }
+                    Text { textFormat: Text.PlainText; text: icons.glyph("account"); font.family: icons.family; font.pixelSize: Theme.fontHuge; color: Theme.accent }
                     Label {
+                        textFormat: Text.PlainText
                         objectName: "signInTitle"
                         text: "Sign in to " + signIn.agentLabel
                         font.pixelSize: Theme.fontLarge; font.bold: true; color: Theme.text
@@ -44,6 +45,7 @@ Rectangle {
                     }
                 }
                 Label {
+                    textFormat: Text.PlainText
                     objectName: "signInReason"
                     Layout.fillWidth: true; wrapMode: Text.Wrap
                     color: Theme.muted
@@ -51,12 +53,14 @@ Rectangle {
                           + (signIn.reason ? " (it says: \u201c" + signIn.reason.replace(/\.$/, "") + "\u201d)." : ".")
                 }
                 Label {
+                    textFormat: Text.PlainText
                     objectName: "signInError"
                     visible: signIn.error !== ""
                     Layout.fillWidth: true; wrapMode: Text.Wrap
                     text: signIn.error; color: Theme.error
                 }
                 Label {
+                    textFormat: Text.PlainText
                     objectName: "signInNotice"
                     visible: signIn.notice !== ""
                     Layout.fillWidth: true; wrapMode: Text.Wrap
@@ -66,7 +70,7 @@ Rectangle {
                     visible: signIn.phase === "working"
                     spacing: Theme.gap
                     Spinner { size: Theme.fontHuge; Accessible.name: "Signing in" }
-                    Label { objectName: "signInWorking"; color: Theme.text
+                    Label { textFormat: Text.PlainText; objectName: "signInWorking"; color: Theme.text
                             text: "Signing in\u2026 (restarting " + signIn.agentLabel + " when needed)" }
                 }
 
@@ -93,6 +97,7 @@ Rectangle {
                                 Layout.fillWidth: true
                                 spacing: Theme.gap
                                 Text {
+                                    textFormat: Text.PlainText
                                     text: icons.glyph(methodCard.modelData.kind === "terminal" ? "terminal"
                                                       : methodCard.modelData.kind === "env_var" ? "key" : "globe")
                                     font.family: icons.family; font.pixelSize: Theme.fontTitle; color: Theme.muted
@@ -100,9 +105,9 @@ Rectangle {
                                 ColumnLayout {
                                     Layout.fillWidth: true
                                     spacing: 0
-                                    Label { text: methodCard.modelData.name; font.bold: true; color: Theme.text
+                                    Label { textFormat: Text.PlainText; text: methodCard.modelData.name; font.bold: true; color: Theme.text
                                             Layout.fillWidth: true; wrapMode: Text.Wrap }
-                                    Label { visible: text !== ""; text: methodCard.modelData.description
+                                    Label { textFormat: Text.PlainText; visible: text !== ""; text: methodCard.modelData.description
                                             color: Theme.muted; font.pixelSize: Theme.fontSmall; Layout.fillWidth: true; wrapMode: Text.Wrap }
                                 }
                                 Button {
@@ -131,19 +136,32 @@ Rectangle {
                                 Repeater {
                                     id: fields
                                     model: methodCard.modelData.vars
-                                    delegate: TextField {
+                                    // the agent's name for the value sits above its field, as written
+                                    delegate: ColumnLayout {
+                                        id: field
                                         required property var modelData
-                                        objectName: "signInField_" + modelData.name
+                                        property alias text: input.text
                                         Layout.fillWidth: true
-                                        placeholderText: modelData.label + (modelData.optional ? " (optional)" : "")
-                                        echoMode: modelData.secret ? TextInput.Password : TextInput.Normal
-                                        Accessible.name: modelData.label
-                                        onAccepted: saveButton.clicked()
+                                        spacing: Theme.spaceHair
+                                        Label {
+                                            textFormat: Text.PlainText
+                                            text: field.modelData.label + (field.modelData.optional ? " (optional)" : "")
+                                            color: Theme.muted; font.pixelSize: Theme.fontSmall
+                                            Layout.fillWidth: true; wrapMode: Text.Wrap
+                                        }
+                                        TextField {
+                                            id: input
+                                            objectName: "signInField_" + field.modelData.name
+                                            Layout.fillWidth: true
+                                            echoMode: field.modelData.secret ? TextInput.Password : TextInput.Normal
+                                            Accessible.name: field.modelData.label
+                                            onAccepted: saveButton.clicked()
+                                        }
                                     }
                                 }
                                 RowLayout {
                                     Layout.fillWidth: true
-                                    Label { text: "Kept in your system keyring; " + signIn.agentLabel + " restarts with it."
+                                    Label { textFormat: Text.PlainText; text: "Kept in your system keyring; " + signIn.agentLabel + " restarts with it."
                                             color: Theme.muted; font.pixelSize: Theme.fontTiny; Layout.fillWidth: true; wrapMode: Text.Wrap }
                                     Button {
                                         id: saveButton
@@ -167,6 +185,7 @@ Rectangle {
                 }
 
                 Label {
+                    textFormat: Text.PlainText
                     objectName: "signInNoMethods"
                     visible: signIn.methods.length === 0
                     Layout.fillWidth: true; wrapMode: Text.Wrap
@@ -190,7 +209,7 @@ Rectangle {
                         width: parent.width - 2 * Theme.gap
                         RowLayout {
                             Layout.fillWidth: true
-                            Text { text: signIn.terminalRunning ? "Type here; Enter sends. Ctrl+Shift+V pastes."
+                            Text { textFormat: Text.PlainText; text: signIn.terminalRunning ? "Type here; Enter sends. Ctrl+Shift+V pastes."
                                                                 : "The sign-in command ended."
                                    color: Theme.terminalMuted; font.pixelSize: Theme.fontTiny; Layout.fillWidth: true }
                             ToolButton { contentItem: IconLabel { icon: "copy"; label: "Copy"; color: Theme.terminalButton

@@ -26,6 +26,7 @@ Item {
     Component.onDestruction: if (counted) SpinnerClock.turning -= 1
 
     Text {
+        textFormat: Text.PlainText
         id: arc
         objectName: "spinnerArc"
         anchors.centerIn: parent

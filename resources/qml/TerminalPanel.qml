@@ -77,9 +77,8 @@ Rectangle {
                         Accessible.name: "Terminal " + title + ", " + sharingLabel
                                          + (modelData.state === "pending" ? ", an agent's request waiting for you" : "")
                                          + (participating ? ", " + participationText : "")
-                        ToolTip.visible: hovered
-                        ToolTip.delay: 500
-                        ToolTip.text: participating ? participationText : "Sharing with agents: " + sharingLabel
+                        PlainToolTip { visible: tab.hovered; delay: 500
+                                       text: tab.participating ? tab.participationText : "Sharing with agents: " + tab.sharingLabel }
                         onClicked: { userTerminals.select(terminalId); root.focusScreen() }
                         background: Rectangle {
                             radius: Theme.radiusSmall
@@ -95,11 +94,11 @@ Rectangle {
                         }
                         contentItem: RowLayout {
                             spacing: Theme.spaceSmall
-                            Text { text: icons.glyph(tab.modelData.state === "pending" ? "question" : "terminal")
+                            Text { textFormat: Text.PlainText; text: icons.glyph(tab.modelData.state === "pending" ? "question" : "terminal")
                                    font.family: icons.family; font.pixelSize: Theme.fontBody
                                    color: tab.modelData.state === "pending" ? Theme.warning
                                         : tab.modelData.state === "running" ? Theme.text : Theme.muted }
-                            Text { text: tab.title; color: Theme.text; font.pixelSize: Theme.fontSmall
+                            Text { textFormat: Text.PlainText; text: tab.title; color: Theme.text; font.pixelSize: Theme.fontSmall
                                    elide: Text.ElideRight; Layout.maximumWidth: 160 }
                             Rectangle {  // the sharing mode, always visible
                                 objectName: "tabSharing"
@@ -127,7 +126,7 @@ Rectangle {
                                 objectName: "closeTerminal"
                                 focusPolicy: Qt.TabFocus
                                 implicitWidth: 22; implicitHeight: 22
-                                contentItem: Text { text: icons.glyph("close"); font.family: icons.family
+                                contentItem: Text { textFormat: Text.PlainText; text: icons.glyph("close"); font.family: icons.family
                                                     font.pixelSize: Theme.fontSmall; color: Theme.muted
                                                     horizontalAlignment: Text.AlignHCenter
                                                     verticalAlignment: Text.AlignVCenter }
@@ -175,6 +174,7 @@ Rectangle {
                     spacing: Theme.gap
                     IconLabel { icon: "plug"; color: Theme.muted; iconSize: Theme.fontBody }
                     Label {
+                        textFormat: Text.PlainText
                         objectName: "terminalAccessSummary"
                         text: terminalAccess.summary
                         color: Theme.text; font.pixelSize: Theme.fontSmall
@@ -195,6 +195,7 @@ Rectangle {
                     Layout.fillWidth: true
                     spacing: Theme.spaceSmall
                     Label {
+                        textFormat: Text.PlainText
                         text: "ClawQt will run this OpenClaw command to add its terminal tools to OpenClaw's "
                               + "configuration (the key is shortened here):"
                         color: Theme.text; font.pixelSize: Theme.fontSmall; wrapMode: Text.Wrap
@@ -206,6 +207,7 @@ Rectangle {
                         radius: Theme.radiusSmall
                         color: Theme.terminalBackground
                         TextEdit {
+                            textFormat: TextEdit.PlainText
                             id: commandText
                             objectName: "connectCommand"
                             x: Theme.gap; y: Theme.spaceSmall; width: parent.width - 2 * Theme.gap
@@ -240,6 +242,7 @@ Rectangle {
                     }
                 }
                 Label {
+                    textFormat: Text.PlainText
                     objectName: "connectResult"
                     visible: terminalAccess.result !== ""
                     text: terminalAccess.result
@@ -261,6 +264,7 @@ Rectangle {
             spacing: Theme.gap
             IconLabel { icon: "folder"; color: Theme.muted; iconSize: Theme.fontBody }
             Label {
+                textFormat: Text.PlainText
                 objectName: "terminalFolder"
                 text: root.current.cwd || ""
                 font.family: Theme.mono; font.pixelSize: Theme.fontTiny
@@ -270,6 +274,7 @@ Rectangle {
                 Accessible.name: "Folder " + text
             }
             Label {
+                textFormat: Text.PlainText
                 objectName: "terminalStatus"
                 visible: text !== "" && root.current.state !== "pending"  // a request says it below
                 text: root.current.statusText || ""
@@ -286,7 +291,7 @@ Rectangle {
                     icon: root.sharingIcon(root.current.sharing)
                     label: root.current.sharingLabel || ""
                     color: root.sharingColour(root.current.sharing)
-                    Text { text: icons.glyph("chevron-down"); font.family: icons.family; font.pixelSize: Theme.iconSmall
+                    Text { textFormat: Text.PlainText; text: icons.glyph("chevron-down"); font.family: icons.family; font.pixelSize: Theme.iconSmall
                            color: parent.color; anchors.verticalCenter: parent.verticalCenter }
                 }
                 Accessible.name: "Sharing with agents: " + (root.current.sharingLabel || "") + ". Change"
@@ -313,16 +318,16 @@ Rectangle {
                             indicator: Item {}  // one mode of three: a check mark, not a checkbox
                             contentItem: RowLayout {
                                 spacing: Theme.gap
-                                Text { text: icons.glyph("check"); font.family: icons.family; font.pixelSize: Theme.fontMedium
+                                Text { textFormat: Text.PlainText; text: icons.glyph("check"); font.family: icons.family; font.pixelSize: Theme.fontMedium
                                        color: Theme.accent; opacity: modeItem.checked ? 1 : 0 }
-                                Text { text: icons.glyph(root.sharingIcon(modeItem.modelData.mode))
+                                Text { textFormat: Text.PlainText; text: icons.glyph(root.sharingIcon(modeItem.modelData.mode))
                                        font.family: icons.family; font.pixelSize: Theme.fontMedium
                                        color: root.sharingColour(modeItem.modelData.mode) }
                                 ColumnLayout {
                                     spacing: 0
                                     Layout.fillWidth: true
-                                    Text { text: modeItem.modelData.label; color: Theme.text; font.bold: modeItem.checked }
-                                    Text { text: modeItem.modelData.description; color: Theme.muted; font.pixelSize: Theme.fontTiny
+                                    Text { textFormat: Text.PlainText; text: modeItem.modelData.label; color: Theme.text; font.bold: modeItem.checked }
+                                    Text { textFormat: Text.PlainText; text: modeItem.modelData.description; color: Theme.muted; font.pixelSize: Theme.fontTiny
                                            wrapMode: Text.Wrap; Layout.fillWidth: true }
                                 }
                             }
@@ -360,6 +365,7 @@ Rectangle {
                 spacing: Theme.gap
                 IconLabel { icon: "sparkle"; color: banner.active ? Theme.success : Theme.muted; iconSize: Theme.fontBody }
                 Label {
+                    textFormat: Text.PlainText
                     objectName: "participationText"
                     visible: banner.active
                     text: root.current.participationText || ""
@@ -369,6 +375,7 @@ Rectangle {
                     Accessible.name: text
                 }
                 Label {
+                    textFormat: Text.PlainText
                     objectName: "sentInputLabel"
                     visible: root.current.agentSentInput === true
                     text: (banner.active ? "\u00b7 " : "") + (root.current.agentLabel || "The agent") + " sent input"
@@ -398,7 +405,7 @@ Rectangle {
                 x: Theme.pad; y: Theme.pad
                 width: parent.width - 2 * Theme.pad
                 spacing: Theme.gap
-                Label { text: "An agent asks to open a terminal and run:"; color: Theme.text; font.bold: true
+                Label { textFormat: Text.PlainText; text: "An agent asks to open a terminal and run:"; color: Theme.text; font.bold: true
                         wrapMode: Text.Wrap; Layout.fillWidth: true }
                 Rectangle {
                     Layout.fillWidth: true
@@ -419,15 +426,15 @@ Rectangle {
                         Accessible.name: "Command the agent wants to run: " + text
                     }
                 }
-                Label { objectName: "requestFolder"; text: "In " + (root.current.cwd || ""); color: Theme.muted
+                Label { textFormat: Text.PlainText; objectName: "requestFolder"; text: "In " + (root.current.cwd || ""); color: Theme.muted
                         font.family: Theme.mono; font.pixelSize: Theme.fontTiny; elide: Text.ElideMiddle; Layout.fillWidth: true }
                 RowLayout {
                     spacing: Theme.spaceTight
-                    Label { text: "Sharing it asks for:"; color: Theme.muted }
+                    Label { textFormat: Text.PlainText; text: "Sharing it asks for:"; color: Theme.muted }
                     IconLabel { objectName: "requestSharing"; icon: root.sharingIcon(root.current.sharing)
                                 label: root.current.sharingLabel || ""; color: root.sharingColour(root.current.sharing) }
                 }
-                Label { text: "Nothing runs until you open it. Unanswered, the request expires."
+                Label { textFormat: Text.PlainText; text: "Nothing runs until you open it. Unanswered, the request expires."
                         color: Theme.muted; font.pixelSize: Theme.fontTiny; wrapMode: Text.Wrap; Layout.fillWidth: true }
                 RowLayout {
                     spacing: Theme.gap
@@ -447,7 +454,7 @@ Rectangle {
             Layout.fillWidth: true
             Layout.leftMargin: Theme.pad
             Layout.rightMargin: Theme.pad
-            Label { objectName: "terminalPanelErrorText"; text: userTerminals.error; color: Theme.error
+            Label { textFormat: Text.PlainText; objectName: "terminalPanelErrorText"; text: userTerminals.error; color: Theme.error
                     wrapMode: Text.Wrap; Layout.fillWidth: true }
             ToolButton { objectName: "dismissTerminalError"; focusPolicy: Qt.TabFocus
                          contentItem: IconLabel { icon: "close"; color: Theme.muted; iconSize: Theme.iconSmall }
@@ -461,6 +468,7 @@ Rectangle {
             Layout.fillHeight: true
             color: Theme.terminalBackground
             Label {
+                textFormat: Text.PlainText
                 anchors.centerIn: parent
                 visible: root.current.terminalId === undefined
                 text: "No terminal. Press + to open one."

@@ -19,9 +19,10 @@ Rectangle {
         width: root.width - 2 * Theme.gap
         RowLayout {
             Layout.fillWidth: true
-            Text { text: root.terminal.cwd || "terminal"; color: Theme.terminalMuted; font.family: Theme.mono; font.pixelSize: Theme.fontTiny
+            Text { textFormat: Text.PlainText; text: root.terminal.cwd || "terminal"; color: Theme.terminalMuted; font.family: Theme.mono; font.pixelSize: Theme.fontTiny
                    Layout.fillWidth: true; elide: Text.ElideMiddle }
             Text {
+                textFormat: Text.PlainText
                 objectName: "terminalExit"
                 text: {
                     if (!root.terminal.exited)

@@ -94,6 +94,7 @@ ColumnLayout {
                 radius: Theme.radius / 2
                 color: Theme.codeHeader
                 Text {
+                    textFormat: Text.PlainText
                     objectName: "codeLanguage"
                     anchors.left: parent.left; anchors.leftMargin: Theme.gap
                     anchors.verticalCenter: parent.verticalCenter

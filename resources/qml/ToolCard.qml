@@ -28,10 +28,10 @@ Rectangle {
                 objectName: "toolToggle"
                 contentItem: Row {
                     spacing: Theme.spaceSmall
-                    Text { text: icons.glyph(card.tool.expanded ? "chevron-down" : "chevron-right")
+                    Text { textFormat: Text.PlainText; text: icons.glyph(card.tool.expanded ? "chevron-down" : "chevron-right")
                            font.family: icons.family; font.pixelSize: Theme.fontMedium; color: Theme.muted
                            anchors.verticalCenter: parent.verticalCenter }
-                    Text { objectName: "toolKindIcon"; text: icons.toolKind(card.tool.toolKind)
+                    Text { textFormat: Text.PlainText; objectName: "toolKindIcon"; text: icons.toolKind(card.tool.toolKind)
                            font.family: icons.family; font.pixelSize: Theme.fontTitle; color: Theme.text
                            anchors.verticalCenter: parent.verticalCenter
                            Accessible.name: card.tool.toolKind }
@@ -40,6 +40,7 @@ Rectangle {
                 onClicked: timeline.toggle(card.rowIndex, card.tool.id, card.tool.expanded)
             }
             Text {
+                textFormat: Text.PlainText
                 Layout.fillWidth: true
                 text: card.tool.title
                 elide: Text.ElideRight
@@ -47,6 +48,7 @@ Rectangle {
                 color: Theme.text
             }
             Text {
+                textFormat: Text.PlainText
                 objectName: "toolDuration"
                 visible: text !== ""
                 text: card.tool.duration || ""
@@ -76,7 +78,7 @@ Rectangle {
             visible: active
             sourceComponent: ColumnLayout {
                 spacing: Theme.spaceTight
-                Text { visible: card.tool.locations.length > 0 && card.tool.diffs.length === 0; text: card.tool.locations.join("  \u00b7  ")
+                Text { textFormat: Text.PlainText; visible: card.tool.locations.length > 0 && card.tool.diffs.length === 0; text: card.tool.locations.join("  \u00b7  ")
                        color: Theme.muted; font.pixelSize: Theme.fontTiny; elide: Text.ElideMiddle; Layout.fillWidth: true }
                 TextEdit {  // the agent's description of the command stays above its terminal (seed 004)
                     objectName: "toolDescription"

@@ -1430,6 +1430,11 @@ PROMPTS = {
     "echo-cwd": Agent.prompt_echo_cwd,
     "attach-folder": Agent.prompt_attach_folder,
 }
+try:  # run as a script: this folder is on sys.path
+    from markup_prompts import PROMPTS as MARKUP_PROMPTS
+except ImportError:  # imported by the tests as a module
+    from tests.agents.markup_prompts import PROMPTS as MARKUP_PROMPTS
+PROMPTS.update(MARKUP_PROMPTS)
 
 
 AUTH_METHODS = {

@@ -184,6 +184,8 @@ class PermissionItem(ItemBase):
     tool_call: dict[str, Any] = field(default_factory=dict)
     options: list[dict[str, Any]] = field(default_factory=list)
     hidden_options: int = 0  # the agent offered more than the main side shows
+    request_text: str = ""  # the command (or raw input) the request states, as the main side shows it
+    request_kind: str = ""  # "command", "input" or ""
     status: PermissionStatus = "pending"
     selected_option: str | None = None
     kind: Literal["permission"] = "permission"

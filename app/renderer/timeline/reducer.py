@@ -301,6 +301,8 @@ class Timeline(MessageRules, ToolRules, ProposalRules):
                 tool_call=tool_call,
                 options=options,
                 hidden_options=hidden,
+                request_text=str(envelope.request_text or ""),
+                request_kind=str(envelope.request_kind or ""),
             )
         )
 
