@@ -66,6 +66,7 @@ ToolBar {
                 id: optionsPopup
                 y: parent.height
                 x: parent.width - width
+                margins: Theme.gap  // kept inside the window, however long the agent's names are
                 padding: Theme.pad
                 background: Elevated {}
                 ColumnLayout {
@@ -73,7 +74,8 @@ ToolBar {
                         model: optionsButton.others
                         RowLayout {
                             required property var modelData
-                            Label { textFormat: Text.PlainText; text: modelData.name; color: Theme.text; Layout.preferredWidth: 160 }
+                            Label { textFormat: Text.PlainText; text: modelData.name; color: Theme.text; elide: Text.ElideRight
+                                    Layout.preferredWidth: 160; Layout.maximumWidth: 160 }
                             Loader {
                                 sourceComponent: modelData.type === "boolean" ? boolOption : selectOption
                                 property var option: modelData
@@ -95,7 +97,7 @@ ToolBar {
             Accessible.name: "Context used " + (sessionHeader.usage.text || "")
         }
         Label { textFormat: Text.PlainText; visible: sessionHeader.usage.text !== undefined; text: sessionHeader.usage.text || ""; color: Theme.muted
-                font.pixelSize: Theme.fontTiny }
+                font.pixelSize: Theme.fontTiny; elide: Text.ElideRight; Layout.maximumWidth: Theme.filterWidth }
         ToolButton {
             objectName: "questionToggle"
             text: "Questions"
@@ -176,6 +178,7 @@ ToolBar {
             id: optionSwitch
             objectName: "config_" + option.id
             text: option.name
+            implicitWidth: Math.min(Theme.filterWidth, implicitContentWidth + leftPadding + rightPadding)
             contentItem: Text {
                 textFormat: Text.PlainText
                 leftPadding: optionSwitch.indicator.width + optionSwitch.spacing
