@@ -240,6 +240,8 @@ class UiHarness:
 @pytest.fixture
 def ui(qapp, tmp_path, monkeypatch):
     monkeypatch.setenv("CLAWQT_DEMO_DELAY_MS", "2")
+    # no test talks to the machine's own desktop session (tests/desktop has a bus of its own)
+    monkeypatch.delenv("DBUS_SESSION_BUS_ADDRESS", raising=False)
     loop = qasync.QEventLoop(qapp)
     asyncio.set_event_loop(loop)
     harness = UiHarness(loop, tmp_path)

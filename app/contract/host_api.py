@@ -24,6 +24,7 @@ from app.contract.envelopes import (
     SessionPage,
 )
 from app.contract.links import LinkDecision
+from app.contract.notifications import NotificationsHost
 from app.contract.protocol_log import InspectorPage, ReadTrace
 from app.contract.sign_in import SignInEnvelope
 from app.contract.user_terminals import (
@@ -593,3 +594,6 @@ class HostApi(Protocol):
 
     @property
     def inspector(self) -> InspectorHost: ...
+
+    @property
+    def notifications(self) -> NotificationsHost: ...

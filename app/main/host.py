@@ -17,6 +17,7 @@ from app.main.attachment_service import AttachmentService
 from app.main.chat_exports import ChatExports
 from app.main.chat_service import ChatService
 from app.main.composer_files import ComposerFiles
+from app.main.desktop_notifications import DesktopNotifications
 from app.main.links import LinkPolicy
 from app.main.local_problems import LocalProblems
 from app.main.local_store import JsonStringMap, LocalStores
@@ -45,6 +46,7 @@ class Host:
     agent_settings: AgentSettings
     exports: ChatExports
     inspector: InspectorOfCurrent
+    notifications: DesktopNotifications
 
 
 def make_host(
@@ -94,4 +96,5 @@ def make_host(
         agent_settings=agent_settings,
         exports=ChatExports(),
         inspector=InspectorOfCurrent(hub),
+        notifications=DesktopNotifications(),
     )

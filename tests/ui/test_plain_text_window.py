@@ -16,10 +16,12 @@ from typing import ClassVar
 
 import pytest
 from PIL import Image
+from PySide6.QtGui import QGuiApplication, QWindow
 from PySide6.QtQml import QQmlEngine, QQmlExpression
 from PySide6.QtQuick import QQuickItem
 
 from tests.conftest import scripted_agent_argv
+from tests.desktop.session_bus import NotificationService, session_bus  # noqa: F401 - a fixture
 from tests.ui_harness import plain_text
 
 PLAIN = 0  # Text.PlainText and TextEdit.PlainText
@@ -129,6 +131,50 @@ def test_markup_in_every_field_an_agent_sends_is_shown_as_written_and_nothing_is
         await ui.screenshots(window, "71-markup-shown-as-written")
         ui.item(window, "permissionOption_deny").clicked.emit()
         await ui.until(lambda: not window.objects.session.busy, 20)
+        assert Fetches.seen == []
+
+    ui.run(scenario(), timeout=90)
+
+
+def test_a_desktop_notification_names_a_markup_title_as_written_and_its_click_brings_the_chat_up(
+    ui,
+    tmp_path,
+    loopback,
+    session_bus,
+    monkeypatch,  # noqa: F811 - the fixture
+):
+    """The window is in the background when the hostile agent asks permission: the desktop's
+    notification service (a real bus, a service that reads markup) gets the chat's title and the
+    request escaped, and its click brings the window up on that chat."""
+    monkeypatch.setenv("DBUS_SESSION_BUS_ADDRESS", session_bus)
+    service = NotificationService(session_bus, "body,body-markup,actions", click=True)
+    image = tmp_path / "local.png"
+    Image.new("RGB", (8, 8), (200, 0, 0)).save(image)
+
+    async def scenario():
+        window = await ui.open(scripted_agent_argv())
+        objects = window.objects
+        called: list[tuple[str, str]] = []
+        objects.attention.notified.connect(lambda how, text: called.append((how, text)))
+        chat = objects.session.sessionKey
+        other = QWindow()
+        other.resize(200, 100)
+        other.show()
+        other.requestActivate()
+        try:
+            await ui.until(lambda: QGuiApplication.focusWindow() is other)
+            objects.turn.send(f"markup-everywhere {loopback} {image}")  # the window has no keys now
+            await ui.until(lambda: called, 20)
+            (shown,) = await asyncio.to_thread(service.wait_shown, 1, 20)
+            assert "&lt;b&gt;title&lt;/b&gt;&lt;img src=" in shown["body"]
+            assert "<" not in shown["body"]
+            assert called and called[0][0] == "desktop"
+            assert "<b>title</b>" in called[0][1]  # the window's own record keeps the words as written
+            await ui.until(lambda: QGuiApplication.focusWindow() is window.root)  # the click
+            assert objects.session.sessionKey == chat
+        finally:
+            other.destroy()
+            service.stop()
         assert Fetches.seen == []
 
     ui.run(scenario(), timeout=90)

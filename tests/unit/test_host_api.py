@@ -32,6 +32,7 @@ PARTS = {
     "agent_settings": host_api.AgentSettingsHost,
     "exports": host_api.ExportsHost,
     "inspector": host_api.InspectorHost,
+    "notifications": host_api.NotificationsHost,
 }
 
 

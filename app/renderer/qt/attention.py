@@ -1,14 +1,18 @@
 """Asking for the user when an agent waits for them or is done: a permission request, a card of proposed
 terminal actions, or the end of a turn arrives while the window is not focused (its chat may not be the
-one on screen either). A desktop notification through the system tray when the desktop has one
-(clicking it brings the window up on that chat: `openRequested`), else the window's alert (its taskbar
-entry flashes). Presentation only: that the request waits at all is the main side's rule.
+one on screen either). A desktop notification (clicking it brings the window up on that chat:
+`openRequested`): through the desktop's notification service (the `notifications` host part, which
+decides how the text is sent so a chosen title is shown as written), else through the system tray
+where the platform draws its messages itself (not on Linux, where the tray's fallback balloon reads
+rich text), else the window's alert (its taskbar entry flashes). Presentation only: that the request
+waits at all is the main side's rule.
 
 At most one notification per chat until the window is focused again: an agent asking ten times in a
 row is one message, not ten. A turn the user stopped is not announced (they know)."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 
 from PySide6.QtCore import QObject, Signal
@@ -16,7 +20,9 @@ from PySide6.QtGui import QGuiApplication, QWindow
 
 from app.contract.envelopes import Envelope
 from app.contract.host_api import SessionsHost
+from app.contract.notifications import NotificationsHost
 from app.contract.proposals import ProposalEnvelope
+from app.renderer.qt.tasks import TaskRunner
 
 NOTIFY_MS = 10_000  # how long the tray message stays (the desktop may cap it)
 WINDOW_NAME = "mainWindow"  # the chat window's objectName (Main.qml)
@@ -40,7 +46,9 @@ def _proposes(envelope: ProposalEnvelope) -> str:
 
 
 class Attention(QObject):
-    notified = Signal(str, str)  # (how: "tray" | "alert", the message) each time the user is called
+    notified = Signal(
+        str, str
+    )  # (how: "desktop" | "tray" | "alert", the message) each time the user is called
     openRequested = Signal(str)  # the user clicked a notification: bring the window up on this chat
 
     def __init__(
@@ -49,8 +57,14 @@ class Attention(QObject):
         title_of: Callable[[str], str],
         parent: QObject | None = None,
         enabled: Callable[[], bool] = lambda: True,
+        desktop: NotificationsHost | None = None,
+        tasks: TaskRunner | None = None,
     ) -> None:
         super().__init__(parent)
+        self._desktop = desktop if tasks is not None else None
+        self._tasks = tasks
+        if self._desktop is not None:
+            self._desktop.subscribe_clicks(self.openRequested.emit)
         self._title_of = title_of
         self._enabled = enabled  # the user's Settings: off means the sidebar's mark alone says it
         self._tray: object | None = None  # QSystemTrayIcon, made on first use (widgets only then)
@@ -83,16 +97,29 @@ class Attention(QObject):
             return
         self._told.add(key)
         self._last = key
-        self.notify(f"{self._title_of(key)} {'needs you' if needs_you else 'is done'}: {what}")
+        self.notify(f"{self._title_of(key)} {'needs you' if needs_you else 'is done'}: {what}", key)
 
     def clicked(self) -> None:
         """The user clicked the newest notification (the tray's `messageClicked`)."""
         if self._last:
             self.openRequested.emit(self._last)
 
-    def notify(self, message: str) -> None:
-        """Tell the user outside the window: the tray's message, else the window's alert."""
-        tray = self._tray_icon()
+    def notify(self, message: str, key: str = "") -> None:
+        """Tell the user outside the window: a desktop notification, else the tray's message where the
+        platform draws it, else the window's alert."""
+        if self._desktop is not None and self._tasks is not None:
+            self._tasks.spawn(self._deliver(message, key))
+        else:
+            self._without_desktop(message)
+
+    async def _deliver(self, message: str, key: str) -> None:
+        if self._desktop is not None and await self._desktop.notify("ClawQt", message, key):
+            self.notified.emit("desktop", message)
+        else:
+            self._without_desktop(message)
+
+    def _without_desktop(self, message: str) -> None:
+        tray = self._tray_icon() if not sys.platform.startswith("linux") else None
         if tray is not None:
             tray.showMessage("ClawQt", message, tray.MessageIcon.Information, NOTIFY_MS)  # type: ignore[attr-defined]
             self.notified.emit("tray", message)

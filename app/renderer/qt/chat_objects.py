@@ -107,7 +107,14 @@ class ChatObjects(QObject):
             sessions_host, host.stores, self.session, self.tasks, self.notices, self, agents=self.agents
         )
         self.agents.changed.connect(self.sessions.changed)  # the rows' agent marks
-        self.attention = Attention(sessions_host, self.sessions.title_of, self, lambda: self.app.notify)
+        self.attention = Attention(
+            sessions_host,
+            self.sessions.title_of,
+            self,
+            lambda: self.app.notify,
+            desktop=host.notifications,
+            tasks=self.tasks,
+        )
         self.attention.openRequested.connect(self._open_notified)
         self.agent = AgentStatus(sessions_host, self.session, self.tasks, self)
         self.header = SessionHeader(
@@ -216,4 +223,5 @@ class ChatObjects(QObject):
         self.user_terminals.shutdown()
         self._stop_problems()
         self.tasks.close()
+        await self.host.notifications.close()
         await self.host.sessions.shutdown()
