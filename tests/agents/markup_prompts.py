@@ -56,7 +56,7 @@ async def prompt_markup_everywhere(agent: Any, sid: str, params: dict[str, Any],
     )
     link = {"type": "resource_link", "uri": "https://example.invalid/report.txt", "name": m("link-name")}
     agent.update(sid, {"sessionUpdate": "agent_message_chunk", "content": link})
-    agent.chunk(sid, m("reply"))
+    agent.chunk(sid, m("reply") + f"\n\n![a picture]({url}/markdown-image.png) and [a link]({url}/link)")
     usage = {
         "sessionUpdate": "usage_update",
         "used": 1200,
