@@ -46,9 +46,7 @@ def _proposes(envelope: ProposalEnvelope) -> str:
 
 
 class Attention(QObject):
-    notified = Signal(
-        str, str
-    )  # (how: "desktop" | "tray" | "alert", the message) each time the user is called
+    notified = Signal(str, str)  # (how: "desktop" | "tray" | "alert", the message) at each call
     openRequested = Signal(str)  # the user clicked a notification: bring the window up on this chat
 
     def __init__(
