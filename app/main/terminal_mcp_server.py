@@ -12,6 +12,8 @@ Authority: `LoopbackGuard` admits a request only with a bearer the install secre
 a per-session bearer (delivered in `session/new`) stands for its chat when the call names no
 contextToken; the install secret (configured once on the agent side) never does: those calls must name
 the contextToken from the prompt's hidden context.
+
+The tools as the agent sees them (names, arguments, descriptions) are `terminal_mcp_tools`'.
 """
 
 from __future__ import annotations
@@ -25,16 +27,16 @@ import logging
 import socket
 import threading
 from collections.abc import Callable, Coroutine, Iterator
-from typing import Annotated, Any, Literal
+from typing import Any
 
 import uvicorn
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.transport_security import TransportSecuritySettings
-from mcp_types import CallToolResult, TextContent, ToolAnnotations
-from pydantic import Field
+from mcp_types import CallToolResult, TextContent
 
 from app.main.loopback_guard import MAX_BODY_BYTES, MAX_HEADER_BYTES, MCP_PATH, LoopbackGuard
 from app.main.loopback_socket import HOST, McpServerError, bind_loopback
+from app.main.terminal_mcp_tools import INSTRUCTIONS, add_terminal_tools
 from app.main.terminal_tools import TerminalToolsApi, ToolRefused
 
 log = logging.getLogger(__name__)
@@ -49,22 +51,6 @@ MAX_CONCURRENCY = 64
 STARTUP_TIMEOUT_SECONDS = 10.0
 # stop() lets running calls answer this long, then cancels them.
 GRACEFUL_STOP_SECONDS = 2
-
-INSTRUCTIONS = (
-    "Tools for the terminals the user opened in ClawQt and chose to share with you. A question about a "
-    "terminal is read-only intent: read it, do not type. Type into or open a terminal only when the user "
-    "asked for that. Each call takes the contextToken from the latest message's terminal context."
-)
-
-
-ContextToken = Annotated[
-    str | None,
-    Field(
-        description="The terminal capability (cqt_...) from the latest message's terminal context. "
-        "May be left out only when your connection to this server carries its own Authorization."
-    ),
-]
-TerminalId = Annotated[str, Field(description="The terminal's id, as list_terminals gives it.")]
 
 
 class TerminalMcpServer:
@@ -192,7 +178,7 @@ class TerminalMcpServer:
     def _build_app(self, port: int) -> Any:
         with _no_logging_setup():
             mcp = MCPServer(SERVER_NAME, instructions=INSTRUCTIONS, log_level="WARNING")
-        self._add_tools(mcp)
+        add_terminal_tools(mcp, self._tools, self._answer)
         hosts = [f"{HOST}:{port}", f"localhost:{port}"]
         return mcp.streamable_http_app(
             streamable_http_path=MCP_PATH,
@@ -205,145 +191,6 @@ class TerminalMcpServer:
                 allowed_hosts=hosts,
                 allowed_origins=[f"http://{host}" for host in hosts],
             ),
-        )
-
-    def _add_tools(self, mcp: MCPServer[Any]) -> None:
-        tools = self._tools
-
-        async def list_terminals(ctx: Context, contextToken: ContextToken = None) -> CallToolResult:
-            return await self._answer(ctx, contextToken, lambda token: tools.list_terminals(token))
-
-        async def open_terminal(
-            ctx: Context,
-            requestId: Annotated[
-                str,
-                Field(
-                    description="1-128 characters you choose; repeat it to ask for the same terminal again."
-                ),
-            ],
-            contextToken: ContextToken = None,
-            title: Annotated[str | None, Field(description="A short tab title.")] = None,
-            command: Annotated[
-                str | None, Field(description="A command to run once the terminal is ready (none: a shell).")
-            ] = None,
-            cwd: Annotated[str | None, Field(description="A folder inside the workspace.")] = None,
-            agentMode: Annotated[
-                Literal["shared", "status-only"],
-                Field(description='"shared": you may read and type; "status-only": process status only.'),
-            ] = "shared",
-        ) -> CallToolResult:
-            return await self._answer(
-                ctx,
-                contextToken,
-                lambda token: tools.open_terminal(token, requestId, title, command, cwd, agentMode),
-            )
-
-        async def read_terminal(
-            ctx: Context,
-            contextToken: ContextToken = None,
-            terminalId: Annotated[
-                str | None, Field(description="Which terminal (default: the one the user used last).")
-            ] = None,
-            afterSequence: Annotated[
-                int | None, Field(description="The nextSequence of your previous read: only newer output.")
-            ] = None,
-            maxBytes: Annotated[int | None, Field(description="256 to 65536 (default 32768).")] = None,
-            waitMs: Annotated[
-                int | None,
-                Field(description="With afterSequence: wait up to this long (at most 20000) for new output."),
-            ] = None,
-        ) -> CallToolResult:
-            return await self._answer(
-                ctx,
-                contextToken,
-                lambda token: tools.read_terminal(token, terminalId, afterSequence, maxBytes, waitMs),
-            )
-
-        async def send_terminal_input(
-            ctx: Context,
-            terminalId: TerminalId,
-            contextToken: ContextToken = None,
-            text: Annotated[
-                str | None, Field(description='Typed as is; end with "\\n" to press Enter.')
-            ] = None,
-            interrupt: Annotated[bool, Field(description="Send Ctrl-C instead of text.")] = False,
-        ) -> CallToolResult:
-            return await self._answer(
-                ctx,
-                contextToken,
-                lambda token: tools.send_terminal_input(token, terminalId, text, interrupt),
-            )
-
-        async def propose_terminal_actions(
-            ctx: Context,
-            payload: Annotated[
-                dict[str, Any],
-                Field(
-                    description='The proposal: {"schema_version":1,"origin":"terminal_agent",'
-                    '"recommended_choice"?:n,"choices":[{"choice":n,"title","rationale","actions":[...]}]} '
-                    'with 1-3 choices of 1-3 actions {"type":"send","input"}, {"type":"open","target":"tab",'
-                    '"cwd"?,"title"?} or {"type":"open_and_send",...,"input"}; never name a terminal.'
-                ),
-            ],
-            contextToken: ContextToken = None,
-        ) -> CallToolResult:
-            return await self._answer(
-                ctx, contextToken, lambda token: tools.propose_terminal_actions(token, payload)
-            )
-
-        mcp.add_tool(
-            propose_terminal_actions,
-            description=(
-                "Propose terminal actions the user may run: ClawQt shows them as a card and only the user's "
-                "confirmation runs anything (a send goes to the terminal the user used last). Answers the "
-                "validation and, when the user decides within about 25 s, the decision (else decision null: "
-                "the card stays until the user answers)."
-            ),
-            annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False),
-            structured_output=False,
-        )
-        mcp.add_tool(
-            list_terminals,
-            description=(
-                "List the user's terminals you may see (read-only): id, title, folder, process status and "
-                'sharing mode ("shared": read and type; "status-only": status only). recentTerminalIds '
-                "orders them by the user's own latest use: the first is usually the one the user means."
-            ),
-            annotations=ToolAnnotations(read_only_hint=True, open_world_hint=False),
-            structured_output=False,
-        )
-        mcp.add_tool(
-            read_terminal,
-            description=(
-                "Read a terminal's output as plain text (read-only: use it to answer questions about what "
-                "the user sees). Pass the previous answer's nextSequence as afterSequence for new output "
-                "only, with waitMs to wait for it. excludedOutput: true means the user paused sharing for "
-                "part of the output; it is withheld on purpose."
-            ),
-            annotations=ToolAnnotations(read_only_hint=True, open_world_hint=False),
-            structured_output=False,
-        )
-        mcp.add_tool(
-            send_terminal_input,
-            description=(
-                "Type into a terminal the user shares with you. Only when the user asked you to run or type "
-                "something: a question about a terminal is read-only intent (use read_terminal). terminalId "
-                'is required: never guess a target. text is typed as is (end it with "\\n" to press '
-                "Enter); interrupt: true sends Ctrl-C. Then read_terminal to see the result."
-            ),
-            annotations=ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=False),
-            structured_output=False,
-        )
-        mcp.add_tool(
-            open_terminal,
-            description=(
-                "Ask the user's window to open a new terminal (optionally running command in cwd inside "
-                "the workspace). Only when the user asked for it. Nothing runs until the window has opened "
-                "it; a request not taken within 30 s never runs. Repeat the call with the same requestId "
-                'to learn its state; the terminal is open only once state is "started".'
-            ),
-            annotations=ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=False),
-            structured_output=False,
         )
 
     async def _context_token(self, ctx: Context, argument: str | None) -> str:
