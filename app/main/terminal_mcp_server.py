@@ -13,7 +13,9 @@ a per-session bearer (delivered in `session/new`) stands for its chat when the c
 contextToken; the install secret (configured once on the agent side) never does: those calls must name
 the contextToken from the prompt's hidden context.
 
-The tools as the agent sees them (names, arguments, descriptions) are `terminal_mcp_tools`'.
+Who may connect and wait (the peer's user, the descriptor reserve, the cap on unauthenticated
+connections, the request-head timeout) is `loopback_admission`'s, applied as each connection is
+accepted; the tools as the agent sees them are `terminal_mcp_tools`'.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import functools
 import hmac
 import json
 import logging
@@ -34,7 +37,14 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.transport_security import TransportSecuritySettings
 from mcp_types import CallToolResult, TextContent
 
+from app.main.loopback_admission import (
+    HEAD_TIMEOUT_SECONDS,
+    AdmittingH11Protocol,
+    AdmittingSocket,
+    ConnectionAdmission,
+)
 from app.main.loopback_guard import MAX_BODY_BYTES, MAX_HEADER_BYTES, MCP_PATH, LoopbackGuard
+from app.main.loopback_peer import PeerOwners
 from app.main.loopback_socket import HOST, McpServerError, bind_loopback
 from app.main.terminal_mcp_tools import INSTRUCTIONS, add_terminal_tools
 from app.main.terminal_tools import TerminalToolsApi, ToolRefused
@@ -46,8 +56,6 @@ SERVER_NAME = "clawqt-terminals"
 CALL_TIMEOUT_SECONDS = 30.0
 # admits_bearer is a dictionary lookup on the owner loop; a request waits this long for it at most.
 ADMIT_TIMEOUT_SECONDS = 5.0
-# Concurrent connections + requests; each long poll holds one. Past this uvicorn answers 503.
-MAX_CONCURRENCY = 64
 STARTUP_TIMEOUT_SECONDS = 10.0
 # stop() lets running calls answer this long, then cancels them.
 GRACEFUL_STOP_SECONDS = 2
@@ -64,9 +72,11 @@ class TerminalMcpServer:
         port: int = 0,
         call_timeout: float = CALL_TIMEOUT_SECONDS,
         sock: socket.socket | None = None,
+        head_timeout: float = HEAD_TIMEOUT_SECONDS,
     ) -> None:
         """`sock`: a socket already bound by `bind_loopback` (the owner reserved the address early);
-        without it `start` binds `port`."""
+        without it `start` binds `port`. `head_timeout`: how long a connection may take to send a
+        request head (`loopback_admission`)."""
         if not install_secret:
             raise ValueError("an install secret is required")
         self._sock = sock
@@ -75,6 +85,8 @@ class TerminalMcpServer:
         self._secret = install_secret.encode("utf-8")
         self._requested_port = port
         self._call_timeout = call_timeout
+        self._head_timeout = head_timeout
+        self._admission: ConnectionAdmission | None = None
         self._port: int | None = None
         self._thread: threading.Thread | None = None
         self._uvicorn: _Uvicorn | None = None
@@ -96,6 +108,11 @@ class TerminalMcpServer:
     def thread(self) -> threading.Thread | None:
         return self._thread
 
+    @property
+    def admission(self) -> ConnectionAdmission | None:
+        """The rules for connections while serving (what they refused, how many wait), else None."""
+        return self._admission
+
     def start(self) -> str:
         """Bind 127.0.0.1 (the configured port, else a free one), serve, and return the URL.
 
@@ -104,18 +121,26 @@ class TerminalMcpServer:
             raise RuntimeError("the terminal MCP server is already running")
         sock, self._sock = self._sock or bind_loopback(self._requested_port), None
         port = sock.getsockname()[1]
+        peers = PeerOwners()
+        admission = ConnectionAdmission(peers, self._head_timeout)
         try:
-            config = self._config(port)
+            config = self._config(port, admission)
+            sock = AdmittingSocket.wrapping(sock, admission)
         except BaseException:
             sock.close()
+            peers.close()
             raise
+        self._admission = admission
         self._port = port
         self._stopping = False
         self._failure = None
         started = threading.Event()
         self._uvicorn = _Uvicorn(config, started.set)
         self._thread = threading.Thread(
-            target=self._serve, args=(self._uvicorn, sock, started), name="clawqt-terminal-mcp", daemon=True
+            target=self._serve,
+            args=(self._uvicorn, sock, peers, started),
+            name="clawqt-terminal-mcp",
+            daemon=True,
         )
         self._thread.start()
         started.wait(STARTUP_TIMEOUT_SECONDS)
@@ -126,11 +151,11 @@ class TerminalMcpServer:
         log.info("terminal MCP server listening on %s", self.url)
         return self.url or ""
 
-    def _config(self, port: int) -> uvicorn.Config:
+    def _config(self, port: int, admission: ConnectionAdmission) -> uvicorn.Config:
         return uvicorn.Config(
             LoopbackGuard(self._build_app(port), port, self._admits),
             loop="asyncio",
-            http="h11",
+            http=functools.partial(AdmittingH11Protocol, admission=admission),  # type: ignore[arg-type]
             ws="none",
             lifespan="on",
             interface="asgi3",
@@ -140,7 +165,7 @@ class TerminalMcpServer:
             proxy_headers=False,
             server_header=False,
             date_header=False,
-            limit_concurrency=MAX_CONCURRENCY,
+            limit_concurrency=None,  # it counts idle connections too; the guard caps authorized calls
             timeout_graceful_shutdown=GRACEFUL_STOP_SECONDS,
             h11_max_incomplete_event_size=MAX_HEADER_BYTES,  # a head still incomplete past this: 400
         )
@@ -161,17 +186,23 @@ class TerminalMcpServer:
         if thread.is_alive():
             log.error("terminal MCP server thread did not stop within %.1f s", timeout)
             return
-        self._thread = self._uvicorn = None
+        self._thread = self._uvicorn = self._admission = None
         self._port = None
 
-    def _serve(self, server: _Uvicorn, sock: socket.socket, started: threading.Event) -> None:
+    def _serve(
+        self, server: _Uvicorn, sock: socket.socket, peers: PeerOwners, started: threading.Event
+    ) -> None:
         try:
-            asyncio.run(server.serve(sockets=[sock]))
+            # A selector loop on every platform: its accept loop calls the listening socket's accept(),
+            # where the admission's rules run (Windows' default proactor loop accepts without it).
+            with asyncio.Runner(loop_factory=asyncio.SelectorEventLoop) as runner:
+                runner.run(server.serve(sockets=[sock]))
         except BaseException as error:  # uvicorn ends a failed startup with SystemExit
             self._failure = error
             log.error("terminal MCP server stopped: %r", error)
         finally:
             sock.close()
+            peers.close()
             started.set()
 
     # --- the MCP app --------------------------------------------------------------------------------
