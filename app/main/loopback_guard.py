@@ -5,9 +5,13 @@ the SDK's defaults (its own loopback check accepts any port): the headers are bo
 names this server (127.0.0.1:PORT or localhost:PORT: a page that rebinds a DNS name to 127.0.0.1 still
 sends its own name); a present Origin is this server's own origin; the path is the MCP endpoint; the
 method is POST; the bearer is admitted (the install secret or a live capability, decided by the caller's
-`admits`); the body is at most `MAX_BODY_BYTES`, counted as it streams in (a declared Content-Length
-over the cap is refused before any body is read; a chunked body is refused once it passes the cap).
-Refusals carry no detail beyond their status line.
+`admits`); at most `MAX_CALLS` authorized requests run at once; the body is at most `MAX_BODY_BYTES`,
+counted as it streams in (a declared Content-Length over the cap is refused before any body is read; a
+chunked body is refused once it passes the cap). Refusals carry no detail beyond their status line.
+
+Connections that never make an authorized request are `loopback_admission`'s: they are counted apart
+and never take the place of an authorized call. The connection tells its admission through the scope
+(`AUTHORIZED_HOOK`) once a request on it is authorized.
 """
 
 from __future__ import annotations
@@ -25,6 +29,11 @@ MAX_BEARER_CHARS = 512
 MAX_HEADER_BYTES = 16 * 1024
 MAX_HEADER_COUNT = 64
 MCP_PATH = "/mcp"
+# Authorized requests running at once; each long poll holds one (read_terminal waits up to 20 s).
+# Past it: 503. Connections that have not (yet) made an authorized request never count here.
+MAX_CALLS = 64
+# A callable the connection puts into each request's scope: called once the bearer is admitted.
+AUTHORIZED_HOOK = "clawqt.authorized"
 
 Admits = Callable[[bytes], Awaitable[bool]]
 Scope = dict[str, Any]
@@ -36,10 +45,19 @@ Asgi = Callable[[Scope, Receive, Send], Awaitable[None]]
 class LoopbackGuard:
     """ASGI middleware: refuses anything but an authorized, bounded POST to `MCP_PATH` on this port."""
 
-    def __init__(self, app: Asgi, port: int, admits: Admits, max_body: int = MAX_BODY_BYTES) -> None:
+    def __init__(
+        self,
+        app: Asgi,
+        port: int,
+        admits: Admits,
+        max_body: int = MAX_BODY_BYTES,
+        max_calls: int = MAX_CALLS,
+    ) -> None:
         self._app = app
         self._admits = admits
         self._max_body = max_body
+        self._max_calls = max_calls
+        self._calls = 0  # this runs on the server's one loop: a plain count
         self._hosts = {f"127.0.0.1:{port}".encode(), f"localhost:{port}".encode()}
         self._origins = {f"http://127.0.0.1:{port}".encode(), f"http://localhost:{port}".encode()}
 
@@ -73,6 +91,22 @@ class LoopbackGuard:
         if bearer is None or not await self._admits(bearer):
             await _refuse(send, 401, [(b"www-authenticate", b"Bearer")])
             return
+        authorized = scope.get(AUTHORIZED_HOOK)
+        if callable(authorized):
+            authorized()
+        if self._calls >= self._max_calls:
+            await _refuse(send, 503)
+            return
+        self._calls += 1
+        try:
+            await self._call(scope, receive, send, headers)
+        finally:
+            self._calls -= 1
+
+    async def _call(
+        self, scope: Scope, receive: Receive, send: Send, headers: dict[bytes, list[bytes]]
+    ) -> None:
+        """An authorized request: its body within the cap, then the app."""
         declared = headers.get(b"content-length", [])
         if declared:
             try:
@@ -145,6 +179,7 @@ _REASONS = {
     413: b"Content Too Large",
     421: b"Misdirected Request",
     431: b"Request Header Fields Too Large",
+    503: b"Service Unavailable",
 }
 
 

@@ -12,6 +12,10 @@ Authority: `LoopbackGuard` admits a request only with a bearer the install secre
 a per-session bearer (delivered in `session/new`) stands for its chat when the call names no
 contextToken; the install secret (configured once on the agent side) never does: those calls must name
 the contextToken from the prompt's hidden context.
+
+Who may connect and wait (the peer's user, the descriptor reserve, the cap on unauthenticated
+connections, the request-head timeout) is `loopback_admission`'s, applied as each connection is
+accepted; the tools as the agent sees them are `terminal_mcp_tools`'.
 """
 
 from __future__ import annotations
@@ -19,22 +23,30 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import functools
 import hmac
 import json
 import logging
 import socket
 import threading
 from collections.abc import Callable, Coroutine, Iterator
-from typing import Annotated, Any, Literal
+from typing import Any
 
 import uvicorn
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.transport_security import TransportSecuritySettings
-from mcp_types import CallToolResult, TextContent, ToolAnnotations
-from pydantic import Field
+from mcp_types import CallToolResult, TextContent
 
+from app.main.loopback_admission import (
+    HEAD_TIMEOUT_SECONDS,
+    AdmittingH11Protocol,
+    AdmittingSocket,
+    ConnectionAdmission,
+)
 from app.main.loopback_guard import MAX_BODY_BYTES, MAX_HEADER_BYTES, MCP_PATH, LoopbackGuard
+from app.main.loopback_peer import PeerOwners
 from app.main.loopback_socket import HOST, McpServerError, bind_loopback
+from app.main.terminal_mcp_tools import INSTRUCTIONS, add_terminal_tools
 from app.main.terminal_tools import TerminalToolsApi, ToolRefused
 
 log = logging.getLogger(__name__)
@@ -44,27 +56,9 @@ SERVER_NAME = "clawqt-terminals"
 CALL_TIMEOUT_SECONDS = 30.0
 # admits_bearer is a dictionary lookup on the owner loop; a request waits this long for it at most.
 ADMIT_TIMEOUT_SECONDS = 5.0
-# Concurrent connections + requests; each long poll holds one. Past this uvicorn answers 503.
-MAX_CONCURRENCY = 64
 STARTUP_TIMEOUT_SECONDS = 10.0
 # stop() lets running calls answer this long, then cancels them.
 GRACEFUL_STOP_SECONDS = 2
-
-INSTRUCTIONS = (
-    "Tools for the terminals the user opened in ClawQt and chose to share with you. A question about a "
-    "terminal is read-only intent: read it, do not type. Type into or open a terminal only when the user "
-    "asked for that. Each call takes the contextToken from the latest message's terminal context."
-)
-
-
-ContextToken = Annotated[
-    str | None,
-    Field(
-        description="The terminal capability (cqt_...) from the latest message's terminal context. "
-        "May be left out only when your connection to this server carries its own Authorization."
-    ),
-]
-TerminalId = Annotated[str, Field(description="The terminal's id, as list_terminals gives it.")]
 
 
 class TerminalMcpServer:
@@ -78,9 +72,11 @@ class TerminalMcpServer:
         port: int = 0,
         call_timeout: float = CALL_TIMEOUT_SECONDS,
         sock: socket.socket | None = None,
+        head_timeout: float = HEAD_TIMEOUT_SECONDS,
     ) -> None:
         """`sock`: a socket already bound by `bind_loopback` (the owner reserved the address early);
-        without it `start` binds `port`."""
+        without it `start` binds `port`. `head_timeout`: how long a connection may take to send a
+        request head (`loopback_admission`)."""
         if not install_secret:
             raise ValueError("an install secret is required")
         self._sock = sock
@@ -89,6 +85,8 @@ class TerminalMcpServer:
         self._secret = install_secret.encode("utf-8")
         self._requested_port = port
         self._call_timeout = call_timeout
+        self._head_timeout = head_timeout
+        self._admission: ConnectionAdmission | None = None
         self._port: int | None = None
         self._thread: threading.Thread | None = None
         self._uvicorn: _Uvicorn | None = None
@@ -110,6 +108,11 @@ class TerminalMcpServer:
     def thread(self) -> threading.Thread | None:
         return self._thread
 
+    @property
+    def admission(self) -> ConnectionAdmission | None:
+        """The rules for connections while serving (what they refused, how many wait), else None."""
+        return self._admission
+
     def start(self) -> str:
         """Bind 127.0.0.1 (the configured port, else a free one), serve, and return the URL.
 
@@ -118,18 +121,26 @@ class TerminalMcpServer:
             raise RuntimeError("the terminal MCP server is already running")
         sock, self._sock = self._sock or bind_loopback(self._requested_port), None
         port = sock.getsockname()[1]
+        peers = PeerOwners()
+        admission = ConnectionAdmission(peers, self._head_timeout)
         try:
-            config = self._config(port)
+            config = self._config(port, admission)
+            sock = AdmittingSocket.wrapping(sock, admission)
         except BaseException:
             sock.close()
+            peers.close()
             raise
+        self._admission = admission
         self._port = port
         self._stopping = False
         self._failure = None
         started = threading.Event()
         self._uvicorn = _Uvicorn(config, started.set)
         self._thread = threading.Thread(
-            target=self._serve, args=(self._uvicorn, sock, started), name="clawqt-terminal-mcp", daemon=True
+            target=self._serve,
+            args=(self._uvicorn, sock, peers, started),
+            name="clawqt-terminal-mcp",
+            daemon=True,
         )
         self._thread.start()
         started.wait(STARTUP_TIMEOUT_SECONDS)
@@ -140,11 +151,11 @@ class TerminalMcpServer:
         log.info("terminal MCP server listening on %s", self.url)
         return self.url or ""
 
-    def _config(self, port: int) -> uvicorn.Config:
+    def _config(self, port: int, admission: ConnectionAdmission) -> uvicorn.Config:
         return uvicorn.Config(
             LoopbackGuard(self._build_app(port), port, self._admits),
             loop="asyncio",
-            http="h11",
+            http=functools.partial(AdmittingH11Protocol, admission=admission),  # type: ignore[arg-type]
             ws="none",
             lifespan="on",
             interface="asgi3",
@@ -154,7 +165,7 @@ class TerminalMcpServer:
             proxy_headers=False,
             server_header=False,
             date_header=False,
-            limit_concurrency=MAX_CONCURRENCY,
+            limit_concurrency=None,  # it counts idle connections too; the guard caps authorized calls
             timeout_graceful_shutdown=GRACEFUL_STOP_SECONDS,
             h11_max_incomplete_event_size=MAX_HEADER_BYTES,  # a head still incomplete past this: 400
         )
@@ -175,24 +186,30 @@ class TerminalMcpServer:
         if thread.is_alive():
             log.error("terminal MCP server thread did not stop within %.1f s", timeout)
             return
-        self._thread = self._uvicorn = None
+        self._thread = self._uvicorn = self._admission = None
         self._port = None
 
-    def _serve(self, server: _Uvicorn, sock: socket.socket, started: threading.Event) -> None:
+    def _serve(
+        self, server: _Uvicorn, sock: socket.socket, peers: PeerOwners, started: threading.Event
+    ) -> None:
         try:
-            asyncio.run(server.serve(sockets=[sock]))
+            # A selector loop on every platform: its accept loop calls the listening socket's accept(),
+            # where the admission's rules run (Windows' default proactor loop accepts without it).
+            with asyncio.Runner(loop_factory=asyncio.SelectorEventLoop) as runner:
+                runner.run(server.serve(sockets=[sock]))
         except BaseException as error:  # uvicorn ends a failed startup with SystemExit
             self._failure = error
             log.error("terminal MCP server stopped: %r", error)
         finally:
             sock.close()
+            peers.close()
             started.set()
 
     # --- the MCP app --------------------------------------------------------------------------------
     def _build_app(self, port: int) -> Any:
         with _no_logging_setup():
             mcp = MCPServer(SERVER_NAME, instructions=INSTRUCTIONS, log_level="WARNING")
-        self._add_tools(mcp)
+        add_terminal_tools(mcp, self._tools, self._answer)
         hosts = [f"{HOST}:{port}", f"localhost:{port}"]
         return mcp.streamable_http_app(
             streamable_http_path=MCP_PATH,
@@ -205,145 +222,6 @@ class TerminalMcpServer:
                 allowed_hosts=hosts,
                 allowed_origins=[f"http://{host}" for host in hosts],
             ),
-        )
-
-    def _add_tools(self, mcp: MCPServer[Any]) -> None:
-        tools = self._tools
-
-        async def list_terminals(ctx: Context, contextToken: ContextToken = None) -> CallToolResult:
-            return await self._answer(ctx, contextToken, lambda token: tools.list_terminals(token))
-
-        async def open_terminal(
-            ctx: Context,
-            requestId: Annotated[
-                str,
-                Field(
-                    description="1-128 characters you choose; repeat it to ask for the same terminal again."
-                ),
-            ],
-            contextToken: ContextToken = None,
-            title: Annotated[str | None, Field(description="A short tab title.")] = None,
-            command: Annotated[
-                str | None, Field(description="A command to run once the terminal is ready (none: a shell).")
-            ] = None,
-            cwd: Annotated[str | None, Field(description="A folder inside the workspace.")] = None,
-            agentMode: Annotated[
-                Literal["shared", "status-only"],
-                Field(description='"shared": you may read and type; "status-only": process status only.'),
-            ] = "shared",
-        ) -> CallToolResult:
-            return await self._answer(
-                ctx,
-                contextToken,
-                lambda token: tools.open_terminal(token, requestId, title, command, cwd, agentMode),
-            )
-
-        async def read_terminal(
-            ctx: Context,
-            contextToken: ContextToken = None,
-            terminalId: Annotated[
-                str | None, Field(description="Which terminal (default: the one the user used last).")
-            ] = None,
-            afterSequence: Annotated[
-                int | None, Field(description="The nextSequence of your previous read: only newer output.")
-            ] = None,
-            maxBytes: Annotated[int | None, Field(description="256 to 65536 (default 32768).")] = None,
-            waitMs: Annotated[
-                int | None,
-                Field(description="With afterSequence: wait up to this long (at most 20000) for new output."),
-            ] = None,
-        ) -> CallToolResult:
-            return await self._answer(
-                ctx,
-                contextToken,
-                lambda token: tools.read_terminal(token, terminalId, afterSequence, maxBytes, waitMs),
-            )
-
-        async def send_terminal_input(
-            ctx: Context,
-            terminalId: TerminalId,
-            contextToken: ContextToken = None,
-            text: Annotated[
-                str | None, Field(description='Typed as is; end with "\\n" to press Enter.')
-            ] = None,
-            interrupt: Annotated[bool, Field(description="Send Ctrl-C instead of text.")] = False,
-        ) -> CallToolResult:
-            return await self._answer(
-                ctx,
-                contextToken,
-                lambda token: tools.send_terminal_input(token, terminalId, text, interrupt),
-            )
-
-        async def propose_terminal_actions(
-            ctx: Context,
-            payload: Annotated[
-                dict[str, Any],
-                Field(
-                    description='The proposal: {"schema_version":1,"origin":"terminal_agent",'
-                    '"recommended_choice"?:n,"choices":[{"choice":n,"title","rationale","actions":[...]}]} '
-                    'with 1-3 choices of 1-3 actions {"type":"send","input"}, {"type":"open","target":"tab",'
-                    '"cwd"?,"title"?} or {"type":"open_and_send",...,"input"}; never name a terminal.'
-                ),
-            ],
-            contextToken: ContextToken = None,
-        ) -> CallToolResult:
-            return await self._answer(
-                ctx, contextToken, lambda token: tools.propose_terminal_actions(token, payload)
-            )
-
-        mcp.add_tool(
-            propose_terminal_actions,
-            description=(
-                "Propose terminal actions the user may run: ClawQt shows them as a card and only the user's "
-                "confirmation runs anything (a send goes to the terminal the user used last). Answers the "
-                "validation and, when the user decides within about 25 s, the decision (else decision null: "
-                "the card stays until the user answers)."
-            ),
-            annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False),
-            structured_output=False,
-        )
-        mcp.add_tool(
-            list_terminals,
-            description=(
-                "List the user's terminals you may see (read-only): id, title, folder, process status and "
-                'sharing mode ("shared": read and type; "status-only": status only). recentTerminalIds '
-                "orders them by the user's own latest use: the first is usually the one the user means."
-            ),
-            annotations=ToolAnnotations(read_only_hint=True, open_world_hint=False),
-            structured_output=False,
-        )
-        mcp.add_tool(
-            read_terminal,
-            description=(
-                "Read a terminal's output as plain text (read-only: use it to answer questions about what "
-                "the user sees). Pass the previous answer's nextSequence as afterSequence for new output "
-                "only, with waitMs to wait for it. excludedOutput: true means the user paused sharing for "
-                "part of the output; it is withheld on purpose."
-            ),
-            annotations=ToolAnnotations(read_only_hint=True, open_world_hint=False),
-            structured_output=False,
-        )
-        mcp.add_tool(
-            send_terminal_input,
-            description=(
-                "Type into a terminal the user shares with you. Only when the user asked you to run or type "
-                "something: a question about a terminal is read-only intent (use read_terminal). terminalId "
-                'is required: never guess a target. text is typed as is (end it with "\\n" to press '
-                "Enter); interrupt: true sends Ctrl-C. Then read_terminal to see the result."
-            ),
-            annotations=ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=False),
-            structured_output=False,
-        )
-        mcp.add_tool(
-            open_terminal,
-            description=(
-                "Ask the user's window to open a new terminal (optionally running command in cwd inside "
-                "the workspace). Only when the user asked for it. Nothing runs until the window has opened "
-                "it; a request not taken within 30 s never runs. Repeat the call with the same requestId "
-                'to learn its state; the terminal is open only once state is "started".'
-            ),
-            annotations=ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=False),
-            structured_output=False,
         )
 
     async def _context_token(self, ctx: Context, argument: str | None) -> str:
