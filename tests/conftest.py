@@ -24,6 +24,9 @@ TESTS = Path(__file__).resolve().parent
 REPO = TESTS.parent
 SCRIPTED_AGENT = TESTS / "agents" / "scripted_agent.py"
 
+# a private D-Bus session bus with a notification service on it (tests/desktop)
+pytest_plugins = ["tests.desktop.session_bus"]
+
 
 @pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups into the node ids
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

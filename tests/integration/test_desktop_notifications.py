@@ -6,12 +6,12 @@ window answers with its own alert. A real dbus-daemon and a notification service
 from __future__ import annotations
 
 from app.main.desktop_notifications import DesktopNotifications, body_for
-from tests.desktop.session_bus import NotificationService, session_bus  # noqa: F401 - a fixture
+from tests.desktop.session_bus import NotificationService
 
 CHOSEN = 'Chat <b>x</b><img src="http://127.0.0.1:9/x.png"> & co needs you: the agent asks permission.'
 
 
-async def test_a_service_that_reads_markup_gets_chosen_names_escaped(session_bus):  # noqa: F811
+async def test_a_service_that_reads_markup_gets_chosen_names_escaped(session_bus):
     service = NotificationService(session_bus, "body,body-markup,actions")
     notifications = DesktopNotifications(bus=session_bus)
     try:
@@ -28,7 +28,7 @@ async def test_a_service_that_reads_markup_gets_chosen_names_escaped(session_bus
         service.stop()
 
 
-async def test_a_service_without_markup_gets_the_words_as_they_are(session_bus):  # noqa: F811
+async def test_a_service_without_markup_gets_the_words_as_they_are(session_bus):
     service = NotificationService(session_bus, "body")
     notifications = DesktopNotifications(bus=session_bus)
     try:
@@ -41,7 +41,7 @@ async def test_a_service_without_markup_gets_the_words_as_they_are(session_bus):
         service.stop()
 
 
-async def test_a_click_comes_back_with_the_chat_it_was_about(session_bus):  # noqa: F811
+async def test_a_click_comes_back_with_the_chat_it_was_about(session_bus):
     import asyncio
 
     service = NotificationService(session_bus, "body,actions", click=True)
@@ -61,7 +61,7 @@ async def test_a_click_comes_back_with_the_chat_it_was_about(session_bus):  # no
         service.stop()
 
 
-async def test_no_service_or_no_bus_is_a_plain_false(session_bus, tmp_path):  # noqa: F811
+async def test_no_service_or_no_bus_is_a_plain_false(session_bus, tmp_path):
     notifications = DesktopNotifications(bus=session_bus)  # a bus with no notification service on it
     nowhere = DesktopNotifications(bus=f"unix:path={tmp_path / 'no-bus-here'}")
     try:

@@ -21,7 +21,7 @@ from PySide6.QtQml import QQmlEngine, QQmlExpression
 from PySide6.QtQuick import QQuickItem
 
 from tests.conftest import scripted_agent_argv
-from tests.desktop.session_bus import NotificationService, session_bus  # noqa: F401 - a fixture
+from tests.desktop.session_bus import NotificationService
 from tests.ui_harness import plain_text
 
 PLAIN = 0  # Text.PlainText and TextEdit.PlainText
@@ -141,7 +141,7 @@ def test_a_desktop_notification_names_a_markup_title_as_written_and_its_click_br
     tmp_path,
     loopback,
     session_bus,
-    monkeypatch,  # noqa: F811 - the fixture
+    monkeypatch,
 ):
     """The window is in the background when the hostile agent asks permission: the desktop's
     notification service (a real bus, a service that reads markup) gets the chat's title and the
