@@ -1431,10 +1431,13 @@ PROMPTS = {
     "attach-folder": Agent.prompt_attach_folder,
 }
 try:  # run as a script: this folder is on sys.path
+    from find_prompts import PROMPTS as FIND_PROMPTS
     from markup_prompts import PROMPTS as MARKUP_PROMPTS
 except ImportError:  # imported by the tests as a module
+    from tests.agents.find_prompts import PROMPTS as FIND_PROMPTS
     from tests.agents.markup_prompts import PROMPTS as MARKUP_PROMPTS
 PROMPTS.update(MARKUP_PROMPTS)
+PROMPTS.update(FIND_PROMPTS)
 
 
 AUTH_METHODS = {

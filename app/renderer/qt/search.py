@@ -1,7 +1,10 @@
 """`search` in QML: find in the open chat (Ctrl+F). Hits are numbered from the newest (1 is the nearest to
 the bottom, where the user reads); `next` goes up to older ones, `previous` down to newer ones, both
 wrapping. The first hit is looked for as the query changes (the scan stops there, whatever the chat's
-length); the rest is counted in slices between frames, so typing never waits for a long chat.
+length); the rest is counted in slices between frames, so typing never waits for a long chat (nor for
+one huge reply: the scan counts a long text a window per step). Going to a hit not counted yet (Enter
+past the hits found so far, Shift+Enter to wrap to the oldest) is looked for a moment and otherwise
+done when the count gets there, never by counting the rest at once.
 
 Going to a hit opens what hides it (a collapsed tool card, tool group or thought: the user's collapse
 state, as if they had opened it) and asks the view to bring its row in (`goTo`); the view then marks
@@ -9,6 +12,8 @@ the match it draws (`markIn`, `search_marks.py`) and scrolls to it. The chat cha
 (a reply streaming) counts again a moment later, keeping the current hit where it still exists."""
 
 from __future__ import annotations
+
+from typing import Literal
 
 from PySide6.QtCore import Property, QObject, QRectF, QTimer, Signal, Slot
 from PySide6.QtGui import QColor
@@ -45,6 +50,7 @@ class ConversationSearch(QObject):
         self._scan: SearchScan | None = None
         self._current = 0  # 1-based; 0: none
         self._keep: tuple[object, int] | None = None  # the current hit to find again after a recount
+        self._wanted: Literal["next", "previous"] | None = None  # a move waiting for the count
         self._held_frames = 0  # frames to wait before counting on
         self._slices = QTimer(self)
         self._slices.setSingleShot(True)
@@ -114,12 +120,17 @@ class ConversationSearch(QObject):
 
     @Slot()
     def next(self) -> None:
-        """The next older hit (up); past the oldest, back to the newest."""
+        """The next older hit (up); past the oldest, back to the newest. One not found yet is looked
+        for a moment, else gone to when the count finds it."""
         scan = self._scan
         if scan is None:
             return
-        while self._current >= len(scan.hits) and not scan.done:  # the next older one, found now
+        self._wanted = None
+        if self._current >= len(scan.hits) and not scan.done:
             scan.advance(FIRST_SLICE_S, stop_at_hits=self._current + 1)
+            if self._current >= len(scan.hits) and not scan.done:
+                self._wanted = "next"
+                return
         if not scan.hits:
             self.changed.emit()
             return
@@ -128,13 +139,14 @@ class ConversationSearch(QObject):
 
     @Slot()
     def previous(self) -> None:
-        """The next newer hit (down); past the newest, to the oldest (the count is finished first)."""
+        """The next newer hit (down); past the newest, to the oldest (once the count is finished)."""
         scan = self._scan
         if scan is None:
             return
-        if self._current <= 1:
-            while not scan.done:
-                scan.advance(1.0)
+        self._wanted = None
+        if self._current <= 1 and not scan.done:
+            self._wanted = "previous"
+            return
         if not scan.hits:
             self.changed.emit()
             return
@@ -174,6 +186,7 @@ class ConversationSearch(QObject):
         self._recount.stop()
         timeline = self._session.timeline
         self._keep = None
+        self._wanted = None
         self._scan = SearchScan(timeline, self._query) if timeline is not None and self._query else None
         self._current = 0
         self.marks.set_needle(self._query.lower() if self.active else "")
@@ -192,6 +205,7 @@ class ConversationSearch(QObject):
         self._scan = None
         self._current = 0
         self._keep = None
+        self._wanted = None
         self.marks.set_needle("")
 
     def _continue(self) -> None:
@@ -216,7 +230,12 @@ class ConversationSearch(QObject):
             self._find_kept(scan.hits)
         elif self._current == 0 and scan.hits:
             self._current = 1
+            self._wanted = None if self._wanted == "next" else self._wanted  # the next from none is 1
             self._go()
+        elif self._wanted == "next" and (scan.done or len(scan.hits) > self._current):
+            self.next()
+        elif self._wanted == "previous" and scan.done:
+            self.previous()
         self.changed.emit()
         self._continue()
 
@@ -263,16 +282,9 @@ class ConversationSearch(QObject):
             self._reveal(hit, row)
         view_row = self._model.view_row_of_key(hit.row)  # after the reveal's flush, which may move it
         scope = hit.item_id if row is not None and row.kind in TOOL_ROWS else ""
-        index = -1
-        if hit.field in MARKED_FIELDS:
-            index = sum(
-                1
-                for other in hits
-                if other.row == hit.row
-                and other.field in MARKED_FIELDS
-                and other.occurrence < hit.occurrence
-                and (not scope or other.item_id == scope)
-            )
+        index = (
+            self._scan.drawn_index(hit, MARKED_FIELDS, scope or None) if hit.field in MARKED_FIELDS else -1
+        )
         self.changed.emit()
         if view_row >= 0:
             self._held_frames = HOLD_FRAMES

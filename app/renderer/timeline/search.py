@@ -6,15 +6,21 @@ A scan walks the rows from the newest back and can stop after any row, so the fi
 slices between frames. A hit names its row and its place among the row's occurrences (counted from the
 row's top), which is what the view needs to scroll to it and mark it. The text searched is each item's
 own (Markdown source, terminal output without escapes): an occurrence inside markup (a link's target)
-counts though the rendered row shows no mark for it. Case is ignored. Pure: no Qt, no I/O."""
+counts though the rendered row shows no mark for it. Case is ignored. Pure: no Qt, no I/O.
+
+One row may be huge (a 50 MB reply with millions of occurrences): it is counted across slices, a window
+at a time (`search_count.counting`), and only the hits that fit under `MAX_HITS` are made. A hit's
+number is its place from the row's top, so the row's counts per field (`Span`s) are enough to know the
+numbers of the occurrences nearest its bottom, which are the ones kept."""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from typing import Literal, NamedTuple
 
 from app.renderer.ansi_text import strip_escapes
+from app.renderer.timeline import search_count
 from app.renderer.timeline.items import (
     Item,
     MessageSegment,
@@ -72,67 +78,121 @@ def searchable(item: Item) -> Iterator[tuple[SearchField, str]]:
             yield "text", choice.rationale
 
 
-def occurrences(text: str, needle: str) -> int:
-    """How many times `needle` (already lower-case) occurs in `text`, ignoring case, not overlapping."""
-    if not text or len(needle) > len(text):
-        return 0
-    return text.lower().count(needle)
+class Span(NamedTuple):
+    """One field's occurrences in its row: the item and field, the place of the first among the row's
+    occurrences (from the row's top), and how many there are."""
+
+    item_id: str
+    field: SearchField
+    first: int
+    count: int
+
+
+FIELD_CHARS = 1_024  # what reading one field costs besides its text, in characters of text
+
+
+def row_spans(
+    item_ids: tuple[str, ...], items: dict[str, Item], needle: str
+) -> Generator[None, None, list[Span]]:
+    """A row's occurrences field by field from its top (its items in order, each item's texts in the
+    order shown); yields whenever about a window of text (`WINDOW_CHARS`) has been read since it last
+    did, so a step is bounded however long one text or how many fields the row has. Each text is asked
+    of its item once, when the row comes to it; nothing of it is copied but the window being read."""
+    spans: list[Span] = []
+    total = read = 0
+    for item_id in item_ids:
+        item = items.get(item_id)
+        if item is None:
+            continue
+        for field, text in searchable(item):
+            found = yield from search_count.counting(text, needle)
+            if found:
+                spans.append(Span(item_id, field, total, found))
+                total += found
+            read += min(len(text), search_count.WINDOW_CHARS) + FIELD_CHARS
+            if read >= search_count.WINDOW_CHARS:
+                read = 0
+                yield
+    return spans
 
 
 class SearchScan:
     """One query over one timeline, scanned newest first in slices (`advance`). The hits found so far are
     in `hits`, newest first (within a row, its last occurrence first): hit 0 is the nearest to the
-    bottom of the conversation."""
+    bottom of the conversation. A row's hits are added once the whole row is counted; `spans` keeps,
+    for each row with hits, its counts per field (where a hit falls among the matches a view draws)."""
 
     def __init__(self, timeline: Timeline, query: str) -> None:
         self.timeline = timeline
         self.query = query
         self._needle = query.lower()
         self.hits: list[Hit] = []
+        self.spans: dict[RowKey, tuple[Span, ...]] = {}
         self.capped = False  # stopped at MAX_HITS
         self._next_row = len(timeline.rows) - 1  # the next row to scan (rows are oldest first)
+        self._row: tuple[RowKey, Generator[None, None, list[Span]]] | None = None  # being counted
         self.rows_scanned = 0
 
     @property
     def done(self) -> bool:
-        return self._next_row < 0 or self.capped or len(self._needle) < MIN_QUERY_CHARS
+        finished = self._next_row < 0 and self._row is None
+        return finished or self.capped or len(self._needle) < MIN_QUERY_CHARS
 
     def advance(self, budget_s: float, stop_at_hits: int | None = None) -> int:
-        """Scan rows until `budget_s` has passed (at least one row), the scan is done, or `stop_at_hits`
-        hits exist; returns how many hits were added."""
+        """Scan until `budget_s` has passed (at least one step: a row, or a window of a long one), the
+        scan is done, or `stop_at_hits` hits exist; returns how many hits were added."""
         if self.done:
             return 0
         rows = self.timeline.rows
-        items = self.timeline.items
-        needle = self._needle
         started = time.perf_counter()
         before = len(self.hits)
-        while self._next_row >= 0:
-            row = rows[self._next_row]
-            self._next_row -= 1
-            self.rows_scanned += 1
-            found = self._row_hits(row.key, row.item_ids, items, needle) if row.kind in SEARCHED_ROWS else []
-            if found:
-                room = MAX_HITS - len(self.hits)
-                if len(found) >= room:
-                    self.capped = len(found) > room
-                    found = found[len(found) - room :]
-                self.hits.extend(reversed(found))
+        while not self.done:
+            if self._row is None:
+                row = rows[self._next_row]
+                self._next_row -= 1
+                if row.kind not in SEARCHED_ROWS:
+                    self.rows_scanned += 1
+                    if time.perf_counter() - started >= budget_s:
+                        break
+                    continue
+                self._row = (row.key, row_spans(row.item_ids, self.timeline.items, self._needle))
+            key, counts = self._row
+            try:
+                next(counts)
+            except StopIteration as counted:
+                self._row = None
+                self.rows_scanned += 1
+                self._keep(key, counted.value)
                 if self.capped or (stop_at_hits is not None and len(self.hits) >= stop_at_hits):
                     break
             if time.perf_counter() - started >= budget_s:
                 break
         return len(self.hits) - before
 
-    @staticmethod
-    def _row_hits(key: RowKey, item_ids: tuple[str, ...], items: dict[str, Item], needle: str) -> list[Hit]:
-        """A row's hits from its top: its items in order, each item's texts in the order shown."""
-        found: list[Hit] = []
-        for item_id in item_ids:
-            item = items.get(item_id)
-            if item is None:
-                continue
-            for field, text in searchable(item):
-                for _ in range(occurrences(text, needle)):
-                    found.append(Hit(key, item_id, field, len(found)))
-        return found
+    def _keep(self, key: RowKey, spans: list[Span]) -> None:
+        """A counted row's hits, its last occurrence first, as many as there is room for: the numbers
+        kept are the row's highest, so only those hits are made."""
+        if not spans:
+            return
+        total = spans[-1].first + spans[-1].count
+        room = MAX_HITS - len(self.hits)
+        if total >= room:
+            self.capped = total > room
+        lowest = max(0, total - room)
+        self.spans[key] = tuple(spans)
+        for span in reversed(spans):
+            top, bottom = span.first + span.count - 1, max(span.first, lowest)
+            if top < bottom:
+                break
+            self.hits.extend(Hit(key, span.item_id, span.field, n) for n in range(top, bottom - 1, -1))
+
+    def drawn_index(self, hit: Hit, fields: frozenset[str], item_id: str | None = None) -> int:
+        """The hit's place among its row's occurrences in `fields` (of `item_id` alone when named),
+        from the row's top: the view marks the n-th match it draws there."""
+        index = 0
+        for span in self.spans.get(hit.row, ()):
+            if span.first > hit.occurrence:
+                break
+            if span.field in fields and (item_id is None or span.item_id == item_id):
+                index += min(span.count, hit.occurrence - span.first)
+        return index
