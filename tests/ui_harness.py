@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 import qasync
-from PySide6.QtCore import Q_ARG, Q_RETURN_ARG, QCoreApplication, QEvent, QMetaObject, Qt
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtCore import Q_ARG, Q_RETURN_ARG, QCoreApplication, QEvent, QMetaObject, QRectF, Qt
+from PySide6.QtGui import QColor, QKeyEvent
 from PySide6.QtQuick import QQuickItem
 
 from app.gui import Window
@@ -79,6 +79,29 @@ def find_all(root: QQuickItem, name: str) -> list[QQuickItem]:
             found.append(current)
         stack.extend(current.childItems())
     return found
+
+
+def drawn_marks(edit: QQuickItem) -> list[tuple[int, int, QColor]]:
+    """The formats a text edit's document draws over its layout (find's marks): (block, start,
+    background)."""
+    quick = edit.property("textDocument")  # its document lives only while this wrapper does
+    document = quick.textDocument()
+    marks = []
+    block = document.begin()
+    while block.isValid():
+        for fmt in block.layout().formats():
+            marks.append((block.blockNumber(), fmt.start, fmt.format.background().color()))
+        block = block.next()
+    return marks
+
+
+def on_screen(window: Any, item: QQuickItem, rect: QRectF | None = None) -> bool:
+    """Whether `item` (or `rect` of it) is inside the conversation's visible area."""
+    listing = window.root.findChild(QQuickItem, "timeline")
+    area = item.mapRectToItem(
+        listing, rect if rect is not None else QRectF(0, 0, item.width(), item.height())
+    )
+    return area.bottom() > 0 and area.top() < listing.height()
 
 
 class UiHarness:

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import asyncio
 
-from PySide6.QtCore import Q_ARG, Q_RETURN_ARG, QMetaObject, QRectF, Qt
+from PySide6.QtCore import Q_ARG, Q_RETURN_ARG, QMetaObject, Qt
 from PySide6.QtGui import QColor
 from PySide6.QtQuick import QQuickItem
 
-from app.renderer.qt.search_marks import quick_document, text_edits
+from app.renderer.qt.search_marks import text_edits
 from tests.conftest import scripted_agent_argv
+from tests.ui_harness import drawn_marks, on_screen
 
 TURNS = 2_000
 
@@ -31,27 +32,6 @@ def _shown_row(window, view_row: int) -> QQuickItem | None:
     """The delegate the conversation made for a view row (None when it made none)."""
     listing = window.root.findChild(QQuickItem, "timeline")
     return QMetaObject.invokeMethod(listing, "itemAtIndex", Q_RETURN_ARG("QQuickItem*"), Q_ARG(int, view_row))
-
-
-def _on_screen(window, item: QQuickItem, rect: QRectF | None = None) -> bool:
-    listing = window.root.findChild(QQuickItem, "timeline")
-    area = item.mapRectToItem(
-        listing, rect if rect is not None else QRectF(0, 0, item.width(), item.height())
-    )
-    return area.bottom() > 0 and area.top() < listing.height()
-
-
-def _marks(edit: QQuickItem) -> list[tuple[int, int, QColor]]:
-    """The match formats a text edit's document draws: (block, start, background)."""
-    quick = quick_document(edit)
-    document = quick.textDocument()
-    marks = []
-    block = document.begin()
-    while block.isValid():
-        for fmt in block.layout().formats():
-            marks.append((block.blockNumber(), fmt.start, fmt.format.background().color()))
-        block = block.next()
-    return marks
 
 
 def _current_colour(window) -> QColor:
@@ -82,8 +62,8 @@ def test_find_counts_every_match_goes_through_them_newest_first_and_marks_the_cu
         assert objects.model.row_at(row).kind == "user" and scope == "" and index == 0
         await asyncio.sleep(0.3)  # the frame after which the view scrolls to the mark
         shown = _shown_row(window, row)
-        assert shown is not None and _on_screen(window, shown)
-        marked = [m for edit in text_edits(shown) for m in _marks(edit)]
+        assert shown is not None and on_screen(window, shown)
+        marked = [m for edit in text_edits(shown) for m in drawn_marks(edit)]
         assert [colour for *_, colour in marked] == [_current_colour(window)]
 
         # the oldest question: the whole chat is searched back to it, and the view goes there
@@ -91,7 +71,7 @@ def test_find_counts_every_match_goes_through_them_newest_first_and_marks_the_cu
         assert search.count == 1
         row = hops[-1][0]
         await ui.until(
-            lambda: _shown_row(window, row) is not None and _on_screen(window, _shown_row(window, row))
+            lambda: _shown_row(window, row) is not None and on_screen(window, _shown_row(window, row))
         )
         assert "question 3?" in ui.role(window, objects.model.row_at(row), "text")
 
@@ -105,7 +85,9 @@ def test_find_counts_every_match_goes_through_them_newest_first_and_marks_the_cu
         await asyncio.sleep(0.3)
         shown = _shown_row(window, row)
         assert any(
-            colour == _current_colour(window) for edit in text_edits(shown) for *_, colour in _marks(edit)
+            colour == _current_colour(window)
+            for edit in text_edits(shown)
+            for *_, colour in drawn_marks(edit)
         )
         await ui.screenshots(window, "63-find-in-chat")
 
@@ -128,14 +110,18 @@ def test_find_counts_every_match_goes_through_them_newest_first_and_marks_the_cu
         assert search.count == 0 and ui.item(window, "findSummary").property("text") == "No results"
 
         # Esc: the bar closes, every mark goes, the composer has the keyboard again
+        def marked() -> bool:
+            return any(
+                drawn_marks(edit) for edit in text_edits(window.root.findChild(QQuickItem, "timeline"))
+            )
+
         await _search(ui, window, "lorem")
+        await ui.until(marked)  # the documents are marked in slices between frames
         await asyncio.sleep(0.3)
         await ui.screenshots(window, "63b-find-many-matches")
-        assert any(_marks(edit) for edit in text_edits(window.root.findChild(QQuickItem, "timeline")))
         await ui.key(window, Qt.Key.Key_Escape)
         await ui.until(lambda: not bar.isVisible())
-        await asyncio.sleep(0.1)
-        assert not any(_marks(edit) for edit in text_edits(window.root.findChild(QQuickItem, "timeline")))
+        await ui.until(lambda: not marked())  # taken off in slices too
         assert not objects.search.marks._highlighters
         assert ui.item(window, "composerInput").hasActiveFocus()
 

@@ -77,7 +77,7 @@ class ConversationSearch(QObject):
         if count == 0:
             return "Searching\u2026" if not self._complete() else "No results"
         more = "+" if (self._scan is not None and self._scan.capped) or not self._complete() else ""
-        return f"{self._current} of {count:,}{more}"
+        return f"{self._current:,} of {count:,}{more}"
 
     @property
     def active(self) -> bool:

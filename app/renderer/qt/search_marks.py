@@ -4,17 +4,30 @@ document formats the matches of each text block as Qt lays it out, so a streamin
 and nothing is re-parsed; rows scrolled into view get theirs as they are made (`watch`), and closing
 the search takes every highlighter off again.
 
+Marking is bounded like counting: a document marks at most `MARKS_PER_DOCUMENT` matches (the current one
+always), and documents are marked (a new query, new colours, text edits made) a few at a time in slices
+between frames, those on screen first: Qt lays a document out again for its marks, which cost seconds
+for a one-letter query over the 300,000 characters of a long reply shown at once.
+
 Which match is current is found in what the row draws (`mark_in`): the n-th match among the row's text
-edits (or a tool card's, for a hit in a tool), top to bottom."""
+edits (or a tool card's, for a hit in a tool), top to bottom. A match past what a long reply shows (its
+"more" block: "N of M characters shown", Show more) has no mark: the view shows that block instead."""
 
 from __future__ import annotations
 
+import time
+from collections.abc import Iterable
+
 import shiboken6
-from PySide6.QtCore import Q_ARG, Q_RETURN_ARG, QMetaObject, QRectF
+from PySide6.QtCore import Q_ARG, Q_RETURN_ARG, QMetaObject, QRectF, QTimer
 from PySide6.QtGui import QColor, QSyntaxHighlighter, QTextCharFormat, QTextDocument
 from PySide6.QtQuick import QQuickItem, QQuickTextDocument
 
 _TEXT_EDIT = "QQuickTextEdit"
+_MORE = "moreLabel"  # a long reply's "N of M characters shown" (TextBlocks.qml)
+MARKS_PER_DOCUMENT = 1_000  # matches marked in one text document (a block of a reply, a tool's output)
+MARK_SLICE_S = 0.008  # documents marked per slice, at least one
+MARK_INTERVAL_MS = 16  # between slices: the window draws
 
 
 def _format(background: QColor, foreground: QColor) -> QTextCharFormat:
@@ -29,23 +42,35 @@ class MatchHighlighter(QSyntaxHighlighter):
     reached from Python is only valid while its QQuickTextDocument wrapper lives (PySide ties the two),
     so nothing here holds a document; Qt's highlighter lets go of a document that is destroyed."""
 
-    def __init__(self, marks: SearchMarks) -> None:
+    def __init__(self, marks: SearchMarks, edit: QQuickItem) -> None:
         super().__init__(None)
         self._marks = marks
+        self.edit = edit  # whose document it marks (where it is on screen)
+        self.retired = False  # the search closed: to be taken off its document
         self.current: tuple[int, int] | None = None  # (block number, start in the block)
 
     def highlightBlock(self, text: str) -> None:
-        needle = self._marks.needle
+        """The block's matches while the document has marked fewer than `MARKS_PER_DOCUMENT` (the
+        count so far is the block state Qt carries from block to block), and the current match."""
+        marks = self._marks
+        needle = marks.needle
         if not needle:
             return
-        lowered = text.lower()
+        before = max(0, self.previousBlockState())
         block = self.currentBlock().blockNumber()
-        marks = self._marks
-        start = lowered.find(needle)
-        while start >= 0:
-            current = self.current == (block, start)
-            self.setFormat(start, len(needle), marks.current_format if current else marks.match_format)
+        current = self.current[1] if self.current is not None and self.current[0] == block else -1
+        lowered = text.lower()
+        marked = 0
+        start = lowered.find(needle) if before < MARKS_PER_DOCUMENT or current >= 0 else -1
+        while start >= 0 and before + marked < MARKS_PER_DOCUMENT:
+            self.setFormat(
+                start, len(needle), marks.current_format if start == current else marks.match_format
+            )
+            marked += 1
             start = lowered.find(needle, start + len(needle))
+        if start >= 0 and current >= start:  # past the document's marks: the current one still is
+            self.setFormat(current, len(needle), marks.current_format)
+        self.setCurrentBlockState(before + marked)
 
 
 def text_edits(root: QQuickItem, hidden: bool = False) -> list[QQuickItem]:
@@ -100,6 +125,14 @@ class SearchMarks:
         self.current_format = _format(QColor("#ffb938"), QColor("#1d1d1f"))
         self._highlighters: dict[int, MatchHighlighter] = {}
         self._current: MatchHighlighter | None = None
+        self._retired: dict[int, MatchHighlighter] = {}  # by document address: to be taken off
+        # text edits to give a highlighter, highlighters to run again or take off: in the next slices
+        self._waiting: dict[int, QQuickItem | MatchHighlighter] = {}
+        self.view: QQuickItem | None = None  # what is on screen (the conversation's list), when known
+        self._slices = QTimer()
+        self._slices.setSingleShot(True)
+        self._slices.setInterval(MARK_INTERVAL_MS)
+        self._slices.timeout.connect(self._mark_more)
 
     def set_colours(self, match: QColor, current: QColor, text: QColor) -> None:
         self.match_format = _format(match, text)
@@ -116,8 +149,14 @@ class SearchMarks:
         else:
             self.clear()
 
-    def watch(self, edit: QQuickItem) -> MatchHighlighter | None:
-        """A text edit of the conversation: marked while a query is active; its highlighter."""
+    def watch(self, edit: QQuickItem) -> None:
+        """A text edit of the conversation: marked while a query is active (in the next slices)."""
+        if self.needle:
+            self._wait([edit])
+
+    def _attach(self, edit: QQuickItem) -> MatchHighlighter | None:
+        """A text edit's highlighter, made (or one not yet taken off taken back) and run now if it has
+        none."""
         if not self.needle:
             return None
         quick = quick_document(edit)
@@ -128,21 +167,33 @@ class SearchMarks:
         highlighter = self._highlighters.get(address)
         if highlighter is not None and _address_of_document(highlighter) == address:
             return highlighter
-        highlighter = MatchHighlighter(self)
+        highlighter = self._retired.pop(address, None)
+        if highlighter is not None and _address_of_document(highlighter) == address:
+            highlighter.retired = False
+            self._waiting.pop(_pointer(highlighter), None)
+            self._highlighters[address] = highlighter
+            highlighter.rehighlight()
+            return highlighter
+        highlighter = MatchHighlighter(self, edit)
         highlighter.setDocument(document)
+        highlighter.rehighlight()  # now, in this slice (setDocument's own would come with the others')
         self._highlighters[address] = highlighter
         return highlighter
 
     def watch_all(self, root: QQuickItem) -> None:
         """Every text edit under `root`, the hidden ones too (a delegate pooled for reuse comes back
-        with new text and no call of its own)."""
+        with new text and no call of its own). `root` is the conversation list's content: the list
+        itself is what is on screen."""
+        self.view = root.parentItem()
         self._prune()
-        for edit in text_edits(root, hidden=True):
-            self.watch(edit)
+        if self.needle:
+            self._wait(text_edits(root, hidden=True))
 
     def mark_in(self, root: QQuickItem, index: int) -> QRectF:
         """Make the `index`-th match drawn under `root` the current one; its rectangle in `root`'s
-        coordinates (empty when `root` draws fewer matches: a match in markup, or in a title)."""
+        coordinates. When `root` draws fewer matches: the rectangle of its "more" block if it has one
+        (the match is in the part of a long reply not shown), else empty (a match in markup, or in a
+        title). Text edits before the one holding the match are counted, not walked match by match."""
         needle = self.needle
         if not needle or index < 0:
             self._set_current(None, None)
@@ -153,26 +204,31 @@ class SearchMarks:
             if document is None:
                 continue
             text = document.toPlainText().lower()
-            start = text.find(needle)
-            while start >= 0 and index > 0:
-                index -= 1
-                start = text.find(needle, start + len(needle))
-            if start < 0:
+            drawn = text.count(needle)
+            if index >= drawn:
+                index -= drawn
                 continue
+            start = text.find(needle)
+            for _ in range(index):
+                start = text.find(needle, start + len(needle))
             block = document.findBlock(start)
-            self._set_current(self.watch(edit), (block.blockNumber(), start - block.position()))
+            self._set_current(self._attach(edit), (block.blockNumber(), start - block.position()))
             rect = _position_rect(edit, start) or QRectF(0, 0, edit.width(), edit.height())
             return edit.mapRectToItem(root, rect)
         self._set_current(None, None)
-        return QRectF()
+        more = _more_block(root)
+        return more.mapRectToItem(root, QRectF(0, 0, more.width(), more.height())) if more else QRectF()
 
     def clear(self) -> None:
-        """The search closed: every highlighter comes off (its document is laid out plain again)."""
+        """The search closed: every highlighter comes off (its document is laid out plain again), in
+        slices, those on screen first."""
         highlighters, self._highlighters = self._highlighters, {}
         self._current = None
-        for highlighter in highlighters.values():
-            if highlighter.document() is not None:
-                highlighter.setDocument(None)
+        self._waiting.clear()
+        for address, highlighter in highlighters.items():
+            highlighter.retired = True
+            self._retired[address] = highlighter
+        self._wait(self._retired.values())
 
     def _set_current(self, highlighter: MatchHighlighter | None, where: tuple[int, int] | None) -> None:
         previous = self._current
@@ -190,11 +246,73 @@ class SearchMarks:
         self._highlighters = {
             address: h for address, h in self._highlighters.items() if _address_of_document(h) == address
         }
+        self._retired = {
+            address: h for address, h in self._retired.items() if _address_of_document(h) == address
+        }
 
     def _rehighlight(self) -> None:
         self._prune()
-        for highlighter in self._highlighters.values():
-            highlighter.rehighlight()
+        self._wait(self._highlighters.values())
+
+    def _wait(self, entries: Iterable[QQuickItem | MatchHighlighter]) -> None:
+        """Text edits to give a highlighter, highlighters to run again or take off: in the next
+        slices."""
+        for entry in entries:
+            self._waiting[_pointer(entry)] = entry
+        if self._waiting and not self._slices.isActive():
+            self._slices.start()
+
+    def _mark_more(self) -> None:
+        """One slice: documents waiting to be marked or unmarked, those on screen first, until
+        `MARK_SLICE_S`."""
+        started = time.perf_counter()
+        for key in self._on_screen_first():
+            entry = self._waiting.pop(key, None)
+            if isinstance(entry, MatchHighlighter):
+                if entry.retired:
+                    self._retired.pop(_address_of_document(entry), None)
+                    if entry.document() is not None:
+                        entry.setDocument(None)
+                elif entry.document() is not None:
+                    entry.rehighlight()
+            elif entry is not None and shiboken6.isValid(entry):
+                self._attach(entry)
+            if time.perf_counter() - started >= MARK_SLICE_S:
+                break
+        if self._waiting:
+            self._slices.start()
+
+    def _on_screen_first(self) -> list[int]:
+        """The waiting entries, those whose text edit is on screen (in `view`) first."""
+        view = self.view
+        if view is None or not shiboken6.isValid(view) or len(self._waiting) < 2:
+            return list(self._waiting)
+        height = view.height()
+
+        def off_screen(address: int) -> bool:
+            entry = self._waiting[address]
+            edit = entry.edit if isinstance(entry, MatchHighlighter) else entry
+            if not shiboken6.isValid(edit) or not edit.isVisible():
+                return True
+            area = edit.mapRectToItem(view, QRectF(0, 0, edit.width(), edit.height()))
+            return area.bottom() < 0 or area.top() > height
+
+        return sorted(self._waiting, key=off_screen)
+
+
+def _more_block(root: QQuickItem) -> QQuickItem | None:
+    """The shown "more" block under `root` (the part of a long reply not laid out), if any."""
+    stack = [root]
+    while stack:
+        item = stack.pop()
+        if item.isVisible() and item.objectName() == _MORE:
+            return item
+        stack.extend(item.childItems())
+    return None
+
+
+def _pointer(entry: QQuickItem | MatchHighlighter) -> int:
+    return shiboken6.getCppPointer(entry)[0]
 
 
 def _address_of_document(highlighter: MatchHighlighter) -> int:
