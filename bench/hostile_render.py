@@ -17,6 +17,7 @@ from bench.ui_common import (
     frame,
     open_window,
     qt_loop,
+    reset_peak,
     resident_mb,
     temp_dir,
     until,
@@ -49,15 +50,6 @@ def _rss_mb(field: str = "VmRSS") -> float:
     return resident_mb(field) or 0.0  # 0 where the system cannot tell: the stall is the figure that counts
 
 
-def _reset_peak() -> None:
-    """Linux: start the process's peak resident size (VmHWM) over from now."""
-    try:
-        with open("/proc/self/clear_refs", "w") as refs:
-            refs.write("5")
-    except OSError:
-        pass
-
-
 async def _case(cwd: str, prompt: str) -> dict[str, float | str]:
     window = await open_window(cwd)
     try:
@@ -67,7 +59,7 @@ async def _case(cwd: str, prompt: str) -> dict[str, float | str]:
         await asyncio.sleep(0.3)
         ended: list[str] = []
         objects.turn.turnEnded.connect(ended.append)
-        _reset_peak()
+        reset_peak()
         base = _rss_mb()
         monitor = StallMonitor()
         monitor.start()

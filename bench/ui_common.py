@@ -75,6 +75,15 @@ def resident_mb(field: str = "VmRSS") -> float | None:
     return None
 
 
+def reset_peak() -> None:
+    """Linux: start the process's peak resident size (VmHWM) over from now."""
+    try:
+        with open("/proc/self/clear_refs", "w") as refs:
+            refs.write("5")
+    except OSError:
+        pass
+
+
 async def until(predicate: Callable[[], Any], timeout: float = 120.0, interval: float = 0.005) -> None:
     """Wait for `predicate`, checking every `interval` s; a benchmark never waits forever."""
     deadline = time.monotonic() + timeout
