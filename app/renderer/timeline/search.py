@@ -16,7 +16,7 @@ numbers of the occurrences nearest its bottom, which are the ones kept."""
 from __future__ import annotations
 
 import time
-from collections.abc import Generator, Iterator
+from collections.abc import Iterator
 from typing import Literal, NamedTuple
 
 from app.renderer.ansi_text import strip_escapes
@@ -91,13 +91,13 @@ class Span(NamedTuple):
 FIELD_CHARS = 1_024  # what reading one field costs besides its text, in characters of text
 
 
-def row_spans(
-    item_ids: tuple[str, ...], items: dict[str, Item], needle: str
-) -> Generator[None, None, list[Span]]:
+def row_spans(item_ids: tuple[str, ...], items: dict[str, Item], needle: str) -> Iterator[list[Span] | None]:
     """A row's occurrences field by field from its top (its items in order, each item's texts in the
-    order shown); yields whenever about a window of text (`WINDOW_CHARS`) has been read since it last
-    did, so a step is bounded however long one text or how many fields the row has. Each text is asked
-    of its item once, when the row comes to it; nothing of it is copied but the window being read."""
+    order shown): yields None whenever about a window of text (`WINDOW_CHARS`) has been read since it
+    last did, so a step is bounded however long one text or how many fields the row has, and at last
+    the row's spans. Each text is asked of its item once, when the row comes to it; nothing of it is
+    copied but the window being read."""
+    window = search_count.WINDOW_CHARS
     spans: list[Span] = []
     total = read = 0
     for item_id in item_ids:
@@ -105,15 +105,19 @@ def row_spans(
         if item is None:
             continue
         for field, text in searchable(item):
-            found = yield from search_count.counting(text, needle)
+            if len(text) <= window:  # most texts: at once, without a generator of their own
+                found = text.lower().count(needle) if text else 0
+                read += len(text) + FIELD_CHARS
+            else:
+                found = yield from search_count.counting(text, needle)
+                read = window
             if found:
                 spans.append(Span(item_id, field, total, found))
                 total += found
-            read += min(len(text), search_count.WINDOW_CHARS) + FIELD_CHARS
-            if read >= search_count.WINDOW_CHARS:
+            if read >= window:
                 read = 0
-                yield
-    return spans
+                yield None
+    yield spans
 
 
 class SearchScan:
@@ -130,7 +134,7 @@ class SearchScan:
         self.spans: dict[RowKey, tuple[Span, ...]] = {}
         self.capped = False  # stopped at MAX_HITS
         self._next_row = len(timeline.rows) - 1  # the next row to scan (rows are oldest first)
-        self._row: tuple[RowKey, Generator[None, None, list[Span]]] | None = None  # being counted
+        self._row: tuple[RowKey, Iterator[list[Span] | None]] | None = None  # being counted
         self.rows_scanned = 0
 
     @property
@@ -143,37 +147,36 @@ class SearchScan:
         scan is done, or `stop_at_hits` hits exist; returns how many hits were added."""
         if self.done:
             return 0
-        rows = self.timeline.rows
-        started = time.perf_counter()
+        rows, items, needle = self.timeline.rows, self.timeline.items, self._needle
+        clock = time.perf_counter
+        started = clock()
         before = len(self.hits)
-        while not self.done:
+        while self._row is not None or self._next_row >= 0:
             if self._row is None:
                 row = rows[self._next_row]
                 self._next_row -= 1
                 if row.kind not in SEARCHED_ROWS:
                     self.rows_scanned += 1
-                    if time.perf_counter() - started >= budget_s:
+                    if clock() - started >= budget_s:
                         break
                     continue
-                self._row = (row.key, row_spans(row.item_ids, self.timeline.items, self._needle))
-            key, counts = self._row
-            try:
-                next(counts)
-            except StopIteration as counted:
+                self._row = (row.key, row_spans(row.item_ids, items, needle))
+            spans = next(self._row[1])
+            if spans is not None:
+                key = self._row[0]
                 self._row = None
                 self.rows_scanned += 1
-                self._keep(key, counted.value)
-                if self.capped or (stop_at_hits is not None and len(self.hits) >= stop_at_hits):
-                    break
-            if time.perf_counter() - started >= budget_s:
+                if spans:
+                    self._keep(key, spans)
+                    if self.capped or (stop_at_hits is not None and len(self.hits) >= stop_at_hits):
+                        break
+            if clock() - started >= budget_s:
                 break
         return len(self.hits) - before
 
     def _keep(self, key: RowKey, spans: list[Span]) -> None:
         """A counted row's hits, its last occurrence first, as many as there is room for: the numbers
         kept are the row's highest, so only those hits are made."""
-        if not spans:
-            return
         total = spans[-1].first + spans[-1].count
         room = MAX_HITS - len(self.hits)
         if total >= room:

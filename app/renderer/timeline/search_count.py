@@ -67,9 +67,9 @@ def counting(text: str, needle: str, window: int = 0) -> Generator[None, None, i
     `_end_of_last`: a few more counts of the window). The only difference from the whole text: a
     capital sigma at a window's edge with more than `SIGMA_CONTEXT` case-ignorable characters between
     it and the letter that decides its form, for a needle holding a sigma."""
-    if not text:
-        return 0
     window = window or WINDOW_CHARS
+    if len(text) <= window:  # one window: the whole text at once
+        return text.lower().count(needle)
     context = SIGMA_CONTEXT if any(sigma in needle for sigma in _SIGMAS) else 0
     overlapping = overlaps_itself(needle)
     keep = len(needle) - 1
