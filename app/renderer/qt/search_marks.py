@@ -40,12 +40,15 @@ def _format(background: QColor, foreground: QColor) -> QTextCharFormat:
 class MatchHighlighter(QSyntaxHighlighter):
     """The matches in one text document. Kept by `SearchMarks`, not parented to the document: a document
     reached from Python is only valid while its QQuickTextDocument wrapper lives (PySide ties the two),
-    so nothing here holds a document; Qt's highlighter lets go of a document that is destroyed."""
+    so nothing here holds a document; Qt's highlighter lets go of a document that is destroyed.
 
-    def __init__(self, marks: SearchMarks, edit: QQuickItem) -> None:
+    It marks nothing until it is `armed` (in a slice, or at once for the current match): Qt runs a
+    highlighter over its whole document when it is set on one, and that pass must stay cheap."""
+
+    def __init__(self, marks: SearchMarks) -> None:
         super().__init__(None)
         self._marks = marks
-        self.edit = edit  # whose document it marks (where it is on screen)
+        self.armed = False
         self.retired = False  # the search closed: to be taken off its document
         self.current: tuple[int, int] | None = None  # (block number, start in the block)
 
@@ -54,7 +57,7 @@ class MatchHighlighter(QSyntaxHighlighter):
         count so far is the block state Qt carries from block to block), and the current match."""
         marks = self._marks
         needle = marks.needle
-        if not needle:
+        if not needle or not self.armed:
             return
         before = max(0, self.previousBlockState())
         block = self.currentBlock().blockNumber()
@@ -71,6 +74,12 @@ class MatchHighlighter(QSyntaxHighlighter):
         if start >= 0 and current >= start:  # past the document's marks: the current one still is
             self.setFormat(current, len(needle), marks.current_format)
         self.setCurrentBlockState(before + marked)
+
+    def run(self) -> None:
+        """Mark its document now."""
+        self.armed = True
+        if self.document() is not None:
+            self.rehighlight()
 
 
 def text_edits(root: QQuickItem, hidden: bool = False) -> list[QQuickItem]:
@@ -117,7 +126,9 @@ def _address(document: QTextDocument) -> int:
 
 class SearchMarks:
     """The highlighters of one window's conversation (one per text document, by its address) and what
-    they mark."""
+    they mark. Highlighters are made as text edits report themselves (cheap: they mark nothing yet) and
+    wait in `_waiting` to be run, or taken off once the search closed; only highlighters wait, never a
+    text edit (QML may destroy one in between)."""
 
     def __init__(self) -> None:
         self.needle = ""  # the query, lower-case; "" marks nothing
@@ -126,9 +137,8 @@ class SearchMarks:
         self._highlighters: dict[int, MatchHighlighter] = {}
         self._current: MatchHighlighter | None = None
         self._retired: dict[int, MatchHighlighter] = {}  # by document address: to be taken off
-        # text edits to give a highlighter, highlighters to run again or take off: in the next slices
-        self._waiting: dict[int, QQuickItem | MatchHighlighter] = {}
-        self.view: QQuickItem | None = None  # what is on screen (the conversation's list), when known
+        self._waiting: dict[int, MatchHighlighter] = {}  # to run or take off, by their own address
+        self._view: QQuickItem | None = None  # what is on screen (the conversation's list), when known
         self._slices = QTimer()
         self._slices.setSingleShot(True)
         self._slices.setInterval(MARK_INTERVAL_MS)
@@ -151,12 +161,28 @@ class SearchMarks:
 
     def watch(self, edit: QQuickItem) -> None:
         """A text edit of the conversation: marked while a query is active (in the next slices)."""
-        if self.needle:
-            self._wait([edit])
+        highlighter = self._highlighter(edit)
+        if highlighter is not None and not highlighter.armed:
+            self._wait([highlighter])
 
-    def _attach(self, edit: QQuickItem) -> MatchHighlighter | None:
-        """A text edit's highlighter, made (or one not yet taken off taken back) and run now if it has
-        none."""
+    def watch_all(self, root: QQuickItem) -> None:
+        """Every text edit under `root`, the hidden ones too (a delegate pooled for reuse comes back
+        with new text and no call of its own). `root` is the conversation list's content: the list
+        itself is what is on screen."""
+        view = root.parentItem()
+        if view is not None and view is not self._view:
+            self._view = view
+            view.destroyed.connect(self._forget_view)
+        self._prune()
+        for edit in text_edits(root, hidden=True):
+            self.watch(edit)
+
+    def _forget_view(self) -> None:
+        self._view = None
+
+    def _highlighter(self, edit: QQuickItem) -> MatchHighlighter | None:
+        """A text edit's highlighter while a query is active: its own, one being taken off taken back,
+        or a new one (armed in a later slice)."""
         if not self.needle:
             return None
         quick = quick_document(edit)
@@ -170,24 +196,12 @@ class SearchMarks:
         highlighter = self._retired.pop(address, None)
         if highlighter is not None and _address_of_document(highlighter) == address:
             highlighter.retired = False
-            self._waiting.pop(_pointer(highlighter), None)
-            self._highlighters[address] = highlighter
-            highlighter.rehighlight()
-            return highlighter
-        highlighter = MatchHighlighter(self, edit)
-        highlighter.setDocument(document)
-        highlighter.rehighlight()  # now, in this slice (setDocument's own would come with the others')
+            highlighter.armed = False  # run again with this query in its slice
+        else:
+            highlighter = MatchHighlighter(self)
+            highlighter.setDocument(document)
         self._highlighters[address] = highlighter
         return highlighter
-
-    def watch_all(self, root: QQuickItem) -> None:
-        """Every text edit under `root`, the hidden ones too (a delegate pooled for reuse comes back
-        with new text and no call of its own). `root` is the conversation list's content: the list
-        itself is what is on screen."""
-        self.view = root.parentItem()
-        self._prune()
-        if self.needle:
-            self._wait(text_edits(root, hidden=True))
 
     def mark_in(self, root: QQuickItem, index: int) -> QRectF:
         """Make the `index`-th match drawn under `root` the current one; its rectangle in `root`'s
@@ -212,7 +226,7 @@ class SearchMarks:
             for _ in range(index):
                 start = text.find(needle, start + len(needle))
             block = document.findBlock(start)
-            self._set_current(self._attach(edit), (block.blockNumber(), start - block.position()))
+            self._set_current(self._highlighter(edit), (block.blockNumber(), start - block.position()))
             rect = _position_rect(edit, start) or QRectF(0, 0, edit.width(), edit.height())
             return edit.mapRectToItem(root, rect)
         self._set_current(None, None)
@@ -235,11 +249,12 @@ class SearchMarks:
         self._current = highlighter
         if previous is not None and previous is not highlighter:
             previous.current = None
-            if previous.document() is not None:
-                previous.rehighlight()
+            if previous.armed:
+                previous.run()
         if highlighter is not None:
             highlighter.current = where
-            highlighter.rehighlight()
+            self._waiting.pop(_pointer(highlighter), None)
+            highlighter.run()
 
     def _prune(self) -> None:
         """Forget highlighters whose document is gone (their rows' delegates were destroyed)."""
@@ -251,48 +266,46 @@ class SearchMarks:
         }
 
     def _rehighlight(self) -> None:
+        """Every highlighter runs again (a new query, new colours), in the next slices."""
         self._prune()
         self._wait(self._highlighters.values())
 
-    def _wait(self, entries: Iterable[QQuickItem | MatchHighlighter]) -> None:
-        """Text edits to give a highlighter, highlighters to run again or take off: in the next
-        slices."""
-        for entry in entries:
-            self._waiting[_pointer(entry)] = entry
+    def _wait(self, highlighters: Iterable[MatchHighlighter]) -> None:
+        for highlighter in highlighters:
+            self._waiting[_pointer(highlighter)] = highlighter
         if self._waiting and not self._slices.isActive():
             self._slices.start()
 
     def _mark_more(self) -> None:
-        """One slice: documents waiting to be marked or unmarked, those on screen first, until
-        `MARK_SLICE_S`."""
+        """One slice: highlighters run or taken off, those on screen first, until `MARK_SLICE_S`."""
         started = time.perf_counter()
         for key in self._on_screen_first():
-            entry = self._waiting.pop(key, None)
-            if isinstance(entry, MatchHighlighter):
-                if entry.retired:
-                    self._retired.pop(_address_of_document(entry), None)
-                    if entry.document() is not None:
-                        entry.setDocument(None)
-                elif entry.document() is not None:
-                    entry.rehighlight()
-            elif entry is not None and shiboken6.isValid(entry):
-                self._attach(entry)
+            highlighter = self._waiting.pop(key, None)
+            if highlighter is None:
+                continue
+            if highlighter.retired:
+                self._retired.pop(_address_of_document(highlighter), None)
+                if highlighter.document() is not None:
+                    highlighter.setDocument(None)
+            else:
+                highlighter.run()
             if time.perf_counter() - started >= MARK_SLICE_S:
                 break
         if self._waiting:
             self._slices.start()
 
     def _on_screen_first(self) -> list[int]:
-        """The waiting entries, those whose text edit is on screen (in `view`) first."""
-        view = self.view
-        if view is None or not shiboken6.isValid(view) or len(self._waiting) < 2:
+        """The waiting highlighters, those whose text edit (the parent of its document) is on screen
+        first."""
+        view = self._view
+        if view is None or len(self._waiting) < 2:
             return list(self._waiting)
         height = view.height()
 
-        def off_screen(address: int) -> bool:
-            entry = self._waiting[address]
-            edit = entry.edit if isinstance(entry, MatchHighlighter) else entry
-            if not shiboken6.isValid(edit) or not edit.isVisible():
+        def off_screen(key: int) -> bool:
+            document = self._waiting[key].document()
+            edit = document.parent() if document is not None else None
+            if not isinstance(edit, QQuickItem) or not edit.isVisible():
                 return True
             area = edit.mapRectToItem(view, QRectF(0, 0, edit.width(), edit.height()))
             return area.bottom() < 0 or area.top() > height
@@ -311,8 +324,8 @@ def _more_block(root: QQuickItem) -> QQuickItem | None:
     return None
 
 
-def _pointer(entry: QQuickItem | MatchHighlighter) -> int:
-    return shiboken6.getCppPointer(entry)[0]
+def _pointer(highlighter: MatchHighlighter) -> int:
+    return shiboken6.getCppPointer(highlighter)[0]
 
 
 def _address_of_document(highlighter: MatchHighlighter) -> int:
