@@ -16,7 +16,7 @@ edits (or a tool card's, for a hit in a tool), top to bottom. A match past what 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import shiboken6
 from PySide6.QtCore import Q_ARG, Q_RETURN_ARG, QMetaObject, QRectF, QTimer
@@ -40,15 +40,11 @@ def _format(background: QColor, foreground: QColor) -> QTextCharFormat:
 class MatchHighlighter(QSyntaxHighlighter):
     """The matches in one text document. Kept by `SearchMarks`, not parented to the document: a document
     reached from Python is only valid while its QQuickTextDocument wrapper lives (PySide ties the two),
-    so nothing here holds a document; Qt's highlighter lets go of a document that is destroyed.
-
-    It marks nothing until it is `armed` (in a slice, or at once for the current match): Qt runs a
-    highlighter over its whole document when it is set on one, and that pass must stay cheap."""
+    so nothing here holds a document; Qt's highlighter lets go of a document that is destroyed."""
 
     def __init__(self, marks: SearchMarks) -> None:
         super().__init__(None)
         self._marks = marks
-        self.armed = False
         self.retired = False  # the search closed: to be taken off its document
         self.current: tuple[int, int] | None = None  # (block number, start in the block)
 
@@ -57,7 +53,7 @@ class MatchHighlighter(QSyntaxHighlighter):
         count so far is the block state Qt carries from block to block), and the current match."""
         marks = self._marks
         needle = marks.needle
-        if not needle or not self.armed:
+        if not needle:
             return
         before = max(0, self.previousBlockState())
         block = self.currentBlock().blockNumber()
@@ -74,12 +70,6 @@ class MatchHighlighter(QSyntaxHighlighter):
         if start >= 0 and current >= start:  # past the document's marks: the current one still is
             self.setFormat(current, len(needle), marks.current_format)
         self.setCurrentBlockState(before + marked)
-
-    def run(self) -> None:
-        """Mark its document now."""
-        self.armed = True
-        if self.document() is not None:
-            self.rehighlight()
 
 
 def text_edits(root: QQuickItem, hidden: bool = False) -> list[QQuickItem]:
@@ -126,9 +116,10 @@ def _address(document: QTextDocument) -> int:
 
 class SearchMarks:
     """The highlighters of one window's conversation (one per text document, by its address) and what
-    they mark. Highlighters are made as text edits report themselves (cheap: they mark nothing yet) and
-    wait in `_waiting` to be run, or taken off once the search closed; only highlighters wait, never a
-    text edit (QML may destroy one in between)."""
+    they mark. What waits for a slice (`_waiting`): text edits to give a highlighter, highlighters to
+    run again or take off. Setting a highlighter on a document or taking it off costs a layout of the
+    document even when nothing is marked, so that waits too; a waiting text edit is dropped when QML
+    destroys it (its `destroyed` signal), so no slice touches a destroyed one."""
 
     def __init__(self) -> None:
         self.needle = ""  # the query, lower-case; "" marks nothing
@@ -137,7 +128,8 @@ class SearchMarks:
         self._highlighters: dict[int, MatchHighlighter] = {}
         self._current: MatchHighlighter | None = None
         self._retired: dict[int, MatchHighlighter] = {}  # by document address: to be taken off
-        self._waiting: dict[int, MatchHighlighter] = {}  # to run or take off, by their own address
+        self._waiting: dict[int, QQuickItem | MatchHighlighter] = {}  # by their own address
+        self._guards: dict[int, Callable[..., None]] = {}  # a waiting text edit's `destroyed` slot
         self._view: QQuickItem | None = None  # what is on screen (the conversation's list), when known
         self._slices = QTimer()
         self._slices.setSingleShot(True)
@@ -161,9 +153,29 @@ class SearchMarks:
 
     def watch(self, edit: QQuickItem) -> None:
         """A text edit of the conversation: marked while a query is active (in the next slices)."""
-        highlighter = self._highlighter(edit)
-        if highlighter is not None and not highlighter.armed:
+        if not self.needle:
+            return
+        address = _document_address(edit)
+        if address is None:
+            return
+        highlighter = self._highlighters.get(address)
+        if highlighter is not None and _address_of_document(highlighter) == address:
+            return  # Qt marks what changes in its document
+        highlighter = self._take_back(address)
+        if highlighter is not None:
             self._wait([highlighter])
+            return
+        key = _pointer(edit)
+        if key in self._waiting:
+            return
+
+        def destroyed(*_: object) -> None:
+            self._waiting.pop(key, None)
+            self._guards.pop(key, None)
+
+        edit.destroyed.connect(destroyed)
+        self._guards[key] = destroyed
+        self._wait([edit])
 
     def watch_all(self, root: QQuickItem) -> None:
         """Every text edit under `root`, the hidden ones too (a delegate pooled for reuse comes back
@@ -180,9 +192,17 @@ class SearchMarks:
     def _forget_view(self) -> None:
         self._view = None
 
-    def _highlighter(self, edit: QQuickItem) -> MatchHighlighter | None:
-        """A text edit's highlighter while a query is active: its own, one being taken off taken back,
-        or a new one (armed in a later slice)."""
+    def _take_back(self, address: int) -> MatchHighlighter | None:
+        """A highlighter still to be taken off the document at `address`, active again."""
+        highlighter = self._retired.pop(address, None)
+        if highlighter is None or _address_of_document(highlighter) != address:
+            return None
+        highlighter.retired = False
+        self._highlighters[address] = highlighter
+        return highlighter
+
+    def _attach(self, edit: QQuickItem) -> MatchHighlighter | None:
+        """A text edit's highlighter while a query is active, made and run now if it has none."""
         if not self.needle:
             return None
         quick = quick_document(edit)
@@ -193,14 +213,12 @@ class SearchMarks:
         highlighter = self._highlighters.get(address)
         if highlighter is not None and _address_of_document(highlighter) == address:
             return highlighter
-        highlighter = self._retired.pop(address, None)
-        if highlighter is not None and _address_of_document(highlighter) == address:
-            highlighter.retired = False
-            highlighter.armed = False  # run again with this query in its slice
-        else:
+        highlighter = self._take_back(address)
+        if highlighter is None:
             highlighter = MatchHighlighter(self)
             highlighter.setDocument(document)
-        self._highlighters[address] = highlighter
+            self._highlighters[address] = highlighter
+        highlighter.rehighlight()  # now (setDocument's own would come with every other one's)
         return highlighter
 
     def mark_in(self, root: QQuickItem, index: int) -> QRectF:
@@ -226,7 +244,7 @@ class SearchMarks:
             for _ in range(index):
                 start = text.find(needle, start + len(needle))
             block = document.findBlock(start)
-            self._set_current(self._highlighter(edit), (block.blockNumber(), start - block.position()))
+            self._set_current(self._attach(edit), (block.blockNumber(), start - block.position()))
             rect = _position_rect(edit, start) or QRectF(0, 0, edit.width(), edit.height())
             return edit.mapRectToItem(root, rect)
         self._set_current(None, None)
@@ -238,7 +256,8 @@ class SearchMarks:
         slices, those on screen first."""
         highlighters, self._highlighters = self._highlighters, {}
         self._current = None
-        self._waiting.clear()
+        for key in list(self._waiting):
+            self._unwait(key)
         for address, highlighter in highlighters.items():
             highlighter.retired = True
             self._retired[address] = highlighter
@@ -249,12 +268,12 @@ class SearchMarks:
         self._current = highlighter
         if previous is not None and previous is not highlighter:
             previous.current = None
-            if previous.armed:
-                previous.run()
+            if previous.document() is not None:
+                previous.rehighlight()
         if highlighter is not None:
             highlighter.current = where
-            self._waiting.pop(_pointer(highlighter), None)
-            highlighter.run()
+            self._unwait(_pointer(highlighter))
+            highlighter.rehighlight()
 
     def _prune(self) -> None:
         """Forget highlighters whose document is gone (their rows' delegates were destroyed)."""
@@ -270,41 +289,57 @@ class SearchMarks:
         self._prune()
         self._wait(self._highlighters.values())
 
-    def _wait(self, highlighters: Iterable[MatchHighlighter]) -> None:
-        for highlighter in highlighters:
-            self._waiting[_pointer(highlighter)] = highlighter
+    def _wait(self, entries: Iterable[QQuickItem | MatchHighlighter]) -> None:
+        for entry in entries:
+            self._waiting[_pointer(entry)] = entry
         if self._waiting and not self._slices.isActive():
             self._slices.start()
 
+    def _unwait(self, key: int) -> QQuickItem | MatchHighlighter | None:
+        """Take an entry out of `_waiting` (a text edit's `destroyed` slot with it)."""
+        entry = self._waiting.pop(key, None)
+        guard = self._guards.pop(key, None)
+        if guard is not None and isinstance(entry, QQuickItem):
+            entry.destroyed.disconnect(guard)
+        return entry
+
     def _mark_more(self) -> None:
-        """One slice: highlighters run or taken off, those on screen first, until `MARK_SLICE_S`."""
+        """One slice: text edits given a highlighter, highlighters run again or taken off, those on
+        screen first, until `MARK_SLICE_S`."""
         started = time.perf_counter()
         for key in self._on_screen_first():
-            highlighter = self._waiting.pop(key, None)
-            if highlighter is None:
-                continue
-            if highlighter.retired:
-                self._retired.pop(_address_of_document(highlighter), None)
-                if highlighter.document() is not None:
-                    highlighter.setDocument(None)
+            entry = self._unwait(key)
+            if isinstance(entry, MatchHighlighter):
+                if entry.retired:
+                    self._retired.pop(_address_of_document(entry), None)
+                    if entry.document() is not None:
+                        entry.setDocument(None)
+                elif entry.document() is not None:
+                    entry.rehighlight()
+            elif entry is not None:
+                self._attach(entry)
             else:
-                highlighter.run()
+                continue
             if time.perf_counter() - started >= MARK_SLICE_S:
                 break
         if self._waiting:
             self._slices.start()
 
     def _on_screen_first(self) -> list[int]:
-        """The waiting highlighters, those whose text edit (the parent of its document) is on screen
-        first."""
+        """The waiting entries, those whose text edit (for a highlighter: its document's parent) is on
+        screen first."""
         view = self._view
         if view is None or len(self._waiting) < 2:
             return list(self._waiting)
         height = view.height()
 
         def off_screen(key: int) -> bool:
-            document = self._waiting[key].document()
-            edit = document.parent() if document is not None else None
+            entry = self._waiting[key]
+            if isinstance(entry, MatchHighlighter):
+                document = entry.document()
+                edit = document.parent() if document is not None else None
+            else:
+                edit = entry
             if not isinstance(edit, QQuickItem) or not edit.isVisible():
                 return True
             area = edit.mapRectToItem(view, QRectF(0, 0, edit.width(), edit.height()))
@@ -324,8 +359,14 @@ def _more_block(root: QQuickItem) -> QQuickItem | None:
     return None
 
 
-def _pointer(highlighter: MatchHighlighter) -> int:
-    return shiboken6.getCppPointer(highlighter)[0]
+def _pointer(entry: QQuickItem | MatchHighlighter) -> int:
+    return shiboken6.getCppPointer(entry)[0]
+
+
+def _document_address(edit: QQuickItem) -> int | None:
+    quick = quick_document(edit)
+    document = quick.textDocument() if quick is not None else None
+    return _address(document) if document is not None else None
 
 
 def _address_of_document(highlighter: MatchHighlighter) -> int:
