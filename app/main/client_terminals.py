@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.main.paths import within
-from app.main.process_tree import kill_tagged, new_scope, tagged_env
+from app.main.process_tree import ScopeSweeper, kill_tagged, new_scope, tagged_env
 from app.main.pty_backends import PtyHandle, exec_problem, spawn_pty
 
 log = logging.getLogger(__name__)
@@ -101,6 +101,7 @@ class ClientTerminals:
         self._spawn = spawn  # the platform's PTY (tests also run the threaded reader on Linux)
         self._reapers: set[asyncio.Future[None]] = set()
         self._scope = new_scope("terminals")  # what the kills find: every process of these terminals
+        self._sweeper = ScopeSweeper()  # the kills of the processes that left a terminal's group
 
     def __len__(self) -> int:
         return len(self._terminals)
@@ -220,11 +221,15 @@ class ClientTerminals:
         self._kill(self._get(terminal_id, session_key))
 
     def _kill(self, terminal: ClientTerminal) -> None:
-        """Its process group, and the processes that left it (setsid, double forks) but still carry
-        the terminal's scope."""
+        """Its process group at once, and the processes that left it (setsid, double forks) but still
+        carry the terminal's scope right after, off the loop (with the other terminals killed now)."""
         if terminal.status is None:
             terminal.pty.kill()
-        kill_tagged(f"{self._scope}/{terminal.terminal_id}")
+        self._sweeper.sweep(f"{self._scope}/{terminal.terminal_id}")
+
+    async def swept(self) -> None:
+        """Until the processes of every terminal killed so far are gone too."""
+        await self._sweeper.wait()
 
     def release(self, session_key: str, terminal_id: str) -> None:
         self.kill(session_key, terminal_id)  # (also checks the id belongs to the session)
@@ -238,6 +243,7 @@ class ClientTerminals:
         return len(ids)
 
     def shutdown(self) -> None:
+        self._sweeper.cancel()
         for terminal in list(self._terminals.values()):
             terminal.pty.kill()
             terminal.pty.close()

@@ -94,8 +94,10 @@ class ClientTerminalHost:
         self.terminals.release(self._context(acp_session_id).key, terminal_id)
 
     # --- lifecycle -----------------------------------------------------------------------------------
-    def close_session(self, session_key: str) -> None:
+    async def close_session(self, session_key: str) -> None:
+        """End the session's terminals and, once this returns, every process they started."""
         self.terminals.close_session(session_key)
+        await self.terminals.swept()
 
     def shutdown(self) -> None:
         self.terminals.shutdown()
