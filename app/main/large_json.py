@@ -10,8 +10,9 @@ at least HOIST_BYTES is found with bounded `find`s, replaced by a marker and dec
 (about PIECE_BYTES each, cut between escapes, never inside a UTF-8 character or between the two halves
 of a surrogate pair) by the json module's own string scanner; what is left of the line is small and
 goes to json.loads; the markers are then replaced by the decoded strings. The result and the errors
-(ValueError, RecursionError) are json.loads's for the same bytes. A line whose JSON outside such strings
-is over MAX_STRUCTURE_BYTES is refused (LineTooComplex): parsing it would hold the lock that long."""
+(ValueError, RecursionError) are json.loads's for the same bytes (when they are UTF-8). A line whose
+JSON outside such strings is over MAX_STRUCTURE_BYTES is refused (LineTooComplex): parsing it would
+hold the lock that long."""
 
 from __future__ import annotations
 
@@ -37,7 +38,11 @@ class LineTooComplex(ValueError):
 
 
 def loads_large(data: Data) -> Any:
-    """`json.loads(data)` for a line of megabytes, in bounded steps (run it in a worker thread)."""
+    """`json.loads(data)` for a line of megabytes, in bounded steps (run it in a worker thread); UTF-8
+    only (json.loads would also take UTF-16 and UTF-32, which no ACP agent writes)."""
+    encoding = json.detect_encoding(bytes(data[:4]))
+    if encoding != "utf-8":
+        raise ValueError(f"a long line must be UTF-8 JSON, not {encoding}")
     regions = _long_strings(data)
     nonce = uuid.uuid4().hex
     while True:
@@ -62,8 +67,8 @@ def _check_structure(data: Data, regions: list[tuple[int, int]]) -> None:
     outside = len(data) - sum(end - start for start, end in regions)
     if outside > MAX_STRUCTURE_BYTES:
         raise LineTooComplex(
-            f"{outside:,} bytes of JSON outside long strings: ClawQt parses at most "
-            f"{MAX_STRUCTURE_BYTES:,} in one line"
+            f"holds {outside:,} bytes of JSON outside long strings (ClawQt parses at most "
+            f"{MAX_STRUCTURE_BYTES:,} in one line)"
         )
 
 

@@ -11,6 +11,10 @@ No line can end the stream: a line that cannot be parsed (also one nested too de
 that is not a JSON-RPC message (an `id` JSON-RPC does not allow: a list, an object, a boolean; a
 `method` that is not a string), or whose handling fails is dropped, logged and counted, and the next
 line is read. Only the agent closing its stdout ends it (`on_closed` then says so).
+
+A line of LARGE_LINE_BYTES or more is gathered without joining its pieces again and parsed in a worker
+thread in steps that each hold the interpreter lock briefly (`large_json`: json.loads held the window
+for the whole parse, in any thread); nothing read after it is handled before it.
 """
 
 from __future__ import annotations
@@ -18,28 +22,25 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 import time
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 from app.main.json_rpc import jsonrpc_problem
+from app.main.large_json import PIECE_BYTES, LineTooComplex, loads_large
 
 log = logging.getLogger(__name__)
 
 READ_CHUNK = 256 * 1024
 YIELD_AFTER_S = 0.008  # longest stretch of message handling before the loop gets a turn
 _LOG_PREVIEW = 160
-LARGE_LINE_BYTES = 1024 * 1024  # a line this long is decoded and parsed in separate steps
+LARGE_LINE_BYTES = 1024 * 1024  # a line this long is parsed in a worker thread, in short steps
+_NOT_SPACE = re.compile(rb"[^ \t\r\n]")
 
-T = TypeVar("T")
-RawObserver = Callable[[str, dict[str, Any], bytes | str], None]  # direction, message, its line
+RawObserver = Callable[[str, dict[str, Any], bytes | bytearray | str], None]  # direction, message, its line
 Interceptor = Callable[[dict[str, Any]], bool]
 Diagnostic = Callable[[str], None]
-
-
-def _preview(line: bytes | str) -> str:
-    head = line[:_LOG_PREVIEW]
-    return head.decode("utf-8", "replace") if isinstance(head, bytes) else head
 
 
 class StdioTransport:
@@ -102,7 +103,7 @@ class StdioTransport:
             self._on_diagnostic(text)
 
     async def _read_loop(self) -> None:
-        pending: list[bytes] = []
+        pending = bytearray()  # grows in place: a line of 100 MB is never copied whole to be joined
         try:
             while True:
                 chunk = await self._stdout.read(READ_CHUNK)
@@ -118,19 +119,22 @@ class StdioTransport:
                         busy_until = time.perf_counter() + YIELD_AFTER_S
                     newline = chunk.find(b"\n", start)
                     if newline < 0:
-                        pending.append(chunk[start:])
+                        pending += memoryview(chunk)[start:]
                         break
-                    pending.append(chunk[start:newline])
-                    line = b"".join(pending)
-                    pending.clear()
+                    line: bytes | bytearray = chunk[start:newline]
+                    if pending:
+                        pending += memoryview(chunk)[start:newline]
+                        line, pending = pending, bytearray()
                     if len(line) >= LARGE_LINE_BYTES:
                         await self._take_large_line(line)
                         busy_until = time.perf_counter() + YIELD_AFTER_S
                     else:
-                        self._take_line(line)
+                        self._take_line(bytes(line))
                     start = newline + 1
-            if pending:
-                self._take_line(b"".join(pending))
+            if len(pending) >= LARGE_LINE_BYTES:
+                await self._take_large_line(pending)
+            elif pending:
+                self._take_line(bytes(pending))
         except asyncio.CancelledError:
             pass
         except Exception as exc:  # a broken pipe must end the stream, never the app
@@ -141,70 +145,56 @@ class StdioTransport:
             if not self._closed and self._on_closed is not None:
                 self._on_closed()
 
-    async def _take_large_line(self, line: bytes) -> None:
-        """A line of megabytes in steps with the window's turn between them (joining, decoding, parsing
-        and handling 100 MB took 300 ms in one go): each step is one pass over the line."""
-        await asyncio.sleep(0)
-        try:
-            text: bytes | str = line.decode("utf-8")
-        except UnicodeDecodeError:
-            text = line  # the parser says why it is unusable
-        del line
-        await asyncio.sleep(0)
-        message = self._isolated(text, self._parse_line, text)
-        if message is not None:
-            await asyncio.sleep(0)
-            self._isolated(text, self._dispatch, message, text)
+    async def _take_large_line(self, line: bytes | bytearray) -> None:
+        """A line of megabytes, parsed in a worker thread (the window runs meanwhile; the reader waits,
+        so what came after it is handled after it), then handled here."""
+        self._take_parsed(line, await asyncio.to_thread(_parsed, line))
 
-    def _take_line(self, line: bytes | str) -> None:
+    def _take_line(self, line: bytes | bytearray) -> None:
         """One line, isolated: whatever it does, the reader goes on with the next."""
-        message = self._isolated(line, self._parse_line, line)
+        self._take_parsed(line, _parsed(line))
+
+    def _take_parsed(self, line: bytes | bytearray, parsed: tuple[str, Any]) -> None:
+        message = self._message(line, parsed)
         if message is not None:
-            self._isolated(line, self._dispatch, message, line)
+            try:
+                self._dispatch(message, line)
+            except Exception as exc:
+                log.exception("handling an agent line failed")
+                self._drop(line, f"could not be handled ({type(exc).__name__}: {exc})")
 
-    def _isolated(self, line: bytes | str, step: Callable[..., T], *args: Any) -> T | None:
-        """`step(*args)` for `line`; whatever it raises, the line is dropped with a diagnostic."""
-        try:
-            return step(*args)
-        except RecursionError:
-            self._drop(line, "nested too deep to parse")
-        except Exception as exc:
-            log.exception("handling an agent line failed")
-            self._drop(line, f"could not be handled ({type(exc).__name__}: {exc})")
-        return None
-
-    def _drop(self, line: bytes | str, why: str) -> None:
+    def _drop(self, line: bytes | bytearray, why: str) -> None:
         self.dropped_lines += 1
-        preview = _preview(line.strip())
-        self._diagnose(f"dropped a line ({len(line)} bytes) that {why}: {preview!r}")
+        self._diagnose(f"dropped a line ({len(line)} bytes) that {why}: {_head(line)!r}")
 
-    def _parse_line(self, line: bytes | str) -> dict[str, Any] | None:
-        """The JSON-RPC message a line holds, or None (a blank line, or dropped with a diagnostic)."""
-        stripped = line.strip()
-        if not stripped:
+    def _message(self, line: bytes | bytearray, parsed: tuple[str, Any]) -> dict[str, Any] | None:
+        """The JSON-RPC message a parsed line holds, or None (a blank line, or dropped with a
+        diagnostic)."""
+        outcome, value = parsed
+        if outcome == "blank":
             return None
-        if not stripped.startswith(b"{" if isinstance(stripped, bytes) else "{"):
+        if outcome != "json":
             self.dropped_lines += 1
-            preview = _preview(stripped)
-            self._diagnose(f"dropped a non-JSON line ({len(stripped)} bytes): {preview!r}")
+            if outcome == "not-json":
+                self._diagnose(f"dropped a non-JSON line ({len(line)} bytes): {_head(line)!r}")
+            elif outcome == "too-deep":
+                self._diagnose(f"dropped a line ({len(line)} bytes) that is nested too deep to parse")
+            elif outcome == "too-complex":
+                self._diagnose(f"dropped a line ({len(line)} bytes) that {value}: {_head(line)!r}")
+            else:
+                self._diagnose(f"dropped an unparsable line ({len(line)} bytes): {value}")
             return None
-        try:
-            message = json.loads(stripped)
-        except ValueError as exc:
-            self.dropped_lines += 1
-            self._diagnose(f"dropped an unparsable line ({len(stripped)} bytes): {exc}")
-            return None
-        if not isinstance(message, dict):
+        if not isinstance(value, dict):
             self.dropped_lines += 1
             self._diagnose("dropped a JSON line that is not an object")
             return None
-        problem = jsonrpc_problem(message)
+        problem = jsonrpc_problem(value)
         if problem:
-            self._drop(stripped, problem)
+            self._drop(line, problem)
             return None
-        return message
+        return value
 
-    def _dispatch(self, message: dict[str, Any], line: bytes | str) -> None:
+    def _dispatch(self, message: dict[str, Any], line: bytes | bytearray) -> None:
         """Hand a parsed message on (with the line that carried it, for observers): observed, matched
         to its request, intercepted or queued."""
         if self._on_raw is not None:
@@ -223,3 +213,40 @@ class StdioTransport:
                 self._diagnose("an agent message could not be routed (see the log)")
                 return
         self._queue.put_nowait(message)
+
+
+def _parsed(line: bytes | bytearray) -> tuple[str, Any]:
+    """("json", the value), ("blank", None), ("not-json", None), ("too-deep", None), ("too-complex",
+    why) or ("unparsable", why). Any thread: a long line is parsed in short steps (large_json)."""
+    first = _first_byte(line)
+    if first is None:
+        return "blank", None
+    if first != ord("{"):
+        return "not-json", None
+    try:
+        return "json", (json.loads(line) if len(line) < LARGE_LINE_BYTES else loads_large(line))
+    except RecursionError:
+        return "too-deep", None
+    except LineTooComplex as exc:
+        return "too-complex", str(exc)
+    except ValueError as exc:
+        return "unparsable", str(exc)
+    except Exception as exc:  # whatever a line does, the reader goes on with the next
+        log.exception("parsing an agent line failed")
+        return "unparsable", f"{type(exc).__name__}: {exc}"
+
+
+def _first_byte(line: bytes | bytearray) -> int | None:
+    """The first byte that is not JSON whitespace (one window at a time), None when there is none."""
+    for start in range(0, len(line), PIECE_BYTES):
+        found = _NOT_SPACE.search(line, start, start + PIECE_BYTES)
+        if found is not None:
+            return line[found.start()]
+    return None
+
+
+def _head(line: bytes | bytearray) -> str:
+    """The start of a line as text, for a diagnostic."""
+    found = _NOT_SPACE.search(line, 0, PIECE_BYTES)
+    start = found.start() if found is not None else 0
+    return bytes(line[start : start + _LOG_PREVIEW]).decode("utf-8", "replace").rstrip()

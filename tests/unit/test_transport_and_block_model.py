@@ -48,9 +48,9 @@ async def test_a_burst_of_updates_is_handled_in_order_in_slices_the_loop_can_int
     await transport.close()
 
 
-async def test_a_line_of_many_megabytes_is_decoded_parsed_and_handled_in_separate_turns_in_order():
-    """Decoding, parsing and handling a 100 MB line took 300 ms in one go: each is a step of its own
-    (the loop runs between them), order is kept, and a large line of invalid UTF-8 is dropped alone."""
+async def test_a_line_of_many_megabytes_is_parsed_while_the_loop_runs_and_handled_in_order():
+    """Decoding, parsing and handling a 100 MB line took 300 ms in one go: it is parsed in a worker
+    thread (the loop runs meanwhile), order is kept, and a large line of invalid UTF-8 is dropped alone."""
     reader = asyncio.StreamReader()
     seen: list[object] = []
     diagnostics: list[str] = []
@@ -75,6 +75,33 @@ async def test_a_line_of_many_megabytes_is_decoded_parsed_and_handled_in_separat
     assert seen == [1, 3_000_000, 2]
     assert turns_during_big >= 3, "the large line was handled in one go"
     assert any("unparsable" in d for d in diagnostics) and transport.dropped_lines == 1
+    await transport.close()
+
+
+async def test_a_long_line_of_too_much_structure_is_dropped_with_the_reason_and_the_next_is_taken():
+    """Parsing megabytes of numbers holds the interpreter lock throughout, in any thread: past the
+    limit the line is refused in words (a long string is not structure: see test_large_json.py)."""
+    reader = asyncio.StreamReader()
+    seen: list[object] = []
+    diagnostics: list[str] = []
+    transport = StdioTransport(  # type: ignore[arg-type]
+        _NoStdin(),
+        reader,
+        intercept=lambda m: seen.append(m["params"]) or True,
+        on_diagnostic=diagnostics.append,
+    )
+    numbers = {"jsonrpc": "2.0", "method": "session/update", "params": {"n": list(range(1_000_000))}}
+    after = {"jsonrpc": "2.0", "method": "session/update", "params": {"n": "after"}}
+    reader.feed_data(json.dumps(numbers).encode() + b"\n" + json.dumps(after).encode() + b"\n")
+    reader.feed_eof()
+    while not seen:
+        await asyncio.sleep(0.01)
+    assert seen == [{"n": "after"}] and transport.dropped_lines == 1
+    [why] = diagnostics
+    assert why.startswith(
+        "dropped a line (7888955 bytes) that holds 7,888,955 bytes of JSON outside long strings "
+        '(ClawQt parses at most 4,194,304 in one line): \'{"jsonrpc"'
+    )
     await transport.close()
 
 
