@@ -41,6 +41,9 @@ class ReadTrace:
     replayed it: what the renderer would have received live, in order, plus what went wrong."""
 
     name: str  # the file's name, for the view's banner
-    outputs: tuple[Envelope | LoadResult, ...]
-    failures: tuple[str, ...]  # each failed start or session opening, in words
+    outputs: tuple[Envelope | LoadResult, ...]  # of the sessions kept (the last opened), in order
+    failures: tuple[str, ...]  # each failed start or session opening, in words (the first ones)
     ignored: int  # messages the replay did not apply (not JSON-RPC, not for a session)
+    sessions_left_out: int = 0  # sessions opened earlier than those kept
+    more_failures: int = 0  # failures past those in words
+    long_lines: str = ""  # the lines too long to open, in words ("" when none)

@@ -180,6 +180,8 @@ def _substitute(tree: Any, marker: re.Pattern[str], values: list[str]) -> Any:
         parts = marker.split(text)
         if len(parts) == 1:
             return text
+        if parts[0] == parts[2] == "" and len(parts) == 3:
+            return values[int(parts[1])]  # the whole string: not copied again
         return "".join(values[int(part)] if index % 2 else part for index, part in enumerate(parts))
 
     if isinstance(tree, str):

@@ -12,10 +12,10 @@ too; a trace that cannot be read at all is a TraceError.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from app.contract.acp_fields import str_field
 from app.contract.envelopes import Envelope, LoadResult
@@ -23,7 +23,20 @@ from app.main.json_rpc import jsonrpc_problem
 from app.main.session_machine import SessionMachine
 from app.main.trace_requests import AgentRequest, AgentRequests, Openers, TraceFailure
 
-__all__ = ["AgentRequest", "TraceError", "TraceFailure", "TraceIgnored", "feed_trace", "read_trace"]
+__all__ = [
+    "TOO_LONG",
+    "AgentRequest",
+    "TraceError",
+    "TraceFailure",
+    "TraceIgnored",
+    "feed_trace",
+    "read_trace",
+]
+
+
+READ_BYTES = 1024 * 1024
+LONG_LINE_BYTES = 1024 * 1024  # a line this long is parsed by `read_trace`'s `loads_long`
+TOO_LONG = "too-long"  # the direction of an entry standing for a line longer than asked for
 
 
 class TraceError(ValueError):
@@ -41,22 +54,76 @@ class TraceIgnored:
 FeedOutput = Envelope | LoadResult | TraceIgnored | TraceFailure | AgentRequest
 
 
-def read_trace(path: Path) -> Iterator[dict[str, Any]]:
+Loads = Callable[[bytes | bytearray], Any]
+
+
+def _loads_replaced(line: bytes | bytearray) -> Any:
+    return json.loads(line.decode("utf-8", "replace"))
+
+
+def read_trace(
+    path: Path, loads_long: Loads = _loads_replaced, max_line: int | None = None
+) -> Iterator[dict[str, Any]]:
+    """The trace's entries; a line that is not a JSON object is `{"dir": "garbage"}`, one longer than
+    `max_line` bytes `{"dir": TOO_LONG, "bytes": its length}` (skipped unread). Lines are read in
+    chunks (a line of 200 MB is never read or copied whole in one step); one of LONG_LINE_BYTES or more
+    is parsed by `loads_long` (Open trace… passes large_json's, which keeps the window running)."""
     try:
-        handle = path.open(encoding="utf-8", errors="replace")
+        handle = path.open("rb")
     except OSError as exc:
         raise TraceError(f"cannot read the trace {path}: {exc}") from exc
     with handle:
-        for line in handle:
-            line = line.strip()
-            if not line:
+        for line in _lines(handle, max_line):
+            if isinstance(line, int):
+                yield {"dir": TOO_LONG, "bytes": line}
                 continue
             try:
-                entry = json.loads(line)
+                entry = _entry(line, loads_long)
             except (ValueError, RecursionError):  # also nesting too deep to parse
                 yield {"dir": "garbage"}
                 continue
-            yield entry if isinstance(entry, dict) else {"dir": "garbage"}
+            if entry is not None:
+                yield entry if isinstance(entry, dict) else {"dir": "garbage"}
+
+
+def _entry(line: bytes | bytearray, loads_long: Loads) -> Any:
+    """What the line holds; None for a blank line (invalid UTF-8 replaced, in a long line as
+    `loads_long` decides)."""
+    if len(line) >= LONG_LINE_BYTES:
+        return loads_long(line)
+    text = line.decode("utf-8", "replace").strip()
+    return json.loads(text) if text else None
+
+
+def _lines(handle: BinaryIO, max_line: int | None) -> Iterator[bytes | bytearray | int]:
+    """The file's lines without their ends; a long one grows in place (never joined whole); one longer
+    than `max_line` is only measured (its length instead of its bytes)."""
+    pending = bytearray()
+    skipped = -1  # the length so far of a line too long to keep (-1: none)
+    while chunk := handle.read(READ_BYTES):
+        start = 0
+        while (newline := chunk.find(b"\n", start)) >= 0:
+            if skipped >= 0:
+                yield skipped + newline - start
+                skipped = -1
+            elif pending:
+                pending += memoryview(chunk)[start:newline]
+                yield pending if max_line is None or len(pending) <= max_line else len(pending)
+                pending = bytearray()
+            else:
+                short = max_line is None or newline - start <= max_line
+                yield chunk[start:newline] if short else newline - start
+            start = newline + 1
+        if skipped >= 0:
+            skipped += len(chunk) - start
+        else:
+            pending += memoryview(chunk)[start:]
+            if max_line is not None and len(pending) > max_line:
+                skipped, pending = len(pending), bytearray()
+    if skipped >= 0:
+        yield skipped
+    elif pending:
+        yield pending
 
 
 class _Feed:

@@ -123,21 +123,36 @@ class TraceViewer(QObject):
         read = self._read
         if read is None:
             return ""
-        parts = [f"session {self._index + 1} of {len(self._timelines)}"] if len(self._timelines) > 1 else []
-        if read.failures:
-            parts.append(f"{len(read.failures)} failed request{'s' if len(read.failures) > 1 else ''}")
+        count = len(self._timelines)
+        parts = [f"session {self._index + 1:,} of {count:,}"] if count > 1 else []
+        if read.sessions_left_out:
+            parts.append(_counted(read.sessions_left_out, "earlier session", "not shown"))
+        if failed := len(read.failures) + read.more_failures:
+            parts.append(_counted(failed, "failed request"))
         if read.ignored:
-            parts.append(f"{read.ignored:,} message{'s' if read.ignored > 1 else ''} not applied")
+            parts.append(_counted(read.ignored, "message", "not applied"))
+        if read.long_lines:
+            parts.append(read.long_lines)
         return " \u00b7 ".join(parts)
+
+    def _failures(self) -> str:
+        read = self._read
+        if read is None:
+            return ""
+        more = [f"… and {read.more_failures:,} more"] if read.more_failures else []
+        return "\n".join([*read.failures, *more])
 
     loading = Property(bool, lambda self: self._loading, notify=changed)
     name = Property(str, lambda self: self._read.name if self._read else "", notify=changed)
     summary = Property(str, _summary, notify=changed)
-    failures = Property(
-        str, lambda self: "\n".join(self._read.failures) if self._read else "", notify=changed
-    )
+    failures = Property(str, _failures, notify=changed)
     index = Property(int, lambda self: self._index, notify=changed)
     count = Property(int, lambda self: len(self._timelines), notify=changed)
+
+
+def _counted(count: int, noun: str, after: str = "") -> str:
+    """`3 failed requests`, `1 earlier session not shown`."""
+    return f"{count:,} {noun}{'s' if count > 1 else ''}" + (f" {after}" if after else "")
 
 
 def _shown_last(read: ReadTrace, timelines: list[Timeline]) -> int:

@@ -41,6 +41,7 @@ class TimelineStore:
         self._replaying: Timeline | None = None  # the timeline a running load's replay goes into
         self.titles: dict[str, str] = {}  # the agent's title of each dropped timeline (the sidebar's)
         self.proposals = KeptProposals()
+        self._live_calls: set[str] = set()  # keys whose timeline saw a live proposal CLI call
 
     def load(self, result: LoadResult) -> tuple[Timeline, list[RowChange]]:
         """Commit a load's replay in one batch; a live prompt's return keeps its timeline."""
@@ -62,7 +63,12 @@ class TimelineStore:
                 self._handoff.append(envelope)
             else:
                 self.ignored += 1
+        self._note_live_calls(timeline)
         return timeline, changes
+
+    def _note_live_calls(self, timeline: Timeline) -> None:
+        if timeline.live_instances:
+            self._live_calls.add(timeline.session_key)
 
     def _replay_timeline(self, session_key: str, generation: int) -> Timeline:
         """The timeline a load of `session_key` at `generation` replays into: the one its replay began,
@@ -71,7 +77,8 @@ class TimelineStore:
         if ongoing is not None and ongoing.session_key == session_key and ongoing.generation == generation:
             return ongoing
         timeline = Timeline(session_key, generation, cwd_known=self.cwd_known)
-        self.proposals.note_instances(i for t in self.timelines.values() for i in t.live_instances)
+        live = (self.timelines.get(key) for key in self._live_calls)  # not every timeline: a trace has many
+        self.proposals.note_instances(i for t in live if t is not None for i in t.live_instances)
         timeline.expect_proposals(self.proposals.of(session_key), self.proposals.instances)
         timeline.begin_replay()
         return timeline
@@ -109,7 +116,9 @@ class TimelineStore:
             else:
                 self.ignored += 1
             return None, []
-        return timeline, timeline.apply(envelope)
+        changes = timeline.apply(envelope)
+        self._note_live_calls(timeline)
+        return timeline, changes
 
     def _proposal(self, timeline: Timeline | None, envelope: Any) -> tuple[Timeline | None, list[RowChange]]:
         """A card's envelope is kept whatever chat is shown; its timeline (any generation: a card keeps
@@ -125,6 +134,7 @@ class TimelineStore:
 
     def forget(self, session_key: str) -> None:
         self.timelines.pop(session_key, None)
+        self._live_calls.discard(session_key)
         self.titles.pop(session_key, None)
         self.proposals.forget(session_key)
 
@@ -133,6 +143,7 @@ class TimelineStore:
         left behind (its parts, tool output, permission options) is freed when another is shown."""
         for key in [k for k, t in self.timelines.items() if k != shown_key and t.live_message_id is None]:
             dropped = self.timelines.pop(key)
+            self._live_calls.discard(key)
             self.proposals.note_instances(dropped.live_instances)  # its replayed CLI calls are this run's
             title = dropped.meta.title
             if title:
@@ -150,12 +161,11 @@ def replayed_timelines(outputs: Iterable[Any]) -> list[Timeline]:
     """The sessions a replayed trace's envelopes and committed loads build, in the order they were first
     opened: what `clawqt replay` prints and the inspector's Open trace… shows."""
     store = TimelineStore()
-    keys: list[str] = []
+    keys: dict[str, None] = {}  # in the order first opened
     for output in outputs:
         if isinstance(output, LoadResult):
             store.load(output)
-            if output.session_key not in keys:
-                keys.append(output.session_key)
+            keys.setdefault(output.session_key)
         else:
             store.apply(output)
     return [store.timelines[key] for key in keys if key in store.timelines]
