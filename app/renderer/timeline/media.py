@@ -194,7 +194,7 @@ class MediaScanner:
     def _extend_partial(self, chunk: str) -> None:
         if not chunk:
             return
-        if not self._partial_nonblank and chunk.strip():
+        if not self._partial_nonblank and not chunk.isspace():  # (not empty here)
             self._partial_nonblank = True
         if self._partial_kind == "plain":
             return

@@ -26,6 +26,12 @@ MAX_EMBEDDED_TEXT_CHARS = 1_000_000
 _SAFE_IMAGE_SCHEMES = ("https://", "http://", "file://", "data:image/")
 
 
+def _nonblank(text: str) -> bool:
+    """Whether `text` has a character that is not whitespace, without copying it (`strip` copied a
+    100 MB chunk)."""
+    return bool(text) and not text.isspace()
+
+
 @dataclass(slots=True, init=False)
 class MarkdownPart:
     """Markdown text built from streamed chunks. Chunks wait in a list only until the text is read (it
@@ -41,7 +47,7 @@ class MarkdownPart:
         self._joined = "".join(chunks)
         self._pending = None
         self.scanner = scanner
-        self.nonblank = bool(self._joined.strip())
+        self.nonblank = _nonblank(self._joined)
         self.kind = "markdown"
 
     def append(self, text: str) -> None:
@@ -49,7 +55,7 @@ class MarkdownPart:
             self._pending = [text]
         else:
             self._pending.append(text)
-        if not self.nonblank and text.strip():
+        if not self.nonblank and _nonblank(text):
             self.nonblank = True
         if self.scanner is not None:
             self.scanner.feed(text)
