@@ -1,9 +1,11 @@
 """`hostile_render`: replies that are costly to lay out or to take in, each sent by the scripted agent
 into a fresh real window: runs without spaces, a 10,000-column table, 50,000 links and bare addresses,
 bidi/ZWJ text, a list nested 10,000 deep, 20,000 raw `<div>`s, a 100 MB `data:` image (in one chunk and
-streamed), a tool call with a 60,000-line diff and a burst of 100,000 tiny updates. The longest GUI stall
-over all cases (a 2 ms timer) against 100 ms: ratio = worst stall / 100 ms, goal <= 1.0. Per case: the
-longest stall, the wall time until the reply is drawn and the process's resident memory growth."""
+streamed), a tool call with a 60,000-line diff, a burst of 100,000 tiny updates and one JSON line of
+100 MB (prose; text written as `\\uXXXX` escapes, the costliest to parse; the same in the update's
+`_meta`, beside a short reply: the line's cost alone). The longest GUI stall over all cases (a 2 ms
+timer) against 100 ms: ratio = worst stall / 100 ms, goal <= 1.0. Per case: the longest stall, the wall
+time until the reply is drawn and the process's resident memory growth."""
 
 from __future__ import annotations
 
@@ -41,6 +43,9 @@ CASES = (
     "hostile-render dataimage 1000000",
     "hostile-diff 60000",
     "hostile-burst 100000",
+    "hostile-bigline 100",
+    "hostile-bigline 100 escaped",
+    "hostile-bigline 100 escaped meta",
 )
 if QUICK:  # one case of each kind of work: layout, links, a burst
     CASES = ("hostile-render unbroken-10", "hostile-render links", "hostile-burst 10000")

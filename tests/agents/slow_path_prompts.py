@@ -3,9 +3,10 @@ scripted_agent.py's PROMPTS; each takes the agent, the session id, the prompt's 
 
 - `term-many N`: N client terminals (terminal/create, each `sleep 300`), left running: closing the chat
   ends them all.
-- `hostile-bigline MB [escaped]`: one session/update line of about MB megabytes (an agent_message_chunk
-  of prose; `escaped`: text in many scripts written as `\\uXXXX` escapes, as Python's json.dumps writes
-  any non-ASCII character, the costliest kind to parse), then a short chunk after it.
+- `hostile-bigline MB [escaped] [meta]`: one session/update line of about MB megabytes (an
+  agent_message_chunk of prose in long paragraphs; `escaped`: text in many scripts written as `\\uXXXX`
+  escapes, as Python's json.dumps writes any non-ASCII character, the costliest kind to parse; `meta`:
+  a short reply whose update's `_meta` holds the text), then a short chunk.
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-PROSE = "The agent wrote a very long reply, word after word, line after line.\n\n"
-SCRIPTS = "Grüße, 世界 and Привет: a reply in many scripts.\n"
+# paragraphs of ~50 KB: the line is what is costly here, not the reply's layout or its many lines
+PROSE = "The agent wrote a very long reply, word after word. " * 1000 + "\n\n"
+SCRIPTS = "Grüße, 世界 and Привет: a reply in many scripts. " * 1000 + "\n\n"
 
 
 async def prompt_term_many(agent: Any, sid: str, params: dict[str, Any], text: str) -> str:
@@ -38,7 +40,11 @@ async def prompt_hostile_bigline(agent: Any, sid: str, params: dict[str, Any], t
     unit = SCRIPTS if escaped else PROSE
     unit_bytes = len(json.dumps(unit)) - 2 if escaped else len(unit.encode())
     body = unit * max(1, size // unit_bytes)
-    update = {"sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": body}}
+    if "meta" in words[2:]:  # the text in the update's _meta: only the line is costly, not the reply
+        shown = {"type": "text", "text": "A reply whose _meta is very long."}
+        update = {"sessionUpdate": "agent_message_chunk", "content": shown, "_meta": {"blob": body}}
+    else:
+        update = {"sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": body}}
     message = {"jsonrpc": "2.0", "method": "session/update", "params": {"sessionId": sid, "update": update}}
     agent.raw(json.dumps(message, ensure_ascii=escaped).encode())
     agent.chunk(sid, "after the big line")
