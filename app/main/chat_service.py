@@ -490,7 +490,7 @@ class ChatService:
     async def _end_session(self, method: str, session_key: str) -> None:
         if self.is_live(session_key):
             await self.cancel(session_key)
-        await self.terminals.close_session(session_key)
+        self.terminals.close_session(session_key)
         self.files.forget_session(session_key)
         if self.participation is not None:
             self.participation.session_ended(session_key)

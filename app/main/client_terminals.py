@@ -227,10 +227,6 @@ class ClientTerminals:
             terminal.pty.kill()
         self._sweeper.sweep(f"{self._scope}/{terminal.terminal_id}")
 
-    async def swept(self) -> None:
-        """Until the processes of every terminal killed so far are gone too."""
-        await self._sweeper.wait()
-
     def release(self, session_key: str, terminal_id: str) -> None:
         self.kill(session_key, terminal_id)  # (also checks the id belongs to the session)
         self._terminals.pop(terminal_id, None)

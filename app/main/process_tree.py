@@ -128,11 +128,6 @@ class ScopeSweeper:
             scopes, self._asked = frozenset(self._asked), set()
             await asyncio.to_thread(kill_scopes, scopes)
 
-    async def wait(self) -> None:
-        """Until every kill asked for so far is done (a failure is logged, not raised here)."""
-        while self._sweep is not None and not self._sweep.done():
-            await asyncio.wait({self._sweep})
-
     def cancel(self) -> None:
         """Quit: the caller kills the whole scope itself."""
         self._asked.clear()

@@ -94,10 +94,8 @@ class ClientTerminalHost:
         self.terminals.release(self._context(acp_session_id).key, terminal_id)
 
     # --- lifecycle -----------------------------------------------------------------------------------
-    async def close_session(self, session_key: str) -> None:
-        """End the session's terminals and, once this returns, every process they started."""
+    def close_session(self, session_key: str) -> None:
         self.terminals.close_session(session_key)
-        await self.terminals.swept()
 
     def shutdown(self) -> None:
         self.terminals.shutdown()
