@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Literal
 from app.contract.host_api import LocalProblem
 from app.main.json_files import Unusable, json_kind, parse_object
 from app.main.paths import shown
+from app.main.regular_files import read_user_file
 from app.main.settings_file import KEY as APPEARANCE_KEY
 from app.main.settings_file import (
     NOTIFICATIONS_KEY,
@@ -118,7 +119,7 @@ def read_config(path: Path) -> Config:
     from app.main.agent_profiles import read_agents  # agent_profiles builds on this module
 
     try:
-        raw = path.read_bytes()
+        raw = read_user_file(path)
     except FileNotFoundError:
         return Config(path)
     except OSError as exc:

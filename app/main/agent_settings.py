@@ -18,6 +18,7 @@ from typing import Any
 from app.main.agent_profiles import KEY, AgentProfile, slug
 from app.main.json_files import parse_object
 from app.main.paths import shown
+from app.main.regular_files import read_user_file
 from app.main.settings_file import SettingsFile
 
 MAX_NAME_CHARS = 60
@@ -54,7 +55,7 @@ class AgentSettings:
         the file's order), "defaultMode", "defaultModel" ("" when absent); {} when the file cannot be
         read or lists no such agent."""
         try:
-            data = parse_object(self._settings.path.read_bytes())
+            data = parse_object(read_user_file(self._settings.path))
         except (OSError, ValueError):
             return {}
         entry = _entry_named(data.get(KEY) if isinstance(data, dict) else None, name)

@@ -21,6 +21,7 @@ from typing import Generic, TypeVar
 from app.main import paths
 from app.main.json_files import Unusable, keep_aside, parse_object
 from app.main.local_problems import LocalProblems
+from app.main.regular_files import read_user_file
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +59,7 @@ class JsonMap(Generic[V]):
 
     def _load(self) -> None:
         try:
-            raw = self.path.read_bytes()
+            raw = read_user_file(self.path)
         except (FileNotFoundError, NotADirectoryError):
             return  # nothing saved yet (or no data folder: `LocalStores` says so)
         except OSError as exc:

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from app.main.regular_files import read_user_file
+
 DEFAULT_PORT = 18789
 MAX_SECRET_FILE_BYTES = 16 * 1024  # a token file is a line; anything larger is not one
 MAX_CONFIG_BYTES = 4 * 1024 * 1024
@@ -80,11 +82,8 @@ def _option(argv: list[str], name: str) -> str | None:
 
 def _read_small(path: str) -> str | None:
     try:
-        with open(os.path.expanduser(path), "rb") as handle:
-            data = handle.read(MAX_SECRET_FILE_BYTES + 1)
-    except OSError:
-        return None
-    if len(data) > MAX_SECRET_FILE_BYTES:
+        data = read_user_file(os.path.expanduser(path), MAX_SECRET_FILE_BYTES)
+    except OSError:  # also a FIFO or a device named as the token file: never a hang
         return None
     text = data.decode("utf-8", "replace").strip()
     return text or None
@@ -103,11 +102,7 @@ def read_gateway_config(path: Path) -> dict[str, Any]:
     """The config's `gateway` object; {} when missing, too large, or not plain JSON (JSON5 with
     comments is read by OpenClaw but not here: then only flags and environment count)."""
     try:
-        with open(path, "rb") as handle:
-            raw = handle.read(MAX_CONFIG_BYTES + 1)
-        if len(raw) > MAX_CONFIG_BYTES:
-            return {}
-        data = json.loads(raw)
+        data = json.loads(read_user_file(path, MAX_CONFIG_BYTES))
     except (OSError, ValueError):
         return {}
     gateway = data.get("gateway") if isinstance(data, dict) else None

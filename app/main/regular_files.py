@@ -7,6 +7,7 @@ is never followed; a file that must stay below a root is opened through `confine
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 
@@ -52,3 +53,28 @@ def read_at_most(fd: int, limit: int) -> tuple[bytes, bool]:
         left -= len(chunk)
     data = b"".join(chunks)
     return data[:limit], len(data) > limit
+
+
+MAX_USER_FILE_BYTES = 32 * 1024 * 1024  # far above any config or store ClawQt writes
+FOLLOWING_FLAGS = OPEN_FLAGS & ~getattr(os, "O_NOFOLLOW", 0)
+
+
+def read_user_file(path: str | os.PathLike[str], limit: int = MAX_USER_FILE_BYTES) -> bytes:
+    """The bytes of one of the user's own files (the config, a local store, a token file): a symlink
+    is followed (dotfiles are often links) but only to a regular file, and never more than `limit`
+    bytes, so a FIFO, a device such as /dev/zero, a folder or a huge file in its place is an OSError
+    whose `strerror` says why, never a hang or an endless read."""
+    fd = os.open(path, FOLLOWING_FLAGS)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", os.fspath(path))
+        data, more = read_at_most(fd, limit)
+    finally:
+        os.close(fd)
+    if more:
+        raise OSError(errno.EFBIG, f"larger than {_size(limit)}", os.fspath(path))
+    return data
+
+
+def _size(limit: int) -> str:
+    return f"{limit / (1024 * 1024):g} MiB" if limit >= 1024 * 1024 else f"{limit / 1024:g} KiB"

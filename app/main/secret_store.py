@@ -10,6 +10,7 @@ import logging
 from pathlib import Path
 
 from app.main.json_files import Unusable, keep_aside, parse_object
+from app.main.regular_files import read_user_file
 
 log = logging.getLogger(__name__)
 
@@ -25,7 +26,7 @@ class SecretStore:
 
     def _index(self) -> dict[str, list[str]]:
         try:
-            raw = self._index_path.read_bytes()
+            raw = read_user_file(self._index_path)
         except OSError:
             return {}
         index = parse_object(raw)

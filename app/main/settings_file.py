@@ -20,6 +20,7 @@ from typing import Any
 from app.contract.host_api import LocalProblem
 from app.main.json_files import Unusable, json_kind, parse_object
 from app.main.paths import shown
+from app.main.regular_files import read_user_file
 
 KEY = "appearance"
 NOTIFICATIONS_KEY = "notifications"
@@ -224,7 +225,7 @@ class SettingsFile:
         """Read the file, apply `change` to its object, write it back atomically; "" or why not."""
         kept = "the change applies until you quit ClawQt"
         try:
-            raw = self.path.read_bytes()
+            raw = read_user_file(self.path)
         except FileNotFoundError:
             raw = b""
         except OSError as error:

@@ -31,6 +31,7 @@ from app.contract.hidden_context import wrap
 from app.main.json_files import parse_object
 from app.main.loopback_guard import MCP_PATH
 from app.main.loopback_socket import HOST, McpServerError, bind_loopback
+from app.main.regular_files import read_user_file
 from app.main.terminal_bearers import SessionBearers
 from app.main.terminal_capabilities import CapabilityStore
 from app.main.terminal_text import plain_text
@@ -80,7 +81,7 @@ class TerminalParticipation:
     def _read_settings(self) -> dict[str, Any]:
         settings: dict[str, Any] = {}
         with contextlib.suppress(OSError):
-            parsed = parse_object(self._settings_path.read_bytes())
+            parsed = parse_object(read_user_file(self._settings_path))
             if isinstance(parsed, dict):
                 settings = parsed
         secret = settings.get("secret")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 
 from app.gui import build_host
 from tests.conftest import scripted_agent_argv
@@ -60,3 +61,31 @@ def test_startup_problems_from_the_config_and_the_stores_show_together(ui, isola
         await ui.screenshots(window, "startup-problems")
 
     ui.run(scenario())
+
+
+def test_files_that_are_not_files_neither_hang_nor_crash_the_start(ui, isolated_dirs):
+    """A FIFO in place of the config, the window state and the queue (an open that waits for a writer
+    forever), links to /dev/zero in place of the chat views and the terminal tools' settings (an
+    endless read): the window opens on the defaults, says which files it could not read, the chat
+    works, and every one of them is left as it was."""
+    data = isolated_dirs / "data"
+    data.mkdir(parents=True)
+    fifos = [isolated_dirs / "config.json", data / "window-state.json", data / "queued-messages.json"]
+    links = [data / "chat-views.json", data / "terminal-access.json"]
+    for fifo in fifos:
+        os.mkfifo(fifo)
+    for link in links:
+        link.symlink_to("/dev/zero")
+
+    async def scenario():
+        host, _recorder = build_host(_args(ui, " ".join(scripted_agent_argv())))
+        window = await ui.open_host(host)
+        details = window.objects.notices.details
+        for path in (*fifos, data / "chat-views.json"):
+            assert f"{path} cannot be read (not a regular file)" in details, path.name
+        assert window.objects.session.sessionKey  # the app works on
+        await ui.screenshots(window, "73-files-that-are-not-files")
+
+    ui.run(scenario())
+    assert all(path.is_fifo() for path in fifos)
+    assert links[0].is_symlink()
