@@ -138,11 +138,25 @@ def lines_after(text: str, command: str) -> list[str]:
 
 
 async def mouse_click(ui, window, name: str) -> None:
-    """A real left click in the middle of the item named `name` (through the window system)."""
+    """A real left click in the middle of the item named `name` (through the window system), once a
+    user could click it: shown, laid out and enabled."""
     item = await ui.until(lambda: ui.find(window, name))
-    await ui.until(lambda: item.isVisible() and item.width() > 0)
-    centre = item.mapToScene(QPointF(item.width() / 2, item.height() / 2)).toPoint()
+    await ui.until(lambda: item.isVisible() and item.width() > 0 and item.isEnabled())
+    centre = await _settled_centre(ui, item)
     await _outside_task(lambda: QTest.mouseClick(window.root, Qt.MouseButton.LeftButton, pos=centre))
+
+
+async def _settled_centre(ui, item):
+    """The item's centre once a layout pass has placed it: text that just changed (a command that
+    wraps to more lines) moves the items below it only when the window next polishes."""
+    seen: list = []
+
+    def same_twice() -> bool:
+        seen.append(item.mapToScene(QPointF(item.width() / 2, item.height() / 2)).toPoint())
+        return len(seen) >= 3 and seen[-1] == seen[-2] == seen[-3]
+
+    await ui.until(same_twice)
+    return seen[-1]
 
 
 def last_answer(text: str, name: str) -> int | None:
