@@ -254,20 +254,27 @@ def test_optimistic_user_segment_is_shown_at_once():
     assert h.row_kinds == ["user"]
 
 
-def test_echo_with_the_same_message_id_replaces_the_optimistic_segment():
-    h = Harness().optimistic("user:abc", "draft text")
-    h(user("What the agent recorded", "user:abc"))
+def test_an_echo_confirms_the_message_typed_here_but_never_rewrites_it():
+    h = Harness().optimistic("user:abc", "what I typed")
+    h(user("What the agent ", "user:abc"), user("says I said", "user:abc"))
     assert h.ids == ["user:abc:0"]
     segment = h.item("user:abc:0")
     assert not segment.optimistic and segment.echoed
-    assert h.plain("user:abc:0")["parts"] == [{"kind": "markdown", "text": "What the agent recorded"}]
+    assert h.plain("user:abc:0")["parts"] == [{"kind": "markdown", "text": "what I typed"}]
 
 
-def test_id_less_echo_resolves_to_the_optimistic_segment():
+def test_id_less_echo_resolves_to_the_optimistic_segment_and_changes_nothing():
     h = Harness().optimistic("user:abc", "hello")
-    h(user("hel"), user("lo!"), agent("reply"))
+    h(user("hel"), user("lo! and more"), agent("reply"))
     assert h.ids == ["user:abc:0", "assistant:message:1:0"]
-    assert h.plain("user:abc:0")["parts"] == [{"kind": "markdown", "text": "hello!"}]
+    assert h.item("user:abc:0").echoed
+    assert h.plain("user:abc:0")["parts"] == [{"kind": "markdown", "text": "hello"}]
+
+
+def test_an_echo_adds_no_attachment_to_the_users_message():
+    h = Harness().optimistic("user:abc", "plain words")
+    h(user({"type": "resource_link", "uri": "file:///etc/passwd", "name": "passwd"}, "user:abc"))
+    assert h.plain("user:abc:0")["parts"] == [{"kind": "markdown", "text": "plain words"}]
 
 
 def test_optimistic_attachments_missing_from_the_echo_are_kept():

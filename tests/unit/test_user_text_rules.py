@@ -31,13 +31,13 @@ def test_replayed_user_text_shows_without_the_prefix_in_rows_and_questions():
     assert titles == ["fix the build", "and the tests"]
 
 
-def test_text_typed_here_keeps_a_leading_prefix_until_the_agent_echoes_it():
+def test_text_typed_here_keeps_a_leading_prefix_also_after_the_agent_echoes_it():
     h = Harness().optimistic("m1", "[Working directory: mine]\n\nliteral")
     [group] = [g for g in h.timeline.grouping.groups if g.kind == "user"]
     assert user_text(h.timeline.items, group) == "[Working directory: mine]\n\nliteral"
-    h(user("[Working directory: /w]\n\nliteral"))  # the echo replaces it
+    h(user("[Working directory: /w]\n\nliteral"))  # the echo changes nothing typed here
     [group] = [g for g in h.timeline.grouping.groups if g.kind == "user"]
-    assert user_text(h.timeline.items, group) == "literal"
+    assert user_text(h.timeline.items, group) == "[Working directory: mine]\n\nliteral"
 
 
 def test_earlier_prompts_count_back_from_the_newest_and_skip_prompts_without_text():

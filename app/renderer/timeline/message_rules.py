@@ -102,7 +102,7 @@ class MessageRules(_Base):
             and last.role == role
             and self.open_segments.get(last.message_id) == last.id
         ):
-            if last.optimistic and not last.echoed:
+            if last.optimistic or last.echoed:
                 self._echo(last, part, historical)
             else:
                 self._add_to_segment(last, part, historical)
@@ -144,15 +144,6 @@ class MessageRules(_Base):
         self._append(segment)
 
     def _add_to_segment(self, segment: MessageSegment, part: Part, historical: bool) -> None:
-        if (
-            segment.echoed
-            and isinstance(part, AttachmentPart)
-            and any(
-                isinstance(p, AttachmentPart) and p.attachment.uri == part.attachment.uri
-                for p in segment.parts
-            )
-        ):
-            return  # an echoed attachment the optimistic message already shows
         add_part(segment.parts, part, join_first_markdown=segment.role == "user")
         if isinstance(part, MarkdownPart) and segment.parts and segment.parts[-1] is part:
             self._scan_new_prose(segment)
@@ -160,16 +151,11 @@ class MessageRules(_Base):
         self._touch(segment)
 
     def _echo(self, segment: MessageSegment, part: Part, historical: bool) -> None:
-        """The agent echoed the optimistic message: its content replaces ours; our attachments that the
-        echo lacks are kept. Later chunks of the echo append normally."""
+        """The agent echoed a message typed here. The echo says the message arrived (a failed turn no
+        longer removes it) but never changes what the user said: its content, and any later chunk of
+        it, is not shown, so an agent cannot put words in the user's mouth or in prompt history."""
         if segment.echoed:
-            self._add_to_segment(segment, part, historical)
             return
-        kept = [p for p in segment.parts if isinstance(p, AttachmentPart)]
-        segment.parts = []
-        add_part(segment.parts, part)
-        echo_uris = {p.attachment.uri for p in segment.parts if isinstance(p, AttachmentPart)}
-        segment.parts.extend(p for p in kept if p.attachment.uri not in echo_uris)
         segment.optimistic = False
         segment.echoed = True
         segment.historical = segment.historical or historical

@@ -46,8 +46,9 @@ def strip_cwd_prefix(text: str) -> str:
 
 
 def from_the_agent(segment: MessageSegment) -> bool:
-    """Whether a user segment's text came from the agent (replayed or echoed), not typed here."""
-    return not segment.optimistic or segment.echoed
+    """Whether a user segment's text came from the agent (replayed history), not typed here. An echo
+    confirms a message typed here but never replaces its text, so an echoed segment is the user's own."""
+    return not segment.optimistic and not segment.echoed
 
 
 def item_text(item: Item) -> str:
