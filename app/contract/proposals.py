@@ -45,6 +45,7 @@ CardState = Literal[
     "timed_out",
     "unavailable",
     "expired",
+    "refused",  # never waited for the user: the payload was refused (the card says why)
 ]
 ActionType = Literal["send", "open", "open_and_send"]
 Origin = Literal["terminal_agent", "autofix"]

@@ -143,7 +143,7 @@ def said(line: dict[str, Any] | None, raw: bytes) -> str:
     if line.get("phase") == "validation":
         if status == "accepted":
             return f"{WAITING}\n\n{shown}"
-        reason = _short(_text(line.get("reason")))
+        reason = _short(_text(line.get("reason"))).rstrip(".")
         because = f": {reason}" if reason else ""
         return f"ClawQt did not take the proposal: {code_span(status)}{because}.\n\n{shown}"
     if line.get("phase") == "final":

@@ -9,14 +9,12 @@ Everything else opens at once."""
 
 from __future__ import annotations
 
-import unicodedata
 from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
+from app.contract.hidden_characters import BIDI_CONTROLS, visible
 from app.contract.links import LinkDecision
 
 MAX_LINK_CHARS = 8192
-# LRM, RLM, ALM, the embeddings/overrides and the isolates: what reorders how a link reads
-BIDI_CONTROLS = frozenset("\u200e\u200f\u061c\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 MAIL_ATTACHMENT_FIELDS = frozenset({"attach", "attachment", "attachments"})
 
 
@@ -74,17 +72,6 @@ def _punycode(host: str) -> str | None:
 
 def _netloc(host: str, port: int | None) -> str:
     return f"{host}:{port}" if port is not None else host
-
-
-def visible(text: str, keep: str = "") -> str:
-    """`text` with invisible or direction-changing characters written out (`<U+202E>`), but those in
-    `keep` (a line break where lines are shown as lines)."""
-    return "".join(
-        f"<U+{ord(c):04X}>"
-        if c not in keep and (c in BIDI_CONTROLS or unicodedata.category(c) in ("Cf", "Cc"))
-        else c
-        for c in text
-    )
 
 
 class LinkPolicy:

@@ -12,7 +12,7 @@ import json
 import shlex
 from typing import Any, Literal, NamedTuple
 
-from app.main.links import visible
+from app.contract.hidden_characters import visible
 from app.main.proposal_recognition import command_source
 
 MAX_SHOWN_CHARS = 4_000

@@ -31,111 +31,43 @@ Pure: no Qt, no I/O, no tasks; the clock is a parameter so tests move time inste
 
 from __future__ import annotations
 
-import hashlib
 import hmac
-import json
 import logging
 import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 from app.contract.proposals import (
     CHANNEL_RE,
-    MAX_FRAME_BYTES,
-    MAX_PAYLOAD_BYTES,
-    CardState,
     FinalStatus,
-    Origin,
-    ProposalChoice,
-    ProposalEnvelope,
     ValidationStatus,
+)
+from app.main.proposal_requests import (
+    ID_BYTES,
+    Proposal,
+    Refusal,
+    Validation,
+    parse_request,
+    payload_digest,
+    refuse,
+    with_refused_card,
 )
 from app.main.proposal_schema import SchemaProblem, validate_payload
 
 log = logging.getLogger(__name__)
 
-REQUEST_VERSION = 1
-REQUEST_FIELDS = frozenset({"version", "channel", "payload"})
 LEASE_SECONDS = 30.0  # an armed channel takes a request this long after its permission
 MAX_RETRIES = 2  # digest, schema and target failures per channel; the next one ends it as rejected
 MAX_TOMBSTONES = 4
 TOMBSTONE_SECONDS = 180.0
 DECISION_SECONDS = 600.0  # the user's time to confirm or cancel a card; then `timed_out`
 MAX_FINISHED_KEPT = 64  # finals remembered for `state_of` (a late click on a card asks why)
-ID_BYTES = 16  # instance, nonce and proposal id: 128 random bits each, lowercase hex
 
 ProposalState = Literal["awaiting", "claimed"] | FinalStatus
 FinalListener = Callable[["Proposal", FinalStatus], None]
-
-
-def payload_digest(payload_json: str) -> bytes:
-    """SHA-256 of the payload text as UTF-8 (what the permission allowed and what the CLI sends)."""
-    return hashlib.sha256(payload_json.encode("utf-8", "surrogatepass")).digest()
-
-
-@dataclass(frozen=True)
-class Proposal:
-    """An accepted proposal: what the card shows and where a `send` goes (captured at prompt time)."""
-
-    proposal_id: str
-    channel: str
-    session_key: str
-    generation: int
-    turn_id: str
-    origin: Origin
-    choices: tuple[ProposalChoice, ...]
-    recommended: int | None
-    send_target: str | None
-    send_target_title: str
-    created_at: float
-    decision_deadline: float
-
-    def envelope(self, state: CardState, reason: str = "") -> ProposalEnvelope:
-        return ProposalEnvelope(
-            self.session_key,
-            self.generation,
-            self.proposal_id,
-            self.turn_id,
-            self.origin,
-            self.choices,
-            self.recommended,
-            state,
-            self.send_target,
-            self.send_target_title,
-            reason,
-            channel=self.channel,
-        )
-
-
-@dataclass(frozen=True)
-class Validation:
-    """The answer to one request: line 1 on the wire (`wire()`), and the proposal when accepted."""
-
-    status: ValidationStatus
-    retryable: bool = False
-    reason: str = ""
-    proposal: Proposal | None = None
-
-    @property
-    def proposal_id(self) -> str | None:
-        return self.proposal.proposal_id if self.proposal is not None else None
-
-    def wire(self) -> dict[str, Any]:
-        line: dict[str, Any] = {"phase": "validation", "status": self.status}
-        if self.proposal is not None:
-            line["proposal_id"] = self.proposal.proposal_id
-        if self.reason:
-            line["reason"] = self.reason
-        line["retryable"] = self.retryable
-        return line
-
-
-def final_wire(proposal_id: str, status: FinalStatus) -> dict[str, Any]:
-    """Line 2 on the wire."""
-    return {"phase": "final", "status": status, "proposal_id": proposal_id}
 
 
 @dataclass
@@ -163,15 +95,6 @@ class _Tombstone:
 class _Record:
     proposal: Proposal
     state: Literal["awaiting", "claimed"] = "awaiting"
-
-
-class _Refusal(Exception):
-    def __init__(self, validation: Validation) -> None:
-        self.validation = validation
-
-
-def _refuse(status: ValidationStatus, reason: str, retryable: bool = False) -> _Refusal:
-    return _Refusal(Validation(status, retryable, reason))
 
 
 class ProposalChannels:
@@ -244,28 +167,28 @@ class ProposalChannels:
         self._prune(now)
         try:
             return self._validate(request_line, now)
-        except _Refusal as refusal:
+        except Refusal as refusal:
             return refusal.validation
 
     def _validate(self, request_line: bytes, now: float) -> Validation:
-        channel_name, payload_json = _parse_request(request_line)
+        channel_name, payload_json = parse_request(request_line)
         if not CHANNEL_RE.fullmatch(channel_name):
-            raise _refuse("unknown_channel", "channel is not of the form v1.<32 hex>.<32 hex>.")
+            raise refuse("unknown_channel", "channel is not of the form v1.<32 hex>.<32 hex>.")
         if channel_name.split(".")[1] != self._instance:
-            raise _refuse("helper_mismatch", "channel belongs to another ClawQt instance than this one.")
+            raise refuse("helper_mismatch", "channel belongs to another ClawQt instance than this one.")
         channel = self._known(channel_name)
         if channel.digest is None:
-            raise _refuse("not_armed", "channel was not armed: run exactly the command from the context.")
+            raise refuse("not_armed", "channel was not armed: run exactly the command from the context.")
         if now > channel.armed_at + LEASE_SECONDS:
             channel.digest = None
-            raise _refuse(
+            raise refuse(
                 "expired",
                 f"channel's permission lease of {LEASE_SECONDS:g} seconds passed; ask again to run it.",
                 retryable=True,
             )
         if not self._turn_is_current(channel.session_key, channel.generation, channel.turn_id):
             self._end_active("stale", "the prompt this channel belonged to is no longer current")
-            raise _refuse("stale", "channel's prompt is no longer current in its chat.")
+            raise refuse("stale", "channel's prompt is no longer current in its chat.")
         if not hmac.compare_digest(payload_digest(payload_json), channel.digest):
             raise self._failure(
                 channel, "digest_mismatch", "payload differs from the one the permission allowed."
@@ -273,7 +196,9 @@ class ProposalChannels:
         channel.consumed = True  # the one-use claim: synchronous, so nothing runs between check and claim
         checked = validate_payload(payload_json)
         if isinstance(checked, SchemaProblem):
-            raise self._failure(channel, "invalid_schema", checked.reason)
+            refusal = self._failure(channel, "invalid_schema", checked.reason)
+            refusal.validation = with_refused_card(refusal.validation, channel, checked)
+            raise refusal
         if checked.sends and channel.send_target is None:
             choice, action = checked.sends[0]
             raise self._failure(
@@ -305,14 +230,14 @@ class ProposalChannels:
         active = self._active
         if active is not None and active.channel == channel_name:
             if active.consumed:
-                raise _refuse("already_consumed", "channel was already used for a proposal.")
+                raise refuse("already_consumed", "channel was already used for a proposal.")
             return active
         tombstone = self._tombstones.get(channel_name)
         if tombstone is not None:
-            raise _refuse(tombstone.status, f"channel ended: {tombstone.reason}.")
-        raise _refuse("unknown_channel", "channel is not known to this ClawQt instance (or ended long ago).")
+            raise refuse(tombstone.status, f"channel ended: {tombstone.reason}.")
+        raise refuse("unknown_channel", "channel is not known to this ClawQt instance (or ended long ago).")
 
-    def _failure(self, channel: _Channel, status: ValidationStatus, reason: str) -> _Refusal:
+    def _failure(self, channel: _Channel, status: ValidationStatus, reason: str) -> Refusal:
         """A digest, schema or target failure: retryable within the budget, else the channel ends."""
         channel.failures += 1
         channel.consumed = False
@@ -320,10 +245,10 @@ class ProposalChannels:
             channel.digest = None  # a corrected payload has another digest: it needs a new permission
         if channel.failures > MAX_RETRIES:
             self._end_active("rejected", f"it failed {channel.failures} times")
-            return _refuse(
+            return refuse(
                 "rejected", f"{reason.rstrip('.')}; the channel's {MAX_RETRIES} retries are used up."
             )
-        return _refuse(status, reason, retryable=True)
+        return refuse(status, reason, retryable=True)
 
     # --- the user's decision ----------------------------------------------------------------------
     def claim(self, proposal_id: str) -> Proposal | None:
@@ -452,51 +377,3 @@ class ProposalChannels:
                 listener(proposal, final)
             except Exception:  # one broken listener must not keep the others from their final line
                 log.exception("a proposal final listener failed")
-
-
-def _parse_request(request_line: bytes) -> tuple[str, str]:
-    """(channel, payload) of a well-formed request line, else the refusal for its version or limits."""
-    frame = request_line[:-1] if request_line.endswith(b"\n") else request_line
-    frame = frame[:-1] if frame.endswith(b"\r") else frame
-    if len(frame) > MAX_FRAME_BYTES:
-        raise _refuse(
-            "invalid_schema",
-            f"request is {len(frame)} bytes, more than the {MAX_FRAME_BYTES} bytes a frame may hold; "
-            f"the payload may be at most {MAX_PAYLOAD_BYTES} bytes.",
-            retryable=True,
-        )
-    if b"\n" in frame:
-        raise _refuse("invalid_schema", "request must be a single line of JSON.")
-    try:
-        request = json.loads(frame.decode("utf-8"), object_pairs_hook=_unique, parse_constant=_no_constant)
-    except (ValueError, RecursionError):  # not UTF-8, not JSON, a field twice, nested past the parser's depth
-        raise _refuse(
-            "invalid_schema", "request is not a JSON object of version, channel and payload."
-        ) from None
-    if not isinstance(request, dict) or set(request) != REQUEST_FIELDS:
-        raise _refuse("invalid_schema", "request must hold exactly the fields version, channel and payload.")
-    if type(request["version"]) is not int or request["version"] != REQUEST_VERSION:
-        raise _refuse("invalid_schema", f"version must be {REQUEST_VERSION}.")
-    channel, payload = request["channel"], request["payload"]
-    if not isinstance(channel, str):
-        raise _refuse("unknown_channel", "channel must be a string.")
-    if not isinstance(payload, str):
-        raise _refuse("invalid_schema", "payload must be the payload's JSON as a string.")
-    size = len(payload.encode("utf-8", "surrogatepass"))
-    if size > MAX_PAYLOAD_BYTES:
-        raise _refuse(
-            "invalid_schema",
-            f"payload is {size} bytes, more than the {MAX_PAYLOAD_BYTES} bytes allowed.",
-            retryable=True,
-        )
-    return channel, payload
-
-
-def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    if len({key for key, _ in pairs}) != len(pairs):
-        raise ValueError("a field appears twice")
-    return dict(pairs)
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(name)

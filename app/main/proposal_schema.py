@@ -3,10 +3,13 @@
 The payload is model-authored JSON: every field is checked and unknown fields are refused at every level,
 so a model can never smuggle in a session, window, tab or pane (ClawQt injects the `send` target itself,
 captured when the prompt was sent). Text that reaches the card and the terminal is refused when it holds
-characters that would make what the user reads differ from what is typed: control characters (a carriage
-return is Enter in a terminal; CSI and other C1 codes are escape sequences), bidirectional overrides and
-isolates (they reorder what is shown), and lone surrogates. Newlines are allowed in `input` and
-`rationale` only: the one who dispatches an "Insert in terminal" must not type them raw.
+a character that would make what the user reads differ from what is typed, in every class of
+app/contract/hidden_characters.py: controls (a tab is completion in a shell, a carriage return is Enter;
+CSI and other C1 codes are escape sequences), bidirectional controls (they reorder what is shown),
+zero-width and other invisible characters, the line and paragraph separators, lone surrogates. A line
+break is allowed in `input` and `rationale` only: the one who dispatches an "Insert in terminal" must
+not type it raw. A payload whose only fault is such a character still has a card to show it on (the
+characters written out, nothing to run): `SchemaProblem.shown`.
 
 `origin: "autofix"` only narrows the shape (exactly one choice with one `send`): ClawQt has no autofix
 turns of its own. `delegate: true` is refused: ClawQt has no delegate agent to hand a task to.
@@ -21,6 +24,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, get_args
 
+from app.contract.hidden_characters import first_hidden
 from app.contract.proposals import (
     MAX_PAYLOAD_BYTES,
     SCHEMA_VERSION,
@@ -54,11 +58,18 @@ ACTION_FIELDS: dict[str, frozenset[str]] = {
 # field names that try to choose where an action goes; the answer names the rule, not only the field
 _TARGET_NAMING = re.compile(r"(session|window|tab|pane|terminal|helper|parent)(_?id|_?key)?", re.IGNORECASE)
 
-# never in any text: C0 controls other than tab and newline, DEL, C1 controls, bidi embeddings,
-# overrides and isolates, lone surrogates
-_FORBIDDEN = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
-# single-line fields also refuse tab, newline and the Unicode line and paragraph separators
-_FORBIDDEN_SINGLE_LINE = re.compile("[\t\n\u2028\u2029]")
+# hidden characters never pass (app/contract/hidden_characters.py); where lines are meant as lines
+# (`input`, `rationale`) a line break does; a tab never does: a shell completes it
+_MULTI_LINE = "\n"
+# why each class of hidden character is refused, said to the agent and on the card
+_WHY = {
+    "control character": "a terminal acts on it instead of typing it",
+    "C1 control character": "a terminal reads it as an escape sequence",
+    "bidirectional control": "it reorders how the text reads",
+    "invisible character": "it is drawn as nothing",
+    "line separator": "it breaks a line that a shell reads as one",
+    "surrogate": "it is not a character",
+}
 
 
 @dataclass(frozen=True)
@@ -83,21 +94,33 @@ class ValidatedPayload:
 @dataclass(frozen=True)
 class SchemaProblem:
     reason: str
+    # a payload refused only for hidden characters, as the card shows it (they are written out there)
+    shown: ValidatedPayload | None = None
 
 
 class _Refused(Exception):
     """One check failed; the message is the reason (one sentence naming the field)."""
 
 
+class _Hidden(_Refused):
+    """The one check a card can still show the payload for: a hidden character in a text."""
+
+
 def validate_payload(payload_json: str) -> ValidatedPayload | SchemaProblem:
-    """The payload as a `ValidatedPayload`, or the first rule it breaks."""
+    """The payload as a `ValidatedPayload`, or the first rule it breaks (with the payload the card
+    shows when hidden characters are its only fault)."""
     try:
-        return _validate(payload_json)
+        return _validate(payload_json, strict=True)
+    except _Hidden as hidden:
+        try:
+            return SchemaProblem(str(hidden), _validate(payload_json, strict=False))
+        except _Refused:  # another fault too: no card; the agent hears the first
+            return SchemaProblem(str(hidden))
     except _Refused as refused:
         return SchemaProblem(str(refused))
 
 
-def _validate(payload_json: str) -> ValidatedPayload:
+def _validate(payload_json: str, strict: bool) -> ValidatedPayload:
     size = len(payload_json.encode("utf-8", "surrogatepass"))
     if size > MAX_PAYLOAD_BYTES:
         raise _Refused(f"payload is {size} bytes, more than the {MAX_PAYLOAD_BYTES} bytes allowed.")
@@ -109,7 +132,7 @@ def _validate(payload_json: str) -> ValidatedPayload:
     if origin not in ORIGINS:
         raise _Refused(f"origin must be one of {', '.join(ORIGINS)}.")
     raw_choices = _list(payload["choices"], "choices", MIN_CHOICES, MAX_CHOICES)
-    choices = tuple(_choice(raw, f"choices[{index}]") for index, raw in enumerate(raw_choices))
+    choices = tuple(_choice(raw, f"choices[{index}]", strict) for index, raw in enumerate(raw_choices))
     numbers = [choice.choice for choice in choices]
     for index, number in enumerate(numbers):
         if number in numbers[:index]:
@@ -167,20 +190,21 @@ def _unknown(path: str, key: str, allowed: frozenset[str]) -> str:
     return f"{field} is not a known field (known: {', '.join(sorted(allowed))})."
 
 
-def _choice(raw: Any, path: str) -> ProposalChoice:
+def _choice(raw: Any, path: str, strict: bool) -> ProposalChoice:
     value = _object(raw, path, CHOICE_FIELDS, required=("choice", "title", "actions"))
     number = _integer(value["choice"])
     if number is None or not MIN_CHOICE_NUMBER <= number <= MAX_CHOICE_NUMBER:
         raise _Refused(f"{path}.choice must be an integer from {MIN_CHOICE_NUMBER} to {MAX_CHOICE_NUMBER}.")
-    title = _text(value["title"], f"{path}.title", MAX_TITLE_CHARS, single_line=True)
+    title = _text(value["title"], f"{path}.title", MAX_TITLE_CHARS, strict, single_line=True)
     rationale = value.get("rationale")
-    rationale = "" if rationale in (None, "") else _text(rationale, f"{path}.rationale", MAX_RATIONALE_CHARS)
+    if rationale not in (None, ""):
+        rationale = _text(rationale, f"{path}.rationale", MAX_RATIONALE_CHARS, strict)
     raw_actions = _list(value["actions"], f"{path}.actions", MIN_ACTIONS, MAX_ACTIONS)
-    actions = tuple(_action(raw, f"{path}.actions[{index}]") for index, raw in enumerate(raw_actions))
-    return ProposalChoice(number, title, rationale, actions)
+    actions = tuple(_action(raw, f"{path}.actions[{i}]", strict) for i, raw in enumerate(raw_actions))
+    return ProposalChoice(number, title, rationale or "", actions)
 
 
-def _action(raw: Any, path: str) -> ProposalAction:
+def _action(raw: Any, path: str, strict: bool) -> ProposalAction:
     if not isinstance(raw, dict):
         raise _Refused(f"{path} must be a JSON object.")
     kind = raw.get("type")
@@ -189,7 +213,7 @@ def _action(raw: Any, path: str) -> ProposalAction:
     required = {"send": ("input",), "open": ("target",), "open_and_send": ("target", "input")}[kind]
     value = _object(raw, path, ACTION_FIELDS[kind], required=required)
     if kind == "send":
-        return ProposalAction("send", input=_text(value["input"], f"{path}.input", MAX_INPUT_CHARS))
+        return ProposalAction("send", input=_text(value["input"], f"{path}.input", MAX_INPUT_CHARS, strict))
     target = value["target"]
     if target not in OPEN_TARGETS:
         raise _Refused(f"{path}.target must be one of {', '.join(OPEN_TARGETS)}.")
@@ -201,15 +225,15 @@ def _action(raw: Any, path: str) -> ProposalAction:
         if delegate is True:
             raise _Refused(f"{path}.delegate must be false: ClawQt has no delegate agent to hand a task to.")
         raise _Refused(f"{path}.delegate must be true or false.")
-    typed = _text(value["input"], f"{path}.input", MAX_INPUT_CHARS) if kind == "open_and_send" else ""
+    typed = _text(value["input"], f"{path}.input", MAX_INPUT_CHARS, strict) if kind == "open_and_send" else ""
     return ProposalAction(
         kind,
         input=typed,
         target=target,
-        cwd=_optional_text(value, "cwd", path, MAX_CWD_CHARS),
-        title=_optional_text(value, "title", path, MAX_TITLE_CHARS),
+        cwd=_optional_text(value, "cwd", path, MAX_CWD_CHARS, strict),
+        title=_optional_text(value, "title", path, MAX_TITLE_CHARS, strict),
         direction=direction,
-        profile=_optional_text(value, "profile", path, MAX_PROFILE_CHARS),
+        profile=_optional_text(value, "profile", path, MAX_PROFILE_CHARS, strict),
     )
 
 
@@ -224,24 +248,23 @@ def _integer(value: Any) -> int | None:
     return value if type(value) is int else None
 
 
-def _optional_text(value: dict[str, Any], key: str, path: str, most: int) -> str | None:
+def _optional_text(value: dict[str, Any], key: str, path: str, most: int, strict: bool) -> str | None:
     text = value.get(key)
-    return None if text is None else _text(text, f"{path}.{key}", most, single_line=True)
+    return None if text is None else _text(text, f"{path}.{key}", most, strict, single_line=True)
 
 
-def _text(value: Any, path: str, most: int, single_line: bool = False) -> str:
+def _text(value: Any, path: str, most: int, strict: bool, single_line: bool = False) -> str:
     if not isinstance(value, str):
         raise _Refused(f"{path} must be a string.")
     if not value.strip():
         raise _Refused(f"{path} must not be empty.")
     if len(value) > most:
         raise _Refused(f"{path} is {len(value)} characters, more than the {most} allowed.")
-    bad = _FORBIDDEN.search(value) or (_FORBIDDEN_SINGLE_LINE.search(value) if single_line else None)
-    if bad:
-        where = bad.start()
-        raise _Refused(
-            f"{path} holds the character U+{ord(bad.group()):04X} at position {where}, which a card "
-            "could not show as it would be typed."
+    hidden = first_hidden(value, allow="" if single_line else _MULTI_LINE) if strict else None
+    if hidden is not None:
+        raise _Hidden(
+            f"{path} holds {hidden.described} at position {hidden.position}: {_WHY[hidden.kind]}, so "
+            "what runs would differ from what the card shows."
         )
     return value
 

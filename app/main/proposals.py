@@ -31,9 +31,10 @@ from typing import Any
 from app.contract.envelopes import Envelope
 from app.contract.errors import HostError
 from app.contract.proposals import FinalStatus, canonical_invocation, compact_payload
-from app.main.proposal_channels import DECISION_SECONDS, Proposal, ProposalChannels, final_wire
+from app.main.proposal_channels import DECISION_SECONDS, ProposalChannels
 from app.main.proposal_endpoint import ProposalEndpoint, ProposalEndpointError
 from app.main.proposal_recognition import recognise
+from app.main.proposal_requests import Proposal, final_wire
 from app.main.user_terminals import UserTerminals
 
 log = logging.getLogger(__name__)
@@ -171,6 +172,8 @@ class ProposalService:
     ) -> tuple[dict[str, Any], asyncio.Future[dict[str, Any]] | None]:
         validation = self.channels.validate(request_line)
         proposal = validation.proposal
+        if validation.card is not None:
+            self._emit(validation.card)
         if validation.status != "accepted" or proposal is None:
             return validation.wire(), None
         final: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.contract.hidden_characters import visible
 from app.contract.proposals import ProposalAction, ProposalChoice
 from app.renderer.timeline.items import ProposalItem
 
@@ -21,6 +22,7 @@ STATE_TEXTS = {
     "timed_out": "Timed out",
     "unavailable": "Unavailable: the agent or ClawQt's proposal endpoint went away",
     "expired": "Expired: this proposal is from an earlier run",
+    "refused": "Refused: it holds characters that would run other than they read",
 }
 PILLS = {
     "awaiting": "Waiting for you",
@@ -31,6 +33,7 @@ PILLS = {
     "timed_out": "Timed out",
     "unavailable": "Unavailable",
     "expired": "Expired",
+    "refused": "Refused",
 }
 UNREADABLE_TEXT = "This proposal could not be read (it is from an earlier run)"
 SHORTENED_TEXT = "Shortened: it said more than a proposal may"
@@ -60,7 +63,7 @@ def state_lines(item: ProposalItem) -> tuple[str, str]:
 
 
 def _folder(action: ProposalAction) -> str:
-    return action.cwd or "the chat's folder"
+    return visible(action.cwd) if action.cwd else "the chat's folder"
 
 
 def _buttons(action: ProposalAction, choice: ProposalChoice, index: int, target: str) -> list[dict[str, Any]]:
@@ -82,10 +85,10 @@ def _buttons(action: ProposalAction, choice: ProposalChoice, index: int, target:
     return [{"action": index, "run": True, "label": label, "name": label + about}]
 
 
-def _card(choice: ProposalChoice, recommended: bool, target: str) -> dict[str, Any]:
+def _card(choice: ProposalChoice, recommended: bool, target: str, runnable: bool) -> dict[str, Any]:
     actions, flat = [], 0
     for index, action in enumerate(choice.actions):
-        buttons = _buttons(action, choice, index, target)
+        buttons = _buttons(action, choice, index, target) if runnable else []
         for button in buttons:
             button["flat"] = flat
             flat += 1
@@ -93,16 +96,17 @@ def _card(choice: ProposalChoice, recommended: bool, target: str) -> dict[str, A
             {
                 "index": index,
                 "type": action.type,
-                "command": action.input,
+                "command": visible(action.input, keep="\n"),
                 "where": f"in {target}" if action.type == "send" else "",  # an open's button says where
                 "buttons": buttons,
             }
         )
-    name = f"Choice {choice.choice}" + (", recommended" if recommended else "") + f": {choice.title}"
+    title = visible(choice.title)
+    name = f"Choice {choice.choice}" + (", recommended" if recommended else "") + f": {title}"
     return {
         "choice": choice.choice,
-        "title": choice.title,
-        "rationale": choice.rationale,
+        "title": title,
+        "rationale": visible(choice.rationale, keep="\n"),
         "recommended": recommended,
         "actions": actions,
         "buttonCount": flat,
@@ -115,7 +119,8 @@ def proposal_entry(item: ProposalItem) -> dict[str, Any]:
     the user; one rebuilt from history never can)."""
     target = item.send_target_title or "the terminal"
     ordered = sorted(item.choices, key=lambda c: c.choice != item.recommended)  # stable: the rest keep order
-    cards = [_card(c, c.choice == item.recommended, target) for c in ordered]
+    runnable = item.state != "refused"  # a refused payload never had anything to run: no buttons
+    cards = [_card(c, c.choice == item.recommended, target, runnable) for c in ordered]
     awaiting = item.state == "awaiting" and bool(item.proposal_id)
     text, reason = state_lines(item)
     return {

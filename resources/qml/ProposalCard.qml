@@ -16,6 +16,7 @@ Item {
     implicitHeight: box.implicitHeight + Theme.pad
     readonly property string proposalId: proposal.proposalId
     readonly property bool canDispatch: proposal.awaiting
+    readonly property bool refused: proposal.state === "refused"  // never ran: the card says why
                                         && proposalCards.decided.indexOf(proposal.proposalId) < 0
     Accessible.role: Accessible.Grouping
     Accessible.name: proposal.name
@@ -75,13 +76,13 @@ Item {
                     objectName: "proposalStatePill"
                     radius: height / 2; implicitHeight: 18; implicitWidth: pillText.implicitWidth + 2 * Theme.spaceSmall
                     color: "transparent"
-                    border.color: root.canDispatch ? Theme.warning : Theme.muted
+                    border.color: root.canDispatch ? Theme.warning : root.refused ? Theme.error : Theme.muted
                     Text {
                         textFormat: Text.PlainText
                         id: pillText
                         anchors.centerIn: parent
                         font.pixelSize: Theme.fontTiny
-                        color: root.canDispatch ? Theme.warning : Theme.muted
+                        color: root.canDispatch ? Theme.warning : root.refused ? Theme.error : Theme.muted
                         text: root.proposal.pill
                     }
                 }
@@ -92,7 +93,7 @@ Item {
                 visible: text !== ""
                 Layout.fillWidth: true
                 text: root.proposal.stateText
-                color: root.proposal.state === "confirmed" ? Theme.success : Theme.muted
+                color: root.proposal.state === "confirmed" ? Theme.success : root.refused ? Theme.error : Theme.muted
                 font.bold: true
                 wrapMode: Text.Wrap
                 Accessible.role: Accessible.StaticText

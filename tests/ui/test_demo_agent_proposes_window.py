@@ -36,7 +36,7 @@ from app.main.proposal_channels import DECISION_SECONDS
 from app.main.proposal_schema import ValidatedPayload, validate_payload
 from tests.conftest import EnvelopeLog, demo_agent_argv
 from tests.ui.test_background_chats_window import leave_window, row_of, visible_mark
-from tests.ui_harness import focused
+from tests.ui_harness import find_all, focused
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="POSIX sockets and shells")
 
@@ -162,6 +162,34 @@ def test_esc_on_the_card_cancels_the_agent_hears_cancelled_and_nothing_runs(ui, 
         assert "You cancelled it: nothing ran." in chat.reply()
         await asyncio.sleep(0.3)
         assert not marker.exists()
+
+    ui.run(scenario(), 120)
+
+
+def test_a_command_with_a_tab_is_refused_the_card_shows_it_written_out_and_nothing_runs(ui, tmp_path):
+    """A tab the shell would complete (and a zero-width space beside it): the card the user sees says
+    why it was refused and shows both characters written out; the agent hears the same reason."""
+
+    async def scenario():
+        chat = await open_chat(ui, tmp_path)
+        window, objects = chat.window, chat.window.objects
+        terminal = await chat.terminal()
+        marker = tmp_path / "never-marker"
+        await ui.type_and_send(window, f"/propose touch\t{marker}\u200b")
+        state = await ui.until(lambda: ui.find(window, "proposalState"), 30)
+        await ui.until(lambda: state.property("text").startswith("Refused"), 15)
+        await ui.until(lambda: not objects.session.busy, 20)
+        (validation,) = chat.cli_lines()
+        assert (validation["status"], validation["retryable"]) == ("invalid_schema", True)
+        reason = ui.item(window, "proposalReason").property("text")
+        assert reason == validation["reason"] and "holds a tab (U+0009) at position 5" in reason
+        commands = [item.property("text") for item in find_all(window.root.contentItem(), "proposalCommand")]
+        assert f"touch<U+0009>{marker}<U+200B>" in commands
+        assert ui.find(window, "proposalButton_1_0") is None  # nothing to run
+        assert "ClawQt did not take the proposal" in chat.reply()
+        await ui.screenshots(window, "74-proposal-refused")
+        await asyncio.sleep(0.3)
+        assert not marker.exists() and str(marker) not in chat.host.terminals.output(terminal)
 
     ui.run(scenario(), 120)
 

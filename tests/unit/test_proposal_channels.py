@@ -25,11 +25,9 @@ from app.main.proposal_channels import (
     MAX_RETRIES,
     MAX_TOMBSTONES,
     TOMBSTONE_SECONDS,
-    Proposal,
     ProposalChannels,
-    Validation,
-    final_wire,
 )
+from app.main.proposal_requests import Proposal, Validation, final_wire
 
 SEND = {"type": "send", "input": "make test"}
 OPEN_AND_SEND = {"type": "open_and_send", "target": "tab", "input": "make test"}

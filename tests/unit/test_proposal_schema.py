@@ -370,16 +370,55 @@ def test_an_autofix_proposal_is_exactly_one_choice_with_one_send():
     assert refused(payload(opened, origin="autofix")) == rule
 
 
-@pytest.mark.parametrize(
-    "char", ["\r", "\x1b", "\x00", "\x07", "\x7f", "\x9b", "\x85", "\u202e", "\u2066", "\u2069"]
-)
-def test_control_characters_and_bidi_overrides_are_refused_in_every_text(char):
-    code = f"U+{ord(char):04X}"
-    assert code in refused(with_action(send(f"ls{char}rm -rf ~")))
-    assert code in refused(payload({"choice": 1, "title": f"a{char}b", "actions": [send()]}))
-    assert code in refused(payload({"choice": 1, "title": "T", "rationale": f"a{char}", "actions": [send()]}))
-    assert code in refused(with_action({"type": "open", "target": "tab", "cwd": f"/tmp{char}"}))
-    assert "choices[0].actions[0].input holds the character" in refused(with_action(send(f"ls{char}")))
+# every class of hidden character (app/contract/hidden_characters.py), with the words its reason uses
+HIDDEN = [
+    ("\t", "a tab (U+0009)"),
+    ("\r", "a carriage return (U+000D)"),
+    ("\x1b", "an escape (ESC) (U+001B)"),
+    ("\x00", "a control character (U+0000)"),
+    ("\x07", "a control character (U+0007)"),
+    ("\x7f", "a control character (U+007F)"),
+    ("\x9b", "a C1 control character (U+009B)"),
+    ("\x85", "a C1 control character (U+0085)"),
+    ("\u202e", "a bidirectional control (U+202E)"),
+    ("\u2066", "a bidirectional control (U+2066)"),
+    ("\u2069", "a bidirectional control (U+2069)"),
+    ("\u200e", "a bidirectional control (U+200E)"),
+    ("\u061c", "a bidirectional control (U+061C)"),
+    ("\u200b", "an invisible character (U+200B)"),
+    ("\u200d", "an invisible character (U+200D)"),
+    ("\u2060", "an invisible character (U+2060)"),
+    ("\ufeff", "an invisible character (U+FEFF)"),
+    ("\u00ad", "an invisible character (U+00AD)"),
+    ("\U000e0041", "an invisible character (U+E0041)"),
+    ("\u3164", "an invisible character (U+3164)"),
+    ("\u2028", "a line separator (U+2028)"),
+    ("\u2029", "a line separator (U+2029)"),
+]
+
+
+@pytest.mark.parametrize(("char", "described"), HIDDEN)
+def test_every_class_of_hidden_character_is_refused_in_every_text_with_its_name(char, described):
+    assert refused(with_action(send(f"ls{char}rm -rf ~"))).startswith(
+        f"choices[0].actions[0].input holds {described} at position 2: "
+    )
+    assert described in refused(payload({"choice": 1, "title": f"a{char}b", "actions": [send()]}))
+    assert described in refused(
+        payload({"choice": 1, "title": "T", "rationale": f"a{char}", "actions": [send()]})
+    )
+    assert described in refused(with_action({"type": "open", "target": "tab", "cwd": f"/tmp{char}"}))
+    opened = {"type": "open_and_send", "target": "tab", "input": f"make{char}", "title": "t"}
+    assert described in refused(with_action(opened))
+
+
+@pytest.mark.parametrize(("char", "described"), HIDDEN)
+def test_a_payload_refused_only_for_a_hidden_character_comes_with_what_its_card_shows(char, described):
+    problem = check(with_action(send(f"ls{char}x")))
+    assert isinstance(problem, SchemaProblem) and problem.shown is not None
+    assert problem.shown.choices[0].actions[0].input == f"ls{char}x"  # the card writes it out
+    broken_too = check(payload({"choice": 1, "title": "T", "actions": [send(f"ls{char}"), {"type": "x"}]}))
+    assert isinstance(broken_too, SchemaProblem) and broken_too.shown is None  # another fault: no card
+    assert described in broken_too.reason
 
 
 def test_a_lone_surrogate_is_refused():
@@ -389,13 +428,13 @@ def test_a_lone_surrogate_is_refused():
     )
 
 
-def test_newlines_and_tabs_are_kept_in_input_and_rationale_but_refused_in_single_line_fields():
+def test_line_breaks_are_kept_in_input_and_rationale_but_refused_in_single_line_fields():
     result = accepted(
-        payload({"choice": 1, "title": "T", "rationale": "a\nb", "actions": [send("for x\tin\ny")]})
+        payload({"choice": 1, "title": "T", "rationale": "a\nb", "actions": [send("for x in\ny")]})
     )
-    assert result.choices[0].actions[0].input == "for x\tin\ny" and result.choices[0].rationale == "a\nb"
+    assert result.choices[0].actions[0].input == "for x in\ny" and result.choices[0].rationale == "a\nb"
     for text in ("a\nb", "a\tb", "a\u2028b"):
-        assert "choices[0].title holds the character" in refused(
+        assert "choices[0].title holds a" in refused(
             payload({"choice": 1, "title": text, "actions": [send()]})
         )
         assert "choices[0].actions[0].cwd holds" in refused(
@@ -426,8 +465,8 @@ def test_every_reason_is_one_sentence_naming_the_field(value):
 # --- properties -----------------------------------------------------------------------------------
 safe_text = st.text(
     alphabet=st.characters(
-        blacklist_categories=("Cs", "Cc"),
-        blacklist_characters="\u2028\u2029\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069",
+        blacklist_categories=("Cs", "Cc", "Cf", "Zl", "Zp"),
+        blacklist_characters="\u115f\u1160\u3164\uffa0\u034f",
     ),
     min_size=1,
     max_size=30,

@@ -22,7 +22,6 @@ pinned in tests/unit/test_proposal_rules.py.
 from __future__ import annotations
 
 import json
-import re
 from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import replace
@@ -56,9 +55,6 @@ KEPT_PROPOSALS = 64  # live proposals the store keeps across chat switches (the 
 KEPT_INSTANCES = 16  # app runs whose channels were seen live (their replayed calls are this run's)
 _ACTION_TYPES: tuple[str, ...] = get_args(ActionType)
 _CUT = "\u2026"
-# a rebuilt card is shown, never run: what would make its text read other than it is (controls, bidi
-# overrides and isolates, lone surrogates) shows as U+FFFD
-_UNSHOWABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
 def channel_instance(channel: str) -> str:
@@ -314,7 +310,6 @@ def _text(value: Any, limit: int, *, required: bool = False) -> tuple[str, bool]
         return "", False
     if not isinstance(value, str) or (required and not value.strip()):
         raise Unreadable
-    value = _UNSHOWABLE.sub("\ufffd", value)
     return (value, False) if len(value) <= limit else (value[: limit - 1] + _CUT, True)
 
 
