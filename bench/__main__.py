@@ -32,6 +32,7 @@ BENCHMARKS = (
     "ui_search",
     "terminal_stream",
     "hostile_render",
+    "credential_streams",
     "mcp_read",
     "terminal_panel_stream",
     "keystroke_echo",

@@ -8,9 +8,6 @@ quote, backslash or newline, so they survive an agent that echoes the text JSON-
 
 from __future__ import annotations
 
-import re
-from typing import Any
-
 OPEN = "<clawqt_hidden_context>"
 CLOSE = "</clawqt_hidden_context>"
 
@@ -52,28 +49,3 @@ class HiddenContextFilter:
                 text = text[start + len(OPEN) :]
                 self.inside = True
         return "".join(shown)
-
-
-# ClawQt's terminal credentials (capabilities cqt_, per-session bearers cqs_, the install secret cqi_):
-# an agent may echo them (a tool card of the model's arguments); the timeline and traces show them cut
-CREDENTIAL = re.compile(r"\b(cq[tsi]_)[A-Za-z0-9_-]{16,}")
-REDACTED = "\\1\u2026"
-MAX_REDACT_DEPTH = 64
-
-
-def redact_credentials(value: Any, depth: int = 0) -> Any:
-    """`value` (text, or JSON-like data) with every terminal credential cut to its prefix; data nested
-    deeper than `MAX_REDACT_DEPTH` is dropped (None) rather than shown unchecked. Data holding no
-    credential comes back as the same object (every tool update passes here)."""
-    if isinstance(value, str):
-        return CREDENTIAL.sub(REDACTED, value) if "cq" in value else value
-    if depth >= MAX_REDACT_DEPTH:
-        return None if isinstance(value, dict | list | tuple) else value
-    if isinstance(value, dict):
-        items = {key: redact_credentials(item, depth + 1) for key, item in value.items()}
-        return value if all(items[key] is item for key, item in value.items()) else items
-    if isinstance(value, list | tuple):
-        redacted = [redact_credentials(item, depth + 1) for item in value]
-        unchanged = all(new is old for new, old in zip(redacted, value, strict=True))
-        return value if unchanged and isinstance(value, list) else redacted
-    return value

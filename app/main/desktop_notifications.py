@@ -19,6 +19,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+from app.contract.credentials import redact_text
 from app.main.background_tasks import BackgroundTasks
 
 log = logging.getLogger(__name__)
@@ -33,7 +34,9 @@ UNCLAIMED_CLICKS = 64  # clicks on ids this run has no answer for yet (or anothe
 
 
 def body_for(text: str, capabilities: frozenset[str]) -> str:
-    """The body as the service should get it: escaped where the service reads markup."""
+    """The body as the service should get it: ClawQt's credentials cut (names an agent chose may
+    quote one), escaped where the service reads markup."""
+    text = redact_text(text)
     return html.escape(text, quote=False) if "body-markup" in capabilities else text
 
 
@@ -67,7 +70,16 @@ class DesktopNotifications:
                 router,
                 "Notify",
                 "susssasa{sv}i",
-                (APP_NAME, 0, "", summary, body_for(body, capabilities), actions, hints, SHOWN_MS),
+                (
+                    APP_NAME,
+                    0,
+                    "",
+                    redact_text(summary),
+                    body_for(body, capabilities),
+                    actions,
+                    hints,
+                    SHOWN_MS,
+                ),
             )
         except (OSError, TimeoutError, ValueError) as exc:
             log.info("no desktop notification: %s", exc)

@@ -12,6 +12,7 @@ import json
 import shlex
 from typing import Any, Literal, NamedTuple
 
+from app.contract.credentials import redact_text
 from app.contract.hidden_characters import visible
 from app.main.proposal_recognition import command_source
 
@@ -55,8 +56,9 @@ def _json_start(value: Any) -> str:
 
 
 def _shown(text: str, whole: bool = True) -> str:
-    """`text` cut at MAX_SHOWN_CHARS (saying how much is left when known), controls written out."""
+    """`text` cut at MAX_SHOWN_CHARS (saying how much is left when known), ClawQt's credentials cut to
+    their prefix, controls written out."""
     if len(text) > MAX_SHOWN_CHARS:
         left = f"{len(text) - MAX_SHOWN_CHARS:,} more characters" if whole else "more not shown"
         text = f"{text[:MAX_SHOWN_CHARS]}… ({left})"
-    return visible(text, keep="\n")
+    return visible(redact_text(text), keep="\n")

@@ -17,8 +17,8 @@ import time
 from collections import deque
 from typing import Any
 
+from app.contract.credentials import TRACED, redact_text
 from app.contract.errors import SaveFailed
-from app.contract.hidden_context import CREDENTIAL
 from app.contract.protocol_log import EntryKind, InspectorEntry, InspectorPage
 from app.main.chat_exports import save_user_file
 
@@ -29,7 +29,6 @@ IDLE_BYTES = 1024 * 1024
 TRIM_SLACK = 256  # entries past the bound before the oldest are let go, together (not one per message)
 MAX_KEPT_LINE_BYTES = 1024 * 1024
 MAX_PENDING_IDS = 4_096  # requests remembered for naming their responses
-REDACTED = r"\1<redacted>"
 
 
 def _text(raw: bytes | str) -> str:
@@ -122,7 +121,7 @@ class ProtocolLog:
         if pretty and text.startswith("{"):
             with contextlib.suppress(ValueError):  # not JSON after all: shown as it came
                 text = json.dumps(json.loads(text), indent=2, ensure_ascii=False)
-        return CREDENTIAL.sub(REDACTED, text)
+        return redact_text(text, TRACED)
 
     async def save_trace(self, path: str) -> int:
         """The kept entries as a `--record` trace (times from the log's start); the number written."""
@@ -138,7 +137,7 @@ class ProtocolLog:
                 record = json.dumps(line, ensure_ascii=False)
             else:
                 record = f'{{"t":{round(entry.t, 6)},"dir":"{entry.direction}","msg":{text}}}'
-            lines.append(CREDENTIAL.sub(REDACTED, record))
+            lines.append(redact_text(record, TRACED))
         if not lines:
             raise SaveFailed("There is no traffic to save yet.")
         await save_user_file(path, "\n".join(lines) + "\n")

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 from typing import Any, Literal
 
-from app.contract.hidden_context import CREDENTIAL
+from app.contract.credentials import TRACED, redact_text
 
 
 class TraceRecorder:
@@ -28,7 +28,7 @@ class TraceRecorder:
             return
         line = json.dumps(entry, ensure_ascii=False, separators=(",", ":"))
         # terminal credentials live in memory only: a trace names them without their value
-        self._file.write(CREDENTIAL.sub(r"\1<redacted>", line) + "\n")
+        self._file.write(redact_text(line, TRACED) + "\n")
         self._file.flush()
 
     def message(self, direction: Literal["send", "recv"], msg: Any) -> None:

@@ -6,6 +6,7 @@ session key says nothing (OpenClaw lists keys as titles until it derives one) an
 
 from __future__ import annotations
 
+from app.contract.credentials import redact_text
 from app.renderer.timeline.turn_view import strip_cwd_prefix
 
 PREVIEW_TITLE_CHARS = 80
@@ -29,5 +30,5 @@ def session_title(
 
 def _shown(title: str | None) -> str:
     """An agent-made title without OpenClaw's working-directory prefix (it derives titles from the
-    first user text, prefix included)."""
-    return strip_cwd_prefix(title).strip() if title else ""
+    first user text, prefix included) and with ClawQt's credentials cut."""
+    return redact_text(strip_cwd_prefix(title).strip()) if title else ""

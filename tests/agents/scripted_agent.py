@@ -1431,11 +1431,13 @@ PROMPTS = {
     "attach-folder": Agent.prompt_attach_folder,
 }
 try:  # run as a script: this folder is on sys.path
+    from credential_prompts import PROMPTS as CREDENTIAL_PROMPTS
     from find_prompts import PROMPTS as FIND_PROMPTS
     from markup_prompts import PROMPTS as MARKUP_PROMPTS
     from slow_path_prompts import PROMPTS as SLOW_PATH_PROMPTS
     from user_words_prompts import PROMPTS as USER_WORDS_PROMPTS
 except ImportError:  # imported by the tests as a module
+    from tests.agents.credential_prompts import PROMPTS as CREDENTIAL_PROMPTS
     from tests.agents.find_prompts import PROMPTS as FIND_PROMPTS
     from tests.agents.markup_prompts import PROMPTS as MARKUP_PROMPTS
     from tests.agents.slow_path_prompts import PROMPTS as SLOW_PATH_PROMPTS
@@ -1444,6 +1446,7 @@ PROMPTS.update(MARKUP_PROMPTS)
 PROMPTS.update(FIND_PROMPTS)
 PROMPTS.update(SLOW_PATH_PROMPTS)
 PROMPTS.update(USER_WORDS_PROMPTS)
+PROMPTS.update(CREDENTIAL_PROMPTS)
 
 
 AUTH_METHODS = {

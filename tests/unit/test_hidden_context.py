@@ -89,7 +89,7 @@ def test_a_credential_the_agent_echoes_in_a_tool_card_is_cut_to_its_prefix():
 
 
 def test_redaction_leaves_other_text_alone_and_drops_data_nested_too_deep():
-    from app.contract.hidden_context import MAX_REDACT_DEPTH, redact_credentials
+    from app.contract.credentials import MAX_REDACT_DEPTH, redact_credentials
 
     assert redact_credentials("cq short and cqt_x stay") == "cq short and cqt_x stay"
     deep: object = "cqt_" + "z" * 30

@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from app.contract.acp_fields import str_field
-from app.contract.hidden_context import OPEN, HiddenContextFilter, redact_credentials
+from app.contract.credentials import CredentialStream
+from app.contract.hidden_context import OPEN, HiddenContextFilter
 from app.renderer.timeline.items import Item, MessageSegment, Role, Thought
 from app.renderer.timeline.media import MediaScanner, transcript_media
 from app.renderer.timeline.parts import (
@@ -80,8 +81,6 @@ class MessageRules(_Base):
             content = self._without_hidden_context(f"{role}:{message_id or ''}", content)
             if content is None:
                 return
-            if role != "user":
-                content = redact_credentials(content)
         part = content_to_part(content, role)
         self.open_thought = None
         if message_id is not None:
@@ -128,6 +127,23 @@ class MessageRules(_Base):
             return content
         return {**content, "text": shown} if shown.strip() else None
 
+    def _without_credentials(self, item: MessageSegment | Thought, part: Part) -> Part:
+        """The agent's prose with ClawQt's terminal credentials cut on the text as assembled: a
+        credential split across chunks is cut when its chunks meet (the start already shown is taken
+        back). One stream follows the item text last went to; any other part ends it."""
+        if not isinstance(part, MarkdownPart) or not part.chunks or len(part.text) > MAX_SCANNED_REPLY_CHARS:
+            self.credential_stream = None
+            return part
+        owner, stream = self.credential_stream or ("", CredentialStream())
+        if owner != item.id:
+            stream = CredentialStream()
+            self.credential_stream = (item.id, stream)
+        retract, text = stream.feed(part.text)
+        last = item.parts[-1] if item.parts else None
+        if retract and isinstance(last, MarkdownPart):
+            last.retract(retract)
+        return part if text == part.text else MarkdownPart([text] if text else [])
+
     def _new_segment(self, role: Role, message_id: str, part: Part, historical: bool) -> None:
         index = self.segment_counts.get(message_id, 0)
         segment_id = f"{message_id}:{index}"
@@ -138,12 +154,14 @@ class MessageRules(_Base):
         segment = MessageSegment(
             id=segment_id, role=role, message_id=message_id, segment_index=index, historical=historical
         )
-        add_part(segment.parts, part)
+        add_part(segment.parts, self._without_credentials(segment, part) if role != "user" else part)
         self._scan_new_prose(segment)
         self.open_segments[message_id] = segment_id
         self._append(segment)
 
     def _add_to_segment(self, segment: MessageSegment, part: Part, historical: bool) -> None:
+        if segment.role != "user":
+            part = self._without_credentials(segment, part)
         add_part(segment.parts, part, join_first_markdown=segment.role == "user")
         if isinstance(part, MarkdownPart) and segment.parts and segment.parts[-1] is part:
             self._scan_new_prose(segment)
@@ -176,7 +194,7 @@ class MessageRules(_Base):
                 thought_id += "+"
         existing = self.items.get(thought_id)
         if isinstance(existing, Thought):
-            add_part(existing.parts, part)
+            add_part(existing.parts, self._without_credentials(existing, part))
             existing.historical = existing.historical or historical
             self.open_thought = thought_id
             self._touch(existing)
@@ -184,6 +202,6 @@ class MessageRules(_Base):
         if existing is not None:  # an id clash with another kind: never overwrite
             thought_id = f"{thought_id}#{len(self.order)}"
         thought = Thought(id=thought_id, historical=historical)
-        add_part(thought.parts, part)
+        add_part(thought.parts, self._without_credentials(thought, part))
         self.open_thought = thought_id
         self._append(thought)

@@ -60,6 +60,23 @@ class MarkdownPart:
         if self.scanner is not None:
             self.scanner.feed(text)
 
+    def retract(self, count: int) -> None:
+        """Take back the last `count` characters (the shown start of a credential a later chunk
+        completed; the MEDIA scanner keeps what it saw: a credential is never a directive's path).
+        Chunks not yet joined are trimmed in place: the text is copied only when they are too few."""
+        pending = self._pending or []
+        while count and pending:
+            last = pending.pop()
+            if len(last) > count:
+                pending.append(last[:-count])
+                count = 0
+            else:
+                count -= len(last)
+        if count:
+            self._joined = self._joined[: max(0, len(self._joined) - count)]
+        if not pending and not _nonblank(self._joined[-1:]):
+            self.nonblank = _nonblank(self._joined)
+
     def compact(self) -> None:
         """Keep the text as one string: a replayed message's chunks would each stay an object."""
         if self._pending:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from app.contract.acp_fields import METADATA_UPDATES
+from app.contract.credentials import CredentialStream, redact_credentials
 from app.contract.envelopes import (
     PermissionRequestEnvelope,
     PermissionResolvedEnvelope,
@@ -101,6 +102,8 @@ class Timeline(MessageRules, ToolRules, ProposalRules):
         self.optimistic: dict[str, str] = {}  # client message id -> optimistic segment id
         # messageId ("" without one) -> removes ClawQt's hidden prompt context from echoed user text
         self.hidden_filters: dict[str, HiddenContextFilter] = {}
+        # the agent text item credentials are being cut in as it streams, and its stream
+        self.credential_stream: tuple[str, CredentialStream] | None = None
         self.timings: dict[str, TurnTiming] = {}
         self.live_message_id: str | None = None  # the prompt whose turn is running, if any
         self.meta = Metadata()
@@ -243,9 +246,9 @@ class Timeline(MessageRules, ToolRules, ProposalRules):
             case "tool_call_content_chunk":
                 self._tool_content_chunk(update, historical)  # type: ignore[arg-type]
             case "plan":
-                self._plan(update, historical)  # type: ignore[arg-type]
-            case str() as kind if kind in METADATA_UPDATES:
-                changed = apply_metadata(self.meta, update)
+                self._plan(redact_credentials(update), historical)
+            case str() as kind if kind in METADATA_UPDATES:  # titles, commands, modes, options: cut too
+                changed = apply_metadata(self.meta, redact_credentials(update))
                 if changed is not None:
                     self._changes.append(MetadataChanged(changed))
             case "terminal_update" | "terminal_output_chunk":
@@ -291,8 +294,8 @@ class Timeline(MessageRules, ToolRules, ProposalRules):
         if item_id in self.items:
             return
         self._close_segments()
-        options = [o for o in envelope.options if isinstance(o, dict)]
-        tool_call = envelope.tool_call if isinstance(envelope.tool_call, dict) else {}
+        options = [redact_credentials(o) for o in envelope.options if isinstance(o, dict)]
+        tool_call = redact_credentials(envelope.tool_call) if isinstance(envelope.tool_call, dict) else {}
         hidden = envelope.hidden_options if type(envelope.hidden_options) is int else 0
         self._append(
             PermissionItem(
@@ -301,7 +304,7 @@ class Timeline(MessageRules, ToolRules, ProposalRules):
                 tool_call=tool_call,
                 options=options,
                 hidden_options=hidden,
-                request_text=str(envelope.request_text or ""),
+                request_text=redact_credentials(str(envelope.request_text or "")),
                 request_kind=str(envelope.request_kind or ""),
             )
         )

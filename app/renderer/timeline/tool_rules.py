@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from app.contract.acp_fields import dict_items, str_field
-from app.contract.hidden_context import redact_credentials
+from app.contract.credentials import redact_credentials
 from app.renderer.timeline.items import PlanItem, ToolCall
 from app.renderer.timeline.parts import ErrorPart, Part, TerminalRefPart, tool_content_to_part
 
