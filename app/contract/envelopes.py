@@ -104,6 +104,7 @@ class PromptSettledEnvelope:
     error: str | None
     elapsed_s: float
     stopped: bool = False  # the user pressed Stop, whatever the agent answered (some say `end_turn`)
+    unconfirmed: bool = False  # ended by ClawQt: the agent did not answer within the grace after Stop
     kind: Literal["prompt_settled"] = "prompt_settled"
 
 

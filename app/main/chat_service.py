@@ -54,6 +54,7 @@ from app.main.session_machine import SessionMachine
 from app.main.session_requests import list_params, normalize_cwd, open_params, require, session_page
 from app.main.session_steps import Step, Token
 from app.main.sign_in import SignInService
+from app.main.stop_grace import StopGrace
 from app.main.terminal_host import ClientTerminalHost, raw_create_problem
 from app.main.trace_recorder import TraceRecorder
 
@@ -65,7 +66,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 Listener = Callable[[Envelope], None]
-STOP_GRACE_S = 2.0  # how long a stopped turn's agent has to end its own terminals
+EXPECTED_IGNORES = frozenset({"permission-auto-cancelled", "prompt-late-answer"})  # told as info
 
 
 def _error(token: Token, message: str) -> RpcMessage:
@@ -166,6 +167,7 @@ class ChatService:
         self._load_lock = asyncio.Lock()
         self._tokens = itertools.count(1)
         self._waiters: dict[Token, asyncio.Future[str | None]] = {}
+        self.stop_grace = StopGrace(self.machine, self._apply, self.terminals)  # Stop the agent ignores
         self._background = BackgroundTasks("background work")
         self.agent_state: AgentStateEnvelope | None = None
         self.ignored_updates = 0
@@ -212,7 +214,7 @@ class ChatService:
         for ignored in step.ignored:
             if ignored.code.startswith("update-"):
                 self.ignored_updates += ignored.count
-            level = "info" if ignored.code == "permission-auto-cancelled" else "warning"
+            level = "info" if ignored.code in EXPECTED_IGNORES else "warning"
             self._diagnose(level, ignored.code, ignored.message)
 
     # --- read-only state ---------------------------------------------------------------------
@@ -260,6 +262,7 @@ class ChatService:
     async def shutdown(self) -> None:
         """Quit: cancel every waiter, end every client terminal, kill the agent's whole process group."""
         self._apply(self.machine.cancel_permissions("app-quit"))
+        self.stop_grace.close()
         await self._background.close()
         self.sign_in.shutdown()
         self.terminals.shutdown()
@@ -380,12 +383,17 @@ class ChatService:
         return bool(step.answers)
 
     # --- requests ----------------------------------------------------------------------------
-    async def _request(self, method: str, params: dict[str, Any]) -> tuple[dict[str, Any], Step]:
+    async def _request(
+        self, method: str, params: dict, key: str | None = None
+    ) -> tuple[dict[str, Any], Step]:
         """Send a request the machine must know about; it sees the request and then its answer."""
         token = next(self._tokens)
         self._apply(self.machine.on_send({"id": token, "method": method, "params": params}, time.monotonic()))
         try:
-            result = await self.connection.request(method, params)
+            request = self.connection.request(method, params)
+            result = await (request if key is None else self.stop_grace.answer(key, token, request))
+            if result is None:  # a prompt (`key`) Stop ended after its grace: `StopGrace`
+                return {"stopReason": "cancelled"}, Step()
         except HostError as exc:
             if isinstance(exc, AgentUnavailable):
                 self._apply(self.machine.cancel_permissions("agent-exited"))
@@ -556,7 +564,7 @@ class ChatService:
             "prompt": blocks,
             "_meta": build_prompt_meta(session_key, message_id, text),
         }
-        result, _ = await self._request("session/prompt", params)
+        result, _ = await self._request("session/prompt", params, key=active.key)
         usage = result.get("usage") if isinstance(result.get("usage"), dict) else None
         stop = str_field(result, "stopReason") or "end_turn"
         if self.transcripts is not None:
@@ -574,17 +582,8 @@ class ChatService:
         if self.proposals is not None:  # Stop: the turn's waiting cards end as cancelled
             self.proposals.stopped(session_key)
         await self.connection.notify("session/cancel", params)
-        self._after_stop(live.client_message_id)
+        self.stop_grace.stopped(session_key, live.client_message_id)
         return True
-
-    def _after_stop(self, turn_id: str) -> None:
-        """After the grace, end the stopped turn's terminals the agent left running."""
-
-        async def end() -> None:
-            await asyncio.sleep(STOP_GRACE_S)
-            self.terminals.end_turn_terminals(turn_id, "killed after Stop")
-
-        self._spawn_background(end(), "after-stop")
 
     def _spawn_background(self, work: Any, name: str = "transcript-supplement") -> None:
         """Tracked work (cancelled at quit; a failure is logged, never left unretrieved)."""

@@ -72,6 +72,7 @@ class SessionMachine:
         self._pending: dict[Token, _Pending] = {}
         self.permissions = PermissionRoutes()
         self._unnamed_prompts = 0
+        self.abandoned: set[str] = set()  # ACP ids whose turn ClawQt ended after an unanswered Stop
 
     # --- messages ----------------------------------------------------------------------------------
     def on_send(self, msg: RpcMessage, now: float = 0.0) -> Step:
@@ -119,6 +120,9 @@ class SessionMachine:
     def route(self, params: Any) -> Route:
         """Where one `session/update` goes (the hot path: the live client calls this directly for each
         notification instead of building a message and a Step; `on_recv` decides through it too)."""
+        acp_id = params.get("sessionId") if self.abandoned and isinstance(params, dict) else None
+        if acp_id in self.abandoned and acp_id not in self.live_by_acp:  # the rest of a turn Stop ended
+            return Route("dropped", reason="update for a turn ended after Stop went unanswered")
         return route_update(params, self.live_by_acp, self.loading, self.active)
 
     def _update(self, params: Any, step: Step) -> None:
@@ -228,11 +232,32 @@ class SessionMachine:
         step.envelopes.append(PromptSentEnvelope(live.key, live.generation, message_id, blocks))
 
     def _prompt_answered(self, live: LivePrompt, msg: RpcMessage, now: float, step: Step) -> None:
+        if live.settled:  # the late answer of a turn ended after Stop: it ended once, for good
+            self.abandoned.discard(live.acp_id)
+            step.ignored.append(Ignored("prompt-late-answer", "the agent answered a turn Stop had ended"))
+            return
         result = msg.get("result") if isinstance(msg.get("result"), dict) else None
         error = None
         if result is None:
             error = str_field(msg.get("error"), "message") or "the agent answered with an error"
         stop = (str_field(result, "stopReason") or "end_turn") if result is not None else None
+        self._settle(live, stop, error, now, step)
+
+    def settle_unconfirmed(self, session_key: str, now: float = 0.0) -> Step:
+        """Stop went unanswered for the grace: ClawQt ends the turn itself (`cancelled`, marked
+        unconfirmed) so the chat and its queue go on; the agent's late updates of that turn are dropped
+        and its answer, when it comes, is absorbed. Nothing happens unless Stop was sent."""
+        step = Step()
+        live = self.live.get(session_key)
+        if live is not None and live.cancel_requested:
+            live.settled = True
+            self.abandoned.add(live.acp_id)
+            self._settle(live, "cancelled", None, now, step, unconfirmed=True)
+        return step
+
+    def _settle(
+        self, live: LivePrompt, stop: str | None, error: str | None, now: float, step: Step, **how: bool
+    ) -> None:
         self.live.pop(live.key, None)
         if self.live_by_acp.get(live.acp_id) is live:
             del self.live_by_acp[live.acp_id]
@@ -243,12 +268,10 @@ class SessionMachine:
         )
         if stop == "cancelled" or live.cancel_requested or error is not None:
             self._mark_tools_cancelled(live, step)
+        turn = (live.key, live.generation, live.client_message_id)
         elapsed = round(now - live.started, 3)
-        step.envelopes.append(
-            PromptSettledEnvelope(
-                live.key, live.generation, live.client_message_id, stop, error, elapsed, live.cancel_requested
-            )
-        )
+        settled = PromptSettledEnvelope(*turn, stop, error, elapsed, live.cancel_requested, **how)
+        step.envelopes.append(settled)
 
     def _cancel_sent(self, params: dict[str, Any], step: Step) -> None:
         live = self.live_by_acp.get(str_field(params, "sessionId") or "")

@@ -46,6 +46,7 @@ class LivePrompt:
     started: float = field(default_factory=time.monotonic)
     open_tool_calls: set[str] = field(default_factory=set)
     cancel_requested: bool = False
+    settled: bool = False  # ended by ClawQt after Stop went unanswered; the agent's answer is late
 
     def track_tool(self, update: dict[str, Any]) -> None:
         """Remember tool calls still open, so cancel can mark them cancelled."""

@@ -253,6 +253,7 @@ def footer_entry(timeline: Timeline, group: Group, now: float) -> dict[str, Any]
     if timing is not None:
         if timing.elapsed_s is not None and timing.stopped:
             label = f"Stopped after {format_duration(timing.elapsed_s)}"
+            label += " (the agent did not confirm)" if timing.unconfirmed else ""
         elif timing.elapsed_s is not None:
             label = f"Took {format_duration(timing.elapsed_s)}"
         elif timing.sent_at is not None and timeline.live_message_id == message_id:

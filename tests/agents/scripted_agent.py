@@ -1435,18 +1435,21 @@ try:  # run as a script: this folder is on sys.path
     from find_prompts import PROMPTS as FIND_PROMPTS
     from markup_prompts import PROMPTS as MARKUP_PROMPTS
     from slow_path_prompts import PROMPTS as SLOW_PATH_PROMPTS
+    from stop_prompts import PROMPTS as STOP_PROMPTS
     from user_words_prompts import PROMPTS as USER_WORDS_PROMPTS
 except ImportError:  # imported by the tests as a module
     from tests.agents.credential_prompts import PROMPTS as CREDENTIAL_PROMPTS
     from tests.agents.find_prompts import PROMPTS as FIND_PROMPTS
     from tests.agents.markup_prompts import PROMPTS as MARKUP_PROMPTS
     from tests.agents.slow_path_prompts import PROMPTS as SLOW_PATH_PROMPTS
+    from tests.agents.stop_prompts import PROMPTS as STOP_PROMPTS
     from tests.agents.user_words_prompts import PROMPTS as USER_WORDS_PROMPTS
 PROMPTS.update(MARKUP_PROMPTS)
 PROMPTS.update(FIND_PROMPTS)
 PROMPTS.update(SLOW_PATH_PROMPTS)
 PROMPTS.update(USER_WORDS_PROMPTS)
 PROMPTS.update(CREDENTIAL_PROMPTS)
+PROMPTS.update(STOP_PROMPTS)
 
 
 AUTH_METHODS = {

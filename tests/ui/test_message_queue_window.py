@@ -11,6 +11,7 @@ import os
 
 from PySide6.QtCore import Qt
 
+from app.renderer.timeline.turn_view import item_text
 from tests.conftest import scripted_agent_argv
 from tests.ui_harness import user_texts
 
@@ -191,5 +192,32 @@ def test_a_queue_in_a_chat_the_user_left_goes_on_when_they_come_back(ui):
         await ui.until(lambda: "next, once I am back" in user_texts(objects))
         await ui.until(lambda: not objects.session.busy and objects.queue.count == 0)
         assert sent[-1] == (first, "next, once I am back") and first not in _on_disk()
+
+    ui.run(scenario())
+
+
+def shown_text(objects) -> str:
+    return "\n".join(item_text(item) for item in objects.session.timeline.items.values())
+
+
+def test_send_now_on_an_agent_that_ignores_stop_ends_the_turn_after_the_grace_and_sends(ui, monkeypatch):
+    """The agent never answers Stop (the scripted `ignore-cancel`): after the grace ClawQt ends the turn
+    itself, its footer says the agent did not confirm, and the message goes out (the late answer's
+    absorption: tests/integration/test_stop_unconfirmed.py)."""
+    monkeypatch.setattr("app.main.stop_grace.STOP_CONFIRM_S", 1.0)
+
+    async def scenario():
+        window = await ui.open(scripted_agent_argv())
+        objects = window.objects
+        await ui.type_and_send(window, "ignore-cancel 60")
+        await ui.until(lambda: "working on it" in shown_text(objects))
+        await ui.type_and_send(window, "alpha")
+        await ui.until(lambda: objects.queue.count == 1)
+        ui.item(window, "queuedSendNow_0").clicked.emit()
+        await ui.until(lambda: user_texts(objects) == ["ignore-cancel 60", "alpha"], 20)
+        await ui.until(lambda: not objects.session.busy, 20)
+        footers = [ui.role(window, row, "footer")["timing"] for row in ui.rows(window, "turn-footer")]
+        assert footers[0].startswith("Stopped after") and footers[0].endswith("(the agent did not confirm)")
+        await ui.screenshots(window, "72-stop-not-confirmed")
 
     ui.run(scenario())

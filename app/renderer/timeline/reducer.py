@@ -70,6 +70,7 @@ class TurnTiming:
     sent_at: float | None
     elapsed_s: float | None = None
     stopped: bool = False  # the user stopped it (settled `cancelled`, or after Stop whatever it said)
+    unconfirmed: bool = False  # ClawQt ended it: the agent did not answer Stop within the grace
 
 
 @contextmanager
@@ -333,6 +334,7 @@ class Timeline(MessageRules, ToolRules, ProposalRules):
         timing = self.timings.setdefault(envelope.client_message_id, TurnTiming(None))
         timing.elapsed_s = envelope.elapsed_s
         timing.stopped = envelope.stop_reason == "cancelled" or (envelope.stopped and envelope.error is None)
+        timing.unconfirmed = envelope.unconfirmed is True
         if self.live_message_id == envelope.client_message_id:
             self.live_message_id = None
             self.terminals.drop_parked()
