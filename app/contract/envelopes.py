@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from app.contract.agents import AgentsChangedEnvelope
 from app.contract.hidden_context import strip_hidden_context
-from app.contract.proposals import ProposalEnvelope
+from app.contract.proposals import ProposalEnvelope, ProposalNoticeEnvelope
 from app.contract.sign_in import SignInEnvelope, SignInTerminalEnvelope
 
 # "sign-in": the agent runs but refuses to open chats until someone signs in
@@ -223,6 +223,7 @@ Envelope = (
     | SignInEnvelope
     | SignInTerminalEnvelope
     | ProposalEnvelope
+    | ProposalNoticeEnvelope
     | AgentsChangedEnvelope
 )
 

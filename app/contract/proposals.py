@@ -98,6 +98,16 @@ class ProposalEnvelope:
     kind: Literal["proposal"] = "proposal"
 
 
+@dataclass(frozen=True)
+class ProposalNoticeEnvelope:
+    """The agent tried to propose terminal actions and no card could be shown: why, and what to change,
+    said on the chat it was about ("" when it is about every chat: proposals are off)."""
+
+    session_key: str
+    text: str
+    kind: Literal["proposal_notice"] = "proposal_notice"
+
+
 def compact_payload(payload: dict) -> str:
     """The payload as the canonical invocation carries it: compact JSON with `'` written `\\u0027`, so a
     single-quoted shell word always holds it."""

@@ -45,6 +45,7 @@ HELP_TEXT = """**Demo agent commands**
 - `/terminals`: the terminals you share with this chat (ClawQt's terminal tools)
 - `/terminal read [ID]`, `/terminal type ID TEXT`, `/terminal interrupt ID`, `/terminal open COMMAND`
 - `/propose COMMAND`: proposes COMMAND as a card in ClawQt; it runs only if you confirm it
+  (`/propose --without-asking COMMAND`: without asking permission first, as some agents' shells do)
 
 Any prompt containing the word *slow* streams for about 20 seconds (try cancelling it).
 Anything else runs the showcase turn: thoughts, a plan, markdown, tool calls, a permission request,

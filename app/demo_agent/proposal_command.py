@@ -7,6 +7,8 @@ model does it through its exec tool (harness/reference/terminal-proposals.md).
        in a new tab" (open_and_send in the session folder), compact JSON with `'` as \\u0027;
     3. `session/request_permission` for an execute tool call whose rawInput is `{"command": <canonical>}`
        (OpenClaw's exec tool shape; ClawQt answers AllowOnce silently for exactly that command);
+       (`/propose --without-asking COMMAND` skips this step, as an agent whose exec runs commands
+       without asking does: ClawQt takes the message's channel as armed by the message itself);
     4. once allowed, the command runs as a real `/bin/sh -c` process; each JSON line it prints is said as
        it arrives (validation, then the user's decision) and added to the tool call.
 
@@ -54,7 +56,11 @@ MAX_LINE_BYTES = 64 * 1024  # the CLI prints lines of at most 49 KiB
 MAX_LINES = 2  # validation, final: anything after them is not read
 MAX_SAID_CHARS = 500  # of an odd line or the CLI's stderr, in the reply
 
-USAGE = "Usage: `/propose COMMAND`: I propose COMMAND for your terminal; it runs only if you confirm."
+USAGE = (
+    "Usage: `/propose [--without-asking] COMMAND`: I propose COMMAND for your terminal; it runs only if "
+    "you confirm. `--without-asking`: I run the proposal command without asking permission first."
+)
+WITHOUT_ASKING = "--without-asking"
 NO_PROPOSALS = (
     "This client does not take proposals: its prompt carried no `propose-terminal-actions` command, so "
     "I cannot offer you a command to confirm. (ClawQt adds one to each message while it can show cards.)"
@@ -153,6 +159,8 @@ def said(line: dict[str, Any] | None, raw: bytes) -> str:
 
 async def run_propose(turn: Turn, args: str) -> StopReason:
     command = args.strip()
+    asks = not command.startswith(WITHOUT_ASKING + " ")
+    command = command if asks else command[len(WITHOUT_ASKING) :].strip()
     if not command:
         await turn.stream(USAGE, part="answer")
         return "end_turn"
@@ -177,8 +185,8 @@ async def run_propose(turn: Turn, args: str) -> StopReason:
     request = ToolCallUpdate(
         tool_call_id=tool_id, title=title, kind="execute", status="pending", raw_input=raw_input
     )
-    outcome = await turn.ask_permission(request, PERMISSION_OPTIONS)
-    if getattr(outcome, "option_id", None) != "allow_once":
+    outcome = await turn.ask_permission(request, PERMISSION_OPTIONS) if asks else None
+    if asks and getattr(outcome, "option_id", None) != "allow_once":
         turn.check()  # the user's Stop: the turn ends cancelled
         why = "cancelled" if getattr(outcome, "outcome", None) == "cancelled" else "refused"
         await _finish(turn, tool_id, "failed", [f"The permission was {why}."])

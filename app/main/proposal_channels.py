@@ -1,31 +1,28 @@
 """Proposal channels: which request may become a card, decided in the seed's order, and how each
 accepted proposal ends exactly once.
 
-Ownership: `ProposalChannels` owns this app instance's channels (`v1.<instance>.<nonce>`, one per prompt,
-one active per instance), their arming (the SHA-256 of the payload a permission allowed, for a lease),
-the retry budgets, the tombstones of ended channels, and every accepted proposal until its final status.
-The service (app/main/proposals.py) calls it on the event loop thread: issuing at prompt time, arming from
-the permission path, validating what the endpoint read, claiming on the user's confirmation, and the
-lifecycle calls. Listeners (`subscribe_final`) hear each final once: the endpoint writes line 2, the card
-updates.
+Ownership: `ProposalChannels` owns this instance's channels (`v1.<instance>.<nonce>`, one per prompt, one
+active per chat: two chats, of one agent or two, propose at once), their arming, the retry budgets, the
+tombstones of ended channels, and every accepted proposal until its final status. The service
+(app/main/proposals.py) calls it on the event loop thread. Listeners (`subscribe_final`) hear each final
+once: the endpoint writes line 2, the card updates.
 
 Authority: a request becomes a proposal only through `validate`, in this order (the first failing check
 answers): version and frame limits -> instance (`helper_mismatch`) -> channel known, else its tombstone's
-status or `unknown_channel` -> armed (`not_armed`) -> lease (`expired`, retryable: the channel is issued
-again and a new permission may arm it) -> session epoch and prompt identity (`stale`) -> digest
-(`digest_mismatch`) -> the one-use claim -> schema (`invalid_schema`) -> target injection (a `send` with
-no terminal captured at prompt time: `rejected`, retryable) -> `accepted`. Digest, schema and target
-failures share a budget of `MAX_RETRIES` retries per channel; the failure after it answers `rejected` and
-ends the channel. A proposal is dispatched only after `claim` took it from awaiting (once; never after its
-decision deadline); `confirmed` is refused for a proposal nobody claimed.
+status or `unknown_channel` -> armed (`not_armed`) -> lease (`expired`, retryable) -> session epoch and
+prompt identity (`stale`) -> digest (`digest_mismatch`) -> the one-use claim -> schema (`invalid_schema`)
+-> target injection (a `send` with no terminal captured at prompt time: `rejected`, retryable) ->
+`accepted`. Arming: a permission for the canonical command arms the payload's SHA-256 for a lease; a
+channel no permission ever armed is armed by its message itself (an agent whose shell runs commands
+without asking) and takes one request with any payload while its prompt is current; once a permission
+armed it, only a permission does (`not_armed` when the lease or digest is spent). Digest, schema and
+target failures share `MAX_RETRIES` retries per channel; the next failure answers `rejected` and ends
+it. A proposal is dispatched only after `claim` took it from awaiting (once; never after its deadline).
 
-Interface notes (chosen over the first sketch): `validate` is synchronous, so its check-and-claim is
-atomic on the loop thread and a replay finds the channel consumed (`already_consumed`) before any later
-check; `arm` also takes the asking chat's session key, so a permission from another chat cannot arm this
-chat's channel; `turn_is_current(session_key, generation, turn_id)` (given by the service) is how the
-session-epoch check learns that a session moved on before its lifecycle call arrived; `expire_overdue`
-and `next_deadline` let the service run one precise timer for the decision deadline instead of polling.
-Oversized frames and payloads answer before the channel is known, so they use no channel's budget.
+`validate` is synchronous, so its check-and-claim is atomic on the loop thread; `arm` takes the asking
+chat's key, so another chat's permission cannot arm this chat's channel; `turn_is_current` (from the
+service) tells the epoch check a session moved on before its lifecycle call arrived; oversized frames
+answer before the channel is known, so they use no channel's budget.
 
 Pure: no Qt, no I/O, no tasks; the clock is a parameter so tests move time instead of sleeping."""
 
@@ -37,7 +34,7 @@ import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from app.contract.proposals import (
@@ -78,8 +75,9 @@ class _Channel:
     turn_id: str
     send_target: str | None
     send_target_title: str
-    digest: bytes | None = None  # armed when set
+    digest: bytes | None = None  # armed by a permission when set
     armed_at: float = 0.0
+    permitted: bool = False  # a permission armed it once: from then on only a permission arms it
     failures: int = 0
     consumed: bool = False
 
@@ -106,7 +104,7 @@ class ProposalChannels:
         self._clock = clock
         self._turn_is_current = turn_is_current or (lambda _key, _generation, _turn: True)
         self._instance = secrets.token_hex(ID_BYTES)
-        self._active: _Channel | None = None
+        self._active: dict[str, _Channel] = {}  # session key -> its chat's channel
         self._tombstones: OrderedDict[str, _Tombstone] = OrderedDict()
         self._proposals: dict[str, _Record] = {}
         self._finished: OrderedDict[str, FinalStatus] = OrderedDict()
@@ -126,39 +124,46 @@ class ProposalChannels:
         send_target: str | None,
         send_target_title: str = "",
     ) -> str:
-        """A new channel for a prompt the user sent. It is the only active one: the previous channel (any
-        chat's) ends as `superseded`, and this chat's waiting cards end as `superseded`."""
+        """A new channel for a prompt the user sent in this chat. This chat's previous channel and its
+        waiting cards end as `superseded`; other chats keep theirs."""
         self.supersede(session_key)
-        self._end_active("superseded", "a newer prompt replaced this channel")
         channel = f"v1.{self._instance}.{secrets.token_hex(ID_BYTES)}"
-        self._active = _Channel(channel, session_key, generation, turn_id, send_target, send_target_title)
+        self._active[session_key] = _Channel(
+            channel, session_key, generation, turn_id, send_target, send_target_title
+        )
         return channel
 
     def arm(self, channel: str, payload_json: str, session_key: str | None = None) -> bool:
         """The agent was allowed to run the canonical command for `channel` with `payload_json`: take a
         request with exactly that payload for `LEASE_SECONDS`. False (nothing armed) when the channel is
-        not this instance's active one, was used, belongs to another chat than `session_key`, or its
+        not an active one of this instance, was used, belongs to another chat than `session_key`, or its
         prompt is no longer current: the permission path then cancels silently."""
         now = self._clock()
         self._prune(now)
-        active = self._active
-        if active is None or active.channel != channel or active.consumed:
+        active = self._named(channel)
+        if active is None or active.consumed:
             return False
         if session_key is not None and session_key != active.session_key:
             return False
         if not self._turn_is_current(active.session_key, active.generation, active.turn_id):
-            self._end_active("stale", "the prompt this channel belonged to is no longer current")
+            self._end_channel(
+                active.session_key, "stale", "the prompt this channel belonged to is no longer current"
+            )
             return False
         active.digest = payload_digest(payload_json)
         active.armed_at = now
+        active.permitted = True
         return True
 
     def active_channel(self, session_key: str) -> str | None:
-        """The channel of this chat's current prompt, when it is the active one and unused."""
-        active = self._active
-        if active is None or active.session_key != session_key or active.consumed:
+        """The channel of this chat's current prompt, when it is unused."""
+        active = self._active.get(session_key)
+        if active is None or active.consumed:
             return None
         return active.channel
+
+    def _named(self, channel: str) -> _Channel | None:
+        return next((c for c in self._active.values() if c.channel == channel), None)
 
     # --- the request ------------------------------------------------------------------------------
     def validate(self, request_line: bytes) -> Validation:
@@ -177,9 +182,17 @@ class ProposalChannels:
         if channel_name.split(".")[1] != self._instance:
             raise refuse("helper_mismatch", "channel belongs to another ClawQt instance than this one.")
         channel = self._known(channel_name)
-        if channel.digest is None:
+        try:
+            return self._validate_known(channel, payload_json, now)
+        except Refusal as refusal:
+            refusal.validation = replace(refusal.validation, session_key=channel.session_key)
+            raise
+
+    def _validate_known(self, channel: _Channel, payload_json: str, now: float) -> Validation:
+        direct = channel.digest is None and not channel.permitted  # armed by the message itself
+        if channel.digest is None and not direct:
             raise refuse("not_armed", "channel was not armed: run exactly the command from the context.")
-        if now > channel.armed_at + LEASE_SECONDS:
+        if not direct and now > channel.armed_at + LEASE_SECONDS:
             channel.digest = None
             raise refuse(
                 "expired",
@@ -187,9 +200,13 @@ class ProposalChannels:
                 retryable=True,
             )
         if not self._turn_is_current(channel.session_key, channel.generation, channel.turn_id):
-            self._end_active("stale", "the prompt this channel belonged to is no longer current")
+            self._end_channel(
+                channel.session_key, "stale", "the prompt this channel belonged to is no longer current"
+            )
             raise refuse("stale", "channel's prompt is no longer current in its chat.")
-        if not hmac.compare_digest(payload_digest(payload_json), channel.digest):
+        if channel.digest is not None and not hmac.compare_digest(
+            payload_digest(payload_json), channel.digest
+        ):
             raise self._failure(
                 channel, "digest_mismatch", "payload differs from the one the permission allowed."
             )
@@ -227,8 +244,8 @@ class ProposalChannels:
 
     def _known(self, channel_name: str) -> _Channel:
         """The active channel named, or the refusal its tombstone (or its absence) gives."""
-        active = self._active
-        if active is not None and active.channel == channel_name:
+        active = self._named(channel_name)
+        if active is not None:
             if active.consumed:
                 raise refuse("already_consumed", "channel was already used for a proposal.")
             return active
@@ -244,7 +261,7 @@ class ProposalChannels:
         if status != "digest_mismatch":
             channel.digest = None  # a corrected payload has another digest: it needs a new permission
         if channel.failures > MAX_RETRIES:
-            self._end_active("rejected", f"it failed {channel.failures} times")
+            self._end_channel(channel.session_key, "rejected", f"it failed {channel.failures} times")
             return refuse(
                 "rejected", f"{reason.rstrip('.')}; the channel's {MAX_RETRIES} retries are used up."
             )
@@ -304,7 +321,8 @@ class ProposalChannels:
 
     def unavailable_all(self) -> None:
         """The agent exited or the endpoint is gone: every channel and waiting card ends `unavailable`."""
-        self._end_active("unavailable", "the agent or ClawQt's endpoint became unavailable")
+        for session_key in list(self._active):
+            self._end_channel(session_key, "unavailable", "the agent or ClawQt's endpoint became unavailable")
         for record in [r for r in self._proposals.values() if r.state == "awaiting"]:
             self._end(record, "unavailable")
 
@@ -343,15 +361,14 @@ class ProposalChannels:
     def _end_session(
         self, session_key: str, channel_status: ValidationStatus, reason: str, final: FinalStatus
     ) -> None:
-        if self._active is not None and self._active.session_key == session_key:
-            self._end_active(channel_status, reason)
+        self._end_channel(session_key, channel_status, reason)
         for record in [r for r in self._proposals.values() if r.state == "awaiting"]:
             if record.proposal.session_key == session_key:
                 self._end(record, final)
 
-    def _end_active(self, status: ValidationStatus, reason: str) -> None:
-        """The active channel becomes a tombstone; a used one answers `already_consumed` from then on."""
-        channel, self._active = self._active, None
+    def _end_channel(self, session_key: str, status: ValidationStatus, reason: str) -> None:
+        """The chat's channel becomes a tombstone; a used one answers `already_consumed` from then on."""
+        channel = self._active.pop(session_key, None)
         if channel is None:
             return
         if channel.consumed:

@@ -77,6 +77,7 @@ class Validation:
     reason: str = ""
     proposal: Proposal | None = None
     card: ProposalEnvelope | None = None  # a refused payload's card: what it said, nothing to run
+    session_key: str = ""  # the chat of the channel, when the request named one this instance knows
 
     @property
     def proposal_id(self) -> str | None:

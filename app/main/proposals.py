@@ -30,7 +30,12 @@ from typing import Any
 
 from app.contract.envelopes import Envelope
 from app.contract.errors import HostError
-from app.contract.proposals import FinalStatus, canonical_invocation, compact_payload
+from app.contract.proposals import (
+    FinalStatus,
+    ProposalNoticeEnvelope,
+    canonical_invocation,
+    compact_payload,
+)
 from app.main.proposal_channels import DECISION_SECONDS, ProposalChannels
 from app.main.proposal_endpoint import ProposalEndpoint, ProposalEndpointError
 from app.main.proposal_recognition import recognise
@@ -52,6 +57,12 @@ TOOL_DECISION_WAIT_SECONDS = 25.0  # under the MCP server's per-call limit
 # asking for the longest keeps a decision made within two minutes in the agent's turn
 EXEC_YIELD_HINT_MS = 120_000
 PermissionAnswer = str | None  # an option id to answer with, "" to cancel silently, None: ask the user
+NOT_SHOWN = "The agent's terminal-action proposal could not be shown"
+# refusals the agent cannot mend by trying again on this channel: the user hears them on the chat
+TOLD: dict[str, str] = {
+    "not_armed": "the permission that allowed its command was used or had run out, and no new one came",
+    "rejected": "{reason}",
+}
 
 
 def clawqt_executable() -> str | None:
@@ -85,6 +96,7 @@ class ProposalService:
         self._deadline: asyncio.TimerHandle | None = None
         self._clock = clock
         self.problem = ""  # why proposals are off (no executable, the endpoint could not start)
+        self._problem_told = False
         self.channels.subscribe_final(self._on_final)
 
     @property
@@ -114,6 +126,9 @@ class ProposalService:
         """The user sent a message: a new channel (the previous one superseded) and the text telling the
         agent how to propose; None when proposals are off."""
         if not self.available:
+            if self.problem and not self._problem_told:
+                self._problem_told = True  # once per run, on the chat the user was writing in
+                self._emit(ProposalNoticeEnvelope(session_key, self.problem))
             return None
         recent = self._terminals.by_human_recency()
         target = recent[0] if recent else None
@@ -154,17 +169,33 @@ class ProposalService:
             return None
         invocation = recognition.invocation
         if recognition.kind != "canonical" or invocation is None:
-            log.info("a proposal command was cancelled: %s", recognition.reason)
-            return ""
+            return self._cancelled(
+                session_key,
+                f"{recognition.reason}. Ask the agent to run the command ClawQt gave it exactly as given",
+            )
         allow_once = next(
             (o.get("optionId") for o in options if isinstance(o, dict) and o.get("kind") == "allow_once"),
             None,
         )
-        if not isinstance(allow_once, str):
-            return ""  # never AllowAlways: without an AllowOnce option the command does not run
+        if not isinstance(allow_once, str):  # never AllowAlways: without AllowOnce the command does not run
+            return self._cancelled(
+                session_key,
+                "the agent offered no “Allow once” for its command, and ClawQt never allows it always. "
+                "Let the agent's shell tool ask with “Allow once”, or run commands without asking",
+            )
         if not self.channels.arm(invocation.channel, invocation.payload_json, session_key):
-            return ""
+            return self._cancelled(
+                session_key,
+                "the command names a channel of another chat or of an earlier message. "
+                "Ask again in this chat: each message offers its own channel",
+            )
         return allow_once
+
+    def _cancelled(self, session_key: str, why: str) -> PermissionAnswer:
+        """Cancel the permission silently (no permission card) and say on the chat why."""
+        log.info("a proposal command was cancelled: %s", why)
+        self._emit(ProposalNoticeEnvelope(session_key, f"{NOT_SHOWN}: ClawQt cancelled its command: {why}."))
+        return ""
 
     # --- the endpoint's requests ---------------------------------------------------------------------
     async def handle(
@@ -175,6 +206,11 @@ class ProposalService:
         if validation.card is not None:
             self._emit(validation.card)
         if validation.status != "accepted" or proposal is None:
+            why = TOLD.get(validation.status)
+            if why is not None and not validation.retryable and validation.session_key:
+                why = why.format(reason=validation.reason.rstrip("."))
+                text = f"{NOT_SHOWN}: {why}. Ask the agent to propose again."
+                self._emit(ProposalNoticeEnvelope(validation.session_key, text))
             return validation.wire(), None
         final: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._finals[proposal.proposal_id] = final

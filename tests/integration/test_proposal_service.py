@@ -17,7 +17,13 @@ from pathlib import Path
 
 import pytest
 
-from app.contract.proposals import ProposalEnvelope, canonical_invocation, compact_payload
+from app.contract.proposals import (
+    ProposalEnvelope,
+    ProposalNoticeEnvelope,
+    canonical_invocation,
+    compact_payload,
+)
+from app.main.proposal_channels import MAX_RETRIES
 from app.main.proposals import ProposalService, clawqt_executable
 from app.main.user_terminals import UserTerminals
 
@@ -160,6 +166,96 @@ async def test_an_unrelated_command_goes_to_the_user_and_another_chats_channel_i
     assert service.on_permission("chat-a", exec_call(command), without_once) == ""
 
 
+async def cli_lines(command: str, expect: int) -> list[dict]:
+    process = await run_cli(command)
+    lines = []
+    for _ in range(expect):
+        raw = await asyncio.wait_for(process.stdout.readline(), 15)
+        if not raw:
+            break
+        lines.append(json.loads(raw))
+    await asyncio.wait_for(process.wait(), 15)
+    return lines
+
+
+def status_of_line(lines: list[dict]) -> str:
+    return lines[0]["status"]
+
+
+async def test_an_agent_that_runs_the_command_without_asking_gets_its_card_once(pipeline):
+    service, terminals, envelopes, _live, executable, tmp_path = pipeline
+    terminals.open(None, 0, 80, 24)
+    channel = service.prompt_context("chat-a", 1, "turn-1").split("--channel ")[1].split(" ")[0]
+    marker = tmp_path / "direct-marker"
+    command = canonical_invocation(executable, channel, compact_payload(payload(f"touch {marker}")))
+    cli = await run_cli(command)  # no permission asked: the message armed its channel
+    first = json.loads(await asyncio.wait_for(cli.stdout.readline(), 15))
+    assert first["status"] == "accepted", first
+    card = next(e for e in envelopes if isinstance(e, ProposalEnvelope))
+    assert card.state == "awaiting" and card.session_key == "chat-a"
+    assert status_of_line(await cli_lines(command, 1)) == "already_consumed"  # one use
+    assert not marker.exists()
+    assert service.confirm(card.proposal_id, 1, 0, run=True)
+    second = json.loads(await asyncio.wait_for(cli.stdout.readline(), 15))
+    assert second["status"] == "confirmed"
+    await asyncio.wait_for(cli.wait(), 15)
+    for _ in range(200):
+        if marker.exists():
+            break
+        await asyncio.sleep(0.02)
+    assert marker.exists()
+
+
+async def test_two_chats_propose_at_once_and_a_message_in_one_supersedes_only_its_own(pipeline):
+    service, terminals, envelopes, _live, executable, _tmp = pipeline
+    terminals.open(None, 0, 80, 24)
+    clis = {}
+    for key in ("chat-a", "chat-b"):
+        channel = service.prompt_context(key, 1, "turn-1").split("--channel ")[1].split(" ")[0]
+        command = canonical_invocation(executable, channel, compact_payload(payload(f"echo {key}")))
+        assert service.on_permission(key, exec_call(command), OPTIONS) == "yes-once"
+        clis[key] = await run_cli(command)
+    for key, cli in clis.items():
+        line = json.loads(await asyncio.wait_for(cli.stdout.readline(), 15))
+        assert line["status"] == "accepted", (key, line)
+    cards = {e.session_key: e for e in envelopes if isinstance(e, ProposalEnvelope)}
+    assert set(cards) == {"chat-a", "chat-b"}
+    service.prompt_context("chat-b", 1, "turn-1")  # chat-b's next message
+    final_b = json.loads(await asyncio.wait_for(clis["chat-b"].stdout.readline(), 15))
+    assert final_b["status"] == "superseded"
+    assert [p.session_key for p in service.channels.awaiting()] == ["chat-a"]
+    service.cancel(cards["chat-a"].proposal_id)
+    final_a = json.loads(await asyncio.wait_for(clis["chat-a"].stdout.readline(), 15))
+    assert final_a["status"] == "cancelled"
+    for cli in clis.values():
+        await asyncio.wait_for(cli.wait(), 15)
+
+
+async def test_a_proposal_that_cannot_be_shown_is_said_on_its_chat(pipeline):
+    service, terminals, envelopes, _live, executable, _tmp = pipeline
+    terminals.open(None, 0, 80, 24)
+    channel = service.prompt_context("chat-a", 1, "turn-1").split("--channel ")[1].split(" ")[0]
+    good = canonical_invocation(executable, channel, compact_payload(payload("true")))
+
+    def notices() -> list[str]:
+        return [
+            e.text for e in envelopes if isinstance(e, ProposalNoticeEnvelope) and e.session_key == "chat-a"
+        ]
+
+    assert service.on_permission("chat-a", exec_call(good + " | sh"), OPTIONS) == ""
+    assert "ClawQt cancelled its command" in notices()[-1] and "exactly as given" in notices()[-1]
+    without_once = [o for o in OPTIONS if o["kind"] != "allow_once"]
+    assert service.on_permission("chat-a", exec_call(good), without_once) == ""
+    assert "never allows it always" in notices()[-1]
+    assert service.on_permission("chat-a", exec_call(good), OPTIONS) == "yes-once"
+    other = canonical_invocation(executable, channel, compact_payload(payload("echo other")))
+    for _ in range(MAX_RETRIES):
+        assert status_of_line(await cli_lines(other, 1)) == "digest_mismatch"
+    told = len(notices())
+    assert status_of_line(await cli_lines(other, 1)) == "rejected"
+    assert len(notices()) == told + 1 and "retries are used up" in notices()[-1]
+
+
 async def test_a_new_prompt_supersedes_a_waiting_card_and_the_cli_hears_it(pipeline):
     service, terminals, envelopes, live, executable, _tmp = pipeline
     terminals.open(None, 0, 80, 24)
@@ -204,18 +300,6 @@ class Clock:
         return self.now
 
 
-async def cli_lines(command: str, expect: int) -> list[dict]:
-    process = await run_cli(command)
-    lines = []
-    for _ in range(expect):
-        raw = await asyncio.wait_for(process.stdout.readline(), 15)
-        if not raw:
-            break
-        lines.append(json.loads(raw))
-    await asyncio.wait_for(process.wait(), 15)
-    return lines
-
-
 async def test_every_validation_status_is_reached_by_a_real_request_through_the_service(
     tmp_path, monkeypatch
 ):
@@ -251,14 +335,14 @@ async def test_every_validation_status_is_reached_by_a_real_request_through_the_
         assert (
             status_of(await cli_lines(canonical_invocation(executable, never, good), 1)) == "unknown_channel"
         )
-        # issued, but no permission armed it
-        assert status_of(await cli_lines(canonical_invocation(executable, channel, good), 1)) == "not_armed"
         # armed, then the 30 s lease passes
         command = canonical_invocation(executable, channel, good)
         assert service.on_permission("chat-a", exec_call(command), OPTIONS) == "yes-once"
         clock.now += 31
         expired = await cli_lines(command, 1)
         assert status_of(expired) == "expired" and expired[0]["retryable"] is True
+        # a permission armed it: only a permission arms it again
+        assert status_of(await cli_lines(command, 1)) == "not_armed"
         # armed for one payload, another sent: digest mismatch (the same command line is what was allowed)
         assert service.on_permission("chat-a", exec_call(command), OPTIONS) == "yes-once"
         other = canonical_invocation(executable, channel, compact_payload(payload("echo other")))

@@ -304,6 +304,45 @@ def test_a_permission_clawqt_cancels_is_said_and_nothing_is_proposed(ui, tmp_pat
     ui.run(scenario(), 60)
 
 
+def test_an_agent_that_proposes_without_asking_gets_its_card_and_enter_runs_it(ui, tmp_path):
+    async def scenario():
+        chat = await open_chat(ui, tmp_path)
+        window = chat.window
+        await chat.terminal()
+        marker = tmp_path / "direct-marker"
+        await chat.propose(f"--without-asking touch {marker}")
+        assert_unseen_cli_call(ui, chat)
+        (validation,) = chat.cli_lines()
+        assert validation["status"] == "accepted"
+        assert not marker.exists()
+        await focus(ui, window, "proposalButton_1_0")
+        await ui.key(window, Qt.Key.Key_Return)
+        await ui.until(marker.exists, 15)
+        await ui.until(lambda: not window.objects.session.busy, 20)
+        assert chat.cli_lines()[-1]["status"] == "confirmed"
+
+    ui.run(scenario(), 90)
+
+
+def test_a_proposal_clawqt_cannot_show_is_said_on_its_chat_with_what_to_change(ui, tmp_path, monkeypatch):
+    async def scenario():
+        chat = await open_chat(ui, tmp_path)
+        objects = chat.window.objects
+        await chat.terminal()
+        # the command names a channel this chat's message no longer holds (as after a newer message)
+        monkeypatch.setattr(chat.host.proposals.channels, "arm", lambda *args: False)
+        await ui.type_and_send(chat.window, f"/propose touch {tmp_path / 'never'}")
+        await ui.until(lambda: "could not be shown" in objects.notices.notice, 30)
+        notice = objects.notices.notice
+        assert "ClawQt cancelled its command" in notice and "Ask again in this chat" in notice
+        await ui.until(lambda: not objects.session.busy, 30)
+        assert "proposal" not in ui.kinds(chat.window)
+        assert not (tmp_path / "never").exists()
+        await ui.screenshots(chat.window, "76-proposal-not-shown")
+
+    ui.run(scenario(), 60)
+
+
 # --- the pure parts: the template, the payload, odd output ----------------------------------------------
 EXE = "/opt/ClawQt/bin/clawqt"
 CHANNEL = f"v1.{'a' * 32}.{'b' * 32}"

@@ -30,7 +30,9 @@ class Recording:
 def cards(timeline: Timeline, proposals: Recording) -> tuple[ProposalCards, Notices]:
     notices = Notices()
     host = SimpleNamespace(proposals=proposals)
-    return ProposalCards(host, SimpleNamespace(timeline=timeline), notices), notices  # type: ignore[arg-type]
+    sessions = SimpleNamespace(subscribe=lambda listener: lambda: None)
+    view = ProposalCards(host, sessions, SimpleNamespace(timeline=timeline), notices)  # type: ignore[arg-type]
+    return view, notices
 
 
 def test_a_confirm_reaches_the_host_once_with_the_choice_number_action_and_run(qapp):

@@ -231,8 +231,29 @@ def test_a_channel_this_instance_never_issued_is_unknown_channel(f):
 
 
 # --- 4. armed, 5. lease ---------------------------------------------------------------------------
-def test_an_issued_channel_that_no_permission_armed_answers_not_armed(f):
-    result = f.channels.validate(request(f.issue()))
+def test_a_channel_no_permission_armed_is_armed_by_its_message_and_takes_one_request(f):
+    channel = f.issue()  # an agent whose shell runs the command without asking
+    other = payload_text(title="Any payload: no permission bound one")
+    result = f.channels.validate(request(channel, other))
+    assert result.status == "accepted" and result.proposal.choices[0].title.startswith("Any payload")
+    assert f.status(request(channel, other)) == ("already_consumed", False)
+
+
+def test_a_direct_request_still_needs_its_prompt_to_be_current_and_a_valid_payload(f):
+    channel = f.issue()
+    refused = f.channels.validate(request(channel, INVALID))
+    assert (refused.status, refused.retryable, refused.session_key) == ("invalid_schema", True, "chat-a")
+    assert f.status(request(channel)) == ("accepted", False)  # corrected, still no permission needed
+    stale = f.issue("chat-b")
+    f.stale.add(("chat-b", 1, "t1"))
+    assert f.status(request(stale)) == ("stale", False)
+
+
+def test_once_a_permission_armed_a_channel_only_a_permission_arms_it_again(f):
+    channel = f.armed()
+    f.clock.now += LEASE_SECONDS + 1
+    assert f.status(request(channel)) == ("expired", True)
+    result = f.channels.validate(request(channel))
     assert (result.status, result.retryable) == ("not_armed", False)
     assert "not armed" in result.reason
 
@@ -326,25 +347,38 @@ def test_a_replay_of_an_accepted_request_is_already_consumed(f):
     assert f.status(request(channel)) == ("accepted", False)
     assert f.status(request(channel)) == ("already_consumed", False)
     assert not f.channels.arm(channel, VALID, "chat-a")  # a used channel is never armed again
-    f.issue("chat-b")  # the used channel becomes a tombstone and still says so
+    f.issue("chat-a", turn="t2")  # the used channel becomes a tombstone and still says so
     assert f.status(request(channel)) == ("already_consumed", False)
 
 
-# --- one active channel, tombstones ---------------------------------------------------------------
-def test_a_newer_prompt_supersedes_the_previous_channel_of_any_chat(f):
+# --- one channel per chat, tombstones --------------------------------------------------------------
+def test_a_newer_prompt_supersedes_only_its_own_chats_channel(f):
     first = f.armed("chat-a")
-    second = f.issue("chat-b")
-    assert f.status(request(first)) == ("superseded", False)
-    assert not f.channels.arm(first, VALID, "chat-a")
+    second = f.issue("chat-b")  # another chat (of this agent or another) leaves chat-a's channel alone
     assert f.channels.arm(second, VALID, "chat-b")
     assert f.status(request(second)) == ("accepted", False)
+    assert f.status(request(first)) == ("accepted", False)
+    third = f.issue("chat-b", turn="t2")
+    newer = f.issue("chat-a", turn="t2")
+    assert f.status(request(first)) == ("already_consumed", False)
+    assert f.channels.active_channel("chat-a") == newer and f.channels.active_channel("chat-b") == third
+
+
+def test_two_chats_propose_at_once_and_stop_in_one_leaves_the_other(f):
+    a, b = f.issue("chat-a"), f.issue("chat-b")
+    card_a = f.channels.validate(request(a)).proposal
+    f.channels.cancel_turn("chat-b")
+    assert f.status(request(b)) == ("stale", False)
+    assert [p.proposal_id for p in f.channels.awaiting()] == [card_a.proposal_id]
+    f.channels.unavailable_session("chat-a")
+    assert f.channels.awaiting() == []
 
 
 def test_arm_refuses_another_chats_channel_and_an_unknown_one(f):
     channel = f.issue("chat-a")
     assert not f.channels.arm(channel, VALID, "chat-b")
     assert not f.channels.arm(f"v1.{f.channels.instance}.{'b' * 32}", VALID)
-    assert f.status(request(channel)) == ("not_armed", False)
+    assert f.status(request(channel, payload_text(title="chat-a's own"))) == ("accepted", False)
 
 
 def test_at_most_4_tombstones_are_kept_and_the_oldest_is_forgotten(f):
@@ -422,11 +456,11 @@ def test_stop_cancels_the_chats_waiting_card_and_its_channel_answers_stale(f):
     f.issue("chat-a", turn="t2")
     channel = f.armed("chat-a")
     f.finals.clear()
-    other = f.accept("chat-b")  # supersedes chat-a's channel (one active per instance)
+    other = f.accept("chat-b")  # chat-a's channel stays: one per chat
     f.channels.cancel_turn("chat-b")
     assert f.finals == [(other.proposal_id, "cancelled")]
     assert f.channels.state_of(proposal.proposal_id) == "superseded"
-    assert f.status(request(channel)) == ("superseded", False)
+    assert f.status(request(channel)) == ("accepted", False)
     stopped = f.armed("chat-c")
     f.channels.cancel_turn("chat-c")
     assert f.status(request(stopped)) == ("stale", False)
@@ -511,10 +545,10 @@ def test_every_validation_and_final_status_of_the_seed_is_reached():
 
     run(request(f"v1.{f.channels.instance}.{'c' * 32}"))  # unknown_channel
     run(request(Fixture().armed()))  # helper_mismatch
-    run(request(f.issue()))  # not_armed
     channel = f.armed()
     f.clock.now += LEASE_SECONDS + 1
     run(request(channel))  # expired
+    run(request(channel))  # not_armed: a permission armed it, only a permission arms it again
     superseded = f.armed()
     f.issue(turn="t2")
     run(request(superseded))  # superseded

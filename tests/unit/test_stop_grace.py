@@ -107,7 +107,9 @@ async def test_abandoning_the_wait_cancels_the_request():
     assert request.cancelled()
 
 
-async def test_the_turn_s_terminals_end_after_the_grace_once_and_quit_cancels_what_is_still_timed(monkeypatch):
+async def test_the_turn_s_terminals_end_after_the_grace_once_and_quit_cancels_what_is_still_timed(
+    monkeypatch,
+):
     monkeypatch.setattr("app.main.stop_grace.STOP_GRACE_S", 0.01)
     machine, seen = stopped_turn(), []
     stop_grace = grace(machine, seen)

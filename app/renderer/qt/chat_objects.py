@@ -140,7 +140,7 @@ class ChatObjects(QObject):
         self.export = ChatExport(
             host.exports, self.session, lambda: self.header.title, self.notices, self.tasks, self
         )
-        self.proposal_cards = ProposalCards(host, self.session, self.notices, self)
+        self.proposal_cards = ProposalCards(host, sessions_host, self.session, self.notices, self)
         self.attachments.open_link = self.conversation.openLink
         self.sign_in = SignIn(host.sign_in, sessions_host, self.session, self.tasks, self)
         self.user_terminals = UserTerminalsView(host.terminals, self.session, self.notices, self)

@@ -23,6 +23,7 @@ AGENT = "agent"  # the agent could not start or reconnect
 SESSION = "session"  # no chat could be opened (a new chat failed)
 OPEN = "open"  # the session the user chose could not be opened (a new chat replaced it)
 TURN = "turn"  # a message was not sent, or a turn failed
+PROPOSAL = "proposal"  # the agent tried to propose terminal actions and no card could be shown
 LOCAL = "local"  # the user's own files (config, drafts, the data folder): what ClawQt does instead
 
 

@@ -4,7 +4,8 @@ row's delegate is rebuilt when it scrolls out and back); which cards the user al
 
 Only a card the shown timeline holds as `awaiting` is passed on (the main side decides again: a card
 that ended meanwhile answers False). A decided card's buttons stay disabled until its envelope says how
-it ended, so a second Enter never asks twice."""
+it ended, so a second Enter never asks twice. When the agent tried to propose and no card could be shown,
+the main side says why (`ProposalNoticeEnvelope`): the notice waits for the chat it is about."""
 
 from __future__ import annotations
 
@@ -12,10 +13,11 @@ from collections import OrderedDict
 
 from PySide6.QtCore import Property, QObject, Signal, Slot
 
+from app.contract.envelopes import Envelope
 from app.contract.errors import HostError
-from app.contract.host_api import HostApi
+from app.contract.host_api import HostApi, SessionsHost
 from app.renderer.qt.current_session import CurrentSession
-from app.renderer.qt.notices import TURN, Notices
+from app.renderer.qt.notices import PROPOSAL, TURN, Notices
 from app.renderer.timeline.items import ProposalItem
 
 KEPT_POSITIONS = 64  # cards whose keyboard position is remembered (the newest)
@@ -27,7 +29,12 @@ class ProposalCards(QObject):
     decidedChanged = Signal()
 
     def __init__(
-        self, host: HostApi, session: CurrentSession, notices: Notices, parent: QObject | None = None
+        self,
+        host: HostApi,
+        sessions: SessionsHost,
+        session: CurrentSession,
+        notices: Notices,
+        parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
         self._host = host  # its `proposals` part is looked up when the user decides
@@ -35,6 +42,12 @@ class ProposalCards(QObject):
         self._notices = notices
         self._decided: OrderedDict[str, None] = OrderedDict()
         self._positions: OrderedDict[str, tuple[int, int]] = OrderedDict()
+        sessions.subscribe(self._on_envelope)
+
+    def _on_envelope(self, envelope: Envelope) -> None:
+        if envelope.kind == "proposal_notice":
+            key = envelope.session_key  # type: ignore[union-attr]
+            self._notices.show(envelope.text, topic=PROPOSAL, session=key)  # type: ignore[union-attr]
 
     def _card(self, proposal_id: str) -> ProposalItem | None:
         timeline = self._session.timeline
