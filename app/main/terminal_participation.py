@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from app.contract.envelopes import AgentInfo
-from app.contract.hidden_context import wrap
+from app.contract.hidden_context import UNTRUSTED, inert, untrusted_output, wrap
 from app.main.json_files import parse_object
 from app.main.loopback_guard import MCP_PATH
 from app.main.loopback_socket import HOST, McpServerError, bind_loopback
@@ -258,12 +258,14 @@ class TerminalParticipation:
             if output_log is None:
                 continue
             read = output_log.read(None, SNAPSHOT_BYTES)
+            if not shown:
+                lines.append(UNTRUSTED)
             shown += 1
             lines.append(
-                f'--- terminal {info.terminal_id} "{info.title}" ({info.state}, cwd {info.cwd}); '
-                f"newest shared output{' (older output not shown)' if read.truncated else ''}:"
+                inert(f'--- terminal {info.terminal_id} "{info.title}" ({info.state}, cwd {info.cwd}); ')
+                + f"newest shared output{' (older output not shown)' if read.truncated else ''}:"
             )
-            lines.append(plain_text(read.output).strip("\n") or "(no output yet)")
+            lines.append(untrusted_output(plain_text(read.output).strip("\n") or "(no output yet)"))
         if not shown:
             lines.append("No terminal is shared with you right now.")
         return "\n".join(lines)
