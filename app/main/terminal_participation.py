@@ -20,7 +20,6 @@ import contextlib
 import json
 import logging
 import os
-import secrets
 import socket
 from collections.abc import Callable
 from pathlib import Path
@@ -28,6 +27,7 @@ from typing import Any
 
 from app.contract.envelopes import AgentInfo
 from app.contract.hidden_context import UNTRUSTED, inert, untrusted_output, wrap
+from app.main.install_secret import InstallSecret
 from app.main.json_files import parse_object
 from app.main.loopback_guard import MCP_PATH
 from app.main.loopback_socket import HOST, McpServerError, bind_loopback
@@ -67,8 +67,9 @@ class TerminalParticipation:
         self.bearers = SessionBearers()
         self._settings_path = settings_dir / SETTINGS_FILE
         self._settings = self._read_settings()
+        self._secret = InstallSecret(self._settings)
         self.tools = TerminalTools(
-            terminals, self.capabilities, agent_label, self._settings["secret"], self.bearers
+            terminals, self.capabilities, agent_label, lambda: self.install_secret, self.bearers
         )
         self._server: Any = None
         self._socket: socket.socket | None = None  # reserved before the server's modules load
@@ -84,9 +85,6 @@ class TerminalParticipation:
             parsed = parse_object(read_user_file(self._settings_path))
             if isinstance(parsed, dict):
                 settings = parsed
-        secret = settings.get("secret")
-        if not isinstance(secret, str) or len(secret) < 32:
-            settings["secret"] = "cqi_" + secrets.token_urlsafe(32)
         if not isinstance(settings.get("port"), int) or not 0 < settings["port"] < 65536:
             settings["port"] = 0
         if not isinstance(settings.get("connected"), dict):
@@ -106,7 +104,12 @@ class TerminalParticipation:
 
     @property
     def install_secret(self) -> str:
-        return str(self._settings["secret"])
+        """From the keyring where one works, else the file; read when first needed (install_secret.py)."""
+        value = self._secret.value()
+        if self._secret.changed:
+            self._secret.changed = False
+            self._write_settings()
+        return value
 
     @property
     def url(self) -> str | None:

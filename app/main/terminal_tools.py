@@ -136,7 +136,7 @@ class TerminalTools:
         terminals: UserTerminals,
         capabilities: CapabilityStore,
         agent_label: Callable[[str], str],
-        install_secret: str,
+        install_secret: str | Callable[[], str],
         session_bearers: SessionBearers | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
@@ -153,7 +153,8 @@ class TerminalTools:
     def admits_bearer(self, token: str) -> bool:
         if not isinstance(token, str) or not token:
             return False
-        if hmac.compare_digest(token.encode("utf-8", "replace"), self._install_secret.encode()):
+        secret = self._install_secret if isinstance(self._install_secret, str) else self._install_secret()
+        if hmac.compare_digest(token.encode("utf-8", "replace"), secret.encode()):
             return True
         if self._bearers.known(token):
             return True
