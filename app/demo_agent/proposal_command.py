@@ -57,10 +57,34 @@ MAX_LINES = 2  # validation, final: anything after them is not read
 MAX_SAID_CHARS = 500  # of an odd line or the CLI's stderr, in the reply
 
 USAGE = (
-    "Usage: `/propose [--without-asking] COMMAND`: I propose COMMAND for your terminal; it runs only if "
-    "you confirm. `--without-asking`: I run the proposal command without asking permission first."
+    "Usage: `/propose [--without-asking] [--after SECONDS] COMMAND`: I propose COMMAND for your "
+    "terminal; it runs only if you confirm. `--without-asking`: I run the proposal command without "
+    "asking permission first. `--after`: I think that long first (at most 600 s)."
 )
 WITHOUT_ASKING = "--without-asking"
+AFTER = "--after"
+MAX_AFTER_S = 600.0
+
+
+def proposal_options(args: str) -> tuple[bool, float, str] | None:
+    """(asks, seconds to wait first, COMMAND) of `[--without-asking] [--after SECONDS] COMMAND`;
+    None when `--after` is not followed by a number of seconds in range."""
+    words = args.strip().split(" ")
+    asks, after = True, 0.0
+    while words and words[0] in (WITHOUT_ASKING, AFTER):
+        option = words.pop(0)
+        if option == WITHOUT_ASKING:
+            asks = False
+            continue
+        try:
+            after = float(words.pop(0)) if words else -1.0
+        except ValueError:
+            return None
+        if not 0 <= after <= MAX_AFTER_S:
+            return None
+    return asks, after, " ".join(words).strip()
+
+
 NO_PROPOSALS = (
     "This client does not take proposals: its prompt carried no `propose-terminal-actions` command, so "
     "I cannot offer you a command to confirm. (ClawQt adds one to each message while it can show cards.)"
@@ -158,12 +182,14 @@ def said(line: dict[str, Any] | None, raw: bytes) -> str:
 
 
 async def run_propose(turn: Turn, args: str) -> StopReason:
-    command = args.strip()
-    asks = not command.startswith(WITHOUT_ASKING + " ")
-    command = command if asks else command[len(WITHOUT_ASKING) :].strip()
-    if not command:
+    options = proposal_options(args)
+    if options is None or not options[2]:
         await turn.stream(USAGE, part="answer")
         return "end_turn"
+    asks, after, command = options
+    if after:
+        await turn.stream(f"Thinking for {after:g} s before I propose…\n\n", part="answer")
+        await turn.pause(after)  # a Stop ends the turn cancelled here
     template = turn.proposal
     if template is None:
         await turn.stream(NO_PROPOSALS, part="answer")

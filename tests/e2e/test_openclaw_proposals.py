@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -23,6 +26,30 @@ pytestmark = pytest.mark.e2e
 
 
 EXEC_DEFAULT_YIELD_S = 10  # OpenClaw's exec moves a command to the background after this unless asked
+RELOAD_TIMEOUT_S = 30.0
+
+
+def set_exec_mode(gateway: Gateway, mode: str) -> None:
+    """Change the running gateway's `tools.exec.mode` and wait until it applied the change in place."""
+    config = json.loads(gateway.config_path.read_text())
+    config.setdefault("tools", {}).setdefault("exec", {})["mode"] = mode
+    before = gateway.hot_reloads()
+    scratch = gateway.config_path.with_name(gateway.config_path.name + ".tmp")
+    scratch.write_text(json.dumps(config, indent=1))
+    os.replace(scratch, gateway.config_path)
+    deadline = time.monotonic() + RELOAD_TIMEOUT_S
+    while gateway.hot_reloads() <= before and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert gateway.hot_reloads() > before, gateway.log_tail()
+
+
+@pytest.fixture
+def exec_without_asking(openclaw: Gateway) -> Iterator[Gateway]:
+    """The gateway with OpenClaw's default exec policy (`full`: commands run without asking), and the
+    suite's `ask` again afterwards."""
+    set_exec_mode(openclaw, "full")
+    yield openclaw
+    set_exec_mode(openclaw, "ask")
 
 
 @pytest.fixture
@@ -141,6 +168,30 @@ def test_openclaw_proposes_through_exec_the_user_confirms_with_the_keyboard_and_
         kinds = ui.kinds(chat.window)
         assert "permission" not in kinds and "tool" not in kinds, kinds
         await ui.screenshots(chat.window, "e2e-08-openclaw-proposal-confirmed")
+
+    ui.run(scenario(), timeout=240)
+
+
+def test_an_openclaw_whose_exec_does_not_ask_proposes_and_the_card_runs_on_enter(
+    ui, exec_without_asking, fake_model, bash, tmp_path: Path, monkeypatch
+):
+    async def scenario():
+        chat = await proposal_chat(ui, exec_without_asking, monkeypatch)
+        terminal = await chat.shared_terminal("off")
+        marker = tmp_path / "proposed-without-asking"
+        results_before = len(fake_model.proposal_results)
+        await propose_and_wait_for_the_card(chat, f"touch {marker}")
+        assert chat.approvals == []  # OpenClaw ran the CLI without asking anyone
+        assert chat.envelopes.of_kind("permission_request") == []
+        assert not marker.exists() and chat.window.objects.notices.notice == ""
+        await ui.screenshots(chat.window, "e2e-09-openclaw-proposal-without-asking")
+        await decide(chat, Qt.Key.Key_Return)
+        await ui.until(marker.exists, 20)
+        assert f"touch {marker}" in chat.host.terminals.output(terminal)
+        await ui.until(lambda: not chat.window.objects.session.busy, 90)
+        (result,) = fake_model.proposal_results[results_before:]
+        (validation, final) = cli_lines(result["content"])
+        assert validation["status"] == "accepted" and final["status"] == "confirmed"
 
     ui.run(scenario(), timeout=240)
 

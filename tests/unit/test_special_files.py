@@ -108,7 +108,8 @@ def test_terminal_access_settings_that_are_not_a_file_start_afresh_without_a_han
         lambda: TerminalParticipation(terminals, lambda _key: "Agent", data), target
     )
 
-    assert participation._settings["secret"].startswith("cqi_")  # a new install secret, no hang
+    secret = _within_deadline(lambda: participation.install_secret, target)
+    assert secret.startswith("cqi_")  # a new install secret, no hang
 
 
 @pytest.mark.parametrize("kind", sorted(SPECIALS))
