@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol, TypedDict
 
-from app.contract.agents import AgentChoice
+from app.contract.agents import AgentChoice, AgentTarget
 from app.contract.attachments import CheckedFile, Preview, PromptAttachment, Resolution
 from app.contract.envelopes import (
     AgentInfo,
@@ -119,8 +119,13 @@ class AgentsHost(Protocol):
         """The agent id a chat belongs to ("" when not known)."""
         ...
 
-    async def new_session_with(self, agent_id: str, cwd: str | None = None) -> LoadResult:
-        """A new chat with that agent (started first if it is not running)."""
+    async def new_session_with(self, agent_id: str, cwd: str | None = None, target: str = "") -> LoadResult:
+        """A new chat with that agent (started first if it is not running); `target`: one of the agents
+        behind it (`targets`), "" for its default."""
+        ...
+
+    async def targets(self, agent_id: str) -> list[AgentTarget]:
+        """The agents behind a running gateway agent (OpenClaw's own) a new chat may go to; [] if none."""
         ...
 
 

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Protocol
 
-from app.contract.agents import AgentChoice, AgentsChangedEnvelope
+from app.contract.agents import AgentChoice, AgentsChangedEnvelope, AgentTarget
 from app.contract.envelopes import (
     AgentInfo,
     Envelope,
@@ -34,6 +34,7 @@ from app.main.agent_profiles import AgentProfile, primary_profile
 from app.main.background_tasks import BackgroundTasks
 from app.main.chat_service import ChatService, Listener, PromptAttachment, ProposalsExtras
 from app.main.listeners import Listeners
+from app.main.openclaw_agents import service_targets
 from app.main.protocol_log import ProtocolLog
 
 if TYPE_CHECKING:
@@ -281,13 +282,14 @@ class AgentHub:
         """A new chat with the agent of the chat shown."""
         return await self.new_session_with(self._current, cwd)
 
-    async def new_session_with(self, agent_id: str, cwd: str | None = None) -> LoadResult:
+    async def new_session_with(self, agent_id: str, cwd: str | None = None, target: str = "") -> LoadResult:
+        """A new chat with that agent; `target`: one of its own agents (`targets`), "" for its default."""
         if agent_id not in self.profiles:
             raise HostError(f"There is no agent {agent_id!r} to start a chat with.", code="unknown-agent")
         profile = self.profiles[agent_id]
         service = self.service(agent_id)
         try:
-            result = await service.new_session(cwd or profile.cwd)
+            result = await service.new_session(cwd or profile.cwd, target)
         except SignInRequired:
             self._make_current(agent_id)  # its sign-in panel is what the user sees now
             raise
@@ -298,6 +300,12 @@ class AgentHub:
             self._last_used = agent_id
             self._emit(AgentsChangedEnvelope(agent_id))
         return await self._apply_defaults(agent_id, service, result)
+
+    async def targets(self, agent_id: str) -> list[AgentTarget]:
+        """The agents behind a running gateway agent a new chat may go to (openclaw_agents.py); [] for
+        an agent that has none or is not running (it is not started just to ask)."""
+        service = self._services.get(agent_id)
+        return await service_targets(service) if service is not None else []
 
     async def _apply_defaults(self, agent_id: str, service: ChatService, result: LoadResult) -> LoadResult:
         """The agent's mode and model for new chats: what the user picked last for it, else the

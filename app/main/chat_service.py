@@ -41,6 +41,7 @@ from app.main.agent_connection import AgentConnection
 from app.main.background_tasks import BackgroundTasks
 from app.main.file_host import AgentFileHost
 from app.main.listeners import Listeners
+from app.main.openclaw_agents import new_session_key
 from app.main.openclaw_endpoint import is_openclaw_acp
 from app.main.prompt_blocks import (
     PromptAttachment,
@@ -407,10 +408,12 @@ class ChatService:
         return result, step
 
     # --- sessions ----------------------------------------------------------------------------
-    async def new_session(self, cwd: str | None = None) -> LoadResult:
-        """`session/new` with a proposed session key; the key is the identity from then on."""
+    async def new_session(self, cwd: str | None = None, target: str = "") -> LoadResult:
+        """`session/new` with a proposed session key (naming OpenClaw's agent `target`, its default when
+        ""); the key is the identity from then on."""
+        key = new_session_key(target)  # a target not of OpenClaw's form is refused before anything
         await self.connection.ensure_ready()
-        return await self._open_session("session/new", f"agent:main:clawqt-{uuid.uuid4().hex[:12]}", cwd)
+        return await self._open_session("session/new", key, cwd)
 
     async def load_session(self, session_key: str, cwd: str | None = None) -> LoadResult:
         """`session/load`: the replay comes back WITH the result, as one batch."""

@@ -1,6 +1,7 @@
 """A read-only client of OpenClaw's Gateway: one persistent WebSocket speaking the Gateway protocol
 (the `connect.challenge` event, a `connect` request with the shared token, then `{type: "req"}` /
-`{type: "res"}` frames), used only for the transcript supplements (`openclaw_supplement.py`).
+`{type: "res"}` frames), used for the transcript supplements (`openclaw_supplement.py`) and the list
+of OpenClaw's own agents a new chat may go to (`openclaw_agents.py`).
 
 Why a WebSocket and not `openclaw gateway call`: against the suite's Gateway one `gateway call` costs
 ~600 ms and ~225 MB (a Node process per read), a fresh WebSocket connect + `sessions.get` ~4 ms, a call
@@ -30,7 +31,7 @@ MAX_FRAME_BYTES = 8 * 1024 * 1024  # a larger answer closes the socket: no suppl
 CALL_TIMEOUT_S = 5.0
 MAX_PENDING = 8
 PROTOCOL_VERSION = 4
-READ_METHODS = frozenset({"sessions.get", "chat.history"})
+READ_METHODS = frozenset({"sessions.get", "chat.history", "agents.list"})
 CLIENT = {"id": "gateway-client", "mode": "backend", "displayName": "ClawQt", "platform": "linux"}
 
 

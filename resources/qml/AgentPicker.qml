@@ -3,7 +3,8 @@ import QtQuick.Controls
 import QtQuick.Layouts
 
 // New chat with…: every agent the user may chat with (configured, found on PATH, the demo), its mark,
-// command line and whether it runs. Arrow keys move, Enter starts the chat, Esc closes.
+// command line and whether it runs; an agent with agents of its own (OpenClaw's) one row per agent.
+// Arrow keys move, Enter starts the chat, Esc closes.
 Popup {
     id: root
     objectName: "agentPicker"
@@ -19,10 +20,11 @@ Popup {
     background: Elevated {}
     Overlay.modal: Rectangle { color: Theme.scrim }
     onOpened: {
+        agents.loadTargets()
         agentList.currentIndex = agents.lastUsedRow
         agentList.forceActiveFocus()
     }
-    function choose(agentId) { close(); agents.newChatWith(agentId) }
+    function choose(entry) { close(); agents.newChatWithTarget(entry.agentId, entry.target) }
 
     ColumnLayout {
         anchors.fill: parent
@@ -43,8 +45,8 @@ Popup {
             model: agents.agentModel
             keyNavigationEnabled: true
             highlightMoveDuration: 0
-            Keys.onReturnPressed: if (currentItem) root.choose(currentItem.modelData.agentId)
-            Keys.onEnterPressed: if (currentItem) root.choose(currentItem.modelData.agentId)
+            Keys.onReturnPressed: if (currentItem) root.choose(currentItem.modelData)
+            Keys.onEnterPressed: if (currentItem) root.choose(currentItem.modelData)
             delegate: ItemDelegate {
                 id: row
                 objectName: "agentChoice"
@@ -54,7 +56,7 @@ Popup {
                 highlighted: ListView.isCurrentItem
                 Accessible.name: modelData.name + (modelData.state ? ", " + modelData.state : "")
                                  + (modelData.lastUsed ? ", used last" : "") + ": " + modelData.command
-                onClicked: root.choose(modelData.agentId)
+                onClicked: root.choose(modelData)
                 background: Rectangle {
                     radius: Theme.radius
                     color: row.highlighted ? Theme.selection : (row.hovered ? Theme.hover : "transparent")
@@ -72,6 +74,9 @@ Popup {
                         RowLayout {
                             Label { textFormat: Text.PlainText; text: row.modelData.name; color: Theme.text
                                     font.bold: true; elide: Text.ElideRight; Layout.fillWidth: true }
+                            Label { textFormat: Text.PlainText; visible: row.modelData.targetNote !== ""
+                                    text: row.modelData.targetNote; font.pixelSize: Theme.fontTiny
+                                    color: Theme.muted }
                             Label { textFormat: Text.PlainText; visible: row.modelData.state !== ""; text: row.modelData.state
                                     font.pixelSize: Theme.fontTiny
                                     color: Theme.muted }

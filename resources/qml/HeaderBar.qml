@@ -27,10 +27,12 @@ ToolBar {
         Label {
             textFormat: Text.PlainText
             objectName: "agentStateLabel"
-            text: agent.label + " \u00b7 " + (agent.state === "starting" ? "starting agent\u2026"
-                                             : agent.state === "sign-in" ? "sign-in needed" : agent.state)
+            text: agent.label + (agents.shownTarget ? " \u00b7 " + agents.shownTarget : "")
+                  + " \u00b7 " + (agent.state === "starting" ? "starting agent\u2026"
+                                 : agent.state === "sign-in" ? "sign-in needed" : agent.state)
             color: Theme.text
-            Accessible.name: "Agent " + agent.label + ", " + (agent.state === "sign-in" ? "sign-in needed" : agent.state)
+            Accessible.name: "Agent " + agent.label + (agents.shownTarget ? ", " + agents.shownTarget : "") + ", "
+                             + (agent.state === "sign-in" ? "sign-in needed" : agent.state)
         }
         Label { textFormat: Text.PlainText; text: sessionHeader.title; color: Theme.muted; elide: Text.ElideRight; Layout.fillWidth: true }
         ComboBox {

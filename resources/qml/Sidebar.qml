@@ -26,7 +26,7 @@ Rectangle {
             }
             Button {
                 objectName: "chooseAgentButton"
-                visible: agents.count > 1
+                visible: agents.choiceCount > 1
                 Layout.preferredWidth: implicitHeight  // a square beside New chat
                 contentItem: IconLabel { icon: "chevron-down"; color: Theme.text }
                 onClicked: root.chooseAgent()

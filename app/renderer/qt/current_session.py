@@ -240,13 +240,14 @@ class CurrentSession(QObject):
         """The user chose something else after this request: its result is not shown."""
         return request != self._request
 
-    async def new_chat(self, agent_id: str = "") -> None:
-        """A new chat with `agent_id` (with the agent of the chat shown when none is named)."""
+    async def new_chat(self, agent_id: str = "", target: str = "") -> None:
+        """A new chat with `agent_id` (with the agent of the chat shown when none is named); `target`:
+        one of the agents behind it (OpenClaw's own), "" for its default."""
         request = self._next_request()
         try:
             with self._waiting("Opening a new chat\u2026"):
                 if agent_id and self._agents is not None:
-                    result = await self._agents.new_session_with(agent_id)
+                    result = await self._agents.new_session_with(agent_id, target=target)
                 else:
                     result = await self._host.new_session()
         except SignInRequired:
