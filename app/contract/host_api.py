@@ -192,6 +192,14 @@ class AttachmentsHost(Protocol):
         """The URL to hand to the system right now."""
         ...
 
+    async def choose_app(self, session_key: str, generation: int, reference: str) -> bool:
+        """The desktop's application chooser for the file (True), or False: the desktop has none."""
+        ...
+
+    async def show_in_folder(self, session_key: str, generation: int, reference: str) -> bool:
+        """The file manager showing the file in its folder (True), or False: there is none."""
+        ...
+
 
 class ComposerFilesHost(Protocol):
     """Files the user attaches to a prompt (`app/main/composer_files.py`)."""

@@ -13,6 +13,7 @@ import os
 from app.contract.attachments import Preview, PreviewKind, Resolution
 from app.contract.errors import AttachmentError, Refusal
 from app.main.attachment_access import AttachmentAccess, SessionCheck, basename, display_name
+from app.main.desktop_open import DesktopOpener
 from app.main.user_images import thumbnail_of_bytes
 
 IMAGE_EXTENSIONS = {".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp"}
@@ -57,9 +58,10 @@ def looks_like_text(data: bytes) -> bool:
 class AttachmentService:
     """The attachments part of the host API (contract: AttachmentsHost)."""
 
-    def __init__(self, session_check: SessionCheck) -> None:
+    def __init__(self, session_check: SessionCheck, opener: DesktopOpener | None = None) -> None:
         self._check = session_check
         self.access = AttachmentAccess(session_check)
+        self.opener = opener or DesktopOpener()
 
     def _still_current(self, session_key: str, generation: int) -> None:
         if self._check(session_key, generation) is None:
@@ -128,3 +130,26 @@ class AttachmentService:
         )
         self._still_current(session_key, generation)
         return url
+
+    async def choose_app(self, session_key: str, generation: int, reference: str) -> bool:
+        """The desktop's application chooser for the file the reference names now (re-resolved on the
+        click); False when the desktop has none (the window then opens the default app)."""
+        resolution = await self._local(session_key, generation, reference)
+        return resolution.kind == "file" and await self.opener.choose_app(resolution.target)
+
+    async def show_in_folder(self, session_key: str, generation: int, reference: str) -> bool:
+        """The file manager showing the file or folder the reference names now; False when there is
+        none (the window then opens the folder itself)."""
+        resolution = await self._local(session_key, generation, reference)
+        return await self.opener.show_in_folder(resolution.target)
+
+    async def _local(self, session_key: str, generation: int, reference: str) -> Resolution:
+        resolution, _url = await asyncio.to_thread(
+            self.access.open_target, session_key, generation, reference
+        )
+        self._still_current(session_key, generation)
+        if resolution.kind == "remote":
+            raise AttachmentError(
+                Refusal.OPERATION_FAILED, f"{resolution.name} is not a file on this computer"
+            )
+        return resolution

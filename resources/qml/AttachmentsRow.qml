@@ -83,10 +83,19 @@ Item {
                         visible: frame.openWith
                         contentItem: IconLabel { icon: "link-external"; label: "Open with\u2026"; color: Theme.text
                                                  iconSize: Theme.fontSmall; labelFont.pixelSize: Theme.fontTiny }
-                        onClicked: attachments.openExternally(frame.modelData.uri)
-                        Accessible.name: "Open " + frame.modelData.name + " with the system application"
+                        onClicked: attachments.openWith(frame.modelData.uri)
+                        Accessible.name: "Open " + frame.modelData.name + " with an application you choose"
                         ToolTip.visible: hovered
-                        ToolTip.text: "Open with the system application"
+                        ToolTip.text: "Choose the application (the default one where the desktop offers no choice)"
+                    }
+                    ToolButton {  // another sibling: Tab reaches it after "Open with..."
+                        objectName: "showInFolderButton"
+                        visible: frame.openWith
+                        contentItem: IconLabel { icon: "folder"; color: Theme.text; iconSize: Theme.fontSmall }
+                        onClicked: attachments.showInFolder(frame.modelData.uri)
+                        Accessible.name: "Show " + frame.modelData.name + " in its folder"
+                        ToolTip.visible: hovered
+                        ToolTip.text: "Show in folder"
                     }
                 }
             }

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 SERVER = Path(__file__).with_name("notification_server.py")
+DESKTOP = Path(__file__).with_name("desktop_services.py")
 
 
 @pytest.fixture
@@ -60,6 +61,28 @@ class NotificationService:
             assert time.monotonic() < deadline, f"{count} notifications not shown: {self._seen}"
             time.sleep(0.02)
         return self.shown()
+
+    def stop(self) -> None:
+        self.process.kill()
+        self.process.wait()
+
+
+class DesktopServices:
+    """The test portal and file manager on a bus; `calls()` reads what they were asked."""
+
+    def __init__(self, address: str) -> None:
+        argv = [sys.executable, str(DESKTOP), address]
+        self.process = subprocess.Popen(argv, stdout=subprocess.PIPE, text=True, env=dict(os.environ))
+        assert self.process.stdout is not None
+        assert self.process.stdout.readline().strip() == "ready"
+        os.set_blocking(self.process.stdout.fileno(), False)
+        self._seen: list[dict[str, Any]] = []
+
+    def calls(self) -> list[dict[str, Any]]:
+        assert self.process.stdout is not None
+        for line in self.process.stdout.readlines():
+            self._seen.append(json.loads(line))
+        return list(self._seen)
 
     def stop(self) -> None:
         self.process.kill()

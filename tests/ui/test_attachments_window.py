@@ -43,8 +43,8 @@ def test_cards_resolve_preview_and_open_only_where_eligible(ui):
         window = await ui.open(scripted_agent_argv())
         attachments = window.objects.attachments
         opened: list[str] = []
-        attachments.open_external = lambda url: opened.append(url.toString()) or True
-        window.objects.conversation.open_external = attachments.open_external
+        attachments.files.open_external = lambda url: opened.append(url.toString()) or True
+        window.objects.conversation.open_external = attachments.files.open_external
         await ui.type_and_send(window, "attach-mix")
         await ui.until(lambda: not window.objects.session.busy)
         root = ui.tmp_path
@@ -172,8 +172,8 @@ def test_inline_images_show_embedded_and_local_ones_never_fetch_remote_and_open_
         window = await ui.open(scripted_agent_argv())
         attachments = window.objects.attachments
         opened: list[str] = []
-        attachments.open_external = lambda url: opened.append(url.toString()) or True
-        window.objects.conversation.open_external = attachments.open_external
+        attachments.files.open_external = lambda url: opened.append(url.toString()) or True
+        window.objects.conversation.open_external = attachments.files.open_external
         await ui.type_and_send(window, "images-inline")
         await ui.until(lambda: not window.objects.session.busy)
         await ui.until(
@@ -342,7 +342,7 @@ def test_cards_hold_no_button_in_a_button_a_folder_opens_in_one_click_and_missin
         window = await ui.open(scripted_agent_argv())
         attachments = window.objects.attachments
         opened: list[str] = []
-        attachments.open_external = lambda url: opened.append(url.toString()) or True
+        attachments.files.open_external = lambda url: opened.append(url.toString()) or True
         await ui.type_and_send(window, "attach-folder")
         await ui.until(lambda: not window.objects.session.busy)
         root = ui.tmp_path

@@ -11,16 +11,16 @@ import base64
 import binascii
 import hashlib
 import itertools
-from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import Property, QBuffer, QByteArray, QObject, Qt, QTimer, QUrl, Signal, Slot
-from PySide6.QtGui import QDesktopServices, QImage, QImageReader
+from PySide6.QtCore import Property, QBuffer, QByteArray, QObject, Qt, QTimer, Signal, Slot
+from PySide6.QtGui import QImage, QImageReader
 
 from app.contract.attachments import Preview
 from app.contract.envelopes import LoadResult
 from app.contract.errors import AttachmentError, Refusal
 from app.contract.host_api import AttachmentsHost
+from app.renderer.qt.file_opening import FileOpening
 from app.renderer.qt.tasks import TaskRunner
 
 NATIVE = ("acp-resource", "acp-embedded")  # evidence a MEDIA line or a transcript entry never outranks
@@ -88,11 +88,7 @@ class AttachmentController(QObject):
         self._preview: dict[str, Any] = {}
         self._images: dict[str, QImage] = {}  # what the image provider serves, by id
         self._lightbox = ""
-        self.opened_urls: list[str] = []  # what was handed to the system (tests read it)
-        self.open_external = QDesktopServices.openUrl  # tests replace it: nothing opens on their machine
-        # a web address goes where every clicked link goes (the main side's link policy, which may ask
-        # the user first); wired to the conversation's `openLink`
-        self.open_link: Callable[[str], None] = lambda url: None
+        self.files = FileOpening(host, self._show_error)  # handing a file to the desktop on a click
 
     # --- card and image states -------------------------------------------------------------------
     def on_shown(self, result: LoadResult) -> None:
@@ -345,7 +341,7 @@ class AttachmentController(QObject):
 
     async def _activate(self, session: Session, uri: str) -> None:
         if self._states.get(uri, {}).get("kind") in ("remote", "directory"):
-            await self._open(session, uri)  # re-resolved by the main side on this click
+            await self.files.open(session, uri)  # re-resolved by the main side on this click
             return
         try:
             preview = await self._host.preview(*session, uri)
@@ -391,19 +387,19 @@ class AttachmentController(QObject):
     @Slot(str)
     def openExternally(self, uri: str) -> None:
         if self._session is not None:
-            self._tasks.spawn(self._open(self._session, uri))
+            self._tasks.spawn(self.files.open(self._session, uri))
 
-    async def _open(self, session: Session, uri: str) -> None:
-        try:
-            url = await self._host.open_target(*session, uri)
-        except AttachmentError as exc:
-            self._show_error(uri, str(exc))
-            return
-        self.opened_urls.append(url)
-        if QUrl(url).scheme().lower() in ("http", "https", "mailto"):
-            self.open_link(url)
-        elif not self.open_external(QUrl(url)):
-            self._show_error(uri, "nothing opened it")
+    @Slot(str)
+    def openWith(self, uri: str) -> None:
+        """ "Open with...": the desktop's application chooser; the default app where it has none."""
+        if self._session is not None:
+            self._tasks.spawn(self.files.open_with(self._session, uri))
+
+    @Slot(str)
+    def showInFolder(self, uri: str) -> None:
+        """ "Show in folder": the file manager with the file selected; the folder where there is none."""
+        if self._session is not None:
+            self._tasks.spawn(self.files.show_in_folder(self._session, uri))
 
     @Slot()
     def closePreview(self) -> None:

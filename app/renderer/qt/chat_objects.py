@@ -141,7 +141,7 @@ class ChatObjects(QObject):
             host.exports, self.session, lambda: self.header.title, self.notices, self.tasks, self
         )
         self.proposal_cards = ProposalCards(host, sessions_host, self.session, self.notices, self)
-        self.attachments.open_link = self.conversation.openLink
+        self.attachments.files.open_link = self.conversation.openLink
         self.sign_in = SignIn(host.sign_in, sessions_host, self.session, self.tasks, self)
         self.user_terminals = UserTerminalsView(host.terminals, self.session, self.notices, self)
         self.terminal_access = TerminalAccess(host.terminal_access, self.tasks, self)
