@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 AttachmentKind = Literal["file", "directory", "remote"]
-PreviewKind = Literal["image", "markdown", "csv", "text", "other"]
+PreviewKind = Literal["image", "markdown", "csv", "text", "html", "pdf", "other"]
 
 
 @dataclass(frozen=True)
@@ -34,6 +34,8 @@ class Preview:
     kind: PreviewKind
     data: bytes
     truncated: bool
+    pages: tuple[bytes, ...] = ()  # a PDF's first pages as PNG
+    note: str = ""  # what the main side left out, or why there is no preview
 
 
 @dataclass(frozen=True)

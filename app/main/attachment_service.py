@@ -9,11 +9,23 @@ from __future__ import annotations
 
 import asyncio
 import os
+from collections.abc import Callable
 
 from app.contract.attachments import Preview, PreviewKind, Resolution
 from app.contract.errors import AttachmentError, Refusal
 from app.main.attachment_access import AttachmentAccess, SessionCheck, basename, display_name
 from app.main.desktop_open import DesktopOpener
+from app.main.document_previews import (
+    MAX_OFFICE_BYTES,
+    MAX_PDF_BYTES,
+    DocumentTooLarge,
+    DocumentUnreadable,
+    Rendered,
+    document_text,
+    pdf_pages,
+    safe_html,
+    workbook_rows,
+)
 from app.main.user_images import thumbnail_of_bytes
 
 IMAGE_EXTENSIONS = {".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp"}
@@ -22,10 +34,19 @@ CSV_EXTENSIONS = {".csv", ".tsv"}
 TEXT_EXTENSIONS = {
     ".txt", ".log", ".py", ".js", ".ts", ".tsx", ".jsx", ".json", ".toml", ".yaml", ".yml", ".ini", ".cfg",
     ".sh", ".bash", ".zsh", ".c", ".h", ".cpp", ".hpp", ".rs", ".go", ".java", ".kt", ".rb", ".php",
-    ".html", ".css", ".xml", ".sql", ".qml", ".diff", ".patch", ".rst", ".lua", ".swift", ".cs",
+    ".css", ".xml", ".sql", ".qml", ".diff", ".patch", ".rst", ".lua", ".swift", ".cs",
 }  # fmt: skip
 MAX_IMAGE_BYTES = 25 * 1024 * 1024
 MAX_TEXT_BYTES = 1024 * 1024
+# documents read whole and turned into what the panel shows (document_previews.py): kind, reader, limit
+DOCUMENTS: dict[str, tuple[PreviewKind, Callable[[bytes], Rendered], int]] = {
+    ".pdf": ("pdf", pdf_pages, MAX_PDF_BYTES),
+    ".xlsx": ("csv", workbook_rows, MAX_OFFICE_BYTES),
+    ".xlsm": ("csv", workbook_rows, MAX_OFFICE_BYTES),
+    ".docx": ("text", document_text, MAX_OFFICE_BYTES),
+    ".html": ("html", safe_html, MAX_TEXT_BYTES),
+    ".htm": ("html", safe_html, MAX_TEXT_BYTES),
+}
 
 
 def preview_kind(resolution: Resolution) -> PreviewKind:
@@ -109,6 +130,9 @@ class AttachmentService:
         resolution = await self.resolve(session_key, generation, reference)
         if resolution.outside_workspace and not outside_allowed:
             raise AttachmentError(Refusal.NOT_WITHOUT_A_CLICK)
+        document = DOCUMENTS.get(os.path.splitext(resolution.target)[1].lower())
+        if document is not None and resolution.kind == "file" and outside_allowed:
+            return await self._document(resolution, *document)
         kind = preview_kind(resolution)
         if kind == "other":
             return Preview(resolution, kind, b"", False)
@@ -122,6 +146,27 @@ class AttachmentService:
         if kind == "text" and not looks_like_text(result.data):
             return Preview(result.resolution, "other", b"", False)
         return Preview(result.resolution, kind, result.data, result.truncated)
+
+    async def _document(
+        self, resolution: Resolution, kind: PreviewKind, reader: Callable[[bytes], Rendered], limit: int
+    ) -> Preview:
+        """A document read whole (an HTML page: its first `limit` bytes) and turned into its preview."""
+        key, generation, reference = resolution.session_key, resolution.generation, resolution.reference
+        if kind != "html" and (resolution.size or 0) > limit:
+            return _no_preview(resolution, f"it is larger than {limit // 2**20} MB")
+        result = await asyncio.to_thread(self.access.read, key, generation, reference, limit)
+        self._still_current(key, generation)
+        if result.truncated and kind != "html":
+            return _no_preview(result.resolution, f"it is larger than {limit // 2**20} MB")
+        try:
+            rendered = await asyncio.to_thread(reader, result.data)
+        except (DocumentTooLarge, DocumentUnreadable) as why:
+            return _no_preview(result.resolution, str(why))
+        self._still_current(key, generation)
+        note = " ".join(
+            filter(None, (rendered.note, "Showing the beginning only." if result.truncated else ""))
+        )
+        return Preview(result.resolution, kind, rendered.data, result.truncated, rendered.pages, note)
 
     async def open_target(self, session_key: str, generation: int, reference: str) -> str:
         """The URL to open right now, re-resolved on the click."""
@@ -153,3 +198,8 @@ class AttachmentService:
                 Refusal.OPERATION_FAILED, f"{resolution.name} is not a file on this computer"
             )
         return resolution
+
+
+def _no_preview(resolution: Resolution, why: str) -> Preview:
+    why = why.rstrip(". ")
+    return Preview(resolution, "other", b"", False, note=f"No preview: {why}. Open it with an app instead.")

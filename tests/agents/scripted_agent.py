@@ -1432,6 +1432,7 @@ PROMPTS = {
 }
 try:  # run as a script: this folder is on sys.path
     from credential_prompts import PROMPTS as CREDENTIAL_PROMPTS
+    from document_prompts import PROMPTS as DOCUMENT_PROMPTS
     from find_prompts import PROMPTS as FIND_PROMPTS
     from markup_prompts import PROMPTS as MARKUP_PROMPTS
     from slow_path_prompts import PROMPTS as SLOW_PATH_PROMPTS
@@ -1439,6 +1440,7 @@ try:  # run as a script: this folder is on sys.path
     from user_words_prompts import PROMPTS as USER_WORDS_PROMPTS
 except ImportError:  # imported by the tests as a module
     from tests.agents.credential_prompts import PROMPTS as CREDENTIAL_PROMPTS
+    from tests.agents.document_prompts import PROMPTS as DOCUMENT_PROMPTS
     from tests.agents.find_prompts import PROMPTS as FIND_PROMPTS
     from tests.agents.markup_prompts import PROMPTS as MARKUP_PROMPTS
     from tests.agents.slow_path_prompts import PROMPTS as SLOW_PATH_PROMPTS
@@ -1450,6 +1452,7 @@ PROMPTS.update(SLOW_PATH_PROMPTS)
 PROMPTS.update(USER_WORDS_PROMPTS)
 PROMPTS.update(CREDENTIAL_PROMPTS)
 PROMPTS.update(STOP_PROMPTS)
+PROMPTS.update(DOCUMENT_PROMPTS)
 
 
 AUTH_METHODS = {

@@ -21,6 +21,7 @@ from app.contract.envelopes import LoadResult
 from app.contract.errors import AttachmentError, Refusal
 from app.contract.host_api import AttachmentsHost
 from app.renderer.qt.file_opening import FileOpening
+from app.renderer.qt.preview_content import embedded_content, preview_content
 from app.renderer.qt.tasks import TaskRunner
 
 NATIVE = ("acp-resource", "acp-embedded")  # evidence a MEDIA line or a transcript entry never outranks
@@ -319,62 +320,24 @@ class AttachmentController(QObject):
     def _show_embedded(self, key: str) -> None:
         """The message's own copy in the panel, presented like a file of its name; never "Open with"
         (the file its uri names on disk is not what the agent sent)."""
-        embedded = self._embedded[key]
-        shown: dict[str, Any] = {"uri": key, "name": embedded["name"], "path": "embedded in the message"}
-        shown.update(kind="other", outside=False, canOpen=False, note="")
-        text = embedded.get("text")
-        if text is None:
-            shown["note"] = f"Binary content ({embedded.get('size', 0):,} bytes), not shown."
-            self._show(shown)
-            return
-        from app.renderer.preview import preview_html, text_kind  # pygments: not at startup
-
-        kind = text_kind(embedded["name"], embedded.get("mimeType") or "")
-        body, note = preview_html(kind, embedded["name"], text.encode("utf-8", "surrogatepass"))
-        cut = (
-            f"Showing the first {len(text):,} of {embedded['size']:,} characters."
-            if embedded["truncated"]
-            else ""
-        )
-        shown.update(kind=kind, html=body, note=" ".join(filter(None, (cut, note))))
-        self._show(shown)
+        self._show(embedded_content(key, self._embedded[key]))
 
     async def _activate(self, session: Session, uri: str) -> None:
         if self._states.get(uri, {}).get("kind") in ("remote", "directory"):
             await self.files.open(session, uri)  # re-resolved by the main side on this click
             return
+        name = self._states.get(uri, {}).get("name") or self._host.label(uri)
+        self._show({"uri": uri, "name": name, "kind": "loading", "note": "Reading\u2026"})
         try:
             preview = await self._host.preview(*session, uri)
         except AttachmentError as exc:
             self._show_error(uri, str(exc))
             return
-        if self._session == session:
+        if self._session == session and self._preview.get("uri") == uri:
             self._show_preview(uri, preview)
 
     def _show_preview(self, uri: str, preview: Preview) -> None:
-        resolution = preview.resolution
-        shown: dict[str, Any] = {
-            "uri": uri,
-            "name": resolution.name,
-            "path": resolution.target,
-            "kind": preview.kind,
-            "outside": resolution.outside_workspace,
-            "canOpen": True,
-            "note": "Showing the beginning only (the file is larger)" if preview.truncated else "",
-        }
-        if preview.kind == "image":
-            image = QImage.fromData(preview.data)
-            if image.isNull():
-                shown.update(kind="other", note="This image could not be decoded.")
-            else:
-                shown["image"] = self._store("preview", image)
-        elif preview.kind in ("text", "markdown", "csv"):
-            from app.renderer.preview import preview_html  # pygments' lexer tables: not at startup
-
-            body, note = preview_html(preview.kind, resolution.name, preview.data)
-            shown["html"] = body
-            shown["note"] = " ".join(filter(None, (shown["note"], note)))
-        self._show(shown)
+        self._show(preview_content(uri, preview, self._store))
 
     def _show_error(self, uri: str, error: str) -> None:
         """The panel names what failed (by its sanitized basename only) and why."""
@@ -404,14 +367,14 @@ class AttachmentController(QObject):
     @Slot()
     def closePreview(self) -> None:
         self._preview = {}
-        self._images = {k: v for k, v in self._images.items() if not k.startswith("preview-")}
+        self._images = {k: v for k, v in self._images.items() if not k.startswith("preview")}
         self.previewChanged.emit()
 
     # --- images for the provider, the lightbox ----------------------------------------------------------
     def _store(self, prefix: str, image: QImage) -> str:
         """Keep `image` for the provider; the URL changes each time so QML never shows a stale one."""
-        if prefix == "preview":  # only the current preview is kept
-            self._images = {k: v for k, v in self._images.items() if not k.startswith("preview-")}
+        if prefix == "preview":  # only the current preview is kept (a PDF's later pages: "preview_page")
+            self._images = {k: v for k, v in self._images.items() if not k.startswith("preview")}
         image_id = f"{prefix}-{next(_IMAGE_SERIAL)}"
         self._images[image_id] = image
         return f"image://{IMAGE_PROVIDER}/{image_id}"
