@@ -168,3 +168,12 @@ def test_an_older_turn_without_an_assistant_message_gets_no_card():
         "Took 1 s",
         "Took 4 s",
     ]  # the pairing itself held: only the card is left out
+
+
+def test_a_file_named_by_a_media_line_and_by_the_transcript_shows_once_from_the_transcript():
+    timeline = _loaded(("make a picture", "Here it is.\nMEDIA: /w/a.png\nMEDIA: /w/b.png"))
+    supplement = TranscriptSupplementEnvelope(KEY, 1, (TranscriptTurn("make a picture", ("/w/a.png",), 1.0),))
+    timeline.apply(supplement)
+    (group,) = [g for g in timeline.grouping.groups if g.kind != "user"]
+    shown = [(a.source, a.uri) for a in group_attachments(timeline.items, group)]
+    assert shown == [("media-directive", "/w/b.png"), ("media-transcript", "/w/a.png")]

@@ -92,19 +92,23 @@ def identity_of(uri: str) -> str:
 
 
 def group_attachments(items: dict[str, Item], group: Group) -> list[Attachment]:
-    """Attachments lifted out of the group's items, in order; native evidence wins over MEDIA."""
+    """Attachments lifted out of the group's items, in order. One file shows once, from its best
+    evidence: a native resource beats OpenClaw's transcript fact, which beats a `MEDIA:` line."""
     found: list[Attachment] = []
     for item_id in group.attachment_items:
         item = items.get(item_id)
         if item is not None:
             found.extend(item.attachments)
     native = {identity_of(a.uri) for a in found if a.source in NATIVE_SOURCES and a.uri}
+    transcript = {identity_of(a.uri) for a in found if a.source == "media-transcript" and a.uri}
     seen: set[tuple[str, str]] = set()
     result = []
     for attachment in found:
         identity = identity_of(attachment.uri)
         if attachment.source in COMPATIBILITY_SOURCES and identity in native:
             continue
+        if attachment.source == "media-directive" and identity in transcript:
+            continue  # the canonical fact of the same file is shown
         key = (attachment.source, identity or attachment.name)
         if key in seen:
             continue
