@@ -159,12 +159,14 @@ def transcript_match_text(text: str) -> str:
 @dataclass(frozen=True)
 class TranscriptTurn:
     """One turn of OpenClaw's Gateway transcript, reduced to what seed 003 allows ClawQt to take from
-    it: the user text it is matched by, the media OpenClaw stripped from the reply, the whole-turn
-    duration. Never text, tools or turns of its own."""
+    it: the user text it is matched by, the media OpenClaw stripped from the reply, the images its
+    `image_generate` made (shown inline, never as cards), the whole-turn duration. Never text, tools
+    or turns of its own."""
 
     user_text: str
     media: tuple[str, ...] = ()
     duration_s: float | None = None
+    images: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

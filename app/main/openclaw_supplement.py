@@ -160,9 +160,9 @@ class OpenClawSupplements:
                 return
             turns = transcript_turns(payload.get("messages"))
             turn = next((t for t in reversed(turns) if t.user_text == wanted), None)
-            if turn is not None and turn.media:
+            if turn is not None and (turn.media or turn.images):
                 resolved = await self._resolve(turn)
-                if resolved.media:
+                if resolved.media or resolved.images:
                     self._emit(TranscriptSupplementEnvelope(key, generation, (resolved,), client_message_id))
                 return
 
@@ -175,22 +175,27 @@ class OpenClawSupplements:
         if payload is None:
             return
         turns = transcript_turns(payload.get("messages"))
-        if not any(t.media or t.duration_s is not None for t in turns):
+        if not any(t.media or t.images or t.duration_s is not None for t in turns):
             return
         resolved = tuple([await self._resolve(t) for t in turns])
         self._emit(TranscriptSupplementEnvelope(key, generation, resolved))
 
     async def _resolve(self, turn: TranscriptTurn) -> TranscriptTurn:
         """Outgoing-media URLs become the fetched file's path; what cannot be fetched is left out."""
-        if not any(is_outgoing_media(ref) for ref in turn.media):
+        if not any(is_outgoing_media(ref) for ref in (*turn.media, *turn.images)):
             return turn
-        media = []
-        for ref in turn.media:
+        return dataclasses.replace(
+            turn, media=await self._local(turn.media), images=await self._local(turn.images)
+        )
+
+    async def _local(self, refs: tuple[str, ...]) -> tuple[str, ...]:
+        local = []
+        for ref in refs:
             if not is_outgoing_media(ref):
-                media.append(ref)
+                local.append(ref)
             elif (path := await self.fetcher.local_path(ref)) is not None:
-                media.append(path)
-        return dataclasses.replace(turn, media=tuple(dict.fromkeys(media)))
+                local.append(path)
+        return tuple(dict.fromkeys(local))
 
     # --- heartbeat sessions ------------------------------------------------------------------
     async def mark_heartbeats(self, page: SessionPage) -> SessionPage:

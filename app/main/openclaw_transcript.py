@@ -6,14 +6,15 @@ is skipped.
 A turn is a `user` record and the records up to the next `user` record. Its media: every assistant
 record's `openclawDelivery.mediaUrls` (as written) and `openclawDisplayContent` image entries (Gateway
 outgoing-media URLs); an image entry whose `alt` names a delivered file of the same turn is that file and
-is dropped. Image-generation results too, only where the record proves it: a `toolResult` of
+is dropped. Its images: image-generation results, only where the record proves it: a `toolResult` of
 `image_generate` answering an `image_generate` tool call of the same turn, without error, whose details
-name the saved files (`details.media.mediaUrls`, `details.paths`, `details.attachments[].path`; the
-shape OpenClaw's image tool returns when it runs in the foreground). A chat session's image generation
-runs in the background instead: its completion is a turn of its own (an internal user record) whose
-reply is delivered like any other, so its files come through `openclawDelivery.mediaUrls`. Its
-duration: from the user record's `timestamp` to the latest assistant or tool-result `timestamp` before
-the next user record.
+name the saved files (`details.media.mediaUrls`, `details.paths`, `details.attachments[].path`; the shape
+OpenClaw's image tool returns when it runs in the foreground). They are kept apart from the media (shown
+inline, not as cards), and the same file delivered or shown again is not media too. A chat session's image
+generation runs in the background instead: its completion is a turn of its own (an internal user record)
+whose reply is delivered like any other, so its files come through `openclawDelivery.mediaUrls`. Its
+duration: from the user record's `timestamp` to the latest assistant or tool-result `timestamp` before the
+next user record.
 """
 
 from __future__ import annotations
@@ -139,15 +140,22 @@ class _Turn:
                 self.generated = [*(self.generated or []), ref]
 
     def finish(self) -> TranscriptTurn:
-        delivered = list(dict.fromkeys([*(self.delivered or []), *(self.generated or [])]))
-        names = {_basename(ref) for ref in delivered}
+        # generated images are an inline experience: the same file delivered or shown is not a card too
+        images = list(dict.fromkeys(self.generated or []))
+        generated = {_basename(ref) for ref in images}
+        delivered = [
+            ref
+            for ref in dict.fromkeys(self.delivered or [])
+            if ref not in images and _basename(ref) not in generated
+        ]
+        names = {_basename(ref) for ref in delivered} | generated
         shown = [url for url, alt in self.shown or [] if not (alt and alt in names)]
         media = list(dict.fromkeys([*delivered, *shown]))[:MAX_MEDIA_PER_TURN]
         duration = None
         if self.started is not None and self.ended is not None:
             elapsed = self.ended - self.started
             duration = elapsed if 0 <= elapsed <= MAX_DURATION_S else None
-        return TranscriptTurn(match_text(self.text), tuple(media), duration)
+        return TranscriptTurn(match_text(self.text), tuple(media), duration, tuple(images))
 
 
 def transcript_turns(messages: object) -> tuple[TranscriptTurn, ...]:

@@ -262,10 +262,12 @@ def test_generated_images_come_back_only_from_a_proven_image_generate_result():
         },
     ]
     drawn, forged, failed, started = transcript_turns(messages)
-    assert drawn.media == (fox,)
-    assert forged.media == () and failed.media == () and started.media == ()
+    # an inline image, not a card: the same file delivered and shown again is not media too
+    assert drawn.images == (fox,) and drawn.media == ()
+    for turn in (forged, failed, started):
+        assert turn.media == () and turn.images == ()
     only_generated = transcript_turns(messages[:3])  # a reply that named no file itself
-    assert only_generated[0].media == (fox,)
+    assert only_generated[0].images == (fox,) and only_generated[0].media == ()
 
 
 def test_heartbeat_only_transcripts():

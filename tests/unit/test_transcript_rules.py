@@ -177,3 +177,21 @@ def test_a_file_named_by_a_media_line_and_by_the_transcript_shows_once_from_the_
     (group,) = [g for g in timeline.grouping.groups if g.kind != "user"]
     shown = [(a.source, a.uri) for a in group_attachments(timeline.items, group)]
     assert shown == [("media-directive", "/w/b.png"), ("media-transcript", "/w/a.png")]
+
+
+def test_a_generated_image_shows_inline_in_its_turn_and_a_media_line_for_it_makes_no_card():
+    from app.renderer.timeline.parts import ImagePart
+
+    timeline = _loaded(("draw a fox", "Here is your fox.\nMEDIA: /w/fox.png"), ("next", "ok"))
+    supplement = TranscriptSupplementEnvelope(
+        KEY,
+        1,
+        (TranscriptTurn("draw a fox", (), 3.0, ("/w/fox.png",)), TranscriptTurn("next", (), 1.0)),
+    )
+    timeline.apply(supplement)
+    timeline.apply(supplement)  # a second read adds nothing
+    first = next(g for g in timeline.grouping.groups if g.kind != "user")
+    images = [p.uri for i in first.item_ids for p in timeline.items[i].parts if isinstance(p, ImagePart)]
+    assert images == ["file:///w/fox.png"]
+    assert group_attachments(timeline.items, first) == []  # the MEDIA line's card gives way
+    assert _footers(timeline) == ["Took 3 s", "Took 1 s"]

@@ -1,7 +1,8 @@
 """OpenClaw transcript supplements (seed 003, "bounded transcript exceptions") applied to a timeline:
 media OpenClaw stripped from a reply become marked compatibility attachments (`media-transcript`) of
-the matched turn's last assistant message, and a reloaded turn without client timing gets the
-transcript's whole-turn duration ("Took N s").
+the matched turn's last assistant message, images its `image_generate` made become inline images of
+that message (an inline-image experience, never a card), and a reloaded turn without client timing
+gets the transcript's whole-turn duration ("Took N s").
 
 Only an unambiguous match counts: a live supplement names its prompt (`client_message_id`); a load's
 turns are paired with the timeline's user turns from the newest backwards while the user texts agree,
@@ -15,11 +16,12 @@ merged with the next question. Memory only, like the timeline.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app.contract.envelopes import TranscriptSupplementEnvelope, TranscriptTurn, transcript_match_text
 from app.renderer.timeline.items import MessageSegment
-from app.renderer.timeline.parts import Attachment, AttachmentPart, basename_of
+from app.renderer.timeline.parts import Attachment, AttachmentPart, ImagePart, basename_of
 from app.renderer.timeline.turn_view import item_text
 
 if TYPE_CHECKING:
@@ -76,7 +78,7 @@ def _supplement_turn(timeline: Timeline, message_id: str, item_ids: list[str], t
 
         timeline.timings[message_id] = TurnTiming(None, elapsed_s=turn.duration_s)
         timeline._turn_settled(item_ids[0])  # its footer now says "Took N s"
-    if not turn.media:
+    if not turn.media and not turn.images:
         return
     segments = [timeline.items.get(i) for i in item_ids]
     target = next(
@@ -88,7 +90,15 @@ def _supplement_turn(timeline: Timeline, message_id: str, item_ids: list[str], t
         for part in getattr(item, "parts", ())
         if isinstance(part, AttachmentPart)
     }
-    parts = []
+    shown = {
+        part.uri for item in segments for part in getattr(item, "parts", ()) if isinstance(part, ImagePart)
+    }
+    parts: list[AttachmentPart | ImagePart] = []
+    for ref in turn.images[:MAX_TURN_MEDIA]:
+        uri = _image_uri(ref)
+        if uri is not None and uri not in shown:
+            shown.add(uri)
+            parts.append(ImagePart(uri, None))
     for uri in turn.media[:MAX_TURN_MEDIA]:
         if uri not in known:
             known.add(uri)
@@ -102,7 +112,16 @@ def _supplement_turn(timeline: Timeline, message_id: str, item_ids: list[str], t
         _append_media_segment(timeline, message_id, parts)
 
 
-def _append_media_segment(timeline: Timeline, message_id: str, parts: list[AttachmentPart]) -> None:
+def _image_uri(ref: str) -> str | None:
+    """A generated image's reference as an inline image shows it: a local path as its file URI."""
+    if ref.startswith("/"):
+        return Path(ref).as_uri()
+    return ref if ref.lower().startswith(("file://", "https://", "http://")) else None
+
+
+def _append_media_segment(
+    timeline: Timeline, message_id: str, parts: list[AttachmentPart | ImagePart]
+) -> None:
     """An attachment-only assistant segment at the end of the last turn (after any tool call or
     stop marker of that turn, so inside its group, before its footer row). Never an open segment: a
     late chunk starts a segment of its own."""

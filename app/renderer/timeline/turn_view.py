@@ -13,7 +13,14 @@ from app.renderer.ansi_text import strip_escapes
 from app.renderer.timeline.grouping import Group
 from app.renderer.timeline.items import Item, MessageSegment, Thought
 from app.renderer.timeline.media import strip_directives
-from app.renderer.timeline.parts import COMPATIBILITY_SOURCES, NATIVE_SOURCES, Attachment, MarkdownPart, Part
+from app.renderer.timeline.parts import (
+    COMPATIBILITY_SOURCES,
+    NATIVE_SOURCES,
+    Attachment,
+    ImagePart,
+    MarkdownPart,
+    Part,
+)
 
 
 def markdown_of(parts: list[Part], hide_media: bool) -> str:
@@ -101,11 +108,17 @@ def group_attachments(items: dict[str, Item], group: Group) -> list[Attachment]:
             found.extend(item.attachments)
     native = {identity_of(a.uri) for a in found if a.source in NATIVE_SOURCES and a.uri}
     transcript = {identity_of(a.uri) for a in found if a.source == "media-transcript" and a.uri}
+    inline = {  # an inline image beats a card of the same file
+        identity_of(part.uri)
+        for item_id in group.item_ids
+        for part in getattr(items.get(item_id), "parts", ())
+        if isinstance(part, ImagePart)
+    }
     seen: set[tuple[str, str]] = set()
     result = []
     for attachment in found:
         identity = identity_of(attachment.uri)
-        if attachment.source in COMPATIBILITY_SOURCES and identity in native:
+        if attachment.source in COMPATIBILITY_SOURCES and (identity in native or identity in inline):
             continue
         if attachment.source == "media-directive" and identity in transcript:
             continue  # the canonical fact of the same file is shown
