@@ -16,8 +16,8 @@ merged with the next question. Memory only, like the timeline.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING
+from urllib.parse import quote
 
 from app.contract.envelopes import TranscriptSupplementEnvelope, TranscriptTurn, transcript_match_text
 from app.renderer.timeline.items import MessageSegment
@@ -115,7 +115,7 @@ def _supplement_turn(timeline: Timeline, message_id: str, item_ids: list[str], t
 def _image_uri(ref: str) -> str | None:
     """A generated image's reference as an inline image shows it: a local path as its file URI."""
     if ref.startswith("/"):
-        return Path(ref).as_uri()
+        return "file://" + quote(ref)
     return ref if ref.lower().startswith(("file://", "https://", "http://")) else None
 
 
