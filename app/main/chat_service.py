@@ -571,7 +571,7 @@ class ChatService:
         usage = result.get("usage") if isinstance(result.get("usage"), dict) else None
         stop = str_field(result, "stopReason") or "end_turn"
         if self.transcripts is not None:
-            self.transcripts.after_turn(active.key, active.generation, message_id, text)
+            self.transcripts.after_turn(active.key, active.generation, message_id, blocks)
         return PromptResult(active.key, active.generation, message_id, stop, usage)
 
     async def cancel(self, session_key: str) -> bool:

@@ -39,6 +39,7 @@ from app.main.openclaw_transcript import (
     HEARTBEAT_SENTINEL,
     is_heartbeat_transcript,
     is_outgoing_media,
+    prompt_record_text,
     transcript_turns,
 )
 
@@ -146,10 +147,14 @@ class OpenClawSupplements:
         self.fetcher.close()
 
     # --- live turns --------------------------------------------------------------------------
-    def after_turn(self, key: str, generation: int, client_message_id: str, text: str) -> None:
-        wanted = transcript_match_text(text)
-        if wanted:
-            self._spawn(self._after_turn(key, generation, client_message_id, wanted))
+    def after_turn(
+        self, key: str, generation: int, client_message_id: str, blocks: list[dict[str, Any]]
+    ) -> None:
+        """The prompt of these ACP blocks settled: read its turn's media. The turn is found by the text
+        OpenClaw keeps for the prompt (`prompt_record_text`: a prompt of attachments only is known by its
+        resource links; one of images only has no text, and only the newest turn may be it)."""
+        wanted = transcript_match_text(prompt_record_text(blocks))
+        self._spawn(self._after_turn(key, generation, client_message_id, wanted))
 
     async def _after_turn(self, key: str, generation: int, client_message_id: str, wanted: str) -> None:
         for attempt in range(2):
@@ -159,7 +164,8 @@ class OpenClawSupplements:
             if payload is None:
                 return
             turns = transcript_turns(payload.get("messages"))
-            turn = next((t for t in reversed(turns) if t.user_text == wanted), None)
+            candidates = reversed(turns) if wanted else turns[-1:]
+            turn = next((t for t in candidates if t.user_text == wanted), None)
             if turn is not None and (turn.media or turn.images):
                 resolved = await self._resolve(turn)
                 if resolved.media or resolved.images:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 import uuid
 
+from app.contract.attachments import PromptAttachment
 from app.contract.envelopes import Envelope, LoadResult, PromptResult
 from app.contract.host_api import SessionsHost
 from app.renderer.timeline.reducer import TIMELINE_KINDS, Timeline
@@ -47,10 +48,12 @@ class HeadlessPipeline:
     async def load_session(self, session_key: str, cwd: str | None = None) -> Timeline:
         return self._commit(await self.service.load_session(session_key, cwd))
 
-    async def prompt(self, session_key: str, text: str) -> PromptResult:
+    async def prompt(
+        self, session_key: str, text: str, attachments: tuple[PromptAttachment, ...] = ()
+    ) -> PromptResult:
         """Show the optimistic message at once, then send."""
         message_id = f"user:{uuid.uuid4()}"
         timeline = self.store.timelines.get(session_key)
         if timeline is not None:
             self._record(timeline.add_optimistic(message_id, text, sent_at=time.monotonic()))
-        return await self.service.prompt(session_key, text, client_message_id=message_id)
+        return await self.service.prompt(session_key, text, attachments, client_message_id=message_id)

@@ -11,6 +11,7 @@ import subprocess
 
 import pytest
 
+from app.contract.attachments import PromptAttachment
 from app.renderer.pipeline import HeadlessPipeline
 from app.renderer.presenter import footer_entry
 from app.renderer.timeline.heartbeat import SENTINEL, is_heartbeat_only
@@ -85,6 +86,27 @@ async def test_a_reply_that_is_only_a_media_line_still_gets_its_card_live_and_af
     await fresh_envelopes.wait_for(lambda log: log.of_kind("transcript_supplement"), timeout=15)
     cards = _turn_cards(reloaded, "only.txt")
     assert [len(c) for c in cards] == [1], cards  # once: a replayed MEDIA line and the supplement agree
+
+
+async def test_a_prompt_of_only_an_attachment_still_gets_its_media_read_live(
+    make_service, openclaw, fake_model, tmp_path
+):
+    """No words typed: OpenClaw keeps the attached file's text as the prompt's record, and the live read
+    finds the turn by it (before, an empty prompt text meant no read at all)."""
+    attached = tmp_path / "request.txt"
+    attached.write_text("please send media only now")  # small text: embedded in the prompt, as the words
+    report = tmp_path / "only.txt"
+    fake_model.media_path = str(report)
+    service, envelopes = make_service(openclaw.agent_argv())
+    pipeline = HeadlessPipeline(service)
+    timeline = await pipeline.new_session()
+    key = timeline.session_key
+    result = await pipeline.prompt(key, "", (PromptAttachment(str(attached)),))
+    assert result.stop_reason == "end_turn"
+    assert report.read_text() == fake_model.media_text
+    await envelopes.wait_for(lambda log: log.of_kind("transcript_supplement"), timeout=15)
+    cards = _turn_cards(timeline, "only.txt")
+    assert [len(c) for c in cards] == [1], cards
 
 
 async def test_the_openclaw_child_gets_the_embedding_environment(make_service, openclaw):

@@ -275,3 +275,20 @@ def test_heartbeat_only_transcripts():
     assert is_heartbeat_transcript(beat)
     assert not is_heartbeat_transcript([*beat, _record("user", 3, "a real question")])
     assert not is_heartbeat_transcript([_record("user", 1, "hello")]) and not is_heartbeat_transcript([])
+
+
+def test_a_prompts_record_text_is_rebuilt_as_openclaws_bridge_writes_it():
+    from app.main.openclaw_transcript import prompt_record_text
+
+    blocks = [
+        {"type": "text", "text": ""},  # attachments only: ClawQt sends one empty text block
+        {"type": "resource", "resource": {"uri": "file:///w/a.txt", "text": "the file's words"}},
+        {"type": "resource_link", "uri": "file:///w/b c.png", "name": "b c.png"},
+        {"type": "resource_link", "uri": "file:///w/x\ny", "title": "t(1)[2]\u2028"},
+        {"type": "image", "data": "iVBOR", "mimeType": "image/png"},  # an image leaves no text
+    ]
+    assert prompt_record_text(blocks) == (
+        "\nthe file's words\n[Resource link] file:///w/b c.png\n"
+        "[Resource link (t\\(1\\)\\[2\\]\\u2028)] file:///w/x\\ny"
+    )
+    assert prompt_record_text([{"type": "image", "data": "iVBOR"}]) == ""
