@@ -256,7 +256,13 @@ class SessionMachine:
         return step
 
     def _settle(
-        self, live: LivePrompt, stop: str | None, error: str | None, now: float, step: Step, **how: bool
+        self,
+        live: LivePrompt,
+        stop: str | None,
+        error: str | None,
+        now: float,
+        step: Step,
+        unconfirmed: bool = False,
     ) -> None:
         self.live.pop(live.key, None)
         if self.live_by_acp.get(live.acp_id) is live:
@@ -268,9 +274,11 @@ class SessionMachine:
         )
         if stop == "cancelled" or live.cancel_requested or error is not None:
             self._mark_tools_cancelled(live, step)
-        turn = (live.key, live.generation, live.client_message_id)
         elapsed = round(now - live.started, 3)
-        settled = PromptSettledEnvelope(*turn, stop, error, elapsed, live.cancel_requested, **how)
+        settled = PromptSettledEnvelope(
+            live.key, live.generation, live.client_message_id, stop, error, elapsed, live.cancel_requested,
+            unconfirmed=unconfirmed,
+        )  # fmt: skip
         step.envelopes.append(settled)
 
     def _cancel_sent(self, params: dict[str, Any], step: Step) -> None:
