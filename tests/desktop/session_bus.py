@@ -38,40 +38,11 @@ def session_bus(tmp_path: Path) -> Iterator[str]:
     daemon.wait()
 
 
-class NotificationService:
-    """The test notification service running on a bus; `shown()` reads what it was sent."""
+class _ServiceProcess:
+    """A test service on a bus, in its own process: started until it says "ready", then each JSON
+    line it prints is one call it was made."""
 
-    def __init__(self, address: str, capabilities: str, click: bool = False) -> None:
-        argv = [sys.executable, str(SERVER), address, capabilities, *(["--click"] if click else [])]
-        self.process = subprocess.Popen(argv, stdout=subprocess.PIPE, text=True, env=dict(os.environ))
-        assert self.process.stdout is not None
-        assert self.process.stdout.readline().strip() == "ready"
-        os.set_blocking(self.process.stdout.fileno(), False)
-        self._seen: list[dict[str, Any]] = []
-
-    def shown(self) -> list[dict[str, Any]]:
-        assert self.process.stdout is not None
-        for line in self.process.stdout.readlines():
-            self._seen.append(json.loads(line))
-        return list(self._seen)
-
-    def wait_shown(self, count: int, timeout: float = 10.0) -> list[dict[str, Any]]:
-        deadline = time.monotonic() + timeout
-        while len(self.shown()) < count:
-            assert time.monotonic() < deadline, f"{count} notifications not shown: {self._seen}"
-            time.sleep(0.02)
-        return self.shown()
-
-    def stop(self) -> None:
-        self.process.kill()
-        self.process.wait()
-
-
-class DesktopServices:
-    """The test portal and file manager on a bus; `calls()` reads what they were asked."""
-
-    def __init__(self, address: str) -> None:
-        argv = [sys.executable, str(DESKTOP), address]
+    def __init__(self, argv: list[str]) -> None:
         self.process = subprocess.Popen(argv, stdout=subprocess.PIPE, text=True, env=dict(os.environ))
         assert self.process.stdout is not None
         assert self.process.stdout.readline().strip() == "ready"
@@ -87,3 +58,29 @@ class DesktopServices:
     def stop(self) -> None:
         self.process.kill()
         self.process.wait()
+
+
+class NotificationService(_ServiceProcess):
+    """The test notification service running on a bus; `shown()` reads what it was sent."""
+
+    def __init__(self, address: str, capabilities: str, click: bool = False) -> None:
+        super().__init__(
+            [sys.executable, str(SERVER), address, capabilities, *(["--click"] if click else [])]
+        )
+
+    def shown(self) -> list[dict[str, Any]]:
+        return self.calls()
+
+    def wait_shown(self, count: int, timeout: float = 10.0) -> list[dict[str, Any]]:
+        deadline = time.monotonic() + timeout
+        while len(self.shown()) < count:
+            assert time.monotonic() < deadline, f"{count} notifications not shown: {self._seen}"
+            time.sleep(0.02)
+        return self.shown()
+
+
+class DesktopServices(_ServiceProcess):
+    """The test portal and file manager on a bus; `calls()` reads what they were asked."""
+
+    def __init__(self, address: str) -> None:
+        super().__init__([sys.executable, str(DESKTOP), address])

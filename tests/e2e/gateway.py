@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import secrets
 import signal
 import socket
@@ -160,6 +161,26 @@ class Gateway:
                 os.killpg(self.proc.pid, signal.SIGKILL)
             self.proc.wait(timeout=5)
             self.proc = None
+
+    def configure(self, config: dict[str, Any], timeout_s: float = 30.0) -> None:
+        """Write a new config (atomically, as `openclaw config set` does) and wait until the running
+        gateway took it: in place (a hot reload) or by restarting itself (a new agent roster does)."""
+        before = self.applied()
+        scratch = self.config_path.with_name(self.config_path.name + ".tmp")
+        scratch.write_text(json.dumps(config, indent=1))
+        os.replace(scratch, self.config_path)
+        deadline = time.monotonic() + timeout_s
+        while self.applied() <= before and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert self.applied() > before, self.log_tail()
+
+    def applied(self) -> int:
+        """Config changes the gateway took so far: hot reloads and in-place restarts ("ready")."""
+        try:
+            text = re.sub(r"\x1b\[[0-9;]*m", "", self.log_path.read_text(errors="replace"))
+        except OSError:
+            return 0
+        return text.count("config hot reload applied") + len(re.findall(r"\[gateway\] ready$", text, re.M))
 
     def hot_reloads(self) -> int:
         """How many config changes the running gateway has applied in place so far (it watches its

@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import re
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -47,15 +45,9 @@ def shared_gateway(openclaw: Gateway, monkeypatch) -> Iterator[Gateway]:
     servers = config.get("mcp", {}).get("servers", {})
     if SERVER_ENTRY not in servers:
         return
-    before = openclaw.hot_reloads()
     # what `openclaw mcp unset` writes, without starting the CLI (most of this teardown's time)
     del servers[SERVER_ENTRY]
-    scratch = openclaw.config_path.with_name(openclaw.config_path.name + ".tmp")
-    scratch.write_text(json.dumps(config, indent=1))
-    os.replace(scratch, openclaw.config_path)
-    deadline = time.monotonic() + RELOAD_TIMEOUT_S
-    while openclaw.hot_reloads() <= before and time.monotonic() < deadline:
-        time.sleep(0.1)
+    openclaw.configure(config, RELOAD_TIMEOUT_S)
 
 
 async def connected_chat(ui, gateway: Gateway) -> Chat:

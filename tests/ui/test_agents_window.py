@@ -24,16 +24,21 @@ CTRL = Qt.KeyboardModifier.ControlModifier
 SHIFT = Qt.KeyboardModifier.ShiftModifier
 
 
-def _two_agents(tmp_path: Path) -> AgentHub:
-    profiles = [
-        AgentProfile("scripted", "Scripted", scripted_agent_argv(), "config", "test"),
-        AgentProfile("demo", "Demo agent", demo_agent_argv(), "demo", "test"),
-    ]
+def hub_of(tmp_path: Path, *profiles: AgentProfile) -> AgentHub:
+    """A hub of these agents, each a real subprocess with its own stderr log in `tmp_path`."""
 
     def make(profile: AgentProfile) -> ChatService:
         return ChatService(profile.command(), cwd=str(tmp_path), log_path=tmp_path / f"{profile.id}.log")
 
-    return AgentHub(profiles, make)
+    return AgentHub(list(profiles), make)
+
+
+def _two_agents(tmp_path: Path) -> AgentHub:
+    return hub_of(
+        tmp_path,
+        AgentProfile("scripted", "Scripted", scripted_agent_argv(), "config", "test"),
+        AgentProfile("demo", "Demo agent", demo_agent_argv(), "demo", "test"),
+    )
 
 
 def _timeline_text(objects, key: str) -> str:

@@ -12,24 +12,20 @@ from PySide6.QtCore import Qt
 
 from app.main.agent_hub import AgentHub
 from app.main.agent_profiles import AgentProfile
-from app.main.chat_service import ChatService
 from app.main.host import make_host
 from tests.conftest import demo_agent_argv
+from tests.ui.test_agents_window import hub_of
 from tests.ui.test_demo_agent_proposes_window import focus, short_runtime_dir  # noqa: F401
 
 THINKS_S = 6
 
 
 def two_demo_agents(tmp_path: Path) -> AgentHub:
-    profiles = [
+    return hub_of(
+        tmp_path,
         AgentProfile("demo-a", "Demo A", demo_agent_argv(), "demo", "test"),
         AgentProfile("demo-b", "Demo B", demo_agent_argv(), "demo", "test"),
-    ]
-
-    def make(profile: AgentProfile) -> ChatService:
-        return ChatService(profile.command(), cwd=str(tmp_path), log_path=tmp_path / f"{profile.id}.log")
-
-    return AgentHub(profiles, make)
+    )
 
 
 def test_two_chats_of_two_agents_propose_at_once_and_each_card_runs_its_own_command(ui, tmp_path):
