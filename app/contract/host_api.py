@@ -10,8 +10,7 @@ main side, which decides every rule (confinement, staleness, what a link may ope
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any, Protocol, TypedDict
+from typing import Any, Protocol
 
 from app.contract.agents import AgentChoice, AgentTarget
 from app.contract.attachments import CheckedFile, Preview, PromptAttachment, Resolution
@@ -24,16 +23,11 @@ from app.contract.envelopes import (
     SessionPage,
 )
 from app.contract.links import LinkDecision
+from app.contract.local_stores import LocalStores, ProblemsHost
 from app.contract.notifications import NotificationsHost
 from app.contract.protocol_log import InspectorPage, ReadTrace
 from app.contract.sign_in import SignInEnvelope
-from app.contract.user_terminals import (
-    ConnectOutcome,
-    SharingName,
-    TerminalAccessState,
-    UserTerminalEnvelope,
-    UserTerminalInfo,
-)
+from app.contract.terminal_hosts import ProposalsHost, TerminalAccessHost, UserTerminalsHost
 
 EnvelopeListener = Callable[[Envelope], None]
 
@@ -264,231 +258,6 @@ class InspectorHost(Protocol):
 class LinkPolicy(Protocol):
     def decide(self, url: str) -> LinkDecision:
         """Open at once, ask first (showing the real target), or refuse (with the reason)."""
-        ...
-
-
-class StringStore(Protocol):
-    """A persisted str -> str map (writes go through at once: callers debounce typing)."""
-
-    def get(self, key: str, default: str = "") -> str: ...
-
-    def set(self, key: str, value: str) -> None: ...
-
-    def move(self, old: str, new: str) -> None: ...
-
-    def items(self) -> dict[str, str]:
-        """A copy of every entry, oldest first."""
-        ...
-
-
-class QueuedFile(TypedDict):
-    """A file attached to a queued message (checked again when the message is sent)."""
-
-    path: str
-    name: str
-    mime: str
-
-
-class QueuedMessage(TypedDict):
-    """A message the user queued while a turn ran; `id` stays the same while it waits."""
-
-    id: str
-    text: str
-    files: list[QueuedFile]
-
-
-class QueueStore(Protocol):
-    """The queued messages of each session, oldest first, persisted at every change (an agent crash or
-    a restart loses none of them)."""
-
-    def get(self, key: str) -> list[QueuedMessage]: ...
-
-    def set(self, key: str, messages: list[QueuedMessage]) -> None:
-        """Replace the session's queue (an empty list forgets it)."""
-        ...
-
-    def move(self, old: str, new: str) -> None: ...
-
-
-class WindowPlacement(TypedDict, total=False):
-    """Where the window was and how it was divided, restored at the next start."""
-
-    x: int
-    y: int
-    width: int
-    height: int
-    maximized: bool
-    splits: dict[str, str]  # a SplitView's saveState() by the split's name, base64
-    openChat: str  # the session key shown last
-
-
-class ToggledCard(TypedDict):
-    """A card the user opened or closed: a row (`slot` and its item) or one tool (`slot` "")."""
-
-    slot: str
-    item: str
-    open: bool
-
-
-class ChatView(TypedDict, total=False):
-    """How the user left a chat: where it was scrolled and which cards they opened or closed."""
-
-    atEnd: bool  # following the newest message
-    anchor: str  # the row key at the top of the view
-    row: int  # that row's view row (0 is the newest), used when the key is not there any more
-    offset: float  # how much of that row was above the view's top, in pixels
-    toggled: list[ToggledCard]
-
-
-class ViewStateStore(Protocol):
-    """The window's placement and each chat's view, kept across restarts (the main side keeps the
-    values it can use and caps how much it keeps)."""
-
-    def window(self) -> WindowPlacement: ...
-
-    def set_window(self, placement: WindowPlacement) -> None: ...
-
-    def chat(self, key: str) -> ChatView: ...
-
-    def set_chat(self, key: str, view: ChatView) -> None: ...
-
-
-class LocalStores(Protocol):
-    """What the user owns locally: drafts and queued messages per session, local session names, cached
-    session previews, the window's placement and each chat's view."""
-
-    @property
-    def drafts(self) -> StringStore: ...
-
-    @property
-    def names(self) -> StringStore: ...
-
-    @property
-    def previews(self) -> StringStore: ...
-
-    @property
-    def queues(self) -> QueueStore: ...
-
-    @property
-    def views(self) -> ViewStateStore: ...
-
-
-@dataclass(frozen=True)
-class LocalProblem:
-    """Something wrong with a file or folder the user owns (the config file, a local store, the data
-    folder). `text` names the file, what is wrong and what ClawQt does instead (it never stops the app);
-    `details` is the error behind it, shown on demand."""
-
-    text: str
-    details: str = ""
-
-
-ProblemListener = Callable[[LocalProblem], None]
-
-
-class ProblemsHost(Protocol):
-    """Problems with the user's own files (`app/main/local_problems.py`), each reported once: those found
-    at startup are there before the window opens, later ones (a save that fails) arrive as they happen,
-    synchronously, on the event loop thread."""
-
-    def reported(self) -> list[LocalProblem]:
-        """Every problem so far, oldest first."""
-        ...
-
-    def subscribe(self, listener: ProblemListener) -> Callable[[], None]:
-        """Hear each new problem; the returned call stops it."""
-        ...
-
-
-UserTerminalListener = Callable[[UserTerminalEnvelope], None]
-
-
-class UserTerminalsHost(Protocol):
-    """The user's own terminals (`app/main/user_terminals.py`): they belong to the user, not to a chat,
-    and outlive chat switches. Changes arrive as UserTerminal*Envelopes, synchronously, in order, on the
-    event loop thread. Only calls from here change sharing or pins: the agent side has no such call."""
-
-    def terminals(self) -> list[UserTerminalInfo]:
-        """Every terminal, in the order they were opened."""
-        ...
-
-    def subscribe(self, listener: UserTerminalListener) -> Callable[[], None]: ...
-
-    def output(self, terminal_id: str) -> str:
-        """The newest output kept for a view built after it arrived (bounded; "" for an unknown id)."""
-        ...
-
-    def open(self, session_key: str | None, generation: int, columns: int, rows: int) -> str:
-        """A new shell in that session's folder (the workspace root when the folder is outside it or
-        the session is not open at `generation`); its id. HostError when it cannot start."""
-        ...
-
-    def ready(self, terminal_id: str, columns: int, rows: int) -> None:
-        """The panel shows a terminal an agent asked for: only now may its process start."""
-        ...
-
-    def refuse(self, terminal_id: str) -> None:
-        """The user does not want a terminal an agent asked for: it never runs."""
-        ...
-
-    def close(self, terminal_id: str) -> None: ...
-
-    def input(self, terminal_id: str, text: str) -> None:
-        """What the user typed or pasted (ignored once the process ended)."""
-        ...
-
-    def answer(self, terminal_id: str, text: str) -> None:
-        """The panel's emulator answering the program's own query (cursor position, device
-        attributes); not the user's input, so human recency does not move."""
-        ...
-
-    def resize(self, terminal_id: str, columns: int, rows: int) -> None: ...
-
-    def info(self, terminal_id: str) -> UserTerminalInfo | None: ...
-
-    def focus(self, terminal_id: str) -> None:
-        """The user focused this terminal (it becomes the most recently used by a human)."""
-        ...
-
-    def set_sharing(self, terminal_id: str, mode: SharingName) -> None:
-        """The user's choice on the tab; output that arrives while not shared is never given to an agent."""
-        ...
-
-    def pin(self, terminal_id: str, session_key: str | None) -> None:
-        """Only that chat's agent may use the terminal (None: every chat's)."""
-        ...
-
-
-class TerminalAccessHost(Protocol):
-    """How agents reach the user's terminals (`app/main/terminal_access.py`)."""
-
-    def state(self) -> TerminalAccessState: ...
-
-    async def prepare(self) -> TerminalAccessState:
-        """Start the loopback server when it is not running yet, then the state (with the command)."""
-        ...
-
-    async def connect_openclaw(self) -> ConnectOutcome:
-        """Run OpenClaw's own `openclaw mcp set` for ClawQt's server (the user agreed to the shown
-        command); the outcome says what it printed."""
-        ...
-
-
-class ProposalsHost(Protocol):
-    """Terminal-action proposal cards (`app/main/proposals.py`). A card appears and changes through
-    `ProposalEnvelope`s (app/contract/proposals.py) on `SessionsHost.subscribe`; only these calls, made
-    when the user confirms or cancels a card, can make a proposal act on a terminal."""
-
-    def confirm(self, proposal_id: str, choice: int, action_index: int, run: bool = True) -> bool:
-        """The user chose action `action_index` (its position in the choice's `actions`) of the choice
-        numbered `choice` (`ProposalChoice.choice`, not its position on the card). The main side claims
-        the proposal atomically before it dispatches anything; False when the card can no longer
-        dispatch (already decided, superseded, timed out, from another run). `run` False ("Insert in
-        terminal", a `send` only): the command is typed without Enter."""
-        ...
-
-    def cancel(self, proposal_id: str) -> None:
-        """The user dismissed the whole proposal (Esc): it ends `cancelled` unless it already ended."""
         ...
 
 

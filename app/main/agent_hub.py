@@ -38,7 +38,7 @@ from app.main.openclaw_agents import service_targets
 from app.main.protocol_log import ProtocolLog
 
 if TYPE_CHECKING:
-    from app.contract.host_api import StringStore
+    from app.contract.local_stores import StringStore
     from app.main.chat_service import SessionExtras
 
 log = logging.getLogger(__name__)

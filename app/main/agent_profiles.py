@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
 
-from app.contract.host_api import LocalProblem
+from app.contract.local_stores import LocalProblem
 from app.main.agent_command import AgentCommand, demo_agent_argv
 from app.main.json_files import json_kind
 from app.main.paths import shown

@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
-from app.contract.host_api import LocalProblem, ProblemListener
+from app.contract.local_stores import LocalProblem, ProblemListener
 
 log = logging.getLogger(__name__)
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from app.contract.host_api import QueuedFile, QueuedMessage
+from app.contract.local_stores import QueuedFile, QueuedMessage
 from app.main.json_map import JsonMap
 from app.main.local_problems import LocalProblems
 

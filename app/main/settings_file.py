@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from app.contract.host_api import LocalProblem
+from app.contract.local_stores import LocalProblem
 from app.main.json_files import Unusable, json_kind, parse_object
 from app.main.paths import shown
 from app.main.regular_files import read_user_file

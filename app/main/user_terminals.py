@@ -28,7 +28,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from app.contract.errors import HostError
-from app.contract.host_api import UserTerminalListener
+from app.contract.terminal_hosts import UserTerminalListener
 from app.contract.user_terminals import (
     SHARING_NAMES,
     ActivityName,

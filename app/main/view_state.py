@@ -13,7 +13,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-from app.contract.host_api import ChatView, ToggledCard, WindowPlacement
+from app.contract.local_stores import ChatView, ToggledCard, WindowPlacement
 from app.main.json_map import JsonMap
 from app.main.local_problems import LocalProblems
 

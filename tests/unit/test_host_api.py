@@ -1,6 +1,7 @@
 """The main side implements the whole host API the renderer is written against: every call of every
-Protocol in app/contract/host_api.py exists on the object `make_host` builds, with the same
-parameters (the renderer would otherwise fail only when a user reaches that call)."""
+Protocol of the host API (app/contract/host_api.py, local_stores.py, terminal_hosts.py) exists on the
+object `make_host` builds, with the same parameters (the renderer would otherwise fail only when a
+user reaches that call)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from app.contract import host_api
+from app.contract import host_api, local_stores, terminal_hosts
 from app.main.agent_command import AgentCommand
 from app.main.chat_service import ChatService
 from app.main.host import make_host
@@ -21,12 +22,12 @@ PARTS = {
     "attachments": host_api.AttachmentsHost,
     "composer": host_api.ComposerFilesHost,
     "links": host_api.LinkPolicy,
-    "stores": host_api.LocalStores,
+    "stores": local_stores.LocalStores,
     "sign_in": host_api.SignInHost,
-    "problems": host_api.ProblemsHost,
-    "terminals": host_api.UserTerminalsHost,
-    "terminal_access": host_api.TerminalAccessHost,
-    "proposals": host_api.ProposalsHost,
+    "problems": local_stores.ProblemsHost,
+    "terminals": terminal_hosts.UserTerminalsHost,
+    "terminal_access": terminal_hosts.TerminalAccessHost,
+    "proposals": terminal_hosts.ProposalsHost,
     "settings": host_api.SettingsHost,
     "agents": host_api.AgentsHost,
     "agent_settings": host_api.AgentSettingsHost,
@@ -84,11 +85,11 @@ def test_the_check_notices_a_missing_or_different_call():
 @pytest.mark.parametrize(
     ("name", "protocol"),
     [
-        ("drafts", host_api.StringStore),
-        ("names", host_api.StringStore),
-        ("previews", host_api.StringStore),
-        ("queues", host_api.QueueStore),
-        ("views", host_api.ViewStateStore),
+        ("drafts", local_stores.StringStore),
+        ("names", local_stores.StringStore),
+        ("previews", local_stores.StringStore),
+        ("queues", local_stores.QueueStore),
+        ("views", local_stores.ViewStateStore),
     ],
 )
 def test_every_local_store_has_the_calls_of_its_kind(host, name, protocol):

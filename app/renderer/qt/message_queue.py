@@ -12,7 +12,7 @@ from typing import Any
 
 from PySide6.QtCore import Property, QObject, Signal, Slot
 
-from app.contract.host_api import QueuedFile, QueuedMessage, QueueStore
+from app.contract.local_stores import QueuedFile, QueuedMessage, QueueStore
 from app.renderer.qt.keyed_list_model import KeyedListModel
 
 

@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 from PySide6.QtCore import Property, QObject, Signal, Slot
 
-from app.contract.host_api import LocalProblem
+from app.contract.local_stores import LocalProblem
 
 AGENT = "agent"  # the agent could not start or reconnect
 SESSION = "session"  # no chat could be opened (a new chat failed)

@@ -14,7 +14,8 @@ from PySide6.QtCore import Property, QObject, Signal, Slot
 
 from app.contract.envelopes import Envelope, LoadResult, SessionSummary
 from app.contract.errors import HostError
-from app.contract.host_api import LocalStores, SessionsHost
+from app.contract.host_api import SessionsHost
+from app.contract.local_stores import LocalStores
 from app.contract.proposals import ProposalEnvelope
 from app.renderer.qt.agent_picker import AgentPicker
 from app.renderer.qt.current_session import CurrentSession

@@ -7,7 +7,7 @@ from __future__ import annotations
 from PySide6.QtCore import Property, QObject, Signal, Slot
 
 from app.contract.errors import HostError
-from app.contract.host_api import TerminalAccessHost
+from app.contract.terminal_hosts import TerminalAccessHost
 from app.contract.user_terminals import TerminalAccessState
 from app.renderer.qt.tasks import TaskRunner
 

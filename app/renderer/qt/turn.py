@@ -21,7 +21,8 @@ from PySide6.QtCore import Property, QObject, QTimer, Signal, Slot
 from app.contract.attachments import PromptAttachment
 from app.contract.envelopes import LoadResult
 from app.contract.errors import HostError
-from app.contract.host_api import SessionsHost, StringStore
+from app.contract.host_api import SessionsHost
+from app.contract.local_stores import StringStore
 from app.renderer.qt.composer_attachments import ComposerAttachments, prompt_attachments
 from app.renderer.qt.current_session import CurrentSession
 from app.renderer.qt.message_queue import MessageQueue, files_of

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import Property, QByteArray, QModelIndex, QObject, Qt, QTimer, Signal, Slot
 
 from app.contract.errors import HostError
-from app.contract.host_api import UserTerminalsHost
+from app.contract.terminal_hosts import UserTerminalsHost
 from app.contract.user_terminals import (
     SHARING_NAMES,
     UserTerminalActivityEnvelope,

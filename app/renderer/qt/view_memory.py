@@ -18,7 +18,7 @@ from typing import Any
 from PySide6.QtCore import QByteArray, QObject, QRect, QTimer, Signal, Slot
 from PySide6.QtGui import QGuiApplication, QWindow
 
-from app.contract.host_api import ChatView, ToggledCard, ViewStateStore, WindowPlacement
+from app.contract.local_stores import ChatView, ToggledCard, ViewStateStore, WindowPlacement
 from app.renderer.qt.current_session import CurrentSession
 from app.renderer.qt.timeline_model import TimelineModel
 from app.renderer.timeline.rows import RowKey
