@@ -58,11 +58,7 @@ TOOL_DECISION_WAIT_SECONDS = 25.0  # under the MCP server's per-call limit
 EXEC_YIELD_HINT_MS = 120_000
 PermissionAnswer = str | None  # an option id to answer with, "" to cancel silently, None: ask the user
 NOT_SHOWN = "The agent's terminal-action proposal could not be shown"
-# refusals the agent cannot mend by trying again on this channel: the user hears them on the chat
-TOLD: dict[str, str] = {
-    "not_armed": "the permission that allowed its command was used or had run out, and no new one came",
-    "rejected": "{reason}",
-}
+NOT_ARMED = "the permission that allowed its command was used or had run out, and no new one came"
 
 
 def clawqt_executable() -> str | None:
@@ -206,9 +202,10 @@ class ProposalService:
         if validation.card is not None:
             self._emit(validation.card)
         if validation.status != "accepted" or proposal is None:
-            why = TOLD.get(validation.status)
-            if why is not None and not validation.retryable and validation.session_key:
-                why = why.format(reason=validation.reason.rstrip("."))
+            # refusals the agent cannot mend by trying again on this channel: the user hears them
+            told = validation.status in ("not_armed", "rejected") and not validation.retryable
+            if told and validation.session_key:
+                why = NOT_ARMED if validation.status == "not_armed" else validation.reason.rstrip(".")
                 text = f"{NOT_SHOWN}: {why}. Ask the agent to propose again."
                 self._emit(ProposalNoticeEnvelope(validation.session_key, text))
             return validation.wire(), None
