@@ -65,6 +65,7 @@ class ProposalAction:
     direction: str | None = None
     profile: str | None = None
     delegate: bool = False
+    profile_missing: bool = False  # set by ClawQt: `profile` names no shell here (the user's own opens)
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ from typing import Protocol
 from app.contract.user_terminals import (
     ConnectOutcome,
     SharingName,
+    SplitDirection,
     TerminalAccessState,
     UserTerminalEnvelope,
     UserTerminalInfo,
@@ -35,6 +36,11 @@ class UserTerminalsHost(Protocol):
     def open(self, session_key: str | None, generation: int, columns: int, rows: int) -> str:
         """A new shell in that session's folder (the workspace root when the folder is outside it or
         the session is not open at `generation`); its id. HostError when it cannot start."""
+        ...
+
+    def split(self, terminal_id: str, direction: SplitDirection, columns: int, rows: int) -> str:
+        """A new shell beside `terminal_id` (same folder, same shell), shown as a split pane of it; its
+        id. HostError when that terminal is closed or the shell cannot start."""
         ...
 
     def ready(self, terminal_id: str, columns: int, rows: int) -> None:

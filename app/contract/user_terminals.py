@@ -19,6 +19,14 @@ SHARING_NAMES: tuple[SharingName, ...] = ("off", "status-only", "shared")
 # not show it before the deadline, or the user refused it: its command never runs
 TerminalStateName = Literal["pending", "running", "exited", "failed", "expired"]
 ActivityName = Literal["read", "input", "status"]
+# where a split pane goes beside the one it splits; auto: beside a wide pane, below a tall one
+SplitDirection = Literal["right", "left", "up", "down", "auto"]
+SPLIT_DIRECTIONS: tuple[SplitDirection, ...] = ("right", "left", "up", "down", "auto")
+
+
+def split_direction(value: str) -> SplitDirection:
+    """`value` when it is a direction, else auto."""
+    return value if value in SPLIT_DIRECTIONS else "auto"  # type: ignore[return-value]
 
 
 @dataclass(frozen=True)
@@ -41,6 +49,10 @@ class UserTerminalInfo:
     agent_sent_input: bool = False
     columns: int = 80
     rows: int = 24
+    # shown as a split pane beside `split_of` (while that terminal is open), on its `split_direction`
+    split_of: str | None = None
+    split_direction: SplitDirection = "auto"
+    shell: str = ""  # the name of the shell it runs (its profile's, or the user's own)
 
 
 @dataclass(frozen=True)

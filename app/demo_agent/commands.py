@@ -46,6 +46,7 @@ HELP_TEXT = """**Demo agent commands**
 - `/terminal read [ID]`, `/terminal type ID TEXT`, `/terminal interrupt ID`, `/terminal open COMMAND`
 - `/propose COMMAND`: proposes COMMAND as a card in ClawQt; it runs only if you confirm it
   (`/propose --without-asking COMMAND`: without asking permission first, as some agents' shells do)
+  (`--split right` offers a split pane beside your terminal; `--profile zsh` opens it with that shell)
 
 Any prompt containing the word *slow* streams for about 20 seconds (try cancelling it).
 Anything else runs the showcase turn: thoughts, a plan, markdown, tool calls, a permission request,

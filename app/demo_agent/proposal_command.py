@@ -57,32 +57,52 @@ MAX_LINES = 2  # validation, final: anything after them is not read
 MAX_SAID_CHARS = 500  # of an odd line or the CLI's stderr, in the reply
 
 USAGE = (
-    "Usage: `/propose [--without-asking] [--after SECONDS] COMMAND`: I propose COMMAND for your "
-    "terminal; it runs only if you confirm. `--without-asking`: I run the proposal command without "
-    "asking permission first. `--after`: I think that long first (at most 600 s)."
+    "Usage: `/propose [--without-asking] [--after SECONDS] [--split DIRECTION] [--profile SHELL] "
+    "COMMAND`: I propose COMMAND for your terminal; it runs only if you confirm. `--without-asking`: I "
+    "run the proposal command without asking permission first. `--after`: I think that long first (at "
+    "most 600 s). `--split right|left|up|down|auto`: my second choice opens a split pane beside your "
+    "terminal instead of a tab; `--profile`: with that shell (bash, zsh, sh...)."
 )
 WITHOUT_ASKING = "--without-asking"
 AFTER = "--after"
+SPLIT = "--split"
+PROFILE = "--profile"
 MAX_AFTER_S = 600.0
+SPLIT_DIRECTIONS = ("right", "left", "up", "down", "auto")
 
 
-def proposal_options(args: str) -> tuple[bool, float, str] | None:
-    """(asks, seconds to wait first, COMMAND) of `[--without-asking] [--after SECONDS] COMMAND`;
-    None when `--after` is not followed by a number of seconds in range."""
+@dataclass(frozen=True)
+class ProposeOptions:
+    command: str
+    asks: bool = True
+    after: float = 0.0
+    split: str = ""  # the second choice opens a split pane on this side ("": a tab)
+    profile: str = ""
+
+
+def proposal_options(args: str) -> ProposeOptions | None:
+    """The options of `[--without-asking] [--after SECONDS] [--split DIRECTION] [--profile SHELL]
+    COMMAND`; None when an option's value is missing or out of range."""
     words = args.strip().split(" ")
-    asks, after = True, 0.0
-    while words and words[0] in (WITHOUT_ASKING, AFTER):
+    found: dict[str, Any] = {}
+    while words and words[0] in (WITHOUT_ASKING, AFTER, SPLIT, PROFILE):
         option = words.pop(0)
         if option == WITHOUT_ASKING:
-            asks = False
+            found["asks"] = False
+            continue
+        value = words.pop(0) if words else ""
+        if (option == SPLIT and value not in SPLIT_DIRECTIONS) or (option == PROFILE and not value):
+            return None
+        if option in (SPLIT, PROFILE):
+            found[option[2:]] = value
             continue
         try:
-            after = float(words.pop(0)) if words else -1.0
+            found["after"] = float(value)
         except ValueError:
             return None
-        if not 0 <= after <= MAX_AFTER_S:
+        if not 0 <= found["after"] <= MAX_AFTER_S:
             return None
-    return asks, after, " ".join(words).strip()
+    return ProposeOptions(" ".join(words).strip(), **found)
 
 
 NO_PROPOSALS = (
@@ -123,8 +143,15 @@ def proposal_template(prompt_text: str) -> ProposalTemplate | None:
     return ProposalTemplate(matches[-1]["executable"], matches[-1]["channel"])
 
 
-def build_payload(command: str, cwd: str) -> dict[str, Any]:
-    """Run COMMAND where the user works (recommended), or in a new tab in the session folder."""
+def build_payload(command: str, cwd: str, split: str = "", profile: str = "") -> dict[str, Any]:
+    """Run COMMAND where the user works (recommended), or in a new tab in the session folder (in a split
+    pane on side `split` when given; with the shell `profile` when given)."""
+    second: dict[str, Any] = {"type": "open_and_send", "target": "tab", "cwd": cwd, "input": command}
+    if split:
+        second.update(target="panel", direction=split)
+    if profile:
+        second["profile"] = profile
+    where = "a split pane beside your terminal" if split else "a new tab"
     return {
         "schema_version": 1,
         "origin": "terminal_agent",
@@ -138,9 +165,9 @@ def build_payload(command: str, cwd: str) -> dict[str, Any]:
             },
             {
                 "choice": 2,
-                "title": "Run it in a new tab",
+                "title": f"Run it in {where}",
                 "rationale": "Opens a terminal in the session folder and runs the command there.",
-                "actions": [{"type": "open_and_send", "target": "tab", "cwd": cwd, "input": command}],
+                "actions": [second],
             },
         ],
     }
@@ -183,10 +210,10 @@ def said(line: dict[str, Any] | None, raw: bytes) -> str:
 
 async def run_propose(turn: Turn, args: str) -> StopReason:
     options = proposal_options(args)
-    if options is None or not options[2]:
+    if options is None or not options.command:
         await turn.stream(USAGE, part="answer")
         return "end_turn"
-    asks, after, command = options
+    asks, after, command = options.asks, options.after, options.command
     if after:
         await turn.stream(f"Thinking for {after:g} s before I propose…\n\n", part="answer")
         await turn.pause(after)  # a Stop ends the turn cancelled here
@@ -194,7 +221,7 @@ async def run_propose(turn: Turn, args: str) -> StopReason:
     if template is None:
         await turn.stream(NO_PROPOSALS, part="answer")
         return "end_turn"
-    invocation = template.command(build_payload(command, turn.session.cwd))
+    invocation = template.command(build_payload(command, turn.session.cwd, options.split, options.profile))
     tool_id = turn.tool_id("propose")
     title = f"Propose {command}"
     raw_input = {"command": invocation}  # as OpenClaw's exec tool sends it

@@ -26,16 +26,19 @@ import shutil
 import sys
 import time
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from typing import Any
 
 from app.contract.envelopes import Envelope
 from app.contract.errors import HostError
 from app.contract.proposals import (
     FinalStatus,
+    ProposalEnvelope,
     ProposalNoticeEnvelope,
     canonical_invocation,
     compact_payload,
 )
+from app.contract.user_terminals import split_direction
 from app.main.proposal_channels import DECISION_SECONDS, ProposalChannels
 from app.main.proposal_endpoint import ProposalEndpoint, ProposalEndpointError
 from app.main.proposal_recognition import recognise
@@ -84,7 +87,7 @@ class ProposalService:
         environ: dict[str, str] | None = None,
     ) -> None:
         self._terminals = terminals
-        self._emit = emit
+        self._emit = lambda envelope: emit(marked_profiles(envelope, terminals.profiles.has))
         self.executable = executable if executable is not None else clawqt_executable()
         self.channels = ProposalChannels(clock, turn_is_current)
         self.endpoint = ProposalEndpoint(self.channels.instance, self, environ)
@@ -319,7 +322,14 @@ class ProposalService:
         if not os.path.isabs(cwd):
             cwd = os.path.join(self._terminals.workspace_root, cwd)
         command = text if action.type == "open_and_send" else ""
-        self._terminals.open_confirmed(cwd, action.title or "", command)
+        beside = None
+        if action.target == "panel":  # a split pane beside the terminal the user used last
+            recent = [info.terminal_id for info in self._terminals.by_human_recency()]
+            near = proposal.send_target if proposal.send_target in recent else next(iter(recent), None)
+            beside = (near, split_direction(action.direction or "auto")) if near else None
+        self._terminals.open_confirmed(
+            cwd, action.title or "", command, split=beside, profile=action.profile or ""
+        )
 
     def cancel(self, proposal_id: str) -> None:
         """The user dismissed the card (Esc): the agent hears `cancelled`."""
@@ -342,6 +352,21 @@ class ProposalService:
             return
         for key in session_keys:
             self.channels.unavailable_session(key)
+
+
+def marked_profiles(envelope: Envelope, has_profile: Callable[[str], bool]) -> Envelope:
+    """A card whose opens name a profile that is no shell here says so (the user's own shell opens)."""
+    if not isinstance(envelope, ProposalEnvelope):
+        return envelope
+    choices = tuple(
+        replace(choice, actions=tuple(
+            replace(action, profile_missing=True)
+            if action.type != "send" and action.profile and not has_profile(action.profile) else action
+            for action in choice.actions
+        ))
+        for choice in envelope.choices
+    )  # fmt: skip
+    return replace(envelope, choices=choices)
 
 
 def _action(proposal: Proposal, choice: int, action_index: int) -> Any:

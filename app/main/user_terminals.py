@@ -15,16 +15,13 @@ user opened it), and never after its deadline or `refuse`.
 from __future__ import annotations
 
 import asyncio
-import codecs
 import contextlib
 import itertools
 import logging
 import os
-import sys
 import time
-from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 
 from app.contract.errors import HostError
@@ -33,56 +30,32 @@ from app.contract.user_terminals import (
     SHARING_NAMES,
     ActivityName,
     SharingName,
+    SplitDirection,
     UserTerminalActivityEnvelope,
     UserTerminalChangedEnvelope,
     UserTerminalEnvelope,
     UserTerminalInfo,
     UserTerminalOutputEnvelope,
     UserTerminalRemovedEnvelope,
+    split_direction,
 )
 from app.main.listeners import Listeners
 from app.main.paths import within
 from app.main.pty_backends import PtyHandle, spawn_pty
 from app.main.terminal_output_log import SharingMode, TerminalOutputLog
+from app.main.terminal_profiles import TerminalProfiles
+from app.main.user_terminal_record import TerminalRecord, clamp_size, log_failure
 
 log = logging.getLogger(__name__)
 
-# Output kept for a panel view built after it arrived (characters, newest kept).
-VIEW_TAIL_CHARS = 512 * 1024
 # At most this many user terminals at once (each is a shell process).
 MAX_USER_TERMINALS = 32
 # An agent's request for a terminal waits this long for the user, then never runs.
 OPEN_DEADLINE_SECONDS = 30.0
-MIN_COLUMNS, MAX_COLUMNS = 2, 1000
-MIN_ROWS, MAX_ROWS = 1, 500
 TITLE_CHARS = 80
 SHUTDOWN_REAP_SECONDS = 2.0  # at quit, how long closed shells get to be reaped
 
 Spawn = Callable[[list[str], str, dict[str, str], tuple[int, int]], PtyHandle]
-
-
-def default_shell() -> list[str]:
-    """The user's login shell as an interactive shell (COMSPEC on Windows)."""
-    if sys.platform == "win32":  # pragma: no cover - no Windows machine runs the tests yet
-        return [os.environ.get("COMSPEC", "cmd.exe")]
-    return [os.environ.get("SHELL") or "/bin/sh"]
-
-
-@dataclass
-class _Terminal:
-    info: UserTerminalInfo
-    log: TerminalOutputLog
-    recency: int
-    pty: PtyHandle | None = None
-    decoder: codecs.IncrementalDecoder = field(
-        default_factory=lambda: codecs.getincrementaldecoder("utf-8")("replace")
-    )
-    tail: deque[str] = field(default_factory=deque)
-    tail_chars: int = 0
-    wakers: list[asyncio.Future[None]] = field(default_factory=list)
-    deadline: float = 0.0
-    start_command: str = ""
-    wait_task: asyncio.Task[None] | None = None
 
 
 class UserTerminals:
@@ -96,10 +69,10 @@ class UserTerminals:
     ) -> None:
         self._root = os.path.realpath(workspace_root)
         self._session_folder = session_folder
-        self._shell = shell or default_shell()
+        self.profiles = TerminalProfiles(shell)
         self._spawn = spawn
         self._clock = clock
-        self._terminals: dict[str, _Terminal] = {}
+        self._terminals: dict[str, TerminalRecord] = {}
         self._listeners: Listeners[UserTerminalEnvelope] = Listeners(log, "a user terminal listener failed")
         self._ids = itertools.count(1)
         self._recency = itertools.count(1)
@@ -123,7 +96,7 @@ class UserTerminals:
     def _emit(self, envelope: UserTerminalEnvelope) -> None:
         self._listeners.emit(envelope)  # one broken view must not stop the others or the PTY reader
 
-    def _update(self, terminal: _Terminal, **changes: object) -> None:
+    def _update(self, terminal: TerminalRecord, **changes: object) -> None:
         terminal.info = replace(terminal.info, **changes)  # type: ignore[arg-type]
         self._emit(UserTerminalChangedEnvelope(terminal.info))
 
@@ -144,22 +117,49 @@ class UserTerminals:
         self._start_or_forget(terminal, columns, rows)
         return terminal.info.terminal_id
 
+    def split(self, terminal_id: str, direction: SplitDirection, columns: int, rows: int) -> str:
+        """A new shell beside `terminal_id` in the same folder and shell, shown as a split pane of it."""
+        beside = self._terminals.get(terminal_id)
+        if beside is None:
+            raise HostError("That terminal is closed.", code="no-terminal")
+        terminal = self._add(
+            Path(beside.info.cwd).name or beside.info.cwd, beside.info.cwd, "off", pinned=None,
+            by_agent=False, split=(terminal_id, split_direction(direction)),
+            shell=(beside.argv, beside.info.shell),
+        )  # fmt: skip
+        self._start_or_forget(terminal, columns, rows)
+        return terminal.info.terminal_id
+
     def open_confirmed(
-        self, cwd: str, title: str, command: str = "", columns: int = 80, rows: int = 24
+        self,
+        cwd: str,
+        title: str,
+        command: str = "",
+        columns: int = 80,
+        rows: int = 24,
+        split: tuple[str, SplitDirection] | None = None,
+        profile: str = "",
     ) -> str:
         """A terminal the user asked for by confirming a proposal card: started at once in `cwd` (inside
-        the workspace root, else HostError), `command` typed into it once the shell runs."""
+        the workspace root, else HostError), `command` typed into it once the shell runs; `split`: a
+        pane beside that terminal (a tab of its own when it is closed); `profile`: the login shell of
+        that name (terminal_profiles.py), else the user's own."""
         real = os.path.realpath(cwd)
         if not within(real, self._root) or not os.path.isdir(real):
             raise HostError(
                 f"{cwd} is not a folder inside the workspace {self._root}.", code="outside-workspace"
             )
-        terminal = self._add(title or Path(real).name or real, real, "off", pinned=None, by_agent=False)
+        beside = split if split is not None and split[0] in self._terminals else None
+        terminal = self._add(
+            title or Path(real).name or real, real, "off", pinned=None, by_agent=False,
+            split=(beside[0], split_direction(beside[1])) if beside else None,
+            shell=self.profiles.resolve(profile),
+        )  # fmt: skip
         terminal.start_command = command
         self._start_or_forget(terminal, columns, rows)
         return terminal.info.terminal_id
 
-    def _start_or_forget(self, terminal: _Terminal, columns: int, rows: int) -> None:
+    def _start_or_forget(self, terminal: TerminalRecord, columns: int, rows: int) -> None:
         """Start a terminal the user asked for; one that cannot start leaves no tab (HostError says why)."""
         try:
             self._start(terminal, columns, rows)
@@ -177,12 +177,15 @@ class UserTerminals:
         by_agent: bool,
         command: str = "",
         state: str = "running",
-    ) -> _Terminal:
+        split: tuple[str, SplitDirection] | None = None,
+        shell: tuple[list[str], str] | None = None,  # argv and name; None: the user's own shell
+    ) -> TerminalRecord:
         if len(self._terminals) >= MAX_USER_TERMINALS:
             raise HostError(
                 f"At most {MAX_USER_TERMINALS} terminals can be open; close one first.", code="too-many"
             )
         terminal_id = f"t{next(self._ids)}"
+        argv, shell_name = shell or self.profiles.resolve("")
         info = UserTerminalInfo(
             terminal_id=terminal_id,
             title=title[:TITLE_CHARS],
@@ -192,18 +195,21 @@ class UserTerminals:
             pinned_session=pinned,
             opened_by_agent=by_agent,
             command=command,
+            split_of=split[0] if split else None,
+            split_direction=split[1] if split else "auto",
+            shell=shell_name,
         )
-        terminal = _Terminal(info, TerminalOutputLog(SharingMode(sharing)), next(self._recency))
+        terminal = TerminalRecord(info, TerminalOutputLog(SharingMode(sharing)), next(self._recency), argv)
         self._terminals[terminal_id] = terminal
         self._emit(UserTerminalChangedEnvelope(info))
         return terminal
 
-    def _start(self, terminal: _Terminal, columns: int, rows: int) -> None:
-        columns, rows = _clamp_size(columns, rows)
+    def _start(self, terminal: TerminalRecord, columns: int, rows: int) -> None:
+        columns, rows = clamp_size(columns, rows)
         env = dict(os.environ)
         env.update(TERM="xterm-256color", COLUMNS=str(columns), LINES=str(rows), CLAWQT_TERMINAL="1")
         try:
-            pty = self._spawn(list(self._shell), terminal.info.cwd, env, (rows, columns))
+            pty = self._spawn(list(terminal.argv), terminal.info.cwd, env, (rows, columns))
         except (OSError, ImportError) as error:
             self._update(terminal, state="failed", error=f"The shell could not start: {error}")
             raise HostError(f"The shell could not start: {error}", code="terminal-failed") from error
@@ -212,7 +218,7 @@ class UserTerminals:
         terminal_id = terminal.info.terminal_id
         pty.start(lambda data: self._on_data(terminal_id, data), lambda: self._on_eof(terminal_id))
         task = asyncio.get_running_loop().create_task(self._wait_exit(terminal_id, pty))
-        task.add_done_callback(_log_failure)
+        task.add_done_callback(log_failure)
         terminal.wait_task = task
         if terminal.start_command:
             pty.write(terminal.start_command.encode() + b"\r")
@@ -226,17 +232,17 @@ class UserTerminals:
             return
         with contextlib.suppress(HostError):  # the failure is on the tab (state failed)
             self._start(terminal, columns, rows)
-        self._wake(terminal)
+        terminal.wake()
 
     def refuse(self, terminal_id: str) -> None:
         terminal = self._terminals.get(terminal_id)
         if terminal is not None and terminal.info.state == "pending":
             self._expire(terminal, "You refused this terminal; its command did not run.")
 
-    def _expire(self, terminal: _Terminal, why: str) -> None:
+    def _expire(self, terminal: TerminalRecord, why: str) -> None:
         terminal.start_command = ""
         self._update(terminal, state="expired", error=why)
-        self._wake(terminal)
+        terminal.wake()
 
     def close(self, terminal_id: str) -> None:
         terminal = self._terminals.pop(terminal_id, None)
@@ -247,7 +253,7 @@ class UserTerminals:
         if terminal.wait_task is not None and not terminal.wait_task.done():
             self._closed_waits = {task for task in self._closed_waits if not task.done()}
             self._closed_waits.add(terminal.wait_task)  # it reaps the killed shell; shutdown awaits it
-        self._wake(terminal)
+        terminal.wake()
         self._emit(UserTerminalRemovedEnvelope(terminal_id))
 
     def input(self, terminal_id: str, text: str) -> None:
@@ -255,20 +261,20 @@ class UserTerminals:
         if terminal is None:
             return
         terminal.recency = next(self._recency)
-        self._write(terminal, text.encode("utf-8", "surrogatepass"))
+        terminal.write(text.encode("utf-8", "surrogatepass"))
 
     def answer(self, terminal_id: str, text: str) -> None:
         """The panel's emulator answering the program's own question (cursor position, device
         attributes): typed into the terminal like input, but not the user's doing (recency stays)."""
         terminal = self._terminals.get(terminal_id)
         if terminal is not None and text:
-            self._write(terminal, text.encode("utf-8", "surrogatepass"))
+            terminal.write(text.encode("utf-8", "surrogatepass"))
 
     def resize(self, terminal_id: str, columns: int, rows: int) -> None:
         terminal = self._terminals.get(terminal_id)
         if terminal is None:
             return
-        columns, rows = _clamp_size(columns, rows)
+        columns, rows = clamp_size(columns, rows)
         if (columns, rows) == (terminal.info.columns, terminal.info.rows):
             return
         if terminal.pty is not None and terminal.info.state == "running":
@@ -286,13 +292,13 @@ class UserTerminals:
             return
         terminal.log.user_set_sharing(SharingMode(mode))
         self._update(terminal, sharing=mode)
-        self._wake(terminal)  # a long poll re-checks sharing now
+        terminal.wake()  # a long poll re-checks sharing now
 
     def pin(self, terminal_id: str, session_key: str | None) -> None:
         terminal = self._terminals.get(terminal_id)
         if terminal is not None and session_key != terminal.info.pinned_session:
             self._update(terminal, pinned_session=session_key)
-            self._wake(terminal)
+            terminal.wake()
 
     async def shutdown(self) -> None:
         """Close every terminal and reap its shell (killed with its group) before returning."""
@@ -307,15 +313,6 @@ class UserTerminals:
                 task.cancel()
 
     # --- the PTY ------------------------------------------------------------------------------------
-    def _write(self, terminal: _Terminal, data: bytes) -> bool:
-        if terminal.pty is None or terminal.info.state != "running":
-            return False
-        try:
-            terminal.pty.write(data)
-        except OSError:
-            return False
-        return True
-
     def _on_data(self, terminal_id: str, data: bytes) -> None:
         terminal = self._terminals.get(terminal_id)
         if terminal is None:
@@ -323,23 +320,16 @@ class UserTerminals:
         terminal.log.append(data)
         text = terminal.decoder.decode(data)
         if text:
-            self._keep_for_views(terminal, text)
+            terminal.keep_for_views(text)
             self._emit(UserTerminalOutputEnvelope(terminal_id, text))
-        self._wake(terminal)
-
-    @staticmethod
-    def _keep_for_views(terminal: _Terminal, text: str) -> None:
-        terminal.tail.append(text)
-        terminal.tail_chars += len(text)
-        while terminal.tail_chars > VIEW_TAIL_CHARS and len(terminal.tail) > 1:
-            terminal.tail_chars -= len(terminal.tail.popleft())
+        terminal.wake()
 
     def _on_eof(self, terminal_id: str) -> None:
         terminal = self._terminals.get(terminal_id)
         if terminal is not None:
             rest = terminal.decoder.decode(b"", final=True)
             if rest:
-                self._keep_for_views(terminal, rest)
+                terminal.keep_for_views(rest)
                 self._emit(UserTerminalOutputEnvelope(terminal_id, rest))
 
     async def _wait_exit(self, terminal_id: str, pty: PtyHandle) -> None:
@@ -348,13 +338,7 @@ class UserTerminals:
         if terminal is None or terminal.pty is not pty:
             return
         self._update(terminal, state="exited", exit_code=code, signal=signal)
-        self._wake(terminal)
-
-    def _wake(self, terminal: _Terminal) -> None:
-        wakers, terminal.wakers = terminal.wakers, []
-        for waker in wakers:
-            if not waker.done():
-                waker.set_result(None)
+        terminal.wake()
 
     # --- what the agent-side tools use (never sharing, pins or recency) ----------------------------
     def info(self, terminal_id: str) -> UserTerminalInfo | None:
@@ -373,7 +357,7 @@ class UserTerminals:
     def agent_write(self, terminal_id: str, data: bytes) -> bool:
         """Input from an agent (the tools checked it may type); False when nothing runs to take it."""
         terminal = self._terminals.get(terminal_id)
-        if terminal is None or not self._write(terminal, data):
+        if terminal is None or not terminal.write(data):
             return False
         if not terminal.info.agent_sent_input:
             self._update(terminal, agent_sent_input=True)
@@ -412,23 +396,5 @@ class UserTerminals:
     async def changed(self, terminal_id: str, timeout: float) -> None:
         """Wait until the terminal has new output, changes state or sharing, closes, or `timeout`."""
         terminal = self._terminals.get(terminal_id)
-        if terminal is None or timeout <= 0:
-            return
-        waker: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        terminal.wakers.append(waker)
-        try:
-            await asyncio.wait_for(waker, timeout)
-        except TimeoutError:
-            pass
-        finally:
-            if waker in terminal.wakers:
-                terminal.wakers.remove(waker)
-
-
-def _clamp_size(columns: int, rows: int) -> tuple[int, int]:
-    return min(max(int(columns), MIN_COLUMNS), MAX_COLUMNS), min(max(int(rows), MIN_ROWS), MAX_ROWS)
-
-
-def _log_failure(task: asyncio.Task[None]) -> None:
-    if not task.cancelled() and task.exception() is not None:
-        log.error("a user terminal's exit wait failed", exc_info=task.exception())
+        if terminal is not None:
+            await terminal.changed(timeout)

@@ -78,11 +78,26 @@ def _buttons(action: ProposalAction, choice: ProposalChoice, index: int, target:
                 "name": f"Insert command in {target} without running it{about}",
             },
         ]
-    if action.type == "open":
-        label = f"Open tab in {_folder(action)}"
-        return [{"action": index, "run": True, "label": label, "name": label + about}]
-    label = f"Open tab in {_folder(action)} and run"
+    label = f"{_where(action)} in {_folder(action)}{_shell(action)}"
+    if action.type == "open_and_send":
+        label += " and run"
     return [{"action": index, "run": True, "label": label, "name": label + about}]
+
+
+def _where(action: ProposalAction) -> str:
+    """A tab, or a split pane of the panel on its side (auto: the side the pane's shape suits)."""
+    if action.target != "panel":
+        return "Open tab"
+    direction = action.direction if action.direction in ("right", "left", "up", "down") else ""
+    return f"Split {direction}" if direction else "Open split"
+
+
+def _shell(action: ProposalAction) -> str:
+    if not action.profile:
+        return ""
+    if action.profile_missing:
+        return f" with your own shell (no {visible(action.profile)} shell here)"
+    return f" with {visible(action.profile)}"
 
 
 def _card(choice: ProposalChoice, recommended: bool, target: str, runnable: bool) -> dict[str, Any]:

@@ -22,6 +22,8 @@ KEY_LEFT, KEY_UP, KEY_RIGHT, KEY_DOWN, KEY_PAGE_UP, KEY_PAGE_DOWN = (
     0x01000017,
 )
 CONTROL_MODIFIER = 0x04000000
+ALT_MODIFIER = 0x08000000  # Alt+key sends ESC first (readline's Meta)
+_CURSOR_KEYS = frozenset({"\x1b[A", "\x1b[B", "\x1b[C", "\x1b[D", "\x1b[H", "\x1b[F"})
 
 _SEQUENCES = {
     KEY_ESCAPE: "\x1b",
@@ -52,4 +54,22 @@ def key_text(key: int, text: str, modifiers: int) -> str:
     return text
 
 
-__all__ = ["key_text"]
+def program_key_text(key: int, text: str, modifiers: int, app_cursor_keys: bool) -> str:
+    """`key_text` as the running program asked for it: application cursor keys (`ESC O A`), and Alt
+    as a leading ESC."""
+    data = key_text(key, text, modifiers)
+    if app_cursor_keys and data in _CURSOR_KEYS:
+        return "\x1bO" + data[2:]
+    if data and modifiers & ALT_MODIFIER and not data.startswith("\x1b"):
+        return "\x1b" + data
+    return data
+
+
+def pasted_text(text: str, bracketed: bool) -> str:
+    """Pasted text with newlines as the Enter key sends them; marked as a paste when the program asked
+    for it (then a pasted line does not run by itself, and the paste cannot end its own mark)."""
+    text = text.replace("\r\n", "\r").replace("\n", "\r")
+    return "\x1b[200~" + text.replace("\x1b[201~", "") + "\x1b[201~" if bracketed else text
+
+
+__all__ = ["key_text", "pasted_text", "program_key_text"]

@@ -54,6 +54,7 @@ MAX_CWD_CHARS = 4_096
 KEPT_PROPOSALS = 64  # live proposals the store keeps across chat switches (the newest, every chat)
 KEPT_INSTANCES = 16  # app runs whose channels were seen live (their replayed calls are this run's)
 _ACTION_TYPES: tuple[str, ...] = get_args(ActionType)
+_PLACE_FIELDS = ("target", "direction", "profile")  # where an open goes, as the payload said
 _CUT = "\u2026"
 
 
@@ -302,7 +303,13 @@ def _read_action(entry: Any) -> tuple[ProposalAction, bool]:
     cwd, cut_cwd = _text(cwd, MAX_CWD_CHARS) if isinstance(cwd, str) else (None, False)
     title = entry.get("title")
     title, cut_title = _text(title, MAX_TITLE_CHARS) if isinstance(title, str) else (None, False)
-    return ProposalAction(kind, text, cwd=cwd, title=title), cut_input or cut_cwd or cut_title
+    where = {name: entry[name] for name in _PLACE_FIELDS if _short_text(entry.get(name))}
+    action = ProposalAction(kind, text, cwd=cwd, title=title, **where)
+    return action, cut_input or cut_cwd or cut_title
+
+
+def _short_text(value: Any) -> bool:
+    return isinstance(value, str) and 0 < len(value) <= MAX_TITLE_CHARS
 
 
 def _text(value: Any, limit: int, *, required: bool = False) -> tuple[str, bool]:
