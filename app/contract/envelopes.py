@@ -8,12 +8,12 @@ generation token; the renderer drops what matches neither its selected session n
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from app.contract.agents import AgentsChangedEnvelope
 from app.contract.hidden_context import strip_hidden_context
+from app.contract.openclaw_prompts import strip_cwd_prefix
 from app.contract.proposals import ProposalEnvelope, ProposalNoticeEnvelope
 from app.contract.sign_in import SignInEnvelope, SignInTerminalEnvelope
 
@@ -145,7 +145,6 @@ class FileChangesEnvelope:
     kind: Literal["file_changes"] = "file_changes"
 
 
-_CWD_PREFIX = re.compile(r"^\[Working directory: [^\]\n]*\]\n\n")
 TRANSCRIPT_MATCH_CHARS = 2000
 
 
@@ -153,7 +152,7 @@ def transcript_match_text(text: str) -> str:
     """A user text as both sides compare it to match a transcript turn: OpenClaw's `[Working
     directory: …]` prefix and ClawQt's hidden context removed, outer whitespace trimmed, bounded."""
     text = strip_hidden_context(text)
-    return _CWD_PREFIX.sub("", text.lstrip(), count=1).strip()[:TRANSCRIPT_MATCH_CHARS]
+    return strip_cwd_prefix(text.lstrip()).strip()[:TRANSCRIPT_MATCH_CHARS]
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ session key says nothing (OpenClaw lists keys as titles until it derives one) an
 from __future__ import annotations
 
 from app.contract.credentials import redact_text
-from app.renderer.timeline.turn_view import strip_cwd_prefix
+from app.contract.openclaw_prompts import strip_cwd_prefix
 
 PREVIEW_TITLE_CHARS = 80
 NEW_CHAT = "New chat"

@@ -88,6 +88,62 @@ async def test_a_reply_that_is_only_a_media_line_still_gets_its_card_live_and_af
     assert [len(c) for c in cards] == [1], cards  # once: a replayed MEDIA line and the supplement agree
 
 
+async def test_an_older_reply_that_was_only_a_media_line_gets_its_card_after_a_reload(
+    make_service, openclaw, fake_model, tmp_path
+):
+    """The media-only reply is not the newest turn: after a reload its card is placed at the end of
+    its own turn (before, only the last turn could get one, and this one got nothing)."""
+    report = tmp_path / "older.txt"
+    fake_model.media_path = str(report)
+    service, envelopes = make_service(openclaw.agent_argv())
+    pipeline = HeadlessPipeline(service)
+    timeline = await pipeline.new_session()
+    key = timeline.session_key
+    assert (await pipeline.prompt(key, "please send media only now")).stop_reason == "end_turn"
+    await envelopes.wait_for(lambda log: log.of_kind("transcript_supplement"), timeout=15)
+    assert (await pipeline.prompt(key, "Say hello please")).stop_reason == "end_turn"
+    assert [len(c) for c in _turn_cards(timeline, "older.txt")] == [1, 0]
+
+    await service.shutdown()
+    fresh, fresh_envelopes = make_service(openclaw.agent_argv())
+    reloaded = await HeadlessPipeline(fresh).load_session(key)
+    await fresh_envelopes.wait_for(lambda log: log.of_kind("transcript_supplement"), timeout=15)
+    cards = _turn_cards(reloaded, "older.txt")
+    assert [len(c) for c in cards] == [1, 0], cards
+    assert cards[0][0].source == "media-transcript"
+    users = [reloaded.items[i] for i in reloaded.order if getattr(reloaded.items[i], "role", "") == "user"]
+    assert len(users) == 2  # two messages, never one joined text
+
+
+async def test_a_prompt_of_images_only_does_not_stop_the_pairing_after_a_reload(
+    make_service, openclaw, fake_model, tmp_path
+):
+    """OpenClaw keeps only its working-directory prefix as the text of a prompt of images only, and
+    replays that: both sides read it as no text, so the turns before it still get their cards after a
+    reload (before, the transcript side kept the bare prefix and the pairing stopped there)."""
+    from PIL import Image
+
+    report = tmp_path / "before.txt"
+    fake_model.media_path = str(report)
+    picture = tmp_path / "dot.png"
+    Image.new("RGB", (4, 4), (200, 30, 30)).save(picture)
+    service, envelopes = make_service(openclaw.agent_argv())
+    pipeline = HeadlessPipeline(service)
+    timeline = await pipeline.new_session()
+    key = timeline.session_key
+    assert (await pipeline.prompt(key, "please send media only now")).stop_reason == "end_turn"
+    await envelopes.wait_for(lambda log: log.of_kind("transcript_supplement"), timeout=15)
+    await pipeline.prompt(key, "", (PromptAttachment(str(picture)),))
+    assert (await pipeline.prompt(key, "Say hello please")).stop_reason == "end_turn"
+
+    await service.shutdown()
+    fresh, fresh_envelopes = make_service(openclaw.agent_argv())
+    reloaded = await HeadlessPipeline(fresh).load_session(key)
+    await fresh_envelopes.wait_for(lambda log: log.of_kind("transcript_supplement"), timeout=15)
+    cards = _turn_cards(reloaded, "before.txt")
+    assert [len(c) for c in cards] == [1, 0, 0], cards
+
+
 async def test_a_prompt_of_only_an_attachment_still_gets_its_media_read_live(
     make_service, openclaw, fake_model, tmp_path
 ):

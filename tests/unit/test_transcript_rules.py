@@ -8,12 +8,13 @@ from app.contract.envelopes import (
     SessionUpdateEnvelope,
     TranscriptSupplementEnvelope,
     TranscriptTurn,
+    transcript_match_text,
 )
 from app.renderer.presenter import footer_entry
 from app.renderer.timeline.grouping import Grouping
 from app.renderer.timeline.reducer import Timeline
 from app.renderer.timeline.rows import apply_changes
-from app.renderer.timeline.turn_view import group_attachments
+from app.renderer.timeline.turn_view import group_attachments, item_text
 
 KEY = "agent:main:t"
 
@@ -27,7 +28,8 @@ def _loaded(*turns: tuple[str, str | None]) -> Timeline:
     timeline = Timeline(KEY, 1)
     envelopes = []
     for user, reply in turns:
-        envelopes.append(_chunk("user_message_chunk", f"[Working directory: /w]\n\n{user}"))
+        prompt = f"[Working directory: /w]\n\n{user}" if user else "[Working directory: /w]"  # images only
+        envelopes.append(_chunk("user_message_chunk", prompt))
         if reply is not None:
             envelopes.append(_chunk("agent_message_chunk", reply))
     timeline.apply_batch(envelopes)
@@ -67,6 +69,26 @@ def test_a_mismatch_stops_the_pairing_from_the_newest_backwards():
     timeline.apply(supplement)
     assert _cards(timeline) == [[], ["/w/b.png"]]
     assert _footers(timeline) == ["", "Took 3 s"]
+
+
+def test_a_prompt_of_images_only_reads_as_no_text_on_both_sides_and_the_pairing_goes_on():
+    """OpenClaw keeps only its working-directory prefix as the text of a prompt of images only, with no
+    blank line after it, and replays that; a resource turn pairs by the text OpenClaw wrote for it."""
+    timeline = _loaded(("[Resource link (a.txt)] file:///w/a.txt", "one"), ("", "seen"), ("second", "two"))
+    bare = transcript_match_text("[Working directory: /w]")
+    assert bare == ""
+    supplement = TranscriptSupplementEnvelope(
+        KEY,
+        1,
+        (
+            TranscriptTurn("[Resource link (a.txt)] file:///w/a.txt", ("/w/a.png",), 1.0),
+            TranscriptTurn(bare, (), 2.0),
+            TranscriptTurn("second", ("/w/b.png",), 3.0),
+        ),
+    )
+    timeline.apply(supplement)
+    assert _cards(timeline) == [["/w/a.png"], [], ["/w/b.png"]]
+    assert _footers(timeline) == ["Took 1 s", "Took 2 s", "Took 3 s"]
 
 
 def _fresh_rows(timeline: Timeline) -> list:
@@ -128,46 +150,68 @@ def test_a_media_only_reply_of_a_live_turn_waits_for_its_end():
     assert timeline.order == order  # still running: the reply may yet come
 
 
-def test_a_card_for_an_earlier_prompt_never_lands_on_the_next_prompts_reply():
+def test_a_card_for_an_earlier_prompt_lands_on_its_own_turn_never_on_the_next_prompts_reply():
     timeline = Timeline(KEY, 1)
-    timeline.add_optimistic("user:1", "write media", sent_at=0.0)
-    timeline.apply(PromptSettledEnvelope(KEY, 1, "user:1", "end_turn", None, 1.0))
-    timeline.add_optimistic("user:2", "and now?", sent_at=1.0)  # sent before the retry read
+    mirror: list = []
+    apply_changes(mirror, timeline.add_optimistic("user:1", "write media", sent_at=0.0))
+    apply_changes(mirror, timeline.apply(PromptSettledEnvelope(KEY, 1, "user:1", "end_turn", None, 1.0)))
+    apply_changes(mirror, timeline.add_optimistic("user:2", "and now?", sent_at=1.0))  # before the retry
     live = {"sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": "ok"}}
-    timeline.apply(SessionUpdateEnvelope(KEY, 1, False, {"update": live}))
-    timeline.apply(PromptSettledEnvelope(KEY, 1, "user:2", "end_turn", None, 1.0))
-    order = list(timeline.order)
-    timeline.apply(
-        TranscriptSupplementEnvelope(KEY, 1, (TranscriptTurn("write media", ("/w/r.txt",), 1.0),), "user:1")
+    apply_changes(mirror, timeline.apply(SessionUpdateEnvelope(KEY, 1, False, {"update": live})))
+    apply_changes(mirror, timeline.apply(PromptSettledEnvelope(KEY, 1, "user:2", "end_turn", None, 1.0)))
+    supplement = TranscriptSupplementEnvelope(
+        KEY, 1, (TranscriptTurn("write media", ("/w/r.txt",), 1.0),), "user:1"
     )
-    assert _cards(timeline) == [[]] and timeline.order == order
+    apply_changes(mirror, timeline.apply(supplement))
+    assert _cards(timeline) == [["/w/r.txt"], []]  # the first prompt's turn, then the second's reply
+    assert [g.kind for g in timeline.grouping.groups] == ["user", "assistant", "user", "assistant"]
+    assert mirror == timeline.rows == _fresh_rows(timeline)
 
 
-def test_an_older_turn_without_an_assistant_message_gets_no_card():
-    """The limit: the grouping only appends, so an older turn's cards need a message to join; and a
-    turn with no assistant item at all shares its user group with the next question."""
+def test_an_older_turn_without_an_assistant_message_gets_its_card_in_its_own_turn():
+    """After a reload: a turn that holds only the tool that wrote the file, and a turn OpenClaw's
+    replay left with no assistant item at all (two prompts in a row): each gets its card, placed at
+    the end of its own turn, and the rows are grouped again once."""
     tool_only = Timeline(KEY, 1)
     tool_only.apply_batch(
         [
-            _chunk("user_message_chunk", "write media"),
+            _chunk("user_message_chunk", "[Working directory: /w]\n\nwrite media"),
             _tool("call_write_1", historical=True),
-            _chunk("user_message_chunk", "second"),
+            _chunk("user_message_chunk", "[Working directory: /w]\n\nsecond"),
             _chunk("agent_message_chunk", "two"),
         ]
     )
     merged = _loaded(("write media", None), ("second", "two"))
     for timeline in (tool_only, merged):
-        order = list(timeline.order)
+        mirror = list(timeline.rows)
         supplement = TranscriptSupplementEnvelope(
             KEY, 1, (TranscriptTurn("write media", ("/w/x.png",), 1.0), TranscriptTurn("second", (), 4.0))
         )
-        timeline.apply(supplement)
-        assert timeline.order == order
-        assert all(not cards for cards in _cards(timeline))
-    assert _footers(tool_only) == [
-        "Took 1 s",
-        "Took 4 s",
-    ]  # the pairing itself held: only the card is left out
+        apply_changes(mirror, timeline.apply(supplement))
+        apply_changes(mirror, timeline.apply(supplement))  # the retry: nothing twice
+        assert _cards(timeline) == [["/w/x.png"], []]
+        assert mirror == timeline.rows == _fresh_rows(timeline)
+        assert _footers(timeline) == ["Took 1 s", "Took 4 s"]
+    assert [r.kind for r in merged.rows] == [
+        "user", "turn-attachments", "turn-footer", "user", "assistant-text", "turn-footer"
+    ]  # fmt: skip
+
+
+def test_two_prompts_replayed_in_a_row_stay_two_messages():
+    """OpenClaw replays each prompt as one id-less chunk behind its working-directory prefix: the
+    second opens a message of its own (a chunk without the prefix still continues the first)."""
+    timeline = _loaded(("write media", None), ("second", "two"))
+    users = [timeline.items[i] for i in timeline.order if timeline.items[i].role == "user"]
+    assert [item_text(u) for u in users] == ["write media", "second"]
+    continued = Timeline(KEY, 1)
+    continued.apply_batch(
+        [
+            _chunk("user_message_chunk", "[Working directory: /w]\n\nhello"),
+            _chunk("user_message_chunk", " there"),
+        ]
+    )
+    (only,) = [continued.items[i] for i in continued.order]
+    assert item_text(only) == "hello there"
 
 
 def test_a_file_named_by_a_media_line_and_by_the_transcript_shows_once_from_the_transcript():

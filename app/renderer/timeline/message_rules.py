@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from app.contract.acp_fields import str_field
 from app.contract.credentials import CredentialStream
 from app.contract.hidden_context import OPEN, HiddenContextFilter
+from app.contract.openclaw_prompts import CWD_PREFIX_START
 from app.renderer.timeline.items import Item, MessageSegment, Role, Thought
 from app.renderer.timeline.media import MediaScanner, transcript_media
 from app.renderer.timeline.parts import (
@@ -35,6 +36,14 @@ else:
 
 
 MAX_SCANNED_REPLY_CHARS = 1_000_000
+
+
+def starts_prompt(content: object) -> bool:
+    """An id-less user chunk that opens a new message: OpenClaw replays each prompt as one chunk behind
+    its `[Working directory: …]` prefix, so two prompts in a row (the first answered only by a stripped
+    `MEDIA:` line) stay two messages rather than one joined text."""
+    text = content.get("text") if isinstance(content, dict) and content.get("type") == "text" else None
+    return isinstance(text, str) and text.startswith(CWD_PREFIX_START)
 
 
 def _text_length(content: object) -> int:
@@ -103,9 +112,10 @@ class MessageRules(_Base):
         ):
             if last.optimistic or last.echoed:
                 self._echo(last, part, historical)
-            else:
+                return
+            if not (role == "user" and starts_prompt(content)):
                 self._add_to_segment(last, part, historical)
-            return
+                return
         self._new_segment(role, f"{role}:message:{len(self.order)}", part, historical)
 
     def _without_hidden_context(self, key: str, content: object) -> object | None:

@@ -9,11 +9,12 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from app.contract.openclaw_prompts import strip_cwd_prefix
 from app.renderer.timeline.grouping import Grouping
 from app.renderer.timeline.items import Item, MessageSegment
 from app.renderer.timeline.parts import MarkdownPart
 from app.renderer.timeline.rows import RowKey
-from app.renderer.timeline.turn_view import from_the_agent, strip_cwd_prefix
+from app.renderer.timeline.turn_view import from_the_agent
 
 MAX_GRAPHEMES = 64
 KEEP_GRAPHEMES = 61

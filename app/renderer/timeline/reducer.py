@@ -268,6 +268,16 @@ class Timeline(MessageRules, ToolRules, ProposalRules):
         if not self._batch:
             self._changes.extend(self.grouping.appended(item.id))
 
+    def _place_after(self, anchor_id: str, item: Item) -> None:
+        """An item inside the timeline, not at its end (a transcript card of an older turn); the
+        caller groups the rows again once (`_regroup_all`) after placing all of them."""
+        self.items[item.id] = item
+        self.order.insert(self.order.index(anchor_id) + 1, item.id)
+
+    def _regroup_all(self) -> None:
+        if not self._batch:
+            self._changes.extend(self.grouping.rebuild(self.order))
+
     def _touch(self, item: Item) -> None:
         item.touch()
         if not self._batch:

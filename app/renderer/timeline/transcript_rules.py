@@ -5,13 +5,13 @@ that message (an inline-image experience, never a card), and a reloaded turn wit
 gets the transcript's whole-turn duration ("Took N s").
 
 Only an unambiguous match counts: a live supplement names its prompt (`client_message_id`); a load's
-turns are paired with the timeline's user turns from the newest backwards while the user texts agree,
-and the pairing stops at the first disagreement. Nothing here creates text, tool cards or turns. A
+turns are paired with the timeline's user turns from the newest backwards while the user texts agree
+(a prompt of images only reads as no text on both sides), and the pairing stops at the first
+disagreement. Nothing here creates text, tool cards or turns. A
 reply that was only a `MEDIA:` line leaves its turn without an assistant message (OpenClaw stripped the
-line): when that turn is the timeline's last and not live, the cards get an attachment-only segment of
-their own at its end (no text, like a reply that is only a resource_link). An older turn without an
-assistant message gets nothing: the grouping only appends, and a turn with no assistant item at all is
-merged with the next question. Memory only, like the timeline.
+line): once the turn is not live, the cards get an attachment-only segment of their own at the turn's
+end (no text, like a reply that is only a resource_link): appended when it is the last turn, else
+placed inside the timeline and the rows grouped again once. Memory only, like the timeline.
 """
 
 from __future__ import annotations
@@ -32,18 +32,19 @@ MAX_TURN_MEDIA = 32
 
 
 def _user_turns(timeline: Timeline) -> list[tuple[str, list[str]]]:
-    """(message id of the user segment that opens it, the turn's item ids), in order. Consecutive
-    user segments belong to one turn."""
+    """(message id of the user message that opens it, the turn's item ids), in order: each user
+    message opens a turn, also one that follows another with no reply between (a reply OpenClaw
+    stripped to nothing); segments of one message stay one turn."""
     turns: list[tuple[str, list[str]]] = []
-    previous_user = False
+    previous: str | None = None  # the message id of the item before, when it is a user segment
     for item_id in timeline.order:
         item = timeline.items.get(item_id)
-        is_user = isinstance(item, MessageSegment) and item.role == "user"
-        if is_user and not previous_user:
-            turns.append((item.message_id, [item_id]))  # type: ignore[union-attr]
+        message = item.message_id if isinstance(item, MessageSegment) and item.role == "user" else None
+        if message is not None and message != previous:
+            turns.append((message, [item_id]))
         elif turns:
             turns[-1][1].append(item_id)
-        previous_user = is_user
+        previous = message
     return turns
 
 
@@ -67,7 +68,8 @@ def _turn_text(timeline: Timeline, item_ids: list[str]) -> str:
     return transcript_match_text("\n".join(texts))
 
 
-def _supplement_turn(timeline: Timeline, message_id: str, item_ids: list[str], turn: TranscriptTurn) -> None:
+def _supplement_turn(timeline: Timeline, message_id: str, item_ids: list[str], turn: TranscriptTurn) -> bool:
+    """Apply one turn's facts; True when a segment was placed inside the timeline (regroup needed)."""
     timing = timeline.timings.get(message_id)
     if (
         turn.duration_s is not None
@@ -79,7 +81,7 @@ def _supplement_turn(timeline: Timeline, message_id: str, item_ids: list[str], t
         timeline.timings[message_id] = TurnTiming(None, elapsed_s=turn.duration_s)
         timeline._turn_settled(item_ids[0])  # its footer now says "Took N s"
     if not turn.media and not turn.images:
-        return
+        return False
     segments = [timeline.items.get(i) for i in item_ids]
     target = next(
         (s for s in reversed(segments) if isinstance(s, MessageSegment) and s.role == "assistant"), None
@@ -104,12 +106,13 @@ def _supplement_turn(timeline: Timeline, message_id: str, item_ids: list[str], t
             known.add(uri)
             parts.append(AttachmentPart(Attachment(basename_of(uri), uri, source="media-transcript")))
     if not parts:
-        return
+        return False
     if target is not None:
         target.parts.extend(parts)
         timeline._touch(target)
-    elif timeline.live_message_id != message_id and timeline.order and item_ids[-1] == timeline.order[-1]:
-        _append_media_segment(timeline, message_id, parts)
+    elif timeline.live_message_id != message_id:
+        return _media_segment(timeline, message_id, parts, item_ids[-1])
+    return False
 
 
 def _image_uri(ref: str) -> str | None:
@@ -119,17 +122,22 @@ def _image_uri(ref: str) -> str | None:
     return ref if ref.lower().startswith(("file://", "https://", "http://")) else None
 
 
-def _append_media_segment(
-    timeline: Timeline, message_id: str, parts: list[AttachmentPart | ImagePart]
-) -> None:
-    """An attachment-only assistant segment at the end of the last turn (after any tool call or
-    stop marker of that turn, so inside its group, before its footer row). Never an open segment: a
-    late chunk starts a segment of its own."""
+def _media_segment(
+    timeline: Timeline, message_id: str, parts: list[AttachmentPart | ImagePart], after: str
+) -> bool:
+    """An attachment-only assistant segment at the end of its turn, right after the turn's last item
+    (after any tool call or stop marker, so inside its group, before its footer row): appended to the
+    last turn, placed inside the timeline for an older one (True: the rows need grouping again).
+    Never an open segment: a late chunk starts a segment of its own."""
     segment_id = f"media-transcript:{message_id}"
     while segment_id in timeline.items:  # never reuse an id
         segment_id += "+"
     segment = MessageSegment(id=segment_id, role="assistant", message_id=segment_id, parts=list(parts))
-    timeline._append(segment)
+    if timeline.order and timeline.order[-1] == after:
+        timeline._append(segment)
+        return False
+    timeline._place_after(after, segment)
+    return True
 
 
 def apply_transcript_supplement(timeline: Timeline, envelope: TranscriptSupplementEnvelope) -> None:
@@ -142,9 +150,13 @@ def apply_transcript_supplement(timeline: Timeline, envelope: TranscriptSuppleme
         if found is None or len(turns) != 1:
             timeline.ignored += 1
             return
-        _supplement_turn(timeline, envelope.client_message_id, _own_items(timeline, found[1]), turns[0])
+        if _supplement_turn(timeline, envelope.client_message_id, _own_items(timeline, found[1]), turns[0]):
+            timeline._regroup_all()
         return
+    placed = False
     for (message_id, item_ids), turn in zip(reversed(user_turns), reversed(turns), strict=False):
         if _turn_text(timeline, item_ids) != turn.user_text:
             break
-        _supplement_turn(timeline, message_id, item_ids, turn)
+        placed = _supplement_turn(timeline, message_id, item_ids, turn) or placed
+    if placed:
+        timeline._regroup_all()

@@ -6,9 +6,9 @@ attachments (a native ACP resource wins over a MEDIA directive naming the same t
 from __future__ import annotations
 
 import posixpath
-import re
 from urllib.parse import unquote, urlsplit
 
+from app.contract.openclaw_prompts import strip_cwd_prefix
 from app.renderer.ansi_text import strip_escapes
 from app.renderer.timeline.grouping import Group
 from app.renderer.timeline.items import Item, MessageSegment, Thought
@@ -36,20 +36,6 @@ def _may_hold_directives(parts: list[Part]) -> bool:
     """False when every part's scanner saw no directive line: the whole-text scan is then skipped (on
     a 100 MB reply it cost a quarter of a second per build)."""
     return any(isinstance(p, MarkdownPart) and (p.scanner is None or p.scanner.refs) for p in parts)
-
-
-# OpenClaw puts `[Working directory: <cwd>]\n\n` before the prompt it passes on (unless `prefixCwd` is
-# false) and replays the user's text with it; ClawX strips it for display the same way. The cwd is the
-# rest of that first line up to its last `]`; only at the very start of the text, never elsewhere.
-_CWD_PREFIX = re.compile(r"\[Working directory: [^\r\n]*\](?:\r?\n\r?\n|\r?\n?\Z)")
-
-
-def strip_cwd_prefix(text: str) -> str:
-    """The user's text without OpenClaw's working-directory prefix at its start."""
-    if not text.startswith("[Working directory: "):
-        return text
-    match = _CWD_PREFIX.match(text)
-    return text[match.end() :] if match else text
 
 
 def from_the_agent(segment: MessageSegment) -> bool:
