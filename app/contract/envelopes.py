@@ -159,13 +159,15 @@ def transcript_match_text(text: str) -> str:
 class TranscriptTurn:
     """One turn of OpenClaw's Gateway transcript, reduced to what seed 003 allows ClawQt to take from
     it: the user text it is matched by, the media OpenClaw stripped from the reply, the images its
-    `image_generate` made (shown inline, never as cards), the whole-turn duration. Never text, tools
-    or turns of its own."""
+    `image_generate` made (shown inline, never as cards; also those a background generation started by
+    this turn delivered later), the whole-turn duration, and the background generations it started that
+    have not delivered yet (`waiting`, their task ids). Never text, tools or turns of its own."""
 
     user_text: str
     media: tuple[str, ...] = ()
     duration_s: float | None = None
     images: tuple[str, ...] = ()
+    waiting: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -4,10 +4,13 @@ ends and after a load, read the session's Gateway transcript (`openclaw_gateway.
 mark sessions whose transcript is heartbeat-only so the sidebar's heartbeat filter hides them.
 
 Limits: a live turn reads `LIVE_RECORDS` records, immediately and once more after `RETRY_S` when the
-first read had no media for it; a load reads `LOAD_RECORDS`; a session list checks at most
-`MAX_HEARTBEAT_CHECKS` sessions not checked before. Gateway outgoing-media URLs are fetched here, with
-the token, at most `MAX_MEDIA_BYTES` each and `MAX_FETCHED` per run, into a private folder removed at
-quit; the view gets the file's path, never the URL. Any failure is "no supplement".
+first read had no media for it; a load reads `LOAD_RECORDS`; a turn (live or loaded) that started image
+generations still running is read again (`LOAD_RECORDS`) every `GENERATION_POLL_S`, slowing to
+`GENERATION_POLL_MAX_S`, for at most `GENERATION_WAIT_S`, until they delivered (their files are then
+the turn's images: OpenClaw's ACP bridge sends no update for a background completion); a session list
+checks at most `MAX_HEARTBEAT_CHECKS` sessions not checked before. Gateway outgoing-media URLs are
+fetched here, with the token, at most `MAX_MEDIA_BYTES` each and `MAX_FETCHED` per run, into a private
+folder removed at quit; the view gets the file's path, never the URL. Any failure is "no supplement".
 """
 
 from __future__ import annotations
@@ -54,6 +57,9 @@ HEARTBEAT_BUDGET_S = 2.0  # what a session listing may wait for the heartbeat ch
 MAX_MEDIA_BYTES = 16 * 1024 * 1024
 MAX_FETCHED = 64
 FETCH_TIMEOUT_S = 5.0
+GENERATION_POLL_S = 2.0
+GENERATION_POLL_MAX_S = 10.0
+GENERATION_WAIT_S = 600.0
 
 
 class _Refuse(urllib.request.HTTPRedirectHandler):
@@ -130,6 +136,7 @@ class OpenClawSupplements:
         self.fetcher = fetcher or MediaFetcher(reader.endpoint)
         self._heartbeat: dict[tuple[str, str | None], bool] = {}
         self.retry_s = RETRY_S
+        self.poll_s = GENERATION_POLL_S
 
     @classmethod
     def for_command(
@@ -164,13 +171,17 @@ class OpenClawSupplements:
             if payload is None:
                 return
             turns = transcript_turns(payload.get("messages"))
-            candidates = reversed(turns) if wanted else turns[-1:]
-            turn = next((t for t in candidates if t.user_text == wanted), None)
+            turn = _wanted_turn(turns, wanted)
+            waiting = turn is not None and bool(turn.waiting)
+            if turn is not None and turn.waiting:
+                turn = _wanted_turn(await self._until_generated(key, turn.waiting), wanted)
             if turn is not None and (turn.media or turn.images):
                 resolved = await self._resolve(turn)
                 if resolved.media or resolved.images:
                     self._emit(TranscriptSupplementEnvelope(key, generation, (resolved,), client_message_id))
                 return
+            if waiting:
+                return  # waited for its generations already: no second read
 
     # --- loads -------------------------------------------------------------------------------
     def after_load(self, key: str, generation: int) -> None:
@@ -181,10 +192,36 @@ class OpenClawSupplements:
         if payload is None:
             return
         turns = transcript_turns(payload.get("messages"))
-        if not any(t.media or t.images or t.duration_s is not None for t in turns):
-            return
-        resolved = tuple([await self._resolve(t) for t in turns])
-        self._emit(TranscriptSupplementEnvelope(key, generation, resolved))
+        self._load_supplement(key, generation, await self._resolved(turns))
+        waiting = tuple(task for turn in turns for task in turn.waiting)
+        if waiting:  # the supplement again once those generations delivered (the renderer adds only new)
+            self._load_supplement(
+                key, generation, await self._resolved(await self._until_generated(key, waiting))
+            )
+
+    def _load_supplement(self, key: str, generation: int, turns: tuple[TranscriptTurn, ...]) -> None:
+        if any(t.media or t.images or t.duration_s is not None for t in turns):
+            self._emit(TranscriptSupplementEnvelope(key, generation, turns))
+
+    async def _resolved(self, turns: tuple[TranscriptTurn, ...]) -> tuple[TranscriptTurn, ...]:
+        return tuple([await self._resolve(t) for t in turns])
+
+    async def _until_generated(self, key: str, tasks: tuple[str, ...]) -> tuple[TranscriptTurn, ...]:
+        """The transcript read again, less and less often, until none of `tasks` (background image
+        generations) is still waiting, `GENERATION_WAIT_S` passed, or the Gateway stopped answering
+        (then no turns)."""
+        deadline = time.monotonic() + GENERATION_WAIT_S
+        pause, turns = self.poll_s, ()
+        while time.monotonic() < deadline:
+            await asyncio.sleep(pause)
+            pause = min(pause * 1.5, GENERATION_POLL_MAX_S)
+            payload = await self.reader.call("sessions.get", {"key": key, "limit": LOAD_RECORDS})
+            if payload is None:
+                return ()
+            turns = transcript_turns(payload.get("messages"))
+            if not set(tasks) & {task for t in turns for task in t.waiting}:
+                break
+        return turns
 
     async def _resolve(self, turn: TranscriptTurn) -> TranscriptTurn:
         """Outgoing-media URLs become the fetched file's path; what cannot be fetched is left out."""
@@ -241,6 +278,12 @@ class OpenClawSupplements:
         if not isinstance(messages, list) or len(messages) >= HEARTBEAT_RECORDS:
             return False  # not the whole transcript: its first user text is not known
         return is_heartbeat_transcript(messages)
+
+
+def _wanted_turn(turns: tuple[TranscriptTurn, ...], wanted: str) -> TranscriptTurn | None:
+    """The newest turn kept as `wanted` (a prompt of images only has no text: only the newest may be it)."""
+    candidates = reversed(turns) if wanted else turns[-1:]
+    return next((t for t in candidates if t.user_text == wanted), None)
 
 
 def _marked(summary: SessionSummary) -> SessionSummary:

@@ -9,16 +9,25 @@ outgoing-media URLs); an image entry whose `alt` names a delivered file of the s
 is dropped. Its images: image-generation results, only where the record proves it: a `toolResult` of
 `image_generate` answering an `image_generate` tool call of the same turn, without error, whose details
 name the saved files (`details.media.mediaUrls`, `details.paths`, `details.attachments[].path`; the shape
-OpenClaw's image tool returns when it runs in the foreground). They are kept apart from the media (shown
-inline, not as cards), and the same file delivered or shown again is not media too. A chat session's image
-generation runs in the background instead: its completion is a turn of its own (an internal user record)
-whose reply is delivered like any other, so its files come through `openclawDelivery.mediaUrls`. Its
-duration: from the user record's `timestamp` to the latest assistant or tool-result `timestamp` before the
-next user record.
+OpenClaw's image tool returns when it runs in the foreground). The tool may also be called through Tool
+Search: a `tool_call` call whose `id` names `image_generate`, answered by a `tool_call` result whose text
+is `{"tool": {"name": "image_generate"}, "result": {...details...}}`. They are kept apart from the media
+(shown inline, not as cards), and the same file delivered or shown again is not media too.
+A chat session's image generation runs in the background instead: the result's details say `async`,
+`status: "started"` and the `taskId`, and the completion is a turn of its own: a user record OpenClaw
+does not display (`display: false`, `provenance: {kind: "inter_session", sourceTool: "image_generate",
+sourceSessionKey: "image_generate:<taskId>"}`) whose reply delivers the files. ClawQt's timeline never
+has that turn (the ACP bridge neither streams nor replays it), so its files are credited, as images, to
+the turn that started the task, and every turn OpenClaw does not display is left out (it would stop
+the pairing). A started task with no completion yet is the turn's `waiting`. Its duration: from the
+user record's `timestamp` to the latest assistant or tool-result `timestamp` before the next user
+record.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -34,6 +43,7 @@ HEARTBEAT_SENTINEL = "[OpenClaw heartbeat poll]"
 INTERNAL_PREFIX = "[OpenClaw "  # heartbeat, exec completion, cron wake, session event prompts
 OUTGOING_PREFIX = "/api/chat/media/outgoing/"
 IMAGE_TOOL = "image_generate"
+MAX_WRAPPED_CHARS = 256 * 1024  # a Tool Search answer read for an image result's details
 match_text = transcript_match_text
 
 
@@ -80,6 +90,9 @@ class _Turn:
     shown: list[tuple[str, str]] | None = None  # (outgoing url, alt)
     image_calls: set[str] | None = None  # ids of this turn's `image_generate` tool calls
     generated: list[str] | None = None
+    started_tasks: list[str] | None = None  # background generations this turn started
+    completes: str | None = None  # an undisplayed completion turn: the task it completes
+    hidden: bool = False  # a user record OpenClaw does not display (never in ClawQt's timeline)
 
     def take(self, record: dict[str, Any]) -> None:
         stamp = _timestamp(record)
@@ -94,7 +107,7 @@ class _Turn:
             if (
                 isinstance(block, dict)
                 and block.get("type") == "toolCall"
-                and block.get("name") == IMAGE_TOOL
+                and _calls_image_tool(block)
                 and (call_id := _ref(block.get("id")))
                 and len(self.image_calls or ()) < MAX_MEDIA_PER_TURN
             ):
@@ -112,14 +125,15 @@ class _Turn:
 
     def _take_image_result(self, record: dict[str, Any]) -> None:
         """The files an `image_generate` call of this turn saved, named by its result's details."""
-        if (
-            record.get("toolName") != IMAGE_TOOL
-            or record.get("isError") is True
-            or _ref(record.get("toolCallId")) not in (self.image_calls or ())
-        ):
+        if record.get("isError") is True or _ref(record.get("toolCallId")) not in (self.image_calls or ()):
             return
-        details = record.get("details")
-        if not isinstance(details, dict):
+        details = _image_details(record)
+        if details is None:
+            return
+        task = _ref(details.get("taskId"))
+        if details.get("async") is True and details.get("status") == "started" and task is not None:
+            if len(self.started_tasks or ()) < MAX_MEDIA_PER_TURN:
+                self.started_tasks = [*(self.started_tasks or []), task]
             return
         media = details.get("media")
         attachments = details.get("attachments")
@@ -141,6 +155,11 @@ class _Turn:
             ):
                 self.generated = [*(self.generated or []), ref]
 
+    def completion_files(self) -> list[str]:
+        """What a completion turn's reply delivered: its files, else the images it showed."""
+        delivered = list(dict.fromkeys(self.delivered or []))
+        return delivered or [url for url, _alt in self.shown or []]
+
     def finish(self) -> TranscriptTurn:
         # generated images are an inline experience: the same file delivered or shown is not a card too
         images = list(dict.fromkeys(self.generated or []))
@@ -161,16 +180,70 @@ class _Turn:
 
 
 def transcript_turns(messages: object) -> tuple[TranscriptTurn, ...]:
-    """The turns of a `sessions.get` answer, oldest first, at most the newest `MAX_TURNS`."""
+    """The turns of a `sessions.get` answer, oldest first, at most the newest `MAX_TURNS`; turns
+    OpenClaw does not display are left out, a background generation's files credited to its turn."""
     turns: list[_Turn] = []
     for record in messages if isinstance(messages, list) else []:
         if not isinstance(record, dict):
             continue
         if record.get("role") == "user":
-            turns.append(_Turn(record_text(record), _timestamp(record)))
+            turns.append(_user_turn(record))
         elif turns:
             turns[-1].take(record)
-    return tuple(turn.finish() for turn in turns[-MAX_TURNS:])
+    shown = [turn for turn in turns if not turn.hidden]
+    starters = {task: turn for turn in shown for task in turn.started_tasks or ()}
+    done: dict[int, list[str]] = {}
+    for turn in turns:
+        starter = starters.get(turn.completes or "")
+        if turn.hidden and starter is not None:
+            done.setdefault(id(starter), []).append(turn.completes or "")
+            starter.generated = [*(starter.generated or []), *turn.completion_files()][:MAX_MEDIA_PER_TURN]
+    finished = []
+    for turn in shown[-MAX_TURNS:]:
+        waiting = [task for task in turn.started_tasks or () if task not in done.get(id(turn), ())]
+        finished.append(dataclasses.replace(turn.finish(), waiting=tuple(waiting)))
+    return tuple(finished)
+
+
+def _user_turn(record: dict[str, Any]) -> _Turn:
+    turn = _Turn(record_text(record), _timestamp(record), hidden=record.get("display") is False)
+    provenance = record.get("provenance")
+    if turn.hidden and isinstance(provenance, dict) and provenance.get("sourceTool") == IMAGE_TOOL:
+        source = _ref(provenance.get("sourceSessionKey")) or ""
+        prefix = f"{IMAGE_TOOL}:"
+        turn.completes = source[len(prefix) :] if source.startswith(prefix) else None
+    return turn
+
+
+def _calls_image_tool(block: dict[str, Any]) -> bool:
+    """A tool call of `image_generate`: directly, or through Tool Search's `tool_call` naming it."""
+    if block.get("name") == IMAGE_TOOL:
+        return True
+    arguments = block.get("arguments")
+    target = arguments.get("id") if block.get("name") == "tool_call" and isinstance(arguments, dict) else None
+    return isinstance(target, str) and (target == IMAGE_TOOL or target.endswith(f":{IMAGE_TOOL}"))
+
+
+def _image_details(record: dict[str, Any]) -> dict[str, Any] | None:
+    """The details of an `image_generate` result: its own, or inside Tool Search's `tool_call` answer."""
+    if record.get("toolName") == IMAGE_TOOL:
+        details = record.get("details")
+        return details if isinstance(details, dict) else None
+    if record.get("toolName") != "tool_call":
+        return None
+    text = record_text(record)
+    if len(text) > MAX_WRAPPED_CHARS:
+        return None
+    try:
+        wrapped = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    tool = wrapped.get("tool") if isinstance(wrapped, dict) else None
+    result = wrapped.get("result") if isinstance(wrapped, dict) else None
+    if not isinstance(tool, dict) or tool.get("name") != IMAGE_TOOL or not isinstance(result, dict):
+        return None
+    details = result.get("details")
+    return details if isinstance(details, dict) else None
 
 
 def is_heartbeat_transcript(messages: object) -> bool:

@@ -23,6 +23,15 @@ EXEC_APPROVALS: dict = {"tools.exec.mode": "ask"}
 NO_PERIODIC_HEARTBEAT: dict = {"agents.defaults.heartbeat.every": "0m"}
 
 
+def image_provider(fake_model: FakeModel) -> dict:
+    """OpenClaw's image tool drawing through LiteLLM's OpenAI-compatible endpoint, which the fake model
+    server answers (set at start: adding a provider plugin to a running gateway restarts it)."""
+    return {
+        "models.providers.litellm": {"baseUrl": fake_model.base_url, "apiKey": "x", "models": []},
+        "agents.defaults.mediaModels": {"image": {"primary": "litellm/gpt-image-2"}},
+    }
+
+
 @pytest.fixture(scope="session")
 def openclaw_env() -> OpenClawEnv:
     try:
@@ -42,7 +51,9 @@ def fake_model() -> Iterator[FakeModel]:
 def gateway(
     openclaw_env, fake_model, tmp_path_factory
 ) -> Iterator[Gateway]:  # must not run under later tests
-    config = gateway_config(fake_model.base_url, {**EXEC_APPROVALS, **NO_PERIODIC_HEARTBEAT})
+    config = gateway_config(
+        fake_model.base_url, {**EXEC_APPROVALS, **NO_PERIODIC_HEARTBEAT, **image_provider(fake_model)}
+    )
     with running_gateway(openclaw_env, tmp_path_factory.mktemp("openclaw-state"), config) as gw:
         yield gw
 

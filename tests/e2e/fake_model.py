@@ -24,6 +24,11 @@ user's text (the message before OpenClaw's trailing context block):
   Tool Search (`tool_search`, then `tool_call` with the id found: the gateway's default surface for MCP
   tools). When neither finds it, or there is no contextToken, a reply says so (naming the tools offered
   or what the search answered) instead;
+- contains "draw": an `image_generate` tool call (OpenClaw's image tool; the image comes from this
+  server's `/images/generations`, a small PNG, when the gateway is configured with it as an image
+  provider), then "I started drawing it." after the tool's result;
+- OpenClaw's background-task completion (its "[Internal task completion event]" context): a reply
+  delivering the generated files, one `MEDIA:` line each, as the event asks;
 - anything else: "Hello from the fake model." streamed in pieces.
 Only the user's own words script a reply: ClawQt's hidden block (terminal snapshots) never does.
 Every request is appended to `requests` so tests can see what the gateway sent; each terminal tool
@@ -50,6 +55,18 @@ INPUT_TOOL = "send_terminal_input"
 CONTEXT_TOKEN = re.compile(r"contextToken: (cqt_\S+)")
 SNAPSHOT_ID = re.compile(r'--- terminal (\S+) "')
 YIELD_HINT = re.compile(r"yieldMs (\d+)")  # the wait the hidden context asks the shell tool for
+
+
+COMPLETION_EVENT = "[internal task completion event]"
+IMAGE_TOOL = "image_generate"
+# a 4 x 4 PNG, red: what the image endpoint answers
+PICTURE_B64 = (
+    "iVBORw0KGgoAAAANSUhEUgAAAAQAAAAECAIAAAAmkwkpAAAAFElEQVR4nGO8IyfHAANMDEgANwcAOHIBIO1BLLkAAAAASUVORK5CYII="
+)
+
+
+def _all_text(messages: list[dict[str, Any]]) -> str:
+    return "\n".join(_text(m) for m in messages if isinstance(m, dict))
 
 
 def _text(message: dict[str, Any]) -> str:
@@ -139,6 +156,7 @@ class FakeModel:
         self.read_path = "notes.txt"  # what the `read` tool call asks for (tests point it at a real file)
         self.media_path = "report.txt"  # what "write media" writes and names in its MEDIA line
         self.media_text = "quarterly numbers\n"
+        self.image_requests: list[dict[str, Any]] = []  # what the gateway asked /images/generations
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self.server.daemon_threads = True
         self.port = self.server.server_address[1]
@@ -184,6 +202,12 @@ class FakeModel:
                     request = json.loads(self.rfile.read(length) or b"{}")
                 except ValueError:
                     request = {}
+                if self.path.rstrip("/").endswith("/images/generations"):
+                    model.image_requests.append(request)
+                    count = request.get("n") if type(request.get("n")) is int else 1
+                    data = [{"b64_json": PICTURE_B64} for _ in range(max(1, min(count, 4)))]
+                    self._send_json(json.dumps({"created": int(time.time()), "data": data}).encode())
+                    return
                 model.requests.append(request)
                 messages = request.get("messages") or []
                 self.send_response(200)
@@ -203,12 +227,17 @@ class FakeModel:
     ) -> None:
         current, done_tool = current_turn(messages)
         text = current.split(HIDDEN_OPEN)[0].lower()  # the user's words, not ClawQt's hidden block
-        if "[openclaw heartbeat poll]" in text and "say hello" not in text:
+        if COMPLETION_EVENT in text or COMPLETION_EVENT in _all_text(messages).lower()[-20000:]:
+            media = re.findall(r"^MEDIA:\s*\S.*$", _all_text(messages[-1:]) or current, re.M)
+            self._stream_text(handler, ["Here is your picture.\n", *(line + "\n" for line in media)])
+        elif "[openclaw heartbeat poll]" in text and "say hello" not in text:
             self._stream_text(handler, ["HEARTBEAT_OK"])
         elif "propose " in text:
             self._propose_turn(handler, messages, current)
         elif "terminal read" in text or "terminal type" in text:
             self._terminal_turn(handler, messages, current, tools or [])
+        elif "draw" in text:
+            self._draw_turn(handler, messages, tools or [])
         elif "read file" in text and not done_tool:
             self._tool_call(handler, "read", {"path": self.read_path})
         elif "read file" in text:
@@ -291,6 +320,29 @@ class FakeModel:
         else:
             offered = ", ".join(tools) or "none"
             self._stream_text(handler, [f"No tool ending with {suffix} was offered (tools: {offered})."])
+
+    def _draw_turn(
+        self, handler: BaseHTTPRequestHandler, messages: list[dict[str, Any]], tools: list[str]
+    ) -> None:
+        """`image_generate` (directly when offered, else found through Tool Search), then a reply."""
+        results = turn_tool_results(messages)
+        arguments = {"prompt": "a small red square"}
+        call_id = f"call_draw_{next(self._call_ids)}"
+        if results and results[-1]["name"] != "tool_search":
+            self.tool_results.append(results[-1])
+            self._stream_text(handler, ["I started drawing it."])
+        elif IMAGE_TOOL in tools:
+            self._tool_call(handler, IMAGE_TOOL, arguments, call_id)
+        elif results:
+            found = catalog_id(results[-1]["content"], IMAGE_TOOL)
+            if found is None:
+                self._stream_text(
+                    handler, [f"Tool Search found no {IMAGE_TOOL}: {results[-1]['content'][:2000]}"]
+                )
+            else:
+                self._tool_call(handler, "tool_call", {"id": found, "args": arguments}, call_id)
+        else:
+            self._tool_call(handler, "tool_search", {"query": "generate an image"}, call_id)
 
     def _propose_turn(
         self, handler: BaseHTTPRequestHandler, messages: list[dict[str, Any]], current: str

@@ -1,0 +1,75 @@
+"""OpenClaw's own image tool against the real gateway: the fake model calls `image_generate` (through
+Tool Search, the gateway's default surface), the gateway's image provider (LiteLLM's OpenAI-compatible
+endpoint, answered by the fake model server with a small PNG) draws, and in a chat session the tool
+runs in the background: its completion is a turn OpenClaw neither streams nor replays over ACP. ClawQt
+reads it from the Gateway transcript and shows the picture inline in the turn that asked for it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import pytest
+
+from app.renderer.pipeline import HeadlessPipeline
+from app.renderer.timeline.parts import ImagePart
+
+pytestmark = pytest.mark.e2e
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def inline_images(timeline) -> list[list[str]]:
+    """The inline images of every assistant turn, per turn."""
+    return [
+        [
+            part.uri
+            for item_id in group.item_ids
+            for part in getattr(timeline.items[item_id], "parts", ())
+            if isinstance(part, ImagePart)
+        ]
+        for group in timeline.grouping.groups
+        if group.kind != "user"
+    ]
+
+
+def local_file(uri: str) -> Path:
+    assert uri.startswith("file://"), uri
+    return Path(unquote(urlsplit(uri).path))
+
+
+async def test_a_background_image_generation_shows_inline_in_the_turn_that_asked_live_and_after_reload(
+    make_service, openclaw, fake_model
+):
+    asked = len(fake_model.image_requests)
+    service, envelopes = make_service(openclaw.agent_argv())
+    pipeline = HeadlessPipeline(service)
+    timeline = await pipeline.new_session()
+    key = timeline.session_key
+    assert (await pipeline.prompt(key, "Say hello please")).stop_reason == "end_turn"
+    result = await pipeline.prompt(key, "please draw a red square")
+    assert result.stop_reason == "end_turn"
+    assert "I started drawing it." in envelopes.text(key)  # the tool only started the task
+    await envelopes.wait_for(lambda log: log.of_kind("transcript_supplement"), timeout=60)
+    assert len(fake_model.image_requests) == asked + 1  # the gateway's provider drew once
+    images = inline_images(timeline)
+    assert [len(turn) for turn in images] == [0, 1], images
+    picture = local_file(images[1][0])
+    assert picture.read_bytes().startswith(PNG)
+    assert all(not group_cards for group_cards in _cards(timeline))  # inline, never a card
+
+    await service.shutdown()
+    fresh, fresh_envelopes = make_service(openclaw.agent_argv())
+    reloaded = await HeadlessPipeline(fresh).load_session(key)
+    await fresh_envelopes.wait_for(lambda log: log.of_kind("transcript_supplement"), timeout=15)
+    assert inline_images(reloaded) == [[], [images[1][0]]]
+
+
+def _cards(timeline) -> list[list[str]]:
+    from app.renderer.timeline.turn_view import group_attachments
+
+    return [
+        [a.uri for a in group_attachments(timeline.items, g) if a.source == "media-transcript"]
+        for g in timeline.grouping.groups
+        if g.kind != "user"
+    ]
