@@ -36,13 +36,13 @@ from app.contract.envelopes import (
     TranscriptTurn,
     transcript_match_text,
 )
+from app.contract.openclaw_prompts import prompt_record_text
 from app.main.openclaw_endpoint import GatewayEndpoint, resolve_endpoint
 from app.main.openclaw_gateway import GatewayReader
 from app.main.openclaw_transcript import (
     HEARTBEAT_SENTINEL,
     is_heartbeat_transcript,
     is_outgoing_media,
-    prompt_record_text,
     transcript_turns,
 )
 

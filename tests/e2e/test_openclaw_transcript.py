@@ -164,6 +164,12 @@ async def test_a_prompt_of_only_an_attachment_still_gets_its_media_read_live(
     cards = _turn_cards(timeline, "only.txt")
     assert [len(c) for c in cards] == [1], cards
 
+    await service.shutdown()  # after a reload the resource turn pairs by the text OpenClaw kept for it
+    fresh, fresh_envelopes = make_service(openclaw.agent_argv())
+    reloaded = await HeadlessPipeline(fresh).load_session(key)
+    await fresh_envelopes.wait_for(lambda log: log.of_kind("transcript_supplement"), timeout=15)
+    assert [len(c) for c in _turn_cards(reloaded, "only.txt")] == [1]
+
 
 async def test_the_openclaw_child_gets_the_embedding_environment(make_service, openclaw):
     service, _ = make_service(openclaw.agent_argv())

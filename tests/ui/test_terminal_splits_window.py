@@ -132,3 +132,16 @@ def test_a_proposal_to_split_opens_a_pane_below_the_users_terminal_with_the_shel
         await ui.screenshots(window, "84-proposal-split-opened")
 
     ui.run(scenario())
+
+
+def test_a_proposal_naming_a_shell_that_is_not_here_says_so_on_its_button(ui, tmp_path):
+    async def scenario():
+        chat = await open_chat(ui, tmp_path)
+        await chat.terminal()
+        await chat.propose("--split right --profile no-such-shell echo hi")
+        button = ui.item(chat.window, "proposalButton_2_0")
+        expected = f"Split right in {tmp_path} with your own shell (no no-such-shell shell here) and run"
+        assert button.property("text") == expected
+        await ui.screenshots(chat.window, "85-proposal-split-unknown-shell")
+
+    ui.run(scenario())

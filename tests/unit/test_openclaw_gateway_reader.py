@@ -278,7 +278,7 @@ def test_heartbeat_only_transcripts():
 
 
 def test_a_prompts_record_text_is_rebuilt_as_openclaws_bridge_writes_it():
-    from app.main.openclaw_transcript import prompt_record_text
+    from app.contract.openclaw_prompts import prompt_record_text
 
     blocks = [
         {"type": "text", "text": ""},  # attachments only: ClawQt sends one empty text block

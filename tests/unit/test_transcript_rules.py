@@ -91,6 +91,29 @@ def test_a_prompt_of_images_only_reads_as_no_text_on_both_sides_and_the_pairing_
     assert _footers(timeline) == ["Took 1 s", "Took 2 s", "Took 3 s"]
 
 
+def test_a_replayed_prompt_of_attachments_pairs_by_the_text_openclaw_kept_for_it():
+    """OpenClaw replays such a prompt as its blocks (an embedded file, a link, an image), not as the text
+    its bridge wrote into the transcript: that text is rebuilt from the parts the same way."""
+    blocks = [
+        {
+            "type": "resource",
+            "resource": {"uri": "file:///w/q.txt", "mimeType": "text/plain", "text": "please"},
+        },
+        {"type": "resource_link", "uri": "file:///w/b.txt", "name": "b.txt", "title": "b"},
+        {"type": "image", "uri": "file:///w/dot.png", "mimeType": "image/png"},  # leaves no text
+    ]
+    replay = [_update({"sessionUpdate": "user_message_chunk", "content": block}) for block in blocks]
+    timeline = Timeline(KEY, 1)
+    timeline.apply_batch([*replay, _chunk("agent_message_chunk", "ok")])
+    kept = transcript_match_text("[Working directory: /w]\n\nplease\n[Resource link (b)] file:///w/b.txt")
+    timeline.apply(TranscriptSupplementEnvelope(KEY, 1, (TranscriptTurn(kept, ("/w/r.png",), 1.0),)))
+    assert _cards(timeline) == [["/w/r.png"]]
+
+
+def _update(update: dict) -> SessionUpdateEnvelope:
+    return SessionUpdateEnvelope(KEY, 1, True, {"sessionId": KEY, "update": update})
+
+
 def _fresh_rows(timeline: Timeline) -> list:
     """The rows a grouping built from scratch gives for the same items (the incremental oracle)."""
     fresh = Grouping(timeline.items)

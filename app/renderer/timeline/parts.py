@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 from urllib.parse import unquote, urlsplit
 
@@ -126,6 +126,7 @@ class Attachment:
     title: str | None = None
     reason: str | None = None
     embedded: Embedded | None = None
+    image_block: bool = False  # came as an image block naming a file, not as a resource link
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,7 +214,7 @@ def content_to_part(block: Any, role: str) -> Part:
         uri = _str(block.get("uri"))
         mime = _str(block.get("mimeType"))
         if role == "user" and uri:
-            return AttachmentPart(_attachment({"mimeType": mime}, uri))
+            return AttachmentPart(replace(_attachment({"mimeType": mime}, uri), image_block=True))
         if uri and uri.lower().startswith(_SAFE_IMAGE_SCHEMES):
             return ImagePart(uri, mime)
         data = block.get("data")

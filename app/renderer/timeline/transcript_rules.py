@@ -16,13 +16,13 @@ placed inside the timeline and the rows grouped again once. Memory only, like th
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from app.contract.envelopes import TranscriptSupplementEnvelope, TranscriptTurn, transcript_match_text
+from app.contract.openclaw_prompts import prompt_record_text
 from app.renderer.timeline.items import MessageSegment
-from app.renderer.timeline.parts import Attachment, AttachmentPart, ImagePart, basename_of
-from app.renderer.timeline.turn_view import item_text
+from app.renderer.timeline.parts import Attachment, AttachmentPart, ImagePart, MarkdownPart, basename_of
 
 if TYPE_CHECKING:
     from app.renderer.timeline.reducer import Timeline
@@ -64,8 +64,24 @@ def _turn_text(timeline: Timeline, item_ids: list[str]) -> str:
         item = timeline.items.get(item_id)
         if not (isinstance(item, MessageSegment) and item.role == "user"):
             break
-        texts.append(item_text(item))
+        texts.append(_record_text(item))
     return transcript_match_text("\n".join(texts))
+
+
+def _record_text(segment: MessageSegment) -> str:
+    """The text OpenClaw keeps for this message, rebuilt from its parts as its bridge writes a prompt
+    (a replayed prompt of attachments only comes back as its resource blocks, not as that text)."""
+    blocks: list[dict[str, Any]] = []
+    for part in segment.parts:
+        if isinstance(part, MarkdownPart):
+            blocks.append({"type": "text", "text": part.text})
+        elif isinstance(part, AttachmentPart) and part.attachment.embedded is not None:
+            blocks.append({"type": "resource", "resource": {"text": part.attachment.embedded.text or ""}})
+        elif isinstance(part, AttachmentPart) and part.attachment.source == "acp-resource":
+            attachment = part.attachment  # an image block leaves no text; a resource link its line
+            if not attachment.image_block:
+                blocks.append({"type": "resource_link", "uri": attachment.uri, "title": attachment.title})
+    return prompt_record_text(blocks)
 
 
 def _supplement_turn(timeline: Timeline, message_id: str, item_ids: list[str], turn: TranscriptTurn) -> bool:
