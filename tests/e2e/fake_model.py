@@ -25,7 +25,7 @@ user's text (the message before OpenClaw's trailing context block):
   tools). When neither finds it, or there is no contextToken, a reply says so (naming the tools offered
   or what the search answered) instead;
 - contains "draw": an `image_generate` tool call (OpenClaw's image tool; the image comes from this
-  server's `/images/generations`, a small PNG, when the gateway is configured with it as an image
+  server's `/images/generations`, a 120 x 80 PNG, when the gateway is configured with it as an image
   provider), then "I started drawing it." after the tool's result;
 - OpenClaw's background-task completion (its "[Internal task completion event]" context): a reply
   delivering the generated files, one `MEDIA:` line each, as the event asks;
@@ -59,9 +59,11 @@ YIELD_HINT = re.compile(r"yieldMs (\d+)")  # the wait the hidden context asks th
 
 COMPLETION_EVENT = "[internal task completion event]"
 IMAGE_TOOL = "image_generate"
-# a 4 x 4 PNG, red: what the image endpoint answers
+# a 120 x 80 PNG, a red square on light grey: what the image endpoint answers
 PICTURE_B64 = (
-    "iVBORw0KGgoAAAANSUhEUgAAAAQAAAAECAIAAAAmkwkpAAAAFElEQVR4nGO8IyfHAANMDEgANwcAOHIBIO1BLLkAAAAASUVORK5CYII="
+    "iVBORw0KGgoAAAANSUhEUgAAAHgAAABQCAIAAABd+SbeAAAAnElEQVR42u3cQQ0AIAhAUXE2MYL9IxjBGNxNoePwfgG2N8aR"
+    "yMym93UEoEELNGjQAg1aoEGDFmjQAl208W3SWasmwdzbRjsdAg0atECDFmjQoAUatECDBi3QoAUaNGiBBi3QoEELNGiBBg1a"
+    "oEELNGjQAg1aoEGDFmjQAg0atECDFmjQoPWs8BHdRoMWaNCgBRq0QIMGLdCgBbpoF7YECV8s6dCzAAAAAElFTkSuQmCC"
 )
 
 

@@ -1,6 +1,6 @@
 """OpenClaw's own image tool against the real gateway: the fake model calls `image_generate` (through
 Tool Search, the gateway's default surface), the gateway's image provider (LiteLLM's OpenAI-compatible
-endpoint, answered by the fake model server with a small PNG) draws, and in a chat session the tool
+endpoint, answered by the fake model server with a 120 x 80 PNG) draws, and in a chat session the tool
 runs in the background: its completion is a turn OpenClaw neither streams nor replays over ACP. ClawQt
 reads it from the Gateway transcript and shows the picture inline in the turn that asked for it."""
 
@@ -13,6 +13,7 @@ import pytest
 
 from app.renderer.pipeline import HeadlessPipeline
 from app.renderer.timeline.parts import ImagePart
+from tests.ui.test_terminal_panel_window import mouse_click
 
 pytestmark = pytest.mark.e2e
 
@@ -73,3 +74,27 @@ def _cards(timeline) -> list[list[str]]:
         for g in timeline.grouping.groups
         if g.kind != "user"
     ]
+
+
+def test_the_picture_shows_in_the_window_in_the_turn_that_asked_for_it(ui, openclaw):
+    """In the real window: the reply says the drawing started; when the background generation
+    delivered, the picture appears in that turn (outside the workspace: shown on the user's click)."""
+
+    async def scenario():
+        window = await ui.open(openclaw.agent_argv())
+        objects = window.objects
+        await ui.until(lambda: objects.session.sessionKey != "", 30)
+        await ui.type_and_send(window, "please draw a red square")
+        await ui.until(lambda: not objects.session.busy, 90)
+        await ui.until(lambda: shown(ui, window, "askImage"), 60)  # found again: rows may be rebuilt
+        await ui.screenshots(window, "e2e-12-openclaw-generated-image-asks")
+        await mouse_click(ui, window, "askImage")
+        await ui.until(lambda: shown(ui, window, "inlineImage", painted=True), 30)
+        await ui.screenshots(window, "e2e-13-openclaw-generated-image")
+
+    ui.run(scenario())
+
+
+def shown(ui, window, name: str, painted: bool = False) -> bool:
+    item = ui.find(window, name)
+    return item is not None and item.isVisible() and (not painted or item.property("paintedWidth") > 0)

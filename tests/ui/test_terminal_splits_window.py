@@ -121,7 +121,9 @@ def test_a_proposal_to_split_opens_a_pane_below_the_users_terminal_with_the_shel
         await ui.until(marker.exists, 20)
         opened = host.terminals.terminals()[-1]
         assert (opened.split_of, opened.split_direction, opened.shell) == (terminal, "down", "dash")
-        assert "shell=/bin/dash" in host.terminals.output(opened.terminal_id).replace("\r", "")
+        await ui.until(
+            lambda: "shell=/bin/dash" in host.terminals.output(opened.terminal_id).replace("\r", "")
+        )
         panel = window.objects.user_terminals
         assert panel.layout == {"orientation": "column", "first": {"pane": terminal},
                                 "second": {"pane": opened.terminal_id}}  # fmt: skip

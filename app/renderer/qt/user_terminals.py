@@ -128,8 +128,8 @@ class UserTerminalsView(QObject):
                 # but keyboard focus stays where it is
                 self._open = True
                 self._set_current(info.terminal_id)
-            elif info.state == "running" and not info.opened_by_agent:
-                # the user asked for it (here, or by confirming a card): the panel shows it
+            elif info.state == "running" and info.split_of in self._terminals:
+                # a pane the user asked for beside another (here, or by confirming a card): shown
                 self._open = True
                 self._set_current(info.terminal_id)
                 self._schedule()
