@@ -220,6 +220,26 @@ def test_an_older_turn_without_an_assistant_message_gets_its_card_in_its_own_tur
     ]  # fmt: skip
 
 
+def test_two_older_media_only_turns_in_a_row_split_their_user_group_with_local_row_changes():
+    timeline = _loaded(("first", "one"), ("pic a", None), ("pic b", None), ("last", "done"))
+    mirror = list(timeline.rows)
+    supplement = TranscriptSupplementEnvelope(
+        KEY,
+        1,
+        (
+            TranscriptTurn("first", (), 1.0),
+            TranscriptTurn("pic a", ("/w/a.png",), 2.0),
+            TranscriptTurn("pic b", ("/w/b.png",), 3.0),
+            TranscriptTurn("last", (), 4.0),
+        ),
+    )
+    events = timeline.apply(supplement)
+    apply_changes(mirror, events)
+    assert _cards(timeline) == [[], ["/w/a.png"], ["/w/b.png"], []]
+    assert mirror == timeline.rows == _fresh_rows(timeline)
+    assert not any(type(e).__name__ == "RowsRemoved" and e.count > 3 for e in events)  # no rebuild
+
+
 def test_two_prompts_replayed_in_a_row_stay_two_messages():
     """OpenClaw replays each prompt as one id-less chunk behind its working-directory prefix: the
     second opens a message of its own (a chunk without the prefix still continues the first)."""

@@ -14,12 +14,10 @@ regroup only the affected groups.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
-from app.renderer.timeline.items import Item, MessageSegment, ToolCall, is_user
+from app.renderer.timeline.groups import Block, Group, block_kind, group_kind_of
+from app.renderer.timeline.items import Item, ToolCall
 from app.renderer.timeline.parts import Attachment
 from app.renderer.timeline.rows import (
-    GroupKind,
     GroupRef,
     Row,
     RowChange,
@@ -29,40 +27,6 @@ from app.renderer.timeline.rows import (
     RowsInserted,
     RowsRemoved,
 )
-
-
-@dataclass(slots=True)
-class Block:
-    key: RowKey
-    kind: RowKind
-    item_ids: tuple[str, ...]  # the same tuple its row holds (one per block, not a list and a copy)
-
-
-@dataclass(slots=True)
-class Group:
-    kind: GroupKind
-    ref: GroupRef  # named after its first item
-    item_ids: list[str] = field(default_factory=list)
-    blocks: list[Block] = field(default_factory=list)
-    attachment_items: tuple[str, ...] = ()  # rarely any: no empty list kept per group
-    row_start: int = 0
-    row_count: int = 0
-
-
-def block_kind(item: Item) -> RowKind:
-    if isinstance(item, MessageSegment):
-        return "assistant-text"
-    return {
-        "thought": "thought",
-        "tool": "tool",
-        "permission": "permission",
-        "plan": "plan",
-        "proposal": "proposal",
-    }[item.kind]
-
-
-def group_kind_of(item: Item) -> GroupKind:
-    return "user" if is_user(item) else "assistant"
 
 
 class Grouping:
@@ -320,6 +284,46 @@ class Grouping:
             position = self.row_pos[RowKey("turn-attachments", group.ref.first_item)]
             changes.append(RowsChanged(position, (self.rows[position],)))
         return changes
+
+    def inserted(self, item_id: str, after: str) -> list[RowChange] | None:
+        """An assistant item placed right after `after`, inside the timeline: it joins `after`'s turn,
+        starts the next one, or splits a user group around a new turn; local row changes only. None
+        for any other placement (the caller groups everything again)."""
+        group = self.group_of.get(after)
+        if group is None or group_kind_of(self.items[item_id]) != "assistant":
+            return None
+        at = group.item_ids.index(after) + 1
+        index = self.index_of(group)
+        if group.kind == "assistant" or at == len(group.item_ids):
+            target = group if group.kind == "assistant" else self._next_assistant(index)
+            if target is None:
+                return self.appended(item_id)
+            target.item_ids.insert(at if target is group else 0, item_id)
+            self.group_of[item_id] = target
+            return self._regroup(target, {item_id})
+        rest, group.item_ids = group.item_ids[at:], group.item_ids[:at]
+        changes = self._regroup(group, set())
+        turn, question = self._new_group(item_id), self._new_group(rest[0])
+        turn.item_ids, question.item_ids = [item_id], rest
+        start, rows = group.row_start + group.row_count, []
+        for offset, new in enumerate((turn, question), start=1):
+            self.groups.insert(index + offset, new)
+            for member in new.item_ids:
+                self.group_of[member] = new
+            self._compute_blocks(new)
+            new.row_start = start + len(rows)
+            new_rows = self._rows_of(new)
+            new.row_count = len(new_rows)
+            rows.extend(new_rows)
+        self.rows[start:start] = rows
+        for later in self.groups[index + 3 :]:
+            later.row_start += len(rows)
+        self._reindex_from(start)
+        return [*changes, RowsInserted(start, tuple(rows))]
+
+    def _next_assistant(self, index: int) -> Group | None:
+        following = self.groups[index + 1] if index + 1 < len(self.groups) else None
+        return following if following is not None and following.kind == "assistant" else None
 
     def removed(self, item_id: str) -> list[RowChange]:
         """An item left the timeline (a failed prompt's optimistic message)."""

@@ -269,14 +269,13 @@ class Timeline(MessageRules, ToolRules, ProposalRules):
             self._changes.extend(self.grouping.appended(item.id))
 
     def _place_after(self, anchor_id: str, item: Item) -> None:
-        """An item inside the timeline, not at its end (a transcript card of an older turn); the
-        caller groups the rows again once (`_regroup_all`) after placing all of them."""
+        """An item inside the timeline, not at its end (a transcript card of an older turn): only the
+        rows around it change."""
         self.items[item.id] = item
         self.order.insert(self.order.index(anchor_id) + 1, item.id)
-
-    def _regroup_all(self) -> None:
         if not self._batch:
-            self._changes.extend(self.grouping.rebuild(self.order))
+            changes = self.grouping.inserted(item.id, anchor_id)
+            self._changes.extend(changes if changes is not None else self.grouping.rebuild(self.order))
 
     def _touch(self, item: Item) -> None:
         item.touch()

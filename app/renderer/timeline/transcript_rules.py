@@ -11,7 +11,7 @@ disagreement. Nothing here creates text, tool cards or turns. A
 reply that was only a `MEDIA:` line leaves its turn without an assistant message (OpenClaw stripped the
 line): once the turn is not live, the cards get an attachment-only segment of their own at the turn's
 end (no text, like a reply that is only a resource_link): appended when it is the last turn, else
-placed inside the timeline and the rows grouped again once. Memory only, like the timeline.
+placed inside the timeline (only the rows around it change). Memory only, like the timeline.
 """
 
 from __future__ import annotations
@@ -84,8 +84,8 @@ def _record_text(segment: MessageSegment) -> str:
     return prompt_record_text(blocks)
 
 
-def _supplement_turn(timeline: Timeline, message_id: str, item_ids: list[str], turn: TranscriptTurn) -> bool:
-    """Apply one turn's facts; True when a segment was placed inside the timeline (regroup needed)."""
+def _supplement_turn(timeline: Timeline, message_id: str, item_ids: list[str], turn: TranscriptTurn) -> None:
+    """Apply one turn's facts to its items."""
     timing = timeline.timings.get(message_id)
     if (
         turn.duration_s is not None
@@ -97,7 +97,7 @@ def _supplement_turn(timeline: Timeline, message_id: str, item_ids: list[str], t
         timeline.timings[message_id] = TurnTiming(None, elapsed_s=turn.duration_s)
         timeline._turn_settled(item_ids[0])  # its footer now says "Took N s"
     if not turn.media and not turn.images:
-        return False
+        return
     segments = [timeline.items.get(i) for i in item_ids]
     target = next(
         (s for s in reversed(segments) if isinstance(s, MessageSegment) and s.role == "assistant"), None
@@ -122,13 +122,12 @@ def _supplement_turn(timeline: Timeline, message_id: str, item_ids: list[str], t
             known.add(uri)
             parts.append(AttachmentPart(Attachment(basename_of(uri), uri, source="media-transcript")))
     if not parts:
-        return False
+        return
     if target is not None:
         target.parts.extend(parts)
         timeline._touch(target)
     elif timeline.live_message_id != message_id:
-        return _media_segment(timeline, message_id, parts, item_ids[-1])
-    return False
+        _media_segment(timeline, message_id, parts, item_ids[-1])
 
 
 def _image_uri(ref: str) -> str | None:
@@ -140,10 +139,10 @@ def _image_uri(ref: str) -> str | None:
 
 def _media_segment(
     timeline: Timeline, message_id: str, parts: list[AttachmentPart | ImagePart], after: str
-) -> bool:
+) -> None:
     """An attachment-only assistant segment at the end of its turn, right after the turn's last item
     (after any tool call or stop marker, so inside its group, before its footer row): appended to the
-    last turn, placed inside the timeline for an older one (True: the rows need grouping again).
+    last turn, placed inside the timeline for an older one (a user group it follows splits around it).
     Never an open segment: a late chunk starts a segment of its own."""
     segment_id = f"media-transcript:{message_id}"
     while segment_id in timeline.items:  # never reuse an id
@@ -151,9 +150,8 @@ def _media_segment(
     segment = MessageSegment(id=segment_id, role="assistant", message_id=segment_id, parts=list(parts))
     if timeline.order and timeline.order[-1] == after:
         timeline._append(segment)
-        return False
-    timeline._place_after(after, segment)
-    return True
+    else:
+        timeline._place_after(after, segment)
 
 
 def apply_transcript_supplement(timeline: Timeline, envelope: TranscriptSupplementEnvelope) -> None:
@@ -166,13 +164,9 @@ def apply_transcript_supplement(timeline: Timeline, envelope: TranscriptSuppleme
         if found is None or len(turns) != 1:
             timeline.ignored += 1
             return
-        if _supplement_turn(timeline, envelope.client_message_id, _own_items(timeline, found[1]), turns[0]):
-            timeline._regroup_all()
+        _supplement_turn(timeline, envelope.client_message_id, _own_items(timeline, found[1]), turns[0])
         return
-    placed = False
     for (message_id, item_ids), turn in zip(reversed(user_turns), reversed(turns), strict=False):
         if _turn_text(timeline, item_ids) != turn.user_text:
             break
-        placed = _supplement_turn(timeline, message_id, item_ids, turn) or placed
-    if placed:
-        timeline._regroup_all()
+        _supplement_turn(timeline, message_id, item_ids, turn)
