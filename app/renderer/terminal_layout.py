@@ -7,6 +7,7 @@ pane; when that pane closes the tab keeps its place under the next one. Pure: no
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -39,6 +40,16 @@ def placed(direction: str, columns: int, rows: int) -> tuple[Orientation, bool]:
 class PaneLayout:
     def __init__(self) -> None:
         self._trees: dict[str, Node] = {}  # tab id (its first pane) -> its panes, in tab order
+        self._touched: dict[str, int] = {}  # when each pane was last used: a tab reopens on it
+        self._touches = itertools.count(1)
+
+    def touch(self, terminal_id: str) -> None:
+        """The pane the keyboard went to."""
+        self._touched[terminal_id] = next(self._touches)
+
+    def last_used(self, tab: str) -> str:
+        """The pane of `tab` used last (its first pane when none was); "" for an unknown tab."""
+        return max(self.panes(tab), key=lambda pane: self._touched.get(pane, 0), default="")
 
     def tabs(self) -> list[str]:
         return list(self._trees)
@@ -74,6 +85,7 @@ class PaneLayout:
     def remove(self, terminal_id: str) -> str | None:
         """Take a terminal out; the tab it was in (under its new id), None when the tab is gone."""
         tab = self.tab_of(terminal_id)
+        self._touched.pop(terminal_id, None)
         if tab is None:
             return None
         rest = _without(self._trees[tab], terminal_id)

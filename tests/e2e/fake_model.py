@@ -48,6 +48,7 @@ from typing import Any
 
 from app.contract.hidden_context import OPEN as HIDDEN_OPEN
 from app.demo_agent.proposal_command import proposal_template
+from tests.e2e.fake_images import catalog_id, completion_reply, draw_step, images_answer, is_completion
 
 INTERNAL = "<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>"
 READ_TOOL = "read_terminal"
@@ -55,20 +56,6 @@ INPUT_TOOL = "send_terminal_input"
 CONTEXT_TOKEN = re.compile(r"contextToken: (cqt_\S+)")
 SNAPSHOT_ID = re.compile(r'--- terminal (\S+) "')
 YIELD_HINT = re.compile(r"yieldMs (\d+)")  # the wait the hidden context asks the shell tool for
-
-
-COMPLETION_EVENT = "[internal task completion event]"
-IMAGE_TOOL = "image_generate"
-# a 120 x 80 PNG, a red square on light grey: what the image endpoint answers
-PICTURE_B64 = (
-    "iVBORw0KGgoAAAANSUhEUgAAAHgAAABQCAIAAABd+SbeAAAAnElEQVR42u3cQQ0AIAhAUXE2MYL9IxjBGNxNoePwfgG2N8aR"
-    "yMym93UEoEELNGjQAg1aoEGDFmjQAl208W3SWasmwdzbRjsdAg0atECDFmjQoAUatECDBi3QoAUaNGiBBi3QoEELNGiBBg1a"
-    "oEELNGjQAg1aoEGDFmjQAg0atECDFmjQoPWs8BHdRoMWaNCgBRq0QIMGLdCgBbpoF7YECV8s6dCzAAAAAElFTkSuQmCC"
-)
-
-
-def _all_text(messages: list[dict[str, Any]]) -> str:
-    return "\n".join(_text(m) for m in messages if isinstance(m, dict))
 
 
 def _text(message: dict[str, Any]) -> str:
@@ -142,13 +129,6 @@ def tool_answer(content: str) -> str:
         return body
 
 
-def catalog_id(search_result: str, suffix: str) -> str | None:
-    """The id of the tool ending with `suffix` in a `tool_search` answer (the longest such name: a
-    server-prefixed id rather than a bare mention)."""
-    names = re.findall(rf"[A-Za-z0-9_.:-]*{suffix}\b", search_result)
-    return max(names, key=len) if names else None
-
-
 class FakeModel:
     def __init__(self) -> None:
         self.requests: list[dict[str, Any]] = []
@@ -206,9 +186,7 @@ class FakeModel:
                     request = {}
                 if self.path.rstrip("/").endswith("/images/generations"):
                     model.image_requests.append(request)
-                    count = request.get("n") if type(request.get("n")) is int else 1
-                    data = [{"b64_json": PICTURE_B64} for _ in range(max(1, min(count, 4)))]
-                    self._send_json(json.dumps({"created": int(time.time()), "data": data}).encode())
+                    self._send_json(images_answer(request))
                     return
                 model.requests.append(request)
                 messages = request.get("messages") or []
@@ -229,9 +207,8 @@ class FakeModel:
     ) -> None:
         current, done_tool = current_turn(messages)
         text = current.split(HIDDEN_OPEN)[0].lower()  # the user's words, not ClawQt's hidden block
-        if COMPLETION_EVENT in text or COMPLETION_EVENT in _all_text(messages).lower()[-20000:]:
-            media = re.findall(r"^MEDIA:\s*\S.*$", _all_text(messages[-1:]) or current, re.M)
-            self._stream_text(handler, ["Here is your picture.\n", *(line + "\n" for line in media)])
+        if is_completion(text, messages):
+            self._stream_text(handler, completion_reply(messages, current))
         elif "[openclaw heartbeat poll]" in text and "say hello" not in text:
             self._stream_text(handler, ["HEARTBEAT_OK"])
         elif "propose " in text:
@@ -328,23 +305,13 @@ class FakeModel:
     ) -> None:
         """`image_generate` (directly when offered, else found through Tool Search), then a reply."""
         results = turn_tool_results(messages)
-        arguments = {"prompt": "a small red square"}
-        call_id = f"call_draw_{next(self._call_ids)}"
         if results and results[-1]["name"] != "tool_search":
             self.tool_results.append(results[-1])
-            self._stream_text(handler, ["I started drawing it."])
-        elif IMAGE_TOOL in tools:
-            self._tool_call(handler, IMAGE_TOOL, arguments, call_id)
-        elif results:
-            found = catalog_id(results[-1]["content"], IMAGE_TOOL)
-            if found is None:
-                self._stream_text(
-                    handler, [f"Tool Search found no {IMAGE_TOOL}: {results[-1]['content'][:2000]}"]
-                )
-            else:
-                self._tool_call(handler, "tool_call", {"id": found, "args": arguments}, call_id)
+        name, arguments, text = draw_step(results, tools)
+        if name:
+            self._tool_call(handler, name, arguments, f"call_draw_{next(self._call_ids)}")
         else:
-            self._tool_call(handler, "tool_search", {"query": "generate an image"}, call_id)
+            self._stream_text(handler, [text])
 
     def _propose_turn(
         self, handler: BaseHTTPRequestHandler, messages: list[dict[str, Any]], current: str

@@ -16,7 +16,6 @@ document or stalls the GUI. Host errors are shown (notice bar and `error`), neve
 
 from __future__ import annotations
 
-import itertools
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -73,8 +72,6 @@ class UserTerminalsView(QObject):
         self._terminals: dict[str, ShownTerminal] = {}
         self._layout = PaneLayout()  # which tab each terminal is shown in, and the tabs' panes
         self._current = ""  # the pane the keyboard goes to, in the tab shown
-        self._touched: dict[str, int] = {}  # when each pane was last current: a tab reopens on it
-        self._touches = itertools.count(1)
         self._shown_layout: dict[str, Any] = {}
         self._open = False
         self._size = DEFAULT_SIZE
@@ -89,7 +86,7 @@ class UserTerminalsView(QObject):
         self._unsubscribe: Callable[[], None] | None = host.subscribe(self._on_envelope)
         session.sessionChanged.connect(self._refresh)  # "pinned" is relative to the chat shown
         if self._terminals:
-            self._set_current(self._pane_to_show(self._layout.tabs()[0]))
+            self._set_current(self._layout.last_used(self._layout.tabs()[0]))
             self._schedule()
         self._refresh()
 
@@ -143,22 +140,16 @@ class UserTerminalsView(QObject):
             return
         tab.participation.stop()
         tab.participation.deleteLater()
-        self._touched.pop(terminal_id, None)
         still = self._layout.remove(terminal_id)
         if terminal_id == self._current:
             tabs = self._layout.tabs()
-            self._set_current(self._pane_to_show(still or (tabs[-1] if tabs else "")))
+            self._set_current(self._layout.last_used(still or (tabs[-1] if tabs else "")))
         self._refresh()
 
     def _set_current(self, terminal_id: str) -> None:
         self._current = terminal_id
         if terminal_id:
-            self._touched[terminal_id] = next(self._touches)
-
-    def _pane_to_show(self, tab: str) -> str:
-        """The pane of `tab` that was current last (its first pane when none was)."""
-        panes = self._layout.panes(tab)
-        return max(panes, key=lambda pane: self._touched.get(pane, 0), default="")
+            self._layout.touch(terminal_id)
 
     # --- what QML shows ------------------------------------------------------------------------------
     def _entry(self, tab: ShownTerminal) -> dict[str, Any]:
@@ -309,7 +300,7 @@ class UserTerminalsView(QObject):
         if terminal_id not in self._terminals:
             return
         if terminal_id in self._layout.tabs() and self._layout.tab_of(self._current) != terminal_id:
-            terminal_id = self._pane_to_show(terminal_id)
+            terminal_id = self._layout.last_used(terminal_id)
         self.focus(terminal_id)
         self._schedule()
 
