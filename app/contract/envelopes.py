@@ -200,6 +200,19 @@ class AgentStateEnvelope:
 
 
 @dataclass(frozen=True)
+class AgentRecoveryEnvelope:
+    """ClawQt restarts an agent that stayed unusable after its transport recovered (OpenClaw's bridge
+    still answering "Gateway not connected" once its gateway answers again): `restarting`, then
+    `restarted` (the view reloads `session_key` when it is the chat shown) or `failed` (the banner
+    offers Reconnect). `message` says what happened, in one sentence."""
+
+    phase: Literal["restarting", "restarted", "failed"]
+    message: str
+    session_key: str | None = None
+    kind: Literal["agent_recovery"] = "agent_recovery"
+
+
+@dataclass(frozen=True)
 class DiagnosticEnvelope:
     """Something was dropped or refused (garbage line, unknown session, unknown response id, ...)."""
 
@@ -222,6 +235,7 @@ Envelope = (
     | FileChangesEnvelope
     | TranscriptSupplementEnvelope
     | AgentStateEnvelope
+    | AgentRecoveryEnvelope
     | DiagnosticEnvelope
     | SignInEnvelope
     | SignInTerminalEnvelope

@@ -39,6 +39,7 @@ from app.main.acp_client import ClawClient
 from app.main.agent_command import AgentCommand
 from app.main.agent_connection import AgentConnection
 from app.main.background_tasks import BackgroundTasks
+from app.main.bridge_recovery import BridgeRecovery
 from app.main.file_host import AgentFileHost
 from app.main.listeners import Listeners
 from app.main.openclaw_agents import new_session_key
@@ -180,12 +181,18 @@ class ChatService:
         self.proposals: ProposalsExtras | None = None
         # seed 003's transcript supplements: `openclaw acp` agents only (None for any other agent)
         self.transcripts: OpenClawSupplements | None = None
+        self.recovery: BridgeRecovery | None = None  # OpenClaw's bridge restarted when stuck
         if is_openclaw_acp(command.argv):  # the reader, urllib and websockets load only for OpenClaw
             from app.main.openclaw_supplement import OpenClawSupplements
 
             self.transcripts = OpenClawSupplements.for_command(
                 command.argv, os.environ, self._emit, self._spawn_background
             )
+        if self.transcripts is not None:
+            reachable = self.transcripts.reader.reachable
+            spawn = lambda work: self._spawn_background(work, "bridge-recovery")  # noqa: E731
+            request, restart = self.connection.request, self.restart_agent
+            self.recovery = BridgeRecovery(reachable, request, restart, self._emit, spawn)
 
     # --- subscription ------------------------------------------------------------------------
     def subscribe(self, listener: Listener) -> Callable[[], None]:
@@ -399,6 +406,8 @@ class ChatService:
             if isinstance(exc, AgentUnavailable):
                 self._apply(self.machine.cancel_permissions("agent-exited"))
             self._apply(self.machine.on_recv(_error(token, str(exc)), time.monotonic()))
+            if self.recovery is not None:
+                self.recovery.failed(exc, key or self.machine.last_active_key)
             raise
         except asyncio.CancelledError:
             self._apply(self.machine.on_recv(_error(token, "the request was abandoned"), time.monotonic()))

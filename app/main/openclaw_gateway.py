@@ -82,6 +82,18 @@ class GatewayReader:
         self._logged.clear()
         return payload if isinstance(payload, dict) else None
 
+    async def reachable(self) -> bool:
+        """Whether the Gateway takes ClawQt's connection now: a live socket, or a new handshake within
+        the time limit (a failure is logged like a read's)."""
+        try:
+            async with asyncio.timeout(self.timeout_s):
+                await self._ensure_connected()
+        except Exception as exc:  # refused, closed, timed out, a protocol error
+            self._fail(type(exc).__name__, f"connect failed: {exc}")
+            await self._drop()
+            return False
+        return True
+
     async def close(self) -> None:
         await self._drop()
 

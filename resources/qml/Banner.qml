@@ -2,22 +2,27 @@ import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
 
-// Shown when the agent exits or fails to start: its exit code, last stderr lines, and Reconnect.
+// Shown when the agent exits or fails to start: its exit code, last stderr lines, and Reconnect; and
+// while ClawQt restarts a stuck agent by itself (what happened, a spinner, no button).
 Rectangle {
     id: root
     objectName: "agentBanner"
+    readonly property bool recovering: agent.banner.recovering === true
     visible: agent.banner.message !== undefined
     implicitHeight: visible ? layout.implicitHeight + 2 * Theme.gap : 0
-    color: Theme.dangerSurface
-    border.color: Theme.danger
+    color: recovering ? Theme.chip : Theme.dangerSurface
+    border.color: recovering ? Theme.warning : Theme.danger
     ColumnLayout {
         id: layout
         x: Theme.pad; y: Theme.gap
         width: root.width - 2 * Theme.pad
         RowLayout {
             Layout.fillWidth: true
-            Label { textFormat: Text.PlainText; text: agent.banner.message || ""; color: Theme.text; wrapMode: Text.Wrap; Layout.fillWidth: true }
+            Spinner { visible: root.recovering; Accessible.name: "Restarting the agent" }
+            Label { textFormat: Text.PlainText; objectName: "agentBannerText"; text: agent.banner.message || ""; color: Theme.text
+                    wrapMode: Text.Wrap; Layout.fillWidth: true }
             Button { id: reconnect; objectName: "reconnectButton"; text: "Reconnect"; onClicked: agent.reconnect()
+                     visible: !root.recovering
                      contentItem: IconLabel { icon: "debug-restart"; label: reconnect.text }
                      Accessible.name: "Reconnect to the agent and reload the session" }
         }

@@ -1,6 +1,8 @@
 """The agent's state as the header and the banner show it: its name, starting / ready / working /
 exited / failed, and when it exited or failed, a banner with the exit code, the last stderr lines and
-Reconnect (which starts it again and reloads the session; the draft is never touched)."""
+Reconnect (which starts it again and reloads the session; the draft is never touched). When ClawQt
+restarts a stuck agent by itself (`AgentRecoveryEnvelope`), the banner says so while it runs, the
+notice bar says what happened and the chat shown is reloaded; if the restart fails, Reconnect."""
 
 from __future__ import annotations
 
@@ -8,10 +10,11 @@ from typing import Any
 
 from PySide6.QtCore import Property, QObject, Signal, Slot
 
-from app.contract.envelopes import AgentStateEnvelope, Envelope
+from app.contract.envelopes import AgentRecoveryEnvelope, AgentStateEnvelope, Envelope
 from app.contract.host_api import SessionsHost
 from app.renderer.agent_avatar import colour_index, initials
 from app.renderer.qt.current_session import CurrentSession
+from app.renderer.qt.notices import AGENT, Notices
 from app.renderer.qt.tasks import TaskRunner
 
 
@@ -20,12 +23,18 @@ class AgentStatus(QObject):
     bannerChanged = Signal()
 
     def __init__(
-        self, host: SessionsHost, session: CurrentSession, tasks: TaskRunner, parent: QObject | None = None
+        self,
+        host: SessionsHost,
+        session: CurrentSession,
+        tasks: TaskRunner,
+        notices: Notices,
+        parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
         self._host = host
         self._session = session
         self._tasks = tasks
+        self._notices = notices
         self._label = host.agent_label
         self._state = "idle"
         self._message = ""
@@ -44,6 +53,21 @@ class AgentStatus(QObject):
                 }
                 self.bannerChanged.emit()
             self.changed.emit()
+        elif isinstance(envelope, AgentRecoveryEnvelope):
+            self._recovery(envelope)
+
+    def _recovery(self, envelope: AgentRecoveryEnvelope) -> None:
+        if envelope.phase == "restarting":
+            self._banner = {"message": envelope.message, "recovering": True}
+        elif envelope.phase == "failed":
+            self._banner = {"exitCode": -1, "stderr": "", "message": envelope.message}
+        else:
+            self._banner = {}
+            self._notices.show(envelope.message, topic=AGENT)
+            shown = self._session.sessionKey
+            if not envelope.session_key or envelope.session_key == shown:
+                self._tasks.spawn(self._session.reconnect())  # the chat shown, open again
+        self.bannerChanged.emit()
 
     @Slot()
     def reconnect(self) -> None:

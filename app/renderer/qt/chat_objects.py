@@ -116,7 +116,7 @@ class ChatObjects(QObject):
             tasks=self.tasks,
         )
         self.attention.openRequested.connect(self._open_notified)
-        self.agent = AgentStatus(sessions_host, self.session, self.tasks, self)
+        self.agent = AgentStatus(sessions_host, self.session, self.tasks, self.notices, self)
         self.header = SessionHeader(
             sessions_host, self.session, self.sessions, self.tasks, self.notices, self
         )
