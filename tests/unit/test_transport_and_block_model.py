@@ -48,9 +48,22 @@ async def test_a_burst_of_updates_is_handled_in_order_in_slices_the_loop_can_int
     await transport.close()
 
 
-async def test_a_line_of_many_megabytes_is_parsed_while_the_loop_runs_and_handled_in_order():
+async def test_a_line_of_many_megabytes_is_parsed_while_the_loop_runs_and_handled_in_order(monkeypatch):
     """Decoding, parsing and handling a 100 MB line took 300 ms in one go: it is parsed in a worker
     thread (the loop runs meanwhile), order is kept, and a large line of invalid UTF-8 is dropped alone."""
+    import threading
+
+    from app.main import stdio_transport
+
+    parsed_on: list[int] = []
+    parse = stdio_transport._parsed
+
+    def recording(line):
+        if len(line) > 1_000_000:
+            parsed_on.append(threading.get_ident())
+        return parse(line)
+
+    monkeypatch.setattr(stdio_transport, "_parsed", recording)
     reader = asyncio.StreamReader()
     seen: list[object] = []
     diagnostics: list[str] = []
@@ -73,7 +86,8 @@ async def test_a_line_of_many_megabytes_is_parsed_while_the_loop_runs_and_handle
         if seen == [1]:
             turns_during_big += 1
     assert seen == [1, 3_000_000, 2]
-    assert turns_during_big >= 3, "the large line was handled in one go"
+    assert parsed_on and threading.get_ident() not in parsed_on  # never on the loop's thread
+    assert turns_during_big >= 1, "the loop did not run while the large line was parsed"
     assert any("unparsable" in d for d in diagnostics) and transport.dropped_lines == 1
     await transport.close()
 
