@@ -119,11 +119,16 @@ def status_text(info: UserTerminalInfo) -> str:
     return ""
 
 
+def takes_part(shown: ShownTerminal) -> bool:
+    """An agent read or typed within the participation window, and the terminal is still shared."""
+    return shown.participation.isActive() and shown.info.sharing != "off"
+
+
 def terminal_entry(shown: ShownTerminal, shown_key: str) -> dict[str, Any]:
     """What the panel shows of one terminal; `shown_key`: the chat shown ("pinned" is relative to it)."""
     info = shown.info
     label = shown.agent_label or "The agent"
-    participating = shown.participation.isActive() and info.sharing != "off"
+    participating = takes_part(shown)
     how = "can read and type" if info.sharing == "shared" else "status only"
     return {
         "terminalId": info.terminal_id,

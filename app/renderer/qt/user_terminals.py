@@ -41,6 +41,7 @@ from app.renderer.qt.terminal_tabs import (
     ShownTerminal,
     TerminalTabs,
     shown_terminal,
+    takes_part,
     terminal_entry,
 )
 from app.renderer.terminal_keys import pasted_text, program_key_text
@@ -161,7 +162,7 @@ class UserTerminalsView(QObject):
         panes = [self._terminals[pane] for pane in self._layout.panes(tab) if pane in self._terminals]
         entry = self._entry(panes[0])
         entry["paneCount"] = len(panes)
-        entry["splitParticipating"] = any(self._entry(pane)["participating"] for pane in panes[1:])
+        entry["splitParticipating"] = any(map(takes_part, panes[1:]))
         return entry
 
     def _refresh(self) -> None:
@@ -190,9 +191,7 @@ class UserTerminalsView(QObject):
     error = Property(str, lambda self: self._error, notify=changed)
     # an agent takes part in some terminal right now (the header says so while the panel is hidden)
     participating = Property(
-        bool,
-        lambda self: any(self._entry(t)["participating"] for t in self._terminals.values()),
-        notify=changed,
+        bool, lambda self: any(map(takes_part, self._terminals.values())), notify=changed
     )
     sharingModes = Property("QVariantList", lambda self: SHARING_MODES, constant=True)
 
