@@ -13,6 +13,7 @@ import pytest
 
 from app.renderer.pipeline import HeadlessPipeline
 from app.renderer.timeline.parts import ImagePart
+from tests.e2e.test_openclaw_transcript import reloaded_with_supplement
 from tests.ui.test_terminal_panel_window import mouse_click
 
 pytestmark = pytest.mark.e2e
@@ -59,10 +60,7 @@ async def test_a_background_image_generation_shows_inline_in_the_turn_that_asked
     assert picture.read_bytes().startswith(PNG)
     assert all(not group_cards for group_cards in _cards(timeline))  # inline, never a card
 
-    await service.shutdown()
-    fresh, fresh_envelopes = make_service(openclaw.agent_argv())
-    reloaded = await HeadlessPipeline(fresh).load_session(key)
-    await fresh_envelopes.wait_for(lambda log: log.of_kind("transcript_supplement"), timeout=15)
+    reloaded = await reloaded_with_supplement(service, make_service, openclaw, key)
     assert inline_images(reloaded) == [[], [images[1][0]]]
 
 

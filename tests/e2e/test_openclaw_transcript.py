@@ -29,6 +29,16 @@ def _turn_cards(timeline, needle: str) -> list:
     ]
 
 
+async def reloaded_with_supplement(service, make_service, openclaw, key: str):
+    """The session loaded again by a fresh service after this one quit (a restart of ClawQt), once its
+    transcript supplement arrived; the fresh service's timeline."""
+    await service.shutdown()
+    fresh, fresh_envelopes = make_service(openclaw.agent_argv())
+    reloaded = await HeadlessPipeline(fresh).load_session(key)
+    await fresh_envelopes.wait_for(lambda log: log.of_kind("transcript_supplement"), timeout=15)
+    return reloaded
+
+
 async def test_a_media_line_for_a_written_file_is_one_card_live_and_after_reload(
     make_service, openclaw, fake_model, tmp_path
 ):
@@ -50,11 +60,7 @@ async def test_a_media_line_for_a_written_file_is_one_card_live_and_after_reload
     card = cards[1][0]
     assert card.source == "media-transcript" and card.uri == str(report)
 
-    await service.shutdown()
-    fresh, fresh_envelopes = make_service(openclaw.agent_argv())
-    reloaded_pipeline = HeadlessPipeline(fresh)
-    reloaded = await reloaded_pipeline.load_session(key)
-    await fresh_envelopes.wait_for(lambda log: log.of_kind("transcript_supplement"), timeout=15)
+    reloaded = await reloaded_with_supplement(service, make_service, openclaw, key)
     cards = _turn_cards(reloaded, "report.txt")
     assert [len(c) for c in cards] == [0, 1], cards
     assert cards[1][0].source == "media-transcript"
@@ -80,10 +86,7 @@ async def test_a_reply_that_is_only_a_media_line_still_gets_its_card_live_and_af
     assert [len(c) for c in cards] == [1], cards
     assert cards[0][0].source == "media-transcript"
 
-    await service.shutdown()
-    fresh, fresh_envelopes = make_service(openclaw.agent_argv())
-    reloaded = await HeadlessPipeline(fresh).load_session(key)
-    await fresh_envelopes.wait_for(lambda log: log.of_kind("transcript_supplement"), timeout=15)
+    reloaded = await reloaded_with_supplement(service, make_service, openclaw, key)
     cards = _turn_cards(reloaded, "only.txt")
     assert [len(c) for c in cards] == [1], cards  # once: a replayed MEDIA line and the supplement agree
 
@@ -104,10 +107,7 @@ async def test_an_older_reply_that_was_only_a_media_line_gets_its_card_after_a_r
     assert (await pipeline.prompt(key, "Say hello please")).stop_reason == "end_turn"
     assert [len(c) for c in _turn_cards(timeline, "older.txt")] == [1, 0]
 
-    await service.shutdown()
-    fresh, fresh_envelopes = make_service(openclaw.agent_argv())
-    reloaded = await HeadlessPipeline(fresh).load_session(key)
-    await fresh_envelopes.wait_for(lambda log: log.of_kind("transcript_supplement"), timeout=15)
+    reloaded = await reloaded_with_supplement(service, make_service, openclaw, key)
     cards = _turn_cards(reloaded, "older.txt")
     assert [len(c) for c in cards] == [1, 0], cards
     assert cards[0][0].source == "media-transcript"
@@ -136,10 +136,7 @@ async def test_a_prompt_of_images_only_does_not_stop_the_pairing_after_a_reload(
     await pipeline.prompt(key, "", (PromptAttachment(str(picture)),))
     assert (await pipeline.prompt(key, "Say hello please")).stop_reason == "end_turn"
 
-    await service.shutdown()
-    fresh, fresh_envelopes = make_service(openclaw.agent_argv())
-    reloaded = await HeadlessPipeline(fresh).load_session(key)
-    await fresh_envelopes.wait_for(lambda log: log.of_kind("transcript_supplement"), timeout=15)
+    reloaded = await reloaded_with_supplement(service, make_service, openclaw, key)
     cards = _turn_cards(reloaded, "before.txt")
     assert [len(c) for c in cards] == [1, 0, 0], cards
 
@@ -164,10 +161,8 @@ async def test_a_prompt_of_only_an_attachment_still_gets_its_media_read_live(
     cards = _turn_cards(timeline, "only.txt")
     assert [len(c) for c in cards] == [1], cards
 
-    await service.shutdown()  # after a reload the resource turn pairs by the text OpenClaw kept for it
-    fresh, fresh_envelopes = make_service(openclaw.agent_argv())
-    reloaded = await HeadlessPipeline(fresh).load_session(key)
-    await fresh_envelopes.wait_for(lambda log: log.of_kind("transcript_supplement"), timeout=15)
+    # after a reload the resource turn pairs by the text OpenClaw kept for it
+    reloaded = await reloaded_with_supplement(service, make_service, openclaw, key)
     assert [len(c) for c in _turn_cards(reloaded, "only.txt")] == [1]
 
 

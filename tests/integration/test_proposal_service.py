@@ -84,6 +84,18 @@ async def run_cli(command: str) -> asyncio.subprocess.Process:
     )
 
 
+async def accepted_proposal(service, executable, body) -> tuple[str, asyncio.subprocess.Process]:
+    """chat-a's message proposes `body` through the real CLI, allowed as the exec tool asks: the
+    accepted proposal's id and the CLI, still waiting for the user's decision."""
+    channel = service.prompt_context("chat-a", 1, "turn-1").split("--channel ")[1].split(" ")[0]
+    command = canonical_invocation(executable, channel, compact_payload(body))
+    assert service.on_permission("chat-a", exec_call(command), OPTIONS) == "yes-once"
+    cli = await run_cli(command)
+    first = json.loads(await asyncio.wait_for(cli.stdout.readline(), 15))
+    assert first["status"] == "accepted", first
+    return first["proposal_id"], cli
+
+
 async def test_the_canonical_command_is_allowed_silently_runs_and_the_users_confirmation_types_it(pipeline):
     service, terminals, envelopes, _live, executable, tmp_path = pipeline
     terminal = terminals.open(None, 0, 80, 24)  # the terminal the user used last: the send target
@@ -490,13 +502,8 @@ async def test_confirming_open_and_send_opens_a_terminal_in_its_folder_that_runs
             "input": "touch opened-marker",
         }
     ]
-    channel = service.prompt_context("chat-a", 1, "turn-1").split("--channel ")[1].split(" ")[0]
-    command = canonical_invocation(executable, channel, compact_payload(body))
-    assert service.on_permission("chat-a", exec_call(command), OPTIONS) == "yes-once"
-    cli = await run_cli(command)
-    first = json.loads(await asyncio.wait_for(cli.stdout.readline(), 15))
-    assert first["status"] == "accepted", first
-    assert service.confirm(first["proposal_id"], 1, 0)
+    proposal_id, cli = await accepted_proposal(service, executable, body)
+    assert service.confirm(proposal_id, 1, 0)
     second = json.loads(await asyncio.wait_for(cli.stdout.readline(), 15))
     assert second["status"] == "confirmed"
     await cli.wait()
@@ -513,13 +520,8 @@ async def test_an_open_outside_the_workspace_never_opens_and_the_cli_hears_unava
     service, terminals, _envelopes, _live, executable, _tmp = pipeline
     body = payload("true")
     body["choices"][0]["actions"] = [{"type": "open", "target": "tab", "cwd": "/"}]
-    channel = service.prompt_context("chat-a", 1, "turn-1").split("--channel ")[1].split(" ")[0]
-    command = canonical_invocation(executable, channel, compact_payload(body))
-    assert service.on_permission("chat-a", exec_call(command), OPTIONS) == "yes-once"
-    cli = await run_cli(command)
-    first = json.loads(await asyncio.wait_for(cli.stdout.readline(), 15))
-    assert first["status"] == "accepted", first
-    assert not service.confirm(first["proposal_id"], 1, 0)
+    proposal_id, cli = await accepted_proposal(service, executable, body)
+    assert not service.confirm(proposal_id, 1, 0)
     second = json.loads(await asyncio.wait_for(cli.stdout.readline(), 15))
     assert second["status"] == "unavailable"
     await cli.wait()

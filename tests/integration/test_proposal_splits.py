@@ -5,26 +5,22 @@ names; a profile that is no shell here opens the user's own shell and the card s
 from __future__ import annotations
 
 import asyncio
-import json
 
 import pytest
 
-from app.contract.proposals import ProposalEnvelope, canonical_invocation, compact_payload
+from app.contract.proposals import ProposalEnvelope
 from app.main.terminal_profiles import system_shells
 from app.renderer.proposal_view import proposal_entry
 from app.renderer.timeline.items import ProposalItem
-from tests.integration.test_proposal_service import OPTIONS, exec_call, payload, run_cli
+from tests.integration.test_proposal_service import accepted_proposal, payload
 from tests.integration.test_proposal_service import pipeline as pipeline
 
 
-async def propose(service, executable, body) -> tuple[str, asyncio.subprocess.Process]:
-    channel = service.prompt_context("chat-a", 1, "turn-1").split("--channel ")[1].split(" ")[0]
-    command = canonical_invocation(executable, channel, compact_payload(body))
-    assert service.on_permission("chat-a", exec_call(command), OPTIONS) == "yes-once"
-    cli = await run_cli(command)
-    first = json.loads(await asyncio.wait_for(cli.stdout.readline(), 15))
-    assert first["status"] == "accepted", first
-    return first["proposal_id"], cli
+async def confirmed_terminal(service, terminals, proposal_id, cli):
+    """The user confirms the proposal's first action; the terminal it opened, once the CLI heard it."""
+    assert service.confirm(proposal_id, 1, 0)
+    await asyncio.wait_for(cli.wait(), 15)
+    return terminals.terminals()[-1]
 
 
 def split_body(tmp_path, **place) -> dict:
@@ -57,13 +53,11 @@ async def output_has(terminals, terminal_id: str, text: str) -> None:
 async def test_a_split_opens_beside_the_users_terminal_on_its_side_with_its_profiles_shell(pipeline):
     service, terminals, envelopes, _live, executable, tmp_path = pipeline
     used_last = terminals.open(None, 0, 80, 24)
-    proposal_id, cli = await propose(
+    proposal_id, cli = await accepted_proposal(
         service, executable, split_body(tmp_path, direction="left", profile="dash")
     )
     assert shown(card_of(envelopes, proposal_id))["label"] == f"Split left in {tmp_path} with dash and run"
-    assert service.confirm(proposal_id, 1, 0)
-    await asyncio.wait_for(cli.wait(), 15)
-    opened = terminals.terminals()[-1]
+    opened = await confirmed_terminal(service, terminals, proposal_id, cli)
     assert (opened.split_of, opened.split_direction, opened.shell) == (used_last, "left", "dash")
     await output_has(terminals, opened.terminal_id, "shell=/bin/dash")
 
@@ -71,27 +65,23 @@ async def test_a_split_opens_beside_the_users_terminal_on_its_side_with_its_prof
 async def test_a_profile_that_is_no_shell_here_opens_the_users_own_and_the_card_says_so(pipeline):
     service, terminals, envelopes, _live, executable, tmp_path = pipeline
     used_last = terminals.open(None, 0, 80, 24)
-    proposal_id, cli = await propose(service, executable, split_body(tmp_path, profile="no-such-shell"))
+    proposal_id, cli = await accepted_proposal(
+        service, executable, split_body(tmp_path, profile="no-such-shell")
+    )
     card = card_of(envelopes, proposal_id)
     assert card.choices[0].actions[0].profile_missing
     label = shown(card)["label"]
     assert label == f"Open split in {tmp_path} with your own shell (no no-such-shell shell here) and run"
-    assert service.confirm(proposal_id, 1, 0)
-    await asyncio.wait_for(cli.wait(), 15)
-    opened = terminals.terminals()[-1]
+    opened = await confirmed_terminal(service, terminals, proposal_id, cli)
     assert (opened.split_of, opened.split_direction, opened.shell) == (used_last, "auto", "sh")
     await output_has(terminals, opened.terminal_id, "shell=/bin/sh")
 
 
 async def test_a_split_with_no_terminal_open_becomes_a_tab_and_a_tab_stays_a_tab(pipeline):
     service, terminals, _envelopes, _live, executable, tmp_path = pipeline
-    proposal_id, cli = await propose(service, executable, split_body(tmp_path))
-    assert service.confirm(proposal_id, 1, 0)
-    await asyncio.wait_for(cli.wait(), 15)
-    assert terminals.terminals()[-1].split_of is None
+    proposal_id, cli = await accepted_proposal(service, executable, split_body(tmp_path))
+    assert (await confirmed_terminal(service, terminals, proposal_id, cli)).split_of is None
     body = split_body(tmp_path)
     body["choices"][0]["actions"][0]["target"] = "tab"
-    proposal_id, cli = await propose(service, executable, body)
-    assert service.confirm(proposal_id, 1, 0)
-    await asyncio.wait_for(cli.wait(), 15)
-    assert terminals.terminals()[-1].split_of is None
+    proposal_id, cli = await accepted_proposal(service, executable, body)
+    assert (await confirmed_terminal(service, terminals, proposal_id, cli)).split_of is None
