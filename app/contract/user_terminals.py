@@ -22,6 +22,7 @@ ActivityName = Literal["read", "input", "status"]
 # where a split pane goes beside the one it splits; auto: beside a wide pane, below a tall one
 SplitDirection = Literal["right", "left", "up", "down", "auto"]
 SPLIT_DIRECTIONS: tuple[SplitDirection, ...] = ("right", "left", "up", "down", "auto")
+SIDES = SPLIT_DIRECTIONS[:4]  # the directions that name a side (not auto)
 
 
 def split_direction(value: str) -> SplitDirection:

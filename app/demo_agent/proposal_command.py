@@ -37,6 +37,7 @@ from acp.schema import (
 
 from app.contract.hidden_context import OPEN
 from app.contract.proposals import CLI_COMMAND, canonical_invocation, compact_payload
+from app.contract.user_terminals import SPLIT_DIRECTIONS
 from app.demo_agent.terminal_commands import code_span, console_block
 from app.demo_agent.turn import StopReason, Turn, TurnCancelled
 
@@ -68,7 +69,6 @@ AFTER = "--after"
 SPLIT = "--split"
 PROFILE = "--profile"
 MAX_AFTER_S = 600.0
-SPLIT_DIRECTIONS = ("right", "left", "up", "down", "auto")
 
 
 @dataclass(frozen=True)

@@ -33,6 +33,7 @@ from app.contract.proposals import (
     ProposalAction,
     ProposalChoice,
 )
+from app.contract.user_terminals import SPLIT_DIRECTIONS
 
 MIN_CHOICES, MAX_CHOICES = 1, 3
 MIN_ACTIONS, MAX_ACTIONS = 1, 3  # per choice
@@ -45,7 +46,7 @@ MAX_PROFILE_CHARS = 200
 ORIGINS: tuple[str, ...] = get_args(Origin)
 ACTION_TYPES: tuple[str, ...] = get_args(ActionType)
 OPEN_TARGETS = ("tab", "panel")
-DIRECTIONS = ("right", "left", "up", "down", "auto")
+DIRECTIONS = SPLIT_DIRECTIONS
 
 TOP_FIELDS = frozenset({"schema_version", "origin", "recommended_choice", "choices"})
 CHOICE_FIELDS = frozenset({"choice", "title", "rationale", "actions"})

@@ -11,6 +11,7 @@ from typing import Any
 
 from app.contract.hidden_characters import visible
 from app.contract.proposals import ProposalAction, ProposalChoice
+from app.contract.user_terminals import SIDES
 from app.renderer.timeline.items import ProposalItem
 
 STATE_TEXTS = {
@@ -88,7 +89,7 @@ def _where(action: ProposalAction) -> str:
     """A tab, or a split pane of the panel on its side (auto: the side the pane's shape suits)."""
     if action.target != "panel":
         return "Open tab"
-    direction = action.direction if action.direction in ("right", "left", "up", "down") else ""
+    direction = action.direction if action.direction in SIDES else ""
     return f"Split {direction}" if direction else "Open split"
 
 

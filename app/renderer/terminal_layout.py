@@ -11,6 +11,8 @@ import itertools
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from app.contract.user_terminals import SIDES
+
 Orientation = Literal["row", "column"]  # row: side by side; column: one above the other
 
 
@@ -32,7 +34,7 @@ Node = Pane | Split
 def placed(direction: str, columns: int, rows: int) -> tuple[Orientation, bool]:
     """(orientation, whether the new pane comes first) for a split on `direction` of a pane of that
     many cells; a cell is about twice as tall as wide, so 80 x 24 is wide and splits to the right."""
-    if direction not in ("right", "left", "up", "down"):
+    if direction not in SIDES:
         direction = "right" if columns >= 2 * rows else "down"
     return ("row" if direction in ("right", "left") else "column"), direction in ("left", "up")
 
