@@ -38,6 +38,9 @@ BENCHMARKS = (
     "keystroke_echo",
     "proposal_roundtrip",
     "frozen_startup",
+    "loop_stalls",
+    "trace_open",
+    "ui_frames",
 )
 SAVED = Path(__file__).resolve().parent / "results.json"  # tracked: written only with --save
 SCRATCH = Path(__file__).resolve().parents[1] / ".cache" / "bench" / "results.json"  # git-ignored

@@ -31,11 +31,10 @@ pytest_plugins = ["tests.desktop.session_bus"]
 @pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups into the node ids
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Under pytest-xdist (the README's command runs two workers, `--dist loadgroup`) one worker runs the
-    OpenClaw tests (sharing the one gateway they start) and then the tests marked `timing`, one after
-    another: never two measurements at once, and none beside OpenClaw's gateway (a Node process of its
-    own that took a third share of the two cores, and failed the render stall bounds)."""
+    OpenClaw tests, one after another: they share the one gateway they start. (How long anything takes
+    is measured in bench/, never asserted by a test.)"""
     for item in items:
-        if item.path.is_relative_to(TESTS / "e2e") or item.get_closest_marker("timing") is not None:
+        if item.path.is_relative_to(TESTS / "e2e"):
             item.add_marker(pytest.mark.xdist_group("serial"))
         installs = "openclaw_env" in getattr(item, "fixturenames", ())
         if installs or item.get_closest_marker("real_agents") is not None:
@@ -55,7 +54,7 @@ def _time_the_body_only(item: pytest.Item) -> None:
 
 def pytest_collection_finish(session: pytest.Session) -> None:
     """A worker whose groups did not reach the node ids would spread a group over both workers (two
-    OpenClaw gateways, two timings at once) without a word: pytest 9.2 made xdist 3.8's renaming a no-op."""
+    OpenClaw gateways) without a word: pytest 9.2 made xdist 3.8's renaming a no-op."""
     if not getattr(session.config.option, "loadgroup", False):
         return
     lost = [
@@ -126,7 +125,7 @@ class EnvelopeLog:
                     f"condition not met within {timeout} s; last envelopes: "
                     f"{[e.kind for e in self.items[-10:]]}"
                 )
-            await asyncio.sleep(0.01)
+            await asyncio.sleep(0.01)  # the poll's interval
 
 
 def process_alive(pid: int) -> bool:

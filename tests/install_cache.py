@@ -52,7 +52,7 @@ def file_lock(path: Path, what: str, error: type[Exception], timeout: float) -> 
                     f"Timed out after {timeout:.0f} s waiting for the install lock {path} (another test "
                     f"run is installing {what}). If no other run is active, delete the lock file."
                 )
-            time.sleep(0.2)
+            time.sleep(0.2)  # the poll's interval
         try:
             yield
         finally:

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 import qasync
-from PySide6.QtCore import Q_ARG, Q_RETURN_ARG, QCoreApplication, QEvent, QMetaObject, QRectF, Qt
-from PySide6.QtGui import QColor, QKeyEvent
+from PySide6.QtCore import QCoreApplication, QEvent, QRectF, Qt
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtQuick import QQuickItem
 
 from app.gui import Window
@@ -25,6 +25,8 @@ from app.main.chat_service import ChatService
 from app.main.host import Host, make_host
 from app.renderer.qt.timeline_model import ROLE_IDS
 from app.renderer.timeline.rows import Row
+from bench.quick_items import drawn_marks, find_all, plain_text  # noqa: F401 (the tests' names)
+from bench.ui_common import frame
 from tests.conftest import REPO
 from tests.model_checks import ModelChecks
 
@@ -43,15 +45,6 @@ def has_colour_near(image: Any, rect: Any, rgb: tuple[int, int, int], tolerance:
     return False
 
 
-def plain_text(edit: QQuickItem) -> str:
-    """A (rich text) TextEdit's text as the user reads it, without its markup."""
-    length = edit.property("length")
-    text = QMetaObject.invokeMethod(
-        edit, "getText", Q_RETURN_ARG("QString"), Q_ARG(int, 0), Q_ARG(int, length)
-    )
-    return text.replace("\u2029", "\n")  # Qt's paragraph separators
-
-
 def focused(window: Any) -> str:
     """The objectName of the item that has the keyboard focus ("" when none)."""
     item = window.root.activeFocusItem()
@@ -68,31 +61,6 @@ def user_texts(objects: Any) -> list[str]:
         for item in (timeline.items[i] for i in timeline.order)
         if isinstance(item, MessageSegment) and item.role == "user"
     ]
-
-
-def find_all(root: QQuickItem, name: str) -> list[QQuickItem]:
-    """Every item named `name` in the visual tree under `root` (itself included)."""
-    found, stack = [], [root]
-    while stack:
-        current = stack.pop()
-        if current.objectName() == name:
-            found.append(current)
-        stack.extend(current.childItems())
-    return found
-
-
-def drawn_marks(edit: QQuickItem) -> list[tuple[int, int, QColor]]:
-    """The formats a text edit's document draws over its layout (find's marks): (block, start,
-    background)."""
-    quick = edit.property("textDocument")  # its document lives only while this wrapper does
-    document = quick.textDocument()
-    marks = []
-    block = document.begin()
-    while block.isValid():
-        for fmt in block.layout().formats():
-            marks.append((block.blockNumber(), fmt.start, fmt.format.background().color()))
-        block = block.next()
-    return marks
 
 
 def on_screen(window: Any, item: QQuickItem, rect: QRectF | None = None) -> bool:
@@ -161,7 +129,14 @@ class UiHarness:
             if time.monotonic() > deadline:
                 shown = "" if seen is None else f"; seen: {seen()!r}"
                 raise AssertionError(f"condition not met within {timeout} s{shown}")
-            await asyncio.sleep(0.02)
+            await asyncio.sleep(0.02)  # the poll's interval
+
+    @staticmethod
+    async def frames(window: Window, count: int = 1) -> None:
+        """Until the window has drawn `count` more frames (each one asked for): what changed before is
+        laid out and painted."""
+        for _ in range(count):
+            await frame(window)
 
     @staticmethod
     def find(window: Window, name: str) -> QQuickItem | None:
@@ -183,7 +158,7 @@ class UiHarness:
         nested event loop inside this coroutine)."""
         for kind in (QEvent.Type.KeyPress, QEvent.Type.KeyRelease):
             QCoreApplication.postEvent(window.root, QKeyEvent(kind, key, modifiers, text))
-        await asyncio.sleep(0.05)
+        await asyncio.sleep(0.05)  # the posted events are delivered by the running loop
 
     async def keys(self, window: Window, text: str) -> None:
         for char in text:
@@ -195,7 +170,7 @@ class UiHarness:
         composer = self.item(window, "composerInput")
         composer.forceActiveFocus()
         composer.setProperty("text", text)
-        await asyncio.sleep(0.02)
+        await asyncio.sleep(0.02)  # the text is taken before the key
         await self.key(window, Qt.Key.Key_Return)
 
     @staticmethod
@@ -230,7 +205,7 @@ class UiHarness:
 
     async def screenshot(self, window: Window, name: str) -> Path:
         window.objects.model.flush()
-        await asyncio.sleep(0.25)
+        await self.frames(window, 3)
         path = SCREENSHOTS / f"{name}.png"
         assert window.grab(path), f"could not save {path}"
         return path
@@ -244,7 +219,7 @@ class UiHarness:
             shots.append(await self.screenshot(window, f"{name}-dark"))
         finally:
             settings.setColorScheme("system")
-        await asyncio.sleep(0.1)
+        await self.frames(window, 2)
         return shots
 
     async def close(self) -> None:

@@ -169,7 +169,7 @@ class Agent:
             sys.stderr.write("fatal: cannot reach the gateway\n")
             sys.stderr.flush()
             os._exit(int(FLAGS["exit-in-init"] or 1))
-        await asyncio.sleep(float(FLAGS.get("init-delay") or 0))
+        await asyncio.sleep(float(FLAGS.get("init-delay") or 0))  # the start-up delay the test asked for
         caps = json.loads(FLAGS["caps"]) if FLAGS.get("caps") else DEFAULT_CAPS
         methods = AUTH_METHODS.get(FLAGS.get("auth") or "", [])
         terminal_auth = ((self.client_caps or {}).get("auth") or {}).get("terminal") is True
@@ -223,7 +223,7 @@ class Agent:
             self.error(msg_id, -32002, "Resource not found: fail-load")
             return
         if sid == "slow-fail-load":
-            await asyncio.sleep(0.5)
+            await asyncio.sleep(0.5)  # a slow load: the test acts meanwhile
             self.error(msg_id, -32002, "Resource not found: slow-fail-load")
             return
         if sid == "flaky-load" and not self.flaky_loaded:
@@ -239,7 +239,7 @@ class Agent:
             outcome = await self.ask_permission(sid, "load-tool")
             self.chunk(sid, f"permission during load: {outcome}")
         if sid == "slow-load":
-            await asyncio.sleep(0.5)
+            await asyncio.sleep(0.5)  # a slow load: the test acts meanwhile
         if sid.startswith("big-"):
             self.replay_big(sid, int(sid.split("-")[1]))  # big-N, or big-N-name for another such chat
             self.sessions[sid] = {"cwd": params.get("cwd")}
@@ -398,7 +398,7 @@ class Agent:
         self.chunk(sid, "about to die")
         sys.stderr.write("segfault-ish: goodbye\n")
         sys.stderr.flush()
-        await asyncio.sleep(0.05)
+        await asyncio.sleep(0.05)  # its last words reach ClawQt before the crash
         os._exit(3)
 
     async def prompt_permission(self, sid: str, params: dict[str, Any], text: str) -> str:
@@ -450,7 +450,7 @@ class Agent:
         for _ in range(600):
             if sid in self.cancelled:
                 return "cancelled"
-            await asyncio.sleep(0.05)
+            await asyncio.sleep(0.05)  # the poll's interval
         return "end_turn"
 
     async def prompt_term_stop(self, sid: str, params: dict[str, Any], text: str) -> str:
@@ -481,7 +481,7 @@ class Agent:
         for _ in range(600):
             if sid in self.cancelled:
                 return "cancelled"
-            await asyncio.sleep(0.05)
+            await asyncio.sleep(0.05)  # the poll's interval
         return "end_turn"
 
     async def prompt_slow(self, sid: str, params: dict[str, Any], text: str) -> str:
@@ -498,14 +498,14 @@ class Agent:
             if sid in self.cancelled:
                 return "cancelled"
             self.chunk(sid, f"tick {i} ")
-            await asyncio.sleep(0.02)
+            await asyncio.sleep(0.02)  # the agent's pace
         return "end_turn"
 
     async def prompt_other(self, sid: str, params: dict[str, Any], text: str) -> str:
         """Streams 30 chunks slowly (for switching away and back during a live prompt)."""
         for i in range(30):
             self.chunk(sid, f"bg{i} ")
-            await asyncio.sleep(0.03)
+            await asyncio.sleep(0.03)  # the agent's pace
         return "end_turn"
 
     async def prompt_blast(self, sid: str, params: dict[str, Any], text: str) -> str:
@@ -534,7 +534,7 @@ class Agent:
             sent += size
             delay = started + sent / rate - loop.time()
             if delay > 0:
-                await asyncio.sleep(delay)
+                await asyncio.sleep(delay)  # the pause the prompt asked for
         return "end_turn"
 
     async def prompt_noreply(self, sid: str, params: dict[str, Any], text: str) -> str:
@@ -546,7 +546,7 @@ class Agent:
         for _ in range(max(1, round(seconds / 0.05))):
             if sid in self.cancelled:
                 return False
-            await asyncio.sleep(0.05)
+            await asyncio.sleep(0.05)  # the poll's interval
         return True
 
     async def prompt_permission_later(self, sid: str, params: dict[str, Any], text: str) -> str:
@@ -615,7 +615,7 @@ class Agent:
         ]
         for line in bad:
             self.raw(line)
-        await asyncio.sleep(0.05)
+        await asyncio.sleep(0.05)  # the bad lines are read before the next update
         self.chunk(sid, "survived")
         return "end_turn"
 
@@ -624,7 +624,7 @@ class Agent:
         self.chunk(sid, "closing my output")
         sys.stdout.flush()
         os.close(1)
-        await asyncio.sleep(300)
+        await asyncio.sleep(300)  # alive with its output closed, until it is killed
         return "end_turn"
 
     async def prompt_term_hostile(self, sid: str, params: dict[str, Any], text: str) -> str:
@@ -748,7 +748,7 @@ class Agent:
                 "t-delta",
                 _meta={"terminal_output_delta": {"terminal_id": "T-delta", "data": f"\rbuilding {pct:3d}%"}},
             )
-            await asyncio.sleep(0.01)
+            await asyncio.sleep(0.01)  # the agent's pace
         self.tool_update(
             sid,
             "t-delta",
@@ -953,7 +953,7 @@ class Agent:
             seen = await self.request("terminal/output", {"sessionId": sid, "terminalId": terminal_id})
             if "started" in (seen or {}).get("output", ""):
                 break
-            await asyncio.sleep(0.05)
+            await asyncio.sleep(0.05)  # the poll's interval
         await self.request("terminal/kill", {"sessionId": sid, "terminalId": terminal_id})
         status = await self.request("terminal/wait_for_exit", {"sessionId": sid, "terminalId": terminal_id})
         output = await self.request("terminal/output", {"sessionId": sid, "terminalId": terminal_id})

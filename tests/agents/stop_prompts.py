@@ -19,8 +19,8 @@ async def prompt_ignore_cancel(agent: Any, sid: str, params: dict[str, Any], tex
     for _ in range(600):
         if sid in agent.cancelled:
             break
-        await asyncio.sleep(0.05)
-    await asyncio.sleep(late_after)
+        await asyncio.sleep(0.05)  # the poll's interval
+    await asyncio.sleep(late_after)  # the late answer's delay the test asked for
     agent.chunk(sid, LATE_WORDS)
     return "end_turn"
 

@@ -75,7 +75,7 @@ class NotificationService(_ServiceProcess):
         deadline = time.monotonic() + timeout
         while len(self.shown()) < count:
             assert time.monotonic() < deadline, f"{count} notifications not shown: {self._seen}"
-            time.sleep(0.02)
+            time.sleep(0.02)  # the poll's interval
         return self.shown()
 
 

@@ -363,7 +363,7 @@ class FakeModel:
         for delta in deltas:
             handler.wfile.write(self._chunk(delta))
             handler.wfile.flush()
-            time.sleep(delay)
+            time.sleep(delay)  # the model's pace the test asked for
         handler.wfile.write(self._chunk({}, "stop"))
         usage = {
             "id": "chatcmpl-fake",

@@ -131,7 +131,7 @@ class Gateway:
                 raise RuntimeError(f"the gateway exited with {self.proc.returncode}:\n{self.log_tail()}")
             with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.port), 0.5):
                 return self
-            time.sleep(0.2)
+            time.sleep(0.2)  # the poll's interval
         self.stop()
         raise RuntimeError(f"the gateway did not listen within {READY_TIMEOUT_S:.0f} s:\n{self.log_tail()}")
 
@@ -171,7 +171,7 @@ class Gateway:
         os.replace(scratch, self.config_path)
         deadline = time.monotonic() + timeout_s
         while self.applied() <= before and time.monotonic() < deadline:
-            time.sleep(0.1)
+            time.sleep(0.1)  # the poll's interval
         assert self.applied() > before, self.log_tail()
 
     def applied(self) -> int:

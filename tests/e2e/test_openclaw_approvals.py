@@ -40,7 +40,7 @@ def test_exec_approval_allowed_from_the_window_with_the_keyboard(ui, openclaw):
         objects = window.objects
         await ui.type_and_send(window, "please run command now")
         await ui.until(lambda: "permission" in ui.kinds(window), 60)
-        await asyncio.sleep(0.3)
+        await ui.frames(window, 2)
         await ui.screenshot(window, "e2e-04-exec-approval")
         allow = ui.item(window, "permissionOption_allow-once")
         allow.forceActiveFocus()
@@ -70,13 +70,13 @@ def test_an_exec_approval_asked_while_the_user_is_in_another_chat_waits_for_them
         rows = lambda: {e["key"]: e for e in objects.sessions.entries()}  # noqa: E731
         await ui.until(lambda: rows().get(first, {}).get("needsYou"), 60)
         assert "permission" not in ui.kinds(window)
-        await asyncio.sleep(1.0)
+        await asyncio.sleep(1.0)  # time for what must not happen to show: an absence has no event
         assert rows()[first]["needsYou"] and objects.host.sessions.pending_permissions == 1
         await ui.screenshot(window, "e2e-05-approval-in-another-chat")
         objects.session.openSession(first)
         await ui.until(lambda: objects.session.sessionKey == first, 30)
         await ui.until(lambda: "permission" in ui.kinds(window), 30)
-        await asyncio.sleep(0.3)
+        await ui.frames(window, 2)
         allow = ui.item(window, "permissionOption_allow-once")
         allow.forceActiveFocus()
         await ui.key(window, Qt.Key.Key_Return)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from app.renderer.pipeline import HeadlessPipeline
@@ -13,13 +11,11 @@ pytestmark = pytest.mark.e2e
 
 async def test_initialize_shows_starting_then_ready(make_service, openclaw):
     service, envelopes = make_service(openclaw.agent_argv())
-    started = time.monotonic()
     info = await service.start()
     states = [e.state for e in envelopes.of_kind("agent_state")]
     assert states[0] == "starting" and states[-1] == "ready"
     assert info.name == "openclaw-acp" and info.supports("loadSession")
     assert info.supports("sessionCapabilities", "list")
-    assert time.monotonic() - started > 0.5  # a real bridge: seconds, shown as "starting"
 
 
 async def test_new_session_has_a_gateway_session_key(make_service, openclaw):

@@ -114,7 +114,7 @@ def cli_lines(text: str) -> list[dict]:
 async def propose_and_wait_for_the_card(chat: Chat, command: str, words: str = "propose") -> None:
     await chat.ui.type_and_send(chat.window, f"{words} {command}")
     await chat.ui.until(lambda: chat.ui.find(chat.window, "proposalButton_1_0") is not None, 90)
-    await asyncio.sleep(0.2)
+    await chat.ui.frames(chat.window, 2)
     # ClawQt answered OpenClaw's exec approval itself: no permission row, no tool card for the CLI
     assert chat.envelopes.of_kind("permission_request") == []
     kinds = chat.ui.kinds(chat.window)
@@ -197,7 +197,7 @@ def test_openclaw_proposes_the_user_cancels_with_esc_and_nothing_runs(
         await propose_and_wait_for_the_card(chat, f"touch {marker}")
         assert_allowed_once_silently(chat, f"touch {marker}")
         # past exec's default 10 s yield: the wait the hidden context asks for keeps the CLI in the turn
-        await asyncio.sleep(EXEC_DEFAULT_YIELD_S + 1)
+        await asyncio.sleep(EXEC_DEFAULT_YIELD_S + 1)  # past the yield (above)
         assert chat.window.objects.session.busy and fake_model.proposal_results[results_before:] == []
 
         await decide(chat, Qt.Key.Key_Escape)
@@ -207,7 +207,7 @@ def test_openclaw_proposes_the_user_cancels_with_esc_and_nothing_runs(
         assert validation["status"] == "accepted"
         assert final == {"phase": "final", "status": "cancelled", "proposal_id": validation["proposal_id"]}
         assert ui.item(chat.window, "proposalState").property("text").startswith("Cancelled")
-        await asyncio.sleep(0.5)
+        await asyncio.sleep(0.5)  # time for what must not happen to show: an absence has no event
         assert not marker.exists()
 
     ui.run(scenario(), timeout=240)

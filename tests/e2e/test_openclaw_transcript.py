@@ -200,7 +200,7 @@ async def test_a_heartbeat_session_the_gateway_ran_by_itself_is_hidden(make_serv
         page = await service.list_sessions()
         if any(before.get(s.session_key, "") != s.updated_at for s in page.sessions):
             break
-        await asyncio.sleep(0.5)
+        await asyncio.sleep(0.5)  # the poll's interval
     assert page is not None
     new = [s for s in page.sessions if before.get(s.session_key, "") != s.updated_at]
     assert new, "the gateway ran no heartbeat"

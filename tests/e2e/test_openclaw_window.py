@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 from PySide6.QtCore import Qt
 
@@ -71,7 +69,7 @@ def test_window_hides_a_heartbeat_only_session_and_a_restart_reopens_the_chat_sh
         assert heartbeat_key not in keys()
         assert again.objects.session.sessionKey == real_key  # the chat shown at quit, loaded again
         await ui.until(lambda: "user" in ui.kinds(again), 30)
-        await asyncio.sleep(0.2)
+        await ui.frames(again, 2)
         await ui.screenshot(again, "e2e-02-heartbeat-hidden")
 
     ui.run(scenario(), timeout=180)

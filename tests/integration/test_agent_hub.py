@@ -48,7 +48,7 @@ async def _until(predicate: Any, timeout: float = 15.0) -> Any:
         value = predicate()
         if value:
             return value
-        await asyncio.sleep(0.02)
+        await asyncio.sleep(0.02)  # the poll's interval
     raise AssertionError(f"not within {timeout} s")
 
 

@@ -146,7 +146,7 @@ asyncio.run(main())
     grandchild = int(pidfile.read_text())
     deadline = time.monotonic() + 5
     while (process_alive(leader) or process_alive(grandchild)) and time.monotonic() < deadline:
-        time.sleep(0.05)
+        time.sleep(0.05)  # the poll's interval
     assert not process_alive(leader)
     assert not process_alive(grandchild)
 
@@ -158,7 +158,7 @@ async def test_quitting_while_the_agent_starts_leaves_no_task_error_and_no_proce
     starting = asyncio.create_task(service.start())
     deadline = time.monotonic() + 10
     while service.connection.pid is None and time.monotonic() < deadline:
-        await asyncio.sleep(0.01)
+        await asyncio.sleep(0.01)  # the poll's interval
     pid = service.connection.pid
     await asyncio.sleep(0.2)  # initialize is in flight
     await service.shutdown()

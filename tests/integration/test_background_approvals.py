@@ -16,7 +16,7 @@ async def test_a_permission_asked_after_switching_away_waits_and_its_answer_reac
     second = await service.new_session()  # the user is in another chat when the agent asks
     request = (await envelopes.wait_for(lambda log: log.of_kind("permission_request")))[0]
     assert request.session_key == first.session_key and service.active_session_key == second.session_key
-    await asyncio.sleep(0.3)
+    await asyncio.sleep(0.3)  # time for what must not happen to show: an absence has no event
     assert not running.done() and not envelopes.of_kind("permission_resolved")  # it waits
     assert service.pending_permissions == 1
     shown = await service.activate_session(first.session_key)  # back: the same turn, no reload

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 
 import pytest
 
@@ -61,10 +60,8 @@ async def test_response_with_unknown_id_is_dropped(make_service):
 
 async def test_agent_that_never_answers_initialize_times_out_with_stderr_tail(make_service):
     service, envelopes = make_service(scripted_agent_argv("--no-init"), init_timeout=1.0)
-    started = time.monotonic()
     with pytest.raises(AgentUnavailable) as info:
-        await service.start()
-    assert time.monotonic() - started < 5
+        await asyncio.wait_for(service.start(), 30)  # the 1 s limit ends it; only a hang reaches 30 s
     assert str(info.value) == "The agent scripted_agent did not answer initialize within 1 s."
     assert "client capabilities" in info.value.details  # the stderr tail stands behind the sentence
     assert envelopes.of_kind("agent_state")[-1].state == "failed"
@@ -125,10 +122,9 @@ async def test_agent_that_exits_during_a_load(make_service):
 async def test_a_5_mb_stderr_flood_does_not_stall_the_agent(make_service, tmp_path):
     service, envelopes = make_service(scripted_agent_argv())
     session = await service.new_session()
-    started = time.monotonic()
-    result = await asyncio.wait_for(service.prompt(session.session_key, "stderrflood"), 20)
+    # an undrained stderr pipe blocks the agent for good: only that reaches the ceiling
+    result = await asyncio.wait_for(service.prompt(session.session_key, "stderrflood"), 60)
     assert result.stop_reason == "end_turn" and "flooded" in envelopes.text()
-    assert time.monotonic() - started < 10
     assert service.connection._process.stderr.total_bytes >= 5 * 1024 * 1024
     tail = service.connection.stderr_tail(5)
     assert tail.count("\n") == 4 and "EEEE" in tail  # bounded ring, newest lines

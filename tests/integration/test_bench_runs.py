@@ -36,6 +36,9 @@ EXPECTED = (
     "keystroke_echo",
     "proposal_roundtrip",
     "frozen_startup",
+    "loop_stalls",
+    "trace_open",
+    "ui_frames",
 )
 HANG_AFTER_S = 300  # a benchmark stuck this long prints its stacks and exits (the failure shows where)
 QUICK_RUN = ("--rounds", "1", "--quick", "--hang-after", str(HANG_AFTER_S))

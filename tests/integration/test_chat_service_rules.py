@@ -157,7 +157,7 @@ async def test_prompt_refused_while_a_load_runs(make_service):
     service, _ = make_service(scripted_agent_argv())
     session = await service.new_session()
     loading = asyncio.create_task(service.load_session("slow-load"))
-    await asyncio.sleep(0.1)
+    await asyncio.sleep(0.1)  # the slow load is under way (it answers after 0.5 s)
     with pytest.raises(PromptRefused) as info:
         await service.prompt(session.session_key, "hello")
     assert info.value.code == "load-running"

@@ -287,7 +287,7 @@ async def test_it_announces_http_mcp_and_the_terminal_commands(spawn, tmp_path) 
     agent = await spawn()
     assert agent.initialize["agentCapabilities"]["mcpCapabilities"]["http"] is True
     session = await agent.conn.new_session(cwd=str(tmp_path))
-    await asyncio.sleep(0.2)
+    await _until(lambda: agent.client.updates(session.session_id, "available_commands_update"))
     (commands,) = agent.client.updates(session.session_id, "available_commands_update")
     names = {c["name"] for c in commands["availableCommands"]}
     assert {"terminals", "terminal"} <= names
@@ -419,7 +419,7 @@ async def test_load_and_resume_replace_the_servers_and_the_history_keeps_the_blo
 
 async def _until(predicate: Callable[[], Any]) -> None:
     while not predicate():
-        await asyncio.sleep(0.02)
+        await asyncio.sleep(0.02)  # the poll's interval
 
 
 async def test_a_bearer_the_server_refuses_is_said_and_the_tools_never_run(spawn, served, tmp_path) -> None:

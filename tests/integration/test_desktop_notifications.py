@@ -54,7 +54,7 @@ async def test_a_click_comes_back_with_the_chat_it_was_about(session_bus):
         for _ in range(250):
             if len(clicked) == 2:
                 break
-            await asyncio.sleep(0.02)
+            await asyncio.sleep(0.02)  # the poll's interval
         assert clicked == ["chat-1", "chat-2"]
     finally:
         await notifications.close()

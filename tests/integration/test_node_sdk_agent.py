@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 
 import pytest
 
@@ -170,17 +169,14 @@ async def test_cancel_mid_stream_keeps_the_partial_text(node_service):
     service, envelopes = node_service
     session = await service.new_session()
     key = session.session_key
-    started = time.monotonic()
     turn = asyncio.create_task(service.prompt(key, "go slow please"))
     await envelopes.wait_for(lambda log: log.text(key).count("tick ") >= 3)
     assert not turn.done()
 
     assert await service.cancel(key) is True
-    result = await asyncio.wait_for(turn, 5)
-    elapsed = time.monotonic() - started
-
+    result = await asyncio.wait_for(turn, 30)
+    # not cancelled, it would have streamed on for 10 s and ended its turn
     assert result.stop_reason == "cancelled"
-    assert elapsed < 5, f"the agent took {elapsed:.2f} s to stop (it streams for 10 s if not cancelled)"
     partial = envelopes.text(key)
     assert partial.startswith("tick 0 tick 1 tick 2 ")
     ticks = partial.count("tick ")
@@ -190,7 +186,7 @@ async def test_cancel_mid_stream_keeps_the_partial_text(node_service):
     assert not service.is_live(key)
 
     # nothing more streams in after the turn settled, and the session still works
-    await asyncio.sleep(0.3)
+    await asyncio.sleep(0.3)  # time for what must not happen to show: an absence has no event
     assert envelopes.text(key) == partial
     again = await service.prompt(key, "after cancel")
     assert again.stop_reason == "end_turn"

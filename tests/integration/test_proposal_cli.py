@@ -92,7 +92,7 @@ async def test_accepted_then_the_users_decision_arrive_as_two_lines_read_while_t
             "proposal_id": "p-0",
             "retryable": False,
         }
-        await asyncio.sleep(0.2)
+        await asyncio.sleep(0.2)  # time for what must not happen to show: an absence has no event
         assert proc.returncode is None, "the CLI waits for the user's decision"
         request, uid = handler.requests[0]
         assert json.loads(request) == {"version": 1, "channel": channel, "payload": payload}
@@ -200,10 +200,10 @@ async def test_stop_answers_a_waiting_cli_unavailable(runtime):
 async def test_the_cli_reaches_an_endpoint_that_starts_late_on_a_retry(runtime):
     handler = Recording("unknown_channel")
     endpoint = ProposalEndpoint(secrets.token_hex(16), handler)
-    started = time.monotonic()
     proc = await _start_cli(_channel(endpoint.instance), "{}")
-    # the CLI's first try comes at its start-up (tens of ms); the endpoint appears after it
-    await asyncio.sleep(0.3)
+    # the CLI's first try comes at its start-up; the endpoint appears within its 0.75 s of retries
+    # (the exact schedule is checked with a stand-in for sleep below)
+    await asyncio.sleep(0.3)  # the endpoint appears after the CLI's first try
     await endpoint.start()
     try:
         code, out, err = await _finish(proc)
@@ -211,7 +211,6 @@ async def test_the_cli_reaches_an_endpoint_that_starts_late_on_a_retry(runtime):
         await endpoint.stop()
     assert (code, err) == (0, ""), err
     assert json.loads(out)["status"] == "unknown_channel"
-    assert time.monotonic() - started < 5
 
 
 def test_a_socket_that_appears_during_the_backoff_is_reached_on_the_next_try(runtime, monkeypatch):
@@ -232,31 +231,33 @@ def test_a_socket_that_appears_during_the_backoff_is_reached_on_the_next_try(run
     assert slept == [0.05, 0.1], "the third try connected; no wait after it"
 
 
-@pytest.mark.timing
 def test_the_retries_sleep_between_tries_and_never_after_the_last(runtime, monkeypatch):
+    """Every wait of the CLI is one of these sleeps: four of them for five tries, none after the last."""
     slept: list[float] = []
-    real_sleep = time.sleep
-    monkeypatch.setattr(proposal_cli.time, "sleep", slept.append)
+    tries: list[str] = []
+    real_connect = socket.socket.connect
+
+    def sleep(seconds: float) -> None:
+        slept.append(seconds)
+        tries.append("slept")
+
+    def connect(sock: socket.socket, address: object) -> None:
+        tries.append("tried")
+        real_connect(sock, address)
+
+    monkeypatch.setattr(proposal_cli.time, "sleep", sleep)
+    monkeypatch.setattr(socket.socket, "connect", connect)
     missing = socket_path(secrets.token_hex(16))
     with pytest.raises(proposal_cli.TransportError, match=r"tried 5 times over 0\.75 s"):
         proposal_cli.connect(missing)
     assert slept == [0.05, 0.1, 0.2, 0.4], "four waits for five tries"
-
-    monkeypatch.setattr(proposal_cli.time, "sleep", real_sleep)
-    started = time.monotonic()
-    with pytest.raises(proposal_cli.TransportError):
-        proposal_cli.connect(missing)
-    elapsed = time.monotonic() - started
-    assert 0.75 <= elapsed < 0.75 + 0.3, f"{elapsed:.3f} s: the last try is not followed by a wait"
+    assert tries == ["tried", "slept"] * 4 + ["tried"], "the last try is followed by no wait"
 
 
 async def test_no_endpoint_at_all_is_a_transport_error_after_the_last_try(runtime):
-    started = time.monotonic()
     code, out, err = await _finish(await _start_cli(_channel(secrets.token_hex(16)), "{}"))
-    elapsed = time.monotonic() - started
     assert code == 1 and out == ""
     assert err.count("\n") == 1 and "no ClawQt is listening" in err and "tried 5 times" in err
-    assert elapsed >= 0.75
 
 
 async def test_a_connection_closed_before_the_first_line_is_a_transport_error(runtime):

@@ -43,7 +43,7 @@ class Recording:
     async def handle(self, request_line: bytes, peer_uid: int) -> tuple[dict, asyncio.Future | None]:
         self.requests.append((request_line, peer_uid))
         if self.delay:
-            await asyncio.sleep(self.delay)
+            await asyncio.sleep(self.delay)  # the handler's slowness the test asked for
         if self.status != "accepted":
             return {"phase": "validation", "status": self.status, "reason": "no", "retryable": False}, None
         proposal_id = f"p-{len(self.finals)}"
@@ -262,9 +262,8 @@ async def test_a_request_that_never_completes_or_a_slow_validation_ends_at_the_d
         assert lines[0]["status"] == "invalid_schema" and lines[0]["retryable"] is True
         assert "no complete request line arrived within" in lines[0]["reason"]
 
-        started = asyncio.get_running_loop().time()
         lines, writer, reader = await _request(endpoint.path, _frame(100))
-        assert asyncio.get_running_loop().time() - started < 2.0
+        # the handler would accept after 5 s: "unavailable" is the deadline's answer
         assert lines[0]["status"] == "unavailable" and lines[0]["retryable"] is True
         assert await reader.read() == b"", "no final line after a failed validation"
         writer.close()
@@ -287,7 +286,7 @@ async def test_a_client_that_goes_away_cancels_its_final_future(runtime_dir):
         for _ in range(100):
             if not endpoint._connections:
                 break
-            await asyncio.sleep(0.01)
+            await asyncio.sleep(0.01)  # the poll's interval
         assert not endpoint._connections
     finally:
         await endpoint.stop()
@@ -307,10 +306,8 @@ async def test_stop_answers_every_waiting_client_unavailable(runtime_dir):
     reader3, writer3 = await _client(endpoint.path)
     writer3.write(_frame(100))
     while not slow.requests:
-        await asyncio.sleep(0.01)
-    started = asyncio.get_running_loop().time()
-    await endpoint.stop()
-    assert asyncio.get_running_loop().time() - started < 1.0
+        await asyncio.sleep(0.01)  # the poll's interval
+    await asyncio.wait_for(endpoint.stop(), 15)  # it must not wait for the 30 s validation
     for proposal_id, writer, reader in waiting:
         final = json.loads(await asyncio.wait_for(reader.readline(), 5))
         assert final == {"phase": "final", "status": "unavailable", "proposal_id": proposal_id}

@@ -47,5 +47,5 @@ async def test_a_hidden_character_in_a_proposal_is_refused_with_a_card_saying_wh
     assert cards[0].choices[0].actions[0].input == typed  # the card writes it out
     assert not service.confirm(cards[0].proposal_id, 1, 0)  # nothing to run
     assert service.channels.awaiting() == []  # no card a key could confirm
-    await asyncio.sleep(0.3)
+    await asyncio.sleep(0.3)  # time for what must not happen to show: an absence has no event
     assert not marker.exists() and terminals.info(terminal) is not None

@@ -120,7 +120,7 @@ async def test_the_canonical_command_is_allowed_silently_runs_and_the_users_conf
     for _ in range(200):
         if marker.exists():
             break
-        await asyncio.sleep(0.02)
+        await asyncio.sleep(0.02)  # the poll's interval
     assert marker.exists()
     assert not service.confirm(card.proposal_id, 1, 0)  # once: a second confirmation does nothing
     assert envelopes[-1].state == "confirmed"
@@ -140,7 +140,7 @@ async def test_a_cancelled_card_tells_the_cli_and_runs_nothing(pipeline):
     assert second["status"] == "cancelled"
     assert not service.confirm(first["proposal_id"], 1, 0)
     await cli.wait()
-    await asyncio.sleep(0.3)
+    await asyncio.sleep(0.3)  # time for what must not happen to show: an absence has no event
     assert not marker.exists()
 
 
@@ -214,7 +214,7 @@ async def test_an_agent_that_runs_the_command_without_asking_gets_its_card_once(
     for _ in range(200):
         if marker.exists():
             break
-        await asyncio.sleep(0.02)
+        await asyncio.sleep(0.02)  # the poll's interval
     assert marker.exists()
 
 
@@ -466,7 +466,7 @@ async def test_the_mcp_tool_door_takes_the_same_validation_and_card_and_answers_
                 cards = [e for e in envelopes if isinstance(e, ProposalEnvelope)]
                 if cards:
                     break
-                await asyncio.sleep(0.02)
+                await asyncio.sleep(0.02)  # the poll's interval
             card = cards[0]
             assert card.state == "awaiting" and card.send_target == terminal and not marker.exists()
             assert service.confirm(card.proposal_id, 1, 0)
@@ -480,7 +480,7 @@ async def test_the_mcp_tool_door_takes_the_same_validation_and_card_and_answers_
         for _ in range(200):
             if marker.exists():
                 break
-            await asyncio.sleep(0.02)
+            await asyncio.sleep(0.02)  # the poll's interval
         assert marker.exists()
     finally:
         await participation.stop()
@@ -512,7 +512,7 @@ async def test_confirming_open_and_send_opens_a_terminal_in_its_folder_that_runs
     for _ in range(200):
         if marker.exists():
             break
-        await asyncio.sleep(0.02)
+        await asyncio.sleep(0.02)  # the poll's interval
     assert marker.exists()
 
 

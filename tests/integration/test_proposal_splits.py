@@ -45,7 +45,7 @@ async def output_has(terminals, terminal_id: str, text: str) -> None:
     for _ in range(300):
         if text in terminals.output(terminal_id).replace("\r", ""):
             return
-        await asyncio.sleep(0.02)
+        await asyncio.sleep(0.02)  # the poll's interval
     raise AssertionError(f"{text!r} not in {terminals.output(terminal_id)!r}")
 
 

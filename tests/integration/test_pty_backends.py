@@ -52,7 +52,7 @@ async def test_kill_keeps_the_output_and_reports_the_signal(spawn, tmp_path):
     deadline = time.monotonic() + 10
     while "started" not in terminals.output("s", tid)["output"]:
         assert time.monotonic() < deadline
-        await asyncio.sleep(0.02)
+        await asyncio.sleep(0.02)  # the poll's interval
     terminals.kill("s", tid)
     status = await asyncio.wait_for(terminals.wait_for_exit("s", tid), 10)
     assert status == {"exitCode": None, "signal": "SIGKILL"}
@@ -72,7 +72,7 @@ async def test_shutdown_leaves_no_process(spawn, tmp_path):
     deadline = time.monotonic() + 10
     while any(process_alive(pid) for pid in pids):
         assert time.monotonic() < deadline, "a terminal outlived the app"
-        await asyncio.sleep(0.05)
+        await asyncio.sleep(0.05)  # the poll's interval
     assert len(terminals) == 0
 
 
@@ -98,15 +98,15 @@ def test_closing_a_running_terminal_never_raises_and_ends_it(tmp_path):
         pty.close()  # must not raise
     deadline = time.monotonic() + 5
     while any(process_alive(pty.pid) for pty in ptys) and time.monotonic() < deadline:
-        time.sleep(0.05)
+        time.sleep(0.05)  # the poll's interval
     assert not any(process_alive(pty.pid) for pty in ptys)
 
 
 def test_closing_without_a_kill_ends_a_child_that_ignores_hangups(tmp_path):
     pty = spawn_pty(["bash", "-c", "trap '' HUP INT TERM; sleep 300"], str(tmp_path), {}, (24, 80))
-    time.sleep(0.3)
+    time.sleep(0.3)  # bash has set its traps before the close
     pty.close()
     deadline = time.monotonic() + 5
     while process_alive(pty.pid) and time.monotonic() < deadline:
-        time.sleep(0.05)
+        time.sleep(0.05)  # the poll's interval
     assert not process_alive(pty.pid)

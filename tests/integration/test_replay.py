@@ -43,7 +43,7 @@ async def _answer_permissions(service, envelopes, choose: str) -> None:
                 answered.add(request.request_id)
                 option = next(o["optionId"] for o in request.options if o["kind"] == choose)
                 service.answer_permission(request.request_id, option)
-        await asyncio.sleep(0.01)
+        await asyncio.sleep(0.01)  # the poll's interval
 
 
 async def test_replay_of_a_recorded_demo_session_equals_the_live_timeline(make_service, tmp_path):

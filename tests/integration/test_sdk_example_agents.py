@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-import time
 from pathlib import Path
 
 import pytest
@@ -244,15 +243,13 @@ async def test_ts_example_stops_mid_stream_with_cancelled(run, ts_example):
     key = timeline.session_key
     turn = asyncio.create_task(pipeline.prompt(key, "go"))
     await envelopes.wait_for(lambda log: log.updates("agent_message_chunk"))
-    stopped_at = time.monotonic()
     assert await service.cancel(key) is True
-    result = await asyncio.wait_for(turn, 5)
-    assert result.stop_reason == "cancelled"
-    assert time.monotonic() - stopped_at < 2.5  # at its next 1 s step (a full turn takes 4 s more)
+    result = await asyncio.wait_for(turn, 30)
+    assert result.stop_reason == "cancelled"  # at its next 1 s step (not cancelled: a full turn)
     assert _texts(timeline, "assistant") == [
         "I'll help you with that. Let me start by reading some files to understand the current situation."
     ]  # the partial reply stays
-    await asyncio.sleep(1.2)
+    await asyncio.sleep(1.2)  # past its next 1 s step: an absence has no event to wait for
     assert len(envelopes.updates("agent_message_chunk")) == 1  # and nothing comes in after the Stop
 
 

@@ -169,4 +169,4 @@ async def test_other_failures_are_no_sign_in(make_service):
         await service.new_session()
     assert not isinstance(info.value, SignInRequired) and service.connection.state == "ready"
     assert _sign_ins(envelopes) == []
-    await asyncio.sleep(0)
+    await asyncio.sleep(0)  # one turn of the loop: what was left scheduled runs

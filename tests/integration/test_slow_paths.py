@@ -6,53 +6,41 @@ order: nothing the agent sent after it is handled before it. A real scripted age
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 
-import pytest
-
+from app.main import process_tree
 from tests.conftest import process_alive, scripted_agent_argv
-
-
-class LoopStalls:
-    """The longest gap between turns of the running loop while it runs (a 5 ms tick)."""
-
-    def __init__(self) -> None:
-        self.longest = 0.0
-        self._task: asyncio.Task[None] | None = None
-
-    async def _tick(self) -> None:
-        last = time.perf_counter()
-        while True:
-            await asyncio.sleep(0.005)
-            now = time.perf_counter()
-            self.longest = max(self.longest, now - last)
-            last = now
-
-    async def __aenter__(self) -> LoopStalls:
-        self._task = asyncio.get_running_loop().create_task(self._tick())
-        await asyncio.sleep(0)  # ticking from now on
-        return self
-
-    async def __aexit__(self, *_exc: object) -> None:
-        assert self._task is not None
-        self._task.cancel()
-
-    @property
-    def ms(self) -> float:
-        return self.longest * 1000
 
 
 async def _until(predicate, timeout: float) -> None:
     deadline = time.monotonic() + timeout
     while not predicate():
         assert time.monotonic() < deadline, "condition not met in time"
-        await asyncio.sleep(0.02)
+        await asyncio.sleep(0.02)  # the poll's interval
 
 
-@pytest.mark.timing
-async def test_closing_a_chat_with_64_agent_terminals_does_not_stall_the_loop(make_service):
-    """Each terminal's kill scanned /proc (and scanned again for children forked meanwhile): 64 of them
-    stalled the loop 0.3-1.6 s."""
+async def test_closing_a_chat_with_64_agent_terminals_scans_proc_off_the_loop_in_one_go(
+    make_service, monkeypatch
+):
+    """Each terminal's kill scanned /proc on the loop (and scanned again for children forked meanwhile):
+    64 of them stalled it 0.3-1.6 s (bench/loop_stalls.py measures the stall now). The scopes asked for
+    in one turn are swept together, in a worker thread."""
+    sweeps: list[int] = []
+    scans_on_the_loop: list[object] = []
+    real_kill_scopes, real_tagged = process_tree.kill_scopes, process_tree._tagged
+
+    def sweeping(scopes, rounds: int = 3) -> int:
+        sweeps.append(len(scopes or ()))
+        return real_kill_scopes(scopes, rounds)
+
+    def scanning(scopes):
+        if threading.current_thread() is threading.main_thread():
+            scans_on_the_loop.append(scopes)
+        return real_tagged(scopes)
+
+    monkeypatch.setattr(process_tree, "kill_scopes", sweeping)
+    monkeypatch.setattr(process_tree, "_tagged", scanning)
     service, envelopes = make_service(scripted_agent_argv())
     session = await service.new_session()
     await service.prompt(session.session_key, "term-many 64")
@@ -60,22 +48,21 @@ async def test_closing_a_chat_with_64_agent_terminals_does_not_stall_the_loop(ma
     terminals = service.terminals.terminals
     pids = [t.pty.pid for t in terminals._terminals.values()]
     assert terminals.running_count == 64 and all(process_alive(p) for p in pids)
-    async with LoopStalls() as stalls:
-        await service.close_session(session.session_key)
-        await _until(lambda: not any(process_alive(p) for p in pids), 20)
-        await _until(lambda: len(terminals) == 0 and terminals.running_count == 0, 20)
-    assert stalls.ms < 150, f"closing 64 terminals stalled the loop {stalls.ms:.0f} ms"
+    sweeps.clear()
+    await service.close_session(session.session_key)
+    await _until(lambda: not any(process_alive(p) for p in pids), 30)
+    await _until(lambda: len(terminals) == 0 and terminals.running_count == 0, 30)
+    assert not scans_on_the_loop, f"{len(scans_on_the_loop)} scans of /proc on the loop's thread"
+    assert sweeps and sweeps[0] == 64 and len(sweeps) <= 2, sweeps  # every scope in the first sweep
 
 
-@pytest.mark.timing
-async def test_a_100_mb_line_from_the_agent_is_parsed_off_the_loop_and_in_order(make_service):
-    """One 100 MB session/update of text written as \\uXXXX escapes: parsing it on the loop stalled it
-    300 ms and more."""
+async def test_a_100_mb_line_from_the_agent_arrives_whole_and_in_order(make_service):
+    """One 100 MB session/update of text written as \\uXXXX escapes, then a short one: both arrive, in
+    the order sent (the line is parsed in a worker thread: tests/unit/test_transport_and_block_model.py;
+    the loop's stall is measured by bench/loop_stalls.py)."""
     service, envelopes = make_service(scripted_agent_argv())
     session = await service.new_session()
-    async with LoopStalls() as stalls:
-        await service.prompt(session.session_key, "hostile-bigline 100 escaped")
+    await service.prompt(session.session_key, "hostile-bigline 100 escaped")
     chunks = [e.notification["update"]["content"]["text"] for e in envelopes.updates("agent_message_chunk")]
     assert len(chunks) == 2 and chunks[1] == "after the big line"  # in the order sent
     assert len(chunks[0]) > 50_000_000 and chunks[0].startswith("Grüße, 世界 and Привет")
-    assert stalls.ms < 250, f"the 100 MB line stalled the loop {stalls.ms:.0f} ms"

@@ -31,7 +31,7 @@ async def _held_pid(pidfile) -> int:
     while time.monotonic() < deadline:
         if pidfile.exists() and (text := pidfile.read_text()).endswith("\n"):
             return int(text)
-        await asyncio.sleep(0.05)
+        await asyncio.sleep(0.05)  # the poll's interval
     raise AssertionError(f"the held terminal never wrote its pid to {pidfile}")
 
 
@@ -101,7 +101,7 @@ async def test_client_terminals_end_when_the_app_quits(make_service, tmp_path):
     await service.shutdown()
     deadline = time.monotonic() + 5
     while process_alive(pid) and time.monotonic() < deadline:
-        time.sleep(0.05)
+        time.sleep(0.05)  # the poll's interval
     assert not process_alive(pid)
 
 
@@ -112,7 +112,7 @@ async def test_client_terminals_end_when_their_session_closes(make_service, tmp_
     await service.close_session(timeline.session_key)
     deadline = time.monotonic() + 5
     while process_alive(pid) and time.monotonic() < deadline:
-        time.sleep(0.05)
+        time.sleep(0.05)  # the poll's interval
     assert not process_alive(pid) and len(service.terminals) == 0
 
 
@@ -158,12 +158,12 @@ async def test_a_stopped_turn_s_terminal_left_running_is_killed_after_a_grace_ou
     assert (await running).stop_reason == "cancelled"
     assert process_alive(pid)  # the agent gets its grace first
     while process_alive(pid) and time.monotonic() - stopped_at < STOP_GRACE_S + 5:
-        await asyncio.sleep(0.05)
+        await asyncio.sleep(0.05)  # the poll's interval
     assert not process_alive(pid)
     assert time.monotonic() - stopped_at >= STOP_GRACE_S - 0.1
     terminal = _tool(timeline, "t-stop").terminal
     while not terminal.exited:
-        await asyncio.sleep(0.05)
+        await asyncio.sleep(0.05)  # the poll's interval
     assert (terminal.signal, terminal.note) == ("SIGKILL", "killed after Stop")
     assert "started" in render_screen(terminal.output)
 
@@ -179,7 +179,7 @@ async def test_a_finished_turn_s_terminals_are_not_killed_by_a_later_stop(
     await pipeline.prompt(timeline.session_key, "term-hold")
     held = await _held_pid(tmp_path / "held.pid")
     running = asyncio.create_task(pipeline.prompt(timeline.session_key, "silent"))
-    await asyncio.sleep(0.2)
+    await asyncio.sleep(0.2)  # the silent turn is under way before the Stop
     assert await service.cancel(timeline.session_key)
     await running
     await asyncio.sleep(0.8)  # well past the (shortened) grace

@@ -130,7 +130,7 @@ async def test_authorized_calls_keep_their_own_limit_whatever_idle_connections_t
         waiting = [asyncio.ensure_future(post(server.port, READ_CALL)) for _ in range(MAX_CALLS)]
         async with asyncio.timeout(20):
             while len(tools.calls) < MAX_CALLS:
-                await asyncio.sleep(0.02)
+                await asyncio.sleep(0.02)  # the poll's interval
         over = await post(server.port, READ_CALL)
         tools.block.set()
         answers = await asyncio.wait_for(asyncio.gather(*waiting), 20)

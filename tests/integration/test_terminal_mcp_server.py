@@ -160,7 +160,7 @@ async def raw_exchange(port: int, *pieces: bytes, pause: float = 0.0, timeout: f
                 writer.write(piece)
                 await writer.drain()
                 if pause:
-                    await asyncio.sleep(pause)
+                    await asyncio.sleep(pause)  # the pause the test asked for
         async with asyncio.timeout(timeout):
             with contextlib.suppress(ConnectionError):
                 while chunk := await reader.read(65536):
@@ -179,7 +179,7 @@ async def trickle(port: int, head: bytes) -> bytes | str:
         for start in range(0, len(head), 1024):
             writer.write(head[start : start + 1024])
             await writer.drain()
-            await asyncio.sleep(0.005)
+            await asyncio.sleep(0.005)  # a slow client's pace
         async with asyncio.timeout(5):
             return await reader.read()
     except ConnectionError:
@@ -608,7 +608,7 @@ class Live:
     async def user_output_contains(self, terminal_id: str, needle: str, timeout: float = 10.0) -> None:
         async with asyncio.timeout(timeout):
             while needle not in self.terminals.output(terminal_id):
-                await asyncio.sleep(0.02)
+                await asyncio.sleep(0.02)  # the poll's interval
 
 
 @pytest.fixture
@@ -670,7 +670,7 @@ async def test_every_tool_through_the_real_server_on_a_real_shell(live):
         await session.call_tool(
             "send_terminal_input", {"contextToken": token, "terminalId": terminal_id, "text": "sleep 30\n"}
         )
-        await asyncio.sleep(0.3)
+        await asyncio.sleep(0.3)  # `sleep 30` runs before the interrupt
         interrupted = await session.call_tool(
             "send_terminal_input", {"contextToken": token, "terminalId": terminal_id, "interrupt": True}
         )
@@ -729,7 +729,7 @@ async def test_a_token_of_another_chat_cannot_reach_a_terminal_pinned_to_this_on
     assert refusal_code(write_a) == "pinned-to-another-chat"
     assert listed_a["sessions"] == [] and listed_a["recentTerminalIds"] == []
     assert not read_b.is_error
-    await asyncio.sleep(0.3)
+    await asyncio.sleep(0.3)  # time for what must not happen to show: an absence has no event
     assert not (live.root / "from-a").exists()
 
 
@@ -773,7 +773,7 @@ async def test_status_only_gives_status_and_refuses_input(live):
         )
     assert read["statusOnly"] is True and read["output"] == "" and read["status"] == "running"
     assert refusal_code(write) == "status-only" and refusal_code(interrupt) == "status-only"
-    await asyncio.sleep(0.3)
+    await asyncio.sleep(0.3)  # time for what must not happen to show: an absence has no event
     assert not (live.root / "typed").exists()
 
 
@@ -791,7 +791,7 @@ async def test_a_write_without_a_terminal_id_is_refused(live):
     assert missing.is_error and "terminalId" in missing.content[0].text
     assert refusal_code(empty) == "terminal-id-required"
     assert listed["recentTerminalIds"] == [terminal_id]  # there was an obvious target; none was guessed
-    await asyncio.sleep(0.3)
+    await asyncio.sleep(0.3)  # time for what must not happen to show: an absence has no event
     assert not (live.root / "guessed").exists()
     assert not live.terminals.info(terminal_id).agent_sent_input
 
@@ -816,7 +816,7 @@ async def test_a_long_poll_that_loses_authorization_while_waiting_is_refused(liv
                 },
             )
         )
-        await asyncio.sleep(0.5)
+        await asyncio.sleep(0.5)  # time for what must not happen to show: an absence has no event
         assert not poll.done()
         if change == "paused":
             live.terminals.set_sharing(terminal_id, "off")
@@ -860,8 +860,8 @@ async def test_an_open_request_past_its_deadline_never_runs_its_command(live):
     assert in_time["state"] == "started"
     async with asyncio.timeout(10):
         while not (live.root / "marker-in-time").exists():
-            await asyncio.sleep(0.05)
-    await asyncio.sleep(0.5)
+            await asyncio.sleep(0.05)  # the poll's interval
+    await asyncio.sleep(0.5)  # time for what must not happen to show: an absence has no event
     assert not (live.root / "marker").exists()
     assert live.terminals.info(terminal_id).state == "expired"
 

@@ -39,7 +39,7 @@ async def shell_printed(terminals: UserTerminals, terminal_id: str, text: str) -
     for _ in range(300):
         if text in terminals.output(terminal_id):
             return
-        await asyncio.sleep(0.02)
+        await asyncio.sleep(0.02)  # the poll's interval
     raise AssertionError(f"{text!r} never printed")
 
 

@@ -48,7 +48,7 @@ async def until(predicate, timeout: float = 10.0):
             return value
         if asyncio.get_running_loop().time() > deadline:
             raise AssertionError("condition not reached")
-        await asyncio.sleep(0.02)
+        await asyncio.sleep(0.02)  # the poll's interval
 
 
 async def read_until(tools, token, terminal_id, text, after=None):
@@ -66,7 +66,7 @@ async def read_until(tools, token, terminal_id, text, after=None):
 async def assert_ctrl_c_stops_a_running_command(tools, token, terminal_id):
     """`sleep 30` interrupted by the tool's Ctrl-C: its follow-up never prints, the next command runs."""
     await tools.send_terminal_input(token, terminal_id, "sleep 30; echo not-$((4+4))\r")
-    await asyncio.sleep(0.3)
+    await asyncio.sleep(0.3)  # `sleep 30` runs before the Ctrl-C
     await tools.send_terminal_input(token, terminal_id, interrupt=True)
     await tools.send_terminal_input(token, terminal_id, "echo after-$((2+3))\r")
     seen, _ = await read_until(tools, token, terminal_id, "after-5")
@@ -220,7 +220,7 @@ async def test_a_long_poll_that_loses_sharing_while_waiting_is_refused(setup):
     waiting = asyncio.ensure_future(
         tools.read_terminal(token, terminal_id, after_sequence=sequence, wait_ms=5000)
     )
-    await asyncio.sleep(0.2)
+    await asyncio.sleep(0.2)  # time for what must not happen to show: an absence has no event
     assert not waiting.done()
     terminals.set_sharing(terminal_id, "off")
     terminals.input(terminal_id, "echo typed-while-paused\r")
@@ -238,7 +238,7 @@ async def test_a_long_poll_returns_as_soon_as_output_arrives(setup):
     waiting = asyncio.ensure_future(
         tools.read_terminal(token, terminal_id, after_sequence=sequence, wait_ms=15000)
     )
-    await asyncio.sleep(0.2)
+    await asyncio.sleep(0.2)  # the read waits before the output comes
     terminals.input(terminal_id, "echo arrived-$((3*3))\r")
     answer = await asyncio.wait_for(waiting, 5)
     assert answer["nextSequence"] > sequence and answer["output"]
@@ -256,10 +256,10 @@ async def test_an_agent_opened_terminal_runs_only_after_the_user_opens_it(setup,
     assert (
         info.state == "pending" and info.pinned_session == "chat-a" and info.command == "touch opened-marker"
     )
-    await asyncio.sleep(0.3)
+    await asyncio.sleep(0.3)  # time for what must not happen to show: an absence has no event
     assert not (tmp_path / "opened-marker").exists()
     answering = asyncio.ensure_future(tools.open_terminal(token, "req-1", command="touch opened-marker"))
-    await asyncio.sleep(0.1)
+    await asyncio.sleep(0.1)  # the open request waits before the terminal is ready
     terminals.ready(terminal_id, 80, 24)
     answer = await asyncio.wait_for(answering, 5)
     assert answer == {"requestId": "req-1", "state": "started", "terminalId": terminal_id}
@@ -288,7 +288,7 @@ async def test_an_open_whose_deadline_passed_never_runs_its_command(setup, tmp_p
     assert terminals.info(terminal_id).state == "expired"
     again = await _open_soon(tools, token, "late", "touch late-marker")
     assert again["state"] == "expired"
-    await asyncio.sleep(0.5)
+    await asyncio.sleep(0.5)  # time for what must not happen to show: an absence has no event
     assert not (tmp_path / "late-marker").exists()
 
 
@@ -299,7 +299,7 @@ async def test_a_refused_open_never_runs_and_cwd_outside_the_workspace_is_refuse
     terminals.refuse(first["terminalId"])
     terminals.ready(first["terminalId"], 80, 24)
     assert (await _open_soon(tools, token, "no", "x"))["state"] == "expired"
-    await asyncio.sleep(0.3)
+    await asyncio.sleep(0.3)  # time for what must not happen to show: an absence has no event
     assert not (tmp_path / "refused-marker").exists()
     with pytest.raises(ToolRefused) as refused:
         await tools.open_terminal(token, "escape", command="true", cwd="../..")

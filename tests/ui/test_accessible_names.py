@@ -5,8 +5,6 @@ and not built around an empty value (a double space)."""
 
 from __future__ import annotations
 
-import asyncio
-
 from PySide6.QtGui import QAccessible
 
 from app.renderer.qt.screen_text import shown
@@ -62,7 +60,7 @@ def test_every_control_of_the_main_states_has_a_name(ui):
         service = objects.host.sessions  # the tour's permission is left waiting: its buttons count too
         await ui.type_and_send(window, "Show me everything")
         await ui.until(lambda: "permission" in ui.kinds(window), 30)
-        await asyncio.sleep(0.3)
+        await ui.frames(window, 2)
         assert unnamed_controls(window) == [], "a permission waiting, the tour's cards"
         request = (
             next(e for e in ui.envelopes(window) if e.kind == "permission_request")
@@ -73,15 +71,15 @@ def test_every_control_of_the_main_states_has_a_name(ui):
         pending = [i for i in objects.session.timeline.items.values() if i.kind == "permission"]
         service.answer_permission(pending[0].request_id, pending[0].options[0]["optionId"])
         await ui.until(lambda: not objects.session.busy, 30)
-        await asyncio.sleep(0.3)
+        await ui.frames(window, 2)
         assert unnamed_controls(window) == [], "the whole tour answered"
         objects.user_terminals.newTerminal()  # the terminal panel with a shell
         await ui.until(lambda: objects.user_terminals.panelOpen, 10)
-        await asyncio.sleep(0.5)
+        await ui.frames(window, 2)
         assert unnamed_controls(window) == [], "the terminal panel"
 
         window.root.openSettings()
-        await asyncio.sleep(0.3)
+        await ui.frames(window, 2)
         assert unnamed_controls(window) == [], "settings"
 
     ui.run(scenario(), 90)

@@ -92,7 +92,7 @@ def test_cards_resolve_preview_and_open_only_where_eligible(ui):
         await ui.until(lambda: focused.hasActiveFocus())
         attachments._states[str(root / "data.csv")]["reason"] = "changed meanwhile"
         attachments.statesChanged.emit()
-        await asyncio.sleep(0.05)
+        await ui.frames(window, 2)
         assert focused.hasActiveFocus() and card(str(root / "notes.md")) is focused
         await ui.key(window, Qt.Key.Key_Space, text=" ")
         await ui.until(lambda: panel.isVisible() and attachments.preview.get("kind") == "markdown")
@@ -390,7 +390,7 @@ def test_cards_hold_no_button_in_a_button_a_folder_opens_in_one_click_and_missin
         attachments.statesChanged.emit()
         await ui.until(lambda: not card(report).isEnabled())
         attachments.activate(report)
-        await asyncio.sleep(0.3)
+        await asyncio.sleep(0.3)  # time for what must not happen to show: an absence has no event
         assert not attachments.preview and opened == [(root / "out").as_uri()]
         attachments._states[report]["status"] = "available"
         attachments.statesChanged.emit()

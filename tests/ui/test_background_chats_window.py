@@ -72,7 +72,7 @@ def test_a_permission_asked_in_a_chat_not_shown_waits_and_is_answered_after_goin
             assert how in ("tray", "alert")
             assert text.endswith("needs you: the agent asks permission to run rm -rf build.")
             assert objects.host.sessions.pending_permissions == 1
-            await asyncio.sleep(0.5)
+            await asyncio.sleep(0.5)  # time for what must not happen to show: an absence has no event
             assert _sidebar(objects)[first]["needsYou"]  # still waiting, not cancelled
             assert objects.host.sessions.pending_permissions == 1
             mark = await ui.until(lambda: visible_mark(window))
@@ -83,7 +83,7 @@ def test_a_permission_asked_in_a_chat_not_shown_waits_and_is_answered_after_goin
         objects.session.openSession(first)
         await ui.until(lambda: objects.session.sessionKey == first)
         await ui.until(lambda: "permission" in ui.kinds(window))
-        await asyncio.sleep(0.2)
+        await ui.frames(window, 2)
         allow = ui.item(window, "permissionOption_allow")
         allow.forceActiveFocus()
         await ui.key(window, Qt.Key.Key_Return)
@@ -133,7 +133,7 @@ def test_a_turn_ending_in_the_background_is_announced_once_and_clicking_it_bring
         try:
             objects.turn.stop()
             await ui.until(lambda: not objects.session.busy, 10)
-            await asyncio.sleep(0.3)
+            await asyncio.sleep(0.3)  # time for what must not happen to show: an absence has no event
             assert len(called) == 1
         finally:
             other.destroy()
@@ -156,7 +156,7 @@ def test_with_notifications_off_in_settings_only_the_sidebar_says_a_chat_needs_y
         other = await leave_window(ui)
         try:
             await ui.until(lambda: _sidebar(objects)[first]["needsYou"], 10)
-            await asyncio.sleep(0.5)
+            await asyncio.sleep(0.5)  # time for what must not happen to show: an absence has no event
             assert called == []
         finally:
             other.destroy()
@@ -235,10 +235,10 @@ def test_a_stale_load_result_is_never_shown(ui):
         shown: list[str] = []
         objects.session.shown.connect(lambda result: shown.append(result.session_key))
         objects.session.openSession("slow-load")  # answers after 0.5 s
-        await asyncio.sleep(0.05)
+        await asyncio.sleep(0.05)  # the slow load is under way (it answers after 0.5 s)
         objects.session.openSession("listed-1")  # the user went on before it came
         await ui.until(lambda: objects.session.sessionKey == "listed-1")
-        await asyncio.sleep(0.3)
+        await asyncio.sleep(0.3)  # time for what must not happen to show: an absence has no event
         assert shown == ["listed-1"] and objects.session.sessionKey == "listed-1"
         assert objects.notices.notice == ""
 
@@ -252,10 +252,10 @@ def test_a_failed_load_the_user_already_left_creates_no_chat_and_says_nothing(ui
         shown: list[tuple[str, bool]] = []
         objects.session.shown.connect(lambda result: shown.append((result.session_key, result.created)))
         objects.session.openSession("slow-fail-load")  # fails after 0.5 s
-        await asyncio.sleep(0.05)
+        await asyncio.sleep(0.05)  # the slow load is under way (it fails after 0.5 s)
         objects.session.openSession("listed-2")
         await ui.until(lambda: objects.session.sessionKey == "listed-2")
-        await asyncio.sleep(0.5)
+        await asyncio.sleep(0.5)  # time for what must not happen to show: an absence has no event
         assert shown == [("listed-2", False)] and objects.session.sessionKey == "listed-2"
         assert objects.notices.notice == ""
 
@@ -303,7 +303,7 @@ def test_an_empty_new_chat_is_not_a_sidebar_row_until_its_first_message(ui):
         await ui.until(lambda: objects.session.sessionKey not in ("", first, second))
         third = objects.session.sessionKey
         ui.item(window, "composerInput").setProperty("text", "a thought for later")
-        await asyncio.sleep(0.1)
+        await asyncio.sleep(0.1)  # time for what must not happen to show: an absence has no event
         assert third not in _sidebar(objects)  # typing lists nothing
         objects.session.openSession(first)  # left with a draft: a row to come back to it
         await ui.until(lambda: objects.session.sessionKey == first)

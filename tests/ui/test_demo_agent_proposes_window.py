@@ -77,7 +77,7 @@ class Chat:
         await self.ui.type_and_send(self.window, f"/propose {command}")
         await self.ui.until(lambda: self.ui.find(self.window, "proposalButton_1_0") is not None, 30)
         await self.ui.until(lambda: "waiting for you" in self.reply(), 15)
-        await asyncio.sleep(0.1)
+        await self.ui.frames(self.window, 2)
 
     def cli_lines(self) -> list[dict]:
         """The JSON lines the agent quoted in its reply (the CLI's stdout, as it arrived)."""
@@ -160,7 +160,7 @@ def test_esc_on_the_card_cancels_the_agent_hears_cancelled_and_nothing_runs(ui, 
         (validation, final) = chat.cli_lines()
         assert final == {"phase": "final", "status": "cancelled", "proposal_id": validation["proposal_id"]}
         assert "You cancelled it: nothing ran." in chat.reply()
-        await asyncio.sleep(0.3)
+        await asyncio.sleep(0.3)  # time for what must not happen to show: an absence has no event
         assert not marker.exists()
 
     ui.run(scenario(), 120)
@@ -188,7 +188,7 @@ def test_a_command_with_a_tab_is_refused_the_card_shows_it_written_out_and_nothi
         assert ui.find(window, "proposalButton_1_0") is None  # nothing to run
         assert "ClawQt did not take the proposal" in chat.reply()
         await ui.screenshots(window, "74-proposal-refused")
-        await asyncio.sleep(0.3)
+        await asyncio.sleep(0.3)  # time for what must not happen to show: an absence has no event
         assert not marker.exists() and str(marker) not in chat.host.terminals.output(terminal)
 
     ui.run(scenario(), 120)
@@ -216,7 +216,7 @@ def test_enter_after_the_ten_minutes_ran_out_runs_nothing_and_the_card_says_it_t
         assert final == {"phase": "final", "status": "timed_out", "proposal_id": validation["proposal_id"]}
         assert "Nobody answered within 10 minutes: nothing ran." in chat.reply()
         assert not ui.item(window, "proposalButton_1_0").property("enabled")
-        await asyncio.sleep(0.3)
+        await asyncio.sleep(0.3)  # time for what must not happen to show: an absence has no event
         assert not marker.exists()
 
     ui.run(scenario(), 120)
@@ -260,7 +260,7 @@ def test_a_card_waiting_in_a_chat_the_user_left_marks_it_and_calls_the_user_then
         objects.session.openSession(first)
         await ui.until(lambda: objects.session.sessionKey == first)
         await ui.until(lambda: ui.find(window, "proposalButton_1_0") is not None, 15)
-        await asyncio.sleep(0.1)
+        await ui.frames(window, 2)
         await focus(ui, window, "proposalButton_1_0")
         await ui.key(window, Qt.Key.Key_Return)
         await ui.until(marker.exists, 15)

@@ -4,7 +4,6 @@ failure said in words, and an empty chat refused."""
 
 from __future__ import annotations
 
-import asyncio
 import re
 import time
 
@@ -83,6 +82,5 @@ def test_a_turn_copies_as_markdown_from_its_footer_and_an_empty_chat_is_not_expo
         assert "**grep -r x** (search, done)\n\n```text\n3 hits\n```" in copied
         assert copied.rstrip().endswith("after 4")
         assert f"question {turn.group(1)}?" not in copied  # the turn, not the question
-        await asyncio.sleep(0.1)
 
     ui.run(scenario())

@@ -1,30 +1,24 @@
 """Find (Ctrl+F) on one huge reply in the real window: the scripted agent sends 8 MB of words made of
-"a" in one reply, and the user looks for "a" (6.7 million matches in one item of one row). The window
-keeps drawing while the reply is counted (a 2 ms timer measures the longest GUI stall), memory stays
+"a" in one reply, and the user looks for "a" (6.7 million matches in one item of one row). Memory stays
 bounded, the count says "10,000+", a hit past the part of the reply laid out brings its "more" block into
-view, the marks in a long shown part are bounded too, and Esc takes every mark off."""
+view, the marks in a long shown part are bounded too, and Esc takes every mark off. The GUI's longest
+stall meanwhile (the count once held it 8 s) is bench/ui_search.py's figure."""
 
 from __future__ import annotations
 
 import asyncio
 
-import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 from PySide6.QtQuick import QQuickItem
 
 from app.renderer.qt.search_marks import MARKS_PER_DOCUMENT, text_edits
 from app.renderer.timeline.search import MAX_HITS
-from bench.ui_common import StallMonitor, reset_peak, resident_mb
+from bench.ui_common import reset_peak, resident_mb
 from tests.agents.find_prompts import find_text
 from tests.conftest import scripted_agent_argv
 from tests.ui_harness import drawn_marks, find_all, on_screen, plain_text
 
-pytestmark = pytest.mark.timing  # stalls measured in the real window
-
-# a freeze, not a slow frame (bench/ui_search.py holds the 100 ms goal): the count used to stall 8 s,
-# marking a long shown part 1-1.4 s, taking those marks off 0.4 s
-STALL_LIMIT = 0.4
 PEAK_MB = 150  # a hit object for every match peaked at +784 MB
 MEGABYTES = 8
 
@@ -49,17 +43,14 @@ def _shown_chars(window) -> int:
     return sum(len(plain_text(edit)) for edit in find_all(window.root.contentItem(), "proseText"))
 
 
-async def _close(ui, window) -> float:
-    """Esc; the longest stall until every mark is off."""
-    monitor = StallMonitor()
-    monitor.start()
+async def _close(ui, window) -> None:
+    """Esc, until every mark is off."""
     await ui.key(window, Qt.Key.Key_Escape)
     await ui.until(lambda: not ui.item(window, "findBar").isVisible())
-    await ui.until(lambda: not any(_marks(window)), 20)
-    return monitor.stop()
+    await ui.until(lambda: not any(_marks(window)), 30)
 
 
-def test_find_one_letter_in_an_8_mb_reply_never_freezes_the_window(ui):
+def test_find_one_letter_in_an_8_mb_reply_keeps_memory_and_marks_bounded(ui):
     async def scenario():
         window = await ui.open(scripted_agent_argv())
         objects = window.objects
@@ -72,17 +63,12 @@ def test_find_one_letter_in_an_8_mb_reply_never_freezes_the_window(ui):
         # Ctrl+F, "a", and at once Shift+Enter (to the oldest hit: gone to once the count is done)
         reset_peak()
         base = resident_mb() or 0.0
-        monitor = StallMonitor()
-        monitor.start()
         await ui.key(window, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
         await ui.until(lambda: ui.item(window, "findField").hasActiveFocus())
         await ui.keys(window, "a")
         await ui.key(window, Qt.Key.Key_Return, Qt.KeyboardModifier.ShiftModifier)
-        await ui.until(lambda: search.complete and search.current == MAX_HITS, 30)
-        await asyncio.sleep(0.3)
-        stall = monitor.stop()
+        await ui.until(lambda: search.complete and search.current == MAX_HITS, 60)
         peak = (resident_mb("VmHWM") or 0.0) - base
-        assert stall < STALL_LIMIT, f"the GUI thread stalled {stall * 1000:.0f} ms"
         assert peak < PEAK_MB, f"finding took {peak:.0f} MB"
         assert ui.item(window, "findSummary").property("text") == f"{MAX_HITS:,} of {MAX_HITS:,}+"
 
@@ -96,7 +82,7 @@ def test_find_one_letter_in_an_8_mb_reply_never_freezes_the_window(ui):
         await ui.until(lambda: any(_marks(window)))  # the matches drawn are marked, none as current
         assert not [colour for marks in _marks(window) for *_, colour in marks if colour == current]
 
-        assert await _close(ui, window) < STALL_LIMIT
+        await _close(ui, window)
         assert not search.marks._highlighters
 
         # a long part shown (Show more, 20 times): marking it and taking the marks off stay bounded
@@ -105,16 +91,12 @@ def test_find_one_letter_in_an_8_mb_reply_never_freezes_the_window(ui):
             ui.item(window, "showMore").clicked.emit()
             await ui.until(lambda: _shown_chars(window) > shown)  # noqa: B023
         assert _shown_chars(window) > 300_000
-        monitor.start()
         await ui.key(window, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)  # "a" again
         await ui.until(lambda: search.complete and search.count == MAX_HITS, 30)
         await ui.keys(window, "aa")  # a new query: every document marked again
         await ui.until(lambda: search.query == "aa" and search.complete, 30)
-        await ui.until(lambda: sum(map(bool, _marks(window))) > 10, 20)
-        stall = monitor.stop()
-        assert stall < STALL_LIMIT, f"marking stalled {stall * 1000:.0f} ms"
+        await ui.until(lambda: sum(map(bool, _marks(window))) > 10, 30)
         assert max(map(len, _marks(window))) <= MARKS_PER_DOCUMENT + 1  # the current one beyond
-        stall = await _close(ui, window)
-        assert stall < STALL_LIMIT, f"taking the marks off stalled {stall * 1000:.0f} ms"
+        await _close(ui, window)
 
     ui.run(scenario(), timeout=180)

@@ -82,7 +82,7 @@ def test_find_counts_every_match_goes_through_them_newest_first_and_marks_the_cu
         newest_tool = objects.model.row_at(row)
         assert newest_tool.kind == "tool" and scope == newest_tool.item_ids[0]
         assert ui.tool_payload(window, scope)["expanded"]
-        await asyncio.sleep(0.3)
+        await ui.frames(window, 2)
         shown = _shown_row(window, row)
         assert any(
             colour == _current_colour(window)
@@ -117,7 +117,7 @@ def test_find_counts_every_match_goes_through_them_newest_first_and_marks_the_cu
 
         await _search(ui, window, "lorem")
         await ui.until(marked)  # the documents are marked in slices between frames
-        await asyncio.sleep(0.3)
+        await ui.frames(window, 2)
         await ui.screenshots(window, "63b-find-many-matches")
         await ui.key(window, Qt.Key.Key_Escape)
         await ui.until(lambda: not bar.isVisible())

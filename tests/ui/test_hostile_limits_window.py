@@ -1,31 +1,26 @@
 """What an agent's input costs the real window, with the scripted agent: a rewritten 60,000-line file
-(as a tool call's diff and as an fs/write_text_file) shows its counts without a frozen window and
-reverts; a burst of 100,000 updates never holds the GUI; output parked for terminal ids no tool names
-and a permission request with 10,000 options stay bounded, and their memory is returned after New chat.
+(as a tool call's diff and as an fs/write_text_file) shows its counts and reverts; a burst of 100,000
+updates is drawn, as prose and to one endless line; output parked for terminal ids no tool names and a
+permission request with 10,000 options stay bounded, and their memory is returned after New chat. The
+GUI thread's longest stall for each (and the endless line's time against prose) is
+bench/hostile_render.py's figure.
 
 Memory is the process's resident set after a full collection and `malloc_trim` (what the system could
-take back); the stall is the longest gap of a 2 ms timer on the GUI thread."""
+take back)."""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import ctypes
 import gc
-import time
 import weakref
 
-import pytest
+from PySide6.QtGui import QGuiApplication
 
 from app.renderer.timeline.serialize import item_record
-from bench.ui_common import StallMonitor, resident_mb
+from bench.ui_common import resident_mb
 from tests.conftest import scripted_agent_argv
 
-pytestmark = pytest.mark.timing  # stalls and durations measured in the real window
-
-STALL_LIMIT_S = 0.25  # a diff or a request that costs more than this froze the window
-# the burst alone stays near 100 ms; a full collection of the test process took 63 ms of one stall
-BURST_STALL_LIMIT_S = 0.15
 MEMORY_LIMIT_MB = 100  # what may stay after New chat (the hostile inputs held 300 to 400 MB)
 
 
@@ -57,28 +52,23 @@ async def _new_chat(ui, window) -> str:
     first = objects.session.sessionKey
     objects.session.newChat()
     await ui.until(lambda: objects.session.sessionKey != first, 30)
-    await asyncio.sleep(0.3)
+    await ui.frames(window, 2)
     return first
 
 
-def test_a_rewritten_60000_line_file_in_a_tool_card_says_it_is_too_large_without_freezing(ui):
+def test_a_rewritten_60000_line_file_in_a_tool_card_says_it_is_too_large(ui):
     async def scenario():
         window = await ui.open(scripted_agent_argv())
-        monitor = StallMonitor()
-        monitor.start()
         await _answered(ui, window, "hostile-diff 60000")
         ui.toggle_tool(window, "tool:t-big-diff", False)
         summary = await ui.until(lambda: ui.find(window, "diffTooLarge"))
         await ui.until(lambda: summary.isVisible())
-        await asyncio.sleep(0.3)
-        stall = monitor.stop()
         assert summary.property("text") == (
             "Diff too large to show: 120,000 lines changed "
             "(60,000 removed, 60,000 added, lines 1\u201360,000)."
         )
         assert ui.item(window, "diffAdded").property("text") == "+60000"
         assert ui.find(window, "diffBody") is None or not ui.item(window, "diffBody").isVisible()
-        assert stall < STALL_LIMIT_S, f"the GUI stalled {stall * 1000:.0f} ms"
 
         from app.renderer import tool_view
 
@@ -92,8 +82,6 @@ def test_a_rewritten_60000_line_file_in_a_tool_card_says_it_is_too_large_without
 def test_an_agent_rewriting_a_60000_line_file_shows_the_counts_and_the_revert_works(ui):
     async def scenario():
         window = await ui.open(scripted_agent_argv())
-        monitor = StallMonitor()
-        monitor.start()
         await _answered(ui, window, "hostile-write 60000")
         big = ui.tmp_path / "big.py"
         assert big.read_text().count("calculate(") == 60_000
@@ -108,39 +96,31 @@ def test_an_agent_rewriting_a_60000_line_file_shows_the_counts_and_the_revert_wo
         (await ui.until(lambda: ui.find(window, "fileDiffToggle"))).clicked.emit()
         summary = await ui.until(lambda: ui.find(window, "diffTooLarge"))
         await ui.until(lambda: summary.isVisible())
-        await asyncio.sleep(0.3)
-        stall = monitor.stop()
         assert summary.property("text").startswith("Diff too large to show: 120,000 lines changed")
-        assert stall < STALL_LIMIT_S, f"the GUI stalled {stall * 1000:.0f} ms"
         ui.item(window, "revertButton").clicked.emit()
         await ui.until(lambda: big.read_text().count("compute(") == 60_000)
 
     ui.run(scenario())
 
 
-def test_a_burst_of_100000_updates_never_holds_the_window_and_a_costly_row_does_not_slow_it(ui):
-    """Prose: no stall past 100 ms. One endless line (each flush re-lays out the whole line): flushes
-    space out, so the 100,000 updates are delivered in seconds, not in half a minute."""
-
+def test_a_burst_of_100000_updates_is_drawn_whole_as_prose_and_as_one_endless_line(ui):
     async def scenario():
         window = await ui.open(scripted_agent_argv())
-        monitor = StallMonitor()
-        monitor.start()
-        began = time.perf_counter()
-        await _answered(ui, window, "hostile-burst 100000")
-        prose = time.perf_counter() - began
-        stall = monitor.stop()
-        assert stall < BURST_STALL_LIMIT_S, f"the GUI stalled {stall * 1000:.0f} ms"
-        await _new_chat(ui, window)
-        began = time.perf_counter()
-        await _answered(ui, window, "hostile-burst 100000 unbroken")
-        took = time.perf_counter() - began
-        print(f"burst: stall {stall * 1000:.0f} ms; prose {prose:.1f} s; unbroken {took:.1f} s")
-        # the same 100,000 updates on the same machine: the costly line may cost a little more, not
-        # the three times it did when every update laid the whole line out again
-        assert took < 1.5 * prose + 2, f"100,000 updates to one line took {took:.1f} s (prose {prose:.1f} s)"
+        objects = window.objects
+        for prompt in ("hostile-burst 100000", "hostile-burst 100000 unbroken"):
+            await _answered(ui, window, prompt, 120)
+            objects.model.flush()
+            await ui.until(lambda: not objects.model.views.presenter.rows_behind, 60)
+            footer = ui.rows(window, "turn-footer")[-1]
+            objects.conversation.copyTurn(objects.model.view_row_of_key(footer.key))
+            copied = QGuiApplication.clipboard().text().strip()
+            if "unbroken" in prompt:  # one digit per update, in the order sent
+                assert copied == "".join(str(n % 10) for n in range(100_000))
+            else:  # a word per update
+                assert copied.split() == [f"w{n % 10}" for n in range(100_000)]
+            await _new_chat(ui, window)
 
-    ui.run(scenario(), 120)
+    ui.run(scenario(), 180)
 
 
 def test_output_for_terminals_no_tool_names_is_capped_and_returned_after_new_chat(ui):
@@ -166,12 +146,9 @@ def test_ten_thousand_permission_options_show_a_hundred_deny_answers_and_memory_
         window = await ui.open(scripted_agent_argv())
         objects = window.objects
         before = rss_mb()
-        monitor = StallMonitor()
-        monitor.start()
         await ui.type_and_send(window, "hostile-options 10000")
         deny = await ui.until(lambda: ui.find(window, "permissionOption_deny"), 30)
-        await asyncio.sleep(0.3)
-        stall = monitor.stop()
+        await ui.frames(window)
         assert len(_option_buttons(window.root.contentItem())) == 100
         hidden = ui.item(window, "permissionHidden")
         count, _, rest = hidden.property("text").partition(" more options not shown")
@@ -180,7 +157,6 @@ def test_ten_thousand_permission_options_show_a_hundred_deny_answers_and_memory_
         await ui.until(lambda: not objects.session.busy, 30)
         records = str([item_record(item) for item in objects.session.timeline.items.values()])
         assert '"outcome": "selected", "optionId": "deny"' in records  # the agent got Deny
-        assert stall < STALL_LIMIT_S, f"the GUI stalled {stall * 1000:.0f} ms"
         first = await _new_chat(ui, window)
         assert first not in objects.session.store.timelines
         grown = rss_mb() - before

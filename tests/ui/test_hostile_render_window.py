@@ -1,43 +1,33 @@
 """Replies that are costly to lay out, in the real window with the scripted agent: a run without a single
 space, a table 10,000 columns wide, 50,000 links or bare addresses, bidi and ZWJ text, a list nested
 10,000 deep (100 MB of indentation), 20,000 raw `<div>`s, an image with a 100 MB `data:` URL (in one
-line, and streamed in 1 MB chunks). The GUI thread never stalls long
-(a 2 ms timer measures the longest gap), the start of the reply is on screen, what is not laid out sits
-behind "Show more", and Copy still takes the whole reply."""
+line, and streamed in 1 MB chunks). The start of the reply is on screen, what is not laid out sits behind
+"Show more", and Copy still takes the whole reply. The GUI thread's longest stall for each is
+bench/hostile_render.py's figure."""
 
 from __future__ import annotations
-
-import asyncio
-import time
 
 import pytest
 from PySide6.QtGui import QGuiApplication
 
 from app.renderer.markdown.limits import MESSAGE_CHARS
-from bench.ui_common import StallMonitor
 from tests.agents.scripted_agent import hostile_text
 from tests.conftest import scripted_agent_argv
 from tests.ui_harness import find_all, plain_text
 
-pytestmark = pytest.mark.timing  # stalls and durations measured in the real window
-
-# a freeze, not a slow frame: the benchmark (bench/hostile_render.py) holds the 100 ms goal. The CI machine's
-# speed for Python work varies about threefold between sittings (hostile-input.md)
-STALL_LIMIT = 0.4
-
 CASES = [
-    ("hostile-render unbroken-50", "0123456789abcdef0123", STALL_LIMIT),
-    ("hostile-render unbroken-200", "0123456789abcdef0123", STALL_LIMIT),
-    ("hostile-render unbroken-50 2000", "0123456789abcdef0123", STALL_LIMIT),
-    ("hostile-render table", "| c0 | c1 | c2", STALL_LIMIT),
-    ("hostile-render links", "link 0 link 1 link 2", STALL_LIMIT),
-    ("hostile-render autolinks", "https://example.com/page/0", STALL_LIMIT),
-    ("hostile-render autolinks 4000", "https://example.com/page/0", STALL_LIMIT),
-    ("hostile-render bidi", "evil", STALL_LIMIT),
-    ("hostile-render divs", "<div><div><div>", STALL_LIMIT),
-    ("hostile-render nested", "level", STALL_LIMIT),
-    ("hostile-render dataimage", "[image: chart \u2014 not shown, 104.9 MB of inline data]", STALL_LIMIT),
-    ("hostile-render dataimage 1000000", "[image: chart \u2014 not shown", STALL_LIMIT),
+    ("hostile-render unbroken-50", "0123456789abcdef0123"),
+    ("hostile-render unbroken-200", "0123456789abcdef0123"),
+    ("hostile-render unbroken-50 2000", "0123456789abcdef0123"),
+    ("hostile-render table", "| c0 | c1 | c2"),
+    ("hostile-render links", "link 0 link 1 link 2"),
+    ("hostile-render autolinks", "https://example.com/page/0"),
+    ("hostile-render autolinks 4000", "https://example.com/page/0"),
+    ("hostile-render bidi", "evil"),
+    ("hostile-render divs", "<div><div><div>"),
+    ("hostile-render nested", "level"),
+    ("hostile-render dataimage", "[image: chart \u2014 not shown, 104.9 MB of inline data]"),
+    ("hostile-render dataimage 1000000", "[image: chart \u2014 not shown"),
 ]
 
 
@@ -51,33 +41,23 @@ def _shown_text(window) -> str:
     return "\n".join(plain_text(edit) for edit in find_all(window.root.contentItem(), "proseText"))
 
 
-async def _send_and_watch(ui, window, prompt: str) -> float:
-    """Send `prompt`; the longest GUI stall until its reply is drawn."""
+async def _send_and_draw(ui, window, prompt: str) -> None:
+    """Send `prompt`; until its reply's rows are drawn."""
     objects = window.objects
     ended: list[str] = []
     objects.turn.turnEnded.connect(ended.append)
-    monitor = StallMonitor()
-    monitor.start()
     objects.turn.send(prompt)
     await ui.until(lambda: ended, 60)
     objects.model.flush()
     await ui.until(lambda: not objects.model.views.presenter.rows_behind, 60)
-    await asyncio.sleep(0.3)  # a few frames: the reply is laid out and drawn
-    return monitor.stop()
+    await ui.frames(window, 3)  # the reply laid out and drawn
 
 
-@pytest.mark.parametrize(("prompt", "start", "limit"), CASES, ids=[c[0][15:] for c in CASES])
-def test_a_costly_reply_never_freezes_the_window_and_loses_nothing(ui, prompt, start, limit):
+@pytest.mark.parametrize(("prompt", "start"), CASES, ids=[c[0][15:] for c in CASES])
+def test_a_costly_reply_shows_its_start_and_loses_nothing(ui, prompt, start):
     async def scenario():
         window = await ui.open(scripted_agent_argv())
-        await asyncio.sleep(0.3)
-        stalls = [await _send_and_watch(ui, window, prompt)]
-        if stalls[0] >= limit:  # once more in a new window: a stall of the reply's own comes back, one
-            window = await ui.open(scripted_agent_argv())  # from the shared machine does not
-            await asyncio.sleep(0.3)
-            stalls.append(await _send_and_watch(ui, window, prompt))
-        said = " then ".join(f"{stall * 1000:.0f} ms" for stall in stalls)
-        assert min(stalls) < limit, f"the GUI thread stalled {said}"
+        await _send_and_draw(ui, window, prompt)
 
         shown = await ui.until(lambda: _shown_text(window), 10)
         assert start in shown.replace("\u200b", "")
@@ -96,23 +76,15 @@ def test_a_costly_reply_never_freezes_the_window_and_loses_nothing(ui, prompt, s
 def test_show_more_lays_out_the_next_part_of_a_long_reply(ui):
     async def scenario():
         window = await ui.open(scripted_agent_argv())
-        await asyncio.sleep(0.3)
-        await _send_and_watch(ui, window, "hostile-render links")
+        await _send_and_draw(ui, window, "hostile-render links")
         label = ui.item(window, "moreLabel")
         assert label.property("text").endswith(" of 1,977,779 characters shown (Copy takes all).")
         first = _shown_count(label.property("text"))
         shown_before = len(_shown_text(window))
         await ui.screenshots(window, "31-long-block-show-more")
 
-        monitor = StallMonitor()
-        monitor.start()
-        started = time.perf_counter()
         ui.item(window, "showMore").clicked.emit()
         await ui.until(lambda: len(_shown_text(window)) > shown_before)
-        await asyncio.sleep(0.2)
-        stall = monitor.stop()
-        assert stall < STALL_LIMIT, f"Show more stalled {stall * 1000:.0f} ms"
-        assert time.perf_counter() - started < 5
         assert _shown_count(ui.item(window, "moreLabel").property("text")) > first
         assert "link 700 " in _shown_text(window)  # the next part, after what was shown first
 

@@ -4,7 +4,6 @@ corrupt drafts file) in the notice bar, and works on: the agent starts, a chat o
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import os
 
@@ -56,7 +55,7 @@ def test_startup_problems_from_the_config_and_the_stores_show_together(ui, isola
         toggle = ui.item(window, "noticeDetailsToggle")
         assert toggle.property("visible")
         toggle.setProperty("checked", True)
-        await asyncio.sleep(0.05)
+        await ui.frames(window, 2)
         assert ui.item(window, "noticeDetails").property("visible")
         await ui.screenshots(window, "startup-problems")
 

@@ -47,7 +47,7 @@ def test_messages_sent_during_a_turn_wait_on_disk_and_go_out_one_by_one(ui):
         await ui.until(lambda: "permission" in ui.kinds(window))
         composer = ui.item(window, "composerInput")
         composer.setProperty("text", "first queued")
-        await asyncio.sleep(0.05)
+        await ui.frames(window, 2)
         send = ui.item(window, "sendButton")
         assert send.property("text") == "Queue" and ui.item(window, "stopButton").property("visible")
         await ui.key(window, Qt.Key.Key_Return)
@@ -89,7 +89,7 @@ def test_send_now_stops_the_turn_and_a_queued_message_can_be_edited_or_removed(u
         await ui.until(lambda: objects.queue.texts() == ["alpha", "gamma"])
         composer = ui.item(window, "composerInput")
         composer.setProperty("text", "typed meanwhile")
-        await asyncio.sleep(0.05)
+        await ui.frames(window, 2)
         edit = ui.item(window, "queuedEdit_1")  # gamma: back into the composer, before the typed text
         edit.forceActiveFocus()
         await ui.key(window, Qt.Key.Key_Space, text=" ")
@@ -116,7 +116,7 @@ def test_a_turn_the_user_stops_leaves_the_queue_waiting_until_send_now(ui):
         await ui.until(lambda: objects.queue.count == 1)
         await ui.key(window, Qt.Key.Key_Escape)  # the user stops the turn: the queue is not sent
         await ui.until(lambda: not objects.session.busy, 20)
-        await asyncio.sleep(0.5)
+        await asyncio.sleep(0.5)  # time for what must not happen to show: an absence has no event
         assert objects.queue.texts() == ["after the stop"] and user_texts(objects) == ["slow"]
         reason = ui.item(window, "queueReason").property("text")
         assert reason.startswith("Waiting: the last turn was stopped")
@@ -144,7 +144,7 @@ def test_a_queue_survives_the_agent_being_killed_reconnect_and_a_restart(ui):
         assert objects.queue.texts() == ["do not lose me"]  # a failed turn sends nothing
         ui.item(window, "reconnectButton").clicked.emit()
         await ui.until(lambda: objects.agent.state == "ready" and objects.session.sessionKey == key, 20)
-        await asyncio.sleep(0.3)
+        await asyncio.sleep(0.3)  # time for what must not happen to show: an absence has no event
         assert objects.queue.texts() == ["do not lose me"] and ui.item(window, "messageQueue").property(
             "visible"
         )
@@ -181,7 +181,7 @@ def test_a_queue_in_a_chat_the_user_left_goes_on_when_they_come_back(ui):
         await ui.until(lambda: objects.session.sessionKey not in ("", first), 20)
         assert objects.queue.count == 0  # the panel shows the new chat's queue: none
         await ui.until(lambda: settled == [first], 20)
-        await asyncio.sleep(0.3)
+        await asyncio.sleep(0.3)  # time for what must not happen to show: an absence has no event
         assert sent == [(first, "background")] and [m["text"] for m in _on_disk()[first]] == [
             "next, once I am back"
         ]

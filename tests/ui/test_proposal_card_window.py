@@ -114,7 +114,7 @@ async def propose(ui, window, proposals: ProposalsStandIn, turn: str, proposal_i
     )
     proposals.propose(envelope)
     await ui.until(lambda: ui.find(window, "proposalButton_2_0") is not None)
-    await asyncio.sleep(0.1)
+    await ui.frames(window, 2)
     return envelope
 
 
@@ -184,7 +184,7 @@ def test_enter_runs_the_focused_command_and_esc_dismisses_the_proposal_not_the_r
 
         await propose(ui, window, proposals, turn, "p2")
         await ui.until(lambda: len(ui.rows(window, "proposal")) == 2)
-        await asyncio.sleep(0.1)
+        await ui.frames(window, 2)
         card = next(r for r in ui.rows(window, "proposal") if "proposal:p2" in r.item_ids)
         assert ui.role(window, card, "proposal")["awaiting"]
         buttons = [
@@ -195,7 +195,7 @@ def test_enter_runs_the_focused_command_and_esc_dismisses_the_proposal_not_the_r
         await ui.until(lambda: focused(window) == "proposalButton_2_1")
         await ui.key(window, Qt.Key.Key_Escape)
         assert proposals.calls[-1] == ("cancel", "p2")
-        await asyncio.sleep(0.2)
+        await asyncio.sleep(0.2)  # time for what must not happen to show: an absence has no event
         assert objects.session.busy  # Esc on the card did not stop the turn
         texts = [s.property("text") for s in find_all(window.root.contentItem(), "proposalState")]
         assert sorted(texts) == ["Cancelled", f"Confirmed: sent to {TARGET}"]
@@ -244,7 +244,7 @@ def test_the_card_is_still_there_after_switching_chats_and_back(ui):
         assert [timeline.items[i].kind for i in timeline.order][:3] == ["message", "tool", "proposal"]
         assert "tool" not in ui.kinds(window)
         await ui.until(lambda: ui.find(window, "proposalButton_2_0") is not None)
-        await asyncio.sleep(0.1)
+        await ui.frames(window, 2)
         await focus(ui, window, "proposalButton_2_0")
         await ui.key(window, Qt.Key.Key_Return)
         assert proposals.calls == [("confirm", "p1", 2, 0, True)]

@@ -82,7 +82,7 @@ def test_a_failing_task_is_reported_once_and_its_error_retrieved(ui):
 
     async def scenario() -> None:
         task = tasks.spawn(boom())
-        await asyncio.sleep(0.05)
+        await asyncio.sleep(0.05)  # the failing task runs and is reported
         assert task is not None and task.done() and len(tasks) == 0
 
     ui.run(scenario())
@@ -435,10 +435,10 @@ def test_steady_typing_is_saved_while_it_goes_on(ui, chat, isolated_dirs):
         for n in range(20):  # a key every 80 ms, 1.6 s in all
             typed += "abcde"[n % 5]
             o.turn.setDraft(typed)
-            await asyncio.sleep(0.08)
+            await asyncio.sleep(0.08)  # a typist's pace
             seen_while_typing.append(saved())
         assert any(typed[:5] in text for text in seen_while_typing), "nothing saved while typing"
-        await asyncio.sleep(DRAFT_SAVE_MS / 1000 + 0.2)
+        await asyncio.sleep(DRAFT_SAVE_MS / 1000 + 0.2)  # the draft's save delay passes
         assert typed in saved()
 
     ui.run(scenario())

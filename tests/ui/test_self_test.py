@@ -93,14 +93,14 @@ def test_sigterm_quits_cleanly_and_kills_the_agent_group(tmp_path, render_loop):
         while time.monotonic() < deadline:
             if pidfile.exists() and log.exists() and "agent state ready" in log.read_text():
                 break
-            time.sleep(0.1)
+            time.sleep(0.1)  # the poll's interval
         grandchild = int(pidfile.read_text())
         assert process_alive(grandchild)
         app.send_signal(signal.SIGTERM)
         assert app.wait(timeout=20) == 0
         deadline = time.monotonic() + 5
         while process_alive(grandchild) and time.monotonic() < deadline:
-            time.sleep(0.05)
+            time.sleep(0.05)  # the poll's interval
         assert not process_alive(grandchild)
     finally:
         if app.poll() is None:

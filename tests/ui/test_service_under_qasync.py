@@ -43,7 +43,7 @@ def test_prompt_permission_and_child_exit_under_qasync(qt_loop, tmp_path):
             )
             running = asyncio.ensure_future(service.prompt(session.session_key, "permission"))
             while not [e for e in seen if e.kind == "permission_request"]:
-                await asyncio.sleep(0.01)
+                await asyncio.sleep(0.01)  # the poll's interval
             request = next(e for e in seen if e.kind == "permission_request")
             service.answer_permission(request.request_id, "allow")
             await running
@@ -57,7 +57,7 @@ def test_prompt_permission_and_child_exit_under_qasync(qt_loop, tmp_path):
             with pytest.raises(AgentUnavailable):
                 await service.prompt(session.session_key, "exit")
             while service.connection.state != "exited":
-                await asyncio.sleep(0.01)
+                await asyncio.sleep(0.01)  # the poll's interval
             return text, outcome, service.connection.last_exit_code
         finally:
             await service.shutdown()

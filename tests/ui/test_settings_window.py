@@ -6,7 +6,6 @@ read is never overwritten: the window says so and the change holds for the run."
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import sys
 
@@ -86,7 +85,7 @@ def test_the_keyboard_alone_changes_theme_text_size_and_motion_and_they_are_save
         await ui.until(lambda: focused(window) == "settingsNotify")
         await ui.key(window, Qt.Key.Key_Space)
         await ui.until(lambda: not app.notify)
-        await asyncio.sleep(0.2)
+        await ui.frames(window, 2)
         await ui.screenshot(window, "53-settings-changed")
         await ui.key(window, Qt.Key.Key_Escape)
         await ui.until(lambda: not dialog_of(window).property("visible"))

@@ -220,7 +220,7 @@ def test_paused_output_status_only_and_a_pin_to_another_chat_are_refused(ui, tmp
         chat.panel.setSharing(terminal, "status-only")
         reply = await chat.say(f"/terminal type {terminal} echo status-only-$((2*4))")
         assert "status only" in reply
-        await asyncio.sleep(0.5)
+        await asyncio.sleep(0.5)  # time for what must not happen to show: an absence has no event
         assert "status-only-8" not in chat.host.terminals.output(terminal)
         assert not chat.info(terminal).agent_sent_input
 
@@ -335,7 +335,7 @@ def test_a_terminal_the_agent_asks_for_runs_only_once_the_user_opens_it(ui, tmp_
         assert chat.info(refused.terminal_id).state == "expired"
         assert "You refused" in chat.info(refused.terminal_id).error
         chat.host.terminals.ready(refused.terminal_id, 80, 24)  # too late: nothing starts
-        await asyncio.sleep(1.0)
+        await asyncio.sleep(1.0)  # time for what must not happen to show: an absence has no event
         assert not refused_marker.exists() and chat.info(refused.terminal_id).state == "expired"
 
     ui.run(scenario(), timeout=150)

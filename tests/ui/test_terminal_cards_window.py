@@ -1,12 +1,9 @@
 """Terminal cards in the real window: rendered screen text (colours applied), exit pills, a 1 MB output
-that streams without stalling the GUI."""
+shown whole in a fixed viewport (the GUI's longest stall while it streams: bench/terminal_stream.py)."""
 
 from __future__ import annotations
 
-import time
-
-import pytest
-from PySide6.QtCore import QPointF, QRectF, Qt, QTimer
+from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtTest import QTest
 
@@ -47,23 +44,10 @@ def test_terminal_card_shows_the_coloured_screen_and_exit_pill(ui):
     ui.run(scenario())
 
 
-@pytest.mark.timing
-def test_a_1_mb_terminal_output_streams_without_stalling_the_gui(ui):
+def test_a_1_mb_terminal_output_is_kept_whole_and_painted_in_a_fixed_viewport(ui):
     async def scenario():
         window = await ui.open(scripted_agent_argv())
         objects = window.objects
-        gaps = []
-        last = [time.perf_counter()]
-
-        def tick():
-            now = time.perf_counter()
-            gaps.append(now - last[0])
-            last[0] = now
-
-        timer = QTimer()
-        timer.setInterval(5)
-        timer.timeout.connect(tick)
-        timer.start()
         await ui.type_and_send(window, "term-big")
         await ui.until(lambda: not objects.session.busy, 60)
         tool = objects.session.timeline.items["tool:t-big"]
@@ -71,9 +55,7 @@ def test_a_1_mb_terminal_output_streams_without_stalling_the_gui(ui):
         ui.toggle_tool(window, "tool:t-big", False)  # keep the card open (it would collapse after 1 s)
 
         await ui.until(lambda: any("processed item 013106" in t for t in _screen_texts(ui, window)), 120)
-        timer.stop()
         await ui.screenshot(window, "10-terminal-1mb")
-        assert max(gaps) < 0.5, f"longest GUI stall {max(gaps) * 1000:.0f} ms"
         screen = next(item for item in _screens(window) if "013106" in item.property("text"))
         assert screen.property("shownLines") == 24  # a fixed viewport: only the rows shown are painted
 

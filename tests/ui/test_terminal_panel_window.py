@@ -13,6 +13,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtTest import QTest
 
+from app.renderer.qt.terminal_tabs import PARTICIPATION_MS
 from tests.conftest import scripted_agent_argv
 from tests.ui_harness import has_colour_near
 
@@ -58,7 +59,7 @@ async def _outside_task(action) -> None:
 
     loop.call_soon(run)
     await done
-    await asyncio.sleep(0.02)
+    await asyncio.sleep(0.02)  # what the action set off on the loop runs
 
 
 async def open_window(ui):
@@ -269,8 +270,7 @@ def _texts(item) -> list[str]:
     ]
 
 
-@pytest.mark.timing
-def test_agent_activity_shows_the_banner_for_five_seconds_and_sent_input_stays(ui):
+def test_agent_activity_shows_the_banner_until_its_five_seconds_end_and_sent_input_stays(ui):
     async def scenario():
         window = await open_window(ui)
         panel, _screen = await open_panel(ui, window)
@@ -294,16 +294,16 @@ def test_agent_activity_shows_the_banner_for_five_seconds_and_sent_input_stays(u
         await ui.until(lambda: "typed-by-2" in screen_text(ui, window))
         await ui.screenshots(window, "42-terminal-participating")
 
+        # the participation window: the banner ends when its 5 s timer does, not before
+        window_timer = panel._terminals[terminal_id].participation
+        fired: list[bool] = []
+        window_timer.timeout.connect(lambda: fired.append(True))
         panel.setSharing(terminal_id, "status-only")
-        started = asyncio.get_running_loop().time()
         host.agent_activity(terminal_id, "status", "Agent")
         await ui.until(lambda: text.property("text") == "Agent is participating \u00b7 status only")
-        loop = asyncio.get_running_loop()
-        await asyncio.sleep(max(0.0, started + 3.5 - loop.time()))
-        if loop.time() - started < 4.5:  # a loaded machine may have spent the five seconds already
-            assert text.isVisible(), "the banner ended before five seconds"
-        await ui.until(lambda: not text.isVisible(), 4)
-        assert asyncio.get_running_loop().time() - started >= 4.9
+        assert window_timer.isActive() and window_timer.interval() == PARTICIPATION_MS == 5000
+        await ui.until(lambda: not text.isVisible(), 30)
+        assert fired == [True], "the banner ended before its five seconds did"
         assert "Agent participating" not in _texts(tab)
         assert header.property("label") == "Terminal"
         assert banner.isVisible() and sent.isVisible()  # "sent input" stays: it did type
@@ -338,10 +338,10 @@ def test_an_agents_request_shows_open_and_refuse_and_runs_only_when_opened(ui, t
         await ui.screenshots(window, "43-terminal-agent-request")
         await mouse_click(ui, window, "refuseRequest")
         await ui.until(lambda: host.info(refused).state == "expired")
-        await asyncio.sleep(1.0)
+        await asyncio.sleep(1.0)  # time for what must not happen to show: an absence has no event
         assert not refused_marker.exists()
         host.ready(refused, 80, 24)  # too late: a refused request never runs
-        await asyncio.sleep(0.5)
+        await asyncio.sleep(0.5)  # time for what must not happen to show: an absence has no event
         assert not refused_marker.exists() and host.info(refused).state == "expired"
 
         opened = host.agent_request(key, "", f"echo ran > {opened_marker}", str(tmp_path), "shared")
@@ -431,10 +431,9 @@ def test_selection_copy_paste_history_keys_and_scrollback(ui):
     ui.run(scenario())
 
 
-@pytest.mark.timing
-def test_a_1_mb_burst_into_the_shown_terminal_does_not_stall_the_gui(ui, tmp_path):
-    from bench.ui_common import StallMonitor
-
+def test_a_1_mb_burst_into_the_shown_terminal_reaches_its_screen_whole(ui, tmp_path):
+    """Every character of a 1 MB `cat` goes through the panel's emulator (the GUI's longest stall
+    meanwhile: bench/terminal_panel_stream.py)."""
     big = tmp_path / "big.txt"
     line = "burst line {:06d} " + "x" * 60 + "\n"
     with big.open("w") as out:
@@ -447,16 +446,11 @@ def test_a_1_mb_burst_into_the_shown_terminal_does_not_stall_the_gui(ui, tmp_pat
         window = await open_window(ui)
         panel, _screen = await open_panel(ui, window)
         emulator = panel.terminal_emulator(panel.currentId)
-        monitor = StallMonitor()
-        monitor.start()
         await type_line(ui, window, f"cat {big.name}; echo burst-$((40+2))")
         await ui.until(lambda: "burst-42" in screen_text(ui, window).split("\n"), 60)
-        longest = monitor.stop()
         assert emulator.skipped_chars == 0  # every character emulated, none dropped
         assert f"burst line {count - 1:06d}" in screen_text(ui, window)
         assert emulator.scrolled_total + emulator.rows >= count  # every line went through the screen
-        print(f"1 MB burst: longest GUI stall {longest * 1000:.0f} ms")
-        assert longest < 0.15, f"longest GUI stall {longest * 1000:.0f} ms"
 
     ui.run(scenario(), timeout=120)
 

@@ -5,7 +5,6 @@ the second chat's message superseded the first chat's channel and its card never
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 from PySide6.QtCore import Qt
@@ -56,7 +55,7 @@ def test_two_chats_of_two_agents_propose_at_once_and_each_card_runs_its_own_comm
         # the second chat's message left the first chat's channel alone: its card comes too
         await ui.until(lambda: waiting() == {first, second}, THINKS_S + 20)
 
-        await asyncio.sleep(0.1)
+        await ui.frames(window, 2)
         await focus(ui, window, "proposalButton_1_0")
         await ui.key(window, Qt.Key.Key_Return)
         await ui.until((tmp_path / "from-b").exists, 15)
@@ -66,7 +65,7 @@ def test_two_chats_of_two_agents_propose_at_once_and_each_card_runs_its_own_comm
         await ui.until(lambda: ui.find(window, "proposalButton_1_0") is not None, 15)
         pill = ui.item(window, "proposalStatePill").childItems()[0]
         assert pill.property("text") == "Waiting for you"
-        await asyncio.sleep(0.1)
+        await ui.frames(window, 2)
         await focus(ui, window, "proposalButton_1_0")
         await ui.key(window, Qt.Key.Key_Return)
         await ui.until((tmp_path / "from-a").exists, 15)

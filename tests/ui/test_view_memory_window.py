@@ -49,7 +49,7 @@ async def _wheel_up(ui, window, steps: int) -> None:
         )
         event.setTimestamp(int(time.monotonic() * 1000))
         QCoreApplication.sendEvent(window.root, event)
-        await asyncio.sleep(0.03)
+        await asyncio.sleep(0.03)  # the view handles each event before the next, as a hand's pace
 
 
 async def _drag(window, start: QPoint, end: QPoint) -> None:
@@ -69,9 +69,9 @@ async def _drag(window, start: QPoint, end: QPoint) -> None:
     for step in range(1, steps + 1):
         x = start.x() + (end.x() - start.x()) * step // steps
         send(QEvent.Type.MouseMove, QPoint(x, start.y()), Qt.MouseButton.LeftButton)
-        await asyncio.sleep(0.02)
+        await asyncio.sleep(0.02)  # a hand's pace between moves
     send(QEvent.Type.MouseButtonRelease, end, Qt.MouseButton.NoButton)
-    await asyncio.sleep(0.05)
+    await asyncio.sleep(0.05)  # the release is handled
 
 
 def _top_row(ui, window) -> int:
@@ -149,7 +149,7 @@ def test_each_chat_opens_where_it_was_left_with_the_cards_the_user_opened(ui):
         await _wheel_up(ui, window, 12)
         timeline = ui.item(window, "timeline")
         await ui.until(lambda: not timeline.property("atYEnd") and not timeline.property("moving"))
-        await asyncio.sleep(0.3)
+        await ui.frames(window, 2)
         top = _top_row(ui, window)
         assert top > 14  # older rows than the newest screenful are at the top
 

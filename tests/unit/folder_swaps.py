@@ -29,7 +29,7 @@ print("swapping", flush=True)
 while not os.path.exists(stop):
     os.rename(sub, hidden); os.rename(link, sub); os.rename(sub, link); os.rename(hidden, sub)
     swaps += 1
-    time.sleep({DWELL})
+    time.sleep({DWELL})  # the swap's dwell the test asked for
 print(swaps)
 """
 
@@ -38,7 +38,7 @@ def _wait_for(condition: Callable[[], bool], timeout: float = 5.0) -> None:
     deadline = time.monotonic() + timeout
     while not condition():
         assert time.monotonic() < deadline, "the swapper did not start"
-        time.sleep(0.001)
+        time.sleep(0.001)  # the poll's interval
 
 
 class ThreadSwapper:
@@ -58,7 +58,7 @@ class ThreadSwapper:
             os.rename(self.sub, self.link)
             os.rename(self.hidden, self.sub)  # and it is the real folder again
             self.swaps += 1
-            time.sleep(DWELL)
+            time.sleep(DWELL)  # the swap's dwell the test asked for
 
     def __enter__(self) -> ThreadSwapper:
         self._previous_interval = sys.getswitchinterval()

@@ -17,7 +17,7 @@ def test_a_failure_is_logged_with_its_exception(caplog):
     async def scenario():
         tasks = BackgroundTasks("test work")
         tasks.spawn(fails(), "fails")
-        await asyncio.sleep(0.01)
+        await asyncio.sleep(0.01)  # the failing task runs and is reported
 
     with caplog.at_level(logging.ERROR):
         asyncio.run(scenario())
@@ -39,7 +39,7 @@ def test_close_cancels_each_task_and_waits_for_its_clean_up():
         tasks = BackgroundTasks("test work")
         tasks.spawn(waits_forever("a"), "a")
         tasks.spawn(waits_forever("b"), "b")
-        await asyncio.sleep(0)
+        await asyncio.sleep(0)  # one turn of the loop: both tasks start
         await tasks.close()
         assert sorted(cleaned) == ["a", "b"]  # done when close returns, not some time later
 
@@ -57,7 +57,7 @@ def test_work_spawned_while_quitting_never_starts_and_is_not_left_unrun():
         tasks = BackgroundTasks("test work")
         await tasks.close()
         tasks.spawn(work(), "late")
-        await asyncio.sleep(0.01)
+        await asyncio.sleep(0.01)  # the task runs (it must not)
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

@@ -5,7 +5,8 @@ bounded slices with a bounded backlog."""
 
 from __future__ import annotations
 
-import time
+import itertools
+from types import SimpleNamespace
 
 from app.renderer import interactive_terminal
 from app.renderer.interactive_terminal import (
@@ -129,16 +130,20 @@ def test_program_modes_for_keys_and_paste_are_visible():
     assert terminal.app_cursor_keys and terminal.bracketed_paste
 
 
-def test_output_is_emulated_in_bounded_slices():
+def test_output_is_emulated_in_bounded_slices(monkeypatch):
     terminal = InteractiveTerminal(80, 24)
     megabyte = "".join(f"row {n:07d} {'x' * 50}\r\n" for n in range(16_500))
     terminal.append(megabyte)
     assert terminal.behind and terminal.scrolled_total == 0  # append queues, it never emulates
     assert terminal.feed()  # one slice, more left
     assert terminal.scrolled_total <= SLICE_CHARS // 60 + 1
-    started = time.perf_counter()
+    ticks = itertools.count()  # a clock that moves 1 ms each time it is read
+    monkeypatch.setattr(
+        interactive_terminal, "time", SimpleNamespace(perf_counter=lambda: next(ticks) / 1000)
+    )
+    before = terminal.scrolled_total
     assert terminal.feed_for(0.005)  # the budget ends the call, with output left
-    assert time.perf_counter() - started < 0.05
+    assert terminal.scrolled_total - before <= 6 * (SLICE_CHARS // 60 + 1)  # five slices' time, no more
     terminal.feed_all()
     assert not terminal.behind and terminal.skipped_chars == 0
     assert terminal.line_text(terminal.line_count() - 2).startswith("row 0016499")

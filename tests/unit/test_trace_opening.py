@@ -16,8 +16,8 @@ from app.main.trace_opening import open_trace, read_trace_file
 from app.renderer.timeline.items import MessageSegment
 from app.renderer.timeline.reducer import Timeline
 from app.renderer.timeline.store import replayed_timelines
+from bench.trace_files import PARAGRAPH, one_long_line, turn, writer
 from tests.conftest import REPO
-from tests.trace_files import PARAGRAPH, one_long_line, turn, writer
 
 FIXTURE = REPO / "tests" / "fixtures" / "demo-session.trace.jsonl"
 

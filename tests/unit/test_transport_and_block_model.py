@@ -37,7 +37,7 @@ async def test_a_burst_of_updates_is_handled_in_order_in_slices_the_loop_can_int
     async def ticker() -> None:
         while len(seen) < 3000:
             ticks.append(len(seen))
-            await asyncio.sleep(0)
+            await asyncio.sleep(0)  # the poll's interval
 
     reader.feed_data(lines)  # one read returns the whole burst (256 KB)
     reader.feed_eof()
@@ -82,7 +82,7 @@ async def test_a_line_of_many_megabytes_is_parsed_while_the_loop_runs_and_handle
     reader.feed_eof()
     turns_during_big = 0
     while len(seen) < 3:
-        await asyncio.sleep(0)
+        await asyncio.sleep(0)  # the poll's interval
         if seen == [1]:
             turns_during_big += 1
     assert seen == [1, 3_000_000, 2]
@@ -109,7 +109,7 @@ async def test_a_long_line_of_too_much_structure_is_dropped_with_the_reason_and_
     reader.feed_data(json.dumps(numbers).encode() + b"\n" + json.dumps(after).encode() + b"\n")
     reader.feed_eof()
     while not seen:
-        await asyncio.sleep(0.01)
+        await asyncio.sleep(0.01)  # the poll's interval
     assert seen == [{"n": "after"}] and transport.dropped_lines == 1
     [why] = diagnostics
     assert why.startswith(

@@ -143,7 +143,7 @@ async function runSlow(client, sessionId, turn) {
   while (!turn.cancelled && Date.now() - started < SLOW_LIMIT_MS) {
     await sendText(client, sessionId, `tick ${tick} `);
     tick += 1;
-    await turn.sleep(SLOW_TICK_MS);
+    await turn.sleep(SLOW_TICK_MS); // the agent's pace
   }
   log(`slow turn ended after ${tick} chunks (${turn.cancelled ? "cancelled" : "time limit"})`);
   return turn.cancelled ? "cancelled" : "end_turn";

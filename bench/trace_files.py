@@ -1,5 +1,5 @@
-"""Traces written for tests: many sessions, or one chat whose reply is one very long line (the
-`--record` format: `{"t", "dir", "msg"}` per line)."""
+"""Traces written for tests and benchmarks: many sessions, or one chat whose reply is one very long
+line (the `--record` format: `{"t", "dir", "msg"}` per line)."""
 
 from __future__ import annotations
 
