@@ -24,6 +24,9 @@ TESTS = Path(__file__).resolve().parent
 REPO = TESTS.parent
 SCRIPTED_AGENT = TESTS / "agents" / "scripted_agent.py"
 
+# every shell ClawQt starts as "the user's shell" is bash without the user's rc files (tests/shell/bash)
+os.environ["SHELL"] = str(TESTS / "shell" / "bash")
+
 # a private D-Bus session bus with a notification service on it (tests/desktop)
 pytest_plugins = ["tests.desktop.session_bus"]
 

@@ -44,8 +44,7 @@ def exec_without_asking(openclaw: Gateway) -> Iterator[Gateway]:
 
 @pytest.fixture
 def bash(monkeypatch) -> None:
-    """The panel's terminals run bash (the user's shell here: no rc files in the scratch HOME)."""
-    monkeypatch.setenv("SHELL", "/bin/bash")
+    """The panel's terminals run the suite's bash (tests/shell/bash: no rc files)."""
 
 
 class ProposalChat(Chat):

@@ -39,7 +39,6 @@ HIDDEN_MARKS = (
 def shared_gateway(openclaw: Gateway, monkeypatch) -> Iterator[Gateway]:
     """The e2e run's gateway; ClawQt's entry is removed from its config afterwards, and the gateway has
     applied that before the next test's turn (a turn that starts during a reload fails)."""
-    monkeypatch.setenv("SHELL", "/bin/bash")
     yield openclaw
     config = json.loads(openclaw.config_path.read_text())
     servers = config.get("mcp", {}).get("servers", {})

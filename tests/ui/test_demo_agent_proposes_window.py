@@ -47,7 +47,6 @@ def short_runtime_dir(monkeypatch, tmp_path):
     holds at most 107 bytes), inherited by the agent and so by the CLI it runs."""
     home = tmp_path / "home"
     home.mkdir()
-    monkeypatch.setenv("SHELL", "/bin/bash")
     monkeypatch.setenv("HOME", str(home))
     runtime = tempfile.mkdtemp(prefix="cq", dir="/tmp")
     monkeypatch.setenv("XDG_RUNTIME_DIR", runtime)

@@ -37,7 +37,6 @@ def plain_bash(monkeypatch, tmp_path):
     """bash without the user's rc files, so the screens are predictable."""
     home = tmp_path / "home"
     home.mkdir()
-    monkeypatch.setenv("SHELL", "/bin/bash")
     monkeypatch.setenv("HOME", str(home))
 
 

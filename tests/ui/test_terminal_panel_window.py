@@ -26,7 +26,6 @@ def plain_bash(monkeypatch, tmp_path):
     """bash without the user's own rc files, so screens are predictable."""
     home = tmp_path / "home"
     home.mkdir()
-    monkeypatch.setenv("SHELL", "/bin/bash")
     monkeypatch.setenv("HOME", str(home))
 
 
