@@ -29,7 +29,7 @@ log = logging.getLogger(__name__)
 NOT_CONNECTED = "gateway not connected"  # the bridge's refusal while it has no gateway
 LOST = ("gateway not connected", "gateway disconnected")  # a request failed for the lost gateway
 BRIDGE_GRACE_S = 2.0  # the bridge's own reconnect, when the gateway is back, before it is asked
-GATEWAY_POLL_S = 2.0  # how often a gateway that is down is asked again
+GATEWAY_POLL_S = 1.0  # how often a gateway that is down is asked again (a loopback connect)
 GATEWAY_WAIT_S = 300.0  # how long ClawQt waits for a gateway that is down before leaving it be
 RESTART_COOLDOWN_S = 30.0
 

@@ -32,7 +32,7 @@ async def test_gateway_killed_mid_turn_then_recovery(make_service, openclaw):
     assert isinstance(outcome, HostError)  # the prompt settles with the disconnect, the app stays up
     assert "slow-0" in text  # the partial reply stays
     await asyncio.sleep(15)  # down a while, as in the field: the old bridge's own retry backoff grows
-    openclaw.restart()
+    await asyncio.to_thread(openclaw.restart)  # the app runs on while the gateway starts
     # ClawQt saw the turn fail for the lost gateway, waited for the gateway, found the old bridge still
     # without it, and restarted the bridge by itself
     await envelopes.wait_for(

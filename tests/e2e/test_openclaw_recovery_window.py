@@ -25,7 +25,7 @@ def test_the_window_restarts_the_stuck_bridge_by_itself_and_keeps_the_chat_and_t
         composer = ui.item(window, "composerInput")
         composer.setProperty("text", "my draft, kept")
         await asyncio.sleep(15)  # down a while, as in the field: the old bridge's own retry backoff grows
-        openclaw.restart()
+        await asyncio.to_thread(openclaw.restart)  # the app runs on while the gateway starts
         banner = ui.item(window, "agentBanner")
         await ui.until(lambda: banner.isVisible() and objects.agent.banner.get("recovering"), 60)
         assert "restarting it" in ui.item(window, "agentBannerText").property("text")
