@@ -34,12 +34,13 @@ pytest_plugins = ["tests.desktop.session_bus"]
 
 @pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups into the node ids
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Under pytest-xdist (the README's command runs two workers, `--dist loadgroup`) one worker runs the
-    OpenClaw tests, one after another: they share the one gateway they start. (How long anything takes
-    is measured in bench/, never asserted by a test.)"""
+    """Under pytest-xdist (the README's command runs two workers, `--dist loadgroup`) the OpenClaw tests
+    are two groups, by file, each run one test after another on one worker: the tests of a worker share
+    the gateway it starts, and the two halves (a long critical path on one worker) run side by side."""
+    e2e_files = sorted({item.path for item in items if item.path.is_relative_to(TESTS / "e2e")})
     for item in items:
-        if item.path.is_relative_to(TESTS / "e2e"):
-            item.add_marker(pytest.mark.xdist_group("serial"))
+        if item.path in e2e_files:
+            item.add_marker(pytest.mark.xdist_group(f"openclaw-{e2e_files.index(item.path) % 2}"))
         installs = "openclaw_env" in getattr(item, "fixturenames", ())
         if installs or item.get_closest_marker("real_agents") is not None:
             _time_the_body_only(item)
