@@ -102,6 +102,7 @@ class Gateway:
 
     def start(self) -> Gateway:
         env = {**os.environ, **self.process_env()}
+        readies = self.readies()
         argv = [
             str(self.env.openclaw),
             "gateway",
@@ -129,11 +130,14 @@ class Gateway:
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"the gateway exited with {self.proc.returncode}:\n{self.log_tail()}")
-            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.port), 0.5):
-                return self
+            # ready, not only listening: a config written between the two failed its start ("prepared
+            # model runtime publication was superseded") and every later test of the worker with it
+            if self.readies() > readies:
+                with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.port), 0.5):
+                    return self
             time.sleep(0.2)  # the poll's interval
         self.stop()
-        raise RuntimeError(f"the gateway did not listen within {READY_TIMEOUT_S:.0f} s:\n{self.log_tail()}")
+        raise RuntimeError(f"the gateway was not ready within {READY_TIMEOUT_S:.0f} s:\n{self.log_tail()}")
 
     def stop(self) -> None:
         """Kill the whole process group by id and reap it."""
@@ -180,7 +184,15 @@ class Gateway:
             text = re.sub(r"\x1b\[[0-9;]*m", "", self.log_path.read_text(errors="replace"))
         except OSError:
             return 0
-        return text.count("config hot reload applied") + len(re.findall(r"\[gateway\] ready$", text, re.M))
+        return text.count("config hot reload applied") + self.readies()
+
+    def readies(self) -> int:
+        """How many times the gateway said it was ready (each start, each in-place restart)."""
+        try:
+            text = re.sub(r"\x1b\[[0-9;]*m", "", self.log_path.read_text(errors="replace"))
+        except OSError:
+            return 0
+        return len(re.findall(r"\[gateway\] ready$", text, re.M))
 
     def hot_reloads(self) -> int:
         """How many config changes the running gateway has applied in place so far (it watches its
