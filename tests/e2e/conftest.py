@@ -10,6 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 from tests.e2e.fake_model import FakeModel
+from tests.e2e.gate import Gate
 from tests.e2e.gateway import Gateway, gateway_config, running_gateway
 from tests.e2e.openclaw_env import OpenClawEnv, OpenClawSetupError, ensure_openclaw
 from tests.ui_harness import ui  # noqa: F401 - the real window for the window e2e tests
@@ -64,3 +65,11 @@ def openclaw(gateway, monkeypatch) -> Gateway:
     for name, value in gateway.process_env().items():
         monkeypatch.setenv(name, value)
     return gateway
+
+
+@pytest.fixture
+def gate(openclaw) -> Iterator[Gate]:
+    """A gate in front of the gateway (tests/e2e/gate.py): the outage ends where the test says."""
+    gate = Gate(openclaw.port).open()
+    yield gate
+    gate.shut()

@@ -97,8 +97,9 @@ class Gateway:
             "PATH": self.env.path_env(),
         }
 
-    def agent_argv(self) -> tuple[str, ...]:
-        return (str(self.env.openclaw), "acp", "--url", self.url, "--token-file", str(self.token_file))
+    def agent_argv(self, url: str | None = None) -> tuple[str, ...]:
+        """`openclaw acp` on this gateway (or on `url`, a gate in front of it)."""
+        return (str(self.env.openclaw), "acp", "--url", url or self.url, "--token-file", str(self.token_file))
 
     def start(self) -> Gateway:
         env = {**os.environ, **self.process_env()}

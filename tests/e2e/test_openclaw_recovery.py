@@ -14,25 +14,28 @@ from app.renderer.pipeline import HeadlessPipeline
 pytestmark = pytest.mark.e2e
 
 
-async def test_gateway_killed_mid_turn_then_recovery(make_service, openclaw):
-    service, envelopes = make_service(openclaw.agent_argv())
+async def test_gateway_killed_mid_turn_then_recovery(make_service, openclaw, gate):
+    service, envelopes = make_service(openclaw.agent_argv(gate.url))
     pipeline = HeadlessPipeline(service)
     timeline = await pipeline.new_session()
     running = asyncio.create_task(pipeline.prompt(timeline.session_key, "please be slow"))
     await envelopes.wait_for(lambda log: "slow-2" in log.text(), timeout=30)
     openclaw.kill_now()
+    gate.shut()  # refused from now on, as a dead gateway is
+    restarting = asyncio.create_task(asyncio.to_thread(openclaw.restart))  # behind the shut gate
     outcome: object
     try:
         outcome = await asyncio.wait_for(running, 60)
     except HostError as exc:
         outcome = exc
+    await restarting
     text = envelopes.text(timeline.session_key)
     states = [e.state for e in envelopes.of_kind("agent_state")]
     assert "[OpenClaw interruption]" in text, (outcome, text[-300:], states)
     assert isinstance(outcome, HostError)  # the prompt settles with the disconnect, the app stays up
     assert "slow-0" in text  # the partial reply stays
-    await asyncio.sleep(15)  # down a while, as in the field: the old bridge's own retry backoff grows
-    await asyncio.to_thread(openclaw.restart)  # the app runs on while the gateway starts
+    # back where the old bridge's own retry is far off, as in the field after a longer outage
+    await asyncio.to_thread(gate.reopen_in_a_long_gap)
     # ClawQt saw the turn fail for the lost gateway, waited for the gateway, found the old bridge still
     # without it, and restarted the bridge by itself
     await envelopes.wait_for(

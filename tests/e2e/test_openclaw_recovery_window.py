@@ -12,20 +12,23 @@ import pytest
 pytestmark = pytest.mark.e2e
 
 
-def test_the_window_restarts_the_stuck_bridge_by_itself_and_keeps_the_chat_and_the_draft(ui, openclaw):
+def test_the_window_restarts_the_stuck_bridge_by_itself_and_keeps_the_chat_and_the_draft(ui, openclaw, gate):
     async def scenario():
-        window = await ui.open(openclaw.agent_argv())
+        window = await ui.open(openclaw.agent_argv(gate.url))
         objects = window.objects
         await ui.until(lambda: objects.session.sessionKey != "", 30)
         key = objects.session.sessionKey
         await ui.type_and_send(window, "please be slow")
         await ui.until(lambda: "slow-2" in str(objects.session.timeline.items), 30)
         openclaw.kill_now()
+        gate.shut()  # refused from now on, as a dead gateway is
+        restarting = asyncio.create_task(asyncio.to_thread(openclaw.restart))  # behind the shut gate
         await ui.until(lambda: not objects.session.busy, 60)  # the turn ended with the interruption
         composer = ui.item(window, "composerInput")
         composer.setProperty("text", "my draft, kept")
-        await asyncio.sleep(15)  # down a while, as in the field: the old bridge's own retry backoff grows
-        await asyncio.to_thread(openclaw.restart)  # the app runs on while the gateway starts
+        await restarting
+        # back where the old bridge's own retry is far off, as in the field after a longer outage
+        await asyncio.to_thread(gate.reopen_in_a_long_gap)
         banner = ui.item(window, "agentBanner")
         await ui.until(lambda: banner.isVisible() and objects.agent.banner.get("recovering"), 60)
         assert "restarting it" in ui.item(window, "agentBannerText").property("text")
@@ -43,4 +46,4 @@ def test_the_window_restarts_the_stuck_bridge_by_itself_and_keeps_the_chat_and_t
         await ui.type_and_send(window, "Say hello please after the restart")
         await ui.until(lambda: "Hello from the fake model." in str(objects.session.timeline.items), 60)
 
-    ui.run(scenario(), timeout=240)  # a 15 s outage and a gateway start are part of the scenario
+    ui.run(scenario(), timeout=240)  # an outage of 17 s or more and a gateway start are part of it
