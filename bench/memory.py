@@ -20,12 +20,12 @@ import os
 import subprocess
 import sys
 
-from bench.common import BARE_WINDOW, REPO, Result, sized
+from bench.common import BARE_WINDOW, QUICK, REPO, Result
 
 GOAL = 1.5
 KB_PER_TURN_GOAL = 10.0
 BACK_GOAL = 1.1
-SETTLE_S = 1.0
+SETTLE_S = 0.2 if QUICK else 1.0  # `--quick` only checks that it runs
 
 BARE = (
     BARE_WINDOW
@@ -133,7 +133,7 @@ def run(rounds: int = 5) -> Result:
     python = sys.executable
     bare = _child_json([python, "-c", BARE.replace("SETTLE", str(SETTLE_S))])["rss_mb"]
     empty = _child_json([python, "-m", "bench.memory", "child", "empty"])["rss_mb"]
-    sizes = (sized(2_000, 100), sized(10_000, 200))
+    sizes = (100,) if QUICK else (2_000, 10_000)
     big = {n: _child_json([python, "-m", "bench.memory", "child", "big", str(n)]) for n in sizes}
     switched = str(sizes[0])
     switches = _child_json([python, "-m", "bench.memory", "child", "switch", switched, str(10 * rounds)])

@@ -7,6 +7,7 @@ import asyncio
 import gc
 import logging
 import os
+import subprocess
 import sys
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -20,10 +21,12 @@ from app.contract.envelopes import Envelope
 from app.main.agent_command import AgentCommand
 from app.main.chat_service import ChatService
 from app.packaging.build import BuildResult
+from tests import prefetch
 
 TESTS = Path(__file__).resolve().parent
 REPO = TESTS.parent
 SCRIPTED_AGENT = TESTS / "agents" / "scripted_agent.py"
+_PREFETCH = pytest.StashKey[subprocess.Popen]()  # the background installs of a whole run
 
 # every shell ClawQt starts as "the user's shell" is bash without the user's rc files (tests/shell/bash)
 os.environ["SHELL"] = str(TESTS / "shell" / "bash")
@@ -32,11 +35,54 @@ os.environ["SHELL"] = str(TESTS / "shell" / "bash")
 pytest_plugins = ["tests.desktop.session_bus"]
 
 
+def _is_controller(config: pytest.Config) -> bool:
+    return not hasattr(config, "workerinput")  # the xdist controller or a run without workers
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Under pytest-xdist the work goes out in the order of `_stage` (xdist would send the biggest
+    groups first, the OpenClaw tests, which then wait for OpenClaw's install)."""
+    if _is_controller(config) and hasattr(config.option, "loadscopereorder"):
+        config.option.loadscopereorder = False
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """A run of the whole suite installs what its tests need (tests/prefetch.py) in the background."""
+    config = session.config
+    option = config.option
+    filtered = bool(option.keyword or option.markexpr or option.collectonly or getattr(option, "lf", False))
+    if (
+        _is_controller(config)
+        and os.environ.get("CLAWQT_TEST_PREFETCH", "1") != "0"
+        and prefetch.covers_the_whole_suite(config.args, config.invocation_params.dir, filtered)
+    ):
+        config.stash[_PREFETCH] = prefetch.start_in_background()
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    process = session.config.stash.get(_PREFETCH, None)
+    if process is not None:
+        prefetch.stop(process)
+
+
+def _stage(item: pytest.Item) -> int:
+    """Quick tests first while tests/prefetch.py installs OpenClaw, then the OpenClaw tests (each half a
+    long run on one worker), then the rest, the bundle's tests last (its build is the last install)."""
+    if item.path.is_relative_to(TESTS / "unit"):
+        return 0
+    if item.path.is_relative_to(TESTS / "e2e"):
+        return 1
+    if item.get_closest_marker("frozen") is not None:
+        return 3
+    return 2
+
+
 @pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups into the node ids
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Under pytest-xdist (the README's command runs two workers, `--dist loadgroup`) the OpenClaw tests
     are two groups, by file, each run one test after another on one worker: the tests of a worker share
     the gateway it starts, and the two halves (a long critical path on one worker) run side by side."""
+    items.sort(key=_stage)  # stable: files and tests keep their order within a stage
     e2e_files = sorted({item.path for item in items if item.path.is_relative_to(TESTS / "e2e")})
     for item in items:
         if item.path in e2e_files:

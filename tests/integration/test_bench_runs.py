@@ -60,7 +60,9 @@ def built(request, name: str) -> None:
 
 
 @pytest.mark.timeout(HANG_AFTER_S + 120)
-@pytest.mark.parametrize("name", EXPECTED)
+@pytest.mark.parametrize(
+    "name", [pytest.param(n, marks=pytest.mark.frozen) if n == "frozen_startup" else n for n in EXPECTED]
+)
 def test_each_benchmark_runs_and_reports_a_ratio(name, built, tmp_path):
     """One process per benchmark: a hang or a failure names the benchmark, and the suite's two workers
     share them out."""
