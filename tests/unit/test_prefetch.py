@@ -1,0 +1,59 @@
+"""The background installs of a whole run (tests/prefetch.py) and the order the suite's tests go out in."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+
+from tests import prefetch
+from tests.conftest import REPO, TESTS, _stage, process_group_gone
+
+
+def test_only_a_run_of_everything_prefetches():
+    assert prefetch.covers_the_whole_suite([], REPO, filtered=False)
+    assert prefetch.covers_the_whole_suite(["tests"], REPO, filtered=False)
+    assert prefetch.covers_the_whole_suite(["."], REPO, filtered=False)
+    assert prefetch.covers_the_whole_suite(["."], TESTS, filtered=False)
+    assert not prefetch.covers_the_whole_suite(["tests/unit"], REPO, filtered=False)
+    assert not prefetch.covers_the_whole_suite(["tests", "tests/unit/test_prefetch.py"], REPO, filtered=False)
+    assert not prefetch.covers_the_whole_suite([], REPO, filtered=True)  # -k, -m, --lf, --collect-only
+
+
+def test_a_failed_install_is_said_and_the_next_one_still_runs(capsys):
+    failed = prefetch.install_all([("a broken one", "json", "loads"), ("a working one", "os", "getcwd")])
+    said = capsys.readouterr().out
+    assert failed == 1
+    assert "prefetch: a broken one failed after" in said
+    assert "prefetch: a working one ready after" in said
+
+
+def test_stopping_ends_the_installs_with_what_they_started():
+    child = "import time; time.sleep(120)"
+    parent = (
+        f"import subprocess, sys, time; subprocess.Popen([sys.executable, '-c', {child!r}]); time.sleep(120)"
+    )
+    process = subprocess.Popen([sys.executable, "-c", parent], start_new_session=True)
+    deadline = time.monotonic() + 30
+    while len(_group(process.pid)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)  # the poll's interval, until the install started its own process
+    assert len(_group(process.pid)) == 2
+    prefetch.stop(process)
+    assert process.returncode is not None
+    while not process_group_gone(process.pid) and time.monotonic() < deadline + 30:
+        time.sleep(0.05)  # the poll's interval, while the orphaned child is reaped
+    assert process_group_gone(process.pid)
+
+
+def _group(pgid: int) -> list[str]:
+    listed = subprocess.run(["ps", "-o", "pid=", "-g", str(pgid)], capture_output=True, text=True).stdout
+    return listed.split()
+
+
+def test_the_tests_go_out_unit_first_then_openclaw_then_the_rest_and_the_bundle_last(request):
+    stages = [_stage(item) for item in request.session.items]
+    assert stages == sorted(stages)
+    if len(set(stages)) > 1:  # a run of the whole suite: each stage is there
+        assert set(stages) == {0, 1, 2, 3}
+        bundle_users = [i.nodeid for i in request.session.items if _stage(i) == 3]
+        assert any("frozen_startup" in nodeid for nodeid in bundle_users)
