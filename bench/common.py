@@ -118,3 +118,19 @@ def sdk_vs_clawqt(
             "rows": rows[-1] if rows else None,
         },
     )
+
+
+class TerminalEndings:
+    """ClientTerminals' output callback that counts the terminals that ended (an exit status came) and
+    sets `all_ended` once `expected` have: the event a test or a benchmark of many terminals waits on."""
+
+    def __init__(self, expected: int) -> None:
+        self.expected = expected
+        self.ended: list[str] = []
+        self.all_ended = asyncio.Event()
+
+    def __call__(self, _key: str, terminal_id: str, _data: bytes, status: object) -> None:
+        if status is not None:
+            self.ended.append(terminal_id)
+            if len(self.ended) == self.expected:
+                self.all_ended.set()

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench.common import Result, median, scripted_service, sized
+from bench.common import Result, TerminalEndings, median, scripted_service, sized
 
 GOAL_MS = 100.0
 TERMINALS = sized(64, 8)
@@ -78,21 +78,13 @@ async def _closing_terminals(cwd: str) -> float:
 async def _terminals_ending(cwd: str) -> float:
     from app.main.client_terminals import ClientTerminals
 
-    ended = asyncio.Event()
-    done: list[str] = []
-
-    def on_output(_key: str, terminal_id: str, _data: bytes, status: object) -> None:
-        if status is not None:
-            done.append(terminal_id)
-            if len(done) == ENDING:
-                ended.set()
-
-    terminals = ClientTerminals(on_output)
+    endings = TerminalEndings(ENDING)
+    terminals = ClientTerminals(endings)
     try:
         for _ in range(ENDING):  # started before the measure (each start is a fork on the loop)
             terminals.create("s", cwd, "sleep", ["1"])
         async with LoopStalls() as stalls:
-            await asyncio.wait_for(ended.wait(), 60)
+            await asyncio.wait_for(endings.all_ended.wait(), 60)
         return stalls.ms
     finally:
         terminals.shutdown()

@@ -8,8 +8,6 @@ blocking qtbot waits inside a coroutine (qt-toolchain.md). Screenshots go to tes
 from __future__ import annotations
 
 import asyncio
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +27,7 @@ from bench.quick_items import drawn_marks, find_all, plain_text  # noqa: F401 (t
 from bench.ui_common import frame
 from tests.conftest import REPO
 from tests.model_checks import ModelChecks
+from tests.waits import until
 
 SCREENSHOTS = REPO / "test-artifacts" / "screenshots"
 
@@ -117,19 +116,7 @@ class UiHarness:
         objects.model.flushed.connect(watch_row_models)
         window.root.frameSwapped.connect(watch_row_models)
 
-    async def until(
-        self, predicate: Callable[[], Any], timeout: float = 15.0, seen: Callable[[], Any] | None = None
-    ) -> Any:
-        """Polls `predicate` until it is true; on timeout the failure shows what `seen` returns."""
-        deadline = time.monotonic() + timeout
-        while True:
-            value = predicate()
-            if value:
-                return value
-            if time.monotonic() > deadline:
-                shown = "" if seen is None else f"; seen: {seen()!r}"
-                raise AssertionError(f"condition not met within {timeout} s{shown}")
-            await asyncio.sleep(0.02)  # the poll's interval
+    until = staticmethod(until)  # tests/waits.py: the suite's one wait
 
     @staticmethod
     async def frames(window: Window, count: int = 1) -> None:

@@ -6,6 +6,7 @@ terminal but keeps running ties up no thread; closing terminals does not stall t
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -14,23 +15,23 @@ from pathlib import Path
 import pytest
 
 from app.main.client_terminals import MAX_OUTPUT_LIMIT, ClientTerminals, TerminalError
+from bench.common import TerminalEndings
 from tests.conftest import process_alive, scripted_agent_argv
+from tests.waits import until
 
 
 async def _pids(folder: Path, *names: str) -> list[int]:
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
+    def written() -> list[str] | None:
         texts = [(folder / n).read_text().strip() if (folder / n).exists() else "" for n in names]
-        if all(texts):
-            return [int(t) for t in texts]
-        await asyncio.sleep(0.05)  # the poll's interval
-    raise AssertionError(f"{names} never written")
+        return texts if all(texts) else None
+
+    return [int(t) for t in await until(written, 10)]
 
 
 async def _gone(pids: list[int], timeout: float = 5.0) -> list[int]:
-    deadline = time.monotonic() + timeout
-    while any(process_alive(p) for p in pids) and time.monotonic() < deadline:
-        await asyncio.sleep(0.05)  # the poll's interval
+    """The processes of `pids` still running once all ended or `timeout` passed."""
+    with contextlib.suppress(AssertionError):
+        await until(lambda: not any(process_alive(p) for p in pids), timeout)
     return [p for p in pids if process_alive(p)]
 
 
@@ -110,9 +111,7 @@ async def test_processes_that_closed_their_terminal_tie_up_no_thread_of_the_shar
 async def test_many_terminals_ending_never_sleep_on_the_loop(tmp_path, monkeypatch):
     """Closing a PTY slept 0.1 s on the loop (ptyprocess's delay after close), for each terminal
     (bench/loop_stalls.py measures the loop's stall)."""
-    ended = asyncio.Event()
-    count = 30
-    done: list[str] = []
+    endings = TerminalEndings(30)
     slept_on_the_loop: list[float] = []
     real_sleep = time.sleep
 
@@ -121,18 +120,12 @@ async def test_many_terminals_ending_never_sleep_on_the_loop(tmp_path, monkeypat
             slept_on_the_loop.append(seconds)
         real_sleep(seconds)  # the sleep being recorded, as asked
 
-    def on_output(_key: str, terminal_id: str, _data: bytes, status: object) -> None:
-        if status is not None:
-            done.append(terminal_id)
-            if len(done) == count:
-                ended.set()
-
-    terminals = ClientTerminals(on_output)
+    terminals = ClientTerminals(endings)
     monkeypatch.setattr(time, "sleep", sleep)
     try:
-        for _ in range(count):
+        for _ in range(endings.expected):
             terminals.create("s", str(tmp_path), "true")
-        await asyncio.wait_for(ended.wait(), 60)
+        await asyncio.wait_for(endings.all_ended.wait(), 60)
     finally:
         terminals.shutdown()
     assert not slept_on_the_loop, f"{len(slept_on_the_loop)} sleeps on the loop's thread"

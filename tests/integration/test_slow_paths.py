@@ -5,19 +5,11 @@ order: nothing the agent sent after it is handled before it. A real scripted age
 
 from __future__ import annotations
 
-import asyncio
 import threading
-import time
 
 from app.main import process_tree
 from tests.conftest import process_alive, scripted_agent_argv
-
-
-async def _until(predicate, timeout: float) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        assert time.monotonic() < deadline, "condition not met in time"
-        await asyncio.sleep(0.02)  # the poll's interval
+from tests.waits import until
 
 
 async def test_closing_a_chat_with_64_agent_terminals_scans_proc_off_the_loop_in_one_go(
@@ -50,8 +42,8 @@ async def test_closing_a_chat_with_64_agent_terminals_scans_proc_off_the_loop_in
     assert terminals.running_count == 64 and all(process_alive(p) for p in pids)
     sweeps.clear()
     await service.close_session(session.session_key)
-    await _until(lambda: not any(process_alive(p) for p in pids), 30)
-    await _until(lambda: len(terminals) == 0 and terminals.running_count == 0, 30)
+    await until(lambda: not any(process_alive(p) for p in pids), 30)
+    await until(lambda: len(terminals) == 0 and terminals.running_count == 0, 30)
     assert not scans_on_the_loop, f"{len(scans_on_the_loop)} scans of /proc on the loop's thread"
     assert sweeps and sweeps[0] == 64 and len(sweeps) <= 2, sweeps  # every scope in the first sweep
 

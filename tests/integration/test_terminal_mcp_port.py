@@ -33,6 +33,7 @@ from tests.integration.test_terminal_mcp_server import (
     post,
     status_of,
 )
+from tests.waits import until
 
 CLIENTS = TESTS / "loopback_clients.py"
 NOBODY = 65534
@@ -127,7 +128,7 @@ async def test_authorized_calls_keep_their_own_limit_whatever_idle_connections_t
     async with serving() as (server, tools), second_process(*clients("hold", server.port, 40)) as idle:
         assert await idle.answer() == {"held": 40, "error": None}
         # the idle ones are there before the calls come (connected is not yet accepted and set up)
-        await _until(lambda: _settled_idle(server) == MAX_UNAUTHENTICATED)
+        await until(lambda: _settled_idle(server) == MAX_UNAUTHENTICATED, 30)
         tools.read_behaviour = "block"
         # one call after another until MAX_CALLS run at once: 64 handshakes at the same moment are more
         # than the port lets wait unauthorized (MAX_UNAUTHENTICATED), which a busy machine reaches
@@ -135,7 +136,7 @@ async def test_authorized_calls_keep_their_own_limit_whatever_idle_connections_t
         try:
             for count in range(1, MAX_CALLS + 1):
                 waiting.append(asyncio.ensure_future(post(server.port, READ_CALL)))
-                await _until(lambda: len(tools.calls) >= count)  # noqa: B023
+                await until(lambda: len(tools.calls) >= count, 30)  # noqa: B023
             over = await post(server.port, READ_CALL)
         finally:
             tools.block.set()
@@ -149,12 +150,6 @@ def _settled_idle(server: TerminalMcpServer) -> int:
     admission = server.admission
     waiting = list(admission._waiting.values()) if admission is not None else []
     return sum(entry.protocol is not None for entry in waiting)
-
-
-async def _until(predicate: Any, timeout: float = 30) -> None:
-    async with asyncio.timeout(timeout):  # only a hang reaches it
-        while not predicate():
-            await asyncio.sleep(0.02)  # the poll's interval
 
 
 async def test_a_thousand_idle_connections_from_another_process_leave_clawqt_its_descriptors():
