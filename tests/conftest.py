@@ -3,7 +3,6 @@ shut down (process groups killed) at teardown, even when the test fails."""
 
 from __future__ import annotations
 
-import asyncio
 import gc
 import logging
 import os
@@ -22,6 +21,7 @@ from app.main.agent_command import AgentCommand
 from app.main.chat_service import ChatService
 from app.packaging.build import BuildResult
 from tests import prefetch
+from tests.waits import until
 
 TESTS = Path(__file__).resolve().parent
 REPO = TESTS.parent
@@ -166,17 +166,8 @@ class EnvelopeLog:
         return "".join(parts)
 
     async def wait_for(self, predicate: Callable[[EnvelopeLog], Any], timeout: float = 10.0) -> Any:
-        deadline = asyncio.get_running_loop().time() + timeout
-        while True:
-            value = predicate(self)
-            if value:
-                return value
-            if asyncio.get_running_loop().time() > deadline:
-                raise AssertionError(
-                    f"condition not met within {timeout} s; last envelopes: "
-                    f"{[e.kind for e in self.items[-10:]]}"
-                )
-            await asyncio.sleep(0.01)  # the poll's interval
+        """The first true value of `predicate(self)`; a failure names the last envelopes' kinds."""
+        return await until(lambda: predicate(self), timeout, seen=lambda: [e.kind for e in self.items[-10:]])
 
 
 def process_alive(pid: int) -> bool:

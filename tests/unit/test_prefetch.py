@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import time
 
 from tests import prefetch
 from tests.conftest import REPO, TESTS, _stage, process_group_gone
+from tests.waits import until
 
 
 def test_only_a_run_of_everything_prefetches():
@@ -28,21 +28,16 @@ def test_a_failed_install_is_said_and_the_next_one_still_runs(capsys):
     assert "prefetch: a working one ready after" in said
 
 
-def test_stopping_ends_the_installs_with_what_they_started():
+async def test_stopping_ends_the_installs_with_what_they_started():
     child = "import time; time.sleep(120)"
     parent = (
         f"import subprocess, sys, time; subprocess.Popen([sys.executable, '-c', {child!r}]); time.sleep(120)"
     )
     process = subprocess.Popen([sys.executable, "-c", parent], start_new_session=True)
-    deadline = time.monotonic() + 30
-    while len(_group(process.pid)) < 2 and time.monotonic() < deadline:
-        time.sleep(0.05)  # the poll's interval, until the install started its own process
-    assert len(_group(process.pid)) == 2
+    await until(lambda: len(_group(process.pid)) == 2, 30)  # the install started its own process
     prefetch.stop(process)
     assert process.returncode is not None
-    while not process_group_gone(process.pid) and time.monotonic() < deadline + 30:
-        time.sleep(0.05)  # the poll's interval, while the orphaned child is reaped
-    assert process_group_gone(process.pid)
+    await until(lambda: process_group_gone(process.pid), 30)  # the orphaned child is reaped
 
 
 def _group(pgid: int) -> list[str]:
