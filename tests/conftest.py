@@ -3,7 +3,6 @@ shut down (process groups killed) at teardown, even when the test fails."""
 
 from __future__ import annotations
 
-import gc
 import logging
 import os
 import subprocess
@@ -21,6 +20,7 @@ from app.main.agent_command import AgentCommand
 from app.main.chat_service import ChatService
 from app.packaging.build import BuildResult
 from tests import prefetch
+from tests.task_errors import NeverRetrieved, collect_what_the_test_left
 from tests.waits import until
 
 TESTS = Path(__file__).resolve().parent
@@ -79,14 +79,16 @@ def _stage(item: pytest.Item) -> int:
 
 @pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups into the node ids
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Under pytest-xdist (the README's command runs two workers, `--dist loadgroup`) the OpenClaw tests
-    are two groups, by file, each run one test after another on one worker: the tests of a worker share
-    the gateway it starts, and the two halves (a long critical path on one worker) run side by side."""
+    """Under pytest-xdist (the README's command: two workers, `--dist loadgroup`, which hands out one
+    test, or one group, at a time in this order to whichever worker has fewer than three left) the
+    OpenClaw tests come one after another to both workers: each worker's run of them shares the gateway
+    it starts (package scope), and the workers even out as they go, where two fixed halves by file kept
+    one worker busy long after the other. The tests that kill and restart their gateway are one group,
+    run one after another on one worker: two gateway restarts at once starved each other."""
     items.sort(key=_stage)  # stable: files and tests keep their order within a stage
-    e2e_files = sorted({item.path for item in items if item.path.is_relative_to(TESTS / "e2e")})
     for item in items:
-        if item.path in e2e_files:
-            item.add_marker(pytest.mark.xdist_group(f"openclaw-{e2e_files.index(item.path) % 2}"))
+        if item.get_closest_marker("restarts_the_gateway") is not None:
+            item.add_marker(pytest.mark.xdist_group("openclaw-gateway-restarts"))
         installs = "openclaw_env" in getattr(item, "fixturenames", ())
         if installs or item.get_closest_marker("real_agents") is not None:
             _time_the_body_only(item)
@@ -104,8 +106,8 @@ def _time_the_body_only(item: pytest.Item) -> None:
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
-    """A worker whose groups did not reach the node ids would spread a group over both workers (two
-    OpenClaw gateways) without a word: pytest 9.2 made xdist 3.8's renaming a no-op."""
+    """A worker whose groups did not reach the node ids would spread a group over both workers without a
+    word: pytest 9.2 made xdist 3.8's renaming a no-op."""
     if not getattr(session.config.option, "loadgroup", False):
         return
     lost = [
@@ -231,29 +233,15 @@ def model_checks(qapp):
     checks.assert_clean()
 
 
-class _NeverRetrieved(logging.Handler):
-    """asyncio's "Task exception was never retrieved" (and the Future variant), as they are logged."""
-
-    def __init__(self) -> None:
-        super().__init__(logging.ERROR)
-        self.seen: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        message = record.getMessage()
-        if "never retrieved" in message:
-            error = record.exc_info[1] if record.exc_info else None
-            self.seen.append(f"{message.splitlines()[0]} {error!r}")
-
-
 @pytest.fixture(autouse=True)
 def no_unretrieved_task_error() -> Any:
     """Every test fails if an asyncio task or future ended with an exception nobody retrieved (the
     report comes when the task is collected: collected here before the test ends)."""
-    watcher = _NeverRetrieved()
+    watcher = NeverRetrieved()
     logger = logging.getLogger("asyncio")
     logger.addHandler(watcher)
     yield watcher
-    gc.collect()
+    collect_what_the_test_left()
     logger.removeHandler(watcher)
     assert not watcher.seen, "asyncio: " + "; ".join(watcher.seen)
 

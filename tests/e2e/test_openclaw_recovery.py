@@ -11,7 +11,7 @@ import pytest
 from app.contract.errors import HostError
 from app.renderer.pipeline import HeadlessPipeline
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.restarts_the_gateway]
 
 
 async def test_gateway_killed_mid_turn_then_recovery(make_service, openclaw, gate):

@@ -9,7 +9,7 @@ import asyncio
 
 import pytest
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.restarts_the_gateway]
 
 
 def test_the_window_restarts_the_stuck_bridge_by_itself_and_keeps_the_chat_and_the_draft(ui, openclaw, gate):

@@ -53,3 +53,14 @@ def test_the_tests_go_out_unit_first_then_openclaw_then_the_rest_and_the_bundle_
         assert set(stages) == {0, 1, 2, 3}
         bundle_users = [i.nodeid for i in request.session.items if _stage(i) == 3]
         assert any("frozen_startup" in nodeid for nodeid in bundle_users)
+
+
+def test_the_tests_that_restart_a_gateway_are_one_group_and_every_other_test_goes_out_alone(request):
+    items = request.session.items
+    groups = {item.nodeid: [m.args[0] for m in item.iter_markers("xdist_group")] for item in items}
+    restarting = {item.nodeid for item in items if item.get_closest_marker("restarts_the_gateway")}
+    assert all(groups[nodeid] == ["openclaw-gateway-restarts"] for nodeid in restarting)
+    assert not any(groups[nodeid] for nodeid in groups.keys() - restarting)
+    config = request.config
+    if prefetch.covers_the_whole_suite(config.args, config.invocation_params.dir, filtered=False):
+        assert len(restarting) == 2  # the headless and the window recovery tests
