@@ -77,8 +77,19 @@ def _stage(item: pytest.Item) -> int:
     return 2
 
 
+# the bundle's own check: build it and run it as a packager ships it (README, "Building the app")
+BUNDLE_CHECK = ".venv/bin/python -m pytest -m frozen"
+
+
+def bundle_checked(config: pytest.Config) -> bool:
+    """The bundle's tests build it with PyInstaller (the costliest install of a run, on a fresh clone) and
+    run what it built: the packaging check, run when asked (`-m frozen`, or CLAWQT_TEST_BUNDLE=1), not by
+    every run of the suite, which checks what the bundle carries by its rules (tests/unit)."""
+    return "frozen" in (config.option.markexpr or "") or os.environ.get("CLAWQT_TEST_BUNDLE") == "1"
+
+
 @pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups into the node ids
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Under pytest-xdist (the README's command: two workers, `--dist loadgroup`, which hands out one
     test, or one group, at a time in this order to whichever worker has fewer than three left) the
     OpenClaw tests come one after another to both workers: each worker's run of them shares the gateway
@@ -86,7 +97,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     one worker busy long after the other. The tests that kill and restart their gateway are one group,
     run one after another on one worker: two gateway restarts at once starved each other."""
     items.sort(key=_stage)  # stable: files and tests keep their order within a stage
+    unasked = not bundle_checked(config)
     for item in items:
+        if unasked and item.get_closest_marker("frozen") is not None:
+            item.add_marker(pytest.mark.skip(reason=f"builds and runs the bundle: `{BUNDLE_CHECK}`"))
         if item.get_closest_marker("restarts_the_gateway") is not None:
             item.add_marker(pytest.mark.xdist_group("openclaw-gateway-restarts"))
         installs = "openclaw_env" in getattr(item, "fixturenames", ())
@@ -248,8 +262,8 @@ def no_unretrieved_task_error() -> Any:
 
 @pytest.fixture(scope="session")
 def bundle() -> BuildResult:
-    """The bundle built once per state of the sources into .cache/frozen/ (about 30 s on two cores,
-    reused afterwards) by the same code as `python -m app.packaging`."""
+    """The bundle built once per state of the sources into .cache/frozen/ (reused afterwards) by the same
+    code as `python -m app.packaging`."""
     if not sys.platform.startswith("linux"):
         pytest.skip("the suite builds and checks the Linux bundle (other systems: packaging.md)")
     from app.packaging.cached import ensure_bundle

@@ -20,14 +20,14 @@ from pathlib import Path
 TESTS = Path(__file__).resolve().parent
 REPO = TESTS.parent
 
-# in the order the tests need them: the OpenClaw tests run right after the unit tests, the bundle's last
+# in the order the tests need them: the OpenClaw tests run right after the unit tests (the bundle is built
+# only by its own check, tests/conftest.py BUNDLE_CHECK)
 INSTALLS = (
     ("Node 24 and OpenClaw", "tests.e2e.openclaw_env", "ensure_openclaw"),
     ("fast-agent", "tests.real_agents_support", "ensure_fast_agent"),
     ("the Node ACP SDK test agent", "tests.node_support", "ensure_node_agent"),
     ("the TypeScript ACP SDK's example agent", "tests.real_agents_support", "ensure_ts_sdk_example"),
     ("the Python ACP SDK's example agents", "tests.real_agents_support", "ensure_python_sdk_examples"),
-    ("the PyInstaller bundle", "app.packaging.cached", "ensure_bundle"),
 )
 LOG = REPO / ".cache" / "prefetch.log"
 

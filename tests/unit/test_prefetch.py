@@ -6,7 +6,7 @@ import subprocess
 import sys
 
 from tests import prefetch
-from tests.conftest import REPO, TESTS, _stage, process_group_gone
+from tests.conftest import REPO, TESTS, _stage, bundle_checked, process_group_gone
 from tests.waits import until
 
 
@@ -51,8 +51,10 @@ def test_the_tests_go_out_unit_first_then_openclaw_then_the_rest_and_the_bundle_
     config = request.config
     if prefetch.covers_the_whole_suite(config.args, config.invocation_params.dir, filtered=False):
         assert set(stages) == {0, 1, 2, 3}
-        bundle_users = [i.nodeid for i in request.session.items if _stage(i) == 3]
-        assert any("frozen_startup" in nodeid for nodeid in bundle_users)
+        bundle_users = [i for i in request.session.items if _stage(i) == 3]
+        assert any("frozen_startup" in item.nodeid for item in bundle_users)
+        asked = bundle_checked(config)
+        assert all(asked != any(m.name == "skip" for m in item.iter_markers()) for item in bundle_users)
 
 
 def test_the_tests_that_restart_a_gateway_are_one_group_and_every_other_test_goes_out_alone(request):
