@@ -133,6 +133,17 @@ class UiHarness:
         found = [*window.root.findChildren(QQuickItem, name), *find_all(window.root.contentItem(), name)]
         return next((item for item in found if item.isVisible()), found[0] if found else None)
 
+    async def shown(self, window: Window, name: str, timeout: float = 15.0) -> QQuickItem:
+        """The item named `name` once one of them is shown. Waiting on the first item `find` returns
+        would wait forever when that is another row's hidden copy (an earlier turn's footer) and the
+        row the test means is not made yet."""
+
+        def visible() -> QQuickItem | None:
+            found = self.find(window, name)
+            return found if found is not None and found.isVisible() else None
+
+        return await self.until(visible, timeout)
+
     def item(self, window: Window, name: str) -> QQuickItem:
         found = self.find(window, name)
         assert found is not None, f"no item named {name!r}"

@@ -66,8 +66,8 @@ def test_a_long_diff_is_collapsed_until_show_all(ui):
     async def scenario():
         window = await ui.open(scripted_agent_argv())
         body = await _open_edit_card(ui, window, "edit long")
-        show_all = await ui.until(lambda: ui.find(window, "diffShowAll"))
-        assert show_all.isVisible() and show_all.property("text") == "Show all 601 lines"
+        show_all = await ui.shown(window, "diffShowAll")
+        assert show_all.property("text") == "Show all 601 lines"
         assert plain_text(body).count("\n") == COLLAPSED_LINES - 1
         collapsed_height = body.height()
         assert collapsed_height > 0 and COLLAPSED_LINES < 601

@@ -24,15 +24,14 @@ def test_a_write_shows_as_files_changed_with_a_diff_and_reverts(ui):
         await ui.type_and_send(window, "fs-write notes.txt first line\\nsecond line\\n")
         await ui.until(lambda: not objects.session.busy)
         assert (ui.tmp_path / "notes.txt").read_text() == "first line\nsecond line\n"
-        section = await ui.until(lambda: ui.find(window, "filesChanged"))
-        await ui.until(lambda: section.isVisible())
+        await ui.shown(window, "filesChanged")
         [changed] = await ui.until(lambda: _footer_files(ui, window))
         assert changed["name"] == "notes.txt" and not changed["created"]
         assert "+second line" in changed["diff"] and "-first line" not in changed["diff"]
         assert (changed["added"], changed["removed"]) == (1, 0)
         ui.item(window, "fileDiffToggle").clicked.emit()
-        body = await ui.until(lambda: ui.find(window, "diffBody"))
-        await ui.until(lambda: body.isVisible() and body.height() > 0)
+        body = await ui.shown(window, "diffBody")
+        await ui.until(lambda: body.height() > 0)
         shown = plain_text(body)
         assert shown == "@@ -1 +1,2 @@\n1 1   first line\n  2 + second line"  # context, then added
         await ui.screenshots(window, "14-files-changed")
@@ -47,8 +46,7 @@ def test_a_write_shows_as_files_changed_with_a_diff_and_reverts(ui):
         await ui.until(lambda: not objects.session.busy)
         await ui.until(lambda: _footer_files(ui, window))
         (ui.tmp_path / "notes.txt").write_text("the user's own edit\n")
-        revert = await ui.until(lambda: ui.find(window, "revertButton"))
-        await ui.until(lambda: revert.isVisible())
+        revert = await ui.shown(window, "revertButton")
         revert.clicked.emit()
         await ui.until(lambda: "Not reverted" in objects.notices.notice)
         assert (ui.tmp_path / "notes.txt").read_text() == "the user's own edit\n"

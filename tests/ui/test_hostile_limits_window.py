@@ -61,8 +61,7 @@ def test_a_rewritten_60000_line_file_in_a_tool_card_says_it_is_too_large(ui):
         window = await ui.open(scripted_agent_argv())
         await _answered(ui, window, "hostile-diff 60000")
         ui.toggle_tool(window, "tool:t-big-diff", False)
-        summary = await ui.until(lambda: ui.find(window, "diffTooLarge"))
-        await ui.until(lambda: summary.isVisible())
+        summary = await ui.shown(window, "diffTooLarge")
         assert summary.property("text") == (
             "Diff too large to show: 120,000 lines changed "
             "(60,000 removed, 60,000 added, lines 1\u201360,000)."
@@ -91,11 +90,9 @@ def test_an_agent_rewriting_a_60000_line_file_shows_the_counts_and_the_revert_wo
             ]
         )
         assert (changed["added"], changed["removed"]) == (60_000, 60_000)
-        section = await ui.until(lambda: ui.find(window, "filesChanged"))
-        await ui.until(lambda: section.isVisible())
-        (await ui.until(lambda: ui.find(window, "fileDiffToggle"))).clicked.emit()
-        summary = await ui.until(lambda: ui.find(window, "diffTooLarge"))
-        await ui.until(lambda: summary.isVisible())
+        await ui.shown(window, "filesChanged")
+        (await ui.shown(window, "fileDiffToggle")).clicked.emit()
+        summary = await ui.shown(window, "diffTooLarge")
         assert summary.property("text").startswith("Diff too large to show: 120,000 lines changed")
         ui.item(window, "revertButton").clicked.emit()
         await ui.until(lambda: big.read_text().count("compute(") == 60_000)
