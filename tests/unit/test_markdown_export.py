@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from app.contract.envelopes import TerminalOutputEnvelope
 from app.contract.hidden_context import wrap
-from app.renderer.timeline.serialize import fenced, timeline_markdown, turn_markdown
+from app.renderer.timeline.markdown_export import fenced, timeline_markdown, turn_markdown
 from tests.unit.timeline_helpers import GEN, KEY, Harness, agent, permission, resolved, thought, tool, user
 
 FENCED_OUTPUT = "Usage:\n```\nmake test\n```\n"

@@ -20,7 +20,7 @@ from app.renderer.qt.current_session import CurrentSession
 from app.renderer.qt.desktop_dialog import open_dialog, save_dialog
 from app.renderer.qt.notices import Notices
 from app.renderer.qt.tasks import TaskRunner
-from app.renderer.timeline.serialize import timeline_markdown
+from app.renderer.timeline.markdown_export import timeline_markdown
 
 EXPORT = "export"  # the notice's topic
 MAX_NAME_CHARS = 80

@@ -15,8 +15,8 @@ from app.contract.links import LinkDecision
 from app.renderer.qt.current_session import CurrentSession
 from app.renderer.qt.notices import Notices
 from app.renderer.timeline.items import ToolCall
+from app.renderer.timeline.markdown_export import turn_markdown
 from app.renderer.timeline.questions import Question, question_directory
-from app.renderer.timeline.serialize import turn_markdown
 from app.renderer.timeline.turn_view import copy_text, earlier_prompt
 
 QUESTIONS_DEBOUNCE_MS = 250
