@@ -140,7 +140,7 @@ def lines_after(text: str, command: str) -> list[str]:
 async def mouse_click(ui, window, name: str) -> None:
     """A real left click in the middle of the item named `name` (through the window system), once a
     user could click it: shown, laid out and enabled."""
-    item = await ui.until(lambda: ui.find(window, name))
+    item = await ui.shown(window, name)
     await ui.until(lambda: item.isVisible() and item.width() > 0 and item.isEnabled())
     centre = await _settled_centre(ui, item)
     await _outside_task(lambda: QTest.mouseClick(window.root, Qt.MouseButton.LeftButton, pos=centre))
