@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.renderer.markdown.limits import MESSAGE_CHARS
-from app.renderer.markdown.render import DisplayBlock, IncrementalMarkdown, block_entries, render_blocks
+from app.renderer.markdown.render import DisplayBlock, block_entries, render_blocks
+from app.renderer.markdown.streaming import IncrementalMarkdown
 from app.renderer.proposal_view import proposal_entry
 from app.renderer.terminal_screens import TerminalScreens
 from app.renderer.timeline.grouping import Group

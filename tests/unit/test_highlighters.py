@@ -8,7 +8,8 @@ import threading
 import pytest
 
 from app.renderer.markdown import highlighters
-from app.renderer.markdown.render import IncrementalMarkdown, highlight_code
+from app.renderer.markdown.render import highlight_code
+from app.renderer.markdown.streaming import IncrementalMarkdown
 
 CODE = "".join(f"value_{n} = compute({n})  # line {n}\n" for n in range(30))
 TEXT = "Intro.\n\n```python\n" + CODE + "```\n"

@@ -18,7 +18,8 @@ from app.renderer.markdown.limits import (
     piece_end,
     visible_source,
 )
-from app.renderer.markdown.render import IncrementalMarkdown, render_blocks
+from app.renderer.markdown.render import render_blocks
+from app.renderer.markdown.streaming import IncrementalMarkdown
 from app.renderer.qt.block_model import BlockListModel
 from tests.agents.scripted_agent import hostile_text
 

@@ -8,10 +8,10 @@ from app.main.local_store import JsonStringMap
 from app.renderer.markdown.render import (
     DARK_PROSE,
     LIGHT_PROSE,
-    IncrementalMarkdown,
     merge_prose,
     render_blocks,
 )
+from app.renderer.markdown.streaming import IncrementalMarkdown
 from app.renderer.presenter import format_duration
 from app.renderer.qt.collapse import CollapseState
 

@@ -17,7 +17,8 @@ from typing import Any
 
 from PySide6.QtCore import QAbstractListModel, QByteArray, QModelIndex, QObject, Qt, Slot
 
-from app.renderer.markdown.render import block_entries, renderer_of
+from app.renderer.markdown.render import block_entries
+from app.renderer.markdown.streaming import renderer_of
 from app.renderer.qt.named_roles import numbered_roles, role_names
 
 _ROLES = ("kind", "html", "code", "lang", "tail")
