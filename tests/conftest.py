@@ -66,8 +66,8 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 
 
 def _stage(item: pytest.Item) -> int:
-    """Quick tests first while tests/prefetch.py installs OpenClaw, then the OpenClaw tests (each half a
-    long run on one worker), then the rest, the bundle's tests last (its build is the last install)."""
+    """Quick tests first while tests/prefetch.py installs OpenClaw, then the OpenClaw tests (one at a
+    time to whichever worker is free), then the rest, the bundle's tests last (run only when asked)."""
     if item.path.is_relative_to(TESTS / "unit"):
         return 0
     if item.path.is_relative_to(TESTS / "e2e"):

@@ -320,9 +320,9 @@ class ChatService:
         await self.connection.restart()
 
     def _on_child_exit(self, code: int | None, stderr_tail: str) -> None:
+        """The child died: drop its sessions, cancel every waiter; live prompts fail on their own."""
         if self.proposals is not None:  # no agent to hear a decision: every card ends unavailable
             self.proposals.agent_gone()
-        """The child died: drop its sessions, cancel every waiter; live prompts fail on their own."""
         self._apply(self.machine.agent_exited())
         self._diagnose(
             "error",

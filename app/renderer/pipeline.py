@@ -23,7 +23,11 @@ class HeadlessPipeline:
         self.change_count = 0
         self.keep_changes = keep_changes
         self.changes: list[RowChange] = []
-        service.subscribe(self._on_envelope)
+        self._unsubscribe = service.subscribe(self._on_envelope)
+
+    def close(self) -> None:
+        """Stop listening: a host shared by several pipelines outlives each of them."""
+        self._unsubscribe()
 
     def _record(self, events: list[TimelineEvent]) -> None:
         changes = row_changes(events)

@@ -5,14 +5,16 @@ that kills it starts it again on the same port before it ends."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 
 import pytest
+import pytest_asyncio
 
 from tests.e2e.fake_model import FakeModel
 from tests.e2e.gate import Gate
 from tests.e2e.gateway import Gateway, gateway_config, running_gateway
 from tests.e2e.openclaw_env import OpenClawEnv, OpenClawSetupError, ensure_openclaw
+from tests.e2e.shared_clawqt import Attached, SharedService
 from tests.ui_harness import ui  # noqa: F401 - the real window for the window e2e tests
 
 # every exec asks the user first (tools.exec.mode "ask"); as root OpenClaw offers allow-once / deny only
@@ -73,3 +75,32 @@ def gate(openclaw) -> Iterator[Gate]:
     gate = Gate(openclaw.port).open()
     yield gate
     gate.shut()
+
+
+@pytest_asyncio.fixture(scope="package", loop_scope="package")
+async def shared_services(gateway, tmp_path_factory) -> AsyncIterator[tuple[SharedService, SharedService]]:
+    """The worker's two long-lived ClawQt services (tests/e2e/shared_clawqt.py), each started by the
+    first test that asks for it, quit after the last e2e test."""
+    home = tmp_path_factory.mktemp("shared-clawqt")
+    pair = (SharedService(gateway, home, "first"), SharedService(gateway, home, "second"))
+    yield pair
+    for shared in pair:
+        await shared.close()
+
+
+@pytest_asyncio.fixture(loop_scope="package")
+async def clawqt(shared_services, openclaw) -> AsyncIterator[Attached]:
+    """The shared ClawQt the test's turns run on (a test using it runs in the package's event loop:
+    `@SHARED`, where the services live)."""
+    attached = Attached(await shared_services[0].ready())
+    yield attached
+    attached.detach()
+
+
+@pytest_asyncio.fixture(loop_scope="package")
+async def fresh_clawqt(shared_services, openclaw) -> AsyncIterator[Attached]:
+    """A second shared ClawQt, which never saw the sessions the test made on `clawqt`: a reload on it
+    is a reload after a restart of ClawQt."""
+    attached = Attached(await shared_services[1].ready())
+    yield attached
+    attached.detach()

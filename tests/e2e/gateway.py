@@ -79,6 +79,7 @@ class Gateway:
         self.config_path.write_text(json.dumps(config, indent=1))
         self.log_path = self.state / "gateway.log"
         self.proc: subprocess.Popen[bytes] | None = None
+        self.starts = 0  # how many times it was ready (a bridge from before a restart lost it)
 
     @property
     def url(self) -> str:
@@ -135,6 +136,7 @@ class Gateway:
             # model runtime publication was superseded") and every later test of the worker with it
             if self.readies() > readies:
                 with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.port), 0.5):
+                    self.starts += 1
                     return self
             time.sleep(0.2)  # the poll's interval
         self.stop()

@@ -7,18 +7,21 @@ import asyncio
 import pytest
 from PySide6.QtCore import Qt
 
-from app.renderer.pipeline import HeadlessPipeline
 from app.renderer.timeline.serialize import item_record
+from tests.e2e.shared_clawqt import SHARED
 
 pytestmark = pytest.mark.e2e
 
 
-async def test_exec_approval_denied_fails_the_tool(make_service, openclaw):
-    service, envelopes = make_service(openclaw.agent_argv())
-    pipeline = HeadlessPipeline(service)
+@SHARED
+async def test_exec_approval_denied_fails_the_tool(clawqt):
+    service, envelopes = clawqt.service, clawqt.envelopes
+    pipeline = clawqt.pipeline()
     timeline = await pipeline.new_session()
-    running = asyncio.create_task(pipeline.prompt(timeline.session_key, "please run command now"))
-    request = (await envelopes.wait_for(lambda log: log.of_kind("permission_request"), timeout=60))[0]
+    key = timeline.session_key
+    running = asyncio.create_task(pipeline.prompt(key, "please run command now"))
+    asked = lambda log: [e for e in log.of_kind("permission_request") if e.session_key == key]  # noqa: E731
+    request = (await envelopes.wait_for(asked, timeout=60))[0]
     kinds = {o["kind"] for o in request.options}
     assert "allow_once" in kinds and "reject_once" in kinds
     assert request.tool_call.get("kind") == "execute"

@@ -11,9 +11,8 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from app.renderer.pipeline import HeadlessPipeline
 from app.renderer.timeline.parts import ImagePart
-from tests.e2e.test_openclaw_transcript import reloaded_with_supplement
+from tests.e2e.shared_clawqt import SHARED, reloaded_with_supplement, supplemented
 from tests.ui.test_terminal_panel_window import mouse_click
 
 pytestmark = pytest.mark.e2e
@@ -40,19 +39,20 @@ def local_file(uri: str) -> Path:
     return Path(unquote(urlsplit(uri).path))
 
 
+@SHARED
 async def test_a_background_image_generation_shows_inline_in_the_turn_that_asked_live_and_after_reload(
-    make_service, openclaw, fake_model
+    clawqt, fresh_clawqt, fake_model
 ):
     asked = len(fake_model.image_requests)
-    service, envelopes = make_service(openclaw.agent_argv())
-    pipeline = HeadlessPipeline(service)
+    envelopes = clawqt.envelopes
+    pipeline = clawqt.pipeline()
     timeline = await pipeline.new_session()
     key = timeline.session_key
     assert (await pipeline.prompt(key, "Say hello please")).stop_reason == "end_turn"
     result = await pipeline.prompt(key, "please draw a red square")
     assert result.stop_reason == "end_turn"
     assert "I started drawing it." in envelopes.text(key)  # the tool only started the task
-    await envelopes.wait_for(lambda log: log.of_kind("transcript_supplement"), timeout=60)
+    await envelopes.wait_for(supplemented(key), timeout=60)
     assert len(fake_model.image_requests) == asked + 1  # the gateway's provider drew once
     images = inline_images(timeline)
     assert [len(turn) for turn in images] == [0, 1], images
@@ -60,7 +60,7 @@ async def test_a_background_image_generation_shows_inline_in_the_turn_that_asked
     assert picture.read_bytes().startswith(PNG)
     assert all(not group_cards for group_cards in _cards(timeline))  # inline, never a card
 
-    reloaded = await reloaded_with_supplement(service, make_service, openclaw, key)
+    reloaded = await reloaded_with_supplement(fresh_clawqt, key)
     assert inline_images(reloaded) == [[], [images[1][0]]]
 
 

@@ -13,20 +13,22 @@ from app.renderer.pipeline import HeadlessPipeline
 from app.renderer.timeline.serialize import timeline_json
 from app.replay import replay_json
 from tests.e2e.fake_model import current_turn
+from tests.e2e.shared_clawqt import SHARED
 
 pytestmark = pytest.mark.e2e
 
 
-async def test_cancel_mid_stream_keeps_the_partial_reply(make_service, openclaw):
-    service, envelopes = make_service(openclaw.agent_argv())
-    pipeline = HeadlessPipeline(service)
+@SHARED
+async def test_cancel_mid_stream_keeps_the_partial_reply(clawqt):
+    service, envelopes = clawqt.service, clawqt.envelopes
+    pipeline = clawqt.pipeline()
     timeline = await pipeline.new_session()
     running = asyncio.create_task(pipeline.prompt(timeline.session_key, "please be slow"))
     await envelopes.wait_for(lambda log: "slow-3" in log.text(), timeout=30)
     assert await service.cancel(timeline.session_key)
     result = await asyncio.wait_for(running, 15)
     assert result.stop_reason == "cancelled"
-    text = envelopes.text()
+    text = envelopes.text(timeline.session_key)
     assert "slow-0" in text and "slow-199" not in text
 
 
@@ -69,9 +71,10 @@ async def test_reloaded_history_groups_into_the_same_turns_as_live(make_service,
     assert replayed_reload["key"] == key
 
 
-async def test_session_list_shows_sessions_with_titles(make_service, openclaw):
-    service, _ = make_service(openclaw.agent_argv())
-    pipeline = HeadlessPipeline(service)
+@SHARED
+async def test_session_list_shows_sessions_with_titles(clawqt):
+    service = clawqt.service
+    pipeline = clawqt.pipeline()
     timeline = await pipeline.new_session()
     await pipeline.prompt(timeline.session_key, "Say hello please, list me")
     page = await service.list_sessions()
@@ -80,10 +83,9 @@ async def test_session_list_shows_sessions_with_titles(make_service, openclaw):
     assert listed[timeline.session_key].title  # OpenClaw's title (its session key until it derives one)
 
 
-async def test_slash_status_is_sent_without_the_cwd_prefix_and_gets_a_reply(
-    make_service, openclaw, fake_model
-):
-    service, envelopes = make_service(openclaw.agent_argv())
+@SHARED
+async def test_slash_status_is_sent_without_the_cwd_prefix_and_gets_a_reply(clawqt, fake_model):
+    service, envelopes = clawqt.service, clawqt.envelopes
     session = await service.new_session()
     before = len(fake_model.requests)
     result = await service.prompt(session.session_key, "/status")
@@ -96,8 +98,9 @@ async def test_slash_status_is_sent_without_the_cwd_prefix_and_gets_a_reply(
     assert not [turn for turn in turns if "/status" in turn], turns
 
 
-async def test_a_config_option_change_is_accepted(make_service, openclaw):
-    service, _ = make_service(openclaw.agent_argv())
+@SHARED
+async def test_a_config_option_change_is_accepted(clawqt):
+    service = clawqt.service
     session = await service.new_session()
     options = {o["id"]: o for o in session.config_options}
     assert options, "OpenClaw announces config options"

@@ -5,19 +5,20 @@ from __future__ import annotations
 
 import pytest
 
-from app.renderer.pipeline import HeadlessPipeline
 from app.renderer.timeline.serialize import item_record
 from app.renderer.timeline.turn_view import group_attachments
+from tests.e2e.shared_clawqt import SHARED
 
 pytestmark = pytest.mark.e2e
 
 
-async def test_a_read_tool_card_completes(make_service, openclaw, fake_model, tmp_path):
+@SHARED
+async def test_a_read_tool_card_completes(clawqt, fake_model, tmp_path):
     notes = tmp_path / "notes.txt"
     notes.write_text("the secret word is pelican\n")
     fake_model.read_path = str(notes)
-    service, envelopes = make_service(openclaw.agent_argv())
-    pipeline = HeadlessPipeline(service)
+    envelopes = clawqt.envelopes
+    pipeline = clawqt.pipeline()
     timeline = await pipeline.new_session()
     result = await pipeline.prompt(timeline.session_key, "please read file notes")
     assert result.stop_reason == "end_turn"
@@ -33,7 +34,8 @@ async def test_a_read_tool_card_completes(make_service, openclaw, fake_model, tm
     assert "MEDIA:" not in text  # OpenClaw strips the directive from the live stream
     # ...and, in this version, forwards neither a resource nor its transcript form (`_meta`) over ACP:
     # the client shows no attachment for it rather than inventing one
-    metas = [str(e.notification["update"].get("_meta")) for e in envelopes.updates()]
+    updates = [e for e in envelopes.updates() if e.session_key == timeline.session_key]
+    metas = [str(e.notification["update"].get("_meta")) for e in updates]
     assert not any("openclawDelivery" in m or "openclawDisplayContent" in m for m in metas)
     group = timeline.grouping.groups[-1]
     assert not [a for a in group_attachments(timeline.items, group) if "chart" in a.uri]

@@ -12,10 +12,10 @@ import subprocess
 import pytest
 
 from app.contract.attachments import PromptAttachment
-from app.renderer.pipeline import HeadlessPipeline
 from app.renderer.presenter import footer_entry
 from app.renderer.timeline.heartbeat import SENTINEL, is_heartbeat_only
 from app.renderer.timeline.turn_view import group_attachments
+from tests.e2e.shared_clawqt import SHARED, reloaded_with_supplement, supplemented
 
 pytestmark = pytest.mark.e2e
 
@@ -29,24 +29,15 @@ def _turn_cards(timeline, needle: str) -> list:
     ]
 
 
-async def reloaded_with_supplement(service, make_service, openclaw, key: str):
-    """The session loaded again by a fresh service after this one quit (a restart of ClawQt), once its
-    transcript supplement arrived; the fresh service's timeline."""
-    await service.shutdown()
-    fresh, fresh_envelopes = make_service(openclaw.agent_argv())
-    reloaded = await HeadlessPipeline(fresh).load_session(key)
-    await fresh_envelopes.wait_for(lambda log: log.of_kind("transcript_supplement"), timeout=15)
-    return reloaded
-
-
+@SHARED
 async def test_a_media_line_for_a_written_file_is_one_card_live_and_after_reload(
-    make_service, openclaw, fake_model, tmp_path
+    clawqt, fresh_clawqt, fake_model, tmp_path
 ):
     report = tmp_path / "report.txt"
     fake_model.media_path = str(report)
-    service, envelopes = make_service(openclaw.agent_argv())
-    assert service.transcripts is not None  # an `openclaw acp` agent gets the reader
-    pipeline = HeadlessPipeline(service)
+    envelopes = clawqt.envelopes
+    assert clawqt.service.transcripts is not None  # an `openclaw acp` agent gets the reader
+    pipeline = clawqt.pipeline()
     timeline = await pipeline.new_session()
     key = timeline.session_key
     await pipeline.prompt(key, "Say hello please")
@@ -54,13 +45,13 @@ async def test_a_media_line_for_a_written_file_is_one_card_live_and_after_reload
     assert result.stop_reason == "end_turn"
     assert report.read_text() == fake_model.media_text  # the agent wrote the file itself
     assert "MEDIA:" not in envelopes.text(key)  # OpenClaw stripped the line from the stream
-    await envelopes.wait_for(lambda log: log.of_kind("transcript_supplement"), timeout=15)
+    await envelopes.wait_for(supplemented(key), timeout=15)
     cards = _turn_cards(timeline, "report.txt")
     assert [len(c) for c in cards] == [0, 1], cards  # the turn that wrote it, once
     card = cards[1][0]
     assert card.source == "media-transcript" and card.uri == str(report)
 
-    reloaded = await reloaded_with_supplement(service, make_service, openclaw, key)
+    reloaded = await reloaded_with_supplement(fresh_clawqt, key)
     cards = _turn_cards(reloaded, "report.txt")
     assert [len(c) for c in cards] == [0, 1], cards
     assert cards[1][0].source == "media-transcript"
@@ -68,46 +59,48 @@ async def test_a_media_line_for_a_written_file_is_one_card_live_and_after_reload
     assert len(footers) == 2 and all(f.startswith("Took ") for f in footers), footers
 
 
+@SHARED
 async def test_a_reply_that_is_only_a_media_line_still_gets_its_card_live_and_after_reload(
-    make_service, openclaw, fake_model, tmp_path
+    clawqt, fresh_clawqt, fake_model, tmp_path
 ):
     report = tmp_path / "only.txt"
     fake_model.media_path = str(report)
-    service, envelopes = make_service(openclaw.agent_argv())
-    pipeline = HeadlessPipeline(service)
+    envelopes = clawqt.envelopes
+    pipeline = clawqt.pipeline()
     timeline = await pipeline.new_session()
     key = timeline.session_key
     result = await pipeline.prompt(key, "please send media only now")
     assert result.stop_reason == "end_turn"
     assert report.read_text() == fake_model.media_text
     assert "MEDIA:" not in envelopes.text(key)  # nothing of the reply reached the stream
-    await envelopes.wait_for(lambda log: log.of_kind("transcript_supplement"), timeout=15)
+    await envelopes.wait_for(supplemented(key), timeout=15)
     cards = _turn_cards(timeline, "only.txt")
     assert [len(c) for c in cards] == [1], cards
     assert cards[0][0].source == "media-transcript"
 
-    reloaded = await reloaded_with_supplement(service, make_service, openclaw, key)
+    reloaded = await reloaded_with_supplement(fresh_clawqt, key)
     cards = _turn_cards(reloaded, "only.txt")
     assert [len(c) for c in cards] == [1], cards  # once: a replayed MEDIA line and the supplement agree
 
 
+@SHARED
 async def test_an_older_reply_that_was_only_a_media_line_gets_its_card_after_a_reload(
-    make_service, openclaw, fake_model, tmp_path
+    clawqt, fresh_clawqt, fake_model, tmp_path
 ):
     """The media-only reply is not the newest turn: after a reload its card is placed at the end of
     its own turn (before, only the last turn could get one, and this one got nothing)."""
     report = tmp_path / "older.txt"
     fake_model.media_path = str(report)
-    service, envelopes = make_service(openclaw.agent_argv())
-    pipeline = HeadlessPipeline(service)
+    envelopes = clawqt.envelopes
+    pipeline = clawqt.pipeline()
     timeline = await pipeline.new_session()
     key = timeline.session_key
     assert (await pipeline.prompt(key, "please send media only now")).stop_reason == "end_turn"
-    await envelopes.wait_for(lambda log: log.of_kind("transcript_supplement"), timeout=15)
+    await envelopes.wait_for(supplemented(key), timeout=15)
     assert (await pipeline.prompt(key, "Say hello please")).stop_reason == "end_turn"
     assert [len(c) for c in _turn_cards(timeline, "older.txt")] == [1, 0]
 
-    reloaded = await reloaded_with_supplement(service, make_service, openclaw, key)
+    reloaded = await reloaded_with_supplement(fresh_clawqt, key)
     cards = _turn_cards(reloaded, "older.txt")
     assert [len(c) for c in cards] == [1, 0], cards
     assert cards[0][0].source == "media-transcript"
@@ -115,8 +108,9 @@ async def test_an_older_reply_that_was_only_a_media_line_gets_its_card_after_a_r
     assert len(users) == 2  # two messages, never one joined text
 
 
+@SHARED
 async def test_a_prompt_of_images_only_does_not_stop_the_pairing_after_a_reload(
-    make_service, openclaw, fake_model, tmp_path
+    clawqt, fresh_clawqt, fake_model, tmp_path
 ):
     """OpenClaw keeps only its working-directory prefix as the text of a prompt of images only, and
     replays that: both sides read it as no text, so the turns before it still get their cards after a
@@ -127,22 +121,23 @@ async def test_a_prompt_of_images_only_does_not_stop_the_pairing_after_a_reload(
     fake_model.media_path = str(report)
     picture = tmp_path / "dot.png"
     Image.new("RGB", (4, 4), (200, 30, 30)).save(picture)
-    service, envelopes = make_service(openclaw.agent_argv())
-    pipeline = HeadlessPipeline(service)
+    envelopes = clawqt.envelopes
+    pipeline = clawqt.pipeline()
     timeline = await pipeline.new_session()
     key = timeline.session_key
     assert (await pipeline.prompt(key, "please send media only now")).stop_reason == "end_turn"
-    await envelopes.wait_for(lambda log: log.of_kind("transcript_supplement"), timeout=15)
+    await envelopes.wait_for(supplemented(key), timeout=15)
     await pipeline.prompt(key, "", (PromptAttachment(str(picture)),))
     assert (await pipeline.prompt(key, "Say hello please")).stop_reason == "end_turn"
 
-    reloaded = await reloaded_with_supplement(service, make_service, openclaw, key)
+    reloaded = await reloaded_with_supplement(fresh_clawqt, key)
     cards = _turn_cards(reloaded, "before.txt")
     assert [len(c) for c in cards] == [1, 0, 0], cards
 
 
+@SHARED
 async def test_a_prompt_of_only_an_attachment_still_gets_its_media_read_live(
-    make_service, openclaw, fake_model, tmp_path
+    clawqt, fresh_clawqt, fake_model, tmp_path
 ):
     """No words typed: OpenClaw keeps the attached file's text as the prompt's record, and the live read
     finds the turn by it (before, an empty prompt text meant no read at all)."""
@@ -150,25 +145,25 @@ async def test_a_prompt_of_only_an_attachment_still_gets_its_media_read_live(
     attached.write_text("please send media only now")  # small text: embedded in the prompt, as the words
     report = tmp_path / "only.txt"
     fake_model.media_path = str(report)
-    service, envelopes = make_service(openclaw.agent_argv())
-    pipeline = HeadlessPipeline(service)
+    envelopes = clawqt.envelopes
+    pipeline = clawqt.pipeline()
     timeline = await pipeline.new_session()
     key = timeline.session_key
     result = await pipeline.prompt(key, "", (PromptAttachment(str(attached)),))
     assert result.stop_reason == "end_turn"
     assert report.read_text() == fake_model.media_text
-    await envelopes.wait_for(lambda log: log.of_kind("transcript_supplement"), timeout=15)
+    await envelopes.wait_for(supplemented(key), timeout=15)
     cards = _turn_cards(timeline, "only.txt")
     assert [len(c) for c in cards] == [1], cards
 
     # after a reload the resource turn pairs by the text OpenClaw kept for it
-    reloaded = await reloaded_with_supplement(service, make_service, openclaw, key)
+    reloaded = await reloaded_with_supplement(fresh_clawqt, key)
     assert [len(c) for c in _turn_cards(reloaded, "only.txt")] == [1]
 
 
-async def test_the_openclaw_child_gets_the_embedding_environment(make_service, openclaw):
-    service, _ = make_service(openclaw.agent_argv())
-    await service.start()
+@SHARED
+async def test_the_openclaw_child_gets_the_embedding_environment(clawqt):
+    service = clawqt.service
     with open(f"/proc/{service.connection.pid}/environ", "rb") as handle:
         env = dict(entry.split(b"=", 1) for entry in handle.read().split(b"\0") if b"=" in entry)
     assert env[b"OPENCLAW_EMBEDDED_IN"] == b"clawqt"
@@ -188,21 +183,30 @@ def _gateway_call(openclaw, method: str, params: dict) -> str:
     return done.stdout.decode(errors="replace")
 
 
-async def test_a_heartbeat_session_the_gateway_ran_by_itself_is_hidden(make_service, openclaw, fake_model):
-    service, _ = make_service(openclaw.agent_argv())
-    await service.start()
+@SHARED
+async def test_a_heartbeat_session_the_gateway_ran_by_itself_is_hidden(clawqt, openclaw):
+    service = clawqt.service
     # the gateway's main session may exist already (an earlier test's exec completion asks for a
     # heartbeat too): the wake's run is then an update of it, not a new session
     before = {s.session_key: s.updated_at for s in (await service.list_sessions()).sessions}
     _gateway_call(openclaw, "wake", {"mode": "now", "text": "periodic check"})
-    page = None
+
+    def gateways_own(page) -> list:
+        """Sessions the gateway ran by itself since the wake: not ClawQt's (whose keys it names; a
+        session an earlier test made on the shared gateway may still get a late title meanwhile)."""
+        return [
+            s
+            for s in page.sessions
+            if before.get(s.session_key, "") != s.updated_at
+            and not s.session_key.startswith("agent:main:clawqt-")
+        ]
+
+    new: list = []
     for _ in range(120):
-        page = await service.list_sessions()
-        if any(before.get(s.session_key, "") != s.updated_at for s in page.sessions):
+        new = gateways_own(await service.list_sessions())
+        if new:
             break
         await asyncio.sleep(0.5)  # the poll's interval
-    assert page is not None
-    new = [s for s in page.sessions if before.get(s.session_key, "") != s.updated_at]
     assert new, "the gateway ran no heartbeat"
     transcript = json.loads(_gateway_call(openclaw, "sessions.get", {"key": new[0].session_key}))
     users = [m for m in transcript["messages"] if m.get("role") == "user"]
