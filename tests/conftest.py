@@ -20,11 +20,10 @@ from app.main.agent_command import AgentCommand
 from app.main.chat_service import ChatService
 from app.packaging.build import BuildResult
 from tests import prefetch
+from tests.paths import TESTS
 from tests.task_errors import NeverRetrieved, collect_what_the_test_left
 from tests.waits import until
 
-TESTS = Path(__file__).resolve().parent
-REPO = TESTS.parent
 SCRIPTED_AGENT = TESTS / "agents" / "scripted_agent.py"
 _PREFETCH = pytest.StashKey[subprocess.Popen]()  # the background installs of a whole run
 

@@ -31,9 +31,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tests.install_cache import file_lock, remove_leftovers, tail
+from tests.paths import REPO, TESTS
 
-TESTS = Path(__file__).resolve().parent
-REPO = TESTS.parent
 NODE_AGENT_SOURCE = TESTS / "agents" / "node_agent"
 CACHE_DIR = REPO / ".cache" / "node-acp-agent"
 

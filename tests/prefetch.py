@@ -17,8 +17,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-TESTS = Path(__file__).resolve().parent
-REPO = TESTS.parent
+from tests.paths import REPO, TESTS
 
 # in the order the tests need them: the OpenClaw tests run right after the unit tests (the bundle is built
 # only by its own check, tests/conftest.py BUNDLE_CHECK)

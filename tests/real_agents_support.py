@@ -40,9 +40,8 @@ from pathlib import Path
 
 from tests.install_cache import file_lock, remove_leftovers, tail
 from tests.node_support import NodeAgentSetupError, _node_version, _tool
+from tests.paths import REPO, TESTS
 
-TESTS = Path(__file__).resolve().parent
-REPO = TESTS.parent
 CACHE = REPO / ".cache"
 STAMP_FILE = ".clawqt-install-stamp"
 INSTALL_TIMEOUT_S = 600.0

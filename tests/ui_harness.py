@@ -25,8 +25,8 @@ from app.renderer.qt.timeline_model import ROLE_IDS
 from app.renderer.timeline.rows import Row
 from bench.quick_items import drawn_marks, find_all, plain_text  # noqa: F401 (the tests' names)
 from bench.ui_common import frame
-from tests.conftest import REPO
 from tests.model_checks import ModelChecks
+from tests.paths import REPO
 from tests.waits import until
 
 SCREENSHOTS = REPO / "test-artifacts" / "screenshots"

@@ -181,29 +181,25 @@ class Gateway:
             time.sleep(0.1)  # the poll's interval
         assert self.applied() > before, self.log_tail()
 
+    def _log_text(self) -> str:
+        """The gateway's log so far, without its colour codes ("" before it wrote one)."""
+        try:
+            return re.sub(r"\x1b\[[0-9;]*m", "", self.log_path.read_text(errors="replace"))
+        except OSError:
+            return ""
+
     def applied(self) -> int:
         """Config changes the gateway took so far: hot reloads and in-place restarts ("ready")."""
-        try:
-            text = re.sub(r"\x1b\[[0-9;]*m", "", self.log_path.read_text(errors="replace"))
-        except OSError:
-            return 0
-        return text.count("config hot reload applied") + self.readies()
+        return self.hot_reloads() + self.readies()
 
     def readies(self) -> int:
         """How many times the gateway said it was ready (each start, each in-place restart)."""
-        try:
-            text = re.sub(r"\x1b\[[0-9;]*m", "", self.log_path.read_text(errors="replace"))
-        except OSError:
-            return 0
-        return len(re.findall(r"\[gateway\] ready$", text, re.M))
+        return len(re.findall(r"\[gateway\] ready$", self._log_text(), re.M))
 
     def hot_reloads(self) -> int:
         """How many config changes the running gateway has applied in place so far (it watches its
         config file and logs each one): a turn that starts while one is being applied fails."""
-        try:
-            return self.log_path.read_text(errors="replace").count("config hot reload applied")
-        except OSError:
-            return 0
+        return self._log_text().count("config hot reload applied")
 
     def log_tail(self, chars: int = 3000) -> str:
         try:

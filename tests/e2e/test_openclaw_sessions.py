@@ -9,7 +9,6 @@ import re
 import pytest
 
 from app.main.trace_recorder import TraceRecorder
-from app.renderer.pipeline import HeadlessPipeline
 from app.renderer.timeline.serialize import timeline_json
 from app.replay import replay_json
 from tests.e2e.fake_model import current_turn
@@ -43,25 +42,27 @@ def _turn_shape(session: dict) -> list:
     return shape
 
 
-async def test_reloaded_history_groups_into_the_same_turns_as_live(make_service, openclaw, tmp_path):
+@SHARED
+async def test_reloaded_history_groups_into_the_same_turns_as_live(clawqt, fresh_clawqt, tmp_path):
+    """Live and reloaded (on a ClawQt that never saw the session), and each recorded trace replayed:
+    the same turns. The recorders hear the shared services' traffic for this test only."""
     live_trace, reload_trace = tmp_path / "live.jsonl", tmp_path / "reload.jsonl"
     recorder = TraceRecorder(live_trace)
-    service, _ = make_service(openclaw.agent_argv(), recorder=recorder)
-    pipeline = HeadlessPipeline(service)
+    stop_recording = clawqt.service.observe_raw(recorder.message)
+    pipeline = clawqt.pipeline()
     timeline = await pipeline.new_session()
     key = timeline.session_key
     await pipeline.prompt(key, "Say hello please")
     await pipeline.prompt(key, "please think about it")
     live = timeline_json(pipeline.store.timelines[key], 0)
-    await service.shutdown()
+    stop_recording()
     recorder.close()
 
     recorder = TraceRecorder(reload_trace)
-    fresh, _ = make_service(openclaw.agent_argv(), recorder=recorder)
-    reloaded_pipeline = HeadlessPipeline(fresh)
-    reloaded = await reloaded_pipeline.load_session(key)
+    stop_recording = fresh_clawqt.service.observe_raw(recorder.message)
+    reloaded = await fresh_clawqt.pipeline().load_session(key)
     loaded = timeline_json(reloaded, 0)
-    await fresh.shutdown()
+    stop_recording()
     recorder.close()
 
     assert _turn_shape(loaded) == _turn_shape(live)

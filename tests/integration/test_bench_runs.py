@@ -15,7 +15,7 @@ import sys
 
 import pytest
 
-from tests.conftest import REPO
+from tests.paths import REPO
 
 EXPECTED = (
     "pipeline",

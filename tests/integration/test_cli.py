@@ -10,7 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.conftest import REPO, scripted_agent_argv
+from tests.conftest import scripted_agent_argv
+from tests.paths import REPO
 
 DEMO_TRACE = Path(__file__).resolve().parents[1] / "fixtures" / "demo-session.trace.jsonl"
 

@@ -35,8 +35,8 @@ from app.demo_agent.terminal_tools_client import (
 )
 from app.main.terminal_mcp_server import TerminalMcpServer
 from app.main.terminal_tools import ToolRefused
+from tests.paths import REPO
 
-REPO = Path(__file__).resolve().parents[2]
 SECRET = "install-secret-for-the-demo-agent-tests"
 BEARER = "cqs_per-session-bearer-of-this-chat"
 TOKEN = "cqt_capability-the-user-message-minted"

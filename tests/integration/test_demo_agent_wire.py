@@ -29,8 +29,8 @@ from acp.schema import (
 )
 
 import app
+from tests.paths import REPO
 
-REPO = Path(__file__).resolve().parents[2]
 RESOURCE_NOT_FOUND = -32002
 INVALID_PARAMS = -32602
 INVALID_REQUEST = -32600

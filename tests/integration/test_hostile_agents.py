@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from app.contract.errors import AgentUnavailable, LoadFailed
-from tests.conftest import REPO, process_alive, scripted_agent_argv
+from tests.conftest import process_alive, scripted_agent_argv
+from tests.paths import REPO
 
 
 def _diagnostics(envelopes) -> list[str]:

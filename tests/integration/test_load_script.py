@@ -7,7 +7,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from tests.conftest import REPO, process_alive
+from tests.conftest import process_alive
+from tests.paths import REPO
 
 
 def _load(*command: str, cores: int = 1) -> subprocess.CompletedProcess[str]:

@@ -17,7 +17,8 @@ from app.main.trace_recorder import TraceRecorder
 from app.renderer.pipeline import HeadlessPipeline
 from app.renderer.timeline.serialize import timeline_json
 from app.replay import replay_json
-from tests.conftest import REPO, demo_agent_argv, scripted_agent_argv
+from tests.conftest import demo_agent_argv, scripted_agent_argv
+from tests.paths import REPO
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "demo-session.trace.jsonl"
 

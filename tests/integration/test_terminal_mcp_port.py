@@ -23,7 +23,6 @@ from app.main.loopback_admission import MAX_UNAUTHENTICATED, descriptor_reserve
 from app.main.loopback_guard import MAX_CALLS
 from app.main.loopback_peer import GONE, UNCHECKED, PeerOwners
 from app.main.terminal_mcp_server import TerminalMcpServer
-from tests.conftest import REPO, TESTS
 from tests.integration.test_terminal_mcp_server import (
     SECRET,
     FakeTools,
@@ -33,6 +32,7 @@ from tests.integration.test_terminal_mcp_server import (
     post,
     status_of,
 )
+from tests.paths import REPO, TESTS
 from tests.waits import until
 
 CLIENTS = TESTS / "loopback_clients.py"

@@ -21,7 +21,7 @@ from app.main.proposals import ProposalService
 from app.main.user_terminals import UserTerminals
 from app.packaging.build import MB, BuildResult
 from app.renderer.pipeline import HeadlessPipeline
-from tests.conftest import REPO
+from tests.paths import REPO
 from tests.ui.test_self_test import assert_self_test_passed
 from tests.ui_harness import SCREENSHOTS
 

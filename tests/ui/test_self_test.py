@@ -10,7 +10,7 @@ import sys
 import pytest
 from PySide6.QtGui import QImage
 
-from tests.conftest import REPO
+from tests.paths import REPO
 from tests.ui_harness import SCREENSHOTS
 
 

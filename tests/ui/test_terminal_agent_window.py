@@ -24,7 +24,8 @@ from app.main.host import make_host
 from app.main.trace_recorder import TraceRecorder
 from app.renderer.qt.timeline_model import ROLE_IDS
 from app.renderer.timeline.serialize import item_record
-from tests.conftest import REPO, EnvelopeLog, demo_agent_argv
+from tests.conftest import EnvelopeLog, demo_agent_argv
+from tests.paths import REPO
 from tests.ui_harness import find_all, plain_text
 
 # What must never show: the block's markers (also HTML-escaped, hence without the angle brackets), the

@@ -11,7 +11,7 @@ from PIL import Image
 
 from app.contract.bundled import APP_ID, app_icon
 from app.packaging.icons import ICO_SIZES, PNG_SIZES, render_png
-from tests.conftest import REPO
+from tests.paths import REPO
 
 DESKTOP = REPO / "resources" / "desktop"
 ICONS = REPO / "resources" / "icons"

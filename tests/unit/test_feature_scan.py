@@ -12,7 +12,7 @@ import sys
 import PySide6.QtCore  # noqa: F401 - loads PySide's import hook
 
 from app.renderer.qt.feature_scan import answer_from_bytes
-from tests.conftest import REPO
+from tests.paths import REPO
 
 
 def _import_fresh(folder, name: str, text: str):
@@ -66,7 +66,7 @@ import clawqt_probe_before  # read by PySide's own check: its lines go to lineca
 path = clawqt_probe_before.__file__
 kept_before = path in linecache.cache
 from app.renderer.qt.feature_scan import answer_from_bytes
-from tests.conftest import REPO
+from tests.conftest import TESTS  # the suite's own imports, as under pytest
 answer_from_bytes()
 print(kept_before, path in linecache.cache)
 """

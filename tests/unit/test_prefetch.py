@@ -6,7 +6,8 @@ import subprocess
 import sys
 
 from tests import prefetch
-from tests.conftest import REPO, TESTS, _stage, bundle_checked, process_group_gone
+from tests.conftest import _stage, bundle_checked, process_group_gone
+from tests.paths import REPO, TESTS
 from tests.waits import until
 
 

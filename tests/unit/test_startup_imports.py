@@ -9,7 +9,7 @@ import os
 import subprocess
 import sys
 
-from tests.conftest import REPO
+from tests.paths import REPO
 
 HEAVY = ("markdown_it", "mdit_py_plugins", "pygments", "regex")
 

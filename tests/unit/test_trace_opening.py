@@ -17,7 +17,7 @@ from app.renderer.timeline.items import MessageSegment
 from app.renderer.timeline.reducer import Timeline
 from app.renderer.timeline.store import replayed_timelines
 from bench.trace_files import PARAGRAPH, one_long_line, turn, writer
-from tests.conftest import REPO
+from tests.paths import REPO
 
 FIXTURE = REPO / "tests" / "fixtures" / "demo-session.trace.jsonl"
 
