@@ -4,13 +4,16 @@ ends and after a load, read the session's Gateway transcript (`openclaw_gateway.
 mark sessions whose transcript is heartbeat-only so the sidebar's heartbeat filter hides them.
 
 Limits: a live turn reads `LIVE_RECORDS` records, immediately and once more after `RETRY_S` when the
-first read had no media for it; a load reads `LOAD_RECORDS`; a turn (live or loaded) that started image
-generations still running is read again (`LOAD_RECORDS`) every `GENERATION_POLL_S`, slowing to
-`GENERATION_POLL_MAX_S`, for at most `GENERATION_WAIT_S`, until they delivered (their files are then
-the turn's images: OpenClaw's ACP bridge sends no update for a background completion); a session list
-checks at most `MAX_HEARTBEAT_CHECKS` sessions not checked before. Gateway outgoing-media URLs are
-fetched here, with the token, at most `MAX_MEDIA_BYTES` each and `MAX_FETCHED` per run, into a private
-folder removed at quit; the view gets the file's path, never the URL. Any failure is "no supplement".
+first read had no media for it; while its turn is not in the transcript yet (a busy Gateway records it
+late) or a read fails, again after `RETRY_S`, doubling, for at most `LIVE_WAIT_S`; a load reads
+`LOAD_RECORDS`; a turn (live or loaded) that started image generations still running is read again
+(`LOAD_RECORDS`) every `GENERATION_POLL_S`, slowing to `GENERATION_POLL_MAX_S`, for at most
+`GENERATION_WAIT_S`, until they delivered (their files are then the turn's images: OpenClaw's ACP bridge
+sends no update for a background completion; `MAX_FAILED_READS` failed reads in a row end that wait); a
+session list checks at most `MAX_HEARTBEAT_CHECKS` sessions not checked before. Gateway outgoing-media
+URLs are fetched here, with the token, at most `MAX_MEDIA_BYTES` each and `MAX_FETCHED` per run, into a
+private folder removed at quit; the view gets the file's path, never the URL. A failure that lasts is "no
+supplement".
 """
 
 from __future__ import annotations
@@ -49,6 +52,8 @@ from app.main.openclaw_transcript import (
 log = logging.getLogger(__name__)
 
 RETRY_S = 1.5
+LIVE_WAIT_S = 30.0
+MAX_FAILED_READS = 5
 LIVE_RECORDS = 60
 LOAD_RECORDS = 400
 HEARTBEAT_RECORDS = 200  # fewer back: the whole transcript, so its first user text is known
@@ -136,6 +141,7 @@ class OpenClawSupplements:
         self.fetcher = fetcher or MediaFetcher(reader.endpoint)
         self._heartbeat: dict[tuple[str, str | None], bool] = {}
         self.retry_s = RETRY_S
+        self.live_wait_s = LIVE_WAIT_S
         self.poll_s = GENERATION_POLL_S
 
     @classmethod
@@ -164,24 +170,28 @@ class OpenClawSupplements:
         self._spawn(self._after_turn(key, generation, client_message_id, wanted))
 
     async def _after_turn(self, key: str, generation: int, client_message_id: str, wanted: str) -> None:
-        for attempt in range(2):
-            if attempt:
-                await asyncio.sleep(self.retry_s)
+        deadline = time.monotonic() + self.live_wait_s
+        pause, found_without_media = self.retry_s, False
+        while True:
             payload = await self.reader.call("sessions.get", {"key": key, "limit": LIVE_RECORDS})
-            if payload is None:
-                return
-            turns = transcript_turns(payload.get("messages"))
+            turns = transcript_turns(payload.get("messages")) if payload is not None else ()
             turn = _wanted_turn(turns, wanted)
-            waiting = turn is not None and bool(turn.waiting)
             if turn is not None and turn.waiting:
                 turn = _wanted_turn(await self._until_generated(key, turn.waiting), wanted)
+                found_without_media = True  # waited for its generations already: no other read
             if turn is not None and (turn.media or turn.images):
                 resolved = await self._resolve(turn)
                 if resolved.media or resolved.images:
                     self._emit(TranscriptSupplementEnvelope(key, generation, (resolved,), client_message_id))
                 return
-            if waiting:
-                return  # waited for its generations already: no second read
+            if turn is not None:
+                if found_without_media:
+                    return  # read twice: the turn has no media
+                found_without_media, pause = True, self.retry_s  # its last records may land late
+            if time.monotonic() + pause > deadline:
+                return
+            await asyncio.sleep(pause)
+            pause *= 2
 
     # --- loads -------------------------------------------------------------------------------
     def after_load(self, key: str, generation: int) -> None:
@@ -209,15 +219,19 @@ class OpenClawSupplements:
     async def _until_generated(self, key: str, tasks: tuple[str, ...]) -> tuple[TranscriptTurn, ...]:
         """The transcript read again, less and less often, until none of `tasks` (background image
         generations) is still waiting, `GENERATION_WAIT_S` passed, or the Gateway stopped answering
-        (then no turns)."""
+        (`MAX_FAILED_READS` in a row: then no turns)."""
         deadline = time.monotonic() + GENERATION_WAIT_S
-        pause, turns = self.poll_s, ()
+        pause, turns, failed = self.poll_s, (), 0
         while time.monotonic() < deadline:
             await asyncio.sleep(pause)
             pause = min(pause * 1.5, GENERATION_POLL_MAX_S)
             payload = await self.reader.call("sessions.get", {"key": key, "limit": LOAD_RECORDS})
             if payload is None:
-                return ()
+                failed += 1
+                if failed >= MAX_FAILED_READS:
+                    return ()
+                continue  # one slow answer on a busy Gateway: the generation is still worth waiting for
+            failed = 0
             turns = transcript_turns(payload.get("messages"))
             if not set(tasks) & {task for t in turns for task in t.waiting}:
                 break

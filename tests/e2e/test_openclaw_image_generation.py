@@ -90,7 +90,7 @@ def test_the_picture_shows_in_the_window_in_the_turn_that_asked_for_it(ui, openc
         await ui.until(lambda: shown(ui, window, "inlineImage", painted=True), 30)
         await ui.screenshots(window, "e2e-13-openclaw-generated-image")
 
-    ui.run(scenario())
+    ui.run(scenario(), timeout=180)  # above its own waits: only a hang reaches it
 
 
 def shown(ui, window, name: str, painted: bool = False) -> bool:

@@ -142,3 +142,73 @@ def test_the_live_read_waits_for_a_started_generation_and_gives_its_files_to_the
         assert envelope.turns[0].images == (PICTURE,)
 
     asyncio.run(scenario())
+
+
+class BusyGateway(Transcript):
+    """A reader whose first `fail` reads fail (a slow answer) and whose transcript gains the turn only
+    from read number `turn_from` on (a busy Gateway recording it late)."""
+
+    def __init__(self, messages: list[dict], fail: int = 0, turn_from: int = 1) -> None:
+        super().__init__(messages)
+        self.fail, self.turn_from = fail, turn_from
+
+    async def call(self, method: str, params: dict) -> dict | None:
+        self.calls += 1
+        if self.calls <= self.fail:
+            return None
+        return {"messages": list(self.messages) if self.calls >= self.turn_from else []}
+
+
+def _live_read(reader: Transcript) -> list:
+    """The live read after one prompt, run to its end with short pauses; what it emitted."""
+
+    async def scenario() -> list:
+        emitted: list = []
+        tasks: list = []
+        supplements = OpenClawSupplements(
+            reader, emitted.append, lambda work: tasks.append(asyncio.ensure_future(work))
+        )  # type: ignore[arg-type]
+        supplements.retry_s = supplements.poll_s = 0.01
+        supplements.live_wait_s = 1.0
+        supplements.after_turn("k", 1, "user:1", [{"type": "text", "text": "please draw a red square"}])
+        await asyncio.wait_for(tasks[0], 5)
+        return emitted
+
+    return asyncio.run(scenario())
+
+
+def test_the_live_read_waits_for_a_turn_the_gateway_records_late():
+    done = drawing_turn() + completion(5_000, "t1", [PICTURE])
+    reader = BusyGateway(done, turn_from=4)  # three reads find no turn yet
+    (envelope,) = _live_read(reader)
+    assert envelope.turns[0].images == (PICTURE,) and reader.calls == 4
+
+
+def test_a_failed_read_does_not_end_the_live_read_or_the_wait_for_a_generation():
+    done = drawing_turn() + completion(5_000, "t1", [PICTURE])
+    (envelope,) = _live_read(BusyGateway(done, fail=2))  # the first two answers were too slow
+    assert envelope.turns[0].images == (PICTURE,)
+
+    async def generation_then_busy() -> list:
+        reader = BusyGateway(drawing_turn())
+        emitted: list = []
+        tasks: list = []
+        supplements = OpenClawSupplements(
+            reader, emitted.append, lambda work: tasks.append(asyncio.ensure_future(work))
+        )  # type: ignore[arg-type]
+        supplements.retry_s = supplements.poll_s = 0.01
+        supplements.after_turn("k", 1, "user:1", [{"type": "text", "text": "please draw a red square"}])
+        await asyncio.sleep(0.05)  # a few of its polls while the generation runs
+        reader.fail = reader.calls + 3  # then three slow answers in a row
+        reader.messages += completion(5_000, "t1", [PICTURE])
+        await asyncio.wait_for(tasks[0], 5)
+        return emitted
+
+    (envelope,) = asyncio.run(generation_then_busy())
+    assert envelope.turns[0].images == (PICTURE,)
+
+
+def test_a_gateway_that_stops_answering_ends_the_live_read_with_nothing():
+    reader = BusyGateway(drawing_turn(), fail=10_000)
+    assert _live_read(reader) == []
+    assert reader.calls < 20  # bounded: it gave up
