@@ -171,23 +171,23 @@ class OpenClawSupplements:
 
     async def _after_turn(self, key: str, generation: int, client_message_id: str, wanted: str) -> None:
         deadline = time.monotonic() + self.live_wait_s
-        pause, found_without_media = self.retry_s, False
+        pause, seen_without_media = self.retry_s, False
         while True:
             payload = await self.reader.call("sessions.get", {"key": key, "limit": LIVE_RECORDS})
             turns = transcript_turns(payload.get("messages")) if payload is not None else ()
             turn = _wanted_turn(turns, wanted)
+            waited = turn is not None and bool(turn.waiting)
             if turn is not None and turn.waiting:
                 turn = _wanted_turn(await self._until_generated(key, turn.waiting), wanted)
-                found_without_media = True  # waited for its generations already: no other read
             if turn is not None and (turn.media or turn.images):
                 resolved = await self._resolve(turn)
                 if resolved.media or resolved.images:
                     self._emit(TranscriptSupplementEnvelope(key, generation, (resolved,), client_message_id))
                 return
+            if waited or (turn is not None and seen_without_media):
+                return  # waited for its generations already, or read it twice: no media for it
             if turn is not None:
-                if found_without_media:
-                    return  # read twice: the turn has no media
-                found_without_media, pause = True, self.retry_s  # its last records may land late
+                seen_without_media, pause = True, self.retry_s  # its last records may land late
             if time.monotonic() + pause > deadline:
                 return
             await asyncio.sleep(pause)

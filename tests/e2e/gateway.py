@@ -20,6 +20,8 @@ from typing import Any
 from tests.e2e.openclaw_env import OpenClawEnv
 
 READY_TIMEOUT_S = 60.0
+READY = re.compile(r"\[gateway\] ready$", re.M)  # the log's line for each start and in-place restart
+HOT_RELOAD = "config hot reload applied"  # the log's line for each config change taken in place
 
 
 def free_port() -> int:
@@ -190,16 +192,17 @@ class Gateway:
 
     def applied(self) -> int:
         """Config changes the gateway took so far: hot reloads and in-place restarts ("ready")."""
-        return self.hot_reloads() + self.readies()
+        text = self._log_text()
+        return text.count(HOT_RELOAD) + len(READY.findall(text))
 
     def readies(self) -> int:
         """How many times the gateway said it was ready (each start, each in-place restart)."""
-        return len(re.findall(r"\[gateway\] ready$", self._log_text(), re.M))
+        return len(READY.findall(self._log_text()))
 
     def hot_reloads(self) -> int:
         """How many config changes the running gateway has applied in place so far (it watches its
         config file and logs each one): a turn that starts while one is being applied fails."""
-        return self._log_text().count("config hot reload applied")
+        return self._log_text().count(HOT_RELOAD)
 
     def log_tail(self, chars: int = 3000) -> str:
         try:

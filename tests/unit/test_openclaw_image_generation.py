@@ -123,16 +123,27 @@ class Transcript:
         return {"messages": list(self.messages)}
 
 
+def _supplements(reader: Transcript) -> tuple[OpenClawSupplements, list, list]:
+    """Supplements reading `reader` with short pauses; what they emit and the tasks they spawn."""
+    emitted: list = []
+    tasks: list = []
+    supplements = OpenClawSupplements(
+        reader, emitted.append, lambda work: tasks.append(asyncio.ensure_future(work))
+    )  # type: ignore[arg-type]
+    supplements.retry_s = supplements.poll_s = 0.01
+    supplements.live_wait_s = 1.0
+    return supplements, emitted, tasks
+
+
+def _asked_to_draw(supplements: OpenClawSupplements) -> None:
+    supplements.after_turn("k", 1, "user:1", [{"type": "text", "text": "please draw a red square"}])
+
+
 def test_the_live_read_waits_for_a_started_generation_and_gives_its_files_to_the_turn():
     async def scenario() -> None:
         transcript = Transcript(drawing_turn())
-        emitted: list = []
-        tasks: list = []
-        supplements = OpenClawSupplements(
-            transcript, emitted.append, lambda work: tasks.append(asyncio.ensure_future(work))
-        )  # type: ignore[arg-type]
-        supplements.poll_s = 0.01
-        supplements.after_turn("k", 1, "user:1", [{"type": "text", "text": "please draw a red square"}])
+        supplements, emitted, tasks = _supplements(transcript)
+        _asked_to_draw(supplements)
         await asyncio.sleep(0.1)  # a few of its 10 ms polls
         assert emitted == [] and transcript.calls >= 2  # read again while the generation runs
         transcript.messages += completion(5_000, "t1", [PICTURE])
@@ -163,14 +174,8 @@ def _live_read(reader: Transcript) -> list:
     """The live read after one prompt, run to its end with short pauses; what it emitted."""
 
     async def scenario() -> list:
-        emitted: list = []
-        tasks: list = []
-        supplements = OpenClawSupplements(
-            reader, emitted.append, lambda work: tasks.append(asyncio.ensure_future(work))
-        )  # type: ignore[arg-type]
-        supplements.retry_s = supplements.poll_s = 0.01
-        supplements.live_wait_s = 1.0
-        supplements.after_turn("k", 1, "user:1", [{"type": "text", "text": "please draw a red square"}])
+        supplements, emitted, tasks = _supplements(reader)
+        _asked_to_draw(supplements)
         await asyncio.wait_for(tasks[0], 5)
         return emitted
 
@@ -191,13 +196,8 @@ def test_a_failed_read_does_not_end_the_live_read_or_the_wait_for_a_generation()
 
     async def generation_then_busy() -> list:
         reader = BusyGateway(drawing_turn())
-        emitted: list = []
-        tasks: list = []
-        supplements = OpenClawSupplements(
-            reader, emitted.append, lambda work: tasks.append(asyncio.ensure_future(work))
-        )  # type: ignore[arg-type]
-        supplements.retry_s = supplements.poll_s = 0.01
-        supplements.after_turn("k", 1, "user:1", [{"type": "text", "text": "please draw a red square"}])
+        supplements, emitted, tasks = _supplements(reader)
+        _asked_to_draw(supplements)
         await asyncio.sleep(0.05)  # a few of its polls while the generation runs
         reader.fail = reader.calls + 3  # then three slow answers in a row
         reader.messages += completion(5_000, "t1", [PICTURE])
