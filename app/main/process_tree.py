@@ -4,7 +4,9 @@ belongs to: "agent", "terminal:<id>", "sign-in"). Descendants inherit them even 
 process group (`setsid`) or double-fork away from their parent, which is how they escaped a kill of the
 group. Ending a terminal, a session or the app also kills every process of this run that still carries
 the scope, found through /proc (Linux). Where there is no /proc only the process group is killed
-(a documented limit); a process that scrubs its environment escapes too. A scan reads every process's
+(a documented limit); a process that scrubs its environment escapes too. A process in the middle of an
+exec shows an empty environment: a scan reads it again until it settles (a `setsid` on its way to its
+command used to be missed by a kill at that moment). A scan reads every process's
 environment: the kills a chat's terminals ask for together share one scan, run off the loop
 (`ScopeSweeper`; one scan per terminal, on the loop, held the window 0.3-1.6 s for 64 of them).
 
@@ -19,6 +21,7 @@ import contextlib
 import logging
 import os
 import signal
+import time
 import uuid
 from collections.abc import Callable, Collection
 from pathlib import Path
@@ -29,6 +32,9 @@ INSTANCE_VAR = "CLAWQT_INSTANCE"
 SCOPE_VAR = "CLAWQT_SCOPE"
 INSTANCE = f"{os.getpid()}.{uuid.uuid4().hex[:8]}"
 POLL_S = 0.05
+SETTLE_S = 0.5  # how long a scan waits for a process in an exec to show its environment
+SETTLE_POLL_S = 0.005
+PF_KTHREAD = 0x00200000  # /proc/<pid>/stat flags: a kernel thread
 _PROC = Path("/proc")
 
 
@@ -37,11 +43,16 @@ def tagged_env(env: dict[str, str], scope: str) -> dict[str, str]:
     return {**env, INSTANCE_VAR: INSTANCE, SCOPE_VAR: scope}
 
 
-def _tags(pid: int) -> tuple[str, str] | None:
+def _tags(pid: int) -> tuple[str, str] | bool | None:
+    """(instance, scope) of a process of some run of ClawQt; None when it is gone, another user's or
+    untagged; True while it is unsettled: a live process whose environment reads empty, which is what
+    /proc shows of a process in the middle of an exec (a `setsid` becoming its command)."""
     try:
         raw = (_PROC / str(pid) / "environ").read_bytes()
     except OSError:  # gone, or another user's
         return None
+    if not raw:
+        return _live_user_process(pid) or None
     instance = scope = ""
     for entry in raw.split(b"\0"):
         if entry.startswith(b"CLAWQT_INSTANCE="):
@@ -51,6 +62,16 @@ def _tags(pid: int) -> tuple[str, str] | None:
     return (instance, scope) if instance else None
 
 
+def _live_user_process(pid: int) -> bool:
+    """Neither a zombie nor a kernel thread (both read an empty environment for good)."""
+    try:
+        stat = (_PROC / str(pid) / "stat").read_text()
+    except OSError:
+        return False
+    fields = stat.rsplit(") ", 1)[1].split()
+    return fields[0] != "Z" and not int(fields[6]) & PF_KTHREAD
+
+
 def tagged_pids(scope: str | None = None) -> list[int]:
     """Live processes of this run in `scope` or a scope below it (`scope/...`; every scope when None);
     [] where there is no /proc."""
@@ -58,18 +79,30 @@ def tagged_pids(scope: str | None = None) -> list[int]:
 
 
 def _tagged(scopes: Collection[str] | None) -> list[int]:
-    """Live processes of this run in any of `scopes` or below one (every scope when None): one scan."""
+    """Live processes of this run in any of `scopes` or below one (every scope when None): one scan,
+    and the processes caught in an exec read again until they settle (for up to SETTLE_S)."""
     if not _PROC.is_dir():
         return []
-    found = []
     own = os.getpid()
-    for entry in _PROC.iterdir():
-        if not entry.name.isdigit() or int(entry.name) == own:
-            continue
-        tags = _tags(int(entry.name))
-        if tags is not None and tags[0] == INSTANCE and (scopes is None or _within(tags[1], scopes)):
-            found.append(int(entry.name))
-    return found
+    pids = [int(entry.name) for entry in _PROC.iterdir() if entry.name.isdigit() and int(entry.name) != own]
+    found: list[int] = []
+    deadline = time.monotonic() + SETTLE_S
+    while True:
+        unsettled = []
+        for pid in pids:
+            tags = _tags(pid)
+            if tags is True:
+                unsettled.append(pid)
+            elif (
+                isinstance(tags, tuple)
+                and tags[0] == INSTANCE
+                and (scopes is None or _within(tags[1], scopes))
+            ):
+                found.append(pid)
+        if not unsettled or time.monotonic() > deadline:
+            return found
+        pids = unsettled
+        time.sleep(SETTLE_POLL_S)
 
 
 def _within(tag: str, scopes: Collection[str]) -> bool:

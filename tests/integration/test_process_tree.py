@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
+import subprocess
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -14,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from app.main import process_tree
 from app.main.client_terminals import MAX_OUTPUT_LIMIT, ClientTerminals, TerminalError
 from bench.common import TerminalEndings
 from tests.conftest import process_alive, scripted_agent_argv
@@ -28,8 +31,9 @@ async def _pids(folder: Path, *names: str) -> list[int]:
     return [int(t) for t in await until(written, 10)]
 
 
-async def _gone(pids: list[int], timeout: float = 5.0) -> list[int]:
-    """The processes of `pids` still running once all ended or `timeout` passed."""
+async def _gone(pids: list[int], timeout: float = 30.0) -> list[int]:
+    """The processes of `pids` still running once all ended or `timeout` passed (only a kill that
+    missed them reaches it)."""
     with contextlib.suppress(AssertionError):
         await until(lambda: not any(process_alive(p) for p in pids), timeout)
     return [p for p in pids if process_alive(p)]
@@ -54,6 +58,24 @@ async def test_a_terminals_escaped_processes_end_when_the_app_quits(make_service
     service, _session, pids = await _escaped(make_service, tmp_path)
     await service.shutdown()
     assert await _gone(pids) == []
+
+
+async def test_a_process_killed_in_the_middle_of_its_exec_is_found_all_the_same():
+    """/proc shows an empty environment for a process in the middle of an exec (`setsid` becoming its
+    command, right after it left the group): a kill at that moment used to miss it for good."""
+    scope = process_tree.new_scope("exec-race")
+    env = process_tree.tagged_env(dict(os.environ), scope)
+    survivors = []
+    for _ in range(10):
+        script = "setsid sleep 300 >/dev/null & echo $!"
+        shell = subprocess.Popen(["bash", "-c", script], stdout=subprocess.PIPE, env=env)
+        assert shell.stdout is not None
+        pid = int(shell.stdout.readline())  # at once: the child is still on its way to `sleep`
+        process_tree.kill_tagged(scope)
+        survivors += await _gone([pid])
+        shell.communicate()
+    process_tree.kill_tagged(scope)
+    assert survivors == []
 
 
 async def test_the_agents_escaped_processes_end_when_the_app_quits(make_service, tmp_path):
