@@ -24,6 +24,17 @@ EXEC_APPROVALS: dict = {"tools.exec.mode": "ask"}
 # waiting for it; with the interval 0 the follow-up comes (30 s at most after an earlier run). Wakes asked
 # for (`wake now`) still run.
 NO_PERIODIC_HEARTBEAT: dict = {"agents.defaults.heartbeat.every": "0m"}
+# exec moves a command to the background after this (OpenClaw's default: 10 s) unless the call asks for
+# another wait: a test showing that the wait ClawQt's hidden context asks for holds waits past it
+EXEC_DEFAULT_YIELD_S = 3
+EXEC_YIELD: dict = {"tools.exec.backgroundMs": EXEC_DEFAULT_YIELD_S * 1000}
+# OpenClaw's own agents: `main` (the default, every other test's) and `work` ("Work"), in the config the
+# gateway starts with (a new roster restarts a running gateway); explicit ownership is what OpenClaw asks
+# of a roster of several agents
+TWO_AGENTS: dict = {
+    "agents.entries": {"main": {}, "work": {"identity": {"name": "Work"}}},
+    "agents.ownership": "explicit",
+}
 
 
 def image_provider(fake_model: FakeModel) -> dict:
@@ -55,7 +66,8 @@ def gateway(
     openclaw_env, fake_model, tmp_path_factory
 ) -> Iterator[Gateway]:  # must not run under later tests
     config = gateway_config(
-        fake_model.base_url, {**EXEC_APPROVALS, **NO_PERIODIC_HEARTBEAT, **image_provider(fake_model)}
+        fake_model.base_url,
+        {**EXEC_APPROVALS, **EXEC_YIELD, **NO_PERIODIC_HEARTBEAT, **TWO_AGENTS, **image_provider(fake_model)},
     )
     with running_gateway(openclaw_env, tmp_path_factory.mktemp("openclaw-state"), config) as gw:
         yield gw

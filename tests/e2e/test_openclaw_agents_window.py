@@ -1,17 +1,12 @@
-"""OpenClaw's own agents in the real window: a gateway with two agents (`main` and `work`), the New
+"""OpenClaw's own agents in the real window: the run's gateway has two agents (`main` and `work`), the New
 chat picker offers both under OpenClaw (read from the Gateway's `agents.list`), a chat started with the
 second goes to it (its key names `work`, the gateway keeps it under that agent) and keeps it when it is
 opened again."""
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator
-
 import pytest
 from PySide6.QtCore import Qt
-
-from tests.e2e.gateway import Gateway
 
 pytestmark = pytest.mark.e2e
 
@@ -19,20 +14,9 @@ CTRL = Qt.KeyboardModifier.ControlModifier
 SHIFT = Qt.KeyboardModifier.ShiftModifier
 
 
-@pytest.fixture
-def two_agents(openclaw: Gateway) -> Iterator[Gateway]:
-    """The run's gateway with a second agent, `work` ("Work"), and as it was afterwards."""
-    original = json.loads(openclaw.config_path.read_text())
-    config = json.loads(json.dumps(original))
-    agents = config.setdefault("agents", {})
-    agents["entries"] = {"main": {}, "work": {"identity": {"name": "Work"}}}
-    agents["ownership"] = "explicit"  # what OpenClaw asks of a roster of several agents
-    openclaw.configure(config)
-    yield openclaw
-    openclaw.configure(original)
+def test_a_chat_with_openclaws_second_agent_goes_to_it_and_keeps_it(ui, openclaw):
+    two_agents = openclaw  # the run's gateway starts with both (tests/e2e/conftest.py TWO_AGENTS)
 
-
-def test_a_chat_with_openclaws_second_agent_goes_to_it_and_keeps_it(ui, two_agents):
     async def scenario():
         window = await ui.open(two_agents.agent_argv())
         objects = window.objects

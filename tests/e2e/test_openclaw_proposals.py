@@ -16,14 +16,12 @@ import pytest
 from PySide6.QtCore import Qt
 
 from tests.conftest import EnvelopeLog
+from tests.e2e.conftest import EXEC_DEFAULT_YIELD_S
 from tests.e2e.gateway import Gateway
 from tests.ui.test_terminal_agent_window import Chat
 from tests.ui_harness import focused
 
 pytestmark = pytest.mark.e2e
-
-
-EXEC_DEFAULT_YIELD_S = 10  # OpenClaw's exec moves a command to the background after this unless asked
 
 
 def set_exec_mode(gateway: Gateway, mode: str) -> None:
@@ -195,7 +193,8 @@ def test_openclaw_proposes_the_user_cancels_with_esc_and_nothing_runs(
         results_before = len(fake_model.proposal_results)
         await propose_and_wait_for_the_card(chat, f"touch {marker}")
         assert_allowed_once_silently(chat, f"touch {marker}")
-        # past exec's default 10 s yield: the wait the hidden context asks for keeps the CLI in the turn
+        # past exec's default yield (the run's gateway's): the wait the hidden context asks for keeps the
+        # CLI in the turn
         await asyncio.sleep(EXEC_DEFAULT_YIELD_S + 1)  # past the yield (above)
         assert chat.window.objects.session.busy and fake_model.proposal_results[results_before:] == []
 

@@ -189,7 +189,8 @@ async def test_a_heartbeat_session_the_gateway_ran_by_itself_is_hidden(clawqt, o
     # the gateway's main session may exist already (an earlier test's exec completion asks for a
     # heartbeat too): the wake's run is then an update of it, not a new session
     before = {s.session_key: s.updated_at for s in (await service.list_sessions()).sessions}
-    _gateway_call(openclaw, "wake", {"mode": "now", "text": "periodic check"})
+    # a wake of agent `main` (the gateway has two agents: an ambient call names its owner)
+    _gateway_call(openclaw, "wake", {"mode": "now", "text": "periodic check", "agentId": "main"})
 
     def gateways_own(page) -> list:
         """Sessions the gateway ran by itself since the wake: not ClawQt's (whose keys it names; a

@@ -302,7 +302,11 @@ def test_the_hidden_context_reaches_the_agent_but_never_the_window_replay_copy_o
         assert_no_hidden_context(result.stdout, token)
 
 
-def test_a_terminal_the_agent_asks_for_runs_only_once_the_user_opens_it(ui, tmp_path):
+def test_a_terminal_the_agent_asks_for_runs_only_once_the_user_opens_it(ui, tmp_path, monkeypatch):
+    # the open's first answer says "pending" after this wait for the user (10 s in the app): the agent
+    # then says it is waiting and asks again
+    monkeypatch.setattr("app.main.terminal_tools.OPEN_WAIT_SECONDS", 1.0)
+
     async def scenario():
         chat = await open_chat(ui, tmp_path)
         objects = chat.window.objects
