@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from app.contract.agents import AgentsChangedEnvelope
+from app.contract.agents import AgentRunState, AgentsChangedEnvelope
 from app.contract.hidden_context import strip_hidden_context
 from app.contract.openclaw_prompts import strip_cwd_prefix
 from app.contract.proposals import ProposalEnvelope, ProposalNoticeEnvelope
@@ -19,6 +19,11 @@ from app.contract.sign_in import SignInEnvelope, SignInTerminalEnvelope
 
 # "sign-in": the agent runs but refuses to open chats until someone signs in
 AgentStateName = Literal["idle", "starting", "ready", "sign-in", "exited", "failed"]
+
+
+def run_state(state: AgentStateName) -> AgentRunState:
+    """An agent's state as the picker says it: a child not started (idle) is "stopped"."""
+    return "stopped" if state == "idle" else state
 
 
 @dataclass(frozen=True)

@@ -10,33 +10,28 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import importlib.util
 import logging
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from app import __version__
 from app.contract.envelopes import AgentInfo, AgentStateEnvelope, AgentStateName
 from app.contract.errors import AgentRequestFailed, AgentTimedOut, AgentUnavailable, SignInRequired
 from app.main.acp_client import ClawClient
 from app.main.agent_command import AgentCommand
 from app.main.agent_errors import agent_error, error_details
+from app.main.agent_handshake import InitializeFailed, agent_info, initialize, seen
 from app.main.agent_process import AgentProcess
 from app.main.auth_methods import is_sign_in_refusal
 from app.main.json_rpc import RpcError
 from app.main.rpc_connection import RpcConnection
 from app.main.stdio_transport import StdioTransport
 from app.main.trace_recorder import TraceRecorder
+from app.main.wire_observers import WireObservers
 
 log = logging.getLogger(__name__)
 
-# client terminals need a PTY library: ptyprocess on POSIX, pywinpty on Windows
-PTY_AVAILABLE = sys.platform != "win32" or importlib.util.find_spec("winpty") is not None
-
-PROTOCOL_VERSION = 1  # acp.PROTOCOL_VERSION of the pinned SDK (a test keeps them equal)
 BACKOFF_STEPS = (0.0, 1.0, 2.0, 4.0, 8.0, 16.0, 30.0)
 HEALTHY_AFTER_S = 30.0
 OUTPUT_CLOSED_GRACE_S = 1.0
@@ -55,14 +50,6 @@ DEADLINES_S: dict[str, float] = {
     "authenticate": 600.0,
 }
 DEFAULT_DEADLINE_S = 60.0
-
-CLIENT_CAPABILITIES: dict[str, Any] = {
-    "fs": {"readTextFile": True, "writeTextFile": True},
-    "terminal": PTY_AVAILABLE,
-    # sign-in by running the agent's own login command where the user can type (AuthMethodTerminal)
-    "auth": {"terminal": PTY_AVAILABLE},
-    "_meta": {"terminal_output": True, "terminal_output_delta": True},
-}
 
 
 def backoff_delay(failures: int) -> float:
@@ -111,26 +98,7 @@ class AgentConnection:
         self._transport: StdioTransport | None = None
         self.deadlines = dict(DEADLINES_S)  # per method; tests shorten them
         self.env_overrides: dict[str, str] = {}  # added to the child's environment (sign-in variables)
-        self._raw_observers: list[Callable[[str, dict[str, Any]], None]] = []
-        if recorder is not None:
-            self._raw_observers.append(recorder.message)  # type: ignore[arg-type]
-        self._line_observers: list[Callable[[str, dict[str, Any], bytes | str], None]] = []
-        self._stderr_observers: list[Callable[[str], None]] = []
-        if recorder is not None:
-            self._stderr_observers.append(recorder.stderr)
-
-    def add_raw_observer(self, observer: Callable[[str, dict[str, Any]], None]) -> Callable[[], None]:
-        """See every JSON-RPC message as it crossed the pipe ("send"/"recv"); returns a remover."""
-        self._raw_observers.append(observer)
-        return lambda: self._raw_observers.remove(observer) if observer in self._raw_observers else None
-
-    def add_line_observer(
-        self, observer: Callable[[str, dict[str, Any], bytes | str], None], stderr: Callable[[str], None]
-    ) -> None:
-        """See every JSON-RPC message with the line that carried it, and every stderr line, of every
-        child this connection starts (the protocol inspector)."""
-        self._line_observers.append(observer)
-        self._stderr_observers.append(stderr)
+        self.observers = WireObservers(recorder)
 
     # --- state -------------------------------------------------------------------------------
     @property
@@ -184,7 +152,7 @@ class AgentConnection:
             await asyncio.sleep(delay)
         self.info = None
         self._set_state("starting", f"starting {self.command.display}")
-        on_line = self._observe_stderr if self._stderr_observers else None
+        on_line = self.observers.stderr if self.observers.watch_stderr else None
         try:
             process = await AgentProcess.spawn(
                 self.command,
@@ -203,7 +171,7 @@ class AgentConnection:
         transport = StdioTransport(
             process.proc.stdin,
             process.proc.stdout,
-            on_raw=self._observe_raw,
+            on_raw=self.observers.message,
             intercept=self._intercept,
             on_diagnostic=self._on_diagnostic,
             on_closed=lambda: self._output_closed(process),
@@ -212,51 +180,19 @@ class AgentConnection:
         self._transport = transport
         exited = asyncio.get_running_loop().create_task(process.wait(), name="agent-wait")
         try:
-            result = await self._initialize(exited)
-        except BaseException:
+            result = await initialize(self._rpc, exited, self.init_timeout)
+        except BaseException as exc:
             self._failures += 1
             await self._discard_child(exited)
+            if isinstance(exc, InitializeFailed):
+                raise self._fail_init(exc.what, exc.exit_code) from None
             raise
-        self.info = _agent_info(result, self.command.name)
+        self.info = agent_info(result, self.command.name)
         self._ready_at = time.monotonic()
         self._watcher = asyncio.get_running_loop().create_task(
             self._watch_exit(exited, process), name="agent-exit-watch"
         )
         self._set_state("ready", f"{self.label} is ready")
-
-    async def _initialize(self, exited: asyncio.Task[int]) -> dict[str, Any]:
-        assert self._rpc is not None
-        params = {
-            "protocolVersion": PROTOCOL_VERSION,
-            "clientCapabilities": CLIENT_CAPABILITIES,
-            "clientInfo": {"name": "clawqt", "title": "ClawQt", "version": __version__},
-        }
-        init = asyncio.ensure_future(self._rpc.send_request("initialize", params))
-        init.add_done_callback(_seen)  # abandoned (quit, timeout, exit), it still ends with an error
-        try:
-            done, _ = await asyncio.wait(
-                {init, exited}, timeout=self.init_timeout, return_when=asyncio.FIRST_COMPLETED
-            )
-        except asyncio.CancelledError:
-            init.cancel()
-            raise
-        if init in done and init.exception() is None:
-            result = init.result()
-            if not isinstance(result, dict):
-                raise self._fail_init("answered initialize with something that is not an object")
-            return result
-        if init in done:
-            exc = init.exception()
-            if isinstance(exc, RpcError):
-                raise self._fail_init(f"refused initialize: {exc}")
-            # a closed connection means the child is exiting: wait briefly for its code
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(asyncio.shield(exited), 2.0)
-        init.cancel()
-        if exited.done():
-            code = exited.result()
-            raise self._fail_init(f"exited with code {code} during initialize", exit_code=code)
-        raise self._fail_init(f"did not answer initialize within {self.init_timeout:.0f} s")
 
     def _fail_init(self, what: str, exit_code: int | None = None) -> AgentUnavailable:
         """One sentence naming the agent; its last stderr lines are the details (and the banner's)."""
@@ -280,7 +216,7 @@ class AgentConnection:
                 await process.stop(grace=0.5)
 
         task = asyncio.get_running_loop().create_task(end_if_still_running(), name="agent-output-closed")
-        task.add_done_callback(_seen)
+        task.add_done_callback(seen)
 
     async def _discard_child(self, exited: asyncio.Task[int]) -> None:
         process, conn = self._process, self._rpc
@@ -291,25 +227,6 @@ class AgentConnection:
         if process is not None:
             await process.stop()
         exited.cancel()
-
-    def _observe_raw(self, direction: str, message: dict[str, Any], line: bytes | str) -> None:
-        for observer in list(self._raw_observers):
-            try:
-                observer(direction, message)
-            except Exception:  # an inspector or recorder must never break the stream
-                log.exception("raw observer failed")
-        for line_observer in self._line_observers:
-            try:
-                line_observer(direction, message, line)
-            except Exception:
-                log.exception("line observer failed")
-
-    def _observe_stderr(self, text: str) -> None:
-        for observer in self._stderr_observers:
-            try:
-                observer(text)
-            except Exception:
-                log.exception("stderr observer failed")
 
     # --- exit --------------------------------------------------------------------------------
     async def _watch_exit(self, exited: asyncio.Task[int], process: AgentProcess) -> None:
@@ -384,7 +301,7 @@ class AgentConnection:
             return
         answer = {"jsonrpc": "2.0", "id": msg_id, "error": {"code": code, "message": message}}
         task = asyncio.get_running_loop().create_task(transport.send(answer), name="agent-refusal")
-        task.add_done_callback(_seen)
+        task.add_done_callback(seen)
 
     def signed_in(self) -> None:
         """The agent accepted a sign-in (`authenticate` succeeded): it is ready again."""
@@ -450,28 +367,7 @@ class AgentConnection:
         self.state = "idle"
 
 
-def _seen(future: asyncio.Future[Any]) -> None:
-    """Mark a future's outcome as retrieved (its error, if any, is handled where it was awaited)."""
-    if not future.cancelled():
-        future.exception()
-
-
 def _json_rpc(client: ClawClient, transport: StdioTransport) -> RpcConnection:
     """JSON-RPC over our transport, dispatching the agent's requests and notifications to `client`.
     Every request goes out as the plain dict ClawQt builds, every answer comes back as one."""
     return RpcConnection(transport, requests=client.requests(), notifications=client.notifications())
-
-
-def _agent_info(result: dict[str, Any], fallback_name: str) -> AgentInfo:
-    info = result.get("agentInfo") if isinstance(result.get("agentInfo"), dict) else {}
-    caps = result.get("agentCapabilities")
-    auth = result.get("authMethods")
-    version = result.get("protocolVersion")
-    return AgentInfo(
-        name=str(info.get("name") or fallback_name),
-        title=info.get("title") if isinstance(info.get("title"), str) else None,
-        version=info.get("version") if isinstance(info.get("version"), str) else None,
-        protocol_version=version if isinstance(version, int) else 0,
-        capabilities=caps if isinstance(caps, dict) else {},
-        auth_methods=tuple(a for a in auth if isinstance(a, dict)) if isinstance(auth, list) else (),
-    )

@@ -11,13 +11,14 @@ from pathlib import Path
 from typing import Any
 
 from app.main import paths
-from app.main.agent_hub import AgentHub, InspectorOfCurrent, SignInOfShown
+from app.main.agent_hub import AgentHub
 from app.main.agent_settings import AgentSettings
 from app.main.attachment_service import AttachmentService
 from app.main.chat_exports import ChatExports
 from app.main.chat_service import ChatService
 from app.main.composer_files import ComposerFiles
 from app.main.desktop_notifications import DesktopNotifications
+from app.main.hub_parts import InspectorOfCurrent, SignInOfShown
 from app.main.links import LinkPolicy
 from app.main.local_problems import LocalProblems
 from app.main.local_store import JsonStringMap, LocalStores

@@ -52,6 +52,14 @@ def list_params(cursor: str | None, cwd: str | None) -> dict[str, Any]:
     return params
 
 
+def config_option_params(acp_id: str, config_id: str, value: str | bool) -> dict[str, Any]:
+    """`session/set_config_option`: a boolean value says its type."""
+    params: dict[str, Any] = {"sessionId": acp_id, "configId": config_id, "value": value}
+    if isinstance(value, bool):
+        params["type"] = "boolean"
+    return params
+
+
 def session_page(result: ListSessionsResult) -> SessionPage:
     """One `session/list` page; entries without a string session id are skipped."""
     sessions = tuple(

@@ -47,7 +47,7 @@ from app.main.loopback_guard import MAX_BODY_BYTES, MAX_HEADER_BYTES, MCP_PATH, 
 from app.main.loopback_peer import PeerOwners
 from app.main.loopback_socket import HOST, McpServerError, bind_loopback
 from app.main.terminal_mcp_tools import INSTRUCTIONS, add_terminal_tools
-from app.main.terminal_tools import TerminalToolsApi, ToolRefused
+from app.main.terminal_tools_api import TerminalToolsApi, ToolRefused
 
 log = logging.getLogger(__name__)
 

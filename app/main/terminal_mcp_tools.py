@@ -11,7 +11,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import CallToolResult, ToolAnnotations
 from pydantic import Field
 
-from app.main.terminal_tools import TerminalToolsApi
+from app.main.terminal_tools_api import TerminalToolsApi
 
 INSTRUCTIONS = (
     "Tools for the terminals the user opened in ClawQt and chose to share with you. A question about a "

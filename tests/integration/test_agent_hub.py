@@ -13,9 +13,10 @@ import pytest
 
 from app.contract.envelopes import Envelope
 from app.contract.errors import SignInRequired
-from app.main.agent_hub import AgentHub, SignInOfShown
+from app.main.agent_hub import AgentHub
 from app.main.agent_profiles import AgentProfile
 from app.main.chat_service import ChatService
+from app.main.hub_parts import SignInOfShown
 from app.main.local_store import JsonStringMap
 from tests.conftest import demo_agent_argv, process_group_gone, scripted_agent_argv
 
@@ -204,7 +205,7 @@ async def test_the_sessions_of_every_running_agent_are_listed_each_under_its_age
         demo = await hub.new_session_with("demo")
         await hub.prompt(demo.session_key, "/nothing")  # an unknown command: a one-line hint
         hub._owners.clear()  # forget what this run made: the listing alone must say whose each chat is
-        hub._remembered = None
+        hub.memory.store = None
         keys: list[str] = []
         cursor = None
         for _ in range(10):

@@ -341,7 +341,7 @@ async def test_updates_for_unknown_sessions_are_dropped_and_counted(make_service
     session = await service.new_session()
     await service.prompt(session.session_key, "garbage")
     assert "lost" not in envelopes.text()
-    assert service.ignored_updates >= 2  # unknown session + malformed params
+    assert service.io.ignored_updates >= 2  # unknown session + malformed params
     codes = {e.code for e in envelopes.of_kind("diagnostic")}
     assert "update-dropped" in codes and "update-malformed" in codes
 

@@ -34,7 +34,7 @@ from app.demo_agent.terminal_tools_client import (
     pick_server,
 )
 from app.main.terminal_mcp_server import TerminalMcpServer
-from app.main.terminal_tools import ToolRefused
+from app.main.terminal_tools_api import ToolRefused
 from tests.paths import REPO
 
 SECRET = "install-secret-for-the-demo-agent-tests"

@@ -17,7 +17,7 @@ async def test_stop_ignored_by_the_agent_ends_the_turn_after_the_grace_and_absor
     make_service,
 ):
     service, envelopes = make_service(scripted_agent_argv())
-    service.stop_grace.grace_s = GRACE_S
+    service.io.stop_grace.grace_s = GRACE_S
     session = await service.new_session()
     key = session.session_key
     running = asyncio.create_task(service.prompt(key, "ignore-cancel 3"))
@@ -43,7 +43,7 @@ async def test_stop_ignored_by_the_agent_ends_the_turn_after_the_grace_and_absor
 
 async def test_an_agent_that_confirms_stop_in_time_ends_as_it_said(make_service):
     service, envelopes = make_service(scripted_agent_argv())
-    service.stop_grace.grace_s = 3.0
+    service.io.stop_grace.grace_s = 3.0
     session = await service.new_session()
     running = asyncio.create_task(service.prompt(session.session_key, "slow"))
     await envelopes.wait_for(lambda log: "tick 1" in log.text())

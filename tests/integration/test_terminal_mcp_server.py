@@ -26,7 +26,8 @@ from app.main.loopback_guard import MAX_BODY_BYTES
 from app.main.terminal_bearers import SessionBearers
 from app.main.terminal_capabilities import CapabilityStore
 from app.main.terminal_mcp_server import McpServerError, TerminalMcpServer
-from app.main.terminal_tools import TerminalTools, ToolRefused
+from app.main.terminal_tools import TerminalTools
+from app.main.terminal_tools_api import ToolRefused
 from app.main.user_terminals import UserTerminals
 
 SECRET = "install-secret-for-tests"

@@ -11,7 +11,8 @@ import pytest
 
 from app.contract.user_terminals import UserTerminalActivityEnvelope
 from app.main.terminal_capabilities import CapabilityStore
-from app.main.terminal_tools import TerminalTools, ToolRefused
+from app.main.terminal_tools import TerminalTools
+from app.main.terminal_tools_api import ToolRefused
 from app.main.user_terminals import OPEN_DEADLINE_SECONDS, UserTerminals
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="POSIX shells")

@@ -110,7 +110,7 @@ def test_unbalanced_quotes_in_the_flag_are_a_clear_error(tmp_path):
 def test_the_protocol_version_we_send_is_the_sdks():
     import acp
 
-    from app.main.agent_connection import PROTOCOL_VERSION
+    from app.main.agent_handshake import PROTOCOL_VERSION
 
     assert acp.PROTOCOL_VERSION == PROTOCOL_VERSION
 
