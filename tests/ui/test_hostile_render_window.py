@@ -11,7 +11,7 @@ import pytest
 from PySide6.QtGui import QGuiApplication
 
 from app.renderer.markdown.limits import MESSAGE_CHARS
-from tests.agents.scripted_agent import hostile_text
+from tests.agents.hostile_prompts import hostile_text
 from tests.conftest import scripted_agent_argv
 from tests.ui_harness import find_all, plain_text
 
