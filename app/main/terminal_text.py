@@ -1,7 +1,7 @@
 """Terminal output as plain text for an agent: escape sequences rendered away, line by line.
 
 An agent reads a user terminal in pieces (`read_terminal` after a sequence), so this works on any
-piece without a screen model: control sequences (CSI, OSC, DCS, charset selections) are removed,
+piece without a screen model: control sequences are removed (the contract's one grammar, ansi.py),
 a carriage return starts the line again (a progress bar leaves its last state), a backspace erases
 the character before it, and other control characters go. A sequence cut by the end of a piece is
 dropped rather than shown as garbage."""
@@ -10,17 +10,8 @@ from __future__ import annotations
 
 import re
 
-# ESC [ ... final, ESC ] ... BEL/ST, ESC P/X/^/_ ... ST, ESC ( B and friends,
-# a sequence left open at the end of the piece, other two-byte escapes
-_ESCAPES = re.compile(
-    r"\x1b\[[0-?]*[ -/]*[@-~]"
-    r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)"
-    r"|\x1b[PX^_][^\x1b]*\x1b\\"
-    r"|\x1b[()*+\-./][ -~]"
-    r"|\x1b(?:\[[0-?]*[ -/]*|\][^\x07\x1b]*|[PX^_][^\x1b]*|[()*+\-./ -/]*)?\Z"
-    r"|\x1b[ -/]*[0-~]"
-    r"|\x9b[0-?]*[ -/]*[@-~]"
-)
+from app.contract.ansi import strip_escapes
+
 _CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 
@@ -43,5 +34,5 @@ def _line(text: str) -> str:
 def plain_text(data: bytes) -> str:
     """`data` as a person would read it on the screen, without colours or cursor movement."""
     text = data.decode("utf-8", "replace")
-    text = _ESCAPES.sub("", text.replace("\r\n", "\n"))
+    text = strip_escapes(text.replace("\r\n", "\n"))
     return "\n".join(_line(line) for line in text.split("\n"))

@@ -31,8 +31,9 @@ from app.renderer.timeline.parts import ErrorPart, ImagePart
 from app.renderer.timeline.reducer import Timeline
 from app.renderer.timeline.rows import Row
 from app.renderer.timeline.serialize import attachment_record, option_record
+from app.renderer.timeline.tool_text import forget_diffs
 from app.renderer.timeline.turn_view import group_attachments, item_text, user_text
-from app.renderer.tool_view import console_fallback, console_id, forget_diffs, tool_entry, tool_summary
+from app.renderer.tool_view import console_fallback, console_id, tool_entry, tool_summary
 
 REVEAL_CHARS = 8_000  # new characters of a streaming reply shown per build
 ATTACHMENT_KINDS = ("turn-attachments", "user-attachments")

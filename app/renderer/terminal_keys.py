@@ -1,5 +1,6 @@
 """A key the user pressed, as the bytes a terminal program reads (xterm's encoding): what the login
-terminal of a sign-in sends to the PTY. Pure: no Qt (keys come in as Qt's key numbers)."""
+terminal of a sign-in and the panel's shells send to the PTY; and which keys a terminal screen keeps
+for itself (scrolling, copy, paste). Pure: no Qt (keys come in as Qt's key and modifier numbers)."""
 
 from __future__ import annotations
 
@@ -21,8 +22,10 @@ KEY_LEFT, KEY_UP, KEY_RIGHT, KEY_DOWN, KEY_PAGE_UP, KEY_PAGE_DOWN = (
     0x01000016,
     0x01000017,
 )
-CONTROL_MODIFIER = 0x04000000
+KEY_C, KEY_V = 0x43, 0x56
+SHIFT_MODIFIER, CONTROL_MODIFIER = 0x02000000, 0x04000000
 ALT_MODIFIER = 0x08000000  # Alt+key sends ESC first (readline's Meta)
+META_MODIFIER = 0x10000000
 _CURSOR_KEYS = frozenset({"\x1b[A", "\x1b[B", "\x1b[C", "\x1b[D", "\x1b[H", "\x1b[F"})
 
 _SEQUENCES = {
@@ -72,4 +75,36 @@ def pasted_text(text: str, bracketed: bool) -> str:
     return "\x1b[200~" + text.replace("\x1b[201~", "") + "\x1b[201~" if bracketed else text
 
 
-__all__ = ["key_text", "pasted_text", "program_key_text"]
+def scroll_key(key: int, rows: int) -> int | None:
+    """Lines a key scrolls a card's screen back (negative: towards the end); None for other keys."""
+    page = max(1, rows - 1)
+    moves = {KEY_UP: 1, KEY_DOWN: -1, KEY_PAGE_UP: page, KEY_PAGE_DOWN: -page, KEY_HOME: 1 << 30}
+    return moves.get(key, -(1 << 30) if key == KEY_END else None)
+
+
+def live_key(key: int, modifiers: int, rows: int) -> tuple[str, int]:
+    """What a live shell's screen does with a key itself: ("copy", 0) for Ctrl+Shift+C, ("paste", 0)
+    for Ctrl+Shift+V and Shift+Insert, ("scroll", lines) for Shift+PageUp/PageDown; every other key
+    is ("send", 0): the shell gets it (arrows, Tab, Esc, Ctrl+letters)."""
+    ctrl, shift = bool(modifiers & CONTROL_MODIFIER), bool(modifiers & SHIFT_MODIFIER)
+    plain_shift = shift and not ctrl and not modifiers & (ALT_MODIFIER | META_MODIFIER)
+    page = max(1, rows - 1)
+    if ctrl and shift and key == KEY_C:
+        return "copy", 0
+    if (ctrl and shift and key == KEY_V) or (plain_shift and key == KEY_INSERT):
+        return "paste", 0
+    if plain_shift and key in (KEY_PAGE_UP, KEY_PAGE_DOWN):
+        return "scroll", page if key == KEY_PAGE_UP else -page
+    return "send", 0
+
+
+def takes_shortcut(key: int, text: str, modifiers: int) -> bool:
+    """Whether a key the window has a shortcut for goes to a live shell instead (Esc, Ctrl+letters):
+    everything the terminal would send except Ctrl+Shift combinations (the window's), and the
+    screen's own Ctrl+Shift+C/V. The window's reserved combinations are the caller's to exclude."""
+    if modifiers & CONTROL_MODIFIER and modifiers & SHIFT_MODIFIER:
+        return key in (KEY_C, KEY_V)
+    return bool(key_text(key, text, modifiers))
+
+
+__all__ = ["key_text", "live_key", "pasted_text", "program_key_text", "scroll_key", "takes_shortcut"]

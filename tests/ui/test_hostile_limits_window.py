@@ -69,11 +69,11 @@ def test_a_rewritten_60000_line_file_in_a_tool_card_says_it_is_too_large(ui):
         assert ui.item(window, "diffAdded").property("text") == "+60000"
         assert ui.find(window, "diffBody") is None or not ui.item(window, "diffBody").isVisible()
 
-        from app.renderer import tool_view
+        from app.renderer.timeline import tool_text
 
-        assert tool_view._unified.cache_info().currsize > 0
+        assert tool_text._unified.cache_info().currsize > 0
         await _new_chat(ui, window)
-        assert tool_view._unified.cache_info().currsize == 0  # the 60,000-line texts are not kept
+        assert tool_text._unified.cache_info().currsize == 0  # the 60,000-line texts are not kept
 
     ui.run(scenario())
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.renderer.ansi_text import strip_escapes
+from app.contract.ansi import strip_escapes
 from app.renderer.markdown.render import render_blocks
 from app.renderer.timeline.turn_view import copy_text
 from app.renderer.tool_view import console_fallback, tool_entry

@@ -9,13 +9,8 @@ import itertools
 from types import SimpleNamespace
 
 from app.renderer import interactive_terminal
-from app.renderer.interactive_terminal import (
-    BACKGROUND,
-    FOREGROUND,
-    SLICE_CHARS,
-    InteractiveTerminal,
-    Position,
-)
+from app.renderer.interactive_terminal import SLICE_CHARS, InteractiveTerminal, Position
+from app.renderer.live_screen import BACKGROUND, FOREGROUND
 
 
 def fed(text: str, columns: int = 20, rows: int = 5, scrollback: int = 100) -> InteractiveTerminal:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from app.renderer.ansi_text import strip_escapes
+from app.contract.ansi import strip_escapes
 from app.renderer.markdown import highlighters
 from app.renderer.markdown.autolinks import scheme_links
 from app.renderer.markdown.limits import (

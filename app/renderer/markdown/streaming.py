@@ -7,7 +7,7 @@ from __future__ import annotations
 import itertools
 import weakref
 
-from app.renderer.ansi_text import strip_escapes
+from app.contract.ansi import strip_escapes
 from app.renderer.markdown.limits import (
     MESSAGE_CHARS,
     MORE_CHARS,

@@ -4,14 +4,14 @@ transcript of `clawqt replay` (timeline/serialize.py writes those lines once). P
 
 from __future__ import annotations
 
-from app.renderer.ansi_text import strip_escapes
+from app.contract.ansi import strip_escapes
 from app.renderer.timeline.grouping import Group
 from app.renderer.timeline.items import Attachment, Item, MessageSegment, Thought, ToolCall
 from app.renderer.timeline.reducer import Timeline
 from app.renderer.timeline.serialize import item_json, item_lines
 from app.renderer.timeline.terminal_screen import render_screen
+from app.renderer.timeline.tool_text import STATUS_LABELS, screen_description, tool_diffs, tool_output
 from app.renderer.timeline.turn_view import group_attachments, item_text, user_text
-from app.renderer.tool_view import STATUS_LABELS, screen_description, tool_diffs, tool_output
 
 
 def fenced(text: str, info: str = "") -> str:

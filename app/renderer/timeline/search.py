@@ -19,7 +19,7 @@ import time
 from collections.abc import Iterator
 from typing import Literal, NamedTuple
 
-from app.renderer.ansi_text import strip_escapes
+from app.contract.ansi import strip_escapes
 from app.renderer.timeline import search_count
 from app.renderer.timeline.items import (
     Item,
@@ -32,8 +32,8 @@ from app.renderer.timeline.items import (
 )
 from app.renderer.timeline.reducer import Timeline
 from app.renderer.timeline.rows import RowKey
+from app.renderer.timeline.tool_text import screen_description, tool_output
 from app.renderer.timeline.turn_view import item_text
-from app.renderer.tool_view import screen_description, tool_output
 
 SearchField = Literal["text", "title", "output", "terminal"]
 MAX_HITS = 10_000  # past this the count says "10,000+"; a one-letter query in a long chat finds more

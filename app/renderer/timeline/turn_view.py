@@ -8,8 +8,8 @@ from __future__ import annotations
 import posixpath
 from urllib.parse import unquote, urlsplit
 
+from app.contract.ansi import strip_escapes
 from app.contract.openclaw_prompts import strip_cwd_prefix
-from app.renderer.ansi_text import strip_escapes
 from app.renderer.timeline.grouping import Group
 from app.renderer.timeline.items import Item, MessageSegment, Thought
 from app.renderer.timeline.media import strip_directives
