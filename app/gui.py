@@ -20,7 +20,7 @@ from typing import Any
 from app import startup_collection
 from app.contract.bundled import APP_ID, app_icon, resources_dir
 from app.main import paths
-from app.main.agent_command import AgentCommandError, read_config, resolve_agent_command
+from app.main.agent_command import AgentCommandError, resolve_agent_command
 from app.main.agent_hub import AgentHub
 from app.main.agent_profiles import AgentProfile, agent_profiles
 from app.main.agent_settings import AgentSettings
@@ -29,6 +29,7 @@ from app.main.host import Host, make_host
 from app.main.local_problems import LocalProblems
 from app.main.settings_file import SettingsFile
 from app.main.trace_recorder import TraceRecorder
+from app.main.user_config import read_config
 
 
 def qml_dir() -> Path:

@@ -12,9 +12,10 @@ from typing import Any
 from app.contract.envelopes import Envelope
 from app.contract.errors import HostError
 from app.main import paths
-from app.main.agent_command import AgentCommandError, read_config, resolve_agent_command
+from app.main.agent_command import AgentCommandError, resolve_agent_command
 from app.main.chat_service import ChatService
 from app.main.trace_recorder import TraceRecorder
+from app.main.user_config import read_config
 
 
 class _Printer:

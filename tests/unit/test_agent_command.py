@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from app.main.agent_command import AgentCommandError, demo_agent_argv, read_config, resolve_agent_command
+from app.main.agent_command import AgentCommandError, demo_agent_argv, resolve_agent_command
+from app.main.user_config import read_config
 
 
 def _no_openclaw(name: str) -> None:
@@ -16,7 +17,9 @@ def _no_openclaw(name: str) -> None:
 def test_flag_wins_over_everything(tmp_path):
     config = tmp_path / "config.json"
     config.write_text(json.dumps({"agent": {"command": "from-config acp"}}))
-    chosen = resolve_agent_command('my-agent --opt "two words"', config, which=lambda n: "/usr/bin/x")
+    chosen = resolve_agent_command(
+        'my-agent --opt "two words"', read_config(config), which=lambda n: "/usr/bin/x"
+    )
     assert chosen.argv == ("my-agent", "--opt", "two words")
     assert chosen.source == "flag" and "--agent" in chosen.reason
 
@@ -24,19 +27,21 @@ def test_flag_wins_over_everything(tmp_path):
 def test_config_file_is_next(tmp_path):
     config = tmp_path / "config.json"
     config.write_text(json.dumps({"agent": {"command": "from-config acp"}}))
-    chosen = resolve_agent_command(None, config, which=lambda n: "/usr/bin/openclaw")
+    chosen = resolve_agent_command(None, read_config(config), which=lambda n: "/usr/bin/openclaw")
     assert chosen.argv == ("from-config", "acp") and chosen.source == "config"
     assert str(config) in chosen.reason
 
 
 def test_openclaw_on_path_is_next(tmp_path):
-    chosen = resolve_agent_command(None, tmp_path / "missing.json", which=lambda n: f"/opt/bin/{n}")
+    chosen = resolve_agent_command(
+        None, read_config(tmp_path / "missing.json"), which=lambda n: f"/opt/bin/{n}"
+    )
     assert chosen.argv == ("openclaw", "acp") and chosen.source == "openclaw"
     assert "/opt/bin/openclaw" in chosen.reason
 
 
 def test_demo_agent_is_the_fallback(tmp_path):
-    chosen = resolve_agent_command(None, tmp_path / "missing.json", which=_no_openclaw)
+    chosen = resolve_agent_command(None, read_config(tmp_path / "missing.json"), which=_no_openclaw)
     assert chosen.argv == demo_agent_argv() and chosen.source == "demo"
     assert "demo agent" in chosen.reason
 
@@ -103,7 +108,7 @@ def test_the_config_file_is_never_written(tmp_path):
 
 def test_unbalanced_quotes_in_the_flag_are_a_clear_error(tmp_path):
     with pytest.raises(AgentCommandError) as info:
-        resolve_agent_command('agent "unclosed', tmp_path / "none.json", which=_no_openclaw)
+        resolve_agent_command('agent "unclosed', read_config(tmp_path / "none.json"), which=_no_openclaw)
     assert "--agent" in str(info.value)
 
 

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from app.main.agent_command import AgentCommand, demo_agent_argv, read_config, resolve_agent_command
+from app.main.agent_command import AgentCommand, demo_agent_argv, resolve_agent_command
 from app.main.agent_profiles import WELL_KNOWN, AgentProfile, agent_profiles, detect_well_known, read_agents
+from app.main.user_config import read_config
 
 ON_PATH = {
     "openclaw": "/opt/bin/openclaw",
@@ -261,7 +262,7 @@ def test_the_order_is_primary_configured_well_known_then_demo(tmp_path):
 
 
 def test_openclaw_on_path_is_the_primary_under_its_well_known_name_and_is_offered_once(tmp_path):
-    primary = resolve_agent_command(None, tmp_path / "none.json", which=_which(ON_PATH))
+    primary = resolve_agent_command(None, read_config(tmp_path / "none.json"), which=_which(ON_PATH))
     offered = agent_profiles(primary, (), which=_which(ON_PATH))
     assert _ids(offered) == ["openclaw", "claude", "codex", "gemini", "fast-agent", "demo"]
     first = offered[0]
@@ -271,7 +272,7 @@ def test_openclaw_on_path_is_the_primary_under_its_well_known_name_and_is_offere
 
 
 def test_the_demo_is_offered_once_when_it_is_the_primary(tmp_path):
-    primary = resolve_agent_command(None, tmp_path / "none.json", which=_nothing)
+    primary = resolve_agent_command(None, read_config(tmp_path / "none.json"), which=_nothing)
     offered = agent_profiles(primary, (), which=_nothing)
     assert [(p.id, p.name, p.source) for p in offered] == [("demo", "Demo agent", "demo")]
     assert offered[0].argv == demo_agent_argv() and "demo agent" in offered[0].reason

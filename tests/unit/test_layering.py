@@ -65,7 +65,6 @@ KNOWN_CIRCLES = [
         "app.demo_agent.terminal_commands",
         "app.demo_agent.turn",
     ],
-    ["app.main.agent_command", "app.main.agent_profiles"],
     [
         "app.renderer.timeline.message_rules",
         "app.renderer.timeline.proposal_rules",

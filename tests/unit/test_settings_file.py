@@ -10,7 +10,6 @@ import stat
 
 import pytest
 
-from app.main.agent_command import read_config
 from app.main.settings_file import (
     Appearance,
     Notifications,
@@ -18,6 +17,7 @@ from app.main.settings_file import (
     read_appearance,
     read_notifications,
 )
+from app.main.user_config import read_config
 
 
 def test_the_appearance_is_read_and_each_wrong_value_is_named_with_its_default_used(tmp_path):

@@ -16,7 +16,6 @@ from typing import Any
 
 import pytest
 
-from app.main.agent_command import read_config
 from app.main.local_problems import LocalProblems
 from app.main.local_store import LocalStores
 from app.main.queued_messages import QueuedMessages
@@ -24,6 +23,7 @@ from app.main.regular_files import read_user_file
 from app.main.secret_store import INDEX_FILE, SecretStore
 from app.main.settings_file import SettingsFile
 from app.main.terminal_participation import TerminalParticipation
+from app.main.user_config import read_config
 from app.main.user_terminals import UserTerminals
 from app.main.view_state import ViewStates
 
