@@ -36,8 +36,9 @@ from acp.schema import (
 )
 
 from app.contract.hidden_context import OPEN
-from app.contract.proposals import CLI_COMMAND, canonical_invocation, compact_payload
+from app.contract.proposals import CLI_COMMAND
 from app.contract.user_terminals import SPLIT_DIRECTIONS
+from app.demo_agent.proposal_templates import ProposalTemplate
 from app.demo_agent.terminal_commands import code_span, console_block
 from app.demo_agent.turn import StopReason, Turn, TurnCancelled
 
@@ -118,17 +119,6 @@ FINALS = {
     "timed_out": "Nobody answered within 10 minutes: nothing ran.",
     "unavailable": "ClawQt went away before you decided: nothing ran.",
 }
-
-
-@dataclass(frozen=True)
-class ProposalTemplate:
-    """Where to propose, as the prompt's hidden context said: the CLI's path and the prompt's channel."""
-
-    executable: str
-    channel: str
-
-    def command(self, payload: dict[str, Any]) -> str:
-        return canonical_invocation(self.executable, self.channel, compact_payload(payload))
 
 
 def proposal_template(prompt_text: str) -> ProposalTemplate | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from acp.utils import serialize_params
 from pydantic import BaseModel
@@ -14,9 +14,16 @@ from app.demo_agent.options import DEFAULT_MODE, DEFAULT_MODEL
 
 if TYPE_CHECKING:
     from app.demo_agent.terminal_tools_client import McpServerRef
-    from app.demo_agent.turn import Turn
 
 TITLE_LENGTH = 40
+
+
+class RunningTurn(Protocol):
+    """What a session asks of its running turn (turn.py's `Turn`): to stop."""
+
+    def cancel(self) -> None: ...
+
+
 # Noise a replay does not need: commands are re-sent after every load, usage is a live gauge.
 NOT_RECORDED = frozenset({"available_commands_update", "usage_update"})
 
@@ -50,7 +57,7 @@ class DemoSession:
     history: list[dict[str, Any]] = field(default_factory=list)
     # In memory only: "Always allow" lasts as long as the session is open.
     always_allow_edits: bool = False
-    turn: Turn | None = None
+    turn: RunningTurn | None = None
     # In memory only: the HTTP MCP servers (with their bearer headers) the client named when it last
     # opened the session on this connection (new, load or resume).
     mcp_servers: list[McpServerRef] = field(default_factory=list)

@@ -33,7 +33,7 @@ from pydantic import ValidationError
 if TYPE_CHECKING:
     from acp.interfaces import Client
 
-    from app.demo_agent.proposal_command import ProposalTemplate
+    from app.demo_agent.proposal_templates import ProposalTemplate
     from app.demo_agent.session import DemoSession
 
 log = logging.getLogger(__name__)

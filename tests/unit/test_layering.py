@@ -56,15 +56,9 @@ def test_an_import_against_the_floors_breaks_a_contract(tmp_path, module, plante
     assert name in done.stdout.replace("\n", ""), done.stdout[-3000:]
 
 
-# The import circles left to untie (harness/reference/architecture.md, "Circles"): each is named here
-# until it is gone, and a new one fails the suite.
+# The import circle left to untie (harness/reference/architecture.md, "Circles"): named here until it
+# is gone; a new one fails the suite.
 KNOWN_CIRCLES = [
-    [
-        "app.demo_agent.proposal_command",
-        "app.demo_agent.session",
-        "app.demo_agent.terminal_commands",
-        "app.demo_agent.turn",
-    ],
     [
         "app.renderer.timeline.message_rules",
         "app.renderer.timeline.proposal_rules",
