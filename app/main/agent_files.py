@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from typing import Literal, TypeVar
 
 from app.contract.diffs import split_lines, unified_diff
+from app.main.atomic_files import default_file_mode
 from app.main.confined_open import (
-    DIR_FD,
     Changed,
     Dir,
     Place,
@@ -69,32 +69,6 @@ class FileChange:
     before_bytes: bytes | None = field(default=None, repr=False, compare=False)
     # where it was written (root + canonical names), so a revert walks the same verified way
     place: Place | None = field(default=None, repr=False, compare=False)
-
-
-def atomic_write_text(path: str, text: str, mode: int) -> None:
-    """Write `text` (UTF-8) to `path` atomically with permission bits `mode`."""
-    atomic_write_bytes(path, text.encode("utf-8"), mode)
-
-
-def atomic_write_bytes(path: str, data: bytes, mode: int) -> None:
-    """`replace_atomically` by path, for a folder the caller trusts (no confinement): readers see the old
-    file or the new one, never half of one; on any failure no temp file is left and `path` is untouched."""
-    directory = os.path.dirname(path) or os.curdir
-    fd = os.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0)) if DIR_FD else None
-    with Dir(fd, directory) as parent:
-        replace_atomically(parent, os.path.basename(path), data, mode)
-
-
-def default_file_mode() -> int:
-    """0o666 & ~umask, read without changing the umask where the system tells it (another thread could
-    create a file in between)."""
-    with contextlib.suppress(OSError, ValueError), open("/proc/self/status") as status:
-        for row in status:
-            if row.startswith("Umask:"):
-                return 0o666 & ~int(row.split()[1], 8)
-    umask = os.umask(0o022)
-    os.umask(umask)
-    return 0o666 & ~umask
 
 
 def _check_count(name: str, value: int | None) -> None:

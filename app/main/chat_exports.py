@@ -9,7 +9,7 @@ import asyncio
 import os
 
 from app.contract.errors import SaveFailed
-from app.main.agent_files import atomic_write_text, default_file_mode
+from app.main.atomic_files import atomic_write_text, default_file_mode
 
 
 class ChatExports:

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Generic, TypeVar
 
 from app.main import paths
+from app.main.atomic_files import replace_file
 from app.main.json_files import Unusable, keep_aside, parse_object
 from app.main.local_problems import LocalProblems
 from app.main.regular_files import read_user_file
@@ -131,11 +132,8 @@ class JsonMap(Generic[V]):
         if self._memory_only:
             return
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=self.path.name, dir=self.path.parent)
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump(self._data, handle, ensure_ascii=False, indent=1)
-            os.replace(tmp, self.path)
+            text = json.dumps(self._data, ensure_ascii=False, indent=1)
+            replace_file(self.path, text.encode("utf-8"))
         except OSError as exc:
             log.error("cannot save %s: %s", self.path, exc)
             _report_unwritable(self.path.parent, exc, self._problems)

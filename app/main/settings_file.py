@@ -7,17 +7,14 @@ user is told why), keeping every other key, through a temporary file renamed int
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
-import os
-import stat
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from app.contract.local_stores import LocalProblem
+from app.main.atomic_files import replace_file
 from app.main.json_files import Unusable, json_kind, parse_object
 from app.main.paths import shown
 from app.main.regular_files import read_user_file
@@ -238,7 +235,7 @@ class SettingsFile:
             )
         change(data)
         try:
-            _replace_atomically(self.path, (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode())
+            replace_file(self.path, (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode())
         except OSError as error:
             return (
                 f"Your settings could not be saved to {shown(self.path)} ({error.strerror or error}): {kept}."
@@ -253,25 +250,3 @@ def _refusal(changes: dict[str, Any], problem: Callable[[str, object], str]) -> 
         if why:
             return f'The setting "{key}" was not changed: {why}.'
     return ""
-
-
-def _replace_atomically(path: Path, content: bytes) -> None:
-    """Write `content` to a temporary file beside `path` and rename it over `path` (a crash leaves the
-    old file or the new one, never half of either); the old file's permissions are kept."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        mode = stat.S_IMODE(path.stat().st_mode)
-    except FileNotFoundError:
-        mode = 0o600
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(content)
-            out.flush()
-            os.fsync(out.fileno())
-        os.chmod(temporary, mode)
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise

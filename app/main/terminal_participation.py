@@ -19,7 +19,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import os
 import socket
 from collections.abc import Callable
 from pathlib import Path
@@ -27,6 +26,7 @@ from typing import Any
 
 from app.contract.envelopes import AgentInfo
 from app.contract.hidden_context import UNTRUSTED, inert, untrusted_output, wrap
+from app.main.atomic_files import replace_file
 from app.main.install_secret import InstallSecret
 from app.main.json_files import parse_object
 from app.main.loopback_guard import MCP_PATH
@@ -93,12 +93,7 @@ class TerminalParticipation:
 
     def _write_settings(self) -> None:
         try:
-            self._settings_path.parent.mkdir(parents=True, exist_ok=True)
-            temporary = self._settings_path.with_suffix(".tmp")
-            fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-            with os.fdopen(fd, "w", encoding="utf-8") as file:
-                json.dump(self._settings, file)
-            os.replace(temporary, self._settings_path)
+            replace_file(self._settings_path, json.dumps(self._settings).encode("utf-8"))
         except OSError as error:  # the server still runs; a restart may pick another port
             log.warning("could not save %s: %s", self._settings_path, error)
 

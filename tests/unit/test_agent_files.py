@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from app.main import agent_files
-from app.main.agent_files import MAX_READ_BYTES, AgentFileError, AgentFiles, FileChange, atomic_write_text
+from app.main.agent_files import MAX_READ_BYTES, AgentFileError, AgentFiles, FileChange
+from app.main.atomic_files import atomic_write_text
 
 S = "session-1"
 

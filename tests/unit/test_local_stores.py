@@ -52,8 +52,22 @@ def read_only(monkeypatch: pytest.MonkeyPatch):
                 refuse(Path(str(file)).parent)
             return real_open(file, mode, *args, **kwargs)
 
+        real_os_open = os.open
+
+        def guarded_os_open(
+            path: object, flags: int, *args: object, dir_fd: int | None = None, **kwargs: object
+        ):
+            # the atomic writer creates its temporary file by name inside the open folder (dir_fd)
+            if flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT):
+                where = (
+                    Path(os.readlink(f"/proc/self/fd/{dir_fd}")) / str(path) if dir_fd else Path(str(path))
+                )
+                refuse(where.parent)
+            return real_os_open(path, flags, *args, dir_fd=dir_fd, **kwargs)
+
         monkeypatch.setattr(tempfile, "mkstemp", mkstemp)
         monkeypatch.setattr("builtins.open", guarded_open)
+        monkeypatch.setattr(os, "open", guarded_os_open)
 
     yield apply
     for folder in made:
