@@ -3,17 +3,15 @@ file is logged and skipped, never fatal)."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
-import os
 import re
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from app.demo_agent.options import DEFAULT_MODE, DEFAULT_MODEL, MODELS, MODES
 from app.demo_agent.session import DemoSession
+from app.main.atomic_files import replace_file
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +34,7 @@ class SessionStore:
         return self.root / f"{session_id}.json"
 
     def save(self, session: DemoSession) -> None:
-        """Write via a temp file + os.replace so a reader never sees half a file."""
+        """Written atomically (app/main/atomic_files.py): a reader never sees half a file."""
         data = {
             "version": FORMAT_VERSION,
             "sessionId": session.session_id,
@@ -48,18 +46,8 @@ class SessionStore:
             "turns": session.turns,
             "history": session.history,
         }
-        self.root.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{session.session_id}.", suffix=".tmp", dir=self.root)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump(data, handle, ensure_ascii=False, separators=(",", ":"))
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(tmp, self._path(session.session_id))
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
+        text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+        replace_file(self._path(session.session_id), text.encode("utf-8"))
 
     def load(self, session_id: str) -> DemoSession | None:
         """The stored session, or None when it is unknown, unsafe to name, or corrupt (logged)."""
