@@ -98,7 +98,9 @@ async def test_an_older_reply_that_was_only_a_media_line_gets_its_card_after_a_r
     assert (await pipeline.prompt(key, "please send media only now")).stop_reason == "end_turn"
     await envelopes.wait_for(supplemented(key), timeout=15)
     assert (await pipeline.prompt(key, "Say hello please")).stop_reason == "end_turn"
-    assert [len(c) for c in _turn_cards(timeline, "older.txt")] == [1, 0]
+    # the reply, however late its chunks come; a prompt answered with nothing fails here, by name
+    await envelopes.wait_for(lambda log: "fake model" in log.text(key), timeout=30)
+    assert [len(c) for c in _turn_cards(timeline, "older.txt")] == [1, 0], envelopes.text(key)
 
     reloaded = await reloaded_with_supplement(fresh_clawqt, key)
     cards = _turn_cards(reloaded, "older.txt")
