@@ -18,7 +18,7 @@ from app.main.chat_exports import ChatExports
 from app.main.chat_service import ChatService
 from app.main.composer_files import ComposerFiles
 from app.main.desktop_notifications import DesktopNotifications
-from app.main.hub_parts import InspectorOfCurrent, SignInOfShown
+from app.main.host_parts import InspectorOfCurrent, SignInOfShown
 from app.main.links import LinkPolicy
 from app.main.local_problems import LocalProblems
 from app.main.local_store import JsonStringMap, LocalStores

@@ -16,7 +16,7 @@ from app.contract.errors import SignInRequired
 from app.main.agent_hub import AgentHub
 from app.main.agent_profiles import AgentProfile
 from app.main.chat_service import ChatService
-from app.main.hub_parts import SignInOfShown
+from app.main.host_parts import SignInOfShown
 from app.main.local_store import JsonStringMap
 from tests.conftest import demo_agent_argv, process_group_gone, scripted_agent_argv
 

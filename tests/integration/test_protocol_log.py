@@ -7,7 +7,7 @@ import json
 
 from app.main import protocol_log
 from app.main.agent_hub import AgentHub
-from app.main.hub_parts import InspectorOfCurrent
+from app.main.host_parts import InspectorOfCurrent
 from app.main.protocol_log import ProtocolLog
 from app.replay import replay_json
 from tests.conftest import scripted_agent_argv
