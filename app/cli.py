@@ -73,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
         from app import startup_collection
 
         startup_collection.hold()
-    from app.main.app_log import configure_logging
+    from app.main.core.app_log import configure_logging
 
     log_file = configure_logging(args.verbose)
     logging.getLogger("clawqt").info("ClawQt starting; log file %s", log_file)

@@ -19,17 +19,17 @@ from typing import Any
 
 from app import startup_collection
 from app.contract.bundled import APP_ID, app_icon, resources_dir
-from app.main import paths
-from app.main.agent_command import AgentCommandError, resolve_agent_command
-from app.main.agent_hub import AgentHub
-from app.main.agent_profiles import AgentProfile, agent_profiles
-from app.main.agent_settings import AgentSettings
-from app.main.chat_service import ChatService
-from app.main.host import Host, make_host
-from app.main.local_problems import LocalProblems
-from app.main.settings_file import SettingsFile
-from app.main.trace_recorder import TraceRecorder
-from app.main.user_config import read_config
+from app.main.acp.recorder import TraceRecorder
+from app.main.agents.command import AgentCommandError, resolve_agent_command
+from app.main.agents.profiles import AgentProfile, agent_profiles
+from app.main.core import paths
+from app.main.core.problems import LocalProblems
+from app.main.host.make import Host, make_host
+from app.main.sessions.hub import AgentHub
+from app.main.sessions.service import ChatService
+from app.main.stores.agent_settings import AgentSettings
+from app.main.stores.config import read_config
+from app.main.stores.settings_file import SettingsFile
 
 
 def qml_dir() -> Path:

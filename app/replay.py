@@ -1,5 +1,5 @@
 """`clawqt replay TRACE [--json]`: a recorded trace rendered headlessly through the same code as the live
-app: the main side's session state machine (`app/main/trace_feed.py`) turns the trace into envelopes
+app: the main side's session state machine (`app/main/replay/feed.py`) turns the trace into envelopes
 and committed loads, the renderer's timeline store reduces and groups them, and the one serializer
 (`app/renderer/timeline/serialize.py`) prints the grouped timeline as JSON or as a transcript.
 
@@ -21,8 +21,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from app.main.trace_feed import AgentRequest, TraceError, TraceFailure, TraceIgnored, feed_trace, read_trace
-from app.main.trace_requests import failure_text
+from app.main.replay.feed import AgentRequest, TraceError, TraceFailure, TraceIgnored, feed_trace, read_trace
+from app.main.replay.requests import failure_text
 from app.renderer.timeline.reducer import Timeline
 from app.renderer.timeline.serialize import timeline_json, transcript
 from app.renderer.timeline.store import replayed_timelines

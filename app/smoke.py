@@ -11,11 +11,11 @@ from typing import Any
 
 from app.contract.envelopes import Envelope
 from app.contract.errors import HostError
-from app.main import paths
-from app.main.agent_command import AgentCommandError, resolve_agent_command
-from app.main.chat_service import ChatService
-from app.main.trace_recorder import TraceRecorder
-from app.main.user_config import read_config
+from app.main.acp.recorder import TraceRecorder
+from app.main.agents.command import AgentCommandError, resolve_agent_command
+from app.main.core import paths
+from app.main.sessions.service import ChatService
+from app.main.stores.config import read_config
 
 
 class _Printer:

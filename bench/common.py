@@ -57,8 +57,8 @@ class Result:
 
 def scripted_service(cwd: str) -> Any:
     """ClawQt's chat service on the scripted agent, its stderr logged inside the benchmark's folder."""
-    from app.main.agent_command import AgentCommand
-    from app.main.chat_service import ChatService
+    from app.main.agents.command import AgentCommand
+    from app.main.sessions.service import ChatService
 
     return ChatService(
         AgentCommand(SCRIPTED_AGENT, "flag", "bench"), cwd=cwd, log_path=Path(cwd) / "stderr.log"

@@ -76,7 +76,7 @@ async def _closing_terminals(cwd: str) -> float:
 
 
 async def _terminals_ending(cwd: str) -> float:
-    from app.main.client_terminals import ClientTerminals
+    from app.main.terminals.client import ClientTerminals
 
     endings = TerminalEndings(ENDING)
     terminals = ClientTerminals(endings)
@@ -103,7 +103,7 @@ async def _big_line(cwd: str) -> float:
 
 async def _pool_wait(cwd: str) -> float:
     """A thread-pool call's wait while processes that closed their terminal keep running."""
-    from app.main.client_terminals import ClientTerminals
+    from app.main.terminals.client import ClientTerminals
 
     terminals = ClientTerminals()
     try:

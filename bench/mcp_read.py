@@ -82,8 +82,8 @@ async def _timed_calls(
 
 
 async def _scenario(rounds: int, folder: Path) -> tuple[list[float], list[float]]:
-    from app.main.terminal_participation import TerminalParticipation
-    from app.main.user_terminals import UserTerminals
+    from app.main.participation.service import TerminalParticipation
+    from app.main.terminals.user import UserTerminals
 
     os.environ["PS1"] = "$ "
     terminals = UserTerminals(str(folder), lambda key, generation: None, shell=["/bin/sh"])

@@ -46,7 +46,7 @@ class _EndpointThread:
     from this thread with plain blocking calls."""
 
     def __init__(self) -> None:
-        from app.main.proposal_endpoint import ProposalEndpoint
+        from app.main.proposals.endpoint import ProposalEndpoint
 
         self.loop = asyncio.new_event_loop()
         self.endpoint = ProposalEndpoint(secrets.token_hex(16), _NotArmed())

@@ -16,8 +16,8 @@ import pytest
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from app.contract.envelopes import Envelope
-from app.main.agent_command import AgentCommand
-from app.main.chat_service import ChatService
+from app.main.agents.command import AgentCommand
+from app.main.sessions.service import ChatService
 from app.packaging.build import BuildResult
 from tests import prefetch
 from tests.paths import TESTS

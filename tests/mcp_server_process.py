@@ -22,8 +22,8 @@ import resource
 import sys
 from typing import Any
 
-from app.main.loopback_peer import free_descriptors
-from app.main.terminal_mcp_server import TerminalMcpServer
+from app.main.participation.loopback_peer import free_descriptors
+from app.main.participation.mcp_server import TerminalMcpServer
 
 
 class ListingTools:

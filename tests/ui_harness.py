@@ -18,9 +18,9 @@ from PySide6.QtGui import QKeyEvent
 from PySide6.QtQuick import QQuickItem
 
 from app.gui import Window
-from app.main.agent_command import AgentCommand
-from app.main.chat_service import ChatService
-from app.main.host import Host, make_host
+from app.main.agents.command import AgentCommand
+from app.main.host.make import Host, make_host
+from app.main.sessions.service import ChatService
 from app.renderer.qt.timeline_model import ROLE_IDS
 from app.renderer.timeline.rows import Row
 from bench.quick_items import drawn_marks, find_all, plain_text  # noqa: F401 (the tests' names)

@@ -14,7 +14,7 @@ AgentRunState = Literal["stopped", "starting", "ready", "sign-in", "exited", "fa
 
 @dataclass(frozen=True)
 class AgentChoice:
-    """One agent the user may start a chat with (`app/main/agent_profiles.py` decides the list)."""
+    """One agent the user may start a chat with (`app/main/agents/profiles.py` decides the list)."""
 
     agent_id: str  # stable: what a chat's agent is remembered by
     name: str  # the agent's own name once it said it (`agentInfo`), else the profile's

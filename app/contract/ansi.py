@@ -1,7 +1,7 @@
 """The one grammar of terminal escape sequences in text that no terminal shows: what the renderer strips
 from a message, a tool's text output, a title or copied text (agents pass a command's coloured output
 through as is, and a text view would show the ESC as a box followed by "[31m"), and what the main side
-removes from a terminal's output before an agent reads it (`terminal_text.py`). Pure.
+removes from a terminal's output before an agent reads it (`terminals/text.py`). Pure.
 
 CSI (colours, cursor moves, erases), OSC (titles, hyperlinks; to BEL or ST), DCS/SOS/PM/APC strings,
 charset selections and other two-byte escapes, in their 7-bit and C1 forms; a sequence left open at

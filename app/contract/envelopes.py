@@ -66,7 +66,7 @@ class PermissionRequestEnvelope:
     tool_call: dict[str, Any]
     options: tuple[dict[str, Any], ...]
     hidden_options: int = 0  # offered by the agent past the main side's cap: not shown, cannot answer
-    # the request's own words, shown verbatim beside the agent's title (app/main/permission_text.py):
+    # the request's own words, shown verbatim beside the agent's title (app/main/sessions/permission_text.py):
     # the command it states ("command"), else its raw input as JSON ("input"), else nothing ("")
     request_text: str = ""
     request_kind: Literal["command", "input", ""] = ""

@@ -1,7 +1,7 @@
 """Machine context ClawQt adds to a prompt that the user never sees: how it is marked and removed.
 
 The main side appends a block between these markers to the user's message (the terminal capability
-and snapshots, `app/main/terminal_participation.py`); every place that shows or exports what the user said
+and snapshots, `app/main/participation/service.py`); every place that shows or exports what the user said
 removes it: the timeline's user messages (live echo and replayed history, in whatever chunks the agent
 sends them), transcript matching, and so copy, export and `clawqt replay`. The markers contain no
 quote, backslash or newline, so they survive an agent that echoes the text JSON-escaped.

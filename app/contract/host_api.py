@@ -33,7 +33,7 @@ EnvelopeListener = Callable[[Envelope], None]
 
 
 class SessionsHost(Protocol):
-    """The agent and its sessions (`app/main/chat_service.py`). Envelopes arrive synchronously, in
+    """The agent and its sessions (`app/main/sessions/service.py`). Envelopes arrive synchronously, in
     order, on the event loop thread."""
 
     @property
@@ -95,7 +95,7 @@ class SessionsHost(Protocol):
 
 class AgentsHost(Protocol):
     """The agents the user may chat with, one child process each, started on first use
-    (`app/main/agent_hub.py`). `sessions` speaks for the agent of the chat shown last."""
+    (`app/main/sessions/hub.py`). `sessions` speaks for the agent of the chat shown last."""
 
     def choices(self) -> list[AgentChoice]: ...
 
@@ -124,7 +124,7 @@ class AgentsHost(Protocol):
 
 
 class SignInHost(Protocol):
-    """Signing in to the agent, driven by the main side (app/main/sign_in.py); progress and the
+    """Signing in to the agent, driven by the main side (app/main/agents/sign_in.py); progress and the
     outcome arrive as SignInEnvelopes through `SessionsHost.subscribe`."""
 
     @property
@@ -144,7 +144,7 @@ class SignInHost(Protocol):
 
 
 class FileChangesHost(Protocol):
-    """The files the agent changed in a turn (`app/main/file_host.py`); each change is announced by a
+    """The files the agent changed in a turn (`app/main/sessions/file_host.py`); each change is announced by a
     FileChangesEnvelope."""
 
     def turns(self, session_key: str) -> list[str]:
@@ -159,8 +159,9 @@ class FileChangesHost(Protocol):
 
 
 class AttachmentsHost(Protocol):
-    """Attachment references in the conversation (`app/main/attachment_service.py`): each call re-resolves
-    the reference for exactly that session and generation (AttachmentError when refused or stale)."""
+    """Attachment references in the conversation (`app/main/files/attachment_service.py`): each call
+    re-resolves the reference for exactly that session and generation (AttachmentError when refused or
+    stale)."""
 
     def label(self, reference: str, name: str | None = None) -> str:
         """A name safe to show for a reference not resolved yet (its given name, else its basename)."""
@@ -196,7 +197,7 @@ class AttachmentsHost(Protocol):
 
 
 class ComposerFilesHost(Protocol):
-    """Files the user attaches to a prompt (`app/main/composer_files.py`)."""
+    """Files the user attaches to a prompt (`app/main/files/composer.py`)."""
 
     max_attachments: int
 
@@ -262,7 +263,7 @@ class LinkPolicy(Protocol):
 
 
 class SettingsHost(Protocol):
-    """What the user changes in Settings, kept in their config file (app/main/settings_file.py)."""
+    """What the user changes in Settings, kept in their config file (app/main/stores/settings_file.py)."""
 
     def appearance(self) -> dict[str, Any]:
         """{"colorScheme": "system"|"light"|"dark", "fontScale": float, "reducedMotion": bool}."""
@@ -303,7 +304,7 @@ class SettingsHost(Protocol):
 
 
 class AgentSettingsHost(Protocol):
-    """Adding, editing and removing agents in Settings (`app/main/agent_settings.py`)."""
+    """Adding, editing and removing agents in Settings (`app/main/stores/agent_settings.py`)."""
 
     def configured(self) -> list[str]:
         """The names of the agents the config file lists (the ones that may be edited and removed)."""

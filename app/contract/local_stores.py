@@ -129,7 +129,7 @@ ProblemListener = Callable[[LocalProblem], None]
 
 
 class ProblemsHost(Protocol):
-    """Problems with the user's own files (`app/main/local_problems.py`), each reported once: those found
+    """Problems with the user's own files (`app/main/core/problems.py`), each reported once: those found
     at startup are there before the window opens, later ones (a save that fails) arrive as they happen,
     synchronously, on the event loop thread."""
 

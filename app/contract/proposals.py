@@ -184,7 +184,7 @@ def invocation_in(command: str) -> ParsedInvocation | None:
 
 def tool_call_invocation(tool_call: Any) -> ParsedInvocation | None:
     """The proposal invocation an ACP tool call runs (any executable path), read where the permission
-    path reads a command (`app/main/proposal_recognition.py`): rawInput `{"command": ...}` as a string,
+    path reads a command (`app/main/proposals/recognition.py`): rawInput `{"command": ...}` as a string,
     an argv list (Codex: `["bash", "-lc", "<command>"]`, or the CLI's own argv), a bare string or argv
     as rawInput, and the title only when there is no rawInput at all."""
     if not isinstance(tool_call, dict):

@@ -19,7 +19,7 @@ UserTerminalListener = Callable[[UserTerminalEnvelope], None]
 
 
 class UserTerminalsHost(Protocol):
-    """The user's own terminals (`app/main/user_terminals.py`): they belong to the user, not to a chat,
+    """The user's own terminals (`app/main/terminals/user.py`): they belong to the user, not to a chat,
     and outlive chat switches. Changes arrive as UserTerminal*Envelopes, synchronously, in order, on the
     event loop thread. Only calls from here change sharing or pins: the agent side has no such call."""
 
@@ -80,7 +80,7 @@ class UserTerminalsHost(Protocol):
 
 
 class TerminalAccessHost(Protocol):
-    """How agents reach the user's terminals (`app/main/terminal_access.py`)."""
+    """How agents reach the user's terminals (`app/main/participation/access.py`)."""
 
     def state(self) -> TerminalAccessState: ...
 
@@ -95,7 +95,7 @@ class TerminalAccessHost(Protocol):
 
 
 class ProposalsHost(Protocol):
-    """Terminal-action proposal cards (`app/main/proposals.py`). A card appears and changes through
+    """Terminal-action proposal cards (`app/main/proposals/service.py`). A card appears and changes through
     `ProposalEnvelope`s (app/contract/proposals.py) on `SessionsHost.subscribe`; only these calls, made
     when the user confirms or cancels a card, can make a proposal act on a terminal."""
 

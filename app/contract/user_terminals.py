@@ -1,5 +1,5 @@
 """The user's own terminals as the renderer sees them: what each tab shows, and the envelopes that say
-what changed. The main side (`app/main/user_terminals.py`) owns the PTYs, the output kept for agents,
+what changed. The main side (`app/main/terminals/user.py`) owns the PTYs, the output kept for agents,
 the sharing mode and who may take part; the panel only shows this data and asks through
 `UserTerminalsHost` (app/contract/host_api.py).
 

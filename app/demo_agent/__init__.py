@@ -36,7 +36,7 @@ async def _serve() -> None:
 
     from app.demo_agent.agent import DemoAgent
     from app.demo_agent.store import SessionStore
-    from app.main.paths import data_dir
+    from app.main.core.paths import data_dir
 
     store = SessionStore(data_dir() / "demo-agent" / "sessions")
     agent = DemoAgent(store, delay=delay_from_env())

@@ -11,7 +11,7 @@ from typing import Any
 
 from app.demo_agent.options import DEFAULT_MODE, DEFAULT_MODEL, MODELS, MODES
 from app.demo_agent.session import DemoSession
-from app.main.atomic_files import replace_file
+from app.main.files.atomic import replace_file
 
 log = logging.getLogger(__name__)
 
@@ -34,7 +34,7 @@ class SessionStore:
         return self.root / f"{session_id}.json"
 
     def save(self, session: DemoSession) -> None:
-        """Written atomically (app/main/atomic_files.py): a reader never sees half a file."""
+        """Written atomically (app/main/files/atomic.py): a reader never sees half a file."""
         data = {
             "version": FORMAT_VERSION,
             "sessionId": session.session_id,

@@ -8,9 +8,9 @@ import os
 import tempfile
 from pathlib import Path
 
-from app.main.agent_command import AgentCommand
-from app.main.chat_service import ChatService
-from app.main.trace_recorder import TraceRecorder
+from app.main.acp.recorder import TraceRecorder
+from app.main.agents.command import AgentCommand
+from app.main.sessions.service import ChatService
 from app.renderer.pipeline import HeadlessPipeline
 from tests.e2e.conftest import EXEC_APPROVALS, NO_PERIODIC_HEARTBEAT
 from tests.e2e.fake_model import FakeModel

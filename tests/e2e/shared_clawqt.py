@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from app.main.agent_command import AgentCommand
-from app.main.chat_service import ChatService
+from app.main.agents.command import AgentCommand
+from app.main.sessions.service import ChatService
 from app.renderer.pipeline import HeadlessPipeline
 from app.renderer.timeline.reducer import Timeline
 from tests.conftest import EnvelopeLog

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from app.main.trace_recorder import TraceRecorder
+from app.main.acp.recorder import TraceRecorder
 from app.renderer.timeline.serialize import timeline_json
 from app.replay import replay_json
 from tests.e2e.fake_model import current_turn

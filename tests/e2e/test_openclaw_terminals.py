@@ -16,7 +16,7 @@ from collections.abc import Iterator
 import pytest
 
 from app.contract.hidden_context import CLOSE, OPEN
-from app.main.openclaw_mcp_connect import SERVER_ENTRY
+from app.main.openclaw.mcp_connect import SERVER_ENTRY
 from app.renderer.timeline.serialize import item_record
 from tests.conftest import EnvelopeLog
 from tests.e2e.gateway import Gateway

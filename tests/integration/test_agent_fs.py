@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from app.main.json_rpc import RpcError
+from app.main.acp.json_rpc import RpcError
 from tests.conftest import scripted_agent_argv
 
 
@@ -147,7 +147,7 @@ async def test_additional_directories_are_not_sent_to_an_agent_without_the_capab
 async def test_requests_the_client_cannot_take_as_sent_get_json_rpc_errors_and_the_next_one_works(
     make_service, tmp_path
 ):
-    """Answered by ClawQt's own JSON-RPC layer (app/main/rpc_connection.py, rpc_params.py): an unknown
+    """Answered by ClawQt's own JSON-RPC layer (app/main/acp/rpc_connection.py, acp/rpc_params.py): an unknown
     or extension method is method not found, params that are no object or a field of the wrong type
     (or missing) are invalid params naming the field; nothing of it ends the agent's connection."""
     service, envelopes, key, ws = await _session(make_service, tmp_path)

@@ -13,11 +13,11 @@ import pytest
 
 from app.contract.envelopes import Envelope
 from app.contract.errors import SignInRequired
-from app.main.agent_hub import AgentHub
-from app.main.agent_profiles import AgentProfile
-from app.main.chat_service import ChatService
-from app.main.host_parts import SignInOfShown
-from app.main.local_store import JsonStringMap
+from app.main.agents.profiles import AgentProfile
+from app.main.host.parts import SignInOfShown
+from app.main.sessions.hub import AgentHub
+from app.main.sessions.service import ChatService
+from app.main.stores.local import JsonStringMap
 from tests.conftest import demo_agent_argv, process_group_gone, scripted_agent_argv
 
 SCRIPTED = AgentProfile("scripted", "Scripted", scripted_agent_argv(), "config", "test")

@@ -13,8 +13,8 @@ import time
 
 import pytest
 
-from app.main.agent_connection import BACKOFF_STEPS, backoff_delay
-from app.main.trace_recorder import TraceRecorder
+from app.main.acp.recorder import TraceRecorder
+from app.main.agents.connection import BACKOFF_STEPS, backoff_delay
 from tests.conftest import SCRIPTED_AGENT, process_alive, scripted_agent_argv
 
 
@@ -41,8 +41,8 @@ async def test_agent_runs_in_its_own_process_group(make_service):
 
 
 async def test_stderr_log_defaults_to_the_platform_log_dir(isolated_dirs):
-    from app.main.agent_command import AgentCommand
-    from app.main.chat_service import ChatService
+    from app.main.agents.command import AgentCommand
+    from app.main.sessions.service import ChatService
 
     service = ChatService(AgentCommand(scripted_agent_argv(), "flag", "test"))
     try:
@@ -123,8 +123,8 @@ def test_app_exit_without_shutdown_still_kills_the_agent_group(tmp_path):
     script = _agent_with_grandchild(pidfile)
     program = f"""
 import asyncio
-from app.main.agent_command import AgentCommand
-from app.main.chat_service import ChatService
+from app.main.agents.command import AgentCommand
+from app.main.sessions.service import ChatService
 
 async def main():
     service = ChatService(AgentCommand(("sh", "-c", {script!r}), "flag", "t"))

@@ -9,7 +9,7 @@ import stat
 import pytest
 
 from app.contract.errors import SaveFailed
-from app.main.chat_exports import ChatExports
+from app.main.files.exports import ChatExports
 
 
 def _save(path, text: str = "# Chat\n") -> None:

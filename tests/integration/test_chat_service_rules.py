@@ -191,7 +191,7 @@ async def test_slash_commands_are_sent_with_prefix_cwd_false(make_service):
     # the scripted agent replies with its own default to "/status": echo via meta-checking prompt
     await service.prompt(session.session_key, "echo-meta")
     assert "prefixCwd" not in json.loads(envelopes.text())["meta"]
-    from app.main.prompt_blocks import build_prompt_meta
+    from app.main.files.prompt_blocks import build_prompt_meta
 
     assert build_prompt_meta("k", "m", "/status")["prefixCwd"] is False
     assert build_prompt_meta("k", "m", "  /help")["prefixCwd"] is False
@@ -199,13 +199,13 @@ async def test_slash_commands_are_sent_with_prefix_cwd_false(make_service):
 
 
 async def test_empty_prompt_is_one_empty_text_block():
-    from app.main.prompt_blocks import build_prompt_blocks
+    from app.main.files.prompt_blocks import build_prompt_blocks
 
     assert build_prompt_blocks("   ") == [{"type": "text", "text": ""}]
 
 
 async def test_images_become_image_blocks_and_files_resource_links(tmp_path):
-    from app.main.prompt_blocks import PromptAttachment, PromptCapabilities, build_prompt_blocks
+    from app.main.files.prompt_blocks import PromptAttachment, PromptCapabilities, build_prompt_blocks
 
     image = tmp_path / "pic.png"
     image.write_bytes(b"\x89PNG\r\n\x1a\nfake")
@@ -226,7 +226,7 @@ async def test_images_become_image_blocks_and_files_resource_links(tmp_path):
 
 
 async def test_small_text_files_are_embedded_only_when_the_agent_allows(tmp_path):
-    from app.main.prompt_blocks import (
+    from app.main.files.prompt_blocks import (
         MAX_EMBED_BYTES,
         PromptAttachment,
         PromptCapabilities,
@@ -252,7 +252,7 @@ async def test_small_text_files_are_embedded_only_when_the_agent_allows(tmp_path
 
 async def test_an_image_for_an_agent_without_image_support_is_refused_clearly(tmp_path):
     from app.contract.errors import PromptRefused
-    from app.main.prompt_blocks import PromptAttachment, PromptCapabilities, build_prompt_blocks
+    from app.main.files.prompt_blocks import PromptAttachment, PromptCapabilities, build_prompt_blocks
 
     image = tmp_path / "shot.png"
     image.write_bytes(b"\x89PNG\r\n\x1a\nfake")
@@ -264,7 +264,7 @@ async def test_an_image_for_an_agent_without_image_support_is_refused_clearly(tm
 
 async def test_attachment_limits_give_clear_errors(tmp_path):
     from app.contract.errors import PromptRefused
-    from app.main.prompt_blocks import (
+    from app.main.files.prompt_blocks import (
         MAX_ATTACHMENTS,
         PromptAttachment,
         build_prompt_blocks,

@@ -33,8 +33,8 @@ from app.demo_agent.terminal_tools_client import (
     http_servers,
     pick_server,
 )
-from app.main.terminal_mcp_server import TerminalMcpServer
-from app.main.terminal_tools_api import ToolRefused
+from app.main.participation.mcp_server import TerminalMcpServer
+from app.main.participation.tools_api import ToolRefused
 from tests.paths import REPO
 
 SECRET = "install-secret-for-the-demo-agent-tests"

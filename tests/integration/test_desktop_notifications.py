@@ -5,7 +5,7 @@ window answers with its own alert. A real dbus-daemon and a notification service
 
 from __future__ import annotations
 
-from app.main.desktop_notifications import DesktopNotifications, body_for
+from app.main.desktop.notifications import DesktopNotifications, body_for
 from tests.desktop.session_bus import NotificationService
 
 CHOSEN = 'Chat <b>x</b><img src="http://127.0.0.1:9/x.png"> & co needs you: the agent asks permission.'

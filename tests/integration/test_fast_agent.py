@@ -32,7 +32,7 @@ from pathlib import Path
 import pytest
 
 from app.contract.errors import AgentRequestFailed
-from app.main.stop_grace import STOP_GRACE_S
+from app.main.sessions.stop_grace import STOP_GRACE_S
 from app.renderer.pipeline import HeadlessPipeline
 from app.renderer.timeline.items import MessageSegment, PermissionItem, ToolCall, TurnEnd
 from app.renderer.timeline.parts import DiffPart, MarkdownPart

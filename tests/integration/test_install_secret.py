@@ -11,9 +11,9 @@ import keyring
 import pytest
 from keyring.backends import fail
 
-from app.main.install_secret import IN_KEYRING, KEYRING_NAME, KEYRING_SERVICE
-from app.main.terminal_participation import TerminalParticipation
-from app.main.user_terminals import UserTerminals
+from app.main.participation.install_secret import IN_KEYRING, KEYRING_NAME, KEYRING_SERVICE
+from app.main.participation.service import TerminalParticipation
+from app.main.terminals.user import UserTerminals
 
 
 @pytest.fixture

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from app.main import process_tree
-from app.main.client_terminals import MAX_OUTPUT_LIMIT, ClientTerminals, TerminalError
+from app.main.core import process_tree
+from app.main.terminals.client import MAX_OUTPUT_LIMIT, ClientTerminals, TerminalError
 from bench.common import TerminalEndings
 from tests.conftest import process_alive, scripted_agent_argv
 from tests.waits import until
@@ -89,7 +89,7 @@ async def test_the_agents_escaped_processes_end_when_the_app_quits(make_service,
 
 
 async def test_terminals_are_capped_and_so_is_the_output_an_agent_asks_to_keep(tmp_path, monkeypatch):
-    monkeypatch.setattr("app.main.client_terminals.MAX_RUNNING", 2)
+    monkeypatch.setattr("app.main.terminals.client.MAX_RUNNING", 2)
     terminals = ClientTerminals()
     try:
         first = terminals.create("s", str(tmp_path), "sleep", ["30"], output_byte_limit=10**12)

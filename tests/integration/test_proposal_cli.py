@@ -24,7 +24,7 @@ import pytest
 from app import proposal_cli
 from app.contract import proposals
 from app.contract.proposal_wire import MAX_FRAME_BYTES, channel_instance, runtime_dir, socket_path
-from app.main.proposal_endpoint import ProposalEndpoint
+from app.main.proposals.endpoint import ProposalEndpoint
 from tests.integration.test_proposal_endpoint import Recording
 
 CLAWQT = Path(sys.executable).with_name("clawqt")

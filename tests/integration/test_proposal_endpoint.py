@@ -23,8 +23,8 @@ from typing import Any
 import pytest
 
 from app.contract.proposal_wire import MAX_FRAME_BYTES, socket_path
-from app.main import proposal_endpoint
-from app.main.proposal_endpoint import ProposalEndpoint, ProposalEndpointError, peer_uid
+from app.main.proposals import endpoint as proposal_endpoint
+from app.main.proposals.endpoint import ProposalEndpoint, ProposalEndpointError, peer_uid
 
 IS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
 NOBODY = 65534

@@ -23,9 +23,9 @@ from app.contract.proposals import (
     canonical_invocation,
     compact_payload,
 )
-from app.main.proposal_channels import MAX_RETRIES
-from app.main.proposals import ProposalService, clawqt_executable
-from app.main.user_terminals import UserTerminals
+from app.main.proposals.channels import MAX_RETRIES
+from app.main.proposals.service import ProposalService, clawqt_executable
+from app.main.terminals.user import UserTerminals
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="POSIX sockets and shells")
 
@@ -424,7 +424,7 @@ async def test_the_mcp_tool_door_takes_the_same_validation_and_card_and_answers_
     from mcp import ClientSession
     from mcp.client.streamable_http import streamable_http_client
 
-    from app.main.terminal_participation import TerminalParticipation
+    from app.main.participation.service import TerminalParticipation
 
     monkeypatch.setenv("PS1", "$ ")
     runtime = tempfile.mkdtemp(prefix="cq", dir="/tmp")

@@ -9,7 +9,7 @@ import asyncio
 import pytest
 
 from app.contract.proposals import ProposalEnvelope
-from app.main.terminal_profiles import system_shells
+from app.main.terminals.profiles import system_shells
 from app.renderer.proposal_view import proposal_entry
 from app.renderer.timeline.items import ProposalItem
 from tests.integration.test_proposal_service import accepted_proposal, payload

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import json
 
-from app.main import protocol_log
-from app.main.agent_hub import AgentHub
-from app.main.host_parts import InspectorOfCurrent
-from app.main.protocol_log import ProtocolLog
+from app.main.acp import protocol_log
+from app.main.acp.protocol_log import ProtocolLog
+from app.main.host.parts import InspectorOfCurrent
+from app.main.sessions.hub import AgentHub
 from app.replay import replay_json
 from tests.conftest import scripted_agent_argv
 

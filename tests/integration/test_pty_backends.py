@@ -10,8 +10,8 @@ import time
 
 import pytest
 
-from app.main.client_terminals import ClientTerminals, TerminalError
-from app.main.pty_backends import spawn_pty, spawn_threaded_posix
+from app.main.terminals.client import ClientTerminals, TerminalError
+from app.main.terminals.pty import spawn_pty, spawn_threaded_posix
 from tests.conftest import process_alive
 
 BACKENDS = pytest.mark.parametrize("spawn", [spawn_pty, spawn_threaded_posix], ids=["posix", "threaded"])

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from app.contract.errors import LoadFailed
-from app.main.trace_recorder import TraceRecorder
+from app.main.acp.recorder import TraceRecorder
 from app.renderer.pipeline import HeadlessPipeline
 from app.renderer.timeline.serialize import timeline_json
 from app.replay import replay_json

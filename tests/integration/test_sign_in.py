@@ -12,8 +12,8 @@ import keyring
 import pytest
 
 from app.contract.errors import HostError, LoadFailed, SignInRequired
-from app.main.secret_store import INDEX_FILE, SERVICE
-from app.main.sign_in import NO_KEYRING
+from app.main.agents.secret_store import INDEX_FILE, SERVICE
+from app.main.agents.sign_in import NO_KEYRING
 from tests.conftest import scripted_agent_argv
 
 

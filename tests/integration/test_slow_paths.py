@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import threading
 
-from app.main import process_tree
+from app.main.core import process_tree
 from tests.conftest import process_alive, scripted_agent_argv
 from tests.waits import until
 

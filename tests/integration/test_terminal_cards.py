@@ -146,7 +146,7 @@ async def test_a_stopped_turn_s_terminal_left_running_is_killed_after_a_grace_ou
 ):
     """Like fast-agent, the agent answers `cancelled` without killing its terminal: ClawQt gives it the
     grace, then kills it itself, and the card keeps the output and says why it ended."""
-    from app.main.stop_grace import STOP_GRACE_S
+    from app.main.sessions.stop_grace import STOP_GRACE_S
 
     service, _ = make_service(scripted_agent_argv())
     pipeline = HeadlessPipeline(service)
@@ -172,7 +172,7 @@ async def test_a_finished_turn_s_terminals_are_not_killed_by_a_later_stop(
     make_service, tmp_path, monkeypatch
 ):
     """The kill after Stop is for the stopped turn's own terminals only."""
-    monkeypatch.setattr("app.main.stop_grace.STOP_GRACE_S", 0.2)
+    monkeypatch.setattr("app.main.sessions.stop_grace.STOP_GRACE_S", 0.2)
     service, _ = make_service(scripted_agent_argv())
     pipeline = HeadlessPipeline(service)
     timeline = await pipeline.new_session()

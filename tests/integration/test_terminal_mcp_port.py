@@ -19,10 +19,10 @@ from typing import Any
 
 import pytest
 
-from app.main.loopback_admission import MAX_UNAUTHENTICATED, descriptor_reserve
-from app.main.loopback_guard import MAX_CALLS
-from app.main.loopback_peer import GONE, UNCHECKED, PeerOwners
-from app.main.terminal_mcp_server import TerminalMcpServer
+from app.main.participation.loopback_admission import MAX_UNAUTHENTICATED, descriptor_reserve
+from app.main.participation.loopback_guard import MAX_CALLS
+from app.main.participation.loopback_peer import GONE, UNCHECKED, PeerOwners
+from app.main.participation.mcp_server import TerminalMcpServer
 from tests.integration.test_terminal_mcp_server import (
     SECRET,
     FakeTools,

@@ -22,13 +22,13 @@ from mcp.client.session import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
 from app.contract.user_terminals import UserTerminalChangedEnvelope
-from app.main.loopback_guard import MAX_BODY_BYTES
-from app.main.terminal_bearers import SessionBearers
-from app.main.terminal_capabilities import CapabilityStore
-from app.main.terminal_mcp_server import McpServerError, TerminalMcpServer
-from app.main.terminal_tools import TerminalTools
-from app.main.terminal_tools_api import ToolRefused
-from app.main.user_terminals import UserTerminals
+from app.main.participation.bearers import SessionBearers
+from app.main.participation.capabilities import CapabilityStore
+from app.main.participation.loopback_guard import MAX_BODY_BYTES
+from app.main.participation.mcp_server import McpServerError, TerminalMcpServer
+from app.main.participation.tools import TerminalTools
+from app.main.participation.tools_api import ToolRefused
+from app.main.terminals.user import UserTerminals
 
 SECRET = "install-secret-for-tests"
 CAPABILITY = "cqt_live-capability"

@@ -14,9 +14,9 @@ import pytest
 
 from app.contract.envelopes import AgentInfo
 from app.contract.hidden_context import CLOSE, OPEN
-from app.main.openclaw_mcp_connect import mcp_set_argv, openclaw_cli, run_mcp_set, shown_command
-from app.main.terminal_participation import MAX_SNAPSHOTS, SNAPSHOT_BYTES, TerminalParticipation
-from app.main.user_terminals import UserTerminals
+from app.main.openclaw.mcp_connect import mcp_set_argv, openclaw_cli, run_mcp_set, shown_command
+from app.main.participation.service import MAX_SNAPSHOTS, SNAPSHOT_BYTES, TerminalParticipation
+from app.main.terminals.user import UserTerminals
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="POSIX shells")
 
@@ -168,7 +168,7 @@ async def test_connect_openclaw_runs_its_mcp_set_once_agreed_and_then_prompts_ca
 ):
     import json
 
-    from app.main.terminal_access import TerminalAccess
+    from app.main.participation.access import TerminalAccess
 
     _terminals, participation = access
     program = tmp_path / "openclaw"
@@ -226,7 +226,7 @@ async def test_the_address_is_bound_before_the_server_loads_and_an_early_connect
 
 
 async def test_a_configured_port_is_used_and_when_taken_it_is_said_not_replaced(tmp_path):
-    from app.main.loopback_socket import bind_loopback
+    from app.main.participation.loopback_socket import bind_loopback
 
     holder = bind_loopback(0)
     taken = holder.getsockname()[1]

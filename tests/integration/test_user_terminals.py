@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from app.contract.user_terminals import UserTerminalActivityEnvelope
-from app.main.terminal_capabilities import CapabilityStore
-from app.main.terminal_tools import TerminalTools
-from app.main.terminal_tools_api import ToolRefused
-from app.main.user_terminals import OPEN_DEADLINE_SECONDS, UserTerminals
+from app.main.participation.capabilities import CapabilityStore
+from app.main.participation.tools import TerminalTools
+from app.main.participation.tools_api import ToolRefused
+from app.main.terminals.user import OPEN_DEADLINE_SECONDS, UserTerminals
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="POSIX shells")
 
@@ -270,7 +270,7 @@ async def test_an_agent_opened_terminal_runs_only_after_the_user_opens_it(setup,
 
 async def _open_soon(tools, token, request_id, command):
     """open_terminal waits up to 10 s for the user; give it a short leash here."""
-    import app.main.terminal_tools as module
+    import app.main.participation.tools as module
 
     saved, module.OPEN_WAIT_SECONDS = module.OPEN_WAIT_SECONDS, 0.2
     try:

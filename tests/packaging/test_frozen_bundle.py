@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from app.contract.proposals import ProposalEnvelope, canonical_invocation, compact_payload
-from app.main.proposals import ProposalService
-from app.main.user_terminals import UserTerminals
+from app.main.proposals.service import ProposalService
+from app.main.terminals.user import UserTerminals
 from app.packaging.build import MB, BuildResult
 from app.renderer.pipeline import HeadlessPipeline
 from tests.paths import REPO

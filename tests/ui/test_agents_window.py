@@ -12,10 +12,10 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Qt
 
 from app.gui import build_host
-from app.main.agent_hub import AgentHub
-from app.main.agent_profiles import AgentProfile
-from app.main.chat_service import ChatService
-from app.main.host import make_host
+from app.main.agents.profiles import AgentProfile
+from app.main.host.make import make_host
+from app.main.sessions.hub import AgentHub
+from app.main.sessions.service import ChatService
 from tests.conftest import demo_agent_argv, process_group_gone, scripted_agent_argv
 from tests.ui.test_accessible_names import unnamed_controls
 from tests.ui_harness import find_all, focused

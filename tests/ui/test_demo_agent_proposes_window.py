@@ -29,11 +29,11 @@ from app.demo_agent.proposal_command import (
     read_line,
     said,
 )
-from app.main.agent_command import AgentCommand
-from app.main.chat_service import ChatService
-from app.main.host import make_host
-from app.main.proposal_channels import DECISION_SECONDS
-from app.main.proposal_schema import ValidatedPayload, validate_payload
+from app.main.agents.command import AgentCommand
+from app.main.host.make import make_host
+from app.main.proposals.channels import DECISION_SECONDS
+from app.main.proposals.schema import ValidatedPayload, validate_payload
+from app.main.sessions.service import ChatService
 from tests.conftest import EnvelopeLog, demo_agent_argv
 from tests.ui.test_background_chats_window import leave_window, row_of, visible_mark
 from tests.ui_harness import find_all, focused

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 
-from app.main import document_previews
+from app.main.files import previews as document_previews
 from tests.conftest import scripted_agent_argv
 from tests.documents import HOSTILE_HTML, pdf, word_document, workbook
 from tests.ui.test_attachments_window import _cards, _child

@@ -204,7 +204,7 @@ def test_send_now_on_an_agent_that_ignores_stop_ends_the_turn_after_the_grace_an
     """The agent never answers Stop (the scripted `ignore-cancel`): after the grace ClawQt ends the turn
     itself, its footer says the agent did not confirm, and the message goes out (the late answer's
     absorption: tests/integration/test_stop_unconfirmed.py)."""
-    monkeypatch.setattr("app.main.stop_grace.STOP_CONFIRM_S", 1.0)
+    monkeypatch.setattr("app.main.sessions.stop_grace.STOP_CONFIRM_S", 1.0)
 
     async def scenario():
         window = await ui.open(scripted_agent_argv())

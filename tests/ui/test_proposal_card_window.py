@@ -14,9 +14,9 @@ from typing import Any
 from PySide6.QtCore import Qt
 
 from app.contract.proposals import ProposalAction, ProposalChoice, ProposalEnvelope
-from app.main.agent_command import AgentCommand
-from app.main.chat_service import ChatService
-from app.main.host import Host, make_host
+from app.main.agents.command import AgentCommand
+from app.main.host.make import Host, make_host
+from app.main.sessions.service import ChatService
 from app.renderer.timeline.items import MessageSegment
 from tests.conftest import scripted_agent_argv
 from tests.ui_harness import find_all, focused
@@ -75,7 +75,7 @@ def with_proposals(host: Host, proposals: Any) -> Host:
 async def open_window(ui) -> tuple[Any, ProposalsStandIn]:
     service = ChatService(AgentCommand(scripted_agent_argv(), "flag", "ui test"), cwd=str(ui.tmp_path))
     host = make_host(service)
-    proposals = ProposalsStandIn(service)  # the real service: app.main.proposals, when it exists
+    proposals = ProposalsStandIn(service)  # the real service: app.main.proposals.service, when it exists
     window = await ui.open_host(with_proposals(host, proposals))
     return window, proposals
 

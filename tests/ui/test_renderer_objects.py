@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 from PySide6.QtGui import QGuiApplication
 
-from app.main.agent_command import AgentCommand
-from app.main.chat_service import ChatService
-from app.main.host import make_host
+from app.main.agents.command import AgentCommand
+from app.main.host.make import make_host
+from app.main.sessions.service import ChatService
 from app.renderer.qt.chat_objects import ChatObjects
 from app.renderer.qt.notices import Notices
 from app.renderer.qt.tasks import TaskRunner

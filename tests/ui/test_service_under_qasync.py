@@ -10,8 +10,8 @@ import qasync
 from PySide6.QtWidgets import QApplication
 
 from app.contract.errors import AgentUnavailable
-from app.main.agent_command import AgentCommand
-from app.main.chat_service import ChatService
+from app.main.agents.command import AgentCommand
+from app.main.sessions.service import ChatService
 from tests.conftest import scripted_agent_argv
 
 

@@ -11,10 +11,10 @@ import json
 import sys
 
 from app.contract.envelopes import AgentInfo
-from app.main.agent_command import AgentCommand
-from app.main.chat_service import ChatService
-from app.main.host import make_host
-from app.main.terminal_access import TerminalAccess
+from app.main.agents.command import AgentCommand
+from app.main.host.make import make_host
+from app.main.participation.access import TerminalAccess
+from app.main.sessions.service import ChatService
 from tests.conftest import scripted_agent_argv
 from tests.ui.test_terminal_panel_window import mouse_click, open_panel
 
@@ -99,7 +99,7 @@ def test_a_failed_connect_says_what_openclaw_printed_and_cancel_runs_nothing(ui,
 
 
 def test_a_taken_configured_port_is_said_in_the_panel_and_the_chat_still_works(ui, tmp_path):
-    from app.main.loopback_socket import bind_loopback
+    from app.main.participation.loopback_socket import bind_loopback
 
     holder = bind_loopback(0)
     taken = holder.getsockname()[1]

@@ -18,10 +18,10 @@ from PySide6.QtCore import QAbstractItemModel
 from PySide6.QtGui import QGuiApplication
 
 from app.contract.hidden_context import CLOSE, OPEN
-from app.main.agent_command import AgentCommand
-from app.main.chat_service import ChatService
-from app.main.host import make_host
-from app.main.trace_recorder import TraceRecorder
+from app.main.acp.recorder import TraceRecorder
+from app.main.agents.command import AgentCommand
+from app.main.host.make import make_host
+from app.main.sessions.service import ChatService
 from app.renderer.qt.timeline_model import ROLE_IDS
 from app.renderer.timeline.serialize import item_record
 from tests.conftest import EnvelopeLog, demo_agent_argv
@@ -305,7 +305,7 @@ def test_the_hidden_context_reaches_the_agent_but_never_the_window_replay_copy_o
 def test_a_terminal_the_agent_asks_for_runs_only_once_the_user_opens_it(ui, tmp_path, monkeypatch):
     # the open's first answer says "pending" after this wait for the user (10 s in the app): the agent
     # then says it is waiting and asks again
-    monkeypatch.setattr("app.main.terminal_tools.OPEN_WAIT_SECONDS", 1.0)
+    monkeypatch.setattr("app.main.participation.tools.OPEN_WAIT_SECONDS", 1.0)
 
     async def scenario():
         chat = await open_chat(ui, tmp_path)

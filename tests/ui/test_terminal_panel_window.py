@@ -474,7 +474,7 @@ def test_keys_follow_the_programs_modes_and_window_shortcuts_do_not_take_the_she
 
 
 def test_a_host_error_is_shown_in_the_panel_and_never_raised(ui, monkeypatch):
-    from app.main import user_terminals
+    from app.main.terminals import user as user_terminals
 
     monkeypatch.setattr(user_terminals, "MAX_USER_TERMINALS", 1)
 

@@ -13,9 +13,9 @@ import pytest
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, Qt
 
 from app.contract.envelopes import PromptSettledEnvelope
-from app.main.agent_command import AgentCommand
-from app.main.chat_service import ChatService
-from app.main.host import make_host
+from app.main.agents.command import AgentCommand
+from app.main.host.make import make_host
+from app.main.sessions.service import ChatService
 from app.renderer.qt import timeline_model
 from app.renderer.qt.chat_objects import ChatObjects
 from app.renderer.qt.timeline_model import ROLE_IDS, ROLE_NAMES, TimelineModel, view_row

@@ -9,9 +9,9 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 
-from app.main.agent_hub import AgentHub
-from app.main.agent_profiles import AgentProfile
-from app.main.host import make_host
+from app.main.agents.profiles import AgentProfile
+from app.main.host.make import make_host
+from app.main.sessions.hub import AgentHub
 from tests.conftest import demo_agent_argv
 from tests.ui.test_agents_window import hub_of
 from tests.ui.test_demo_agent_proposes_window import focus, short_runtime_dir  # noqa: F401

@@ -295,7 +295,7 @@ def test_stop_before_any_reply_leaves_a_turn_that_says_stopped(ui):
 
 
 def test_a_stopped_turn_s_terminal_says_it_was_killed_after_stop(ui, monkeypatch):
-    monkeypatch.setattr("app.main.stop_grace.STOP_GRACE_S", 0.3)
+    monkeypatch.setattr("app.main.sessions.stop_grace.STOP_GRACE_S", 0.3)
 
     async def scenario():
         window = await ui.open(scripted_agent_argv())

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from app.main.agent_command import AgentCommandError, demo_agent_argv, resolve_agent_command
-from app.main.user_config import read_config
+from app.main.agents.command import AgentCommandError, demo_agent_argv, resolve_agent_command
+from app.main.stores.config import read_config
 
 
 def _no_openclaw(name: str) -> None:
@@ -115,7 +115,7 @@ def test_unbalanced_quotes_in_the_flag_are_a_clear_error(tmp_path):
 def test_the_protocol_version_we_send_is_the_sdks():
     import acp
 
-    from app.main.agent_handshake import PROTOCOL_VERSION
+    from app.main.agents.handshake import PROTOCOL_VERSION
 
     assert acp.PROTOCOL_VERSION == PROTOCOL_VERSION
 

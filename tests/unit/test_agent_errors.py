@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.main.agent_errors import agent_error, error_details, sentence
+from app.main.agents.errors import agent_error, error_details, sentence
 
 
 def test_a_specific_reason_in_the_data_wins_over_the_generic_message():

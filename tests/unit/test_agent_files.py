@@ -1,4 +1,4 @@
-"""The agent's file access (app/main/agent_files.py), on real files: confinement to the roots (`..`,
+"""The agent's file access (app/main/files/agent_files.py), on real files: confinement to the roots (`..`,
 symlinks), only regular files, bounded reads, atomic writes that keep permission bits and leave nothing
 behind on failure, per-turn change records, diffs and reverts that never clobber a later edit."""
 
@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from app.main import agent_files
-from app.main.agent_files import MAX_READ_BYTES, AgentFileError, AgentFiles, FileChange
-from app.main.atomic_files import atomic_write_text
+from app.main.files import agent_files
+from app.main.files.agent_files import MAX_READ_BYTES, AgentFileError, AgentFiles, FileChange
+from app.main.files.atomic import atomic_write_text
 
 S = "session-1"
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from app.main.agent_files import AgentFileError, AgentFiles
+from app.main.files.agent_files import AgentFileError, AgentFiles
 from tests.unit.folder_swaps import SWAPPER_IDS, SWAPPERS, prepare
 
 ITERATIONS = 3000  # per operation (reads, then writes): about 2.5 s per run here

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from app.main.agent_command import AgentCommand, demo_agent_argv, resolve_agent_command
-from app.main.agent_profiles import WELL_KNOWN, AgentProfile, agent_profiles, detect_well_known, read_agents
-from app.main.user_config import read_config
+from app.main.agents.command import AgentCommand, demo_agent_argv, resolve_agent_command
+from app.main.agents.profiles import WELL_KNOWN, AgentProfile, agent_profiles, detect_well_known, read_agents
+from app.main.stores.config import read_config
 
 ON_PATH = {
     "openclaw": "/opt/bin/openclaw",

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import json
 
-from app.main.agent_profiles import AgentProfile, read_agents
-from app.main.agent_settings import MAX_NAME_CHARS, AgentSettings
-from app.main.paths import shown
-from app.main.settings_file import SettingsFile
+from app.main.agents.profiles import AgentProfile, read_agents
+from app.main.core.paths import shown
+from app.main.stores.agent_settings import MAX_NAME_CHARS, AgentSettings
+from app.main.stores.settings_file import SettingsFile
 
 
 def _settings(tmp_path, content: object, offered: list[str] | None = None, *, listed: bool = False):

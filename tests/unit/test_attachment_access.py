@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from app.main.attachment_access import (
+from app.main.files.attachment_access import (
     AttachmentAccess,
     AttachmentError,
     Refusal,
@@ -220,7 +220,7 @@ def test_relative_references_need_a_working_directory(tmp_path):
 
 async def test_a_session_change_while_a_resolution_is_pending_makes_it_stale(workspace):
     """The file system call runs off the event loop; the session is checked again when it returns."""
-    from app.main.attachment_service import AttachmentService
+    from app.main.files.attachment_service import AttachmentService
 
     calls = []
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from app.contract.sign_in import AuthVar
-from app.main.auth_methods import AUTH_REQUIRED, is_sign_in_refusal, parse_auth_methods
+from app.main.agents.auth_methods import AUTH_REQUIRED, is_sign_in_refusal, parse_auth_methods
 
 CODEX = [  # as @zed-industries/codex-acp 0.16.0 sends them
     {"id": "chatgpt", "name": "Login with ChatGPT", "description": "Use your ChatGPT login"},

@@ -7,7 +7,7 @@ import gc
 import logging
 import warnings
 
-from app.main.background_tasks import BackgroundTasks
+from app.main.core.background_tasks import BackgroundTasks
 
 
 def test_a_failure_is_logged_with_its_exception(caplog):

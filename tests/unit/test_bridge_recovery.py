@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 
 from app.contract.errors import AgentUnavailable, HostError
-from app.main.bridge_recovery import BridgeRecovery
+from app.main.sessions.bridge_recovery import BridgeRecovery
 
 
 class World:

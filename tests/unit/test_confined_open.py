@@ -1,6 +1,6 @@
-"""The confined walker (app/main/confined_open.py) on real files: every folder opened in its parent without
-following a symlink, the file opened without following one, the temp file and the rename done in the
-verified folder's descriptor, so a swap after the check changes nothing; names that are not one plain
+"""The confined walker (app/main/files/confined_open.py) on real files: every folder opened in its parent
+without following a symlink, the file opened without following one, the temp file and the rename done in
+the verified folder's descriptor, so a swap after the check changes nothing; names that are not one plain
 component refused; FIFOs and devices never opened; the path fallback (no dir_fd) keeping the same rules."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from app.main import confined_open
-from app.main.confined_open import (
+from app.main.files import confined_open
+from app.main.files.confined_open import (
     TEMP_PREFIX,
     Changed,
     Place,
@@ -23,7 +23,7 @@ from app.main.confined_open import (
     place_under,
     replace_atomically,
 )
-from app.main.regular_files import NotRegular, read_at_most
+from app.main.files.regular_files import NotRegular, read_at_most
 
 
 @pytest.fixture

@@ -10,8 +10,8 @@ import io
 import pytest
 from PIL import Image
 
-from app.main import document_previews as docs
-from app.main.document_previews import DocumentTooLarge, DocumentUnreadable
+from app.main.files import previews as docs
+from app.main.files.previews import DocumentTooLarge, DocumentUnreadable
 from tests.documents import HOSTILE_HTML, pdf, word_document, workbook, zip_bomb
 
 

@@ -8,9 +8,9 @@ import pytest
 
 from app.contract.hidden_characters import first_hidden, kind_of, visible
 from app.contract.proposals import compact_payload
-from app.main.links import decide_link
-from app.main.proposal_channels import ProposalChannels
-from app.main.proposal_requests import Validation
+from app.main.files.links import decide_link
+from app.main.proposals.channels import ProposalChannels
+from app.main.proposals.requests import Validation
 from app.renderer.proposal_view import proposal_entry
 from app.renderer.timeline.items import ProposalItem
 from tests.unit.test_proposal_channels import request

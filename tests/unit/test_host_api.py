@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from app.contract import host_api, local_stores, terminal_hosts
-from app.main.agent_command import AgentCommand
-from app.main.chat_service import ChatService
-from app.main.host import make_host
+from app.main.agents.command import AgentCommand
+from app.main.host.make import make_host
+from app.main.sessions.service import ChatService
 from tests.conftest import scripted_agent_argv
 
 PARTS = {

@@ -1,4 +1,4 @@
-"""app/main/large_json.py: a long line parsed in bounded steps gives what json.loads gives for the same
+"""app/main/core/large_json.py: a long line parsed in bounded steps gives what json.loads gives for the same
 bytes (values, and whether it is refused), whatever the strings hold (escapes, surrogate pairs, runs of
 backslashes, multi-byte characters) and wherever the pieces are cut; long runs outside strings are
 parsed as JSON; too much JSON outside long strings is refused in words."""
@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.main import large_json
-from app.main.large_json import LineTooComplex, loads_large
+from app.main.core import large_json
+from app.main.core.large_json import LineTooComplex, loads_large
 
 _CHARS = st.sampled_from(
     ["a", " ", "\\", '"', "/", "\n", "\t", "\x01", "é", "中", "😀", "\ud83d", "\ude00", "@", "u", "d8"]

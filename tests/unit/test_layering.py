@@ -38,9 +38,12 @@ def test_the_import_contracts_hold():
     [
         ("app/renderer/timeline/planted.py", "from app.renderer.tool_view import tool_entry\n"),
         (
-            "app/main/planted.py",
+            "app/main/core/planted.py",
             "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import app.renderer.presenter\n",
         ),
+        ("app/main/files/planted.py", "from app.main.sessions.service import ChatService\n"),
+        ("app/main/sessions/planted.py", "import app.main.stores.local\n"),  # siblings stay apart
+        ("app/main/planted.py", "import app.main.core.paths\n"),  # a new package has no floor yet
         ("app/renderer/timeline/planted.py", "import PySide6.QtCore\n"),
     ],
 )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 
-from app.main.listeners import Listeners
+from app.main.core.listeners import Listeners
 
 log = logging.getLogger("tests.listeners")
 

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from app.main.host import make_host
-from app.main.local_problems import LocalProblems
-from app.main.local_store import JsonStringMap, LocalStores
+from app.main.core.problems import LocalProblems
+from app.main.host.make import make_host
+from app.main.stores.local import JsonStringMap, LocalStores
 
 
 def _deep(depth: int) -> str:
@@ -166,8 +166,8 @@ def test_a_data_folder_that_is_a_file_is_reported_once_and_the_stores_work_in_me
 
 
 def test_the_host_starts_when_the_data_folder_is_a_file(tmp_path, monkeypatch):
-    from app.main.agent_command import AgentCommand
-    from app.main.chat_service import ChatService
+    from app.main.agents.command import AgentCommand
+    from app.main.sessions.service import ChatService
     from tests.conftest import scripted_agent_argv
 
     folder = tmp_path / "data"
@@ -235,7 +235,7 @@ def test_problems_are_reported_once_each_and_listeners_hear_new_ones():
 
 
 def test_the_sign_in_index_nested_deep_is_no_crash_and_is_kept_before_it_is_rewritten(tmp_path):
-    from app.main.secret_store import INDEX_FILE, SecretStore
+    from app.main.agents.secret_store import INDEX_FILE, SecretStore
 
     raw = '{"agent": ' + _deep(100_000) + "}"
     (tmp_path / INDEX_FILE).write_text(raw)
@@ -259,7 +259,7 @@ def test_a_demo_agent_session_file_nested_deep_is_skipped(tmp_path):
 def test_a_log_folder_that_is_a_file_logs_to_stderr_only(tmp_path, monkeypatch, capsys):
     import logging
 
-    from app.main.app_log import configure_logging
+    from app.main.core.app_log import configure_logging
 
     (tmp_path / "logs").write_text("not a folder")
     monkeypatch.setenv("CLAWQT_LOG_DIR", str(tmp_path / "logs"))

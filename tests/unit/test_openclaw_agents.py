@@ -8,7 +8,7 @@ import pytest
 
 from app.contract.agents import AgentTarget, target_of
 from app.contract.errors import HostError
-from app.main.openclaw_agents import MAX_TARGETS, new_session_key, parse_agents, service_targets
+from app.main.openclaw.agents import MAX_TARGETS, new_session_key, parse_agents, service_targets
 
 
 def test_the_default_agent_comes_first_then_by_name_system_agents_and_odd_ids_left_out():

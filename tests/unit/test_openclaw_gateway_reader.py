@@ -12,9 +12,9 @@ import socket
 import pytest
 from websockets.asyncio.server import serve
 
-from app.main.openclaw_endpoint import GatewayEndpoint, embedding_env, is_openclaw_acp, resolve_endpoint
-from app.main.openclaw_gateway import GatewayReader
-from app.main.openclaw_transcript import is_heartbeat_transcript, transcript_turns
+from app.main.openclaw.endpoint import GatewayEndpoint, embedding_env, is_openclaw_acp, resolve_endpoint
+from app.main.openclaw.gateway import GatewayReader
+from app.main.openclaw.transcript import is_heartbeat_transcript, transcript_turns
 
 
 class FakeGateway:
@@ -73,7 +73,7 @@ async def test_a_closed_port_is_no_supplement_with_one_log_line(caplog):
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
     reader = GatewayReader(GatewayEndpoint(f"ws://127.0.0.1:{port}", "T"), timeout_s=2)
-    with caplog.at_level(logging.WARNING, "app.main.openclaw_gateway"):
+    with caplog.at_level(logging.WARNING, "app.main.openclaw.gateway"):
         assert await reader.call("sessions.get", {"key": "k"}) is None
         assert await reader.call("sessions.get", {"key": "k"}) is None
     assert len(caplog.records) == 1 and reader.failures == 2
@@ -92,7 +92,7 @@ async def test_a_slow_gateway_is_abandoned_after_the_time_bound():
 async def test_a_slow_gateway_holds_a_session_listing_for_one_read_at_most():
     """Twenty listed sessions and a Gateway that never answers: one read's time limit, not twenty."""
     from app.contract.envelopes import SessionPage, SessionSummary
-    from app.main.openclaw_supplement import OpenClawSupplements
+    from app.main.openclaw.supplement import OpenClawSupplements
 
     reader, server = await _reader_for(FakeGateway(delay=5.0), timeout_s=0.3)
     supplements = OpenClawSupplements(reader, lambda envelope: None, lambda work: None)

@@ -9,8 +9,8 @@ import asyncio
 import json
 
 from app.contract.envelopes import TranscriptSupplementEnvelope
-from app.main.openclaw_supplement import OpenClawSupplements
-from app.main.openclaw_transcript import transcript_turns
+from app.main.openclaw.supplement import OpenClawSupplements
+from app.main.openclaw.transcript import transcript_turns
 
 PICTURE = "/state/media/tool-image-generation/image-1---7eb7.png"
 OUTGOING = "/api/chat/media/outgoing/agent%3Amain%3Ak/9210/full"

@@ -19,7 +19,7 @@ from app.contract.proposals import (
     ValidationStatus,
     compact_payload,
 )
-from app.main.proposal_channels import (
+from app.main.proposals.channels import (
     DECISION_SECONDS,
     LEASE_SECONDS,
     MAX_RETRIES,
@@ -27,7 +27,7 @@ from app.main.proposal_channels import (
     TOMBSTONE_SECONDS,
     ProposalChannels,
 )
-from app.main.proposal_requests import Proposal, Validation, final_wire
+from app.main.proposals.requests import Proposal, Validation, final_wire
 
 SEND = {"type": "send", "input": "make test"}
 OPEN_AND_SEND = {"type": "open_and_send", "target": "tab", "input": "make test"}

@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.contract.proposals import CLI_COMMAND, canonical_invocation, compact_payload
-from app.main.proposal_recognition import recognise
+from app.main.proposals.recognition import recognise
 
 EXE = "/opt/clawqt/bin/clawqt"
 CHANNEL = "v1." + "a" * 32 + "." + "b" * 32

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.contract.proposals import MAX_PAYLOAD_BYTES, ProposalAction, compact_payload
-from app.main.proposal_schema import (
+from app.main.proposals.schema import (
     DIRECTIONS,
     MAX_ACTIONS,
     MAX_CHOICE_NUMBER,

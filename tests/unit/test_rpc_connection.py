@@ -1,4 +1,4 @@
-"""ClawQt's JSON-RPC peer (app/main/rpc_connection.py) on an in-memory transport: what the agent gets
+"""ClawQt's JSON-RPC peer (app/main/acp/rpc_connection.py) on an in-memory transport: what the agent gets
 back for each kind of request, what ClawQt's callers get for each kind of answer, and that nothing is
 left waiting or running when the agent goes away or the connection is closed. The same layer runs
 against real agents in tests/integration (test_agent_fs.py: the hostile requests over a real pipe)."""
@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from app.main.json_rpc import RpcError
-from app.main.rpc_connection import RpcConnection
+from app.main.acp.json_rpc import RpcError
+from app.main.acp.rpc_connection import RpcConnection
 
 
 class MemoryTransport:
@@ -68,7 +68,7 @@ async def test_the_agent_s_requests_are_answered_by_their_handler_or_with_the_er
         "message": "outside the session folder",
         "data": {"details": "outside the session folder"},
     }
-    with caplog.at_level(logging.ERROR, logger="app.main.rpc_connection"):
+    with caplog.at_level(logging.ERROR, logger="app.main.acp.rpc_connection"):
         crashed = await _answer_to(
             transport, {"id": 3, "method": "fs/read_text_file", "params": {"path": "crash"}}
         )
@@ -170,7 +170,7 @@ async def test_notifications_reach_their_handler_and_unknown_or_failing_ones_are
 
     transport = MemoryTransport()
     rpc = RpcConnection(transport, requests={}, notifications={"session/update": update})
-    with caplog.at_level(logging.INFO, logger="app.main.rpc_connection"):
+    with caplog.at_level(logging.INFO, logger="app.main.acp.rpc_connection"):
         for params in ({"boom": True}, {"sessionId": "s"}):
             transport.incoming.put_nowait({"jsonrpc": "2.0", "method": "session/update", "params": params})
         transport.incoming.put_nowait({"jsonrpc": "2.0", "method": "_vendor/ping", "params": {}})

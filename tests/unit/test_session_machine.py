@@ -3,9 +3,9 @@ message, as the chat service and `clawqt replay` both tell it."""
 
 from __future__ import annotations
 
-from app.main.session_machine import SessionMachine
-from app.main.session_routing import REPLAY_CHUNK
-from app.main.trace_feed import TraceIgnored, feed_trace
+from app.main.replay.feed import TraceIgnored, feed_trace
+from app.main.sessions.machine import SessionMachine
+from app.main.sessions.routing import REPLAY_CHUNK
 
 
 def _new(machine: SessionMachine, token: int, acp_id: str, key: str | None = None, **result) -> object:

@@ -3,7 +3,7 @@ else dropped; sessionId rewritten to the key and everything else preserved."""
 
 from __future__ import annotations
 
-from app.main.session_routing import ActiveSession, LivePrompt, LoadTransaction, route_update
+from app.main.sessions.routing import ActiveSession, LivePrompt, LoadTransaction, route_update
 
 
 def _params(session_id: str, kind: str = "agent_message_chunk", **update) -> dict:

@@ -1,5 +1,5 @@
-"""Settings kept in the user's config file (app/main/settings_file.py): read with each wrong value named
-and its default used; saved keeping everything else in the file, through a temporary file; never
+"""Settings kept in the user's config file (app/main/stores/settings_file.py): read with each wrong value
+named and its default used; saved keeping everything else in the file, through a temporary file; never
 written over a file ClawQt cannot read."""
 
 from __future__ import annotations
@@ -10,14 +10,14 @@ import stat
 
 import pytest
 
-from app.main.settings_file import (
+from app.main.stores.config import read_config
+from app.main.stores.settings_file import (
     Appearance,
     Notifications,
     SettingsFile,
     read_appearance,
     read_notifications,
 )
-from app.main.user_config import read_config
 
 
 def test_the_appearance_is_read_and_each_wrong_value_is_named_with_its_default_used(tmp_path):
@@ -136,7 +136,7 @@ async def test_notifications_are_read_and_saved_beside_the_appearance(tmp_path):
 
 
 async def test_extra_folders_are_checked_applied_and_written_and_an_unreadable_file_is_kept(tmp_path):
-    from app.main.settings_file import MAX_FOLDERS, SettingsFile
+    from app.main.stores.settings_file import MAX_FOLDERS, SettingsFile
 
     config = tmp_path / "config.json"
     config.write_text(json.dumps({"agent": "openclaw acp"}))

@@ -16,16 +16,16 @@ from typing import Any
 
 import pytest
 
-from app.main.local_problems import LocalProblems
-from app.main.local_store import LocalStores
-from app.main.queued_messages import QueuedMessages
-from app.main.regular_files import read_user_file
-from app.main.secret_store import INDEX_FILE, SecretStore
-from app.main.settings_file import SettingsFile
-from app.main.terminal_participation import TerminalParticipation
-from app.main.user_config import read_config
-from app.main.user_terminals import UserTerminals
-from app.main.view_state import ViewStates
+from app.main.agents.secret_store import INDEX_FILE, SecretStore
+from app.main.core.problems import LocalProblems
+from app.main.files.regular_files import read_user_file
+from app.main.participation.service import TerminalParticipation
+from app.main.stores.config import read_config
+from app.main.stores.local import LocalStores
+from app.main.stores.queued_messages import QueuedMessages
+from app.main.stores.settings_file import SettingsFile
+from app.main.stores.view_state import ViewStates
+from app.main.terminals.user import UserTerminals
 
 DEADLINE_S = 10
 

@@ -87,8 +87,8 @@ def test_the_window_draws_its_first_frame_before_the_painted_terminal_and_any_co
 AGENT_PROBE = r"""
 import asyncio, sys, tempfile
 from pathlib import Path
-from app.main.agent_command import AgentCommand
-from app.main.chat_service import ChatService
+from app.main.agents.command import AgentCommand
+from app.main.sessions.service import ChatService
 
 async def main():
     folder = Path(tempfile.mkdtemp())

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.main.stderr_buffer import MAX_LINE_CHARS, StderrBuffer
+from app.main.agents.stderr_buffer import MAX_LINE_CHARS, StderrBuffer
 
 
 def test_lines_split_across_chunks_are_joined():

@@ -7,8 +7,8 @@ from __future__ import annotations
 import asyncio
 
 from app.contract.envelopes import PromptSettledEnvelope
-from app.main.session_machine import SessionMachine
-from app.main.stop_grace import StopGrace
+from app.main.sessions.machine import SessionMachine
+from app.main.sessions.stop_grace import StopGrace
 from app.renderer.presenter import footer_entry
 from tests.unit.test_session_machine import _new, _permission, _prompt, _update
 from tests.unit.timeline_helpers import GEN, KEY, Harness, agent
@@ -110,7 +110,7 @@ async def test_abandoning_the_wait_cancels_the_request():
 async def test_the_turn_s_terminals_end_after_the_grace_once_and_quit_cancels_what_is_still_timed(
     monkeypatch,
 ):
-    monkeypatch.setattr("app.main.stop_grace.STOP_GRACE_S", 0.01)
+    monkeypatch.setattr("app.main.sessions.stop_grace.STOP_GRACE_S", 0.01)
     machine, seen = stopped_turn(), []
     stop_grace = grace(machine, seen)
     stop_grace.stopped("acp-a", "m1")

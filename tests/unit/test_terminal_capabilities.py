@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import base64
 
-from app.main.terminal_capabilities import (
+from app.main.participation.capabilities import (
     CAPABILITY_LIFETIME_SECONDS,
     MAX_LIVE_CAPABILITIES,
     TOKEN_BYTES,

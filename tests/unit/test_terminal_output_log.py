@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.main.terminal_output_log import (
+from app.main.terminals.output_log import (
     CHUNK_BYTES,
     MAX_LOG_BYTES,
     MAX_READ_BYTES,

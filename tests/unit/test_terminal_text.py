@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.main.terminal_text import plain_text
+from app.main.terminals.text import plain_text
 
 
 def test_colours_cursor_moves_and_titles_are_removed():

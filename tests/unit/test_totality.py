@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.main.session_routing import ActiveSession, LivePrompt, LoadTransaction, route_update
-from app.main.stderr_buffer import StderrBuffer
+from app.main.agents.stderr_buffer import StderrBuffer
+from app.main.sessions.routing import ActiveSession, LivePrompt, LoadTransaction, route_update
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),

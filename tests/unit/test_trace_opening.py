@@ -1,4 +1,4 @@
-"""Open trace…'s main side (app/main/trace_opening.py): a recorded trace replayed through the same feed as
+"""Open trace…'s main side (app/main/replay/opening.py): a recorded trace replayed through the same feed as
 `clawqt replay`; a file that is missing, a folder, too large, or holds no session is refused in words;
 what is kept is bounded (the sessions opened last, the failures in words, lines skipped past a length)
 and counted."""
@@ -11,8 +11,8 @@ import pytest
 
 from app.contract.envelopes import LoadResult
 from app.contract.errors import TraceUnreadable
-from app.main import trace_opening
-from app.main.trace_opening import open_trace, read_trace_file
+from app.main.replay import opening as trace_opening
+from app.main.replay.opening import open_trace, read_trace_file
 from app.renderer.timeline.items import MessageSegment
 from app.renderer.timeline.reducer import Timeline
 from app.renderer.timeline.store import replayed_timelines

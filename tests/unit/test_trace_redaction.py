@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import secrets
 
-from app.main.trace_recorder import TraceRecorder
+from app.main.acp.recorder import TraceRecorder
 
 
 def test_capabilities_bearers_and_the_install_secret_are_redacted_in_traces(tmp_path):

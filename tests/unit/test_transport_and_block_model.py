@@ -7,7 +7,7 @@ import asyncio
 import json
 import time
 
-from app.main.stdio_transport import StdioTransport
+from app.main.acp.stdio_transport import StdioTransport
 
 
 class _NoStdin:
@@ -53,7 +53,7 @@ async def test_a_line_of_many_megabytes_is_parsed_while_the_loop_runs_and_handle
     thread (the loop runs meanwhile), order is kept, and a large line of invalid UTF-8 is dropped alone."""
     import threading
 
-    from app.main import stdio_transport
+    from app.main.acp import stdio_transport
 
     parsed_on: list[int] = []
     parse = stdio_transport._parsed

@@ -3,8 +3,8 @@ durations."""
 
 from __future__ import annotations
 
-from app.main.links import decide_link
-from app.main.local_store import JsonStringMap
+from app.main.files.links import decide_link
+from app.main.stores.local import JsonStringMap
 from app.renderer.markdown.render import (
     DARK_PROSE,
     LIGHT_PROSE,

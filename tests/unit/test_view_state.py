@@ -1,5 +1,5 @@
-"""The window's placement and each chat's view as the main side keeps them (app/main/view_state.py): kept
-across a restart, only usable values read back from a file (wrong types, out of range, unknown fields
+"""The window's placement and each chat's view as the main side keeps them (app/main/stores/view_state.py):
+kept across a restart, only usable values read back from a file (wrong types, out of range, unknown fields
 dropped; too many cards capped), the views of the chats changed last kept, a file that is not JSON
 reported and set aside like any local store's."""
 
@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import json
 
-from app.main.local_problems import LocalProblems
-from app.main.view_state import MAX_CHATS, MAX_TOGGLED, ViewStates, chat_view, window_placement
+from app.main.core.problems import LocalProblems
+from app.main.stores.view_state import MAX_CHATS, MAX_TOGGLED, ViewStates, chat_view, window_placement
 
 
 def test_the_window_and_a_chats_view_come_back_after_a_restart(tmp_path):

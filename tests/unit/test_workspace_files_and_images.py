@@ -9,8 +9,8 @@ import time
 import pytest
 from PIL import Image
 
-from app.main.user_images import make_thumbnail, save_pasted_image
-from app.main.workspace_files import WorkspaceFiles, fuzzy_score, list_workspace_files
+from app.main.files.user_images import make_thumbnail, save_pasted_image
+from app.main.files.workspace_files import WorkspaceFiles, fuzzy_score, list_workspace_files
 from tests.unit.folder_swaps import SWAPPER_IDS, SWAPPERS, prepare
 
 
@@ -68,7 +68,7 @@ def test_thumbnails_are_bounded_and_refuse_what_is_not_an_image(tmp_path):
 
 
 def test_a_mention_never_names_a_path_outside_the_folder(tmp_path):
-    from app.main.workspace_files import mention_target
+    from app.main.files.workspace_files import mention_target
 
     (tmp_path / "src").mkdir()
     (tmp_path / "src" / "a.py").write_text("x")

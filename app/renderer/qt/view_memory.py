@@ -1,7 +1,7 @@
 """What the user arranged, found again after a restart and on coming back to a chat: the window's
 geometry (and whether it was maximized), the split panes' sizes, the chat shown, each chat's scroll
 position and the cards the user opened or closed in it. Kept by the main side's `views` store
-(app/main/view_state.py, which decides what of a stored value is usable).
+(app/main/stores/view_state.py, which decides what of a stored value is usable).
 
 Changes are written SAVE_DELAY_MS after they stop (a drag of the window or a pane is one write) and at
 once on quit. A scroll position is the row at the top of the view (its key, and its view row for when

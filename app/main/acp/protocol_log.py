@@ -1,0 +1,212 @@
+"""The protocol inspector's log of one agent: every JSON-RPC line its pipe carried, either way, and every
+stderr line, kept as the bytes that crossed the pipe (no copy of the parsed message, nothing serialized
+again), bounded by entries and bytes: the oldest are let go first, and a line over
+`MAX_KEPT_LINE_BYTES` is listed without its text. Recording a line is all that happens per message (a
+2,000-turn load is 40,000 of them, and the inspector is usually closed); lines are described (method,
+id, session) when the inspector first reads them, in order, so a response still finds its request.
+
+A response is named by its request's method (the ids of requests still unanswered are remembered, both
+ways). The text is given out one entry at a time with terminal credentials named, not shown, as the
+`--record` trace does; "Save trace" writes the kept entries in that format."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import time
+from collections import deque
+from typing import Any
+
+from app.contract.credentials import TRACED, redact_text
+from app.contract.errors import SaveFailed
+from app.contract.protocol_log import EntryKind, InspectorEntry, InspectorPage
+from app.main.files.exports import save_user_file
+
+MAX_ENTRIES = 20_000  # while the inspector is open
+MAX_BYTES = 16 * 1024 * 1024
+IDLE_ENTRIES = 1_000  # while it is closed: what just happened, and little memory
+IDLE_BYTES = 1024 * 1024
+TRIM_SLACK = 256  # entries past the bound before the oldest are let go, together (not one per message)
+MAX_KEPT_LINE_BYTES = 1024 * 1024
+MAX_PENDING_IDS = 4_096  # requests remembered for naming their responses
+
+
+def _text(raw: bytes | str) -> str:
+    return raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+
+
+def _kind(message: dict[str, Any]) -> EntryKind:
+    if "method" in message:
+        return "request" if "id" in message else "notification"
+    return "error" if "error" in message else "response"
+
+
+# An entry as it came is a plain tuple, the cheapest thing to make per message: (seq, t, direction, raw,
+# size, head), `raw` None for a line too long to keep, whose `head` (method, id, session, kind) was taken
+# from the parsed message. It becomes an InspectorEntry when first read (most never are: the panel is
+# usually closed).
+
+
+class ProtocolLog:
+    def __init__(self) -> None:
+        self._started = time.monotonic()
+        self._entries: deque[tuple[Any, ...] | InspectorEntry] = deque()
+        self._kept: dict[int, bytes | str] = {}  # texts of described entries (a recorded tuple has its own)
+        self._bytes = 0
+        self._seq = 0
+        self._watched = False
+        self._max_entries, self._max_bytes = IDLE_ENTRIES, IDLE_BYTES
+        self._pending: dict[tuple[str, str], str] = {}  # (who asked, id) -> method
+
+    # --- fed by the connection (per message: as little as possible) -------------------------------
+    def wire(self, direction: str, message: dict[str, Any], raw: bytes | str) -> None:
+        """One JSON-RPC line (`send`: to the agent), as parsed and as it crossed the pipe."""
+        size = len(raw)
+        self._seq += 1
+        if size > MAX_KEPT_LINE_BYTES:
+            self._entries.append(
+                (self._seq, time.monotonic() - self._started, direction, None, size, _head(message))
+            )
+        else:
+            self._entries.append((self._seq, time.monotonic() - self._started, direction, raw, size, None))
+            self._bytes += size
+        if self._bytes > self._max_bytes or len(self._entries) > self._max_entries + TRIM_SLACK:
+            self._trim()
+
+    def stderr(self, line: str) -> None:
+        self._seq += 1
+        self._entries.append((self._seq, time.monotonic() - self._started, "stderr", line, len(line), None))
+        self._bytes += len(line)
+        if self._bytes > self._max_bytes or len(self._entries) > self._max_entries + TRIM_SLACK:
+            self._trim()
+
+    @property
+    def watched(self) -> bool:
+        return self._watched
+
+    def watch(self, watched: bool) -> None:
+        """The inspector opened (the log keeps up to MAX_ENTRIES and MAX_BYTES) or closed (it keeps the
+        last IDLE_ENTRIES, IDLE_BYTES: a long chat's memory does not carry a log nobody reads)."""
+        self._max_entries, self._max_bytes = (
+            (MAX_ENTRIES, MAX_BYTES) if watched else (IDLE_ENTRIES, IDLE_BYTES)
+        )
+        self._trim()
+
+    def _trim(self) -> None:
+        while len(self._entries) > self._max_entries or self._bytes > self._max_bytes:
+            self._let_go()
+
+    def _let_go(self) -> None:
+        oldest = self._entries.popleft()
+        kept = oldest[3] if type(oldest) is tuple else self._kept.pop(oldest.seq, None)
+        if kept is not None:
+            self._bytes -= len(kept)
+
+    # --- read by the inspector --------------------------------------------------------------------
+    def read(self, agent: str, after: int) -> InspectorPage:
+        self._describe()
+        first = self._entries[0].seq if self._entries else self._seq + 1  # type: ignore[union-attr]
+        newer = tuple(_after(self._entries, max(after, first - 1)))  # type: ignore[arg-type]
+        return InspectorPage(agent, newer, first)
+
+    def text(self, seq: int, pretty: bool = False) -> str:
+        self._describe()
+        raw = self._kept.get(seq)
+        if raw is None:
+            entry = next((e for e in self._entries if e.seq == seq), None)
+            if entry is None:
+                return "(no longer kept: the inspector keeps the most recent traffic)"
+            return f"(a line of {entry.size:,} bytes: listed, its text not kept)"
+        text = _text(raw).strip()
+        if pretty and text.startswith("{"):
+            with contextlib.suppress(ValueError):  # not JSON after all: shown as it came
+                text = json.dumps(json.loads(text), indent=2, ensure_ascii=False)
+        return redact_text(text, TRACED)
+
+    async def save_trace(self, path: str) -> int:
+        """The kept entries as a `--record` trace (times from the log's start); the number written."""
+        self._describe()
+        lines = []
+        for entry in self._entries:
+            raw = self._kept.get(entry.seq)
+            if raw is None:
+                continue
+            text = _text(raw).strip()
+            if entry.direction == "stderr":
+                line = {"t": round(entry.t, 6), "dir": "stderr", "text": text}
+                record = json.dumps(line, ensure_ascii=False)
+            else:
+                record = f'{{"t":{round(entry.t, 6)},"dir":"{entry.direction}","msg":{text}}}'
+            lines.append(redact_text(record, TRACED))
+        if not lines:
+            raise SaveFailed("There is no traffic to save yet.")
+        await save_user_file(path, "\n".join(lines) + "\n")
+        return len(lines)
+
+    def clear(self) -> None:
+        self._entries.clear()
+        self._kept.clear()
+        self._bytes = 0
+
+    # --- describing, in order, what was only recorded ----------------------------------------------------
+    def _describe(self) -> None:
+        """Turn the recorded lines into entries, oldest first (so a response finds its request), after
+        letting go of what is past the bounds (recording leaves up to TRIM_SLACK more)."""
+        self._trim()
+        entries = self._entries
+        start = len(entries)
+        while start > 0 and type(entries[start - 1]) is tuple:
+            start -= 1
+        for index in range(start, len(entries)):
+            entries[index] = self._entry(entries[index])  # type: ignore[arg-type]
+
+    def _entry(self, line: tuple[Any, ...]) -> InspectorEntry:
+        seq, t, direction, raw, size, head = line
+        if direction == "stderr":
+            method, key, session, kind = "", "", "", "stderr"
+        elif head is not None:
+            method, key, session, kind = head
+        else:
+            try:
+                message = json.loads(raw)
+            except ValueError:
+                message = {}
+            method, key, session, kind = _head(message if isinstance(message, dict) else {})
+        if kind == "request":
+            self._remember((direction, key), method)
+        elif kind in ("response", "error"):
+            asker = "recv" if direction == "send" else "send"  # a response goes back the other way
+            method = self._pending.pop((asker, key), "")
+        if raw is not None:
+            self._kept[seq] = raw
+        return InspectorEntry(seq, t, direction, kind, method, key, session, size, raw is not None)
+
+    def _remember(self, key: tuple[str, str], method: str) -> None:
+        if len(self._pending) >= MAX_PENDING_IDS:
+            self._pending.pop(next(iter(self._pending)))
+        self._pending[key] = method
+
+
+def _head(message: dict[str, Any]) -> tuple[str, str, str, EntryKind]:
+    """method, id, session and kind of a message (a response's method is found from its request)."""
+    rpc_id = message.get("id")
+    method = message.get("method")
+    params = message.get("params")
+    session = params.get("sessionId") if isinstance(params, dict) else None
+    return (
+        method if isinstance(method, str) else "",
+        str(rpc_id) if rpc_id is not None else "",
+        session if isinstance(session, str) else "",
+        _kind(message),
+    )
+
+
+def _after(entries: deque[InspectorEntry], after: int) -> list[InspectorEntry]:
+    """The entries with seq > `after`, found from the newest end (the view asks for the last few)."""
+    newer: list[InspectorEntry] = []
+    for entry in reversed(entries):
+        if entry.seq <= after:
+            break
+        newer.append(entry)
+    newer.reverse()
+    return newer

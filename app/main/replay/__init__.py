@@ -1,0 +1,1 @@
+"""`clawqt replay` and the inspector's Open trace…: a recorded trace fed through the session machine."""

@@ -1,0 +1,121 @@
+"""What a chat service asks of the two parts every agent shares, set by `make_host`: the terminal access
+(`participation/service.py`: the MCP servers a session is opened with, the hidden context of each of
+the user's messages) and the terminal-action proposals (`proposals.py`: a channel per prompt, the
+silent permission answer for the proposal CLI). Each chat service works without them (None)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Coroutine, Iterable
+from typing import Any, Protocol
+
+from app.contract.envelopes import AgentInfo
+from app.contract.hidden_context import wrap as wrap_hidden
+
+
+class SessionExtras(Protocol):
+    """What the chat service asks of the terminal access (`participation/service.py`)."""
+
+    async def start(self) -> str | None: ...
+
+    def reserve(self) -> str | None: ...
+
+    async def stop(self) -> None: ...
+
+    def wanted_by(self, info: AgentInfo) -> bool: ...
+
+    def mcp_servers(self, info: AgentInfo | None, open_id: str) -> list[dict[str, Any]]: ...
+
+    def bind(self, open_id: str, session_key: str | None) -> None: ...
+
+    def prompt_context(self, info: AgentInfo | None, session_key: str) -> str | None: ...
+
+    def session_ended(self, session_key: str) -> None: ...
+
+
+class ProposalsExtras(Protocol):
+    """What the chat service asks of terminal-action proposals (`proposals.py`)."""
+
+    async def start(self) -> None: ...
+
+    async def stop(self) -> None: ...
+
+    def prompt_context(self, session_key: str, generation: int, turn_id: str) -> str | None: ...
+
+    def on_permission(
+        self, session_key: str, tool_call: dict[str, Any], options: list[dict[str, Any]]
+    ) -> str | None: ...
+
+    def stopped(self, session_key: str) -> None: ...
+
+    def session_closed(self, session_key: str) -> None: ...
+
+    def agent_gone(self) -> None: ...
+
+
+class SharedProposals(ProposalsExtras, Protocol):
+    """The proposals every agent shares (`proposals.py`): when one agent exits, only the cards of its
+    own chats end."""
+
+    def agent_gone(self, session_keys: Iterable[str] | None = None) -> None: ...
+
+
+Spawn = Callable[[Coroutine[Any, Any, Any], str], None]
+
+
+class OpeningServers:
+    """The MCP servers of one session/new|load|resume: offered with the request to an agent that takes
+    them over HTTP, then bound to the session it opened, or let go when it opened none."""
+
+    def __init__(
+        self, participation: SessionExtras | None, info: AgentInfo | None, open_id: str, spawn: Spawn
+    ) -> None:
+        self._participation = participation
+        self._info = info
+        self._open_id = open_id  # unique across agents (one participation serves them all)
+        self._spawn = spawn
+
+    def offer(self, params: dict[str, Any]) -> None:
+        participation, info = self._participation, self._info
+        if participation is not None and info is not None and info.supports("mcpCapabilities", "http"):
+            params["mcpServers"] = participation.mcp_servers(info, self._open_id)  # the address is bound
+        if params.get("mcpServers") and participation is not None:
+            # the server's modules load beside the request: an agent that connects to the servers it
+            # was given before it answers (fast-agent, with a 10 s budget) is served while it waits
+            self._spawn(participation.start(), "terminal-access")
+
+    def opened(self, session_key: str | None) -> None:
+        """The agent answered: the servers are bound to the session it opened (None: it opened none)."""
+        participation, info = self._participation, self._info
+        if participation is None:
+            return
+        participation.bind(self._open_id, session_key)
+        if info is not None and participation.wanted_by(info):
+            # an agent connected on its side wants the server too (start() runs once)
+            self._spawn(participation.start(), "terminal-access")
+
+    def failed(self) -> None:
+        """The request failed: the servers' address is let go."""
+        if self._participation is not None:
+            self._participation.bind(self._open_id, None)
+
+
+def hidden_blocks(
+    participation: SessionExtras | None,
+    proposals: ProposalsExtras | None,
+    info: AgentInfo | None,
+    key: tuple[str, int],
+    message_id: str,
+) -> list[dict[str, Any]]:
+    """What the user's message carries for the agent only: the terminal access's context (the one
+    moment a capability is minted) and the prompt's proposal channel (the previous one superseded)."""
+    session_key, generation = key
+    blocks = []
+    if participation is not None:
+        context = participation.prompt_context(info, session_key)
+        if context:
+            blocks.append({"type": "text", "text": context})
+    if proposals is not None:
+        proposal = proposals.prompt_context(session_key, generation, message_id)
+        if proposal:
+            blocks.append({"type": "text", "text": wrap_hidden(proposal)})
+    return blocks
