@@ -66,13 +66,13 @@ class Window:
         if not os.environ.get("QT_QUICK_CONTROLS_STYLE"):  # a user's own choice of style still wins
             QQuickStyle.setStyle(CONTROLS_STYLE)
 
-        from app.renderer.qt.feature_scan import answer_from_bytes
+        from app.renderer.qt.common.feature_scan import answer_from_bytes
 
         answer_from_bytes()  # before the view's modules load: PySide reads each one as it is imported
-        from app.renderer.qt.attachments import IMAGE_PROVIDER
-        from app.renderer.qt.chat_objects import ChatObjects
-        from app.renderer.qt.composer_attachments import THUMBNAIL_PROVIDER
-        from app.renderer.qt.image_provider import MemoryImages
+        from app.renderer.qt.cards.attachments import IMAGE_PROVIDER
+        from app.renderer.qt.common.image_provider import MemoryImages
+        from app.renderer.qt.composer.attachments import THUMBNAIL_PROVIDER
+        from app.renderer.qt.window import ChatObjects
 
         prefer_basic_render_loop(os.environ)
         self.host = host
@@ -144,7 +144,7 @@ def _start_qt(args: argparse.Namespace, failure: str) -> tuple[Any, Host, TraceR
     --agent flag is unusable; a bad config file only adds problems the window shows)."""
     import qasync
 
-    from app.renderer.qt.feature_scan import answer_from_bytes
+    from app.renderer.qt.common.feature_scan import answer_from_bytes
 
     answer_from_bytes()  # PySide is loaded now; every module imported from here is read cheaply
     from PySide6.QtGui import QIcon
@@ -330,8 +330,8 @@ def run_self_test(args: argparse.Namespace) -> int:
     screenshot = args.screenshot or (paths.data_dir() / "self-test.png")
 
     async def main() -> int:
-        from app.renderer.qt.notices import LOCAL
-        from app.renderer.qt.screen_text import reply_shown, visible_texts
+        from app.renderer.qt.common.notices import LOCAL
+        from app.renderer.qt.common.screen_text import reply_shown, visible_texts
 
         started = time.monotonic()
         window = Window(host)

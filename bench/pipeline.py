@@ -8,7 +8,7 @@ import time
 
 import acp
 
-from app.renderer.pipeline import HeadlessPipeline
+from app.renderer.timeline.pipeline import HeadlessPipeline
 from bench.common import Result, scripted_service, sdk_vs_clawqt, sized
 from bench.sdk_client import with_sdk_client
 

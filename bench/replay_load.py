@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import time
 
-from app.renderer.pipeline import HeadlessPipeline
+from app.renderer.timeline.pipeline import HeadlessPipeline
 from bench.common import Result, scripted_service, sdk_vs_clawqt, sized
 from bench.sdk_client import with_sdk_client
 

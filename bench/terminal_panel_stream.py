@@ -9,7 +9,7 @@ import os
 import time
 from pathlib import Path
 
-from app.renderer.interactive_terminal import InteractiveTerminal
+from app.renderer.terminal.live import InteractiveTerminal
 from bench.common import Result, median, sized
 from bench.panel_common import open_panel
 from bench.ui_common import StallMonitor, close_window, qt_loop, temp_dir, until

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 
-from app.renderer.terminal_view import TerminalEmulator
+from app.renderer.terminal.emulator import TerminalEmulator
 from app.renderer.timeline.items import TerminalState
 from bench.common import Result, median, sized
 from bench.ui_common import StallMonitor, close_window, open_window, qt_loop, temp_dir, until

@@ -23,7 +23,7 @@ def qt_loop() -> Any:
     import qasync
     from PySide6.QtWidgets import QApplication
 
-    from app.renderer.qt.feature_scan import answer_from_bytes
+    from app.renderer.qt.common.feature_scan import answer_from_bytes
 
     answer_from_bytes()  # as the app does once PySide is loaded (app.gui): its windows are measured
     _APP = QApplication.instance() or QApplication([])

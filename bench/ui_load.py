@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import time
 
-from app.renderer.pipeline import HeadlessPipeline
+from app.renderer.timeline.pipeline import HeadlessPipeline
 from bench.common import Result, median, scripted_service, sized
 from bench.ui_common import close_window, frame, open_window, qt_loop, temp_dir, until
 

@@ -103,7 +103,7 @@ def _marked(window) -> int:
     """How many of the conversation's text edits have find's marks drawn."""
     from PySide6.QtQuick import QQuickItem
 
-    from app.renderer.qt.search_marks import text_edits
+    from app.renderer.qt.conversation.search_marks import text_edits
 
     return sum(bool(drawn_marks(edit)) for edit in text_edits(window.root.findChild(QQuickItem, "timeline")))
 

@@ -21,7 +21,7 @@ from app.gui import Window
 from app.main.agents.command import AgentCommand
 from app.main.host.make import Host, make_host
 from app.main.sessions.service import ChatService
-from app.renderer.qt.timeline_model import ROLE_IDS
+from app.renderer.qt.conversation.timeline_model import ROLE_IDS
 from app.renderer.timeline.rows import Row
 from bench.quick_items import drawn_marks, find_all, plain_text  # noqa: F401 (the tests' names)
 from bench.ui_common import frame

@@ -1,7 +1,7 @@
 import QtQuick
 
 // An agent's mark when it sends no icon: its initials on the colour derived from its name
-// (app/renderer/agent_avatar.py picks the index). Decorative: the row or turn it marks names the agent.
+// (app/renderer/present/agent_avatar.py picks the index). Decorative: the row or turn it marks names the agent.
 Rectangle {
     property string initials: ""
     property int colourIndex: 0

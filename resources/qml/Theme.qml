@@ -61,7 +61,7 @@ QtObject {
     readonly property int fontTitle: Math.round(16 * fontScale)
     readonly property int fontLarge: Math.round(18 * fontScale)
     readonly property int fontHuge: Math.round(24 * fontScale)
-    // an agent's avatar colour by app/renderer/agent_avatar.py's index: mid tones that read on light and
+    // an agent's avatar colour by app/renderer/present/agent_avatar.py's index: mid tones that read on light and
     // dark windows, each with white initials at a contrast of at least 4.5
     readonly property var avatarColours: ["#3b63d6", "#2e7d32", "#b3541e", "#7b3fa0", "#9a6b00", "#117a87",
                                           "#b3261e", "#4f5b66"]

@@ -11,7 +11,7 @@ from pathlib import Path
 from app.main.acp.recorder import TraceRecorder
 from app.main.agents.command import AgentCommand
 from app.main.sessions.service import ChatService
-from app.renderer.pipeline import HeadlessPipeline
+from app.renderer.timeline.pipeline import HeadlessPipeline
 from tests.e2e.conftest import EXEC_APPROVALS, NO_PERIODIC_HEARTBEAT
 from tests.e2e.fake_model import FakeModel
 from tests.e2e.gateway import Gateway, gateway_config

@@ -15,7 +15,7 @@ import pytest
 
 from app.main.agents.command import AgentCommand
 from app.main.sessions.service import ChatService
-from app.renderer.pipeline import HeadlessPipeline
+from app.renderer.timeline.pipeline import HeadlessPipeline
 from app.renderer.timeline.reducer import Timeline
 from tests.conftest import EnvelopeLog
 from tests.e2e.gateway import Gateway

@@ -9,7 +9,7 @@ import asyncio
 import pytest
 
 from app.contract.errors import HostError
-from app.renderer.pipeline import HeadlessPipeline
+from app.renderer.timeline.pipeline import HeadlessPipeline
 
 pytestmark = [pytest.mark.e2e, pytest.mark.restarts_the_gateway]
 

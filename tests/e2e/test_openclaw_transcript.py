@@ -12,7 +12,7 @@ import subprocess
 import pytest
 
 from app.contract.attachments import PromptAttachment
-from app.renderer.presenter import footer_entry
+from app.renderer.present.presenter import footer_entry
 from app.renderer.timeline.heartbeat import SENTINEL, is_heartbeat_only
 from app.renderer.timeline.turn_view import group_attachments
 from tests.e2e.shared_clawqt import SHARED, reloaded_with_supplement, supplemented

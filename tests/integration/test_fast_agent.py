@@ -33,9 +33,9 @@ import pytest
 
 from app.contract.errors import AgentRequestFailed
 from app.main.sessions.stop_grace import STOP_GRACE_S
-from app.renderer.pipeline import HeadlessPipeline
 from app.renderer.timeline.items import MessageSegment, PermissionItem, ToolCall, TurnEnd
 from app.renderer.timeline.parts import DiffPart, MarkdownPart
+from app.renderer.timeline.pipeline import HeadlessPipeline
 from tests.conftest import process_alive
 from tests.real_agents_support import (
     FAST_AGENT_VERSION,

@@ -10,7 +10,7 @@ import pytest
 
 from app.contract.proposals import ProposalEnvelope
 from app.main.terminals.profiles import system_shells
-from app.renderer.proposal_view import proposal_entry
+from app.renderer.present.proposal_card import proposal_entry
 from app.renderer.timeline.items import ProposalItem
 from tests.integration.test_proposal_service import accepted_proposal, payload
 from tests.integration.test_proposal_service import pipeline as pipeline

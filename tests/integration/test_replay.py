@@ -14,7 +14,7 @@ import pytest
 
 from app.contract.errors import LoadFailed
 from app.main.acp.recorder import TraceRecorder
-from app.renderer.pipeline import HeadlessPipeline
+from app.renderer.timeline.pipeline import HeadlessPipeline
 from app.renderer.timeline.serialize import timeline_json
 from app.replay import replay_json
 from tests.conftest import demo_agent_argv, scripted_agent_argv

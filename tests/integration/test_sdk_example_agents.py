@@ -23,9 +23,9 @@ import pytest
 
 from app.contract.attachments import PromptAttachment
 from app.contract.errors import CapabilityMissing
-from app.renderer.pipeline import HeadlessPipeline
 from app.renderer.timeline.items import MessageSegment, PermissionItem, ToolCall
 from app.renderer.timeline.parts import AttachmentPart, MarkdownPart
+from app.renderer.timeline.pipeline import HeadlessPipeline
 from tests.real_agents_support import (
     TS_SDK_VERSION,
     InstalledAgent,

@@ -8,7 +8,7 @@ import asyncio
 import json
 import time
 
-from app.renderer.pipeline import HeadlessPipeline
+from app.renderer.timeline.pipeline import HeadlessPipeline
 from app.renderer.timeline.terminal_screen import render_screen
 from tests.conftest import process_alive, scripted_agent_argv
 

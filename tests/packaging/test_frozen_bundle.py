@@ -20,7 +20,7 @@ from app.contract.proposals import ProposalEnvelope, canonical_invocation, compa
 from app.main.proposals.service import ProposalService
 from app.main.terminals.user import UserTerminals
 from app.packaging.build import MB, BuildResult
-from app.renderer.pipeline import HeadlessPipeline
+from app.renderer.timeline.pipeline import HeadlessPipeline
 from tests.paths import REPO
 from tests.ui.test_self_test import assert_self_test_passed
 from tests.ui_harness import SCREENSHOTS

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from PySide6.QtGui import QAccessible
 
-from app.renderer.qt.screen_text import shown
+from app.renderer.qt.common.screen_text import shown
 from tests.conftest import demo_agent_argv
 
 INTERACTIVE = {

@@ -304,7 +304,7 @@ def test_files_outside_the_workspace_are_read_only_on_a_click_and_embedded_conte
 
 
 def test_inline_images_are_decoded_at_a_bounded_size_and_past_the_budget_wait_for_a_click(ui, monkeypatch):
-    from app.renderer.qt import attachments as attachments_module
+    from app.renderer.qt.cards import attachments as attachments_module
 
     monkeypatch.setattr(attachments_module, "MAX_INLINE_SIDE", 512)
     monkeypatch.setattr(attachments_module, "MAX_INLINE_DECODED_BYTES", 2 * 512 * 512 * 4)

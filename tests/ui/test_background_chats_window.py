@@ -10,7 +10,7 @@ import asyncio
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAccessible, QGuiApplication, QWindow
 
-from app.renderer.qt.notices import TURN, Notices
+from app.renderer.qt.common.notices import TURN, Notices
 from app.renderer.timeline.serialize import item_record
 from tests.conftest import scripted_agent_argv
 from tests.ui_harness import find_all

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QPointF, QRectF
 
-from app.renderer.diff_html import COLLAPSED_LINES, DARK, LIGHT
+from app.renderer.present.diff_html import COLLAPSED_LINES, DARK, LIGHT
 from tests.conftest import scripted_agent_argv
 from tests.ui_harness import has_colour_near, plain_text
 

@@ -12,7 +12,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 from PySide6.QtQuick import QQuickItem
 
-from app.renderer.qt.search_marks import MARKS_PER_DOCUMENT, text_edits
+from app.renderer.qt.conversation.search_marks import MARKS_PER_DOCUMENT, text_edits
 from app.renderer.timeline.search import MAX_HITS
 from bench.ui_common import reset_peak, resident_mb
 from tests.agents.find_prompts import find_text

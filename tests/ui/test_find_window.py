@@ -10,7 +10,7 @@ from PySide6.QtCore import Q_ARG, Q_RETURN_ARG, QMetaObject, Qt
 from PySide6.QtGui import QColor
 from PySide6.QtQuick import QQuickItem
 
-from app.renderer.qt.search_marks import text_edits
+from app.renderer.qt.conversation.search_marks import text_edits
 from tests.conftest import scripted_agent_argv
 from tests.ui_harness import drawn_marks, on_screen
 

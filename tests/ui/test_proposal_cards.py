@@ -6,8 +6,8 @@ from types import SimpleNamespace
 from typing import Any
 
 from app.contract.errors import HostError
-from app.renderer.qt.notices import Notices
-from app.renderer.qt.proposal_cards import NO_LONGER, ProposalCards
+from app.renderer.qt.cards.proposals import NO_LONGER, ProposalCards
+from app.renderer.qt.common.notices import Notices
 from app.renderer.timeline.reducer import Timeline
 from tests.unit.test_proposal_rules import envelope, live_turn
 

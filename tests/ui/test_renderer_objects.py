@@ -16,10 +16,10 @@ from PySide6.QtGui import QGuiApplication
 from app.main.agents.command import AgentCommand
 from app.main.host.make import make_host
 from app.main.sessions.service import ChatService
-from app.renderer.qt.chat_objects import ChatObjects
-from app.renderer.qt.notices import Notices
-from app.renderer.qt.tasks import TaskRunner
-from app.renderer.qt.turn import NEW_CHAT_DRAFT
+from app.renderer.qt.common.notices import Notices
+from app.renderer.qt.common.tasks import TaskRunner
+from app.renderer.qt.composer.turn import NEW_CHAT_DRAFT
+from app.renderer.qt.window import ChatObjects
 from app.renderer.timeline.rows import RowKey
 from tests.conftest import scripted_agent_argv
 
@@ -392,7 +392,7 @@ def test_a_failed_new_chat_says_why_until_a_chat_opens_and_then_sends_what_was_q
 def test_icons_come_from_the_icon_font_for_every_tool_kind(qapp):
     from PySide6.QtGui import QFont, QFontMetrics
 
-    from app.renderer.qt.icons import TOOL_KIND_ICONS, Icons
+    from app.renderer.qt.common.icons import TOOL_KIND_ICONS, Icons
 
     icons = Icons()
     assert icons.family  # the font loaded from the qtawesome package
@@ -404,7 +404,7 @@ def test_icons_come_from_the_icon_font_for_every_tool_kind(qapp):
 
 
 def test_a_permission_answer_shows_the_options_name_and_meaning_not_its_id():
-    from app.renderer.presenter import permission_entry
+    from app.renderer.present.presenter import permission_entry
     from app.renderer.timeline.items import PermissionItem
 
     options = [{"optionId": "allow_once", "name": "Allow", "kind": "allow_once"}]
@@ -420,7 +420,7 @@ def test_a_permission_answer_shows_the_options_name_and_meaning_not_its_id():
 def test_steady_typing_is_saved_while_it_goes_on(ui, chat, isolated_dirs):
     """The save delay used to restart on every key: 300 characters typed over 9 s were never written,
     and a crash lost them all. Now a change is on disk at most DRAFT_SAVE_MS after it was typed."""
-    from app.renderer.qt.turn import DRAFT_SAVE_MS
+    from app.renderer.qt.composer.turn import DRAFT_SAVE_MS
 
     objects = chat()
     drafts = isolated_dirs / "data" / "drafts.json"

@@ -3,7 +3,7 @@ one row instead of recreating every delegate mid-stream."""
 
 from __future__ import annotations
 
-from app.renderer.qt.keyed_list_model import ENTRY_ROLE, KeyedListModel
+from app.renderer.qt.common.keyed_list_model import ENTRY_ROLE, KeyedListModel
 
 
 def _entries(live: str = "") -> list[dict]:

@@ -22,7 +22,7 @@ from app.main.acp.recorder import TraceRecorder
 from app.main.agents.command import AgentCommand
 from app.main.host.make import make_host
 from app.main.sessions.service import ChatService
-from app.renderer.qt.timeline_model import ROLE_IDS
+from app.renderer.qt.conversation.timeline_model import ROLE_IDS
 from app.renderer.timeline.serialize import item_record
 from tests.conftest import EnvelopeLog, demo_agent_argv
 from tests.paths import REPO

@@ -13,7 +13,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtTest import QTest
 
-from app.renderer.qt.terminal_tabs import PARTICIPATION_MS
+from app.renderer.qt.terminals.tabs import PARTICIPATION_MS
 from tests.conftest import scripted_agent_argv
 from tests.ui_harness import has_colour_near
 
@@ -494,7 +494,7 @@ def test_a_host_error_is_shown_in_the_panel_and_never_raised(ui, monkeypatch):
 
 
 def test_a_view_built_after_a_terminal_started_shows_its_kept_output(ui):
-    from app.renderer.qt.user_terminals import UserTerminalsView
+    from app.renderer.qt.terminals.panel import UserTerminalsView
 
     async def scenario():
         window = await open_window(ui)

@@ -16,9 +16,9 @@ from app.contract.envelopes import PromptSettledEnvelope
 from app.main.agents.command import AgentCommand
 from app.main.host.make import make_host
 from app.main.sessions.service import ChatService
-from app.renderer.qt import timeline_model
-from app.renderer.qt.chat_objects import ChatObjects
-from app.renderer.qt.timeline_model import ROLE_IDS, ROLE_NAMES, TimelineModel, view_row
+from app.renderer.qt.conversation import timeline_model
+from app.renderer.qt.conversation.timeline_model import ROLE_IDS, ROLE_NAMES, TimelineModel, view_row
+from app.renderer.qt.window import ChatObjects
 from app.renderer.timeline.reducer import Timeline
 from tests.conftest import scripted_agent_argv
 from tests.model_checks import ModelChecks

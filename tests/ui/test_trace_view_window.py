@@ -8,7 +8,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLineEdit
 
-from app.renderer.qt.turn import NEW_CHAT_DRAFT
+from app.renderer.qt.composer.turn import NEW_CHAT_DRAFT
 from tests.conftest import scripted_agent_argv
 from tests.ui.test_terminal_panel_window import mouse_click
 from tests.ui_harness import shown_save_dialog, user_texts

@@ -744,7 +744,7 @@ def test_opening_a_chat_shows_that_it_waits_and_a_deadline_ends_the_wait_with_a_
 def test_the_agents_mark_is_its_initials_on_a_colour_from_its_name(ui):
     from PySide6.QtGui import QColor
 
-    from app.renderer.agent_avatar import PALETTE_SIZE, colour_index, initials
+    from app.renderer.present.agent_avatar import PALETTE_SIZE, colour_index, initials
     from tests.ui_harness import find_all
 
     async def scenario():

@@ -1,7 +1,7 @@
 """An agent's mark when it sends no icon: initials from the words that name it, a colour index that is the
 same in every run and spreads different agents over the palette."""
 
-from app.renderer.agent_avatar import PALETTE_SIZE, colour_index, initials
+from app.renderer.present.agent_avatar import PALETTE_SIZE, colour_index, initials
 
 
 def test_initials_come_from_the_words_that_name_the_agent():

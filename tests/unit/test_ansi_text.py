@@ -7,8 +7,8 @@ import pytest
 
 from app.contract.ansi import strip_escapes
 from app.renderer.markdown.render import render_blocks
+from app.renderer.present.tool_card import console_fallback, tool_entry
 from app.renderer.timeline.turn_view import copy_text
-from app.renderer.tool_view import console_fallback, tool_entry
 from tests.unit.timeline_helpers import Harness, agent, tool, user
 
 

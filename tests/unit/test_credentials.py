@@ -15,7 +15,7 @@ from app.contract.credentials import CREDENTIAL, CredentialStream, redact_text
 from app.contract.envelopes import PermissionRequestEnvelope
 from app.main.desktop.notifications import body_for
 from app.main.sessions.permission_text import raw_request
-from app.renderer.session_titles import session_title
+from app.renderer.present.session_titles import session_title
 from app.renderer.timeline.serialize import timeline_record
 from app.renderer.timeline.turn_view import copy_text, item_text
 from tests.unit.timeline_helpers import GEN, KEY, Harness, agent, thought, tool, update, user

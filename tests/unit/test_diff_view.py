@@ -1,11 +1,11 @@
-"""The one unified diff (app/contract/diffs.py), read back into lines (app/renderer/diff_view.py) and
-rendered (app/renderer/diff_html.py) for tool cards and "files changed" alike."""
+"""The one unified diff (app/contract/diffs.py), read back into lines (app/renderer/present/diff_view.py) and
+rendered (app/renderer/present/diff_html.py) for tool cards and "files changed" alike."""
 
 from __future__ import annotations
 
 from app.contract.diffs import unified_diff
-from app.renderer.diff_html import COLLAPSED_LINES, DARK, LIGHT, MAX_LINES, render_diffs
-from app.renderer.diff_view import parse_unified, word_changes
+from app.renderer.present.diff_html import COLLAPSED_LINES, DARK, LIGHT, MAX_LINES, render_diffs
+from app.renderer.present.diff_view import parse_unified, word_changes
 
 OLD = "import os\n\ndef greet(name):\n    print('hello ' + name)\n\nkeep = 1\n"
 NEW = "import os\n\ndef greet(name, loud=False):\n    print(f'hello {name}')\n\nkeep = 1\nadded = 2\n"

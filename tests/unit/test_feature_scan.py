@@ -11,7 +11,7 @@ import sys
 
 import PySide6.QtCore  # noqa: F401 - loads PySide's import hook
 
-from app.renderer.qt.feature_scan import answer_from_bytes
+from app.renderer.qt.common.feature_scan import answer_from_bytes
 from tests.paths import REPO
 
 
@@ -65,7 +65,7 @@ import PySide6.QtCore
 import clawqt_probe_before  # read by PySide's own check: its lines go to linecache
 path = clawqt_probe_before.__file__
 kept_before = path in linecache.cache
-from app.renderer.qt.feature_scan import answer_from_bytes
+from app.renderer.qt.common.feature_scan import answer_from_bytes
 from tests.conftest import TESTS  # the suite's own imports, as under pytest
 answer_from_bytes()
 print(kept_before, path in linecache.cache)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from app.contract.envelopes import PromptSettledEnvelope
-from app.renderer.presenter import footer_entry
+from app.renderer.present.presenter import footer_entry
 from app.renderer.timeline.rows import RowKey
 from app.renderer.timeline.turn_view import copy_text, group_attachments
 from tests.unit.timeline_helpers import (

@@ -11,7 +11,7 @@ from app.contract.proposals import compact_payload
 from app.main.files.links import decide_link
 from app.main.proposals.channels import ProposalChannels
 from app.main.proposals.requests import Validation
-from app.renderer.proposal_view import proposal_entry
+from app.renderer.present.proposal_card import proposal_entry
 from app.renderer.timeline.items import ProposalItem
 from tests.unit.test_proposal_channels import request
 

@@ -12,7 +12,7 @@ from app.contract.diffs import MAX_DIFF_CHARS, MAX_DIFF_LINES, _diff_lines, too_
 from app.contract.envelopes import LoadResult, PromptSettledEnvelope
 from app.main.sessions.machine import SessionMachine
 from app.main.sessions.permissions import MAX_OPTIONS, shown_options
-from app.renderer.diff_view import parse_unified
+from app.renderer.present.diff_view import parse_unified
 from app.renderer.timeline.items import ToolCall
 from app.renderer.timeline.reducer import Timeline
 from app.renderer.timeline.store import TimelineStore

@@ -8,9 +8,9 @@ from __future__ import annotations
 import itertools
 from types import SimpleNamespace
 
-from app.renderer import interactive_terminal
-from app.renderer.interactive_terminal import SLICE_CHARS, InteractiveTerminal, Position
-from app.renderer.live_screen import BACKGROUND, FOREGROUND
+from app.renderer.terminal import live as interactive_terminal
+from app.renderer.terminal.live import SLICE_CHARS, InteractiveTerminal, Position
+from app.renderer.terminal.live_screen import BACKGROUND, FOREGROUND
 
 
 def fed(text: str, columns: int = 20, rows: int = 5, scrollback: int = 100) -> InteractiveTerminal:

@@ -36,10 +36,10 @@ def test_the_import_contracts_hold():
 @pytest.mark.parametrize(
     "module, planted",
     [
-        ("app/renderer/timeline/planted.py", "from app.renderer.tool_view import tool_entry\n"),
+        ("app/renderer/timeline/planted.py", "from app.renderer.present.tool_card import tool_entry\n"),
         (
             "app/main/core/planted.py",
-            "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import app.renderer.presenter\n",
+            "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import app.renderer.qt.window\n",
         ),
         ("app/main/files/planted.py", "from app.main.sessions.service import ChatService\n"),
         ("app/main/sessions/planted.py", "import app.main.stores.local\n"),  # siblings stay apart

@@ -20,7 +20,7 @@ from app.renderer.markdown.limits import (
 )
 from app.renderer.markdown.render import render_blocks
 from app.renderer.markdown.streaming import IncrementalMarkdown
-from app.renderer.qt.block_model import BlockListModel
+from app.renderer.qt.conversation.block_model import BlockListModel
 from tests.agents.hostile_prompts import hostile_text
 
 TAGS = re.compile(r"<[^>]*>")

@@ -3,7 +3,7 @@ inert, CSV cells escaped and bounded."""
 
 from __future__ import annotations
 
-from app.renderer.preview import MAX_CSV_ROWS, csv_html, preview_html
+from app.renderer.present.preview import MAX_CSV_ROWS, csv_html, preview_html
 
 
 def test_source_code_is_highlighted_by_its_file_name():

@@ -1,5 +1,5 @@
 """The reducer's rules for terminal-action proposal cards (app/renderer/timeline/proposal_rules.py), the
-store keeping them across chat switches, what the card shows (app/renderer/proposal_view.py), the
+store keeping them across chat switches, what the card shows (app/renderer/present/proposal_card.py), the
 serializer, and the contract's reading of a tool call that runs the proposal CLI."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from app.contract.proposals import (
     compact_payload,
     tool_call_invocation,
 )
-from app.renderer.proposal_view import proposal_entry
+from app.renderer.present.proposal_card import proposal_entry
 from app.renderer.timeline.items import ProposalItem, ToolCall
 from app.renderer.timeline.proposal_rules import KEPT_PROPOSALS, MAX_INPUT_CHARS, KeptProposals
 from app.renderer.timeline.reducer import Timeline

@@ -418,7 +418,7 @@ def test_the_timeline_belongs_to_one_key_and_generation():
 def test_a_tool_call_is_timed_from_its_first_live_update_to_the_one_that_finishes_it():
     from dataclasses import replace
 
-    from app.renderer.tool_view import tool_duration
+    from app.renderer.present.tool_card import tool_duration
 
     def at(envelope, seconds: float):
         return replace(envelope, received_at=seconds)

@@ -1,7 +1,7 @@
 """The self-test's check that the agent's reply is on screen: the first words of its last paragraph,
 in order, in one visible text (markdown markup ignored)."""
 
-from app.renderer.qt.screen_text import reply_shown
+from app.renderer.qt.common.screen_text import reply_shown
 
 REPLY = "I wrote some notes for you:\n\nThat is the *whole* tour: a plan, `markdown` and a file."
 

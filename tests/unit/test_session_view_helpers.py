@@ -3,8 +3,8 @@ the header's modes, options, usage and commands from whatever the agent sent."""
 
 from __future__ import annotations
 
-from app.renderer.session_header_view import command_entries, config_entries, mode_entries, usage_entry
-from app.renderer.session_titles import session_title
+from app.renderer.present.session_header import command_entries, config_entries, mode_entries, usage_entry
+from app.renderer.present.session_titles import session_title
 
 
 def test_a_title_is_the_rename_then_the_agents_then_the_listed_then_the_first_question():

@@ -16,7 +16,7 @@ HEAVY = ("markdown_it", "mdit_py_plugins", "pygments", "regex")
 
 def test_the_window_modules_import_no_markdown_parser_highlighter_or_regex_module():
     probe = (
-        "import sys, app.gui, app.renderer.qt.chat_objects, app.renderer.presenter;"
+        "import sys, app.gui, app.renderer.qt.window, app.renderer.present.presenter;"
         f"print(sorted({{m.split('.')[0] for m in sys.modules}} & set({HEAVY!r})))"
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=REPO, timeout=60)
@@ -40,7 +40,7 @@ window_init, release = gui.Window.__init__, startup_collection.release
 
 def first_frame():
     if not seen:
-        painted = "app.renderer.qt.terminal_item" in sys.modules
+        painted = "app.renderer.qt.terminals.screen_item" in sys.modules
         seen.append(f"at the first frame: collecting={gc.isenabled()} painted terminal={painted}")
         kept = [p for p in linecache.cache if "/app/" in p and not p.endswith("feature_scan.py")]
         seen.append(f"app sources kept in linecache: {len(kept)} {kept[:3]}")
@@ -66,7 +66,7 @@ sys.exit(code)
 def test_the_window_draws_its_first_frame_before_the_painted_terminal_and_any_collection(tmp_path):
     """The painted terminal's type is made when a terminal is first shown, and the collector waits for
     the first frame, then leaves the objects of the start out of its walks (frozen). PySide's import
-    hook left no module's source lines in memory (app/renderer/qt/feature_scan.py)."""
+    hook left no module's source lines in memory (app/renderer/qt/common/feature_scan.py)."""
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
     done = subprocess.run(
         [sys.executable, "-c", FIRST_FRAME_PROBE, "--cwd", str(tmp_path)],

@@ -9,7 +9,7 @@ import asyncio
 from app.contract.envelopes import PromptSettledEnvelope
 from app.main.sessions.machine import SessionMachine
 from app.main.sessions.stop_grace import StopGrace
-from app.renderer.presenter import footer_entry
+from app.renderer.present.presenter import footer_entry
 from tests.unit.test_session_machine import _new, _permission, _prompt, _update
 from tests.unit.timeline_helpers import GEN, KEY, Harness, agent
 

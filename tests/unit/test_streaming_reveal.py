@@ -3,12 +3,12 @@ everything is shown, also when the turn ended meanwhile."""
 
 from __future__ import annotations
 
-from app.renderer.presenter import Presenter
+from app.renderer.present.presenter import Presenter
 
 
 def test_a_streaming_burst_is_revealed_over_several_refreshes_never_all_in_one():
     """A thousand chunks between two frames must not become one frame laying out a megabyte."""
-    from app.renderer.presenter import REVEAL_CHARS
+    from app.renderer.present.presenter import REVEAL_CHARS
     from app.renderer.timeline.items import MessageSegment
     from app.renderer.timeline.parts import MarkdownPart
 

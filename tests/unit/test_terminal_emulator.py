@@ -6,12 +6,12 @@ from __future__ import annotations
 import gc
 
 from app.contract.envelopes import SessionUpdateEnvelope
-from app.renderer.presenter import Presenter
-from app.renderer.terminal_screens import TerminalScreens
-from app.renderer.terminal_view import HISTORY_LINES, TerminalEmulator, line_runs, runs_text
+from app.renderer.present.presenter import Presenter
+from app.renderer.present.tool_card import tool_entry
+from app.renderer.terminal.emulator import HISTORY_LINES, TerminalEmulator, line_runs, runs_text
+from app.renderer.terminal.screens import TerminalScreens
 from app.renderer.timeline.items import TerminalState, ToolCall
 from app.renderer.timeline.reducer import Timeline
-from app.renderer.tool_view import tool_entry
 
 
 def _emulated(text: str) -> TerminalEmulator:

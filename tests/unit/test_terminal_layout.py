@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.renderer.terminal_layout import PaneLayout, placed
+from app.renderer.terminal.layout import PaneLayout, placed
 
 
 def test_a_terminal_without_a_split_is_a_tab_of_its_own():

@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from app.renderer.presenter import Presenter
+from app.renderer.present.presenter import Presenter
+from app.renderer.present.tool_card import tool_entry
 from app.renderer.timeline.tool_rules import MAX_TOOL_PARTS
-from app.renderer.tool_view import tool_entry
 from tests.unit.timeline_helpers import Harness, settled, text, tool
 
 

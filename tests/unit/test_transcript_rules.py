@@ -10,7 +10,7 @@ from app.contract.envelopes import (
     TranscriptTurn,
     transcript_match_text,
 )
-from app.renderer.presenter import footer_entry
+from app.renderer.present.presenter import footer_entry
 from app.renderer.timeline.grouping import Grouping
 from app.renderer.timeline.reducer import Timeline
 from app.renderer.timeline.rows import apply_changes

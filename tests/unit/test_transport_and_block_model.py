@@ -120,7 +120,7 @@ async def test_a_long_line_of_too_much_structure_is_dropped_with_the_reason_and_
 
 
 def test_the_block_model_updates_only_what_changed(model_checks):
-    from app.renderer.qt.block_model import BlockListModel
+    from app.renderer.qt.conversation.block_model import BlockListModel
 
     model = model_checks.watch(BlockListModel())
     first = {"kind": "html", "html": "<p>one</p>", "code": "", "lang": ""}

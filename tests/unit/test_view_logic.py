@@ -12,8 +12,8 @@ from app.renderer.markdown.render import (
     render_blocks,
 )
 from app.renderer.markdown.streaming import IncrementalMarkdown
-from app.renderer.presenter import format_duration
-from app.renderer.qt.collapse import CollapseState
+from app.renderer.present.presenter import format_duration
+from app.renderer.qt.conversation.collapse import CollapseState
 
 
 class Clock:

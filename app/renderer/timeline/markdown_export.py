@@ -1,6 +1,6 @@
 """The timeline as Markdown for people: an export of the whole chat and "Copy as Markdown" of one turn.
 Tool output is fenced, a thought quoted; permissions, plans, proposals and a stop read as in the
-transcript of `clawqt replay` (timeline/serialize.py writes those lines once). Pure: no Qt, no I/O."""
+transcript of `clawqt replay` (serialize.py writes those lines once). Pure: no Qt, no I/O."""
 
 from __future__ import annotations
 

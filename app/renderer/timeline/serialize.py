@@ -6,7 +6,7 @@
   (its field names and order are a contract, harness/reference/acp-timeline.md);
 - `transcript(sessions)`: that shape as text for people (`clawqt replay` without `--json`);
 - `item_lines(item)`: one item of that shape as the transcript's lines, which Markdown for people
-  (timeline/markdown_export.py) reuses for the items both show.
+  (markdown_export.py) reuses for the items both show.
 
 The shared pieces (an attachment, a permission option, a terminal) are written once and also used by
 the view's row payloads. Pure: no Qt, no I/O.

@@ -1,5 +1,5 @@
 """What the timeline reads out of a tool call as text: its status label, its text output, the text above
-its screen, its diffs as unified diffs. Shared by the tool card (`tool_view.py`), search and the
+its screen, its diffs as unified diffs. Shared by the tool card (`present/tool_card.py`), search and the
 Markdown export, so all of them read a tool the same way. Pure: no Qt, no I/O."""
 
 from __future__ import annotations

@@ -1,0 +1,86 @@
+"""The agent's state as the header and the banner show it: its name, starting / ready / working /
+exited / failed, and when it exited or failed, a banner with the exit code, the last stderr lines and
+Reconnect (which starts it again and reloads the session; the draft is never touched). When ClawQt
+restarts a stuck agent by itself (`AgentRecoveryEnvelope`), the banner says so while it runs, the
+notice bar says what happened and the chat shown is reloaded; if the restart fails, Reconnect."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Property, QObject, Signal, Slot
+
+from app.contract.envelopes import AgentRecoveryEnvelope, AgentStateEnvelope, Envelope
+from app.contract.host_api import SessionsHost
+from app.renderer.present.agent_avatar import colour_index, initials
+from app.renderer.qt.common.notices import AGENT, Notices
+from app.renderer.qt.common.tasks import TaskRunner
+from app.renderer.qt.conversation.current_session import CurrentSession
+
+
+class AgentStatus(QObject):
+    changed = Signal()
+    bannerChanged = Signal()
+
+    def __init__(
+        self,
+        host: SessionsHost,
+        session: CurrentSession,
+        tasks: TaskRunner,
+        notices: Notices,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._host = host
+        self._session = session
+        self._tasks = tasks
+        self._notices = notices
+        self._label = host.agent_label
+        self._state = "idle"
+        self._message = ""
+        self._banner: dict[str, Any] = {}
+        session.liveChanged.connect(self.changed)
+        host.subscribe(self._on_envelope)
+
+    def _on_envelope(self, envelope: Envelope) -> None:
+        if isinstance(envelope, AgentStateEnvelope):
+            self._label, self._state, self._message = envelope.agent_label, envelope.state, envelope.message
+            if envelope.state in ("exited", "failed"):
+                self._banner = {
+                    "exitCode": envelope.exit_code if envelope.exit_code is not None else -1,
+                    "stderr": envelope.stderr_tail,
+                    "message": envelope.message,
+                }
+                self.bannerChanged.emit()
+            self.changed.emit()
+        elif isinstance(envelope, AgentRecoveryEnvelope):
+            self._recovery(envelope)
+
+    def _recovery(self, envelope: AgentRecoveryEnvelope) -> None:
+        if envelope.phase == "restarting":
+            self._banner = {"message": envelope.message, "recovering": True}
+        elif envelope.phase == "failed":
+            self._banner = {"exitCode": -1, "stderr": "", "message": envelope.message}
+        else:
+            self._banner = {}
+            self._notices.show(envelope.message, topic=AGENT)
+            shown = self._session.sessionKey
+            if not envelope.session_key or envelope.session_key == shown:
+                self._tasks.spawn(self._session.reconnect())  # the chat shown, open again
+        self.bannerChanged.emit()
+
+    @Slot()
+    def reconnect(self) -> None:
+        self._banner = {}
+        self.bannerChanged.emit()
+        self._tasks.spawn(self._session.reconnect())
+
+    def _get_state(self) -> str:
+        return "working" if self._state == "ready" and self._session.busy else self._state
+
+    label = Property(str, lambda self: self._label, notify=changed)
+    initials = Property(str, lambda self: initials(self._label), notify=changed)
+    colourIndex = Property(int, lambda self: colour_index(self._label), notify=changed)
+    state = Property(str, _get_state, notify=changed)
+    message = Property(str, lambda self: self._message, notify=changed)
+    banner = Property("QVariantMap", lambda self: self._banner, notify=bannerChanged)

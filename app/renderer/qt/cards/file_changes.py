@@ -1,0 +1,80 @@
+"""The files the agent changed in each turn of the shown session, as the turn footers show them (each
+with its diff and a Revert). Fetched from the host when a turn's record changes (a FileChangesEnvelope)
+or another session is shown, so a footer only looks them up. A refused revert says why."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal, Slot
+
+from app.contract.diffs import too_large
+from app.contract.envelopes import Envelope, FileChangesEnvelope, FileChangeView, LoadResult
+from app.contract.errors import HostError
+from app.contract.host_api import FileChangesHost, SessionsHost
+from app.renderer.qt.common.notices import Notices
+
+
+class FileChanges(QObject):
+    changed = Signal(str)  # a turn id whose files changed
+
+    def __init__(
+        self, files: FileChangesHost, host: SessionsHost, notices: Notices, parent: QObject | None = None
+    ) -> None:
+        super().__init__(parent)
+        self._files = files
+        self._notices = notices
+        self._key = ""  # the shown session
+        self._turns: dict[str, list[dict[str, Any]]] = {}
+        host.subscribe(self._on_envelope)
+
+    def files_changed(self, turn_id: str) -> list[dict[str, Any]]:
+        """What a turn's footer shows (a lookup: the host was asked when the record changed)."""
+        return self._turns.get(turn_id, [])
+
+    def _fetch(self, key: str, turn_id: str) -> None:
+        shown = [_entry(c) for c in self._files.changes(key, turn_id)]
+        if shown:
+            self._turns[turn_id] = shown
+        else:
+            self._turns.pop(turn_id, None)
+        self.changed.emit(turn_id)
+
+    def on_shown(self, result: LoadResult) -> None:
+        self._key = result.session_key
+        self._turns.clear()
+        for turn_id in self._files.turns(result.session_key):
+            self._fetch(result.session_key, turn_id)
+
+    def _on_envelope(self, envelope: Envelope) -> None:
+        if isinstance(envelope, FileChangesEnvelope) and envelope.session_key == self._key:
+            self._fetch(envelope.session_key, envelope.turn_id)
+
+    @Slot(str, str)
+    def revert(self, turn_id: str, path: str) -> None:
+        """Undo the agent's write (refused, with the reason shown, if the file changed since)."""
+        try:
+            self._files.revert(self._key, turn_id, path)
+        except HostError as exc:
+            self._notices.failed("Not reverted", exc)
+
+
+def _entry(change: FileChangeView) -> dict[str, Any]:
+    summary = too_large(change.diff)  # a diff left out still says how much changed
+    if summary is not None:
+        added, removed = summary.added, summary.removed
+    else:
+        from app.renderer.present.diff_view import (
+            parse_unified,  # with the first changed file, not at startup
+        )
+
+        files = parse_unified(change.diff)
+        added, removed = sum(f.added for f in files), sum(f.removed for f in files)
+    return {
+        "path": change.path,
+        "name": change.name,
+        "created": change.created,
+        "diff": change.diff,
+        "added": added,
+        "removed": removed,
+    }

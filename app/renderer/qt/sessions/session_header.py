@@ -1,0 +1,110 @@
+"""The shown session's header: its title (the sidebar's), modes, config options (the model picker
+first), usage meter and slash commands, kept in step with the metadata events of its timeline; choosing
+a mode or an option asks the agent."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Property, QObject, Signal, Slot
+
+from app.contract.envelopes import LoadResult
+from app.contract.errors import HostError
+from app.contract.host_api import SessionsHost
+from app.renderer.present.session_header import command_entries, config_entries, mode_entries, usage_entry
+from app.renderer.qt.common.notices import Notices
+from app.renderer.qt.common.tasks import TaskRunner
+from app.renderer.qt.conversation.current_session import CurrentSession
+from app.renderer.qt.sessions.session_list import SessionList
+
+
+class SessionHeader(QObject):
+    changed = Signal()
+
+    def __init__(
+        self,
+        host: SessionsHost,
+        session: CurrentSession,
+        sessions: SessionList,
+        tasks: TaskRunner,
+        notices: Notices,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._host = host
+        self._session = session
+        self._sessions = sessions
+        self._tasks = tasks
+        self._notices = notices
+        self._modes: dict[str, Any] = {}
+        self._config: list[dict[str, Any]] = []
+        session.shown.connect(self._on_shown)
+        session.metadataChanged.connect(self._on_metadata)
+        session.sessionChanged.connect(self.changed)  # a replayed trace has a title of its own
+        sessions.changed.connect(self.changed)
+
+    def _on_shown(self, result: LoadResult) -> None:
+        if result.modes is not None or not result.resumed_live:
+            self._modes = result.modes or {}
+            self._config = list(result.config_options)
+        self.changed.emit()
+
+    def _on_metadata(self, fields: list[str]) -> None:
+        timeline = self._session.timeline
+        if timeline is None:
+            return
+        if "mode" in fields and self._modes and timeline.meta.mode:
+            self._modes = {**self._modes, "currentModeId": timeline.meta.mode}
+        if "config_options" in fields:
+            self._config = list(timeline.meta.config_options)
+        self.changed.emit()
+
+    @Slot(str)
+    def setMode(self, mode_id: str) -> None:
+        self._tasks.spawn(self._ask(self._host.set_mode(self._session.sessionKey, mode_id)))
+
+    @Slot(str, "QVariant")
+    def setConfigOption(self, config_id: str, value: Any) -> None:
+        async def change() -> None:
+            options = await self._host.set_config_option(self._session.sessionKey, config_id, value)
+            if options:
+                self._config = list(options)
+                self.changed.emit()
+
+        self._tasks.spawn(self._ask(change()))
+
+    async def _ask(self, call: Any) -> None:
+        try:
+            await call
+        except HostError as exc:
+            self._notices.failed("The agent did not take that setting", exc)
+
+    def _meta(self) -> Any:
+        timeline = self._session.timeline
+        return timeline.meta if timeline is not None else None
+
+    title = Property(
+        str,
+        lambda self: self._session.trace_title or self._sessions.title_of(self._session.sessionKey),
+        notify=changed,
+    )
+    # a replayed trace's modes and options are shown nowhere: there is no agent to change them in
+    modes = Property(
+        "QVariantList",
+        lambda self: [] if self._session.readOnly else mode_entries(self._modes),
+        notify=changed,
+    )
+    currentMode = Property(str, lambda self: str(self._modes.get("currentModeId") or ""), notify=changed)
+    configOptions = Property(
+        "QVariantList",
+        lambda self: [] if self._session.readOnly else config_entries(self._config),
+        notify=changed,
+    )
+    usage = Property(
+        "QVariantMap", lambda self: usage_entry(self._meta().usage if self._meta() else None), notify=changed
+    )
+    commands = Property(
+        "QVariantList",
+        lambda self: command_entries(self._meta().commands if self._meta() else []),
+        notify=changed,
+    )

@@ -1,0 +1,290 @@
+"""The sidebar: the sessions made here plus the agent's `session/list` pages, heartbeat-only ones hidden,
+each with its title (`session_titles.py`), a spinner while its turn runs, a dot when one finished
+unseen, and "needs you" while its agent waits for a permission answer or one of its terminal-action
+proposals waits for the user's decision (in a chat that may not be on screen); rename (a local name),
+close and delete. A chat made here is listed from its first message on: an empty "New chat" is not a
+row (one left behind with a typed draft is, so the draft can be reached again). A keyed list model
+applied as a diff: a spinner starting is one row change, never a reset."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Property, QObject, Signal, Slot
+
+from app.contract.envelopes import Envelope, LoadResult, SessionSummary
+from app.contract.errors import HostError
+from app.contract.host_api import SessionsHost
+from app.contract.local_stores import LocalStores
+from app.contract.proposals import ProposalEnvelope
+from app.renderer.present.session_titles import session_title
+from app.renderer.qt.agents.picker import AgentPicker
+from app.renderer.qt.common.keyed_list_model import KeyedListModel
+from app.renderer.qt.common.notices import Notices
+from app.renderer.qt.common.tasks import TaskRunner
+from app.renderer.qt.conversation.current_session import CurrentSession
+from app.renderer.timeline.heartbeat import is_heartbeat_only
+from app.renderer.timeline.turn_view import item_text
+
+PREVIEW_CHARS = 200
+_LIVE_KINDS = frozenset({"prompt_sent", "prompt_settled", "agent_state"})
+_ASKING_KINDS = frozenset({"permission_request", "permission_resolved"})
+
+
+class SessionList(QObject):
+    changed = Signal()
+    capabilitiesChanged = Signal()
+
+    def __init__(
+        self,
+        host: SessionsHost,
+        stores: LocalStores,
+        session: CurrentSession,
+        tasks: TaskRunner,
+        notices: Notices,
+        parent: QObject | None = None,
+        agents: AgentPicker | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._host = host
+        self._agents = agents  # each chat's agent (its mark on the row, the filter)
+        self._agent_filter = ""  # "" lists every agent's chats
+        self._refreshing = False
+        self._stores = stores
+        self._session = session
+        self._tasks = tasks
+        self._notices = notices
+        self.model = KeyedListModel("key", self)
+        self._listed: list[SessionSummary] = []
+        self._local_keys: list[str] = []
+        self._next_cursor: str | None = None
+        self._unseen: set[str] = set()
+        self._unsent: set[str] = set()  # chats made here with no message yet: not listed
+        self._asking: dict[str, set[str]] = {}  # session key -> its pending permission request ids
+        self._proposing: dict[str, set[str]] = {}  # session key -> its proposals awaiting the user
+        self.changed.connect(lambda: self.model.apply(self.entries()))
+        session.shown.connect(self._on_shown)
+        session.sessionChanged.connect(self.changed)  # no row is current while a replayed trace is shown
+        session.started.connect(lambda: self._tasks.spawn(self.refresh()))
+        session.metadataChanged.connect(lambda fields: "title" in fields and self.changed.emit())
+        session.settledElsewhere.connect(self._on_settled_elsewhere)
+        host.subscribe(self._on_envelope)
+
+    # --- what is listed -------------------------------------------------------------------------------
+    def _on_envelope(self, envelope: Envelope) -> None:
+        if envelope.kind in _ASKING_KINDS:
+            self._on_asking(envelope)
+        if envelope.kind == "proposal":
+            self._on_proposal(envelope)  # type: ignore[arg-type]
+        if envelope.kind in _LIVE_KINDS:  # a spinner starts or stops; the agent's capabilities
+            self.changed.emit()
+        if envelope.kind == "agent_state":
+            self.capabilitiesChanged.emit()
+        if envelope.kind == "agents_changed":  # another agent runs now: its chats are listed too
+            self._tasks.spawn(self.refresh())
+
+    def _on_asking(self, envelope: Envelope) -> None:
+        """A permission request waits for the user, or ended (answered, or cancelled by a rule)."""
+        key, request_id = envelope.session_key, envelope.request_id  # type: ignore[attr-defined]
+        if envelope.kind == "permission_request":
+            self._asking.setdefault(key, set()).add(request_id)
+        else:
+            pending = self._asking.get(key, set())
+            pending.discard(request_id)
+            if not pending:
+                self._asking.pop(key, None)
+        self.changed.emit()
+
+    def _on_proposal(self, envelope: ProposalEnvelope) -> None:
+        """A proposal card waits for the user's decision, or ended (decided, superseded, expired...)."""
+        key, proposal_id = envelope.session_key, envelope.proposal_id
+        waiting = self._proposing.get(key, set())
+        before = proposal_id in waiting
+        if envelope.state == "awaiting":
+            self._proposing.setdefault(key, set()).add(proposal_id)
+        else:
+            waiting.discard(proposal_id)
+            if not waiting:
+                self._proposing.pop(key, None)
+        if before != (envelope.state == "awaiting"):
+            self.changed.emit()
+
+    def needs_you(self, key: str) -> bool:
+        """The agent of this chat waits for the user's answer to a permission request, or a card of
+        its proposed terminal actions waits for the user's decision."""
+        return bool(self._asking.get(key) or self._proposing.get(key))
+
+    def needs_you_why(self, key: str) -> str:
+        """What the chat waits for, as the sidebar row says it to assistive technology."""
+        reasons = []
+        if self._asking.get(key):
+            reasons.append("the agent asks for permission")
+        if self._proposing.get(key):
+            reasons.append("a proposed terminal action waits for your decision")
+        return " and ".join(reasons)
+
+    def _on_settled_elsewhere(self, key: str) -> None:
+        self._unseen.add(key)
+        self.changed.emit()
+
+    def _on_shown(self, result: LoadResult) -> None:
+        key = result.session_key
+        self._unseen.discard(key)
+        if result.created and key not in self._local_keys:
+            self._local_keys.insert(0, key)
+            self._unsent.add(key)  # a row once its first message is sent
+        elif key not in self._local_keys and all(s.session_key != key for s in self._listed):
+            self._local_keys.insert(0, key)  # a chat opened by itself (the one reopened at start)
+        if not self._stores.previews.get(key):
+            self._remember_first_question(key)
+        self.changed.emit()
+
+    def _remember_first_question(self, key: str) -> None:
+        """A loaded session's first user text is its preview (its title until the agent names it)."""
+        timeline = self._session.timeline
+        group = next((g for g in timeline.grouping.groups if g.kind == "user"), None) if timeline else None
+        if timeline is None or group is None:
+            return
+        text = item_text(timeline.items[group.item_ids[0]]).strip()
+        if text:
+            self._stores.previews.set(key, text[:PREVIEW_CHARS])
+
+    def message_sent(self, key: str, text: str) -> None:
+        """The first message sent in a session lists a chat made here and becomes its preview."""
+        if key in self._unsent:
+            self._unsent.discard(key)
+            self.changed.emit()
+        if text and not self._stores.previews.get(key):
+            self._stores.previews.set(key, text[:PREVIEW_CHARS])
+            self.changed.emit()
+
+    async def refresh(self, more: bool = False) -> None:
+        """The first page of every running agent's sessions (or the next page): agents that cannot
+        list sessions are simply not asked."""
+        if self._refreshing:
+            return
+        self._refreshing = True
+        try:
+            page = await self._host.list_sessions(self._next_cursor if more else None)
+        except HostError as exc:
+            self._notices.failed("Could not list the sessions", exc)
+            return
+        finally:
+            self._refreshing = False
+        if more:
+            known = {s.session_key for s in self._listed}
+            self._listed.extend(s for s in page.sessions if s.session_key not in known)
+        else:
+            self._listed = list(page.sessions)
+        self._next_cursor = page.next_cursor
+        self.changed.emit()
+
+    def title_of(self, key: str, summary: SessionSummary | None = None) -> str:
+        return session_title(
+            key,
+            name=self._stores.names.get(key),
+            meta_title=self._session.store.title_of(key),
+            listed_title=summary.title if summary is not None else self._listed_title(key),
+            preview=self._stores.previews.get(key),
+        )
+
+    def _listed_title(self, key: str) -> str | None:
+        return next((s.title for s in self._listed if s.session_key == key), None)
+
+    def entries(self) -> list[dict[str, Any]]:
+        listed = {s.session_key: s for s in self._listed}
+        current = self._session.sessionKey
+        entries = []
+        for key in dict.fromkeys([*self._local_keys, *listed]):
+            summary = listed.get(key)
+            evidence = {
+                "sessionId": key,
+                "title": summary.title if summary else None,
+                "_meta": summary.meta if summary else {},
+                "preview": self._stores.previews.get(key),
+            }
+            if (key != current and is_heartbeat_only(evidence)) or self._is_empty_chat(key, current):
+                continue
+            agent = self._agents.agent_of(key) if self._agents is not None else ""
+            if self._agent_filter and agent != self._agent_filter:
+                continue
+            entries.append(
+                {
+                    **self._agent_mark(agent),
+                    "key": key,
+                    "title": self.title_of(key, summary),
+                    "live": self._host.is_live(key),
+                    "unseen": key in self._unseen,
+                    "needsYou": self.needs_you(key),
+                    "needsYouWhy": self.needs_you_why(key),
+                    "current": key == current,
+                }
+            )
+        return entries
+
+    def _agent_mark(self, agent_id: str) -> dict[str, Any]:
+        """The chat's agent as its row shows it (a mark only when more than one agent is offered)."""
+        entry = self._agents.entry_of(agent_id) if self._agents is not None and agent_id else None
+        if entry is None or self._agents is None or self._agents.count < 2:
+            return {"agent": agent_id, "agentName": "", "agentInitials": "", "agentColour": 0}
+        return {
+            "agent": agent_id,
+            "agentName": entry["name"],
+            "agentInitials": entry["initials"],
+            "agentColour": entry["colourIndex"],
+        }
+
+    @Slot(str)
+    def setAgentFilter(self, agent_id: str) -> None:
+        """List only this agent's chats ("" for every agent's)."""
+        if agent_id != self._agent_filter:
+            self._agent_filter = agent_id
+            self.changed.emit()
+
+    def _is_empty_chat(self, key: str, current: str) -> bool:
+        """Made here and nothing sent yet: no row, unless it was left with a draft to come back to."""
+        return key in self._unsent and (key == current or not self._stores.drafts.get(key).strip())
+
+    # --- actions -------------------------------------------------------------------------------------
+    @Slot()
+    def loadMore(self) -> None:
+        if self._next_cursor:
+            self._tasks.spawn(self.refresh(more=True))
+
+    @Slot(str, str)
+    def rename(self, key: str, title: str) -> None:
+        self._stores.names.set(key, title.strip())
+        self.changed.emit()
+
+    @Slot(str)
+    def close(self, key: str) -> None:
+        self._tasks.spawn(self._end(key, delete=False))
+
+    @Slot(str)
+    def delete(self, key: str) -> None:
+        self._tasks.spawn(self._end(key, delete=True))
+
+    async def _end(self, key: str, delete: bool) -> None:
+        try:
+            await (self._host.delete_session(key) if delete else self._host.close_session(key))
+        except HostError as exc:
+            self._notices.failed(
+                "Could not delete the session" if delete else "Could not close the session", exc
+            )
+            return
+        self._listed = [s for s in self._listed if s.session_key != key]
+        self._local_keys = [k for k in self._local_keys if k != key]
+        self._asking.pop(key, None)
+        await self._session.ended(key)
+        self.changed.emit()
+
+    # --- properties ----------------------------------------------------------------------------------
+    def _supports(self, what: str) -> bool:
+        info = self._host.agent_info
+        return info is not None and info.supports("sessionCapabilities", what)
+
+    sessionModel = Property(QObject, lambda self: self.model, constant=True)
+    agentFilter = Property(str, lambda self: self._agent_filter, notify=changed)
+    hasMore = Property(bool, lambda self: self._next_cursor is not None, notify=changed)
+    canClose = Property(bool, lambda self: self._supports("close"), notify=capabilitiesChanged)
+    canDelete = Property(bool, lambda self: self._supports("delete"), notify=capabilitiesChanged)

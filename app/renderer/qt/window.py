@@ -1,0 +1,227 @@
+"""The QObjects one chat window binds to, built from the host API it is given and wired together. Wiring
+only: each object's behaviour (and its tests) lives in its own module.
+
+QML sees them as context properties (`context()`): `session` (the shown session), `sessions` (the
+sidebar), `agent` (the agent's state and banner), `sessionHeader` (the session's title, modes, options,
+usage, commands), `turn` (the composer's draft, send and stop), `notices`, `conversation` (questions,
+copy, links), `search` (find in the chat), `chatExport` (the chat as a Markdown file), `inspector`
+(the protocol inspector), `timeline` (the list model), `terminals` (the painted screens' source),
+`paintedTypes` (the painted screen's QML type, made on first use), `fileChanges`, `attachments`,
+`composerFiles`, `icons`, `diffs` (diff rendering),
+`signIn`, `userTerminals` (the terminal panel), `terminalAccess` (how the agent reaches the terminals),
+`proposalCards` (the proposal cards' confirm, cancel and keyboard position) and `app` (settings)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QObject, Slot
+
+from app.contract.host_api import HostApi
+from app.renderer.present.presenter import ATTACHMENT_KINDS, Presenter
+from app.renderer.qt.agents.picker import AgentPicker
+from app.renderer.qt.agents.settings import AgentSettingsView
+from app.renderer.qt.agents.sign_in import SignIn
+from app.renderer.qt.agents.status import AgentStatus
+from app.renderer.qt.cards.attachments import AttachmentController
+from app.renderer.qt.cards.diffs import DiffRenderer
+from app.renderer.qt.cards.file_changes import FileChanges
+from app.renderer.qt.cards.proposals import ProposalCards
+from app.renderer.qt.common.icons import Icons
+from app.renderer.qt.common.notices import Notices
+from app.renderer.qt.common.tasks import TaskRunner
+from app.renderer.qt.common.whole_text import WholeText
+from app.renderer.qt.composer.attachments import ComposerAttachments
+from app.renderer.qt.composer.queue import MessageQueue
+from app.renderer.qt.composer.turn import TurnController
+from app.renderer.qt.conversation.conversation import Conversation
+from app.renderer.qt.conversation.current_session import CurrentSession
+from app.renderer.qt.conversation.export import ChatExport
+from app.renderer.qt.conversation.row_views import RowViews
+from app.renderer.qt.conversation.schedulers import ConversationScheduler
+from app.renderer.qt.conversation.search import ConversationSearch
+from app.renderer.qt.conversation.timeline_model import TimelineModel
+from app.renderer.qt.conversation.view_memory import ViewMemory
+from app.renderer.qt.inspector.inspector import InspectorModel
+from app.renderer.qt.inspector.trace_view import TraceViewer
+from app.renderer.qt.sessions.attention import Attention
+from app.renderer.qt.sessions.session_header import SessionHeader
+from app.renderer.qt.sessions.session_list import SessionList
+from app.renderer.qt.settings.app_settings import AppSettings
+from app.renderer.qt.settings.dialog import SettingsView
+from app.renderer.qt.terminals.access import TerminalAccess
+from app.renderer.qt.terminals.painted_types import PaintedTypes
+from app.renderer.qt.terminals.panel import UserTerminalsView
+
+
+class _Decorations:
+    """What rows look up in other views (the RowDecorations protocol)."""
+
+    def __init__(self, attachments: AttachmentController, files: FileChanges) -> None:
+        self._attachments = attachments
+        self._files = files
+
+    def attachment_cards(self, attachments: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return self._attachments.attachment_cards(attachments)
+
+    def inline_images(self, uris: list[str]) -> list[dict[str, Any]]:
+        return self._attachments.inline_images(uris)
+
+    def files_changed(self, turn_id: str) -> list[dict[str, Any]]:
+        return self._files.files_changed(turn_id)
+
+
+class ChatObjects(QObject):
+    def __init__(
+        self,
+        host: HostApi,
+        *,
+        reduced_motion: bool = False,
+        color_scheme: str = "system",
+        font_scale: float = 1.0,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        sessions_host = host.sessions
+        self.host = host
+        notify = bool(host.settings.notifications().get("desktop", True))
+        self.app = AppSettings(reduced_motion, color_scheme, self, font_scale, notify)
+        self.icons = Icons(self)
+        self.painted_types = PaintedTypes(self)
+        self.whole_text = WholeText(self)
+        self.diffs = DiffRenderer(self)
+        self.tasks = TaskRunner(self)
+        self.notices = Notices(self)
+        self.tasks.failed.connect(self.notices.show)
+        self.attachments = AttachmentController(host.attachments, self.tasks, self)
+        self.files = FileChanges(host.files, sessions_host, self.notices, self)
+        views = RowViews(Presenter(), _Decorations(self.attachments, self.files), self)
+        self.model = TimelineModel(views, self)
+        self.scheduler = ConversationScheduler(self.model, self)
+        self.session = CurrentSession(
+            sessions_host, self.model, self.tasks, self.notices, self, agents=host.agents
+        )
+        self.agents = AgentPicker(host.agents, sessions_host, self.session, self.tasks, self)
+        self.composer_files = ComposerAttachments(host.composer, self.session, self.tasks, self.notices, self)
+        self.sessions = SessionList(
+            sessions_host, host.stores, self.session, self.tasks, self.notices, self, agents=self.agents
+        )
+        self.agents.changed.connect(self.sessions.changed)  # the rows' agent marks
+        self.attention = Attention(
+            sessions_host,
+            self.sessions.title_of,
+            self,
+            lambda: self.app.notify,
+            desktop=host.notifications,
+            tasks=self.tasks,
+        )
+        self.attention.openRequested.connect(self._open_notified)
+        self.agent = AgentStatus(sessions_host, self.session, self.tasks, self.notices, self)
+        self.header = SessionHeader(
+            sessions_host, self.session, self.sessions, self.tasks, self.notices, self
+        )
+        self.queue = MessageQueue(host.stores.queues, self)
+        self.turn = TurnController(
+            sessions_host,
+            host.stores.drafts,
+            self.session,
+            self.composer_files,
+            self.notices,
+            self.tasks,
+            self.queue,
+            self,
+        )
+        self.conversation = Conversation(self.session, host.links, self.notices, self)
+        self.view_memory = ViewMemory(host.stores.views, self.session, self.model, self)
+        self.session.reopen = self.view_memory.open_chat
+        self.search = ConversationSearch(self.session, self.model, self)
+        self.inspector = InspectorModel(host.inspector, self.notices, self.tasks, self)
+        self.trace_view = TraceViewer(host.inspector, self.session, self.notices, self.tasks, self)
+        self.export = ChatExport(
+            host.exports, self.session, lambda: self.header.title, self.notices, self.tasks, self
+        )
+        self.proposal_cards = ProposalCards(host, sessions_host, self.session, self.notices, self)
+        self.attachments.files.open_link = self.conversation.openLink
+        self.sign_in = SignIn(host.sign_in, sessions_host, self.session, self.tasks, self)
+        self.user_terminals = UserTerminalsView(host.terminals, self.session, self.notices, self)
+        self.terminal_access = TerminalAccess(host.terminal_access, self.tasks, self)
+        self.settings = SettingsView(host.settings, self.app, self.tasks, self)
+        self.agent_settings = AgentSettingsView(host.agent_settings, self.tasks, self)
+        self.agent.changed.connect(self.terminal_access.refresh)  # which agent runs decides the way in
+        self.session.shown.connect(self.attachments.on_shown)
+        self.session.shown.connect(self.files.on_shown)
+        self.turn.messageSent.connect(self.sessions.message_sent)
+        self.turn.draftChanged.connect(self.sessions.changed)  # a chat left with a draft is listed
+        self.attachments.statesChanged.connect(
+            lambda: self.model.refresh(
+                lambda row: row.kind in ATTACHMENT_KINDS or row.kind == "assistant-text"
+            )
+        )
+        self.files.changed.connect(lambda _turn: self.model.refresh(lambda row: row.kind == "turn-footer"))
+        self.app.darkChanged.connect(self._on_dark)
+        self.notices.show_problems(host.problems.reported())  # found at startup: shown as the window opens
+        self._stop_problems = host.problems.subscribe(lambda problem: self.notices.show_problems([problem]))
+
+    def _open_notified(self, key: str) -> None:
+        """A notification was clicked: its chat is shown (the window brings itself up: gui.py)."""
+        if key != self.session.sessionKey:
+            self.session.openSession(key)
+
+    def _on_dark(self) -> None:
+        """Code blocks already shown are highlighted again for the new theme."""
+        if self.model.views.presenter.set_dark(self.app.dark):
+            self.model.refresh(lambda row: row.kind in ("assistant-text", "user"), rebuild=True)
+
+    def context(self) -> dict[str, QObject]:
+        """What QML binds to, by context property name."""
+        return {
+            "app": self.app,
+            "icons": self.icons,
+            "paintedTypes": self.painted_types,
+            "wholeText": self.whole_text,
+            "diffs": self.diffs,
+            "signIn": self.sign_in,
+            "session": self.session,
+            "sessions": self.sessions,
+            "agent": self.agent,
+            "sessionHeader": self.header,
+            "turn": self.turn,
+            "queue": self.queue,
+            "viewState": self.view_memory,
+            "traceView": self.trace_view,
+            "notices": self.notices,
+            "conversation": self.conversation,
+            "search": self.search,
+            "chatExport": self.export,
+            "inspector": self.inspector,
+            "timeline": self.model,
+            "terminals": self.scheduler,
+            "fileChanges": self.files,
+            "attachments": self.attachments,
+            "composerFiles": self.composer_files,
+            "userTerminals": self.user_terminals,
+            "terminalAccess": self.terminal_access,
+            "proposalCards": self.proposal_cards,
+            "settings": self.settings,
+            "agentSettings": self.agent_settings,
+            "agents": self.agents,
+        }
+
+    @Slot()
+    def after_frame(self) -> None:
+        """The window drew a frame: deferred work for what it showed (reveal, terminals, attachments)."""
+        self.scheduler.after_frame()
+        self.attachments.after_frame()
+        self.search.after_frame()
+
+    def start(self) -> None:
+        self.session.start()
+
+    async def shutdown(self) -> None:
+        self.turn.stash_draft()
+        self.view_memory.flush()
+        self.user_terminals.shutdown()
+        self._stop_problems()
+        self.tasks.close()
+        await self.host.notifications.close()
+        await self.host.sessions.shutdown()
