@@ -60,7 +60,7 @@ class Window:
     def __init__(self, host: Host) -> None:
         from PySide6 import QtQuick  # noqa: F401 - needed before load() for a QQuickWindow root
         from PySide6.QtCore import QUrl
-        from PySide6.QtQml import QQmlApplicationEngine, qmlRegisterSingletonType
+        from PySide6.QtQml import QQmlApplicationEngine
         from PySide6.QtQuickControls2 import QQuickStyle
 
         if not os.environ.get("QT_QUICK_CONTROLS_STYLE"):  # a user's own choice of style still wins
@@ -88,10 +88,7 @@ class Window:
         )
         self.warnings: list[str] = []
         self.engine.warnings.connect(lambda errors: self.warnings.extend(e.toString() for e in errors))
-        qml = qml_dir()
-        for singleton in ("Theme", "SpinnerClock"):
-            url = QUrl.fromLocalFile(str(qml / f"{singleton}.qml"))
-            qmlRegisterSingletonType(url, "ClawQt", 1, 0, singleton)
+        qml = qml_dir()  # each feature folder's qmldir names its types (common/qmldir the singletons)
         for name, qobject in self.objects.context().items():
             self.engine.rootContext().setContextProperty(name, qobject)
         self.engine.addImageProvider(IMAGE_PROVIDER, MemoryImages(self.objects.attachments.image))
@@ -106,6 +103,10 @@ class Window:
         self.root.frameSwapped.connect(self.objects.after_frame)
         self.root.afterAnimating.connect(self.objects.whole_text.before_sync)
         self.objects.attention.openRequested.connect(lambda _key: self.bring_up())
+
+    def singleton(self, name: str) -> Any:
+        """A QML singleton of the window (`theme`, `spinnerClock`), as Main.qml exposes it."""
+        return self.root.property(name)
 
     def bring_up(self) -> None:
         """Show the window above the others with the keyboard (a clicked notification)."""

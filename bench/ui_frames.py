@@ -61,7 +61,7 @@ async def _while_streaming(window: Any) -> float:
     started, frames[:], flushes[:] = time.perf_counter(), [], []
     await until(lambda: ended, 120)
     took = time.perf_counter() - started
-    steps = window.engine.singletonInstance("ClawQt", "Theme").property("spinnerSteps")
+    steps = window.singleton("theme").property("spinnerSteps")
     return len(frames) / (len(flushes) + steps * took + 3)
 
 
@@ -77,7 +77,7 @@ async def _spinning(window: Any) -> float:
     started = time.perf_counter()
     await asyncio.sleep(SPIN_S)  # the span in which frames are counted
     took = time.perf_counter() - started
-    steps = window.engine.singletonInstance("ClawQt", "Theme").property("spinnerSteps")
+    steps = window.singleton("theme").property("spinnerSteps")
     objects.turn.stop()
     await until(lambda: ended or not objects.session.busy, 30)
     return len(frames) / (steps * took + 2)

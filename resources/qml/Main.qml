@@ -1,6 +1,11 @@
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
+import "cards"
+import "common"
+import "composer"
+import "conversation"
+import "sessions"
 
 ApplicationWindow {
     id: window
@@ -26,6 +31,9 @@ ApplicationWindow {
     readonly property color linkColour: Theme.accent
     onLinkColourChanged: app.setLinkColour(linkColour)
     readonly property bool darkTheme: Theme.dark
+    // the window's singletons (common/qmldir), as Python reaches them (`Window.singleton`)
+    readonly property QtObject theme: Theme
+    readonly property QtObject spinnerClock: SpinnerClock
     onDarkThemeChanged: app.setDark(darkTheme)  // code blocks are highlighted for the theme
     palette.mid: Theme.border
     palette.light: Theme.controlLight
@@ -125,7 +133,7 @@ ApplicationWindow {
                     active: signIn.shown
                     visible: active
                     Layout.fillWidth: true; Layout.fillHeight: true
-                    source: active ? paintedTypes.withTerminalScreen("SignInPanel.qml") : ""
+                    source: active ? paintedTypes.withTerminalScreen("agents/SignInPanel.qml") : ""
                 }
                 Rectangle {
                     objectName: "noticeBar"
@@ -173,7 +181,7 @@ ApplicationWindow {
                 visible: active
                 SplitView.preferredHeight: 300
                 SplitView.minimumHeight: 140
-                source: active ? paintedTypes.withTerminalScreen("TerminalPanel.qml") : ""
+                source: active ? paintedTypes.withTerminalScreen("terminals/TerminalPanel.qml") : ""
                 Connections { target: terminalPanel.item; function onHideRequested() { window.hideTerminals() } }
             }
             Loader {  // the protocol inspector (F12), built the first time it opens
@@ -183,7 +191,7 @@ ApplicationWindow {
                 visible: active
                 SplitView.preferredHeight: 280
                 SplitView.minimumHeight: 160
-                source: active ? "InspectorPanel.qml" : ""
+                source: active ? "inspector/InspectorPanel.qml" : ""
                 Connections { target: inspectorPanel.item; function onHideRequested() { inspector.setOpen(false) } }
             }
         }
@@ -253,12 +261,12 @@ ApplicationWindow {
     Loader {  // made on first use: nothing of Settings costs the window's start
         id: settingsLoader
         active: false
-        source: active ? "SettingsDialog.qml" : ""
+        source: active ? "settings/SettingsDialog.qml" : ""
     }
     Loader {  // made on first use, like Settings
         id: agentPickerLoader
         active: false
-        source: active ? "AgentPicker.qml" : ""
+        source: active ? "agents/AgentPicker.qml" : ""
     }
     function openAgentPicker() {
         agentPickerLoader.active = true

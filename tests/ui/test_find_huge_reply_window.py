@@ -78,7 +78,7 @@ def test_find_one_letter_in_an_8_mb_reply_keeps_memory_and_marks_bounded(ui):
         assert objects.model.row_at(row).kind == "assistant-text" and scope == "" and index == total - 1
         assert hops[-1][2] == total - MAX_HITS
         await ui.until(lambda: on_screen(window, ui.item(window, "moreLabel")))
-        current = QColor(window.engine.singletonInstance("ClawQt", "Theme").property("searchCurrent"))
+        current = QColor(window.singleton("theme").property("searchCurrent"))
         await ui.until(lambda: any(_marks(window)))  # the matches drawn are marked, none as current
         assert not [colour for marks in _marks(window) for *_, colour in marks if colour == current]
 

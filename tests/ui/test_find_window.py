@@ -35,7 +35,7 @@ def _shown_row(window, view_row: int) -> QQuickItem | None:
 
 
 def _current_colour(window) -> QColor:
-    return QColor(window.engine.singletonInstance("ClawQt", "Theme").property("searchCurrent"))
+    return QColor(window.singleton("theme").property("searchCurrent"))
 
 
 def test_find_counts_every_match_goes_through_them_newest_first_and_marks_the_current_one(ui):

@@ -206,7 +206,7 @@ def test_every_spinner_steps_on_one_clock_and_the_clock_stops_with_the_turn(ui):
         await ui.until(lambda: window.objects.session.busy)
         arcs = lambda: find_all(window.root.contentItem(), "spinnerArc")  # noqa: E731
         await ui.until(lambda: len([a for a in arcs() if a.isVisible()]) >= 2)
-        clock = window.engine.singletonInstance("ClawQt", "SpinnerClock")
+        clock = window.singleton("spinnerClock")
         spinners = [a.parentItem() for a in arcs()]  # kept: their wrappers must outlive the timers'
         timers = [t for owner in [*spinners, clock] for t in owner.findChildren(QObject, "spinnerTimer")]
         running = [t for t in timers if t.property("running")]
@@ -242,7 +242,7 @@ def test_while_a_reply_streams_the_spinner_steps_in_frames_drawn_anyway(ui):
     async def scenario():
         window = await ui.open(scripted_agent_argv())
         objects = window.objects
-        clock = window.engine.singletonInstance("ClawQt", "SpinnerClock")
+        clock = window.singleton("spinnerClock")
         due_s = (clock.property("interval") - clock.property("rideEarly")) / 1000
         flushes: list[float] = []
         steps: list[float] = []
@@ -760,7 +760,7 @@ def test_the_agents_mark_is_its_initials_on_a_colour_from_its_name(ui):
         (text,) = find_all(avatar, "agentAvatarInitials")
         assert text.property("text") == initials(label) == "S"
         palette = QColor(avatar.property("color"))
-        theme = window.engine.singletonInstance("ClawQt", "Theme")
+        theme = window.singleton("theme")
         theme_colours = [QColor(c) for c in theme.property("avatarColours").toVariant()]
         assert len(theme_colours) == PALETTE_SIZE
         assert palette == theme_colours[colour_index(label)]

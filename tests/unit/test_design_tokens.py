@@ -45,7 +45,7 @@ def design_literals(text: str) -> list[str]:
 
 
 def test_every_view_takes_its_colours_spacing_radii_and_text_sizes_from_the_theme():
-    files = sorted(p for p in QML.glob("*.qml") if p.name != THEME)
+    files = sorted(p for p in QML.rglob("*.qml") if p.name != THEME)
     assert len(files) > 20  # the glob found the views
     literals = {p.name: design_literals(p.read_text()) for p in files}
     assert {name: found for name, found in literals.items() if found} == {}

@@ -87,7 +87,7 @@ def _problem(obj: QmlObject) -> str:
 
 
 def test_no_view_draws_a_chosen_string_as_rich_text():
-    files = sorted(QML.glob("*.qml"))
+    files = sorted(QML.rglob("*.qml"))
     assert len(files) > 20  # the glob found the views
     problems = {p.name: plain_text_problems(p.read_text()) for p in files}
     assert {name: found for name, found in problems.items() if found} == {}

@@ -1,0 +1,139 @@
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+import "../common"
+
+// One tool call: kind, title, status; when expanded its input, diffs, output (whitespace kept), locations
+// and, for terminal tools, the agent's description above the rendered terminal with its working directory
+// and exit pill.
+Rectangle {
+    id: card
+    objectName: "toolCard"
+    required property var tool
+    property int rowIndex: -1  // the view row of the tool's row (toggles go through it)
+    implicitHeight: column.implicitHeight + 2 * Theme.gap
+    radius: Theme.radius
+    color: Theme.surface
+    border.color: Theme.border
+    Shadow { radius: card.radius }
+
+    ColumnLayout {
+        id: column
+        x: Theme.gap; y: Theme.gap
+        width: card.width - 2 * Theme.gap
+        spacing: Theme.spaceTight
+        RowLayout {
+            Layout.fillWidth: true
+            ToolButton {
+                id: toggle
+                objectName: "toolToggle"
+                contentItem: Row {
+                    spacing: Theme.spaceSmall
+                    Text { textFormat: Text.PlainText; text: icons.glyph(card.tool.expanded ? "chevron-down" : "chevron-right")
+                           font.family: icons.family; font.pixelSize: Theme.fontMedium; color: Theme.muted
+                           anchors.verticalCenter: parent.verticalCenter }
+                    Text { textFormat: Text.PlainText; objectName: "toolKindIcon"; text: icons.toolKind(card.tool.toolKind)
+                           font.family: icons.family; font.pixelSize: Theme.fontTitle; color: Theme.text
+                           anchors.verticalCenter: parent.verticalCenter
+                           Accessible.name: card.tool.toolKind }
+                }
+                Accessible.name: (card.tool.expanded ? "Collapse " : "Expand ") + card.tool.title
+                onClicked: timeline.toggle(card.rowIndex, card.tool.id, card.tool.expanded)
+            }
+            Text {
+                textFormat: Text.PlainText
+                Layout.fillWidth: true
+                text: card.tool.title
+                elide: Text.ElideRight
+                font.family: card.tool.toolKind === "execute" ? Theme.mono : Qt.application.font.family
+                color: Theme.text
+            }
+            Text {
+                textFormat: Text.PlainText
+                objectName: "toolDuration"
+                visible: text !== ""
+                text: card.tool.duration || ""
+                color: Theme.muted; font.pixelSize: Theme.fontTiny
+                Accessible.name: "took " + text
+            }
+            StatusPill {
+                objectName: "statusPill"
+                status: card.tool.status
+                label: card.tool.statusLabel
+            }
+        }
+        Text {  // the agent's `error` for the call: shown whether the card is open or not
+            objectName: "toolError"
+            visible: !!card.tool.error
+            Layout.fillWidth: true
+            text: card.tool.error || ""
+            textFormat: Text.PlainText
+            color: Theme.danger
+            wrapMode: Text.Wrap
+            maximumLineCount: 6; elide: Text.ElideRight
+            Accessible.name: "Error: " + text
+        }
+        Loader {
+            Layout.fillWidth: true
+            active: card.tool.expanded
+            visible: active
+            sourceComponent: ColumnLayout {
+                spacing: Theme.spaceTight
+                Text { textFormat: Text.PlainText; visible: card.tool.locations.length > 0 && card.tool.diffs.length === 0; text: card.tool.locations.join("  \u00b7  ")
+                       color: Theme.muted; font.pixelSize: Theme.fontTiny; elide: Text.ElideMiddle; Layout.fillWidth: true }
+                TextEdit {  // the agent's description of the command stays above its terminal (seed 004)
+                    objectName: "toolDescription"
+                    onTextChanged: if (search.isActive) search.watch(this)
+                    visible: !!card.tool.description
+                    Layout.fillWidth: true
+                    text: card.tool.description || ""
+                    textFormat: TextEdit.PlainText
+                    readOnly: true; selectByMouse: true
+                    color: Theme.text
+                    wrapMode: TextEdit.Wrap
+                }
+                Loader {  // the terminal card, or the ```console fallback shown the same way
+                    id: terminalLoader
+                    Layout.fillWidth: true
+                    readonly property var screen: card.tool.terminal ? card.tool.terminal : card.tool.console
+                    readonly property bool running: !!card.tool.terminal
+                                                    && (card.tool.status === "running" || card.tool.status === "pending")
+                    active: screen !== null && screen !== undefined
+                    visible: active
+                    source: active ? paintedTypes.withTerminalScreen("TerminalView.qml") : ""
+                    onLoaded: {
+                        item.terminal = Qt.binding(() => terminalLoader.screen)
+                        item.toolId = Qt.binding(() => card.tool.id)
+                        item.running = Qt.binding(() => terminalLoader.running)
+                    }
+                }
+                Text {
+                    visible: card.tool.input !== "" && card.tool.toolKind !== "execute"
+                             && !(card.tool.toolKind === "edit" && (card.tool.output !== "" || card.tool.diffs.length > 0))
+                    Layout.fillWidth: true
+                    text: card.tool.input
+                    font.family: Theme.mono; font.pixelSize: Theme.fontTiny
+                    color: Theme.muted
+                    wrapMode: Text.WrapAnywhere
+                    textFormat: Text.PlainText
+                    maximumLineCount: 12; elide: Text.ElideRight
+                }
+                Repeater {  // each diff the tool sent, as a real unified diff
+                    model: card.tool.diffs
+                    DiffView { required property string modelData; diff: modelData; Layout.fillWidth: true }
+                }
+                TextEdit {
+                    visible: card.tool.output !== "" && !card.tool.terminal && !card.tool.console
+                    Layout.fillWidth: true
+                    text: card.tool.output
+                    textFormat: TextEdit.PlainText
+                    onTextChanged: { wholeText.keep(this); if (search.isActive) search.watch(this) }  // drawn whole (see TextBlocks.qml)
+                    readOnly: true; selectByMouse: true
+                    font.family: Theme.mono; font.pixelSize: Theme.fontSmall
+                    color: Theme.text
+                    wrapMode: TextEdit.WrapAnywhere
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,300 @@
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+import "../common"
+
+// Multi-line composer: Enter sends, Shift+Enter adds a line, Esc stops a running turn; slash-command
+// completion from the agent's commands; `@` mentions files under the session's folder; files come in
+// by the Attach button, drag-and-drop and paste (removable chips above the text); the draft is saved
+// per session.
+Rectangle {
+    id: root
+    property alias input: input
+    implicitHeight: Math.min(220, input.implicitHeight + 2 * Theme.gap) + 2 * Theme.gap
+                    + (chips.visible ? chips.implicitHeight + Theme.gap : 0)
+    color: dropArea.containsDrag ? Theme.dropTarget : Theme.window
+    // the `@word` being typed just before the cursor, or "" (no mention in progress)
+    readonly property string mentionQuery: {
+        var before = input.text.substring(0, input.cursorPosition)
+        var match = before.match(/(^|\s)@([^\s@]*)$/)
+        return match ? match[2] : ""
+    }
+    readonly property bool mentioning: {
+        var before = input.text.substring(0, input.cursorPosition)
+        return /(^|\s)@([^\s@]*)$/.test(before) && input.activeFocus
+    }
+    readonly property var mentionMatches: mentioning ? composerFiles.mentionCandidates(mentionQuery) : []
+
+    DropArea {
+        id: dropArea
+        objectName: "composerDropArea"
+        anchors.fill: parent
+        keys: ["text/uri-list"]
+        onDropped: (drop) => { composerFiles.addUrls(drop.urls); drop.accept(Qt.CopyAction) }
+    }
+
+    Popup {
+        id: mentionPopup
+        objectName: "mentionCompletion"
+        y: -height - Theme.spaceTight
+        x: Theme.pad
+        width: Math.min(root.width - 2 * Theme.pad, 520)
+        height: Math.min(260, mentionList.contentHeight + Theme.gap)
+        visible: root.mentionMatches.length > 0
+        closePolicy: Popup.NoAutoClose
+        padding: Theme.spaceTight
+        background: Elevated {}
+        ListView {
+            id: mentionList
+            objectName: "mentionList"
+            anchors.fill: parent
+            model: root.mentionMatches
+            currentIndex: 0
+            clip: true
+            delegate: ItemDelegate {
+                required property var modelData
+                width: mentionList.width
+                highlighted: ListView.isCurrentItem
+                text: modelData
+                font.family: Theme.mono
+                background: Rectangle { radius: Theme.radiusSmall; color: parent.highlighted ? Theme.selection : "transparent" }
+                contentItem: Text { textFormat: Text.PlainText; text: parent.text; font: parent.font; color: Theme.text; elide: Text.ElideMiddle }
+                onClicked: root.mention(modelData)
+            }
+        }
+    }
+    readonly property var matches: {
+        var text = input.text
+        if (text.length === 0 || text[0] !== "/" || text.indexOf(" ") >= 0) return []
+        var typed = text.substring(1).toLowerCase()
+        return sessionHeader.commands.filter(c => c.name.toLowerCase().indexOf(typed) === 0)
+    }
+
+    Popup {
+        id: completion
+        objectName: "slashCompletion"
+        y: -height - Theme.spaceTight
+        x: Theme.pad
+        width: Math.min(root.width - 2 * Theme.pad, 480)
+        height: Math.min(240, commandList.contentHeight + Theme.gap)
+        visible: root.matches.length > 0 && input.activeFocus
+        closePolicy: Popup.NoAutoClose
+        padding: Theme.spaceTight
+        background: Elevated {}
+        ListView {
+            id: commandList
+            objectName: "slashList"
+            anchors.fill: parent
+            model: root.matches
+            currentIndex: 0
+            clip: true
+            delegate: ItemDelegate {
+                required property var modelData
+                required property int index
+                width: commandList.width
+                highlighted: ListView.isCurrentItem
+                // a light selection, not the style's saturated highlight: the hint and the description
+                // keep their own colours and stay readable on it (checked by contrast in the tests)
+                background: Rectangle {
+                    objectName: "slashItemBackground"
+                    radius: Theme.radiusSmall
+                    color: parent.highlighted ? Theme.selection : "transparent"
+                }
+                contentItem: Column {
+                    Text { textFormat: Text.PlainText; objectName: "slashItemName"
+                           text: "/" + modelData.name + (modelData.hint ? "  " + modelData.hint : "")
+                           color: Theme.text; font.family: Theme.mono }
+                    Text { textFormat: Text.PlainText; objectName: "slashItemDescription"
+                           text: modelData.description; color: Theme.muted; font.pixelSize: Theme.fontTiny
+                           visible: text.length > 0; elide: Text.ElideRight; width: commandList.width - 2 * Theme.gap }
+                }
+                onClicked: root.complete(modelData.name)
+            }
+        }
+    }
+
+    Flow {
+        id: chips
+        objectName: "attachmentChips"
+        visible: composerFiles.count > 0
+        x: Theme.gap; y: Theme.gap
+        width: parent.width - 2 * Theme.gap
+        spacing: Theme.gap
+        Repeater {
+            model: composerFiles.items
+            Rectangle {
+                id: chip
+                required property var modelData
+                objectName: "attachmentChip"
+                radius: Theme.radius / 2
+                color: Theme.chip
+                border.color: Theme.border
+                implicitWidth: chipRow.implicitWidth + Theme.gap
+                implicitHeight: chipRow.implicitHeight + Theme.spaceSmall
+                Accessible.name: "Attached " + modelData.name
+                RowLayout {
+                    id: chipRow
+                    x: Theme.spaceTight; y: Theme.spaceHair
+                    Image { visible: chip.modelData.thumbnail !== ""; source: chip.modelData.thumbnail
+                            objectName: "chipThumbnail"
+                            Layout.preferredWidth: 40; Layout.preferredHeight: 40
+                            fillMode: Image.PreserveAspectFit; cache: false
+                            HoverHandler { id: thumbHover }
+                            PlainToolTip { visible: thumbHover.hovered; text: chip.modelData.name } }
+                    Text { visible: chip.modelData.thumbnail === ""; text: chip.modelData.name; color: Theme.text
+                           font.pixelSize: Theme.fontSmall; elide: Text.ElideMiddle; Layout.maximumWidth: 220
+                           textFormat: Text.PlainText }
+                    ToolButton { objectName: "removeChip"
+                                 contentItem: IconLabel { icon: "close"; iconSize: Theme.fontSmall; color: Theme.text }
+                                 Accessible.name: "Remove " + chip.modelData.name
+                                 onClicked: composerFiles.remove(chip.modelData.id) }
+                }
+            }
+        }
+    }
+
+    RowLayout {
+        anchors.fill: parent
+        anchors.margins: Theme.gap
+        anchors.topMargin: Theme.gap + (chips.visible ? chips.implicitHeight + Theme.gap : 0)
+        ToolButton {  // "+" as in most chat apps: the tooltip and the accessible name say what it does
+            objectName: "attachButton"
+            contentItem: IconLabel { icon: "add"; iconSize: Theme.iconLarge; color: Theme.text }
+            Layout.alignment: Qt.AlignBottom
+            Accessible.name: "Attach files"
+            ToolTip.visible: hovered; ToolTip.text: "Attach files (or drop them here, or paste an image)"
+            onClicked: composerFiles.chooseFiles()
+        }
+        ScrollView {
+            Layout.fillWidth: true
+            Layout.fillHeight: true
+            TextArea {
+                textFormat: TextEdit.PlainText
+                id: input
+                objectName: "composerInput"
+                placeholderText: session.readOnly ? "A replayed trace is read-only: Close replay to write again"
+                                 : session.busy ? "The agent is working\u2026 (Enter queues a message, Esc stops)"
+                                 : "Message the agent (Enter to send, Shift+Enter for a new line)"
+                wrapMode: TextArea.Wrap
+                text: turn.draft  // then kept in step by the Connections below (typing ends a binding)
+                Accessible.name: "Message"
+                onTextChanged: turn.setDraft(text)
+                Keys.onPressed: (event) => {
+                    if (event.matches(StandardKey.Paste) && composerFiles.pasteFromClipboard()) {
+                        event.accepted = true  // an image or copied files became attachments
+                    } else if (mentionPopup.visible && (event.key === Qt.Key_Down || event.key === Qt.Key_Up)) {
+                        mentionList.currentIndex = Math.max(0, Math.min(root.mentionMatches.length - 1,
+                            mentionList.currentIndex + (event.key === Qt.Key_Down ? 1 : -1)))
+                        event.accepted = true
+                    } else if (mentionPopup.visible && (event.key === Qt.Key_Tab
+                               || ((event.key === Qt.Key_Return || event.key === Qt.Key_Enter)
+                                   && !(event.modifiers & Qt.ShiftModifier)))) {
+                        root.mention(root.mentionMatches[Math.max(0, mentionList.currentIndex)])
+                        event.accepted = true
+                    } else if (completion.visible && (event.key === Qt.Key_Down || event.key === Qt.Key_Up)) {
+                        commandList.currentIndex = Math.max(0, Math.min(root.matches.length - 1,
+                            commandList.currentIndex + (event.key === Qt.Key_Down ? 1 : -1)))
+                        event.accepted = true
+                    } else if (completion.visible && (event.key === Qt.Key_Tab
+                               || ((event.key === Qt.Key_Return || event.key === Qt.Key_Enter)
+                                   && !(event.modifiers & Qt.ShiftModifier)))) {
+                        root.complete(root.matches[Math.max(0, commandList.currentIndex)].name)
+                        event.accepted = true
+                    } else if (event.key === Qt.Key_Up && !(event.modifiers & ~Qt.KeypadModifier)
+                               && (input.text === "" || (root.walkIndex >= 0 && input.text === root.walkText))) {
+                        root.walkPrompts(1)  // an empty composer walks this chat's earlier prompts
+                        event.accepted = true
+                    } else if (event.key === Qt.Key_Down && !(event.modifiers & ~Qt.KeypadModifier)
+                               && root.walkIndex >= 0 && input.text === root.walkText) {
+                        root.walkPrompts(-1)
+                        event.accepted = true
+                    } else if ((event.key === Qt.Key_Return || event.key === Qt.Key_Enter)
+                               && !(event.modifiers & Qt.ShiftModifier)) {
+                        root.send()
+                        event.accepted = true
+                    } else if (event.key === Qt.Key_Escape && session.busy) {
+                        turn.stop()
+                        event.accepted = true
+                    }
+                }
+            }
+        }
+        Spinner {
+            objectName: "workingIndicator"
+            visible: session.busy
+            Layout.alignment: Qt.AlignBottom
+            Layout.bottomMargin: Theme.spaceSmall
+            Accessible.name: "The agent is working"
+        }
+        Button {
+            id: sendButton
+            objectName: "sendButton"
+            // while a turn runs a message is queued (sent when the agent finishes): the button says so
+            readonly property bool queues: !session.readOnly && (session.busy || session.sessionKey === "")
+            visible: !session.busy || input.text.trim().length > 0 || composerFiles.count > 0
+            text: queues ? "Queue" : "Send"
+            Layout.alignment: Qt.AlignBottom
+            contentItem: IconLabel {
+                icon: sendButton.queues ? "list-ordered" : "send"
+                label: sendButton.text
+                color: sendButton.enabled ? Theme.text : Theme.muted
+            }
+            enabled: input.text.trim().length > 0 || composerFiles.count > 0
+            Accessible.name: queues ? "Queue message (sent when the agent finishes)" : "Send message"
+            ToolTip.visible: hovered && queues
+            ToolTip.text: session.sessionKey === "" ? "Sent as soon as the chat is open (Enter)"
+                                                    : "Sent when the agent finishes (Enter)"
+            onClicked: root.send()
+        }
+        Button {
+            id: stopButton
+            objectName: "stopButton"
+            visible: session.busy
+            text: "Stop"
+            Layout.alignment: Qt.AlignBottom
+            contentItem: IconLabel { icon: "debug-stop"; label: stopButton.text }
+            Accessible.name: "Stop the agent"
+            ToolTip.visible: hovered; ToolTip.text: "Stop (Esc)"
+            onClicked: turn.stop()
+        }
+    }
+
+    Connections {  // another session's draft, a cancelled queued message, a sent one
+        target: turn
+        function onDraftChanged() { if (input.text !== turn.draft) input.text = turn.draft }
+    }
+
+    // Up/Down in an empty composer: the chat's earlier prompts, newest first (like a shell's history).
+    // Walking goes on while the text is the prompt shown; typing anything makes it the user's draft.
+    property int walkIndex: -1  // -1: not walking; 0: the newest prompt
+    property string walkText: ""
+    function walkPrompts(step) {
+        if (input.text === "") walkIndex = -1
+        const next = walkIndex + step
+        if (next < 0) {  // past the newest: back to an empty composer
+            walkIndex = -1; walkText = ""; input.text = ""
+            return
+        }
+        const text = conversation.earlierPrompt(next)
+        if (text === "") return  // nothing older: the oldest stays
+        walkIndex = next; walkText = text; input.text = text
+        input.cursorPosition = input.length
+    }
+    function send() {  // while a turn runs, the message is queued (turn.py)
+        if (input.text.trim().length === 0 && composerFiles.count === 0) return
+        turn.send(input.text)
+        input.text = ""
+    }
+    function mention(relative) {
+        var before = input.text.substring(0, input.cursorPosition)
+        var after = input.text.substring(input.cursorPosition)
+        var start = before.lastIndexOf("@")
+        input.text = before.substring(0, start) + "@" + relative + " " + after
+        input.cursorPosition = start + relative.length + 2
+        composerFiles.addMention(relative)
+    }
+    function complete(name) {
+        input.text = "/" + name + " "
+        input.cursorPosition = input.text.length
+    }
+}

@@ -1,0 +1,101 @@
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+import "../cards"
+import "../common"
+
+// The end of an assistant turn: timing, the one copy action of the turn, and the files the agent
+// changed in it (each with its diff against what the agent last read, and a revert).
+Item {
+    id: root
+    required property int index
+    required property var footer
+    readonly property var files: footer.files || []
+    width: ListView.view ? ListView.view.width : 400
+    implicitHeight: column.implicitHeight + Theme.spaceTight
+    ColumnLayout {
+        id: column
+        x: Theme.gutter; y: Theme.spaceHair
+        width: root.width - x - Theme.pad
+        spacing: Theme.spaceHair
+        RowLayout {
+            Layout.fillWidth: true
+            ToolButton {
+                id: copy
+                property bool copied: false
+                contentItem: IconLabel { icon: copy.copied ? "check" : "copy"; label: copy.copied ? "Copied" : "Copy"
+                                         color: Theme.muted; iconSize: Theme.fontSmall
+                                         labelFont.pixelSize: Theme.fontTiny }
+                Accessible.name: "Copy the agent's reply"
+                onClicked: { conversation.copyTurn(root.index); copied = true }
+            }
+            ToolButton {
+                id: copyMarkdown
+                objectName: "copyTurnMarkdown"
+                property bool copied: false
+                contentItem: IconLabel { icon: copyMarkdown.copied ? "check" : "markdown"
+                                         label: copyMarkdown.copied ? "Copied" : "Copy as Markdown"
+                                         color: Theme.muted; iconSize: Theme.fontSmall
+                                         labelFont.pixelSize: Theme.fontTiny }
+                Accessible.name: "Copy the whole turn as Markdown, tools and their output included"
+                onClicked: { conversation.copyTurnMarkdown(root.index); copied = true }
+            }
+            Text { textFormat: Text.PlainText; objectName: "turnTiming"; text: root.footer.timing || ""; color: Theme.muted; font.pixelSize: Theme.fontTiny }
+            Item { Layout.fillWidth: true }
+        }
+        Rectangle {
+            objectName: "filesChanged"
+            visible: root.files.length > 0
+            Layout.fillWidth: true
+            implicitHeight: filesColumn.implicitHeight + 2 * Theme.gap
+            radius: Theme.radius / 2
+            color: "transparent"
+            border.color: Theme.border
+            ColumnLayout {
+                id: filesColumn
+                x: Theme.gap; y: Theme.gap
+                width: parent.width - 2 * Theme.gap
+                spacing: Theme.spaceHair
+                Text { textFormat: Text.PlainText; text: root.files.length === 1 ? "1 file changed" : root.files.length + " files changed"
+                       font.bold: true; font.pixelSize: Theme.fontSmall; color: Theme.text }
+                Repeater {
+                    model: root.files
+                    ColumnLayout {
+                        id: fileEntry
+                        required property var modelData
+                        property bool open: false
+                        Layout.fillWidth: true
+                        spacing: 0
+                        RowLayout {
+                            Layout.fillWidth: true
+                            ToolButton { id: diffToggle; objectName: "fileDiffToggle"
+                                         text: fileEntry.modelData.name
+                                         contentItem: IconLabel { icon: fileEntry.open ? "chevron-down" : "chevron-right"
+                                                                  label: diffToggle.text; iconSize: Theme.iconSmall
+                                                                  labelFont.pixelSize: Theme.fontSmall }
+                                         onClicked: fileEntry.open = !fileEntry.open
+                                         Accessible.name: (fileEntry.open ? "Hide" : "Show") + " the diff of "
+                                                          + fileEntry.modelData.name }
+                            Text { text: (fileEntry.modelData.created ? "created  " : "") + fileEntry.modelData.path
+                                   color: Theme.muted; font.pixelSize: Theme.fontTiny; elide: Text.ElideMiddle
+                                   Layout.fillWidth: true; textFormat: Text.PlainText }
+                            DiffCounts { added: fileEntry.modelData.added; removed: fileEntry.modelData.removed }
+                            ToolButton { objectName: "revertButton"; text: "Revert"
+                                         contentItem: IconLabel { icon: "discard"; label: "Revert"; color: Theme.text
+                                                                  iconSize: Theme.iconSmall; labelFont.pixelSize: Theme.fontTiny }
+                                         Accessible.name: "Revert the agent's change to " + fileEntry.modelData.name
+                                         onClicked: fileChanges.revert(root.footer.messageId, fileEntry.modelData.path) }
+                        }
+                        Loader {  // built when opened: a closed file costs nothing
+                            objectName: "fileDiff"
+                            active: fileEntry.open
+                            visible: active
+                            Layout.fillWidth: true
+                            sourceComponent: DiffView { diff: fileEntry.modelData.diff; showPath: false }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

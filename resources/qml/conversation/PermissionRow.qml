@@ -1,0 +1,142 @@
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+import "../common"
+
+// An inline permission prompt, set apart from replies and tool cards while it waits (tinted, a coloured
+// edge, a shield and "Needs you"): the agent's options as buttons (Tab / arrows, Enter or Space, or the
+// option's number), answered once; afterwards it shows the choice.
+Item {
+    id: root
+    required property var permission
+    required property bool first
+    width: ListView.view ? ListView.view.width : 400
+    implicitHeight: box.implicitHeight + Theme.pad
+    readonly property bool pending: permission.status === "pending"
+
+    TurnGutter { first: root.first; height: parent.height }
+    Rectangle {
+        id: box
+        objectName: "permissionCard"
+        x: Theme.gutter; y: Theme.spaceTight
+        width: root.width - x - Theme.pad
+        implicitHeight: content.implicitHeight + 2 * Theme.pad
+        radius: Theme.radius
+        // waiting for the user: a tinted card with a coloured edge, unlike any tool card or reply
+        color: root.pending ? Theme.attention : Theme.surface
+        border.color: root.pending ? Theme.warning : Theme.border
+        border.width: root.pending ? 2 : 1
+        Shadow { level: root.pending ? 2 : 1 }
+        ColumnLayout {
+            id: content
+            x: Theme.pad; y: Theme.pad
+            width: parent.width - 2 * Theme.pad
+            spacing: Theme.gap
+            RowLayout {
+                Layout.fillWidth: true
+                spacing: Theme.gap
+                Text { textFormat: Text.PlainText; text: icons.glyph(root.pending ? "shield" : (root.permission.status === "cancelled"
+                                                                   ? "circle-slash" : "pass"))
+                       font.family: icons.family; font.pixelSize: Theme.fontTitle
+                       color: root.pending ? Theme.warning : Theme.muted
+                       Accessible.ignored: true }
+                Text { textFormat: Text.PlainText; text: root.permission.title; color: Theme.text; font.bold: true
+                       wrapMode: Text.Wrap; Layout.fillWidth: true
+                       Accessible.name: (root.pending ? "The agent asks permission: " : "Permission: ") + text }
+                Rectangle {
+                    objectName: "permissionWaiting"
+                    visible: root.pending
+                    radius: height / 2
+                    color: Theme.warning
+                    implicitWidth: waitingLabel.implicitWidth + Theme.pad
+                    implicitHeight: waitingLabel.implicitHeight + Theme.spaceTight
+                    Accessible.ignored: true
+                    Label { id: waitingLabel; textFormat: Text.PlainText; anchors.centerIn: parent; text: "Needs you"
+                            font.pixelSize: Theme.fontTiny; font.bold: true; color: Theme.textOnWarning }
+                }
+            }
+            // what the request itself says it would run (the title above is the agent's own summary)
+            ColumnLayout {
+                objectName: "permissionRequest"
+                visible: root.permission.requestText !== ""
+                Layout.fillWidth: true
+                spacing: Theme.spaceHair
+                Text {
+                    textFormat: Text.PlainText
+                    text: root.permission.requestKind === "command" ? "Runs exactly:" : "The request, as the agent sent it:"
+                    color: Theme.muted; font.pixelSize: Theme.fontTiny
+                }
+                Rectangle {
+                    Layout.fillWidth: true
+                    implicitHeight: requestText.implicitHeight + 2 * Theme.spaceSmall
+                    radius: Theme.radiusSmall
+                    color: Theme.codeBackground
+                    border.color: Theme.border
+                    TextEdit {
+                        id: requestText
+                        objectName: "permissionRequestText"
+                        x: Theme.spaceSmall; y: Theme.spaceSmall
+                        width: parent.width - 2 * Theme.spaceSmall
+                        textFormat: TextEdit.PlainText
+                        text: root.permission.requestText
+                        readOnly: true; selectByMouse: true
+                        wrapMode: TextEdit.WrapAnywhere
+                        font.family: Theme.mono; font.pixelSize: Theme.fontSmall
+                        color: Theme.text; selectionColor: Theme.highlight; selectedTextColor: Theme.textOnAccent
+                        Accessible.role: Accessible.StaticText
+                        Accessible.name: (root.permission.requestKind === "command" ? "Runs exactly: " : "Request: ") + text
+                    }
+                }
+            }
+            Flow {  // wraps: an agent may offer up to a hundred options (the main side keeps no more)
+                visible: root.pending
+                Layout.fillWidth: true
+                spacing: Theme.spaceSmall
+                Repeater {
+                    id: buttons
+                    model: root.permission.options
+                    Button {
+                        required property var modelData
+                        required property int index
+                        objectName: "permissionOption_" + modelData.optionId
+                        text: (index + 1) + ". " + modelData.name
+                        contentItem: ButtonText { elide: Text.ElideNone }
+                        highlighted: modelData.optionKind.indexOf("allow") === 0
+                        focusPolicy: Qt.StrongFocus
+                        Accessible.name: modelData.name
+                        onClicked: turn.answerPermission(root.permission.requestId, modelData.optionId)
+                        Keys.onReturnPressed: clicked()
+                        Keys.onEnterPressed: clicked()
+                        Keys.onRightPressed: nextItemInFocusChain(true).forceActiveFocus()
+                        Keys.onLeftPressed: nextItemInFocusChain(false).forceActiveFocus()
+                        Keys.onPressed: (event) => {  // 1-9: the option of that number, as labelled
+                            const chosen = event.key - Qt.Key_1
+                            if (event.key >= Qt.Key_1 && event.key <= Qt.Key_9 && chosen < buttons.count) {
+                                const option = root.permission.options[chosen]
+                                turn.answerPermission(root.permission.requestId, option.optionId)
+                                event.accepted = true
+                            }
+                        }
+                    }
+                }
+            }
+            Text {  // the agent offered more than the main side shows (those cannot be chosen)
+                textFormat: Text.PlainText
+                objectName: "permissionHidden"
+                visible: root.pending && root.permission.hiddenOptions > 0
+                text: root.permission.hiddenOptions.toLocaleString(Qt.locale(), "f", 0)
+                      + " more options not shown (the agent offered too many)"
+                color: Theme.muted; font.pixelSize: Theme.fontTiny
+            }
+            Text {
+                textFormat: Text.PlainText
+                visible: !root.pending
+                objectName: "permissionAnswer"
+                text: root.permission.status === "cancelled" ? "Cancelled"
+                      : "Answered: " + root.permission.selectedName
+                        + (root.permission.selectedMeaning ? " (" + root.permission.selectedMeaning + ")" : "")
+                color: Theme.muted
+            }
+        }
+    }
+}

@@ -1,0 +1,154 @@
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+import "../common"
+
+// Rendered markdown: prose blocks as rich text, code blocks in a box with a copy button. `blocks` is the
+// row's block model (Python): while a reply streams only the changed (last) block is updated and new
+// ones appended; finished blocks keep their items untouched. Text is set only once a block has its
+// width: rich text laid out at width 0 puts every character on a line of its own (quadratic in a run
+// without spaces). A "more" block says how much of a long reply is not rendered and offers the next part.
+ColumnLayout {
+    id: root
+    property var blocks: []
+    property color textColor: Theme.text
+    spacing: Theme.spaceSmall
+
+    Repeater {
+        model: root.blocks
+        delegate: Loader {
+            id: blockLoader
+            required property int index
+            required property string kind
+            required property string html
+            required property string code
+            required property string lang
+            required property string tail
+            Layout.fillWidth: true
+            sourceComponent: kind === "code" ? codeBlock : kind === "more" ? moreBlock : proseBlock
+        }
+    }
+
+    Component {
+        id: proseBlock
+        TextEdit {
+            objectName: "proseText"
+            // links take the application palette's colour when the text is parsed: a new link colour
+            // re-parses (the comment naming it changes the text)
+            property bool sized: !!parent && parent.width > 0  // changes once, not on every resize
+            text: sized ? parent.html + "<!--" + app.linkColour + "-->" : ""
+            textFormat: TextEdit.RichText
+            onTextChanged: { wholeText.keep(this); if (search.isActive) search.watch(this) }  // drawn whole: a culled block is redrawn whenever the list moves
+            readOnly: true
+            selectByMouse: true
+            wrapMode: TextEdit.Wrap
+            color: root.textColor
+            width: parent ? parent.width : 0
+            onLinkActivated: (link) => conversation.openLink(link)
+            HoverHandler { enabled: parent.hoveredLink !== ""; cursorShape: Qt.PointingHandCursor }
+            Accessible.role: Accessible.StaticText
+            Accessible.name: getText(0, length)
+        }
+    }
+
+    Component {
+        id: moreBlock
+        RowLayout {
+            id: more
+            property var source: parent
+            width: parent ? parent.width : 0
+            spacing: Theme.gap
+            Label {
+                objectName: "moreLabel"
+                Layout.fillWidth: true
+                text: more.source ? more.source.html : ""
+                textFormat: Text.PlainText
+                wrapMode: Text.Wrap
+                color: Theme.muted
+                font.italic: true
+            }
+            Button {
+                objectName: "showMore"
+                visible: !!more.source && more.source.lang !== ""  // a renderer to ask for more
+                text: "Show more"
+                Accessible.name: "Show more of this reply"
+                onClicked: root.blocks.showMore(more.source.index)
+            }
+        }
+    }
+
+    Component {
+        id: codeBlock
+        Rectangle {  // a header (the language, Copy) over the code
+            id: box
+            objectName: "codeBlock"
+            property var source: parent
+            width: parent ? parent.width : 0
+            implicitHeight: codeHeader.height + (codeText.visible ? codeText.implicitHeight : Theme.pad)
+                            + (codeTail.visible ? codeTail.implicitHeight : 0) + Theme.pad + 2 * Theme.gap
+            radius: Theme.radius / 2
+            color: Theme.codeBackground
+            border.color: Theme.border
+            Rectangle {
+                id: codeHeader
+                width: parent.width; height: copyButton.implicitHeight
+                radius: Theme.radius / 2
+                color: Theme.codeHeader
+                Text {
+                    textFormat: Text.PlainText
+                    objectName: "codeLanguage"
+                    anchors.left: parent.left; anchors.leftMargin: Theme.gap
+                    anchors.verticalCenter: parent.verticalCenter
+                    text: box.source && box.source.lang ? box.source.lang : "code"
+                    font.family: Theme.mono; font.pixelSize: Theme.fontTiny
+                    color: Theme.muted
+                }
+                ToolButton {
+                    id: copyButton
+                    objectName: "copyCode"
+                    anchors.right: parent.right
+                    anchors.verticalCenter: parent.verticalCenter
+                    property bool copied: false
+                    contentItem: IconLabel { icon: copyButton.copied ? "check" : "copy"
+                                             label: copyButton.copied ? "Copied" : "Copy"
+                                             color: Theme.muted; iconSize: Theme.fontSmall }
+                    font.pixelSize: Theme.fontTiny
+                    Accessible.name: "Copy code" + (box.source && box.source.lang ? " (" + box.source.lang + ")" : "")
+                    onClicked: { conversation.copyText(box.source.code); copied = true }
+                }
+            }
+            TextEdit {
+                id: codeText
+                objectName: "codeText"
+                visible: text !== ""
+                x: Theme.gap; y: codeHeader.height + Theme.gap
+                width: parent.width - 2 * Theme.gap
+                property bool sized: width > 0
+                text: box.source && sized ? box.source.html : ""
+                textFormat: TextEdit.RichText
+                onTextChanged: { wholeText.keep(this); if (search.isActive) search.watch(this) }
+                readOnly: true
+                selectByMouse: true
+                wrapMode: TextEdit.WrapAnywhere
+                font.family: Theme.mono
+                color: Theme.text
+            }
+            TextEdit {  // the lines still streaming, not highlighted until the block's next checkpoint
+                id: codeTail
+                objectName: "codeTail"
+                visible: text !== ""
+                x: codeText.x
+                y: codeText.visible ? codeText.y + codeText.implicitHeight : codeHeader.height + Theme.gap + Theme.pad
+                width: codeText.width
+                text: box.source && codeText.sized ? box.source.tail : ""
+                textFormat: TextEdit.RichText
+                onTextChanged: { wholeText.keep(this); if (search.isActive) search.watch(this) }
+                readOnly: true
+                selectByMouse: true
+                wrapMode: TextEdit.WrapAnywhere
+                font.family: Theme.mono
+                color: Theme.text
+            }
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+import "../common"
+
+// A thought: open while streaming, collapsed afterwards (the user's toggle wins).
+Item {
+    id: root
+    required property int index
+    required property var blocks
+    required property bool streaming
+    required property bool expanded
+    required property bool first
+    width: ListView.view ? ListView.view.width : 400
+    implicitHeight: column.implicitHeight + Theme.gap
+
+    function settle() { blocksView.ensurePolished(); column.ensurePolished() }  // Conversation.qml says why
+    TurnGutter { first: root.first; height: parent.height }
+    ColumnLayout {
+        id: column
+        x: Theme.gutter; y: Theme.spaceTight
+        width: Math.min(root.width - x - Theme.pad, Theme.proseWidth)  // lines a reader's eye can follow
+        ToolButton {
+            id: thoughtToggle
+            text: root.streaming ? "Thinking\u2026" : "Thought"
+            contentItem: IconLabel { icon: root.expanded ? "chevron-down" : "chevron-right"; label: thoughtToggle.text
+                                     color: Theme.muted; labelFont.italic: true }
+            Accessible.name: root.expanded ? "Collapse thought" : "Expand thought"
+            onClicked: timeline.toggle(root.index, "", root.expanded)
+        }
+        TextBlocks {
+            id: blocksView
+            visible: root.expanded
+            Layout.fillWidth: true
+            Layout.leftMargin: Theme.pad
+            blocks: root.expanded ? root.blocks : []
+            textColor: Theme.muted
+        }
+    }
+}

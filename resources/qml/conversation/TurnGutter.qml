@@ -1,0 +1,15 @@
+import QtQuick
+import "../common"
+
+// The identity column of an assistant turn: the agent's mark on the turn's first row only.
+Item {
+    property bool first: false
+    width: 40
+    AgentAvatar {  // the turn's own name says whose it is
+        objectName: "agentAvatar"
+        visible: parent.first
+        x: Theme.pad; y: Theme.spaceSmall
+        initials: agent.initials
+        colourIndex: agent.colourIndex
+    }
+}

@@ -1,0 +1,35 @@
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+import "../common"
+
+// The user's message: right-aligned bubble.
+Item {
+    id: root
+    required property var blocks
+    required property string text
+    required property bool optimistic
+    required property bool first
+    width: ListView.view ? ListView.view.width : 400
+    implicitHeight: bubble.y + bubble.height + Theme.spaceTight
+
+    Rectangle {
+        id: bubble
+        anchors.right: parent.right
+        anchors.rightMargin: Theme.pad
+        y: root.first ? Theme.pad : Theme.spaceHair
+        width: Math.min(root.width * 0.75, Math.max(60, prose.implicitWidth + 2 * Theme.pad))
+        height: prose.implicitHeight + 2 * Theme.gap + Theme.spaceHair
+        radius: Theme.radius
+        color: Theme.userBubble
+        opacity: root.optimistic ? 0.92 : 1.0
+        TextBlocks {
+            id: prose
+            x: Theme.pad; y: Theme.gap
+            width: parent.width - 2 * Theme.pad
+            blocks: root.blocks
+        }
+    }
+    Accessible.role: Accessible.Paragraph
+    Accessible.name: "You: " + root.text
+}

@@ -1,0 +1,138 @@
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+import "../common"
+
+// Sessions: the agent's (paged) plus the ones made here; heartbeat-only ones hidden. A spinner marks a
+// session whose turn runs, a dot one that finished unseen, "Needs you" one whose agent waits for a
+// permission answer (the request is shown when the chat is opened).
+Rectangle {
+    id: root
+    objectName: "sidebar"
+    color: Theme.sidebar
+    signal chooseAgent()  // New chat with… (the picker)
+    ColumnLayout {
+        anchors.fill: parent
+        anchors.margins: Theme.gap
+        RowLayout {
+            spacing: Theme.spaceHair
+            Button {
+                objectName: "newChatButton"
+                Layout.fillWidth: true
+                contentItem: IconLabel { icon: "add"; label: "New chat"; color: Theme.text }
+                onClicked: session.newChat()
+                Accessible.name: agents.count > 1 ? "New chat with " + agents.lastUsedName + " (Ctrl+N)"
+                                                  : "New chat (Ctrl+N)"
+                PlainToolTip { visible: parent.hovered && agents.count > 1; text: "New chat with " + agents.lastUsedName + " (Ctrl+N)" }
+            }
+            Button {
+                objectName: "chooseAgentButton"
+                visible: agents.choiceCount > 1
+                Layout.preferredWidth: implicitHeight  // a square beside New chat
+                contentItem: IconLabel { icon: "chevron-down"; color: Theme.text }
+                onClicked: root.chooseAgent()
+                Accessible.name: "New chat with another agent (Ctrl+Shift+N)"
+                ToolTip.visible: hovered
+                ToolTip.text: "New chat with… (Ctrl+Shift+N)"
+            }
+        }
+        ComboBox {
+            id: agentFilter
+            objectName: "agentFilter"
+            delegate: PlainChoice { box: agentFilter }
+            visible: agents.count > 1
+            Layout.fillWidth: true
+            model: agents.filterChoices
+            textRole: "text"
+            valueRole: "value"
+            currentIndex: Math.max(0, indexOfValue(sessions.agentFilter))
+            onActivated: sessions.setAgentFilter(currentValue)
+            Accessible.name: "Show the chats of: " + currentText
+        }
+        ListView {
+            id: sessionView
+            objectName: "sessionList"
+            Layout.fillWidth: true
+            Layout.fillHeight: true
+            clip: true
+            model: sessions.sessionModel
+            spacing: Theme.spaceHair
+            keyNavigationEnabled: true
+            onAtYEndChanged: if (atYEnd && sessions.hasMore) sessions.loadMore()
+            delegate: ItemDelegate {
+                id: entry
+                required property var modelData
+                width: sessionView.width
+                highlighted: modelData.current
+                // the open chat tinted, its text in the text colour (white on the accent was unreadable in
+                // the dark); the keyboard's place outlined
+                background: Rectangle {
+                    radius: Theme.radiusSmall
+                    color: entry.highlighted ? Theme.selection : entry.hovered ? Theme.hover : "transparent"
+                    border.color: entry.visualFocus ? Theme.accent : "transparent"
+                }
+                Accessible.name: "Session " + modelData.title + (modelData.live ? ", working" : "")
+                                 + (modelData.agentName ? ", with " + modelData.agentName : "")
+                                 + (modelData.needsYou ? ", needs you: " + modelData.needsYouWhy : "")
+                contentItem: RowLayout {
+                    AgentAvatar {  // the row's name says it
+                        objectName: "sessionAgentMark"
+                        visible: entry.modelData.agentInitials !== ""
+                        size: 18
+                        initials: entry.modelData.agentInitials
+                        colourIndex: entry.modelData.agentColour
+                        PlainToolTip { visible: markHover.hovered; text: entry.modelData.agentName }
+                        HoverHandler { id: markHover }
+                    }
+                    Spinner { visible: entry.modelData.live; size: Theme.iconSmall
+                              Accessible.ignored: true }  // the row's name says it
+                    Rectangle { visible: entry.modelData.unseen && !entry.modelData.live; width: 8; height: 8
+                                radius: Theme.radiusSmall; color: Theme.accent }
+                    Label { textFormat: Text.PlainText; text: entry.modelData.title; elide: Text.ElideRight; Layout.fillWidth: true
+                            color: Theme.text; font.bold: entry.modelData.needsYou }
+                    Rectangle {
+                        objectName: "needsYouMark"
+                        visible: entry.modelData.needsYou
+                        radius: height / 2
+                        color: Theme.warning
+                        implicitWidth: needsYouLabel.implicitWidth + Theme.pad
+                        implicitHeight: needsYouLabel.implicitHeight + Theme.spaceTight
+                        Accessible.ignored: true  // the row's name says it
+                        Label { id: needsYouLabel; textFormat: Text.PlainText; anchors.centerIn: parent; text: "Needs you"
+                                font.pixelSize: Theme.fontTiny; font.bold: true; color: Theme.textOnWarning }
+                    }
+                }
+                onClicked: session.openSession(modelData.key)
+                TapHandler { acceptedButtons: Qt.RightButton; onTapped: menu.popup() }
+                Keys.onPressed: (event) => {
+                    if (event.key === Qt.Key_F2) { renameDialog.key = modelData.key
+                        renameDialog.field.text = modelData.title; renameDialog.open(); event.accepted = true }
+                    else if (event.key === Qt.Key_Menu) { menu.popup(); event.accepted = true }
+                    else if (event.key === Qt.Key_Return || event.key === Qt.Key_Enter) {
+                        session.openSession(modelData.key); event.accepted = true }
+                }
+                Menu {
+                    id: menu
+                    background: Elevated { implicitWidth: 160 }
+                    MenuItem { text: "Rename"; onTriggered: { renameDialog.key = entry.modelData.key
+                               renameDialog.field.text = entry.modelData.title; renameDialog.open() } }
+                    MenuItem { text: "Close"; enabled: sessions.canClose
+                               onTriggered: sessions.close(entry.modelData.key) }
+                    MenuItem { text: "Delete"; enabled: sessions.canDelete
+                               onTriggered: sessions.delete(entry.modelData.key) }
+                }
+            }
+        }
+    }
+    Dialog {
+        id: renameDialog
+        property string key: ""
+        property alias field: nameField
+        title: "Rename session"
+        background: Elevated {}
+        standardButtons: Dialog.Ok | Dialog.Cancel
+        anchors.centerIn: Overlay.overlay
+        TextField { id: nameField; width: 260; onAccepted: renameDialog.accept() }
+        onAccepted: sessions.rename(key, nameField.text)
+    }
+}
