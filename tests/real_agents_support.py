@@ -1,5 +1,5 @@
 """Install and locate real ACP agents that nobody here wrote, for the integration tests
-tests/integration/test_fast_agent.py and tests/integration/test_sdk_example_agents.py:
+tests/integration/real_agents/test_fast_agent.py and tests/integration/real_agents/test_sdk_example_agents.py:
 
 - fast-agent (PyPI `fast-agent-mcp`, pinned) in a virtual environment of its own, made with a Python
   >= 3.12 the machine has (fast-agent needs it; ClawQt's own venv may be 3.11): `.cache/fast-agent/`.

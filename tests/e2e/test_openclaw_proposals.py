@@ -18,7 +18,7 @@ from PySide6.QtCore import Qt
 from tests.conftest import EnvelopeLog
 from tests.e2e.conftest import EXEC_DEFAULT_YIELD_S
 from tests.e2e.gateway import Gateway
-from tests.ui.test_terminal_agent_window import Chat
+from tests.ui.terminals.test_agent_window import Chat
 from tests.ui_harness import focused
 
 pytestmark = pytest.mark.e2e

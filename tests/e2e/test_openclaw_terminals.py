@@ -20,7 +20,7 @@ from app.main.openclaw.mcp_connect import SERVER_ENTRY
 from app.renderer.timeline.serialize import item_record
 from tests.conftest import EnvelopeLog
 from tests.e2e.gateway import Gateway
-from tests.ui.test_terminal_agent_window import Chat, window_text
+from tests.ui.terminals.test_agent_window import Chat, window_text
 
 pytestmark = pytest.mark.e2e
 

@@ -22,7 +22,7 @@ from app.main.terminals.user import UserTerminals
 from app.packaging.build import MB, BuildResult
 from app.renderer.timeline.pipeline import HeadlessPipeline
 from tests.paths import REPO
-from tests.ui.test_self_test import assert_self_test_passed
+from tests.ui.window.test_self_test import assert_self_test_passed
 from tests.ui_harness import SCREENSHOTS
 
 pytestmark = [pytest.mark.frozen, pytest.mark.timeout(600)]

@@ -1,7 +1,7 @@
 """The reducer's rules for prose: which segment a message chunk joins (by messageId, else the open
 segment of the same role), the optimistic user message and its echo, thoughts, MEDIA scanning, and
 OpenClaw's transcript media. Part of `Timeline` (reducer.py); rules in chat-timeline.md ("Renderer: the
-reducer"), each pinned in tests/unit/test_reducer_rules.py."""
+reducer"), each pinned in tests/unit/timeline/test_reducer_rules.py."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The reducer's rules for terminal-action proposal cards. Part of `Timeline` (reducer.py); each rule
-pinned in tests/unit/test_proposal_rules.py.
+pinned in tests/unit/timeline/test_proposal_rules.py.
 
 - A `ProposalEnvelope` (the main side's word on a card) creates the card `proposal:<proposal id>` at the
   end of the timeline the first time its id is seen (that session and generation only: the end is the

@@ -5,7 +5,7 @@ Zed's thread model): applying an update costs O(1) amortized in the length of th
 `apply` returns the events the views need: row changes, and the metadata fields that changed. Rules:
 chat-timeline.md ("Renderer: the reducer"); prose in `message_rules.py`, tools and the plan in
 `tool_rules.py`, metadata in `metadata.py`; each rule pinned by a test in
-tests/unit/test_reducer_rules.py. Total: no envelope an agent can cause makes it raise.
+tests/unit/timeline/test_reducer_rules.py. Total: no envelope an agent can cause makes it raise.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The reducer's rules for process items: tool calls (created by id, patched field by field; content and
 locations replace; `tool_call_content_chunk` appends one content item; terminal content and `_meta` feed
 the terminal registry) and the plan (one item whose entries replace). Part of `Timeline` (reducer.py);
-each rule pinned in tests/unit/test_reducer_rules.py."""
+each rule pinned in tests/unit/timeline/test_reducer_rules.py."""
 
 from __future__ import annotations
 
