@@ -1,9 +1,9 @@
 """The host API: every call the renderer makes of the main side, as Protocols.
 
-The renderer is given one `HostApi` object and works through it; it builds no main-side object itself
-and imports nothing else from `app/main` (tests/unit/architecture/test_layering.py). Each part is a
-Protocol of its own so a renderer object takes only the part it needs. Calls that touch files or the
-agent run on the main side, which decides every rule (confinement, staleness, what a link may open); errors are
+The renderer is given one `HostApi` object and works through it; it builds no main-side object itself and
+imports nothing else from `app/main` (tests/unit/architecture/test_layering.py). Each part is a Protocol
+of its own so a renderer object takes only the part it needs. Calls that touch files or the agent run on
+the main side, which decides every rule (confinement, staleness, what a link may open); errors are
 `HostError`s with a stable `code` (`app/contract/errors.py`).
 """
 
