@@ -7,13 +7,13 @@ text is kept for Copy."""
 from __future__ import annotations
 
 import itertools
-import operator
 import time
 from collections import deque
 from collections.abc import Sequence
 
 import pyte
 
+from app.renderer.terminal.runs import color, merged_runs, runs_text
 from app.renderer.timeline.items import TerminalState
 
 COLUMNS = 120
@@ -22,39 +22,7 @@ HISTORY_LINES = 60_000  # lines of scrollback (the store caps output at 2 M char
 SLICE_CHARS = 4096
 _VERSIONS = itertools.count(1)  # unique across emulators: a rebuilt one never repeats a version
 
-PALETTE = {
-    "black": "#3b3f45",
-    "red": "#ff6b6b",
-    "green": "#4ec97a",
-    "brown": "#e5c07b",
-    "yellow": "#e5c07b",
-    "blue": "#61afef",
-    "magenta": "#c678dd",
-    "cyan": "#56b6c2",
-    "white": "#dcdfe4",
-    "brightblack": "#7f848e",
-    "brightred": "#ff8787",
-    "brightgreen": "#7ee2a0",
-    "brightyellow": "#f0d58c",
-    "brightblue": "#8ac6f5",
-    "brightmagenta": "#d99cf0",
-    "brightcyan": "#7fd3dd",
-    "brightwhite": "#ffffff",
-}
-
-
-def _color(name: str) -> str | None:
-    if name == "default":
-        return None
-    if name in PALETTE:
-        return PALETTE[name]
-    if len(name) == 6 and all(c in "0123456789abcdefABCDEF" for c in name):
-        return f"#{name}"
-    return None
-
-
 Run = tuple[int, str, "str | None", bool]  # (first column, text, colour or None, bold)
-_style_fields = operator.itemgetter(1, 2, 3, 7)  # pyte Char: fg, bg, bold, reverse
 _styles: dict[tuple, tuple[str | None, bool]] = {}
 
 
@@ -81,44 +49,20 @@ def _style(key: tuple) -> tuple[str | None, bool]:
     style = _styles.get(key)
     if style is None:
         fg, bg, bold, reverse = key
-        style = _styles[key] = (_color(bg if reverse else fg), bool(bold))
+        style = _styles[key] = (color(bg if reverse else fg), bool(bold))
     return style
 
 
 def line_runs(line: dict) -> list[Run]:
-    """A line's written cells merged into runs of one style; blank runs and trailing blanks dropped.
-    Walks only the cells pyte stored (a sparse dict), once, with C-level field access."""
-    runs: list[Run] = []
-    text: list[str] = []
-    start = 0
-    key: tuple | None = None
-    following = -1
-    for x, ch in sorted(line.items()):
-        cell_key = _style_fields(ch)
-        if cell_key != key or x != following:
-            if text:
-                _close_run(runs, start, text, key)
-            text, start, key = [], x, cell_key
-        text.append(ch[0])
-        following = x + 1
-    if text:
-        _close_run(runs, start, text, key)
-    return runs
+    """A line's written cells as runs of one style; blank runs and trailing blanks dropped."""
+    return merged_runs(line, _close_run)
 
 
-def _close_run(runs: list[Run], start: int, text: list[str], key: tuple | None) -> None:
-    joined = "".join(text).rstrip()
+def _close_run(runs: list[Run], start: int, text: str, key: tuple) -> None:
+    joined = text.rstrip()
     shown = joined.lstrip(" ")
-    if shown and key is not None:  # leading blanks become a column offset (nothing to draw)
+    if shown:  # leading blanks become a column offset (nothing to draw)
         runs.append((start + len(joined) - len(shown), shown, *_style(key)))
-
-
-def runs_text(runs: Sequence[Run]) -> str:
-    """A line's text rebuilt from its runs (blanks between runs restored from the columns)."""
-    out = ""
-    for column, text, _colour, _bold in runs:
-        out = out.ljust(column) + text
-    return out
 
 
 class TerminalEmulator:

@@ -27,8 +27,8 @@ from app.renderer.terminal.live_screen import (
     LiveRun,
     LiveScreen,
     live_runs,
-    runs_line_text,
 )
+from app.renderer.terminal.runs import runs_text
 
 SLICE_CHARS = 4096
 MAX_PENDING_CHARS = 4 * 1024 * 1024  # output waiting to be emulated (a 1 MB burst fits whole)
@@ -195,7 +195,7 @@ class InteractiveTerminal:
         if index < 0 or index >= len(scrolled) + self.screen.lines:
             return ""
         if index < len(scrolled):
-            return runs_line_text(scrolled[index])
+            return runs_text(scrolled[index])
         line = self.screen.buffer.get(index - len(scrolled))
         if not line:
             return ""

@@ -6,14 +6,12 @@ queries, capped. Pure Python, no Qt."""
 from __future__ import annotations
 
 import copy
-import operator
 from collections import deque
-from collections.abc import Sequence
 
 import pyte
 from pyte.screens import Margins
 
-from app.renderer.terminal.emulator import _color
+from app.renderer.terminal.runs import color, merged_runs
 
 SCROLLBACK_LINES = 10_000
 # colour names the view resolves to its own colours (reverse video of the default colours)
@@ -25,7 +23,6 @@ _ALTERNATE_SCREENS = (47, 1047, 1049)
 # (first column, text, colour or None, bold, background or None)
 LiveRun = tuple[int, str, "str | None", bool, "str | None"]
 Style = tuple["str | None", bool, "str | None"]  # (colour, bold, background)
-_style_fields = operator.itemgetter(1, 2, 3, 7)  # pyte Char: fg, bg, bold, reverse
 _styles: dict[tuple, Style] = {}
 
 
@@ -33,7 +30,7 @@ def _style(key: tuple) -> Style:
     style = _styles.get(key)
     if style is None:
         fg, bg, bold, reverse = key
-        colour, background = _color(fg), _color(bg)
+        colour, background = color(fg), color(bg)
         if reverse:
             colour, background = background or BACKGROUND, colour or FOREGROUND
         style = _styles[key] = (colour, bool(bold), background)
@@ -41,46 +38,21 @@ def _style(key: tuple) -> Style:
 
 
 def live_runs(line: dict) -> tuple[LiveRun, ...]:
-    """A line's stored cells merged into runs of one style. Blank cells without a background are not
-    drawn (leading ones become a column offset, trailing ones are dropped); blanks on a background
-    (a reversed status bar, a coloured prompt) are kept so the view fills them. Walks only the cells
-    pyte stored, once, with C-level field access."""
-    runs: list[LiveRun] = []
-    text: list[str] = []
-    start = 0
-    key: tuple | None = None
-    following = -1
-    for x, ch in sorted(line.items()):
-        cell_key = _style_fields(ch)
-        if cell_key != key or x != following:
-            if text and key is not None:
-                _close(runs, start, text, _style(key))
-            text, start, key = [], x, cell_key
-        text.append(ch[0])
-        following = x + 1
-    if text and key is not None:
-        _close(runs, start, text, _style(key))
-    return tuple(runs)
+    """A line's stored cells as runs of one style. Blank cells without a background are not drawn
+    (leading ones become a column offset, trailing ones are dropped); blanks on a background (a
+    reversed status bar, a coloured prompt) are kept so the view fills them."""
+    return tuple(merged_runs(line, _close))
 
 
-def _close(runs: list[LiveRun], start: int, text: list[str], style: Style) -> None:
-    joined = "".join(text)
-    colour, bold, background = style
+def _close(runs: list[LiveRun], start: int, text: str, key: tuple) -> None:
+    colour, bold, background = _style(key)
     if background is None:
-        stripped = joined.rstrip()
+        stripped = text.rstrip()
         shown = stripped.lstrip(" ")
         if shown:
             runs.append((start + len(stripped) - len(shown), shown, colour, bold, None))
-    elif joined:
-        runs.append((start, joined, colour, bold, background))
-
-
-def runs_line_text(runs: Sequence[LiveRun]) -> str:
-    """A scrolled line's text rebuilt from its runs (blanks between runs restored from the columns)."""
-    out = ""
-    for run in runs:
-        out = out.ljust(run[0]) + run[1]
-    return out.rstrip()
+    elif text:
+        runs.append((start, text, colour, bold, background))
 
 
 MAX_REPLIES = 64  # answers queued between two feeds (a flood of queries gets no more)

@@ -7,7 +7,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtTest import QTest
 
-from app.renderer.terminal.emulator import PALETTE
+from app.renderer.terminal.runs import PALETTE
 from tests.conftest import scripted_agent_argv
 from tests.ui_harness import find_all, has_colour_near, plain_text
 

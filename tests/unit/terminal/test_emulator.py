@@ -8,7 +8,8 @@ import gc
 from app.contract.envelopes import SessionUpdateEnvelope
 from app.renderer.present.presenter import Presenter
 from app.renderer.present.tool_card import tool_entry
-from app.renderer.terminal.emulator import HISTORY_LINES, TerminalEmulator, line_runs, runs_text
+from app.renderer.terminal.emulator import HISTORY_LINES, TerminalEmulator, line_runs
+from app.renderer.terminal.runs import runs_text
 from app.renderer.terminal.screens import TerminalScreens
 from app.renderer.timeline.items import TerminalState, ToolCall
 from app.renderer.timeline.reducer import Timeline
