@@ -20,16 +20,10 @@ from typing import Any
 from app import startup_collection
 from app.contract.bundled import APP_ID, app_icon, resources_dir
 from app.main.acp.recorder import TraceRecorder
-from app.main.agents.command import AgentCommandError, resolve_agent_command
-from app.main.agents.profiles import AgentProfile, agent_profiles
+from app.main.agents.command import AgentCommandError
 from app.main.core import paths
-from app.main.core.problems import LocalProblems
-from app.main.host.make import Host, make_host
-from app.main.sessions.hub import AgentHub
-from app.main.sessions.service import ChatService
-from app.main.stores.agent_settings import AgentSettings
-from app.main.stores.config import read_config
-from app.main.stores.settings_file import SettingsFile
+from app.main.host.build import Launch, build_host
+from app.main.host.make import Host
 
 
 def qml_dir() -> Path:
@@ -157,7 +151,7 @@ def _start_qt(args: argparse.Namespace, failure: str) -> tuple[Any, Host, TraceR
     app.setDesktopFileName(APP_ID)  # Wayland and the taskbar match the window to its desktop entry
     app.setWindowIcon(QIcon(str(app_icon())))
     try:
-        host, recorder = build_host(args)
+        host, recorder = build_host(launch_of(args))
     except AgentCommandError as exc:
         print(f"{failure}: {exc}", file=sys.stderr)
         return 2
@@ -166,50 +160,15 @@ def _start_qt(args: argparse.Namespace, failure: str) -> tuple[Any, Host, TraceR
     return app, host, recorder, loop
 
 
-def build_host(args: argparse.Namespace) -> tuple[Host, TraceRecorder | None]:
-    """The main side as the app runs it: the config file read once (what is wrong with it goes to the
-    host's problems, never stops the start), the agents (one chat service each, started on first use)
-    and the host. AgentCommandError only for an unusable --agent flag."""
-    problems = LocalProblems()
-    config = read_config(paths.config_file())
-    for problem in config.problems:
-        problems.add(problem.text, problem.details)
-    command = resolve_agent_command(getattr(args, "agent", None), config)
-    recorder = TraceRecorder(args.record) if getattr(args, "record", None) else None
-    extra = [*config.additional_directories, *(getattr(args, "add_dir", None) or [])]
-    profiles = agent_profiles(command, config.agents)
-    first = profiles[0].id
-
-    def make_service(profile: AgentProfile) -> ChatService:
-        primary = profile.id == first
-        return ChatService(
-            profile.command(),
-            cwd=getattr(args, "cwd", None) or profile.cwd,
-            recorder=recorder if primary else None,  # a trace is one agent's conversation
-            additional_directories=extra,
-            log_path=paths.log_dir() / ("agent-stderr.log" if primary else f"agent-{profile.id}-stderr.log"),
-        )
-
-    # an agent chosen with --agent is the one this run starts with; else the one used last
-    hub = AgentHub(profiles, make_service, first=first if command.source == "flag" else None)
-    settings = SettingsFile(
-        config.path,
-        config.appearance,
-        config.notifications,
-        config.additional_directories,
-        config.terminal_tools_port,
+def launch_of(args: argparse.Namespace) -> Launch:
+    """What the command line asked of this run, as the main side takes it."""
+    return Launch(
+        agent=getattr(args, "agent", None),
+        cwd=getattr(args, "cwd", None),
+        add_dirs=tuple(getattr(args, "add_dir", None) or ()),
+        record=getattr(args, "record", None),
+        init_timeout=getattr(args, "init_timeout", None),
     )
-    flag_folders = list(getattr(args, "add_dir", None) or [])  # this run's --add-dir stay added
-    settings.on_folders = lambda folders: hub.set_additional_directories([*folders, *flag_folders])
-    agent_settings = AgentSettings(settings, config.agents, lambda: [c.name for c in hub.choices()])
-    host = make_host(
-        hub,
-        problems=problems,
-        terminal_tools_port=config.terminal_tools_port,
-        settings=settings,
-        agent_settings=agent_settings,
-    )
-    return host, recorder
 
 
 async def _first_frame(window: Window, timeout: float = 5.0) -> None:

@@ -11,11 +11,10 @@ from typing import Any
 
 from app.contract.envelopes import Envelope
 from app.contract.errors import HostError
-from app.main.acp.recorder import TraceRecorder
-from app.main.agents.command import AgentCommandError, resolve_agent_command
-from app.main.core import paths
-from app.main.sessions.service import ChatService
-from app.main.stores.config import read_config
+from app.main.agents.command import AgentCommandError
+from app.main.host.build import Launch, build_host
+from app.main.host.make import Host
+from app.main.sessions.hub import AgentHub
 
 
 class _Printer:
@@ -23,7 +22,7 @@ class _Printer:
 
     def __init__(self, out: Any) -> None:
         self.out = out
-        self.service: ChatService | None = None
+        self.service: AgentHub | None = None
 
     def __call__(self, envelope: Envelope) -> None:
         if envelope.kind == "agent_state":
@@ -47,7 +46,8 @@ class _Printer:
             print(f"[{envelope.code}] {envelope.message}", file=sys.stderr)
 
 
-async def _run(service: ChatService, prompt: str, printer: _Printer) -> int:
+async def _run(host: Host, prompt: str, printer: _Printer) -> int:
+    service = host.sessions
     try:
         info = await service.start()
         print(f"[agent] {info.title or info.name} {info.version or ''}".rstrip(), file=sys.stderr)
@@ -64,30 +64,30 @@ async def _run(service: ChatService, prompt: str, printer: _Printer) -> int:
         return 1
     finally:
         await service.shutdown()
+        await host.terminals.shutdown()
 
 
 def run_smoke(args: argparse.Namespace, prompt: str) -> int:
-    config = read_config(paths.config_file())
-    for problem in config.problems:  # never fatal: said, and the defaults apply
-        print(f"warning: {problem.text}", file=sys.stderr)
+    launch = Launch(
+        agent=args.agent,
+        cwd=args.cwd,
+        record=args.record,
+        init_timeout=getattr(args, "init_timeout", 60.0),
+    )
     try:
-        command = resolve_agent_command(args.agent, config)
+        host, recorder = build_host(launch)  # the main side as the window gets it
     except AgentCommandError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    for problem in host.problems.reported():  # never fatal: said, and the defaults apply
+        print(f"warning: {problem.text}", file=sys.stderr)
+    command = host.sessions.current_service.connection.command
     print(f"[agent] {command.display} ({command.reason})", file=sys.stderr)
-    recorder = TraceRecorder(args.record) if args.record else None
-    service = ChatService(
-        command,
-        cwd=args.cwd,
-        recorder=recorder,
-        init_timeout=getattr(args, "init_timeout", 60.0),
-    )
     printer = _Printer(sys.stdout)
-    printer.service = service
-    service.subscribe(printer)
+    printer.service = host.sessions
+    host.sessions.subscribe(printer)
     try:
-        return asyncio.run(_run(service, prompt, printer))
+        return asyncio.run(_run(host, prompt, printer))
     finally:
         if recorder is not None:
             recorder.close()

@@ -90,7 +90,7 @@ class UiHarness:
         return await self.open_host(make_host(service), start)
 
     async def open_host(self, host: Host, start: bool = True) -> Window:
-        """A window on a host built elsewhere (e.g. by `app.gui.build_host`, as the app builds it)."""
+        """A window on a host built elsewhere (e.g. by `host/build.py`, as the app builds it)."""
         window = Window(host)
         self.windows.append(window)
         self._check_models(window)

@@ -67,19 +67,18 @@ def make_host(
     hub.remember_in(JsonStringMap("chat-agents.json", data_dir, problems, "the agents of your chats"))
     first = hub.current_service  # made now (its child starts later): its folder is the default one
     terminals = UserTerminals(first.default_cwd, hub.session_workspace)
+    proposals = ProposalService(terminals, hub.emit, hub.turn_is_current)
     participation = TerminalParticipation(
         terminals,
         hub.label_of,  # the agent of the chat whose tools act, on the panel's banner
         data_dir if data_dir is not None else paths.data_dir(),
         configured_port=terminal_tools_port,
+        proposals=proposals,  # the tool door to the same proposal pipeline
     )
-    proposals = ProposalService(terminals, hub._emit, hub.turn_is_current)
     settings = settings if settings is not None else SettingsFile(paths.config_file())
     if agent_settings is None:
-        agent_settings = AgentSettings(settings, offered=lambda: [c.name for c in hub.choices()])
-    agent_settings.on_added = hub.add_profile
-    hub.attach(participation, proposals)
-    participation.tools.proposals = proposals  # the tool door to the same proposal pipeline
+        agent_settings = AgentSettings(settings, offered=hub.choice_names, on_added=hub.add_profile)
+    hub.attach(participation, proposals)  # the one late binding: the hub was built before them
     return Host(
         sessions=hub,
         files=hub.files,

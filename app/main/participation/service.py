@@ -34,7 +34,7 @@ from app.main.participation.capabilities import CapabilityStore
 from app.main.participation.install_secret import InstallSecret
 from app.main.participation.loopback_guard import MCP_PATH
 from app.main.participation.loopback_socket import HOST, McpServerError, bind_loopback
-from app.main.participation.tools import TerminalTools
+from app.main.participation.tools import ProposalDoor, TerminalTools
 from app.main.terminals.text import plain_text
 from app.main.terminals.user import UserTerminals
 
@@ -58,6 +58,7 @@ class TerminalParticipation:
         settings_dir: Path,
         capabilities: CapabilityStore | None = None,
         configured_port: int | None = None,
+        proposals: ProposalDoor | None = None,
     ) -> None:
         """`configured_port`: the user's `terminalToolsPort` (config file); taken, it is an error said in
         the panel, never silently another port."""
@@ -69,7 +70,12 @@ class TerminalParticipation:
         self._settings = self._read_settings()
         self._secret = InstallSecret(self._settings)
         self.tools = TerminalTools(
-            terminals, self.capabilities, agent_label, lambda: self.install_secret, self.bearers
+            terminals,
+            self.capabilities,
+            agent_label,
+            lambda: self.install_secret,
+            self.bearers,
+            proposals=proposals,
         )
         self._server: Any = None
         self._socket: socket.socket | None = None  # reserved before the server's modules load

@@ -83,6 +83,7 @@ class TerminalTools:
         install_secret: str | Callable[[], str],
         session_bearers: SessionBearers | None = None,
         clock: Callable[[], float] = time.monotonic,
+        proposals: ProposalDoor | None = None,
     ) -> None:
         self._terminals = terminals
         self._capabilities = capabilities
@@ -91,7 +92,7 @@ class TerminalTools:
         self._bearers = session_bearers or SessionBearers()
         self._clock = clock
         self._requests: OrderedDict[tuple[str, str], _Request] = OrderedDict()
-        self.proposals: ProposalDoor | None = None  # set by make_host: the second door to proposals
+        self.proposals = proposals  # the second door to the proposals (None: they are off)
 
     # --- who may call at all ------------------------------------------------------------------------
     def admits_bearer(self, token: str) -> bool:

@@ -114,7 +114,7 @@ class AgentHub:
             number += 1
             agent_id = f"{profile.id}-{number}"
         self.profiles[agent_id] = replace(profile, id=agent_id)
-        self._emit(AgentsChangedEnvelope(agent_id))
+        self.emit(AgentsChangedEnvelope(agent_id))
         return agent_id
 
     # --- the services ---------------------------------------------------------------------------------
@@ -156,17 +156,18 @@ class AgentHub:
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         return self._envelopes.subscribe(listener)
 
-    def _emit(self, envelope: Envelope) -> None:
+    def emit(self, envelope: Envelope) -> None:
+        """Tell every subscriber (also for the parts the hub shares, like the proposals)."""
         self._envelopes.emit(envelope)  # a broken view must not break routing
 
     def _forward(self, agent_id: str, envelope: Envelope) -> None:
         if envelope.kind in AGENT_KINDS:
             self._held.setdefault(agent_id, {})[envelope.kind] = envelope
             if envelope.kind == "agent_state":
-                self._emit(AgentsChangedEnvelope(agent_id))
+                self.emit(AgentsChangedEnvelope(agent_id))
             if agent_id != self._current:
                 return  # shown when one of its chats is
-        self._emit(envelope)
+        self.emit(envelope)
         if envelope.kind == "prompt_settled":
             self._idle.watch(agent_id)
 
@@ -177,8 +178,8 @@ class AgentHub:
         for kind in ("agent_state", "sign_in"):  # the newly shown agent's own state, as it was
             held = self._held.get(agent_id, {}).get(kind)
             if held is not None:
-                self._emit(held)
-        self._emit(AgentsChangedEnvelope(agent_id))
+                self.emit(held)
+        self.emit(AgentsChangedEnvelope(agent_id))
         self._idle.cancel(agent_id)
         self._idle.watch(previous)
 
@@ -191,6 +192,10 @@ class AgentHub:
             row = (profile.display, profile.source, profile.reason, state, profile.name)
             choices.append(AgentChoice(agent_id, self._label(agent_id), *row))
         return choices
+
+    def choice_names(self) -> list[str]:
+        """The names of the agents offered now (a new agent may not take one)."""
+        return [choice.name for choice in self.choices()]
 
     def _label(self, agent_id: str) -> str:
         """The agent's own name once it said it, else its configured one."""
@@ -229,7 +234,7 @@ class AgentHub:
         self.memory.use(agent_id)  # what the next run starts with
         if self._last_used != agent_id:
             self._last_used = agent_id
-            self._emit(AgentsChangedEnvelope(agent_id))
+            self.emit(AgentsChangedEnvelope(agent_id))
         return await self.memory.apply_defaults(agent_id, profile, service, result)
 
     async def targets(self, agent_id: str) -> list[AgentTarget]:

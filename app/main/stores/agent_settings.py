@@ -38,12 +38,13 @@ class AgentSettings:
         configured: tuple[AgentProfile, ...] = (),
         offered: Callable[[], list[str]] = list,
         which: Callable[[str], str | None] = shutil.which,
+        on_added: Callable[[AgentProfile], None] | None = None,
     ) -> None:
         self._settings = settings
         self._configured = [agent.name for agent in configured]
         self._offered = offered  # the names offered now (a new agent may not take one)
         self._which = which
-        self.on_added: Callable[[AgentProfile], None] | None = None  # the hub offers it at once
+        self.on_added = on_added  # the hub offers an added agent at once
 
     def configured(self) -> list[str]:
         """The names of the agents the config file lists (the ones Settings may edit and remove)."""

@@ -135,6 +135,7 @@ class SettingsFile:
         notifications: Notifications | None = None,
         folders: tuple[str, ...] = (),
         terminal_tools_port: int | None = None,
+        on_folders: Callable[[list[str]], None] | None = None,
     ) -> None:
         self.path = path
         self._port = terminal_tools_port
@@ -142,7 +143,7 @@ class SettingsFile:
         self._notifications = notifications or Notifications()
         self._folders = list(folders)
         # told the folders in effect after a change (the agents' services use them at once)
-        self.on_folders: Callable[[list[str]], None] | None = None
+        self.on_folders = on_folders
 
     def terminal_tools_port(self) -> int | None:
         return self._port

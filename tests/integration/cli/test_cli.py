@@ -133,3 +133,14 @@ def test_a_data_folder_that_is_a_file_does_not_crash_the_window(tmp_path):
     assert result.returncode == 0, result.stderr[-3000:]
     assert f"Your data folder {tmp_path / 'data'} is a file, not a folder" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_smoke_builds_the_whole_main_side_the_window_gets_and_says_what_is_wrong_with_a_store(tmp_path):
+    """The smoke command runs on the host the window gets (`build_host`), so a corrupt local store is
+    said here too (set aside, never fatal), and the prompt still goes through."""
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "drafts.json").write_text('{"s1": "a draft",\n oops}')
+    result = _run("smoke", "/echo still here", tmp_path=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "still here" in result.stdout
+    assert "warning:" in result.stderr and "drafts" in result.stderr, result.stderr

@@ -432,8 +432,9 @@ async def test_the_mcp_tool_door_takes_the_same_validation_and_card_and_answers_
     terminals = UserTerminals(str(tmp_path), lambda key, generation: None, shell=["/bin/sh"])
     envelopes: list = []
     service = ProposalService(terminals, envelopes.append, lambda k, g, t: True, clawqt_executable())
-    participation = TerminalParticipation(terminals, lambda _key: "Agent", tmp_path / "data")
-    participation.tools.proposals = service
+    participation = TerminalParticipation(
+        terminals, lambda _key: "Agent", tmp_path / "data", proposals=service
+    )
     await service.start()
     url = await participation.start()
     terminal = terminals.open(None, 0, 80, 24)

@@ -5,14 +5,13 @@ picks the second agent, a message is sent and stopped, Settings changes the them
 
 from __future__ import annotations
 
-import argparse
 import json
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt
 
-from app.gui import build_host
 from app.main.agents.profiles import AgentProfile
+from app.main.host.build import Launch, build_host
 from app.main.host.make import make_host
 from app.main.sessions.hub import AgentHub
 from app.main.sessions.service import ChatService
@@ -97,10 +96,8 @@ def test_two_chats_stream_at_once_each_from_its_own_agent_and_closing_kills_both
     ui.run(scenario(), timeout=90)
 
 
-def _args(ui) -> argparse.Namespace:
-    return argparse.Namespace(
-        agent=" ".join(scripted_agent_argv()), cwd=str(ui.tmp_path), record=None, add_dir=[]
-    )
+def _args(ui) -> Launch:
+    return Launch(agent=" ".join(scripted_agent_argv()), cwd=str(ui.tmp_path))
 
 
 def test_the_keyboard_alone_opens_a_chat_with_a_second_agent_sends_and_changes_the_theme(ui, isolated_dirs):

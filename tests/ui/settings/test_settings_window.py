@@ -5,7 +5,6 @@ read is never overwritten: the window says so and the change holds for the run."
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 
@@ -13,7 +12,7 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtQuick import QQuickItem
 
-from app.gui import build_host
+from app.main.host.build import Launch, build_host
 from tests.conftest import scripted_agent_argv
 from tests.ui.window.test_accessible_names import unnamed_controls
 from tests.ui_harness import find_all
@@ -21,10 +20,8 @@ from tests.ui_harness import find_all
 CTRL = Qt.KeyboardModifier.ControlModifier
 
 
-def _args(ui) -> argparse.Namespace:
-    return argparse.Namespace(
-        agent=" ".join(scripted_agent_argv()), cwd=str(ui.tmp_path), record=None, add_dir=[]
-    )
+def _args(ui) -> Launch:
+    return Launch(agent=" ".join(scripted_agent_argv()), cwd=str(ui.tmp_path))
 
 
 def focused(window) -> str:

@@ -3,16 +3,15 @@ corrupt drafts file) in the notice bar, and works on: the agent starts, a chat o
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 
-from app.gui import build_host
+from app.main.host.build import Launch, build_host
 from tests.conftest import scripted_agent_argv
 
 
-def _args(ui, agent: str | None) -> argparse.Namespace:
-    return argparse.Namespace(agent=agent, cwd=str(ui.tmp_path), record=None, add_dir=[])
+def _args(ui, agent: str | None) -> Launch:
+    return Launch(agent=agent, cwd=str(ui.tmp_path))
 
 
 def test_a_corrupt_drafts_file_is_reported_in_the_notice_bar(ui, isolated_dirs):

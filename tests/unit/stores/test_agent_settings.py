@@ -27,8 +27,8 @@ def _settings(tmp_path, content: object, offered: list[str] | None = None, *, li
         configured,
         offered=lambda: offered or [],
         which=lambda p: f"/bin/{p}" if p != "gone" else None,
+        on_added=added.append,
     )
-    agents.on_added = added.append
     return config, agents, added
 
 

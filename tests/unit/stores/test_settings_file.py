@@ -143,8 +143,7 @@ async def test_extra_folders_are_checked_applied_and_written_and_an_unreadable_f
     folder = tmp_path / "docs"
     folder.mkdir()
     applied: list[list[str]] = []
-    settings = SettingsFile(config)
-    settings.on_folders = applied.append
+    settings = SettingsFile(config, on_folders=applied.append)
     assert await settings.save_folders(["relative/path"]) == (
         "The folders were not changed: relative/path is not a full path."
     )

@@ -1,0 +1,79 @@
+"""The main side as the app's entry points run it (the window, `clawqt smoke`): the config file read
+once (what is wrong with it goes to the host's problems, never stops a start), the agents (one chat
+service each, started on first use) and the host around them (`make.py`). Tests build a host from
+their own services with `make_host`; nothing else builds the main side."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from app.main.acp.recorder import TraceRecorder
+from app.main.agents.command import resolve_agent_command
+from app.main.agents.profiles import AgentProfile, agent_profiles
+from app.main.core import paths
+from app.main.core.problems import LocalProblems
+from app.main.host.make import Host, make_host
+from app.main.sessions.hub import AgentHub
+from app.main.sessions.service import ChatService
+from app.main.stores.agent_settings import AgentSettings
+from app.main.stores.config import read_config
+from app.main.stores.settings_file import SettingsFile
+
+
+@dataclass(frozen=True)
+class Launch:
+    """What the command line asked of this run (every field optional: the config decides the rest)."""
+
+    agent: str | None = None  # --agent: the command line of the agent to start with
+    cwd: str | None = None  # --cwd: the folder new chats start in
+    add_dirs: Sequence[str] = field(default_factory=tuple)  # --add-dir: folders added for this run
+    record: str | None = None  # --record: the trace file of the first agent's traffic
+    init_timeout: float | None = None  # how long the agent's `initialize` may take (the default else)
+
+
+def build_host(launch: Launch) -> tuple[Host, TraceRecorder | None]:
+    """The main side for this launch and its trace recorder (None without --record).
+    AgentCommandError only for an unusable --agent."""
+    problems = LocalProblems()
+    config = read_config(paths.config_file())
+    for problem in config.problems:
+        problems.add(problem.text, problem.details)
+    command = resolve_agent_command(launch.agent, config)
+    recorder = TraceRecorder(launch.record) if launch.record else None
+    flag_folders = list(launch.add_dirs)  # this run's --add-dir stay added
+    extra = [*config.additional_directories, *flag_folders]
+    profiles = agent_profiles(command, config.agents)
+    first = profiles[0].id
+    timeout = {} if launch.init_timeout is None else {"init_timeout": launch.init_timeout}
+
+    def make_service(profile: AgentProfile) -> ChatService:
+        primary = profile.id == first
+        return ChatService(
+            profile.command(),
+            cwd=launch.cwd or profile.cwd,
+            recorder=recorder if primary else None,  # a trace is one agent's conversation
+            additional_directories=extra,
+            log_path=paths.log_dir() / ("agent-stderr.log" if primary else f"agent-{profile.id}-stderr.log"),
+            **timeout,
+        )
+
+    # an agent chosen with --agent is the one this run starts with; else the one used last
+    hub = AgentHub(profiles, make_service, first=first if command.source == "flag" else None)
+    settings = SettingsFile(
+        config.path,
+        config.appearance,
+        config.notifications,
+        config.additional_directories,
+        config.terminal_tools_port,
+        on_folders=lambda folders: hub.set_additional_directories([*folders, *flag_folders]),
+    )
+    agent_settings = AgentSettings(settings, config.agents, hub.choice_names, on_added=hub.add_profile)
+    host = make_host(
+        hub,
+        problems=problems,
+        terminal_tools_port=config.terminal_tools_port,
+        settings=settings,
+        agent_settings=agent_settings,
+    )
+    return host, recorder
