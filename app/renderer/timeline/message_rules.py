@@ -22,17 +22,10 @@ from app.renderer.timeline.parts import (
     basename_of,
     content_to_part,
 )
+from app.renderer.timeline.state import TimelineState
 
 if TYPE_CHECKING:
     from app.contract.acp import MessageChunkUpdate
-
-
-if TYPE_CHECKING:
-    from app.renderer.timeline.reducer import Timeline
-
-    _Base = Timeline
-else:
-    _Base = object
 
 
 MAX_SCANNED_REPLY_CHARS = 1_000_000
@@ -51,7 +44,7 @@ def _text_length(content: object) -> int:
     return len(text) if isinstance(text, str) else 0
 
 
-class MessageRules(_Base):
+class MessageRules(TimelineState):
     def _scan_new_prose(self, segment: MessageSegment) -> None:
         """Assistant prose parts get a MEDIA scanner when they join a segment (merged chunks are fed
         to the existing part's scanner by `MarkdownPart.append`)."""
@@ -76,7 +69,7 @@ class MessageRules(_Base):
                 if uri not in known:
                     name = basename_of(uri)
                     last.parts.append(AttachmentPart(Attachment(name, uri, source="media-transcript")))
-            self._touch(last)
+            self.touch(last)
 
     def _message_part(self, role: Role, update: MessageChunkUpdate, historical: bool) -> None:
         message_id = str_field(update, "messageId")
@@ -167,7 +160,7 @@ class MessageRules(_Base):
         add_part(segment.parts, self._without_credentials(segment, part) if role != "user" else part)
         self._scan_new_prose(segment)
         self.open_segments[message_id] = segment_id
-        self._append(segment)
+        self.append(segment)
 
     def _add_to_segment(self, segment: MessageSegment, part: Part, historical: bool) -> None:
         if segment.role != "user":
@@ -176,7 +169,7 @@ class MessageRules(_Base):
         if isinstance(part, MarkdownPart) and segment.parts and segment.parts[-1] is part:
             self._scan_new_prose(segment)
         segment.historical = segment.historical or historical
-        self._touch(segment)
+        self.touch(segment)
 
     def _echo(self, segment: MessageSegment, part: Part, historical: bool) -> None:
         """The agent echoed a message typed here. The echo says the message arrived (a failed turn no
@@ -188,7 +181,7 @@ class MessageRules(_Base):
         segment.echoed = True
         segment.historical = segment.historical or historical
         self.open_segments[segment.message_id] = segment.id
-        self._touch(segment)
+        self.touch(segment)
 
     def _thought(self, update: MessageChunkUpdate, historical: bool) -> None:
         part = content_to_part(update.get("content"), "assistant")
@@ -207,11 +200,11 @@ class MessageRules(_Base):
             add_part(existing.parts, self._without_credentials(existing, part))
             existing.historical = existing.historical or historical
             self.open_thought = thought_id
-            self._touch(existing)
+            self.touch(existing)
             return
         if existing is not None:  # an id clash with another kind: never overwrite
             thought_id = f"{thought_id}#{len(self.order)}"
         thought = Thought(id=thought_id, historical=historical)
         add_part(thought.parts, self._without_credentials(thought, part))
         self.open_thought = thought_id
-        self._append(thought)
+        self.append(thought)

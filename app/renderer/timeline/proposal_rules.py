@@ -25,7 +25,7 @@ import json
 from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, get_args
+from typing import Any, get_args
 
 from app.contract.proposals import (
     ActionType,
@@ -36,13 +36,7 @@ from app.contract.proposals import (
     tool_call_invocation,
 )
 from app.renderer.timeline.items import MessageSegment, ProposalItem, ToolCall
-
-if TYPE_CHECKING:
-    from app.renderer.timeline.reducer import Timeline
-
-    _Base = Timeline
-else:
-    _Base = object
+from app.renderer.timeline.state import TimelineState
 
 # what a card rebuilt from history shows at most (the schema's limits: a valid payload is never cut)
 MAX_CHOICES = 3
@@ -64,7 +58,7 @@ def channel_instance(channel: str) -> str:
     return parts[1] if len(parts) == 3 else ""
 
 
-class ProposalRules(_Base):
+class ProposalRules(TimelineState):
     def _init_proposals(self) -> None:
         self.proposal_channels: dict[str, str] = {}  # channel -> the card it made
         self.live_channels: list[str] = []  # channels of the CLI calls seen live, oldest first
@@ -82,8 +76,8 @@ class ProposalRules(_Base):
         if isinstance(card, ProposalItem):
             self._update_card(card, envelope)
         elif card is None and envelope.generation == self.generation:
-            self._close_segments()
-            self._append(self._card_of(envelope, envelope.channel or self._unclaimed_live_channel()))
+            self.close_segments()
+            self.append(self._card_of(envelope, envelope.channel or self._unclaimed_live_channel()))
         else:
             self.ignored += 1
 
@@ -109,7 +103,7 @@ class ProposalRules(_Base):
         card.state = envelope.state
         card.reason = envelope.reason
         card.send_target_title = envelope.send_target_title or card.send_target_title
-        self._touch(card)
+        self.touch(card)
 
     def _unclaimed_live_channel(self) -> str:
         """The channel of the newest CLI call seen live that no card names yet (the call whose request
@@ -143,22 +137,22 @@ class ProposalRules(_Base):
         kept = self.kept_proposals.get(channel)
         if kept is not None:
             if f"proposal:{kept.proposal_id}" not in self.items:
-                self._close_segments()
-                self._append(self._card_of(kept, channel))
+                self.close_segments()
+                self.append(self._card_of(kept, channel))
             return
         if channel_instance(channel) in self.run_instances:
             return  # this run's call whose proposal is not kept (or was refused): nothing to show
-        self._close_segments()
+        self.close_segments()
         card_id = f"proposal:channel:{channel}"
         card = self.items.get(card_id)
         read = read_payload(invocation.payload_json)
         if isinstance(card, ProposalItem):
             _fill_expired(card, read)
-            self._touch(card)
+            self.touch(card)
             return
         card = ProposalItem(id=card_id, channel=channel, state="expired", historical=True)
         _fill_expired(card, read)
-        self._append(card)
+        self.append(card)
 
     # --- a reload of a chat whose proposals are still live -----------------------------------------------
     def expect_proposals(self, kept: Iterable[ProposalEnvelope], run_instances: Iterable[str]) -> None:

@@ -13,11 +13,10 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from app.contract.acp_fields import METADATA_UPDATES
-from app.contract.credentials import CredentialStream, redact_credentials
+from app.contract.credentials import redact_credentials
 from app.contract.envelopes import (
     PermissionRequestEnvelope,
     PermissionResolvedEnvelope,
@@ -28,16 +27,14 @@ from app.contract.envelopes import (
     ToolCallsCancelledEnvelope,
     TranscriptSupplementEnvelope,
 )
-from app.contract.hidden_context import HiddenContextFilter, strip_hidden_context
+from app.contract.hidden_context import strip_hidden_context
 from app.contract.proposals import ProposalEnvelope
-from app.renderer.timeline.grouping import Grouping
-from app.renderer.timeline.items import Item, MessageSegment, PermissionItem, ToolCall, TurnEnd
+from app.renderer.timeline.items import MessageSegment, PermissionItem, ToolCall, TurnEnd
 from app.renderer.timeline.message_rules import MessageRules
-from app.renderer.timeline.metadata import Metadata, apply_metadata
+from app.renderer.timeline.metadata import apply_metadata
 from app.renderer.timeline.parts import AttachmentPart, MarkdownPart, Part, content_to_part
-from app.renderer.timeline.proposal_rules import ProposalRules
-from app.renderer.timeline.rows import MetadataChanged, Row, RowsChanged, TimelineEvent
-from app.renderer.timeline.terminals import TerminalRegistry
+from app.renderer.timeline.rows import MetadataChanged, Row, TimelineEvent
+from app.renderer.timeline.state import TurnTiming
 from app.renderer.timeline.tool_rules import ToolRules
 from app.renderer.timeline.transcript_rules import apply_transcript_supplement
 
@@ -63,16 +60,6 @@ TIMELINE_KINDS = frozenset(
 )
 
 
-@dataclass
-class TurnTiming:
-    """Client-observed timing of one prompt: from the optimistic send to settlement."""
-
-    sent_at: float | None
-    elapsed_s: float | None = None
-    stopped: bool = False  # the user stopped it (settled `cancelled`, or after Stop whatever it said)
-    unconfirmed: bool = False  # ClawQt ended it: the agent did not answer Stop within the grace
-
-
 @contextmanager
 def _no_collection() -> Iterator[None]:
     """A replay allocates ~10 objects per update and frees none, and grouping it makes a row per block:
@@ -87,32 +74,11 @@ def _no_collection() -> Iterator[None]:
             gc.enable()
 
 
-class Timeline(MessageRules, ToolRules, ProposalRules):
+class Timeline(MessageRules, ToolRules):
     """The in-memory timeline of one session (never persisted)."""
 
     def __init__(self, session_key: str, generation: int, *, cwd_known: bool = True) -> None:
-        self.session_key = session_key
-        self.generation = generation
-        self.cwd_known = cwd_known
-        self.arrived_at: float | None = None  # when the update being applied arrived (live ones only)
-        self.order: list[str] = []
-        self.items: dict[str, Item] = {}
-        self.open_segments: dict[str, str] = {}  # messageId -> open segment item id
-        self.segment_counts: dict[str, int] = {}
-        self.open_thought: str | None = None
-        self.optimistic: dict[str, str] = {}  # client message id -> optimistic segment id
-        # messageId ("" without one) -> removes ClawQt's hidden prompt context from echoed user text
-        self.hidden_filters: dict[str, HiddenContextFilter] = {}
-        # the agent text item credentials are being cut in as it streams, and its stream
-        self.credential_stream: tuple[str, CredentialStream] | None = None
-        self.timings: dict[str, TurnTiming] = {}
-        self.live_message_id: str | None = None  # the prompt whose turn is running, if any
-        self.meta = Metadata()
-        self.terminals = TerminalRegistry()
-        self.grouping = Grouping(self.items)
-        self.ignored = 0
-        self._batch = False
-        self._changes: list[TimelineEvent] = []
+        super().__init__(session_key, generation, cwd_known=cwd_known)
         self._init_proposals()
 
     @property
@@ -172,7 +138,7 @@ class Timeline(MessageRules, ToolRules, ProposalRules):
     def _add_optimistic(
         self, message_id: str, text: str, attachments: Iterable[Part], sent_at: float | None
     ) -> None:
-        self._close_segments()
+        self.close_segments()
         segment_id = f"{message_id}:0"
         if segment_id in self.items:
             return
@@ -185,7 +151,7 @@ class Timeline(MessageRules, ToolRules, ProposalRules):
         self.optimistic[message_id] = segment_id
         self.timings[message_id] = TurnTiming(sent_at)
         self.live_message_id = message_id
-        self._append(segment)
+        self.append(segment)
 
     # --- dispatch --------------------------------------------------------------------------------
     def _dispatch(self, envelope: Any) -> None:
@@ -230,7 +196,7 @@ class Timeline(MessageRules, ToolRules, ProposalRules):
                     envelope.note,
                 )
                 if owner is not None and owner.id in self.items:
-                    self._touch(owner)
+                    self.touch(owner)
             case _:
                 self.ignored += 1
 
@@ -257,57 +223,20 @@ class Timeline(MessageRules, ToolRules, ProposalRules):
                 if not understood:
                     self.ignored += 1
                 elif owner is not None and owner.id in self.items:
-                    self._touch(owner)
+                    self.touch(owner)
             case _:
                 self.ignored += 1
-
-    # --- item plumbing ---------------------------------------------------------------------------
-    def _append(self, item: Item) -> None:
-        self.items[item.id] = item
-        self.order.append(item.id)
-        if not self._batch:
-            self._changes.extend(self.grouping.appended(item.id))
-
-    def _place_after(self, anchor_id: str, item: Item) -> None:
-        """An item inside the timeline, not at its end (a transcript card of an older turn): only the
-        rows around it change."""
-        self.items[item.id] = item
-        self.order.insert(self.order.index(anchor_id) + 1, item.id)
-        if not self._batch:
-            changes = self.grouping.inserted(item.id, anchor_id)
-            self._changes.extend(changes if changes is not None else self.grouping.rebuild(self.order))
-
-    def _touch(self, item: Item) -> None:
-        item.touch()
-        if not self._batch:
-            self._changes.extend(self.grouping.changed(item.id))
-
-    def _remove(self, item_id: str) -> None:
-        if item_id not in self.items:
-            return
-        for index in range(len(self.order) - 1, -1, -1):
-            if self.order[index] == item_id:
-                del self.order[index]
-                break
-        if not self._batch:
-            self._changes.extend(self.grouping.removed(item_id))
-        del self.items[item_id]
-
-    def _close_segments(self) -> None:
-        """Every process item closes ALL open segments (and the open thought)."""
-        self.open_segments.clear()
-        self.open_thought = None
 
     # --- envelopes from the main side -----------------------------------------------------------
     def _permission_request(self, envelope: PermissionRequestEnvelope) -> None:
         item_id = f"permission:{envelope.request_id}"
         if item_id in self.items:
             return
-        self._close_segments()
+        self.close_segments()
         options = [redact_credentials(o) for o in envelope.options if isinstance(o, dict)]
         tool_call = redact_credentials(envelope.tool_call) if isinstance(envelope.tool_call, dict) else {}
         hidden = envelope.hidden_options if type(envelope.hidden_options) is int else 0
-        self._append(
+        self.append(
             PermissionItem(
                 id=item_id,
                 request_id=envelope.request_id,
@@ -326,7 +255,7 @@ class Timeline(MessageRules, ToolRules, ProposalRules):
             return
         item.status = "selected" if envelope.outcome == "selected" else "cancelled"
         item.selected_option = envelope.option_id
-        self._touch(item)
+        self.touch(item)
 
     def _prompt_sent(self, envelope: PromptSentEnvelope) -> None:
         """The prompt as sent: the user's message, unless it is already shown (optimistically)."""
@@ -358,7 +287,7 @@ class Timeline(MessageRules, ToolRules, ProposalRules):
         ):
             # never echoed and nothing answered it: it did not reach the agent. (Our addition to
             # the rule: once the agent replied, the message evidently arrived and stays.)
-            self._remove(segment.id)
+            self.remove(segment.id)
             self.optimistic.pop(envelope.client_message_id, None)
             return
         if (
@@ -368,24 +297,14 @@ class Timeline(MessageRules, ToolRules, ProposalRules):
             and self.order[-1] == segment.id
         ):
             # stopped before any reply: a turn of its own says so (its footer: "Stopped after 2 s")
-            self._close_segments()
-            self._append(TurnEnd(id=f"stopped:{envelope.client_message_id}"))
+            self.close_segments()
+            self.append(TurnEnd(id=f"stopped:{envelope.client_message_id}"))
         elif isinstance(segment, MessageSegment) and not self._batch:
-            self._turn_settled(segment.id)
-
-    def _turn_settled(self, user_item_id: str) -> None:
-        """Every row of the answering turn changes: nothing in it streams any more, and its footer's
-        "8 s elapsed" becomes "Took 8 s"."""
-        footer = self.grouping.footer_after(user_item_id)
-        if footer is None:
-            return
-        turn = self.grouping.group_of_row(self.grouping.rows[footer])
-        start = turn.row_start if turn is not None else footer
-        self._changes.append(RowsChanged(start, tuple(self.grouping.rows[start : footer + 1])))
+            self.turn_settled(segment.id)
 
     def _tools_cancelled(self, envelope: ToolCallsCancelledEnvelope) -> None:
         for tool_call_id in envelope.tool_call_ids:
             tool = self.items.get(f"tool:{tool_call_id}")
             if isinstance(tool, ToolCall) and tool.status in ("pending", "running"):
                 tool.status = "cancelled"
-                self._touch(tool)
+                self.touch(tool)

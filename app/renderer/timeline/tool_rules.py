@@ -11,30 +11,24 @@ from app.contract.acp_fields import dict_items, str_field
 from app.contract.credentials import redact_credentials
 from app.renderer.timeline.items import PlanItem, ToolCall
 from app.renderer.timeline.parts import ErrorPart, Part, TerminalRefPart, tool_content_to_part
+from app.renderer.timeline.proposal_rules import ProposalRules
 
 if TYPE_CHECKING:
     from app.contract.acp import PlanUpdate, ToolCallUpdate
 
-
-if TYPE_CHECKING:
-    from app.renderer.timeline.reducer import Timeline
-
-    _Base = Timeline
-else:
-    _Base = object
 
 MAX_ERROR_CHARS = 4_000  # of a tool's `error` text
 MAX_TOOL_PARTS = 2_000  # content items a tool keeps from `tool_call_content_chunk`; later ones are counted
 _TOOL_STATUS = {"pending": "pending", "in_progress": "running", "completed": "completed", "failed": "failed"}
 
 
-class ToolRules(_Base):
+class ToolRules(ProposalRules):
     def _tool(self, update: ToolCallUpdate, historical: bool) -> None:
         tool_call_id = str_field(update, "toolCallId")
         if tool_call_id is None:
             self.ignored += 1
             return
-        self._close_segments()
+        self.close_segments()
         item_id = f"tool:{tool_call_id}"
         tool = self.items.get(item_id)
         created = tool is None
@@ -47,12 +41,12 @@ class ToolRules(_Base):
         invocation = self._recognise_proposal_call(tool, update)  # proposal_rules.py
         touched = self.terminals.apply_meta(tool, update.get("_meta"))
         if created:
-            self._append(tool)
+            self.append(tool)
         else:
-            self._touch(tool)
+            self.touch(tool)
         for other in touched:
             if other is not tool and other.id in self.items:
-                self._touch(other)
+                self.touch(other)
         if invocation is not None:
             self._proposal_call_placed(tool, invocation)
 
@@ -64,7 +58,7 @@ class ToolRules(_Base):
         if tool_call_id is None:
             self.ignored += 1
             return
-        self._close_segments()
+        self.close_segments()
         item_id = f"tool:{tool_call_id}"
         tool = self.items.get(item_id)
         created = tool is None
@@ -93,9 +87,9 @@ class ToolRules(_Base):
             tool.parts_dropped += 1
         tool.historical = tool.historical or historical
         if created:
-            self._append(tool)
+            self.append(tool)
         else:
-            self._touch(tool)
+            self.touch(tool)
 
     def _time_tool(self, tool: ToolCall, historical: bool) -> None:
         """Its first live update starts its clock, the one that finishes it stops it (a loaded or
@@ -153,11 +147,11 @@ class ToolRules(_Base):
             }
             for e in dict_items(update, "entries")
         ]
-        self._close_segments()
+        self.close_segments()
         plan = self.items.get("plan:current")
         if isinstance(plan, PlanItem):
             plan.entries = plain
             plan.historical = plan.historical or historical
-            self._touch(plan)
+            self.touch(plan)
         elif plan is None:
-            self._append(PlanItem(id="plan:current", entries=plain, historical=historical))
+            self.append(PlanItem(id="plan:current", entries=plain, historical=historical))

@@ -16,22 +16,20 @@ placed inside the timeline (only the rows around it change). Memory only, like t
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import quote
 
 from app.contract.envelopes import TranscriptSupplementEnvelope, TranscriptTurn, transcript_match_text
 from app.contract.openclaw_prompts import prompt_record_text
 from app.renderer.timeline.items import MessageSegment
 from app.renderer.timeline.parts import Attachment, AttachmentPart, ImagePart, MarkdownPart, basename_of
-
-if TYPE_CHECKING:
-    from app.renderer.timeline.reducer import Timeline
+from app.renderer.timeline.state import TimelineState, TurnTiming
 
 MAX_SUPPLEMENT_TURNS = 200
 MAX_TURN_MEDIA = 32
 
 
-def _user_turns(timeline: Timeline) -> list[tuple[str, list[str]]]:
+def _user_turns(timeline: TimelineState) -> list[tuple[str, list[str]]]:
     """(message id of the user message that opens it, the turn's item ids), in order: each user
     message opens a turn, also one that follows another with no reply between (a reply OpenClaw
     stripped to nothing); segments of one message stay one turn."""
@@ -48,7 +46,7 @@ def _user_turns(timeline: Timeline) -> list[tuple[str, list[str]]]:
     return turns
 
 
-def _own_items(timeline: Timeline, item_ids: list[str]) -> list[str]:
+def _own_items(timeline: TimelineState, item_ids: list[str]) -> list[str]:
     """A prompt's turn up to the next prompt of ours: a prompt sent before the first one was
     answered joins its user group, and its reply is not the first one's."""
     prompts = set(timeline.optimistic.values())
@@ -58,7 +56,7 @@ def _own_items(timeline: Timeline, item_ids: list[str]) -> list[str]:
     return item_ids
 
 
-def _turn_text(timeline: Timeline, item_ids: list[str]) -> str:
+def _turn_text(timeline: TimelineState, item_ids: list[str]) -> str:
     texts = []
     for item_id in item_ids:
         item = timeline.items.get(item_id)
@@ -84,7 +82,9 @@ def _record_text(segment: MessageSegment) -> str:
     return prompt_record_text(blocks)
 
 
-def _supplement_turn(timeline: Timeline, message_id: str, item_ids: list[str], turn: TranscriptTurn) -> None:
+def _supplement_turn(
+    timeline: TimelineState, message_id: str, item_ids: list[str], turn: TranscriptTurn
+) -> None:
     """Apply one turn's facts to its items."""
     timing = timeline.timings.get(message_id)
     if (
@@ -92,10 +92,8 @@ def _supplement_turn(timeline: Timeline, message_id: str, item_ids: list[str], t
         and (timing is None or timing.elapsed_s is None)
         and timeline.live_message_id != message_id
     ):
-        from app.renderer.timeline.reducer import TurnTiming  # the reducer imports this module
-
         timeline.timings[message_id] = TurnTiming(None, elapsed_s=turn.duration_s)
-        timeline._turn_settled(item_ids[0])  # its footer now says "Took N s"
+        timeline.turn_settled(item_ids[0])  # its footer now says "Took N s"
     if not turn.media and not turn.images:
         return
     segments = [timeline.items.get(i) for i in item_ids]
@@ -125,7 +123,7 @@ def _supplement_turn(timeline: Timeline, message_id: str, item_ids: list[str], t
         return
     if target is not None:
         target.parts.extend(parts)
-        timeline._touch(target)
+        timeline.touch(target)
     elif timeline.live_message_id != message_id:
         _media_segment(timeline, message_id, parts, item_ids[-1])
 
@@ -138,7 +136,7 @@ def _image_uri(ref: str) -> str | None:
 
 
 def _media_segment(
-    timeline: Timeline, message_id: str, parts: list[AttachmentPart | ImagePart], after: str
+    timeline: TimelineState, message_id: str, parts: list[AttachmentPart | ImagePart], after: str
 ) -> None:
     """An attachment-only assistant segment at the end of its turn, right after the turn's last item
     (after any tool call or stop marker, so inside its group, before its footer row): appended to the
@@ -149,12 +147,12 @@ def _media_segment(
         segment_id += "+"
     segment = MessageSegment(id=segment_id, role="assistant", message_id=segment_id, parts=list(parts))
     if timeline.order and timeline.order[-1] == after:
-        timeline._append(segment)
+        timeline.append(segment)
     else:
-        timeline._place_after(after, segment)
+        timeline.place_after(after, segment)
 
 
-def apply_transcript_supplement(timeline: Timeline, envelope: TranscriptSupplementEnvelope) -> None:
+def apply_transcript_supplement(timeline: TimelineState, envelope: TranscriptSupplementEnvelope) -> None:
     """Attach the supplement to the turns it unambiguously matches; ignore the rest."""
     turns = [t for t in envelope.turns[-MAX_SUPPLEMENT_TURNS:] if isinstance(t, TranscriptTurn)]
     user_turns = _user_turns(timeline)

@@ -59,19 +59,6 @@ def test_an_import_against_the_floors_breaks_a_contract(tmp_path, module, plante
     assert name in done.stdout.replace("\n", ""), done.stdout[-3000:]
 
 
-# The import circle left to untie (harness/reference/architecture.md, "Circles"): named here until it
-# is gone; a new one fails the suite.
-KNOWN_CIRCLES = [
-    [
-        "app.renderer.timeline.message_rules",
-        "app.renderer.timeline.proposal_rules",
-        "app.renderer.timeline.reducer",
-        "app.renderer.timeline.tool_rules",
-        "app.renderer.timeline.transcript_rules",
-    ],
-]
-
-
 def import_circles(package: str = "app") -> list[list[str]]:
     """Every set of modules that import each other round (a strongly connected component of more than
     one module; imports in functions and under TYPE_CHECKING count), each sorted."""
@@ -109,8 +96,9 @@ def import_circles(package: str = "app") -> list[list[str]]:
     return sorted(circles)
 
 
-def test_no_import_circle_but_the_known_ones():
-    assert import_circles() == KNOWN_CIRCLES
+def test_no_import_circle():
+    """No module imports one that imports it back (harness/reference/architecture.md, "Circles")."""
+    assert import_circles() == []
 
 
 def test_the_circle_check_sees_a_circle_through_a_type_checking_import(tmp_path, monkeypatch):
