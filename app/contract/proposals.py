@@ -109,7 +109,7 @@ class ProposalNoticeEnvelope:
     kind: Literal["proposal_notice"] = "proposal_notice"
 
 
-def compact_payload(payload: dict) -> str:
+def compact_payload(payload: dict[str, Any]) -> str:
     """The payload as the canonical invocation carries it: compact JSON with `'` written `\\u0027`, so a
     single-quoted shell word always holds it."""
     return json.dumps(payload, separators=(",", ":"), ensure_ascii=False).replace("'", "\\u0027")

@@ -27,7 +27,7 @@ SIDES = SPLIT_DIRECTIONS[:4]  # the directions that name a side (not auto)
 
 def split_direction(value: str) -> SplitDirection:
     """`value` when it is a direction, else auto."""
-    return value if value in SPLIT_DIRECTIONS else "auto"  # type: ignore[return-value]
+    return value if value in SPLIT_DIRECTIONS else "auto"
 
 
 @dataclass(frozen=True)

@@ -305,7 +305,7 @@ class Grouping:
         changes = self._regroup(group, set())
         turn, question = self._new_group(item_id), self._new_group(rest[0])
         turn.item_ids, question.item_ids = [item_id], rest
-        start, rows = group.row_start + group.row_count, []
+        start, rows = group.row_start + group.row_count, list[Row]()
         for offset, new in enumerate((turn, question), start=1):
             self.groups.insert(index + offset, new)
             for member in new.item_ids:

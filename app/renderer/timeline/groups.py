@@ -31,13 +31,14 @@ class Group:
 def block_kind(item: Item) -> RowKind:
     if isinstance(item, MessageSegment):
         return "assistant-text"
-    return {
+    kinds: dict[str, RowKind] = {
         "thought": "thought",
         "tool": "tool",
         "permission": "permission",
         "plan": "plan",
         "proposal": "proposal",
-    }[item.kind]
+    }
+    return kinds[item.kind]
 
 
 def group_kind_of(item: Item) -> GroupKind:

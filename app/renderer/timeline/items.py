@@ -4,6 +4,7 @@ identity. Their plain-data forms are written in `serialize.py`."""
 
 from __future__ import annotations
 
+import codecs
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -103,7 +104,7 @@ class TerminalState:
     size: int = 0
     revision: int = 0  # bumped when output is replaced or trimmed (views restart their emulator)
     note: str = ""  # why ClawQt ended it, when it did
-    decoder: object | None = None  # an incremental UTF-8 decoder for base64 chunks (v2 updates)
+    decoder: codecs.IncrementalDecoder | None = None  # UTF-8 across base64 chunks (v2 updates)
 
     def append(self, text: str) -> None:
         if not text:

@@ -5,8 +5,9 @@ transcript of `clawqt replay` (serialize.py writes those lines once). Pure: no Q
 from __future__ import annotations
 
 from app.contract.ansi import strip_escapes
-from app.renderer.timeline.grouping import Group
-from app.renderer.timeline.items import Attachment, Item, MessageSegment, Thought, ToolCall
+from app.renderer.timeline.groups import Group
+from app.renderer.timeline.items import Item, MessageSegment, Thought, ToolCall
+from app.renderer.timeline.parts import Attachment
 from app.renderer.timeline.reducer import Timeline
 from app.renderer.timeline.serialize import item_json, item_lines
 from app.renderer.timeline.terminal_screen import render_screen

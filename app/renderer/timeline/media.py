@@ -153,6 +153,15 @@ class MediaScanner:
         "has_directive",
     )
 
+    # the line not ended yet (`_reset_partial` sets them)
+    _partial: list[str] | tuple[()]
+    _partial_len: int
+    _partial_indent: str
+    _partial_indent_len: int
+    _partial_head: str
+    _partial_kind: str
+    _partial_nonblank: bool
+
     def __init__(self, cwd_known: bool = True) -> None:
         self.cwd_known = cwd_known
         # made when first needed: most replies have no fence, no directive and no pending line, and a
@@ -217,8 +226,8 @@ class MediaScanner:
                 self._partial = ()
                 return
             self._partial_kind = "fence" if head.startswith(("`", "~")) else "directive"
-        if self._partial:
-            self._partial.append(chunk)  # type: ignore[union-attr]
+        if isinstance(self._partial, list):
+            self._partial.append(chunk)
         else:
             self._partial = [chunk]
         self._partial_len += len(chunk)
@@ -236,7 +245,7 @@ class MediaScanner:
         self._partial_len = len(text)
 
     def _reset_partial(self) -> None:
-        self._partial: list[str] | tuple[()] = ()
+        self._partial = ()
         self._partial_len = 0
         self._partial_indent = ""  # the first few characters of indentation
         self._partial_indent_len = 0
@@ -253,8 +262,8 @@ class MediaScanner:
             in_fence = self._fence.feed(line)
         ref = None if in_fence else parse_directive(line, self.cwd_known)
         if ref is not None:
-            if self._complete_refs:
-                self._complete_refs.append(ref)  # type: ignore[union-attr]
+            if isinstance(self._complete_refs, list):
+                self._complete_refs.append(ref)
             else:
                 self._complete_refs = [ref]
             self.has_directive = True

@@ -73,7 +73,7 @@ class MessageRules(TimelineState):
 
     def _message_part(self, role: Role, update: MessageChunkUpdate, historical: bool) -> None:
         message_id = str_field(update, "messageId")
-        content = update.get("content")
+        content: object = update.get("content")
         if role != "user":
             self.hidden_filters.pop("user:", None)  # the agent spoke: an id-less user message ended
         # an agent may echo the prompt (ClawQt's hidden blocks included) or quote a credential: neither

@@ -50,6 +50,7 @@ def apply_metadata(meta: Metadata, update: SessionUpdate) -> MetaField | None:
             meta.title = title if isinstance(title, str) else None
             return "title"
         case "usage_update":
-            meta.usage = {k: update[k] for k in ("used", "size", "cost") if k in update}  # type: ignore[literal-required]
+            fields: dict[str, Any] = dict(update)  # a usage update's fields are not in the typed union
+            meta.usage = {k: fields[k] for k in ("used", "size", "cost") if k in fields}
             return "usage"
     return None

@@ -185,10 +185,10 @@ class ProposalRules(TimelineState):
         asked = False
         for index, item_id in enumerate(self.order):
             item = self.items[item_id]
-            is_user = isinstance(item, MessageSegment) and item.role == "user"
-            if asked and is_user and item.message_id != turn_id:
+            message = item.message_id if isinstance(item, MessageSegment) and item.role == "user" else None
+            if asked and message is not None and message != turn_id:
                 return index
-            asked = asked or (is_user and item.message_id == turn_id)
+            asked = asked or message == turn_id
         return len(self.order)
 
 

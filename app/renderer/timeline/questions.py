@@ -51,14 +51,15 @@ class QuestionDirectory:
 
 def truncate_graphemes(text: str, limit: int = MAX_GRAPHEMES, keep: int = KEEP_GRAPHEMES) -> str:
     """Cut to `keep` grapheme clusters + "..." when longer than `limit` (never splits a cluster)."""
-    clusters = _patterns()[0].findall(text, timeout=1.0) if len(text) > limit else None
+    clusters: list[str] | None = _patterns()[0].findall(text, timeout=1.0) if len(text) > limit else None
     if clusters is None or len(clusters) <= limit:
         return text
     return "".join(clusters[:keep]) + "..."
 
 
 def _collapse_spaces(text: str) -> str:
-    return _patterns()[1].sub(" ", text).strip()
+    collapsed: str = _patterns()[1].sub(" ", text)
+    return collapsed.strip()
 
 
 def _title(text: str, number: int) -> str:

@@ -211,7 +211,7 @@ class Timeline(MessageRules, ToolRules):
             case "tool_call" | "tool_call_update":
                 self._tool(update, historical)  # type: ignore[arg-type]
             case "tool_call_content_chunk":
-                self._tool_content_chunk(update, historical)  # type: ignore[arg-type]
+                self._tool_content_chunk(update, historical)
             case "plan":
                 self._plan(redact_credentials(update), historical)
             case str() as kind if kind in METADATA_UPDATES:  # titles, commands, modes, options: cut too

@@ -85,7 +85,7 @@ class Span(NamedTuple):
     item_id: str
     field: SearchField
     first: int
-    count: int
+    occurrences: int
 
 
 FIELD_CHARS = 1_024  # what reading one field costs besides its text, in characters of text
@@ -177,14 +177,14 @@ class SearchScan:
     def _keep(self, key: RowKey, spans: list[Span]) -> None:
         """A counted row's hits, its last occurrence first, as many as there is room for: the numbers
         kept are the row's highest, so only those hits are made."""
-        total = spans[-1].first + spans[-1].count
+        total = spans[-1].first + spans[-1].occurrences
         room = MAX_HITS - len(self.hits)
         if total >= room:
             self.capped = total > room
         lowest = max(0, total - room)
         self.spans[key] = tuple(spans)
         for span in reversed(spans):
-            top, bottom = span.first + span.count - 1, max(span.first, lowest)
+            top, bottom = span.first + span.occurrences - 1, max(span.first, lowest)
             if top < bottom:
                 break
             self.hits.extend(Hit(key, span.item_id, span.field, n) for n in range(top, bottom - 1, -1))
@@ -197,5 +197,5 @@ class SearchScan:
             if span.first > hit.occurrence:
                 break
             if span.field in fields and (item_id is None or span.item_id == item_id):
-                index += min(span.count, hit.occurrence - span.first)
+                index += min(span.occurrences, hit.occurrence - span.first)
         return index

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.renderer.timeline.grouping import Group
+from app.renderer.timeline.groups import Group
 from app.renderer.timeline.items import (
     Item,
     MessageSegment,

@@ -26,7 +26,7 @@ from typing import Any
 from app.contract.envelopes import LoadResult
 from app.renderer.timeline.proposal_rules import KeptProposals
 from app.renderer.timeline.reducer import Timeline
-from app.renderer.timeline.rows import RowChange
+from app.renderer.timeline.rows import TimelineEvent
 
 
 class TimelineStore:
@@ -43,7 +43,7 @@ class TimelineStore:
         self.proposals = KeptProposals()
         self._live_calls: set[str] = set()  # keys whose timeline saw a live proposal CLI call
 
-    def load(self, result: LoadResult) -> tuple[Timeline, list[RowChange]]:
+    def load(self, result: LoadResult) -> tuple[Timeline, list[TimelineEvent]]:
         """Commit a load's replay in one batch; a live prompt's return keeps its timeline."""
         existing = self.timelines.get(result.session_key)
         if result.resumed_live and existing is not None and existing.generation == result.generation:
@@ -97,7 +97,7 @@ class TimelineStore:
         self._replaying = self._replay_timeline(envelope.session_key, envelope.generation)
         self._replaying.replay(envelope.updates)
 
-    def apply(self, envelope: Any) -> tuple[Timeline | None, list[RowChange]]:
+    def apply(self, envelope: Any) -> tuple[Timeline | None, list[TimelineEvent]]:
         key = getattr(envelope, "session_key", None)
         timeline = self.timelines.get(key) if isinstance(key, str) else None
         generation = getattr(envelope, "generation", None)
@@ -120,7 +120,9 @@ class TimelineStore:
         self._note_live_calls(timeline)
         return timeline, changes
 
-    def _proposal(self, timeline: Timeline | None, envelope: Any) -> tuple[Timeline | None, list[RowChange]]:
+    def _proposal(
+        self, timeline: Timeline | None, envelope: Any
+    ) -> tuple[Timeline | None, list[TimelineEvent]]:
         """A card's envelope is kept whatever chat is shown; its timeline (any generation: a card keeps
         the one it was made in) applies it."""
         self.proposals.note(envelope)

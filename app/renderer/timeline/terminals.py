@@ -87,7 +87,7 @@ class TerminalRegistry:
             return touched
         info = meta.get("terminal_info")
         info_id = _id(info)
-        if info_id is not None:
+        if info_id is not None and isinstance(info, dict):
             cwd = info.get("cwd") if isinstance(info.get("cwd"), str) else None
             self.attach(tool, info_id, cwd)
             touched.add(tool)
@@ -104,7 +104,7 @@ class TerminalRegistry:
                 touched.add(owner)
         exit_entry = meta.get("terminal_exit")
         exit_id = _id(exit_entry)
-        if exit_id is not None:
+        if exit_id is not None and isinstance(exit_entry, dict):
             state, owner = self._state(exit_id)
             code = exit_entry.get("exit_code", exit_entry.get("exitCode"))
             signal = exit_entry.get("signal")
@@ -125,7 +125,7 @@ class TerminalRegistry:
             return None
         if state.decoder is None:
             state.decoder = codecs.getincrementaldecoder("utf-8")("replace")
-        return state.decoder.decode(raw, final=final)  # type: ignore[attr-defined]
+        return state.decoder.decode(raw, final=final)
 
     def apply_v2(self, update: dict[str, Any]) -> tuple[bool, ToolCall | None]:
         """ACP v2 draft updates: `terminal_output_chunk` (base64 append) and `terminal_update` (a

@@ -54,7 +54,7 @@ class ToolRules(ProposalRules):
         """ACP's `tool_call_content_chunk {toolCallId, content}` appends ONE tool content item (content,
         diff or terminal) to the call's content, creating the call when it is new (as running, like
         ClawX); a content that is not an object becomes an error part, never a dropped update."""
-        tool_call_id = str_field(update, "toolCallId")  # type: ignore[arg-type]
+        tool_call_id = str_field(update, "toolCallId")
         if tool_call_id is None:
             self.ignored += 1
             return

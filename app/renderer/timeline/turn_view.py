@@ -10,7 +10,7 @@ from urllib.parse import unquote, urlsplit
 
 from app.contract.ansi import strip_escapes
 from app.contract.openclaw_prompts import strip_cwd_prefix
-from app.renderer.timeline.grouping import Group
+from app.renderer.timeline.groups import Group
 from app.renderer.timeline.items import Item, MessageSegment, Thought
 from app.renderer.timeline.media import strip_directives
 from app.renderer.timeline.parts import (
