@@ -167,7 +167,7 @@ def launch_of(args: argparse.Namespace) -> Launch:
         cwd=getattr(args, "cwd", None),
         add_dirs=tuple(getattr(args, "add_dir", None) or ()),
         record=getattr(args, "record", None),
-        init_timeout=getattr(args, "init_timeout", None),
+        init_timeout=getattr(args, "init_timeout", None) or 60.0,
     )
 
 

@@ -115,7 +115,7 @@ async def run_v2(turn: Turn) -> StopReason:
 async def run_client_terminal(turn: Turn) -> StopReason:
     conn = turn._conn
     session_id = turn.session.session_id
-    created = await conn.create_terminal(  # type: ignore[attr-defined]
+    created = await conn.create_terminal(
         session_id=session_id,
         command="bash",
         args=["-c", "for i in $(seq 1 60); do printf '\\e[33mline %02d\\e[0m \\u00e9t\\u00e9\\n' $i; done"],
@@ -134,9 +134,9 @@ async def run_client_terminal(turn: Turn) -> StopReason:
             content=[TerminalToolCallContent(type="terminal", terminal_id=terminal_id)],
         )
     )
-    status = await conn.wait_for_terminal_exit(session_id=session_id, terminal_id=terminal_id)  # type: ignore
-    output = await conn.terminal_output(session_id=session_id, terminal_id=terminal_id)  # type: ignore
-    await conn.release_terminal(session_id=session_id, terminal_id=terminal_id)  # type: ignore
+    status = await conn.wait_for_terminal_exit(session_id=session_id, terminal_id=terminal_id)
+    output = await conn.terminal_output(session_id=session_id, terminal_id=terminal_id)
+    await conn.release_terminal(session_id=session_id, terminal_id=terminal_id)
     await turn.send(
         ToolCallProgress(session_update="tool_call_update", tool_call_id=tool_id, status="completed")
     )

@@ -84,9 +84,14 @@ class ConfiguredAgent(Protocol):
     """What the config file says of the agent (`user_config.Config`): its command line, where it was
     written, the file."""
 
-    path: Path
-    agent_argv: tuple[str, ...] | None
-    agent_origin: str
+    @property
+    def path(self) -> Path: ...
+
+    @property
+    def agent_argv(self) -> tuple[str, ...] | None: ...
+
+    @property
+    def agent_origin(self) -> str: ...
 
 
 def resolve_agent_command(

@@ -19,8 +19,11 @@ from __future__ import annotations
 import json
 import re
 import uuid
-from json.decoder import scanstring
+from collections.abc import Callable
 from typing import Any
+
+# the C string scanner json.loads uses (typeshed does not declare it)
+scanstring: Callable[[str, int, bool], tuple[str, int]] = json.decoder.scanstring  # type: ignore[attr-defined]
 
 HOIST_BYTES = 64 * 1024  # a string at least this long is decoded in pieces, outside the parser
 PIECE_BYTES = 1024 * 1024  # one step of finding or decoding

@@ -186,7 +186,12 @@ async def wait_exited(pid: int, is_alive: Callable[[], bool]) -> None:
         return
     loop = asyncio.get_running_loop()
     readable = loop.create_future()
-    loop.add_reader(pidfd, lambda: readable.done() or readable.set_result(None))
+
+    def ended() -> None:
+        if not readable.done():
+            readable.set_result(None)
+
+    loop.add_reader(pidfd, ended)
     try:
         await readable
     finally:

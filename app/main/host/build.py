@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from app.main.acp.recorder import TraceRecorder
 from app.main.agents.command import resolve_agent_command
@@ -29,7 +30,7 @@ class Launch:
     cwd: str | None = None  # --cwd: the folder new chats start in
     add_dirs: Sequence[str] = field(default_factory=tuple)  # --add-dir: folders added for this run
     record: str | None = None  # --record: the trace file of the first agent's traffic
-    init_timeout: float | None = None  # how long the agent's `initialize` may take (the default else)
+    init_timeout: float = 60.0  # how long the agent's `initialize` may take
 
 
 def build_host(launch: Launch) -> tuple[Host, TraceRecorder | None]:
@@ -40,12 +41,11 @@ def build_host(launch: Launch) -> tuple[Host, TraceRecorder | None]:
     for problem in config.problems:
         problems.add(problem.text, problem.details)
     command = resolve_agent_command(launch.agent, config)
-    recorder = TraceRecorder(launch.record) if launch.record else None
+    recorder = TraceRecorder(Path(launch.record)) if launch.record else None
     flag_folders = list(launch.add_dirs)  # this run's --add-dir stay added
     extra = [*config.additional_directories, *flag_folders]
     profiles = agent_profiles(command, config.agents)
     first = profiles[0].id
-    timeout = {} if launch.init_timeout is None else {"init_timeout": launch.init_timeout}
 
     def make_service(profile: AgentProfile) -> ChatService:
         primary = profile.id == first
@@ -55,7 +55,7 @@ def build_host(launch: Launch) -> tuple[Host, TraceRecorder | None]:
             recorder=recorder if primary else None,  # a trace is one agent's conversation
             additional_directories=extra,
             log_path=paths.log_dir() / ("agent-stderr.log" if primary else f"agent-{profile.id}-stderr.log"),
-            **timeout,
+            init_timeout=launch.init_timeout,
         )
 
     # an agent chosen with --agent is the one this run starts with; else the one used last

@@ -52,7 +52,8 @@ def parse_agents(payload: Any) -> list[AgentTarget]:
         target_id = entry.get("id")
         if not isinstance(target_id, str) or not TARGET_RE.fullmatch(target_id):
             continue
-        identity = entry.get("identity") if isinstance(entry.get("identity"), dict) else {}
+        identity = entry.get("identity")
+        identity = identity if isinstance(identity, dict) else {}
         name = _text(identity.get("name")) or _text(entry.get("name")) or target_id
         targets.append(AgentTarget(target_id, name, _text(identity.get("emoji"))[:8], target_id == default))
         if len(targets) == MAX_TARGETS:

@@ -311,7 +311,7 @@ class SessionMachine:
 
     # --- permissions ---------------------------------------------------------------------------------
     def _permission_requested(self, token: Token, params: RequestPermissionParams, step: Step) -> None:
-        live = self.live_by_acp.get(params.get("sessionId") or "")  # type: ignore[arg-type]
+        live = self.live_by_acp.get(params.get("sessionId") or "")
         # A live prompt's request waits even while another session is shown (the sidebar says the chat
         # needs the user); a request no live prompt owns, or one of a session being loaded, would be
         # a waiter nobody can see.

@@ -38,7 +38,7 @@ class AgentSettings:
         configured: tuple[AgentProfile, ...] = (),
         offered: Callable[[], list[str]] = list,
         which: Callable[[str], str | None] = shutil.which,
-        on_added: Callable[[AgentProfile], None] | None = None,
+        on_added: Callable[[AgentProfile], object] | None = None,
     ) -> None:
         self._settings = settings
         self._configured = [agent.name for agent in configured]

@@ -51,9 +51,9 @@ def block_entries(blocks: list[DisplayBlock]) -> list[dict[str, str]]:
     return [block.entry() for block in blocks]
 
 
-def _image_as_link(self, tokens: list[Token], idx: int, options, env) -> str:  # type: ignore[no-untyped-def]
+def _image_as_link(self, tokens: list[Token], idx: int, options, env) -> str:
     token = tokens[idx]
-    raw = token.attrGet("src") or ""
+    raw = str(token.attrGet("src") or "")
     alt = html.escape(token.content or "image")
     if raw.startswith(OMITTED):  # an inline image too large to keep: only a marker is left of it
         size = size_label(int(raw[len(OMITTED) :] or 0))
@@ -80,6 +80,7 @@ def _make_parser(linkify: bool = True) -> MarkdownIt:
     else:
         # only addresses with a scheme (https://, mailto:): a bare "values.py" or "README.md" is a file
         # name in an agent's reply, not a web site in Paraguay or Moldova
+        assert md.linkify is not None, "linkify-it-py is a dependency (markdown-it-py[linkify])"
         md.linkify.set({"fuzzy_link": False})
         md.inline.ruler.at("linkify", scheme_links)  # the same links, without linkify-it's cost
     md.use(tasklists_plugin)

@@ -18,7 +18,7 @@ from app.renderer.markdown.streaming import IncrementalMarkdown
 from app.renderer.present.proposal_card import proposal_entry
 from app.renderer.present.tool_card import console_fallback, console_id, tool_entry, tool_summary
 from app.renderer.terminal.screens import TerminalScreens
-from app.renderer.timeline.grouping import Group
+from app.renderer.timeline.groups import Group
 from app.renderer.timeline.items import (
     Item,
     MessageSegment,
@@ -152,7 +152,7 @@ class Presenter:
                 "text": item_text(first),
             }
         if row.kind in ("tool", "tool-group"):
-            tools = [self._tool(items[i]) for i in row.item_ids if isinstance(items.get(i), ToolCall)]
+            tools = [self._tool(item) for i in row.item_ids if isinstance(item := items.get(i), ToolCall)]
             live_turn = row.kind == "tool-group" and turn_is_live(timeline, row)
             return {"tools": tools, "summary": tool_summary(tools, live_turn)}
         if row.kind == "permission" and isinstance(first, PermissionItem):

@@ -10,6 +10,7 @@ import itertools
 import time
 from collections import deque
 from collections.abc import Sequence
+from typing import Any
 
 import pyte
 
@@ -108,8 +109,8 @@ class TerminalEmulator:
                 return True
         return False
 
-    def _screen_lines(self) -> list[dict]:
-        lines = [self.screen.buffer[y] for y in range(self.screen.lines)]
+    def _screen_lines(self) -> list[dict[int, Any]]:
+        lines: list[dict[int, Any]] = [self.screen.buffer[y] for y in range(self.screen.lines)]
         while lines and not any(ch.data.strip() for ch in lines[-1].values()):
             lines.pop()
         return lines

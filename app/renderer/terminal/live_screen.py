@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 from collections import deque
+from typing import Any
 
 import pyte
 from pyte.screens import Margins
@@ -67,7 +68,9 @@ class LiveScreen(pyte.Screen):
     def __init__(self, columns: int, lines: int, scrollback: int = SCROLLBACK_LINES) -> None:
         self.scrolled: deque[tuple[LiveRun, ...]] = deque(maxlen=scrollback)
         self.scrolled_total = 0
-        self.main_screen: tuple[dict, object] | None = None  # (buffer, cursor) while the alternate one shows
+        self.main_screen: tuple[dict[int, Any], Any] | None = (
+            None  # (buffer, cursor) while the alternate one shows
+        )
         self.replies: list[str] = []  # answers to the program's queries (cursor position, attributes)
         super().__init__(columns, lines)
 

@@ -13,8 +13,8 @@ from pathlib import Path
 from tests.paths import REPO
 
 # the ceilings: lower them when a change checks more (harness/reference/architecture.md, "Types")
-MOST_UNCHECKED_MODULES = 61
-MOST_TYPE_IGNORES = 68
+MOST_UNCHECKED_MODULES = 52
+MOST_TYPE_IGNORES = 52
 
 
 def mypy(root: Path, cache: Path) -> subprocess.CompletedProcess[str]:

@@ -46,8 +46,8 @@ class ProposalCards(QObject):
 
     def _on_envelope(self, envelope: Envelope) -> None:
         if envelope.kind == "proposal_notice":
-            key = envelope.session_key  # type: ignore[union-attr]
-            self._notices.show(envelope.text, topic=PROPOSAL, session=key)  # type: ignore[union-attr]
+            key = envelope.session_key
+            self._notices.show(envelope.text, topic=PROPOSAL, session=key)
 
     def _card(self, proposal_id: str) -> ProposalItem | None:
         timeline = self._session.timeline

@@ -79,15 +79,15 @@ class Attention(QObject):
 
     def _on_envelope(self, envelope: Envelope) -> None:
         if envelope.kind == "permission_request":
-            tool = envelope.tool_call.get("title")  # type: ignore[attr-defined]
+            tool = envelope.tool_call.get("title")
             asks = f"permission to run {tool}" if isinstance(tool, str) and tool else "your permission"
-            self._call(envelope.session_key, f"the agent asks {asks}.")  # type: ignore[attr-defined]
-        elif envelope.kind == "proposal" and envelope.state == "awaiting":  # type: ignore[attr-defined]
-            self._call(envelope.session_key, _proposes(envelope))  # type: ignore[arg-type, attr-defined]
-        elif envelope.kind == "prompt_settled" and not envelope.stopped:  # type: ignore[attr-defined]
-            error = envelope.error  # type: ignore[attr-defined]
+            self._call(envelope.session_key, f"the agent asks {asks}.")
+        elif envelope.kind == "proposal" and envelope.state == "awaiting":
+            self._call(envelope.session_key, _proposes(envelope))
+        elif envelope.kind == "prompt_settled" and not envelope.stopped:
+            error = envelope.error
             done = f"the turn failed: {error}" if error else "the agent finished its reply."
-            self._call(envelope.session_key, done, needs_you=bool(error))  # type: ignore[attr-defined]
+            self._call(envelope.session_key, done, needs_you=bool(error))
 
     def _call(self, key: str, what: str, needs_you: bool = True) -> None:
         """Notify once per chat while the chat window is not focused."""

@@ -75,7 +75,7 @@ class SessionList(QObject):
         if envelope.kind in _ASKING_KINDS:
             self._on_asking(envelope)
         if envelope.kind == "proposal":
-            self._on_proposal(envelope)  # type: ignore[arg-type]
+            self._on_proposal(envelope)
         if envelope.kind in _LIVE_KINDS:  # a spinner starts or stops; the agent's capabilities
             self.changed.emit()
         if envelope.kind == "agent_state":
@@ -85,7 +85,7 @@ class SessionList(QObject):
 
     def _on_asking(self, envelope: Envelope) -> None:
         """A permission request waits for the user, or ended (answered, or cancelled by a rule)."""
-        key, request_id = envelope.session_key, envelope.request_id  # type: ignore[attr-defined]
+        key, request_id = envelope.session_key, envelope.request_id
         if envelope.kind == "permission_request":
             self._asking.setdefault(key, set()).add(request_id)
         else:
