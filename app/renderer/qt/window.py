@@ -133,7 +133,6 @@ class ChatObjects(QObject):
         )
         self.conversation = Conversation(self.session, host.links, self.notices, self)
         self.view_memory = ViewMemory(host.stores.views, self.session, self.model, self)
-        self.session.reopen = self.view_memory.open_chat
         self.search = ConversationSearch(self.session, self.model, self)
         self.inspector = InspectorModel(host.inspector, self.notices, self.tasks, self)
         self.trace_view = TraceViewer(host.inspector, self.session, self.notices, self.tasks, self)
@@ -141,7 +140,7 @@ class ChatObjects(QObject):
             host.exports, self.session, lambda: self.header.title, self.notices, self.tasks, self
         )
         self.proposal_cards = ProposalCards(host, sessions_host, self.session, self.notices, self)
-        self.attachments.files.open_link = self.conversation.openLink
+        self.attachments.linkClicked.connect(self.conversation.openLink)
         self.sign_in = SignIn(host.sign_in, sessions_host, self.session, self.tasks, self)
         self.user_terminals = UserTerminalsView(host.terminals, self.session, self.notices, self)
         self.terminal_access = TerminalAccess(host.terminal_access, self.tasks, self)
@@ -215,7 +214,7 @@ class ChatObjects(QObject):
         self.search.after_frame()
 
     def start(self) -> None:
-        self.session.start()
+        self.session.start(reopen=self.view_memory.open_chat)
 
     async def shutdown(self) -> None:
         self.turn.stash_draft()

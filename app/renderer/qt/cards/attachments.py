@@ -73,6 +73,7 @@ class AttachmentController(QObject):
     previewChanged = Signal()
     statesChanged = Signal()
     lightboxChanged = Signal()
+    linkClicked = Signal(str)  # a web address an attachment card opened (the link policy decides)
 
     def __init__(self, host: AttachmentsHost, tasks: TaskRunner, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -89,7 +90,8 @@ class AttachmentController(QObject):
         self._preview: dict[str, Any] = {}
         self._images: dict[str, QImage] = {}  # what the image provider serves, by id
         self._lightbox = ""
-        self.files = FileOpening(host, self._show_error)  # handing a file to the desktop on a click
+        # handing a file to the desktop on a click; a web address goes out as `linkClicked`
+        self.files = FileOpening(host, self._show_error, self.linkClicked.emit)
 
     # --- card and image states -------------------------------------------------------------------
     def on_shown(self, result: LoadResult) -> None:

@@ -19,14 +19,19 @@ Session = tuple[str, int]
 
 
 class FileOpening:
-    def __init__(self, host: AttachmentsHost, show_error: Callable[[str, str], None]) -> None:
+    def __init__(
+        self,
+        host: AttachmentsHost,
+        show_error: Callable[[str, str], None],
+        open_link: Callable[[str], None] = lambda url: None,
+    ) -> None:
         self._host = host
         self._show_error = show_error  # (reference, why): the preview panel says it
         self.opened_urls: list[str] = []  # what was handed to the system (tests read it)
         self.open_external: Callable[[QUrl], bool] = QDesktopServices.openUrl
         # a web address goes where every clicked link goes (the main side's link policy, which may ask
-        # the user first); wired to the conversation's `openLink`
-        self.open_link: Callable[[str], None] = lambda url: None
+        # the user first): the attachments' `linkClicked`, which the window connects to `openLink`
+        self.open_link = open_link
 
     async def open(self, session: Session, uri: str) -> None:
         """The default app (a web address: the link policy)."""

@@ -72,7 +72,6 @@ class CurrentSession(QObject):
         self._opening = ""  # what is being opened while the agent is asked ("Opening a new chat")
         self._request = 0  # the newest open/new/reconnect; only its result is shown
         self._failed_elsewhere: dict[str, bool] = {}  # message id -> whether it reached the agent
-        self.reopen = ""  # the chat to show again at start (the one shown when ClawQt quit)
         self._trace: Timeline | None = None  # a replayed trace shown instead of a chat
         self.trace_title = ""
         host.subscribe(self._on_envelope)
@@ -197,17 +196,17 @@ class CurrentSession(QObject):
         if changed:
             self.sessionChanged.emit()
 
-    @Slot()
-    def start(self) -> None:
-        self._tasks.spawn(self._start())
+    def start(self, reopen: str = "") -> None:
+        """Start the agent, then show `reopen` (the chat shown when ClawQt quit) or a new chat."""
+        self._tasks.spawn(self._start(reopen))
 
-    async def _start(self) -> None:
+    async def _start(self, reopen: str) -> None:
         try:
             await self._host.start()
         except HostError as exc:
             self._notices.show(str(exc), topic=AGENT, details=exc.details)
             return
-        if not (self.reopen and await self._reopen(self.reopen)):
+        if not (reopen and await self._reopen(reopen)):
             await self.new_chat()
         self.started.emit()
 
