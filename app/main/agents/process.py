@@ -149,7 +149,12 @@ class AgentProcess:
         if self._pidfd is not None:
             loop = asyncio.get_running_loop()
             exited = loop.create_future()
-            loop.add_reader(self._pidfd, lambda: exited.done() or exited.set_result(None))
+
+            def ended() -> None:
+                if not exited.done():
+                    exited.set_result(None)
+
+            loop.add_reader(self._pidfd, ended)
             try:
                 await exited
             finally:

@@ -165,7 +165,11 @@ class SignInService:
         def on_data(data: bytes) -> None:
             self._emit(SignInTerminalEnvelope(terminal_id, decoder.decode(data)))
 
-        pty.start(on_data, lambda: eof.done() or eof.set_result(None))
+        def on_eof() -> None:
+            if not eof.done():
+                eof.set_result(None)
+
+        pty.start(on_data, on_eof)
         try:
             code, signal = await pty.wait()
             with contextlib.suppress(asyncio.TimeoutError):

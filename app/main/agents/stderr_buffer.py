@@ -11,6 +11,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from pathlib import Path
+from typing import BinaryIO
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +32,7 @@ class StderrBuffer:
         self._partial = b""
         self._log_path = log_path
         self._max_log_bytes = max_log_bytes
-        self._log_file = None
+        self._log_file: BinaryIO | None = None
         self._log_size = 0
         self._on_line = on_line
         self.total_bytes = 0

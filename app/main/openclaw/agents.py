@@ -30,7 +30,8 @@ class _Supplements(Protocol):
 
 
 class _Service(Protocol):
-    transcripts: _Supplements | None  # the chat service's Gateway access: OpenClaw agents only
+    @property
+    def transcripts(self) -> _Supplements | None: ...  # the Gateway access: OpenClaw agents only
 
 
 def new_session_key(target: str = "") -> str:

@@ -118,7 +118,8 @@ class _Turn:
         display = record.get("openclawDisplayContent")
         for entry in display[:MAX_MEDIA_PER_TURN] if isinstance(display, list) else []:
             if isinstance(entry, dict) and entry.get("type") == "image" and (ref := _ref(entry.get("url"))):
-                alt = entry.get("alt") if isinstance(entry.get("alt"), str) else ""
+                alt = entry.get("alt")
+                alt = alt if isinstance(alt, str) else ""
                 self.shown = [*(self.shown or []), (ref, alt)]
 
     def _take_image_result(self, record: dict[str, Any]) -> None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import logging
 import secrets
-from typing import Any
+from typing import Any, TypeGuard
 
 log = logging.getLogger(__name__)
 
@@ -30,7 +30,7 @@ def new_secret() -> str:
     return "cqi_" + secrets.token_urlsafe(32)
 
 
-def _usable(value: Any) -> bool:
+def _usable(value: Any) -> TypeGuard[str]:
     return isinstance(value, str) and len(value) >= MIN_LENGTH and value != IN_KEYRING
 
 

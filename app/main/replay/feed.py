@@ -163,7 +163,7 @@ class _Feed:
         if step.committed is not None:
             yield step.committed
         for ignored in step.ignored:
-            yield TraceIgnored(shown, ignored.count)
+            yield TraceIgnored(shown, ignored.times)
         if direction == "recv" and (failure := self.openers.answered(msg, step, now)) is not None:
             yield failure
 

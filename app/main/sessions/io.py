@@ -72,7 +72,7 @@ class SessionIO:
             self._emit(envelope)
         for ignored in step.ignored:
             if ignored.code.startswith("update-"):
-                self.ignored_updates += ignored.count
+                self.ignored_updates += ignored.times
             level = "info" if ignored.code in EXPECTED_IGNORES else "warning"
             self.diagnose(level, ignored.code, ignored.message)
 

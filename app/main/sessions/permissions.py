@@ -10,7 +10,7 @@ Ten thousand options used to become ten thousand buttons that stayed in memory a
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from app.contract.acp_fields import dict_field, str_field
 from app.contract.envelopes import PermissionRequestEnvelope, PermissionResolvedEnvelope
@@ -100,7 +100,7 @@ class PermissionRoutes:
 
     def _resolve(self, token: Token, option_id: str | None, reason: str, step: Step) -> None:
         route = self._routes.pop(token)
-        outcome = "selected" if option_id is not None else "cancelled"
+        outcome: Literal["selected", "cancelled"] = "selected" if option_id is not None else "cancelled"
         step.answers.append((token, option_id))
         step.envelopes.append(
             PermissionResolvedEnvelope(

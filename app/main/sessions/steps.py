@@ -17,7 +17,7 @@ class Ignored(NamedTuple):
 
     code: str
     message: str
-    count: int = 1
+    times: int = 1  # how many such messages this stands for
 
 
 @dataclass

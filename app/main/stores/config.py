@@ -86,6 +86,7 @@ def _agent(value: object, path: Path, problems: list[LocalProblem]) -> tuple[tup
     `"agent": "openclaw acp"` obviously means)."""
     if value is None:
         return None, ""
+    command: object
     if isinstance(value, str):
         key, command = "agent", value
     elif isinstance(value, dict):
