@@ -31,8 +31,8 @@ MAX_KEPT_LINE_BYTES = 1024 * 1024
 MAX_PENDING_IDS = 4_096  # requests remembered for naming their responses
 
 
-def _text(raw: bytes | str) -> str:
-    return raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+def _text(raw: bytes | bytearray | str) -> str:
+    return raw if isinstance(raw, str) else bytes(raw).decode("utf-8", "replace")
 
 
 def _kind(message: dict[str, Any]) -> EntryKind:
@@ -51,7 +51,8 @@ class ProtocolLog:
     def __init__(self) -> None:
         self._started = time.monotonic()
         self._entries: deque[tuple[Any, ...] | InspectorEntry] = deque()
-        self._kept: dict[int, bytes | str] = {}  # texts of described entries (a recorded tuple has its own)
+        # texts of described entries (a recorded tuple has its own)
+        self._kept: dict[int, bytes | bytearray | str] = {}
         self._bytes = 0
         self._seq = 0
         self._watched = False
@@ -59,7 +60,7 @@ class ProtocolLog:
         self._pending: dict[tuple[str, str], str] = {}  # (who asked, id) -> method
 
     # --- fed by the connection (per message: as little as possible) -------------------------------
-    def wire(self, direction: str, message: dict[str, Any], raw: bytes | str) -> None:
+    def wire(self, direction: str, message: dict[str, Any], raw: bytes | bytearray | str) -> None:
         """One JSON-RPC line (`send`: to the agent), as parsed and as it crossed the pipe."""
         size = len(raw)
         self._seq += 1

@@ -14,7 +14,7 @@ from app.main.acp.recorder import TraceRecorder
 log = logging.getLogger(__name__)
 
 RawObserver = Callable[[str, dict[str, Any]], None]  # ("send"/"recv", message)
-LineObserver = Callable[[str, dict[str, Any], bytes | str], None]
+LineObserver = Callable[[str, dict[str, Any], bytes | bytearray | str], None]
 
 
 class WireObservers:
@@ -40,7 +40,7 @@ class WireObservers:
     def watch_stderr(self) -> bool:
         return bool(self._stderr)
 
-    def message(self, direction: str, message: dict[str, Any], line: bytes | str) -> None:
+    def message(self, direction: str, message: dict[str, Any], line: bytes | bytearray | str) -> None:
         for observer in list(self._raw):
             try:
                 observer(direction, message)

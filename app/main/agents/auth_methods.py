@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from app.contract.acp_fields import dict_field, str_field
 from app.contract.sign_in import AuthKind, AuthMethod, AuthVar
 
 AUTH_REQUIRED = -32000  # ACP's error code for "authentication required"
@@ -42,13 +43,14 @@ def _method(entry: dict[str, Any]) -> AuthMethod | None:
     method_id, kind = entry.get("id"), _KINDS.get(entry.get("type") or "agent")
     if not isinstance(method_id, str) or not method_id or kind is None:
         return None
-    name = entry.get("name") if isinstance(entry.get("name"), str) and entry.get("name") else method_id
-    description = entry.get("description") if isinstance(entry.get("description"), str) else ""
-    variables = tuple(_var(v) for v in entry.get("vars") or [] if isinstance(v, dict) and _var(v) is not None)
+    name = str_field(entry, "name") or method_id
+    description = str_field(entry, "description") or ""
+    found = (_var(v) for v in entry.get("vars") or [] if isinstance(v, dict))
+    variables = tuple(var for var in found if var is not None)
     if kind == "env_var" and not variables:
         return None  # nothing to ask for
     args = tuple(a for a in entry.get("args") or [] if isinstance(a, str)) if kind == "terminal" else ()
-    raw_env = entry.get("env") if isinstance(entry.get("env"), dict) else {}
+    raw_env = dict_field(entry, "env")
     env = tuple((k, v) for k, v in raw_env.items() if isinstance(k, str) and isinstance(v, str))
     return AuthMethod(method_id, name, description, kind, variables, args, env if kind == "terminal" else ())
 
@@ -57,9 +59,9 @@ def _var(entry: dict[str, Any]) -> AuthVar | None:
     name = entry.get("name")
     if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
         return None
-    label = entry.get("label") if isinstance(entry.get("label"), str) and entry.get("label") else name
-    secret = entry.get("secret") if isinstance(entry.get("secret"), bool) else True
-    optional = entry.get("optional") if isinstance(entry.get("optional"), bool) else False
+    label = str_field(entry, "label") or name
+    secret = secret_value if isinstance(secret_value := entry.get("secret"), bool) else True
+    optional = optional_value if isinstance(optional_value := entry.get("optional"), bool) else False
     return AuthVar(name, label, secret, optional)
 
 

@@ -11,6 +11,7 @@ import sys
 from typing import Any
 
 from app import __version__
+from app.contract.acp_fields import dict_field
 from app.contract.envelopes import AgentInfo
 from app.main.acp.json_rpc import RpcError
 from app.main.acp.rpc_connection import RpcConnection
@@ -82,14 +83,14 @@ async def initialize(rpc: RpcConnection, exited: asyncio.Task[int], timeout: flo
 
 def agent_info(result: dict[str, Any], fallback_name: str) -> AgentInfo:
     """The answer to `initialize` as ClawQt reads it (fields of the wrong type are left out)."""
-    info = result.get("agentInfo") if isinstance(result.get("agentInfo"), dict) else {}
+    info = dict_field(result, "agentInfo")
     caps = result.get("agentCapabilities")
     auth = result.get("authMethods")
     version = result.get("protocolVersion")
     return AgentInfo(
         name=str(info.get("name") or fallback_name),
-        title=info.get("title") if isinstance(info.get("title"), str) else None,
-        version=info.get("version") if isinstance(info.get("version"), str) else None,
+        title=title_value if isinstance(title_value := info.get("title"), str) else None,
+        version=version_value if isinstance(version_value := info.get("version"), str) else None,
         protocol_version=version if isinstance(version, int) else 0,
         capabilities=caps if isinstance(caps, dict) else {},
         auth_methods=tuple(a for a in auth if isinstance(a, dict)) if isinstance(auth, list) else (),

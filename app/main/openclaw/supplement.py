@@ -221,7 +221,8 @@ class OpenClawSupplements:
         generations) is still waiting, `GENERATION_WAIT_S` passed, or the Gateway stopped answering
         (`MAX_FAILED_READS` in a row: then no turns)."""
         deadline = time.monotonic() + GENERATION_WAIT_S
-        pause, turns, failed = self.poll_s, (), 0
+        pause, failed = self.poll_s, 0
+        turns: tuple[TranscriptTurn, ...] = ()
         while time.monotonic() < deadline:
             await asyncio.sleep(pause)
             pause = min(pause * 1.5, GENERATION_POLL_MAX_S)

@@ -114,7 +114,7 @@ def _line(answer: dict[str, Any]) -> bytes:
     data = json.dumps(answer, separators=(",", ":"), ensure_ascii=False).encode("utf-8", "replace")
     if len(data) > MAX_FRAME_BYTES:  # a handler bug; the client must still get a line it can read
         log.error("proposal endpoint: an answer of %d bytes was cut to the frame limit", len(data))
-        cut = {k: answer[k] for k in ("phase", "proposal_id", "retryable") if k in answer}
+        cut: dict[str, Any] = {k: answer[k] for k in ("phase", "proposal_id", "retryable") if k in answer}
         cut.update(status="unavailable", reason="ClawQt's answer was too long to send")
         data = json.dumps(cut, separators=(",", ":"), ensure_ascii=False).encode("utf-8", "replace")
     return data + b"\n"
@@ -266,9 +266,8 @@ class ProposalEndpoint:
         progress = {"read": False}
         stage = asyncio.ensure_future(self._read_and_handle(conn, uid, progress))
         try:
-            await asyncio.wait(
-                {stage, self._closed}, timeout=VALIDATION_DEADLINE_S, return_when=asyncio.FIRST_COMPLETED
-            )
+            racing: set[asyncio.Future[Any]] = {stage, self._closed}
+            await asyncio.wait(racing, timeout=VALIDATION_DEADLINE_S, return_when=asyncio.FIRST_COMPLETED)
         finally:
             if not stage.done():
                 stage.cancel()
@@ -346,7 +345,8 @@ class ProposalEndpoint:
         assert self._closed is not None
         gone = asyncio.ensure_future(self._until_gone(conn))
         try:
-            await asyncio.wait({final, gone, self._closed}, return_when=asyncio.FIRST_COMPLETED)
+            racing: set[asyncio.Future[Any]] = {final, gone, self._closed}
+            await asyncio.wait(racing, return_when=asyncio.FIRST_COMPLETED)
         finally:
             gone.cancel()
             await asyncio.wait({gone})

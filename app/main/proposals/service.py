@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import os
@@ -214,7 +215,7 @@ class ProposalService:
             return validation.wire(), None
         final: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._finals[proposal.proposal_id] = final
-        final.add_done_callback(lambda done, pid=proposal.proposal_id: self._final_gone(pid, done))
+        final.add_done_callback(functools.partial(self._final_gone, proposal.proposal_id))
         self._emit(proposal.envelope("awaiting"))
         self._arm_deadline()
         return validation.wire(), final

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from app.contract.acp_fields import str_field
+from app.contract.acp_fields import dict_field, str_field
 
 if TYPE_CHECKING:
     from app.main.sessions.machine import SessionContext
@@ -93,7 +93,7 @@ class AgentRequests:
         return "id" in msg and isinstance(method, str) and method.startswith(SERVED_PREFIXES)
 
     def ask(self, msg: dict[str, Any], context: SessionContext | None, now: float) -> AgentRequest:
-        params = msg.get("params") if isinstance(msg.get("params"), dict) else {}
+        params = dict_field(msg, "params")
         key, turn = (context.key, context.turn_id) if context is not None else (None, None)
         request = AgentRequest(key, str(msg["method"]), turn, now, params)
         self._pending[msg["id"]] = request
@@ -120,7 +120,7 @@ class Openers:
     def sent(self, msg: dict[str, Any], now: float) -> None:
         method = msg.get("method")
         if method in OPENERS and "id" in msg:
-            params = msg.get("params") if isinstance(msg.get("params"), dict) else {}
+            params = dict_field(msg, "params")
             self._pending[msg["id"]] = (str(method), params, now)
 
     def answered(self, msg: dict[str, Any], step: Step, now: float) -> TraceFailure | None:

@@ -79,7 +79,7 @@ class SessionMachine:
         """A message the client sends: a request, a notification, or the answer to an agent request."""
         step = Step()
         method = msg.get("method")
-        params = msg.get("params") if isinstance(msg.get("params"), dict) else {}
+        params = dict_field(msg, "params")
         if not isinstance(method, str):
             self.permissions.answered_on_wire(msg.get("id"), msg.get("result"), step)
         elif "id" not in msg:
@@ -104,7 +104,7 @@ class SessionMachine:
         if method == "session/update" and "id" not in msg:
             self._update(msg.get("params"), step)
         elif method == "session/request_permission" and "id" in msg:
-            params = msg.get("params") if isinstance(msg.get("params"), dict) else {}
+            params = dict_field(msg, "params")
             self._permission_requested(msg["id"], params, step)  # type: ignore[arg-type]
         elif method is not None or "id" not in msg:
             step.ignored.append(Ignored("message-ignored", f"unhandled agent message {method!r}"))
@@ -162,7 +162,7 @@ class SessionMachine:
             txn.acp_id = acp_id
             txn.key = str_field(dict_field(result, "_meta"), "sessionKey") or txn.key or acp_id
         acp_id = txn.acp_id or txn.key
-        cwd = pending.params.get("cwd") if isinstance(pending.params.get("cwd"), str) else ""
+        cwd = str_field(pending.params, "cwd") or ""
         self.acp_ids[txn.key] = acp_id
         self.active = ActiveSession(txn.key, acp_id, txn.generation, cwd, historical=True)
         self.last_active_key = txn.key
@@ -236,7 +236,7 @@ class SessionMachine:
             self.abandoned.discard(live.acp_id)
             step.ignored.append(Ignored("prompt-late-answer", "the agent answered a turn Stop had ended"))
             return
-        result = msg.get("result") if isinstance(msg.get("result"), dict) else None
+        result = result_value if isinstance(result_value := msg.get("result"), dict) else None
         error = None
         if result is None:
             error = str_field(msg.get("error"), "message") or "the agent answered with an error"
@@ -296,7 +296,7 @@ class SessionMachine:
 
     # --- responses -----------------------------------------------------------------------------------
     def _answered(self, pending: _Pending, msg: RpcMessage, now: float, step: Step) -> None:
-        result = msg.get("result") if isinstance(msg.get("result"), dict) else None
+        result = result_value if isinstance(result_value := msg.get("result"), dict) else None
         if pending.txn is not None:
             self._load_answered(pending, result, step)
         elif pending.live is not None:

@@ -54,6 +54,17 @@ def test_credentials_are_named_not_shown_in_the_text_and_the_saved_trace():
     assert secret not in text and "cqt_<redacted>" in text
 
 
+def test_a_line_the_transport_read_into_a_bytearray_is_shown_as_text():
+    """The transport hands observers the buffer a long line was read into (a bytearray): its text is
+    still a string, redacted like any other."""
+    log = ProtocolLog()
+    secret = "cqt_" + "C3d4" * 8
+    line = json.dumps({"jsonrpc": "2.0", "method": "session/update", "params": {"token": secret}})
+    log.wire("recv", json.loads(line), bytearray(line.encode()))
+    text = log.text(1)
+    assert isinstance(text, str) and "session/update" in text and secret not in text
+
+
 def test_the_oldest_entries_go_first_past_the_bounds_and_a_huge_line_is_listed_not_kept(monkeypatch):
     monkeypatch.setattr(protocol_log, "MAX_BYTES", 1_000)
     monkeypatch.setattr(protocol_log, "MAX_KEPT_LINE_BYTES", 500)
