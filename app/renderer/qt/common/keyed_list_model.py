@@ -15,6 +15,8 @@ from typing import Any
 
 from PySide6.QtCore import QAbstractListModel, QByteArray, QModelIndex, QObject, Qt
 
+from app.renderer.qt.common.named_roles import ModelIndex
+
 ENTRY_ROLE = Qt.ItemDataRole.UserRole + 1
 
 
@@ -29,10 +31,10 @@ class KeyedListModel(QAbstractListModel):
     def roleNames(self) -> dict[int, QByteArray]:
         return {ENTRY_ROLE: QByteArray(b"modelData")}
 
-    def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: B008
+    def rowCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._entries)
 
-    def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if role == ENTRY_ROLE and index.isValid() and 0 <= index.row() < len(self._entries):
             return self._entries[index.row()]
         return None

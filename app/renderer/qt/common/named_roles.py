@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from PySide6.QtCore import QByteArray, Qt
+from PySide6.QtCore import QByteArray, QModelIndex, QPersistentModelIndex, Qt
+
+ModelIndex = QModelIndex | QPersistentModelIndex  # what Qt may pass a model's rowCount and data
 
 
 def numbered_roles(names: Iterable[str]) -> dict[int, str]:

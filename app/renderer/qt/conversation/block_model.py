@@ -19,7 +19,7 @@ from PySide6.QtCore import QAbstractListModel, QByteArray, QModelIndex, QObject,
 
 from app.renderer.markdown.render import block_entries
 from app.renderer.markdown.streaming import renderer_of
-from app.renderer.qt.common.named_roles import numbered_roles, role_names
+from app.renderer.qt.common.named_roles import ModelIndex, numbered_roles, role_names
 
 _ROLES = ("kind", "html", "code", "lang", "tail")
 _ROLE_IDS = numbered_roles(_ROLES)
@@ -33,10 +33,10 @@ class BlockListModel(QAbstractListModel):
     def roleNames(self) -> dict[int, QByteArray]:
         return role_names(_ROLE_IDS)
 
-    def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: B008
+    def rowCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._blocks)
 
-    def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         name = _ROLE_IDS.get(role)
         if name is None or not index.isValid() or not 0 <= index.row() < len(self._blocks):
             return None

@@ -27,7 +27,7 @@ from typing import Any
 
 from PySide6.QtCore import QAbstractListModel, QByteArray, QModelIndex, QObject, Qt, QTimer, Signal, Slot
 
-from app.renderer.qt.common.named_roles import numbered_roles, role_names
+from app.renderer.qt.common.named_roles import ModelIndex, numbered_roles, role_names
 from app.renderer.qt.conversation.row_views import CONTENT_ROLES, STRUCTURE_ROLES, RowViews
 from app.renderer.timeline.reducer import Timeline
 from app.renderer.timeline.rows import (
@@ -79,10 +79,10 @@ class TimelineModel(QAbstractListModel):
     def roleNames(self) -> dict[int, QByteArray]:
         return role_names(ROLES)
 
-    def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: B008
+    def rowCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._rows)
 
-    def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         name = ROLES.get(role)
         row = self.row_at(index.row()) if index.isValid() and name is not None else None
         if row is None or self.timeline is None:

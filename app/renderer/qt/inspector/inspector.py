@@ -28,7 +28,7 @@ from app.contract.errors import SaveFailed
 from app.contract.host_api import InspectorHost
 from app.contract.protocol_log import InspectorEntry
 from app.renderer.qt.common.desktop_dialog import open_dialog, save_dialog
-from app.renderer.qt.common.named_roles import numbered_roles, role_names
+from app.renderer.qt.common.named_roles import ModelIndex, numbered_roles, role_names
 from app.renderer.qt.common.notices import Notices
 from app.renderer.qt.common.tasks import TaskRunner
 
@@ -78,10 +78,10 @@ class InspectorModel(QAbstractListModel):
     def roleNames(self) -> dict[int, QByteArray]:
         return role_names(ROLES)
 
-    def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: B008
+    def rowCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._rows)
 
-    def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         name = ROLES.get(role)
         if name is None or not index.isValid() or not 0 <= index.row() < len(self._rows):
             return None

@@ -8,10 +8,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QByteArray, QModelIndex, QObject, Qt, QTimer
+from PySide6.QtCore import QByteArray, QObject, Qt, QTimer
 
 from app.contract.user_terminals import UserTerminalInfo
 from app.renderer.qt.common.keyed_list_model import ENTRY_ROLE, KeyedListModel
+from app.renderer.qt.common.named_roles import ModelIndex
 
 if TYPE_CHECKING:
     from app.renderer.terminal.live import InteractiveTerminal
@@ -74,7 +75,7 @@ class TerminalTabs(KeyedListModel):
         names.update({ENTRY_ROLE + 1 + i: QByteArray(name.encode()) for i, name in enumerate(ROLES)})
         return names
 
-    def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         field = role - ENTRY_ROLE - 1
         if 0 <= field < len(ROLES):
             entry = super().data(index, ENTRY_ROLE)
