@@ -13,6 +13,7 @@ from PySide6.QtCore import Property, QObject, Signal, Slot
 from app.contract.host_api import AgentSettingsHost
 from app.renderer.qt.common.desktop_dialog import folder_dialog, open_dialog
 from app.renderer.qt.common.tasks import TaskRunner
+from app.renderer.qt.common.variants import variant_property
 
 EMPTY_DRAFT = {"name": "", "command": "", "folder": "", "env": "", "defaultMode": "", "defaultModel": ""}
 
@@ -134,9 +135,9 @@ class AgentSettingsView(QObject):
 
         return close
 
-    configured = Property("QVariantList", lambda self: self._configured(), notify=changed)
+    configured = variant_property("QVariantList", lambda self: self._configured(), notify=changed)
     editing = Property(str, lambda self: self._editing, notify=changed)
-    draft = Property("QVariantMap", lambda self: dict(self._draft), notify=changed)
+    draft = variant_property("QVariantMap", lambda self: dict(self._draft), notify=changed)
     problem = Property(str, lambda self: self._problem, notify=changed)
     said = Property(str, lambda self: self._said, notify=changed)
     saving = Property(bool, lambda self: self._saving > 0, notify=changed)

@@ -15,6 +15,7 @@ from app.contract.host_api import SessionsHost
 from app.renderer.present.agent_avatar import colour_index, initials
 from app.renderer.qt.common.notices import AGENT, Notices
 from app.renderer.qt.common.tasks import TaskRunner
+from app.renderer.qt.common.variants import variant_property
 from app.renderer.qt.conversation.current_session import CurrentSession
 
 
@@ -83,4 +84,4 @@ class AgentStatus(QObject):
     colourIndex = Property(int, lambda self: colour_index(self._label), notify=changed)
     state = Property(str, _get_state, notify=changed)
     message = Property(str, lambda self: self._message, notify=changed)
-    banner = Property("QVariantMap", lambda self: self._banner, notify=bannerChanged)
+    banner = variant_property("QVariantMap", lambda self: self._banner, notify=bannerChanged)

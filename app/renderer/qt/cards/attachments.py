@@ -23,6 +23,7 @@ from app.contract.host_api import AttachmentsHost
 from app.renderer.qt.cards.file_opening import FileOpening
 from app.renderer.qt.cards.preview_content import embedded_content, preview_content
 from app.renderer.qt.common.tasks import TaskRunner
+from app.renderer.qt.common.variants import variant_property
 
 NATIVE = ("acp-resource", "acp-embedded")  # evidence a MEDIA line or a transcript entry never outranks
 IMAGE_PROVIDER = "attachment"
@@ -395,5 +396,5 @@ class AttachmentController(QObject):
         self._lightbox = ""
         self.lightboxChanged.emit()
 
-    preview = Property("QVariantMap", lambda self: self._preview, notify=previewChanged)
+    preview = variant_property("QVariantMap", lambda self: self._preview, notify=previewChanged)
     lightbox = Property(str, lambda self: self._lightbox, notify=lightboxChanged)

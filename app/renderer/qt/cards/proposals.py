@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
-from PySide6.QtCore import Property, QObject, Signal, Slot
+from PySide6.QtCore import QObject, Signal, Slot
 
 from app.contract.envelopes import Envelope
 from app.contract.errors import HostError
 from app.contract.host_api import HostApi, SessionsHost
 from app.renderer.qt.common.notices import PROPOSAL, TURN, Notices
+from app.renderer.qt.common.variants import variant_property
 from app.renderer.qt.conversation.current_session import CurrentSession
 from app.renderer.timeline.items import ProposalItem
 
@@ -113,4 +114,4 @@ class ProposalCards(QObject):
         while len(self._positions) > KEPT_POSITIONS:
             self._positions.popitem(last=False)
 
-    decided = Property("QVariantList", lambda self: list(self._decided), notify=decidedChanged)
+    decided = variant_property("QVariantList", lambda self: list(self._decided), notify=decidedChanged)

@@ -18,6 +18,7 @@ from app.contract.host_api import ComposerFilesHost
 from app.renderer.qt.common.desktop_dialog import open_dialog
 from app.renderer.qt.common.notices import Notices
 from app.renderer.qt.common.tasks import TaskRunner
+from app.renderer.qt.common.variants import variant_property
 from app.renderer.qt.conversation.current_session import CurrentSession
 
 log = logging.getLogger(__name__)
@@ -186,7 +187,7 @@ class ComposerAttachments(QObject):
         self._chips = [c for c in chips if c["path"] not in known] + self._chips
         self.changed.emit()
 
-    items = Property("QVariantList", lambda self: list(self._chips), notify=changed)
+    items = variant_property("QVariantList", lambda self: list(self._chips), notify=changed)
     count = Property(int, lambda self: len(self._chips), notify=changed)
 
 

@@ -13,6 +13,7 @@ from PySide6.QtGui import QDesktopServices, QGuiApplication
 from app.contract.host_api import LinkPolicy
 from app.contract.links import LinkDecision
 from app.renderer.qt.common.notices import Notices
+from app.renderer.qt.common.variants import variant_property
 from app.renderer.qt.conversation.current_session import CurrentSession
 from app.renderer.timeline.items import ToolCall
 from app.renderer.timeline.markdown_export import turn_markdown
@@ -86,7 +87,7 @@ class Conversation(QObject):
         if row >= 0:
             self.scrollToRow.emit(row)
 
-    questions = Property("QVariantList", _entries, notify=questionsChanged)
+    questions = variant_property("QVariantList", _entries, notify=questionsChanged)
     directoryOpen = Property(bool, _directory_open, notify=directoryOpenChanged)
     questionsHidden = Property(int, lambda self: self._hidden, notify=questionsChanged)
 
@@ -160,4 +161,4 @@ class Conversation(QObject):
         decision = self._pending
         return {"shown": decision.shown, "reason": decision.reason} if decision is not None else {}
 
-    pendingLink = Property("QVariantMap", _pending_entry, notify=pendingLinkChanged)
+    pendingLink = variant_property("QVariantMap", _pending_entry, notify=pendingLinkChanged)

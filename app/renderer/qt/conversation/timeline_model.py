@@ -28,6 +28,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractListModel, QByteArray, QModelIndex, QObject, Qt, QTimer, Signal, Slot
 
 from app.renderer.qt.common.named_roles import ModelIndex, numbered_roles, role_names
+from app.renderer.qt.common.variants import variant_signal
 from app.renderer.qt.conversation.row_views import CONTENT_ROLES, STRUCTURE_ROLES, RowViews
 from app.renderer.timeline.reducer import Timeline
 from app.renderer.timeline.rows import (
@@ -59,7 +60,8 @@ timeline_row = view_row
 
 class TimelineModel(QAbstractListModel):
     flushed = Signal()
-    rowsUpdated = Signal("QVariantList")  # the view rows whose content changed, after a flush or refresh
+    # the view rows whose content changed, after a flush or refresh
+    rowsUpdated = variant_signal("QVariantList")
 
     def __init__(self, views: RowViews, parent: QObject | None = None) -> None:
         super().__init__(parent)

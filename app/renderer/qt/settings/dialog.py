@@ -12,6 +12,7 @@ from PySide6.QtCore import Property, QObject, Signal, Slot
 from app.contract.host_api import SettingsHost
 from app.renderer.qt.common.desktop_dialog import folder_dialog, local_path, open_dialog
 from app.renderer.qt.common.tasks import TaskRunner
+from app.renderer.qt.common.variants import variant_property
 from app.renderer.qt.settings.app_settings import AppSettings
 
 COLOR_SCHEME_CHOICES = (("system", "Follow the system"), ("light", "Light"), ("dark", "Dark"))
@@ -117,7 +118,7 @@ class SettingsView(QObject):
         self._save(lambda changes: self._host.save_folders(changes["folders"]), {"folders": folders})
 
     colorScheme = Property(str, lambda self: self._app.colorScheme, notify=changed)
-    folders = Property("QVariantList", lambda self: self._host.folders(), notify=changed)
+    folders = variant_property("QVariantList", lambda self: self._host.folders(), notify=changed)
     terminalToolsPort = Property(
         str, lambda self: str(self._host.terminal_tools_port() or ""), notify=changed
     )

@@ -35,6 +35,7 @@ from app.contract.user_terminals import (
     UserTerminalRemovedEnvelope,
 )
 from app.renderer.qt.common.notices import Notices
+from app.renderer.qt.common.variants import variant_property
 from app.renderer.qt.conversation.current_session import CurrentSession
 from app.renderer.qt.terminals.tabs import (
     SHARING_MODES,
@@ -178,14 +179,15 @@ class UserTerminalsView(QObject):
         return self._entry(tab) if tab is not None else {}
 
     tabs = Property(QObject, lambda self: self.model, constant=True)
-    current = Property("QVariantMap", _get_current, notify=changed)  # the shown tab's entry ({} if none)
+    # the shown tab's entry ({} if none)
+    current = variant_property("QVariantMap", _get_current, notify=changed)
     currentId = Property(str, lambda self: self._current, notify=changed)
     entries = Property(  # every terminal's entry by id: a split pane's title row shows its own
         "QVariantMap", lambda self: {k: self._entry(t) for k, t in self._terminals.items()}, notify=changed
     )
     # the tab shown, and its panes as nested maps ({"pane": id} or {"orientation", "first", "second"})
     currentTab = Property(str, lambda self: self._layout.tab_of(self._current) or "", notify=changed)
-    layout = Property("QVariantMap", lambda self: self._shown_layout, notify=layoutChanged)
+    layout = variant_property("QVariantMap", lambda self: self._shown_layout, notify=layoutChanged)
     panelOpen = Property(bool, lambda self: self._open, notify=changed)
     count = Property(int, lambda self: len(self._terminals), notify=changed)
     error = Property(str, lambda self: self._error, notify=changed)
@@ -193,7 +195,7 @@ class UserTerminalsView(QObject):
     participating = Property(
         bool, lambda self: any(map(takes_part, self._terminals.values())), notify=changed
     )
-    sharingModes = Property("QVariantList", lambda self: SHARING_MODES, constant=True)
+    sharingModes = variant_property("QVariantList", lambda self: SHARING_MODES, constant=True)
 
     # --- the painted screen's source -----------------------------------------------------------------
     def terminal_emulator(self, terminal_id: str) -> InteractiveTerminal | None:
