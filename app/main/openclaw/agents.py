@@ -26,7 +26,8 @@ class _Reader(Protocol):
 
 
 class _Supplements(Protocol):
-    reader: _Reader
+    @property
+    def reader(self) -> _Reader: ...
 
 
 class _Service(Protocol):

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Coroutine, Iterable
 from typing import Any, Protocol
 
+from app.contract.acp import SessionParams
 from app.contract.envelopes import AgentInfo
 from app.contract.hidden_context import wrap as wrap_hidden
 
@@ -74,7 +75,7 @@ class OpeningServers:
         self._open_id = open_id  # unique across agents (one participation serves them all)
         self._spawn = spawn
 
-    def offer(self, params: dict[str, Any]) -> None:
+    def offer(self, params: SessionParams) -> None:
         participation, info = self._participation, self._info
         if participation is not None and info is not None and info.supports("mcpCapabilities", "http"):
             params["mcpServers"] = participation.mcp_servers(info, self._open_id)  # the address is bound

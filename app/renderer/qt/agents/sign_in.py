@@ -14,6 +14,7 @@ from app.contract.envelopes import Envelope
 from app.contract.host_api import SessionsHost, SignInHost
 from app.contract.sign_in import AuthMethod, SignInEnvelope, SignInTerminalEnvelope
 from app.renderer.qt.common.tasks import TaskRunner
+from app.renderer.qt.common.variants import variant_property
 from app.renderer.qt.conversation.current_session import CurrentSession
 from app.renderer.terminal.keys import key_text
 from app.renderer.timeline.items import TerminalState
@@ -145,7 +146,7 @@ class SignIn(QObject):
     phase = Property(str, lambda self: self._field("phase"), notify=changed)
     agentLabel = Property(str, lambda self: self._field("agent_label"), notify=changed)
     reason = Property(str, lambda self: self._field("reason"), notify=changed)
-    methods = Property(
+    methods = variant_property(
         "QVariantList", lambda self: [method_entry(m) for m in self._field("methods", ())], notify=changed
     )
     methodId = Property(str, lambda self: self._field("method_id"), notify=changed)
