@@ -20,6 +20,10 @@ WHEEL_LINES = 3
 class TerminalScreen(ScreenView):
     """A screen the user scrolls, selects in and, for a live shell, types into."""
 
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._selecting = False  # a left-button drag is selecting
+
     def wheelEvent(self, event: Any) -> None:
         steps = event.angleDelta().y() / 120
         emulator = self._emulator()

@@ -75,7 +75,6 @@ class ScreenView(QQuickPaintedItem):
         self._cursor_colour = QColor("#d7dae0")
         self._anchor: tuple[int, int] | None = None  # selection ends as (absolute line, column)
         self._head: tuple[int, int] | None = None
-        self._selecting = False
         self._fit = (0, 0)
         self._seen_scrolled = 0
         self.setAcceptedMouseButtons(Qt.MouseButton.LeftButton)  # focus on click, for the scroll keys
