@@ -28,7 +28,7 @@ from app.main.agents.auth_methods import is_sign_in_refusal
 from app.main.agents.command import AgentCommand
 from app.main.agents.errors import agent_error, error_details
 from app.main.agents.handshake import InitializeFailed, agent_info, initialize, seen
-from app.main.agents.process import AgentProcess
+from app.main.agents.process import AgentProcess, Launcher, RunningAgent
 
 log = logging.getLogger(__name__)
 
@@ -73,8 +73,10 @@ class AgentConnection:
         log_path: Path | None = None,
         init_timeout: float = 60.0,
         cwd: str | None = None,
+        launch: Launcher = AgentProcess.spawn,
     ) -> None:
         self.command = command
+        self._launch = launch
         self._client = client
         self._intercept = intercept
         self._on_state = on_state
@@ -84,7 +86,7 @@ class AgentConnection:
         self._log_path = log_path
         self.init_timeout = init_timeout
         self._cwd = cwd
-        self._process: AgentProcess | None = None
+        self._process: RunningAgent | None = None
         self._rpc: RpcConnection | None = None  # made when the child is started
         self._starting: asyncio.Task[None] | None = None
         self._watcher: asyncio.Task[None] | None = None
@@ -154,12 +156,12 @@ class AgentConnection:
         self._set_state("starting", f"starting {self.command.display}")
         on_line = self.observers.stderr if self.observers.watch_stderr else None
         try:
-            process = await AgentProcess.spawn(
+            process = await self._launch(
                 self.command,
                 self._log_path,
                 on_line,
                 self._cwd,
-                env={**dict(self.command.env), **self.env_overrides},
+                {**dict(self.command.env), **self.env_overrides},
             )
         except AgentUnavailable as exc:
             self._failures += 1
@@ -202,7 +204,7 @@ class AgentConnection:
         details = f"{self.command.display}\nLast stderr lines:\n{tail}" if tail else self.command.display
         return AgentUnavailable(message, code="initialize-failed", details=details)
 
-    def _output_closed(self, process: AgentProcess) -> None:
+    def _output_closed(self, process: RunningAgent) -> None:
         """The agent closed its stdout: nothing it says can reach ClawQt any more. A child that keeps
         running then would look ready and answer nothing; end it, so its exit is reported (banner,
         Reconnect) and the next action starts a new one."""
@@ -229,7 +231,7 @@ class AgentConnection:
         exited.cancel()
 
     # --- exit --------------------------------------------------------------------------------
-    async def _watch_exit(self, exited: asyncio.Task[int], process: AgentProcess) -> None:
+    async def _watch_exit(self, exited: asyncio.Task[int], process: RunningAgent) -> None:
         try:
             code = await exited
         except asyncio.CancelledError:

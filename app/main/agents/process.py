@@ -10,8 +10,9 @@ import logging
 import os
 import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any, Protocol
 
 from app.contract.errors import AgentUnavailable
 from app.main.agents.command import AgentCommand
@@ -49,6 +50,32 @@ def _open_pidfd(pid: int) -> int | None:
         return opener(pid)
     except OSError:
         return None
+
+
+class RunningAgent(Protocol):
+    """What the connection asks of a running agent: its pipes (`proc.stdin`, a StreamWriter, and
+    `proc.stdout`, a StreamReader), its stderr, its exit, and a way to stop it. `AgentProcess` is the
+    one the app runs; the tests also run agents in-process through the same door."""
+
+    proc: Any
+    stderr: StderrBuffer
+
+    @property
+    def pid(self) -> int | None: ...
+
+    @property
+    def returncode(self) -> int | None: ...
+
+    async def wait(self) -> int: ...
+
+    async def stop(self, grace: float = 2.0) -> None: ...
+
+
+# how an agent is started: (command, stderr log, each stderr line, working folder, added environment)
+Launcher = Callable[
+    [AgentCommand, Path | None, Callable[[str], None] | None, str | None, dict[str, str] | None],
+    Awaitable[RunningAgent],
+]
 
 
 class AgentProcess:

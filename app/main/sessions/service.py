@@ -32,6 +32,7 @@ from app.main.acp.protocol_log import ProtocolLog
 from app.main.acp.recorder import TraceRecorder
 from app.main.agents.command import AgentCommand
 from app.main.agents.connection import AgentConnection
+from app.main.agents.process import AgentProcess, Launcher
 from app.main.agents.secret_store import SecretStore
 from app.main.agents.sign_in import SignInService
 from app.main.core import paths
@@ -70,6 +71,7 @@ class ChatService:
         init_timeout: float = 60.0,
         additional_directories: list[str] | None = None,
         owns_extras: bool = True,
+        launch: Launcher = AgentProcess.spawn,
     ) -> None:
         self.default_cwd = normalize_cwd(cwd or os.getcwd())
         # extra workspace roots the user granted: sent to agents that support them, and where the
@@ -102,6 +104,7 @@ class ChatService:
             recorder=recorder,
             log_path=log_path if log_path is not None else paths.log_dir() / "agent-stderr.log",
             init_timeout=init_timeout,
+            launch=launch,
         )
         self.protocol_log = ProtocolLog()  # the inspector's: kept whether or not it is open
         self.connection.observers.add_lines(self.protocol_log.wire, self.protocol_log.stderr)
