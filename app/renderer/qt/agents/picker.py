@@ -16,6 +16,7 @@ from app.contract.envelopes import Envelope
 from app.contract.host_api import AgentsHost, SessionsHost
 from app.renderer.present.agent_avatar import colour_index, initials
 from app.renderer.qt.common.keyed_list_model import KeyedListModel
+from app.renderer.qt.common.properties import value_property
 from app.renderer.qt.common.tasks import TaskRunner
 from app.renderer.qt.conversation.current_session import CurrentSession
 
@@ -124,7 +125,7 @@ class AgentPicker(QObject):
             return ""
         return next((t.name for t in targets if t.target_id == target), target)
 
-    count = Property(int, lambda self: len(self._names), notify=changed)
+    count = value_property(int, lambda self: len(self._names), notify=changed)
     shownTarget = Property(str, shown_target, notify=changed)
     choiceCount = Property(int, lambda self: self.model.rowCount(), notify=changed)  # the picker's rows
     lastUsed = Property(str, lambda self: self._host.last_used, notify=changed)

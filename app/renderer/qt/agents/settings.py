@@ -12,8 +12,8 @@ from PySide6.QtCore import Property, QObject, Signal, Slot
 
 from app.contract.host_api import AgentSettingsHost
 from app.renderer.qt.common.desktop_dialog import folder_dialog, open_dialog
+from app.renderer.qt.common.properties import variant_property
 from app.renderer.qt.common.tasks import TaskRunner
-from app.renderer.qt.common.variants import variant_property
 
 EMPTY_DRAFT = {"name": "", "command": "", "folder": "", "env": "", "defaultMode": "", "defaultModel": ""}
 

@@ -13,8 +13,8 @@ from PySide6.QtGui import QGuiApplication
 from app.contract.envelopes import Envelope
 from app.contract.host_api import SessionsHost, SignInHost
 from app.contract.sign_in import AuthMethod, SignInEnvelope, SignInTerminalEnvelope
+from app.renderer.qt.common.properties import variant_property
 from app.renderer.qt.common.tasks import TaskRunner
-from app.renderer.qt.common.variants import variant_property
 from app.renderer.qt.conversation.current_session import CurrentSession
 from app.renderer.terminal.keys import key_text
 from app.renderer.timeline.items import TerminalState

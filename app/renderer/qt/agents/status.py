@@ -14,8 +14,8 @@ from app.contract.envelopes import AgentRecoveryEnvelope, AgentStateEnvelope, En
 from app.contract.host_api import SessionsHost
 from app.renderer.present.agent_avatar import colour_index, initials
 from app.renderer.qt.common.notices import AGENT, Notices
+from app.renderer.qt.common.properties import variant_property
 from app.renderer.qt.common.tasks import TaskRunner
-from app.renderer.qt.common.variants import variant_property
 from app.renderer.qt.conversation.current_session import CurrentSession
 
 

@@ -22,8 +22,8 @@ from app.contract.errors import AttachmentError, Refusal
 from app.contract.host_api import AttachmentsHost
 from app.renderer.qt.cards.file_opening import FileOpening
 from app.renderer.qt.cards.preview_content import embedded_content, preview_content
+from app.renderer.qt.common.properties import variant_property
 from app.renderer.qt.common.tasks import TaskRunner
-from app.renderer.qt.common.variants import variant_property
 
 NATIVE = ("acp-resource", "acp-embedded")  # evidence a MEDIA line or a transcript entry never outranks
 IMAGE_PROVIDER = "attachment"

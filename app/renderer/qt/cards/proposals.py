@@ -17,7 +17,7 @@ from app.contract.envelopes import Envelope
 from app.contract.errors import HostError
 from app.contract.host_api import HostApi, SessionsHost
 from app.renderer.qt.common.notices import PROPOSAL, TURN, Notices
-from app.renderer.qt.common.variants import variant_property
+from app.renderer.qt.common.properties import variant_property
 from app.renderer.qt.conversation.current_session import CurrentSession
 from app.renderer.timeline.items import ProposalItem
 

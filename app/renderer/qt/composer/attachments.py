@@ -17,8 +17,8 @@ from app.contract.errors import HostError, PromptRefused
 from app.contract.host_api import ComposerFilesHost
 from app.renderer.qt.common.desktop_dialog import open_dialog
 from app.renderer.qt.common.notices import Notices
+from app.renderer.qt.common.properties import variant_property
 from app.renderer.qt.common.tasks import TaskRunner
-from app.renderer.qt.common.variants import variant_property
 from app.renderer.qt.conversation.current_session import CurrentSession
 
 log = logging.getLogger(__name__)

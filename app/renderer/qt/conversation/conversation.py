@@ -13,7 +13,7 @@ from PySide6.QtGui import QDesktopServices, QGuiApplication
 from app.contract.host_api import LinkPolicy
 from app.contract.links import LinkDecision
 from app.renderer.qt.common.notices import Notices
-from app.renderer.qt.common.variants import variant_property
+from app.renderer.qt.common.properties import variant_property
 from app.renderer.qt.conversation.current_session import CurrentSession
 from app.renderer.timeline.items import ToolCall
 from app.renderer.timeline.markdown_export import turn_markdown

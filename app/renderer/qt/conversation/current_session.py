@@ -20,6 +20,7 @@ from app.contract.envelopes import Envelope, LoadResult, PromptSettledEnvelope
 from app.contract.errors import HostError, SignInRequired
 from app.contract.host_api import AgentsHost, SessionsHost
 from app.renderer.qt.common.notices import AGENT, OPEN, SESSION, Notices
+from app.renderer.qt.common.properties import value_property
 from app.renderer.qt.common.tasks import TaskRunner
 from app.renderer.qt.conversation.timeline_model import TimelineModel
 from app.renderer.timeline.parts import Part
@@ -87,7 +88,7 @@ class CurrentSession(QObject):
     def _get_busy(self) -> bool:
         return self._busy
 
-    sessionKey = Property(str, lambda self: self._key, notify=sessionChanged)
+    sessionKey = value_property(str, lambda self: self._key, notify=sessionChanged)
     # a replayed trace is shown: nothing in it can be sent to, answered or changed (trace_view.py)
     readOnly = Property(bool, lambda self: self._trace is not None, notify=sessionChanged)
     busy = Property(bool, _get_busy, notify=liveChanged)

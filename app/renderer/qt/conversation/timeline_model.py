@@ -28,7 +28,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractListModel, QByteArray, QModelIndex, QObject, Qt, QTimer, Signal, Slot
 
 from app.renderer.qt.common.named_roles import ModelIndex, numbered_roles, role_names
-from app.renderer.qt.common.variants import variant_signal
+from app.renderer.qt.common.properties import variant_signal
 from app.renderer.qt.conversation.row_views import CONTENT_ROLES, STRUCTURE_ROLES, RowViews
 from app.renderer.timeline.reducer import Timeline
 from app.renderer.timeline.rows import (

@@ -13,6 +13,7 @@ from app.contract.errors import HostError
 from app.contract.host_api import SessionsHost
 from app.renderer.present.session_header import command_entries, config_entries, mode_entries, usage_entry
 from app.renderer.qt.common.notices import Notices
+from app.renderer.qt.common.properties import value_property, variant_property
 from app.renderer.qt.common.tasks import TaskRunner
 from app.renderer.qt.conversation.current_session import CurrentSession
 from app.renderer.qt.sessions.session_list import SessionList
@@ -83,27 +84,27 @@ class SessionHeader(QObject):
         timeline = self._session.timeline
         return timeline.meta if timeline is not None else None
 
-    title = Property(
+    title = value_property(
         str,
         lambda self: self._session.trace_title or self._sessions.title_of(self._session.sessionKey),
         notify=changed,
     )
     # a replayed trace's modes and options are shown nowhere: there is no agent to change them in
-    modes = Property(
+    modes = variant_property(
         "QVariantList",
         lambda self: [] if self._session.readOnly else mode_entries(self._modes),
         notify=changed,
     )
     currentMode = Property(str, lambda self: str(self._modes.get("currentModeId") or ""), notify=changed)
-    configOptions = Property(
+    configOptions = variant_property(
         "QVariantList",
         lambda self: [] if self._session.readOnly else config_entries(self._config),
         notify=changed,
     )
-    usage = Property(
+    usage = variant_property(
         "QVariantMap", lambda self: usage_entry(self._meta().usage if self._meta() else None), notify=changed
     )
-    commands = Property(
+    commands = variant_property(
         "QVariantList",
         lambda self: command_entries(self._meta().commands if self._meta() else []),
         notify=changed,

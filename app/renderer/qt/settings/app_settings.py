@@ -6,6 +6,8 @@ from __future__ import annotations
 from PySide6.QtCore import Property, QObject, Signal, Slot
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
 
+from app.renderer.qt.common.properties import value_property
+
 COLOR_SCHEMES = ("system", "light", "dark")
 MIN_FONT_SCALE, MAX_FONT_SCALE = 0.75, 2.0
 _desktop_point_size: list[float] = []  # the application font's size before any scale, taken once
@@ -96,10 +98,10 @@ class AppSettings(QObject):
         self.linkColourChanged.emit()
 
     reducedMotion = Property(bool, lambda self: self._reduced_motion, notify=changed)
-    dark = Property(bool, lambda self: self._dark, notify=darkChanged)
+    dark = value_property(bool, lambda self: self._dark, notify=darkChanged)
     colorScheme = Property(str, lambda self: self._color_scheme, notify=changed)
-    fontScale = Property(float, lambda self: self._font_scale, notify=changed)
-    notify = Property(bool, lambda self: self._notify, notify=changed)  # call the user while away
+    fontScale = value_property(float, lambda self: self._font_scale, notify=changed)
+    notify = value_property(bool, lambda self: self._notify, notify=changed)  # call the user while away
     linkColour = Property(
         str,
         lambda self: QGuiApplication.palette().color(QPalette.ColorRole.Link).name(),

@@ -11,8 +11,8 @@ from PySide6.QtCore import Property, QObject, Signal, Slot
 
 from app.contract.host_api import SettingsHost
 from app.renderer.qt.common.desktop_dialog import folder_dialog, local_path, open_dialog
+from app.renderer.qt.common.properties import variant_property
 from app.renderer.qt.common.tasks import TaskRunner
-from app.renderer.qt.common.variants import variant_property
 from app.renderer.qt.settings.app_settings import AppSettings
 
 COLOR_SCHEME_CHOICES = (("system", "Follow the system"), ("light", "Light"), ("dark", "Dark"))
@@ -125,12 +125,12 @@ class SettingsView(QObject):
     notify = Property(bool, lambda self: self._app.notify, notify=changed)
     fontScale = Property(float, lambda self: self._app.fontScale, notify=changed)
     reducedMotion = Property(bool, lambda self: self._app.reducedMotion, notify=changed)
-    colorSchemes = Property(
+    colorSchemes = variant_property(
         "QVariantList",
         lambda self: [{"value": v, "label": t} for v, t in COLOR_SCHEME_CHOICES],
         constant=True,
     )
-    fontScales = Property(
+    fontScales = variant_property(
         "QVariantList",
         lambda self: [{"value": v, "label": _percent(v)} for v in FONT_SCALE_CHOICES],
         constant=True,

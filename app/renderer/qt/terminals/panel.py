@@ -35,7 +35,7 @@ from app.contract.user_terminals import (
     UserTerminalRemovedEnvelope,
 )
 from app.renderer.qt.common.notices import Notices
-from app.renderer.qt.common.variants import variant_property
+from app.renderer.qt.common.properties import variant_property
 from app.renderer.qt.conversation.current_session import CurrentSession
 from app.renderer.qt.terminals.tabs import (
     SHARING_MODES,
@@ -182,7 +182,7 @@ class UserTerminalsView(QObject):
     # the shown tab's entry ({} if none)
     current = variant_property("QVariantMap", _get_current, notify=changed)
     currentId = Property(str, lambda self: self._current, notify=changed)
-    entries = Property(  # every terminal's entry by id: a split pane's title row shows its own
+    entries = variant_property(  # every terminal's entry by id: a split pane's title row shows its own
         "QVariantMap", lambda self: {k: self._entry(t) for k, t in self._terminals.items()}, notify=changed
     )
     # the tab shown, and its panes as nested maps ({"pane": id} or {"orientation", "first", "second"})

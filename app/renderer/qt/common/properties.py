@@ -1,15 +1,22 @@
-"""QML properties and signals whose type is a QVariant list or map, named as Qt names them
-("QVariantList", "QVariantMap"): PySide6 takes the name and QML gets a JavaScript array or object.
-PySide6's type stubs know only Python types here, so this is the one place that says so."""
+"""Declaring QML properties where PySide6's type stubs fall short, in one place: a property Python code
+also reads, typed as its value (the stubs type every Property as `Property`), and properties and
+signals whose type is a QVariant list or map, named as Qt names them ("QVariantList", "QVariantMap"):
+PySide6 takes the name and QML gets a JavaScript array or object."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal, cast
+from typing import Any, Literal, TypeVar, cast
 
 from PySide6.QtCore import Property, Signal
 
 VariantType = Literal["QVariantList", "QVariantMap"]
+T = TypeVar("T")
+
+
+def value_property(kind: type[T], getter: Callable[[Any], T], *, notify: Any) -> T:
+    """A read-only QML property that Python code reads too, typed for it as the value it holds."""
+    return cast(T, Property(kind, getter, notify=notify))
 
 
 def variant_property(
