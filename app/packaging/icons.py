@@ -9,6 +9,7 @@ import io
 import os
 import shutil
 from pathlib import Path
+from typing import cast
 
 from app.contract.bundled import APP_ID
 
@@ -36,7 +37,7 @@ def render_png(svg: Path, size: int) -> bytes:
     data = QByteArray()
     buffer = QBuffer(data)
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    image.save(buffer, "PNG")
+    image.save(buffer, cast(bytes, "PNG"))  # PySide6 wants a str here, its stubs say bytes
     return bytes(data.data())
 
 

@@ -120,7 +120,7 @@ def read_appearance(value: object, path: Path, problems: list[LocalProblem]) -> 
             text = f'"{KEY}.{key}" in your config file {shown(path)} is ignored: {why}.'
             problems.append(LocalProblem(text))
             continue
-        field_value = float(value[key]) if key == "fontScale" else value[key]
+        field_value: Any = float(value[key]) if key == "fontScale" else value[key]
         appearance = replace(appearance, **{name: field_value})
     return appearance
 
@@ -200,7 +200,8 @@ class SettingsFile:
             return refused
         updated = self._appearance
         for key, value in changes.items():
-            updated = replace(updated, **{FIELDS[key]: float(value) if key == "fontScale" else value})
+            field_value: Any = float(value) if key == "fontScale" else value
+            updated = replace(updated, **{FIELDS[key]: field_value})
         self._appearance = updated
         return await asyncio.to_thread(self._write, KEY, changes)
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from tests.paths import REPO
 
 # the ceilings: lower them when a change checks more (harness/reference/architecture.md, "Types")
-MOST_UNCHECKED_MODULES = 16
+MOST_UNCHECKED_MODULES = 11
 MOST_TYPE_IGNORES = 52
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import itertools
 import logging
-from typing import Any
+from typing import Any, cast
 
 from PySide6.QtCore import Property, QBuffer, QByteArray, QIODevice, QObject, QUrl, Signal, Slot
 from PySide6.QtGui import QGuiApplication, QImage
@@ -80,7 +80,7 @@ class ComposerAttachments(QObject):
         self._chips.append(chip)
         self.changed.emit()
         if chip["image"]:
-            self._tasks.spawn(self._thumbnail(chip_id, chip["path"]))
+            self._tasks.spawn(self._thumbnail(chip_id, str(chip["path"])))
         return True
 
     async def _thumbnail(self, chip_id: str, path: str) -> None:
@@ -132,7 +132,7 @@ class ComposerAttachments(QObject):
             data = QByteArray()
             buffer = QBuffer(data)
             buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-            image.save(buffer, "PNG")
+            image.save(buffer, cast(bytes, "PNG"))  # PySide6 wants a str here, its stubs say bytes
             buffer.close()
             try:
                 path = self._host.save_pasted_image(bytes(data.data()))

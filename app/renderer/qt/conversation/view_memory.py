@@ -83,9 +83,8 @@ class ViewMemory(QObject):
             self._placement["maximized"] = maximized
             if visibility == QWindow.Visibility.Windowed:  # the normal geometry, to come back to
                 geometry = window.geometry()
-                self._placement.update(
-                    x=geometry.x(), y=geometry.y(), width=geometry.width(), height=geometry.height()
-                )
+                self._placement["x"], self._placement["y"] = geometry.x(), geometry.y()
+                self._placement["width"], self._placement["height"] = geometry.width(), geometry.height()
         self._store.set_window(self._placement)
 
     @Slot(str, result=QByteArray)

@@ -12,7 +12,13 @@ from typing import Any
 
 from PySide6.QtCore import Property, QObject, Signal, Slot
 
-from app.contract.envelopes import Envelope, LoadResult, SessionSummary
+from app.contract.envelopes import (
+    Envelope,
+    LoadResult,
+    PermissionRequestEnvelope,
+    PermissionResolvedEnvelope,
+    SessionSummary,
+)
 from app.contract.errors import HostError
 from app.contract.host_api import SessionsHost
 from app.contract.local_stores import LocalStores
@@ -28,7 +34,6 @@ from app.renderer.timeline.turn_view import item_text
 
 PREVIEW_CHARS = 200
 _LIVE_KINDS = frozenset({"prompt_sent", "prompt_settled", "agent_state"})
-_ASKING_KINDS = frozenset({"permission_request", "permission_resolved"})
 
 
 class SessionList(QObject):
@@ -66,15 +71,19 @@ class SessionList(QObject):
         session.shown.connect(self._on_shown)
         session.sessionChanged.connect(self.changed)  # no row is current while a replayed trace is shown
         session.started.connect(lambda: self._tasks.spawn(self.refresh()))
-        session.metadataChanged.connect(lambda fields: "title" in fields and self.changed.emit())
+        session.metadataChanged.connect(self._on_metadata)
         session.settledElsewhere.connect(self._on_settled_elsewhere)
         host.subscribe(self._on_envelope)
 
     # --- what is listed -------------------------------------------------------------------------------
+    def _on_metadata(self, fields: list[str]) -> None:
+        if "title" in fields:
+            self.changed.emit()
+
     def _on_envelope(self, envelope: Envelope) -> None:
-        if envelope.kind in _ASKING_KINDS:
+        if isinstance(envelope, PermissionRequestEnvelope | PermissionResolvedEnvelope):
             self._on_asking(envelope)
-        if envelope.kind == "proposal":
+        if isinstance(envelope, ProposalEnvelope):
             self._on_proposal(envelope)
         if envelope.kind in _LIVE_KINDS:  # a spinner starts or stops; the agent's capabilities
             self.changed.emit()
@@ -83,7 +92,7 @@ class SessionList(QObject):
         if envelope.kind == "agents_changed":  # another agent runs now: its chats are listed too
             self._tasks.spawn(self.refresh())
 
-    def _on_asking(self, envelope: Envelope) -> None:
+    def _on_asking(self, envelope: PermissionRequestEnvelope | PermissionResolvedEnvelope) -> None:
         """A permission request waits for the user, or ended (answered, or cancelled by a rule)."""
         key, request_id = envelope.session_key, envelope.request_id
         if envelope.kind == "permission_request":
