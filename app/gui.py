@@ -151,24 +151,13 @@ def _start_qt(args: argparse.Namespace, failure: str) -> tuple[Any, Host, TraceR
     app.setDesktopFileName(APP_ID)  # Wayland and the taskbar match the window to its desktop entry
     app.setWindowIcon(QIcon(str(app_icon())))
     try:
-        host, recorder = build_host(launch_of(args))
+        host, recorder = build_host(Launch.of(args))
     except AgentCommandError as exc:
         print(f"{failure}: {exc}", file=sys.stderr)
         return 2
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
     return app, host, recorder, loop
-
-
-def launch_of(args: argparse.Namespace) -> Launch:
-    """What the command line asked of this run, as the main side takes it."""
-    return Launch(
-        agent=getattr(args, "agent", None),
-        cwd=getattr(args, "cwd", None),
-        add_dirs=tuple(getattr(args, "add_dir", None) or ()),
-        record=getattr(args, "record", None),
-        init_timeout=getattr(args, "init_timeout", None) or 60.0,
-    )
 
 
 async def _first_frame(window: Window, timeout: float = 5.0) -> None:

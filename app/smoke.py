@@ -68,14 +68,8 @@ async def _run(host: Host, prompt: str, printer: _Printer) -> int:
 
 
 def run_smoke(args: argparse.Namespace, prompt: str) -> int:
-    launch = Launch(
-        agent=args.agent,
-        cwd=args.cwd,
-        record=args.record,
-        init_timeout=getattr(args, "init_timeout", 60.0),
-    )
     try:
-        host, recorder = build_host(launch)  # the main side as the window gets it
+        host, recorder = build_host(Launch.of(args))  # the main side as the window gets it
     except AgentCommandError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

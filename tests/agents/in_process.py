@@ -67,7 +67,7 @@ class InProcessAgent:
         assert self.task is not None
         try:
             await asyncio.wait_for(asyncio.shield(self.task), grace)
-        except (TimeoutError, Exception):
+        except Exception:  # it did not end within `grace`, or it failed
             self.task.cancel()
             with contextlib.suppress(BaseException):
                 await self.task

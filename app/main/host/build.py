@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from app.main.acp.recorder import TraceRecorder
 from app.main.agents.command import resolve_agent_command
@@ -29,8 +30,20 @@ class Launch:
     agent: str | None = None  # --agent: the command line of the agent to start with
     cwd: str | None = None  # --cwd: the folder new chats start in
     add_dirs: Sequence[str] = field(default_factory=tuple)  # --add-dir: folders added for this run
-    record: str | None = None  # --record: the trace file of the first agent's traffic
+    record: Path | None = None  # --record: the trace file of the first agent's traffic
     init_timeout: float = 60.0  # how long the agent's `initialize` may take
+
+    @classmethod
+    def of(cls, args: Any) -> Launch:
+        """What a parsed command line asked (the window's and `clawqt smoke`'s: an option a command
+        does not take keeps its default)."""
+        return cls(
+            agent=getattr(args, "agent", None),
+            cwd=getattr(args, "cwd", None),
+            add_dirs=tuple(getattr(args, "add_dir", None) or ()),
+            record=getattr(args, "record", None),
+            init_timeout=getattr(args, "init_timeout", None) or cls.init_timeout,
+        )
 
 
 def build_host(launch: Launch) -> tuple[Host, TraceRecorder | None]:
@@ -41,7 +54,7 @@ def build_host(launch: Launch) -> tuple[Host, TraceRecorder | None]:
     for problem in config.problems:
         problems.add(problem.text, problem.details)
     command = resolve_agent_command(launch.agent, config)
-    recorder = TraceRecorder(Path(launch.record)) if launch.record else None
+    recorder = TraceRecorder(launch.record) if launch.record else None
     flag_folders = list(launch.add_dirs)  # this run's --add-dir stay added
     extra = [*config.additional_directories, *flag_folders]
     profiles = agent_profiles(command, config.agents)
