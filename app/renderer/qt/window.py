@@ -29,6 +29,7 @@ from app.renderer.qt.cards.file_changes import FileChanges
 from app.renderer.qt.cards.proposals import ProposalCards
 from app.renderer.qt.common.icons import Icons
 from app.renderer.qt.common.notices import Notices
+from app.renderer.qt.common.operations import Operations
 from app.renderer.qt.common.tasks import TaskRunner
 from app.renderer.qt.common.whole_text import WholeText
 from app.renderer.qt.composer.attachments import ComposerAttachments
@@ -93,18 +94,17 @@ class ChatObjects(QObject):
         self.tasks = TaskRunner(self)
         self.notices = Notices(self)
         self.tasks.failed.connect(self.notices.show)
-        self.attachments = AttachmentController(host.attachments, self.tasks, self)
-        self.files = FileChanges(host.files, sessions_host, self.notices, self)
+        self.ops = Operations(self.tasks, self.notices)
+        self.attachments = AttachmentController(host.attachments, self.ops, self)
+        self.files = FileChanges(host.files, sessions_host, self.ops, self)
         views = RowViews(Presenter(), _Decorations(self.attachments, self.files), self)
         self.model = TimelineModel(views, self)
         self.scheduler = ConversationScheduler(self.model, self)
-        self.session = CurrentSession(
-            sessions_host, self.model, self.tasks, self.notices, self, agents=host.agents
-        )
-        self.agents = AgentPicker(host.agents, sessions_host, self.session, self.tasks, self)
-        self.composer_files = ComposerAttachments(host.composer, self.session, self.tasks, self.notices, self)
+        self.session = CurrentSession(sessions_host, self.model, self.ops, self, agents=host.agents)
+        self.agents = AgentPicker(host.agents, sessions_host, self.session, self.ops, self)
+        self.composer_files = ComposerAttachments(host.composer, self.session, self.ops, self)
         self.sessions = SessionList(
-            sessions_host, host.stores, self.session, self.tasks, self.notices, self, agents=self.agents
+            sessions_host, host.stores, self.session, self.ops, self, agents=self.agents
         )
         self.agents.changed.connect(self.sessions.changed)  # the rows' agent marks
         self.attention = Attention(
@@ -113,39 +113,34 @@ class ChatObjects(QObject):
             self,
             lambda: self.app.notify,
             desktop=host.notifications,
-            tasks=self.tasks,
+            ops=self.ops,
         )
         self.attention.openRequested.connect(self._open_notified)
-        self.agent = AgentStatus(sessions_host, self.session, self.tasks, self.notices, self)
-        self.header = SessionHeader(
-            sessions_host, self.session, self.sessions, self.tasks, self.notices, self
-        )
+        self.agent = AgentStatus(sessions_host, self.session, self.ops, self)
+        self.header = SessionHeader(sessions_host, self.session, self.sessions, self.ops, self)
         self.queue = MessageQueue(host.stores.queues, self)
         self.turn = TurnController(
             sessions_host,
             host.stores.drafts,
             self.session,
             self.composer_files,
-            self.notices,
-            self.tasks,
+            self.ops,
             self.queue,
             self,
         )
-        self.conversation = Conversation(self.session, host.links, self.notices, self)
+        self.conversation = Conversation(self.session, host.links, self.ops, self)
         self.view_memory = ViewMemory(host.stores.views, self.session, self.model, self)
         self.search = ConversationSearch(self.session, self.model, self)
-        self.inspector = InspectorModel(host.inspector, self.notices, self.tasks, self)
-        self.trace_view = TraceViewer(host.inspector, self.session, self.notices, self.tasks, self)
-        self.export = ChatExport(
-            host.exports, self.session, lambda: self.header.title, self.notices, self.tasks, self
-        )
-        self.proposal_cards = ProposalCards(host, sessions_host, self.session, self.notices, self)
+        self.inspector = InspectorModel(host.inspector, self.ops, self)
+        self.trace_view = TraceViewer(host.inspector, self.session, self.ops, self)
+        self.export = ChatExport(host.exports, self.session, lambda: self.header.title, self.ops, self)
+        self.proposal_cards = ProposalCards(host, sessions_host, self.session, self.ops, self)
         self.attachments.linkClicked.connect(self.conversation.openLink)
-        self.sign_in = SignIn(host.sign_in, sessions_host, self.session, self.tasks, self)
-        self.user_terminals = UserTerminalsView(host.terminals, self.session, self.notices, self)
-        self.terminal_access = TerminalAccess(host.terminal_access, self.tasks, self)
-        self.settings = SettingsView(host.settings, self.app, self.tasks, self)
-        self.agent_settings = AgentSettingsView(host.agent_settings, self.tasks, self)
+        self.sign_in = SignIn(host.sign_in, sessions_host, self.session, self.ops, self)
+        self.user_terminals = UserTerminalsView(host.terminals, self.session, self.ops, self)
+        self.terminal_access = TerminalAccess(host.terminal_access, self.ops, self)
+        self.settings = SettingsView(host.settings, self.app, self.ops, self)
+        self.agent_settings = AgentSettingsView(host.agent_settings, self.ops, self)
         self.agent.changed.connect(self.terminal_access.refresh)  # which agent runs decides the way in
         self.session.shown.connect(self.attachments.on_shown)
         self.session.shown.connect(self.files.on_shown)

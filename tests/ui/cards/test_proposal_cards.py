@@ -8,6 +8,8 @@ from typing import Any
 from app.contract.errors import HostError
 from app.renderer.qt.cards.proposals import NO_LONGER, ProposalCards
 from app.renderer.qt.common.notices import Notices
+from app.renderer.qt.common.operations import Operations
+from app.renderer.qt.common.tasks import TaskRunner
 from app.renderer.timeline.reducer import Timeline
 from tests.unit.timeline.test_proposal_rules import envelope, live_turn
 
@@ -31,7 +33,8 @@ def cards(timeline: Timeline, proposals: Recording) -> tuple[ProposalCards, Noti
     notices = Notices()
     host = SimpleNamespace(proposals=proposals)
     sessions = SimpleNamespace(subscribe=lambda listener: lambda: None)
-    view = ProposalCards(host, sessions, SimpleNamespace(timeline=timeline), notices)  # type: ignore[arg-type]
+    ops = Operations(TaskRunner(), notices)
+    view = ProposalCards(host, sessions, SimpleNamespace(timeline=timeline), ops)  # type: ignore[arg-type]
     return view, notices
 
 

@@ -503,7 +503,7 @@ def test_a_view_built_after_a_terminal_started_shows_its_kept_output(ui):
         terminal_id = host.open(None, 0, 80, 24)  # started before the view below exists
         host.input(terminal_id, "echo kept-$((5*5))\r")
         await ui.until(lambda: "kept-25" in host.output(terminal_id))
-        later = UserTerminalsView(host, objects.session, objects.notices)
+        later = UserTerminalsView(host, objects.session, objects.ops)
         ui.model_checks.watch(later.model)
         try:
             assert [entry["terminalId"] for entry in later.model.entries] == [terminal_id]

@@ -16,14 +16,15 @@ from app.contract.envelopes import Envelope
 from app.contract.host_api import AgentsHost, SessionsHost
 from app.renderer.present.agent_avatar import colour_index, initials
 from app.renderer.qt.common.keyed_list_model import KeyedListModel
+from app.renderer.qt.common.operations import Operations
 from app.renderer.qt.common.properties import value_property
-from app.renderer.qt.common.tasks import TaskRunner
+from app.renderer.qt.conversation.chat_part import ChatPart
 from app.renderer.qt.conversation.current_session import CurrentSession
 
 STATE_WORDS = {"ready": "running", "sign-in": "needs sign-in", "starting": "starting", "exited": "exited"}
 
 
-class AgentPicker(QObject):
+class AgentPicker(ChatPart):
     changed = Signal()
 
     def __init__(
@@ -31,13 +32,11 @@ class AgentPicker(QObject):
         host: AgentsHost,
         sessions: SessionsHost,
         session: CurrentSession,
-        tasks: TaskRunner,
+        ops: Operations,
         parent: QObject | None = None,
     ) -> None:
-        super().__init__(parent)
+        super().__init__(session, ops, parent)
         self._host = host
-        self._session = session
-        self._tasks = tasks
         self.model = KeyedListModel("choiceKey", self)
         self._names: dict[str, str] = {}
         self._targets: dict[str, list[AgentTarget]] = {}  # agent id -> the agents behind it
@@ -68,7 +67,7 @@ class AgentPicker(QObject):
         """Ask each running agent for the agents behind it (the picker opens: the list is current)."""
         for choice in self._host.choices():
             if choice.state == "ready":
-                self._tasks.spawn(self._load_targets(choice.agent_id))
+                self._ops.spawn(self._load_targets(choice.agent_id))
 
     async def _load_targets(self, agent_id: str) -> None:
         targets = await self._host.targets(agent_id)
@@ -106,12 +105,12 @@ class AgentPicker(QObject):
 
     @Slot(str)
     def newChatWith(self, agent_id: str) -> None:
-        self._tasks.spawn(self._session.new_chat(agent_id))
+        self._ops.spawn(self._session.new_chat(agent_id))
 
     @Slot(str, str)
     def newChatWithTarget(self, agent_id: str, target: str) -> None:
         """A new chat with one of the agents behind `agent_id` ("" for its default)."""
-        self._tasks.spawn(self._session.new_chat(agent_id, target))
+        self._ops.spawn(self._session.new_chat(agent_id, target))
 
     agentModel = Property(QObject, lambda self: self.model, constant=True)
 

@@ -12,8 +12,8 @@ from PySide6.QtCore import Property, QObject, Signal, Slot
 
 from app.contract.host_api import AgentSettingsHost
 from app.renderer.qt.common.desktop_dialog import folder_dialog, open_dialog
+from app.renderer.qt.common.operations import Operations
 from app.renderer.qt.common.properties import variant_property
-from app.renderer.qt.common.tasks import TaskRunner
 
 EMPTY_DRAFT = {"name": "", "command": "", "folder": "", "env": "", "defaultMode": "", "defaultModel": ""}
 
@@ -24,11 +24,11 @@ class AgentSettingsView(QObject):
     folderChosen = Signal(str)  # the editor's folder field takes it
 
     def __init__(
-        self, host: AgentSettingsHost | None, tasks: TaskRunner, parent: QObject | None = None
+        self, host: AgentSettingsHost | None, ops: Operations, parent: QObject | None = None
     ) -> None:
         super().__init__(parent)
         self._host = host
-        self._tasks = tasks
+        self._ops = ops
         self._editing = ""  # the configured agent whose details are open
         self._draft: dict[str, str] = dict(EMPTY_DRAFT)
         self._problem = ""
@@ -44,7 +44,7 @@ class AgentSettingsView(QObject):
         self._saving += 1
         self._problem = self._said = ""
         self.changed.emit()
-        self._tasks.spawn(self._saved(save, done, after))
+        self._ops.spawn(self._saved(save, done, after))
 
     async def _saved(self, save: Callable[[], Awaitable[str]], done: str, after: Callable[[], None]) -> None:
         try:

@@ -13,8 +13,9 @@ from PySide6.QtGui import QGuiApplication
 from app.contract.envelopes import Envelope
 from app.contract.host_api import SessionsHost, SignInHost
 from app.contract.sign_in import AuthMethod, SignInEnvelope, SignInTerminalEnvelope
+from app.renderer.qt.common.operations import Operations
 from app.renderer.qt.common.properties import variant_property
-from app.renderer.qt.common.tasks import TaskRunner
+from app.renderer.qt.conversation.chat_part import ChatPart
 from app.renderer.qt.conversation.current_session import CurrentSession
 from app.renderer.terminal.keys import key_text
 from app.renderer.timeline.items import TerminalState
@@ -38,7 +39,7 @@ def method_entry(method: AuthMethod) -> dict[str, Any]:
     }
 
 
-class SignIn(QObject):
+class SignIn(ChatPart):
     changed = Signal()
     terminalAdvanced = Signal(str)  # the painted login terminal repaints
 
@@ -47,13 +48,11 @@ class SignIn(QObject):
         host: SignInHost,
         sessions: SessionsHost,
         session: CurrentSession,
-        tasks: TaskRunner,
+        ops: Operations,
         parent: QObject | None = None,
     ) -> None:
-        super().__init__(parent)
+        super().__init__(session, ops, parent)
         self._host = host
-        self._session = session
-        self._tasks = tasks
         self._state: SignInEnvelope | None = host.state
         self._terminal: TerminalState | None = None
         self._emulator: TerminalEmulator | None = None
@@ -69,7 +68,7 @@ class SignIn(QObject):
                 self._terminal, self._emulator = TerminalState(envelope.terminal_id), None
             self.changed.emit()
             if opened_chat:
-                self._tasks.spawn(self._session.reconnect())  # signed in: the chat it refused opens now
+                self._ops.spawn(self._session.reconnect())  # signed in: the chat it refused opens now
         elif isinstance(envelope, SignInTerminalEnvelope):
             terminal = self._terminal
             if terminal is None or terminal.terminal_id != envelope.terminal_id:
@@ -100,15 +99,15 @@ class SignIn(QObject):
     @Slot(str)
     def choose(self, method_id: str) -> None:
         """An `agent` method: the agent signs in itself."""
-        self._tasks.spawn(self._host.authenticate(method_id))
+        self._ops.spawn(self._host.authenticate(method_id))
 
     @Slot(str, "QVariantMap")
     def submitValues(self, method_id: str, values: dict[str, Any]) -> None:
-        self._tasks.spawn(self._host.use_env(method_id, {str(k): str(v) for k, v in values.items()}))
+        self._ops.spawn(self._host.use_env(method_id, {str(k): str(v) for k, v in values.items()}))
 
     @Slot(str)
     def openTerminal(self, method_id: str) -> None:
-        self._tasks.spawn(self._host.start_terminal(method_id))
+        self._ops.spawn(self._host.start_terminal(method_id))
 
     @Slot(int, str, int)
     def pressKey(self, key: int, text: str, modifiers: int) -> None:
@@ -134,7 +133,7 @@ class SignIn(QObject):
     @Slot()
     def retry(self) -> None:
         """Signed in some other way (the agent's own tool): the agent starts again and the chat opens."""
-        self._tasks.spawn(self._host.retry())
+        self._ops.spawn(self._host.retry())
 
     # --- what the panel shows ----------------------------------------------------------------------
     def _field(self, name: str, default: Any = "") -> Any:

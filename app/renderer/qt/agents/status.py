@@ -13,29 +13,22 @@ from PySide6.QtCore import Property, QObject, Signal, Slot
 from app.contract.envelopes import AgentRecoveryEnvelope, AgentStateEnvelope, Envelope
 from app.contract.host_api import SessionsHost
 from app.renderer.present.agent_avatar import colour_index, initials
-from app.renderer.qt.common.notices import AGENT, Notices
+from app.renderer.qt.common.notices import AGENT
+from app.renderer.qt.common.operations import Operations
 from app.renderer.qt.common.properties import variant_property
-from app.renderer.qt.common.tasks import TaskRunner
+from app.renderer.qt.conversation.chat_part import ChatPart
 from app.renderer.qt.conversation.current_session import CurrentSession
 
 
-class AgentStatus(QObject):
+class AgentStatus(ChatPart):
     changed = Signal()
     bannerChanged = Signal()
 
     def __init__(
-        self,
-        host: SessionsHost,
-        session: CurrentSession,
-        tasks: TaskRunner,
-        notices: Notices,
-        parent: QObject | None = None,
+        self, host: SessionsHost, session: CurrentSession, ops: Operations, parent: QObject | None = None
     ) -> None:
-        super().__init__(parent)
+        super().__init__(session, ops, parent)
         self._host = host
-        self._session = session
-        self._tasks = tasks
-        self._notices = notices
         self._label = host.agent_label
         self._state = "idle"
         self._message = ""
@@ -64,17 +57,17 @@ class AgentStatus(QObject):
             self._banner = {"exitCode": -1, "stderr": "", "message": envelope.message}
         else:
             self._banner = {}
-            self._notices.show(envelope.message, topic=AGENT)
+            self._ops.notices.show(envelope.message, topic=AGENT)
             shown = self._session.sessionKey
             if not envelope.session_key or envelope.session_key == shown:
-                self._tasks.spawn(self._session.reconnect())  # the chat shown, open again
+                self._ops.spawn(self._session.reconnect())  # the chat shown, open again
         self.bannerChanged.emit()
 
     @Slot()
     def reconnect(self) -> None:
         self._banner = {}
         self.bannerChanged.emit()
-        self._tasks.spawn(self._session.reconnect())
+        self._ops.spawn(self._session.reconnect())
 
     def _get_state(self) -> str:
         return "working" if self._state == "ready" and self._session.busy else self._state

@@ -22,8 +22,8 @@ from app.contract.errors import AttachmentError, Refusal
 from app.contract.host_api import AttachmentsHost
 from app.renderer.qt.cards.file_opening import FileOpening
 from app.renderer.qt.cards.preview_content import embedded_content, preview_content
+from app.renderer.qt.common.operations import Operations
 from app.renderer.qt.common.properties import variant_property
-from app.renderer.qt.common.tasks import TaskRunner
 
 NATIVE = ("acp-resource", "acp-embedded")  # evidence a MEDIA line or a transcript entry never outranks
 IMAGE_PROVIDER = "attachment"
@@ -76,10 +76,10 @@ class AttachmentController(QObject):
     lightboxChanged = Signal()
     linkClicked = Signal(str)  # a web address an attachment card opened (the link policy decides)
 
-    def __init__(self, host: AttachmentsHost, tasks: TaskRunner, parent: QObject | None = None) -> None:
+    def __init__(self, host: AttachmentsHost, ops: Operations, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._host = host
-        self._tasks = tasks
+        self._ops = ops
         self._session: Session | None = None
         self._states: dict[str, dict[str, Any]] = {}  # card states by reference
         self._embedded: dict[str, dict[str, Any]] = {}  # content embedded in messages, by card key
@@ -194,7 +194,7 @@ class AttachmentController(QObject):
         session = self._session
         if session is not None:
             for uri in cards:
-                self._tasks.spawn(self._resolve(session, uri))
+                self._ops.spawn(self._resolve(session, uri))
         changed = False
         for uri in images:
             changed = self._start_inline(session, uri) or changed
@@ -248,7 +248,7 @@ class AttachmentController(QObject):
 
     def _retry(self, session: Session, uri: str) -> None:
         if self._session == session and self._states.get(uri, {}).get("status") == "unavailable":
-            self._tasks.spawn(self._resolve(session, uri))
+            self._ops.spawn(self._resolve(session, uri))
 
     def _start_inline(self, session: Session | None, uri: str, clicked: bool = False) -> bool:
         """Decode an embedded image now, start loading a local one; True when its state changed. Past
@@ -269,7 +269,7 @@ class AttachmentController(QObject):
             state["remote"] = True
             return True
         if session is not None:
-            self._tasks.spawn(self._load_inline(session, uri, clicked))
+            self._ops.spawn(self._load_inline(session, uri, clicked))
         return True
 
     def _keep_inline(self, state: dict[str, Any], image: QImage) -> None:
@@ -318,7 +318,7 @@ class AttachmentController(QObject):
         if uri in self._embedded:
             self._show_embedded(uri)
         elif self._session is not None and self._states.get(uri, {}).get("status") == "available":
-            self._tasks.spawn(self._activate(self._session, uri))
+            self._ops.spawn(self._activate(self._session, uri))
 
     def _show_embedded(self, key: str) -> None:
         """The message's own copy in the panel, presented like a file of its name; never "Open with"
@@ -353,19 +353,19 @@ class AttachmentController(QObject):
     @Slot(str)
     def openExternally(self, uri: str) -> None:
         if self._session is not None:
-            self._tasks.spawn(self.files.open(self._session, uri))
+            self._ops.spawn(self.files.open(self._session, uri))
 
     @Slot(str)
     def openWith(self, uri: str) -> None:
         """ "Open with...": the desktop's application chooser; the default app where it has none."""
         if self._session is not None:
-            self._tasks.spawn(self.files.open_with(self._session, uri))
+            self._ops.spawn(self.files.open_with(self._session, uri))
 
     @Slot(str)
     def showInFolder(self, uri: str) -> None:
         """ "Show in folder": the file manager with the file selected; the folder where there is none."""
         if self._session is not None:
-            self._tasks.spawn(self.files.show_in_folder(self._session, uri))
+            self._ops.spawn(self.files.show_in_folder(self._session, uri))
 
     @Slot()
     def closePreview(self) -> None:

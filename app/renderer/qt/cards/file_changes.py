@@ -10,20 +10,19 @@ from PySide6.QtCore import QObject, Signal, Slot
 
 from app.contract.diffs import too_large
 from app.contract.envelopes import Envelope, FileChangesEnvelope, FileChangeView, LoadResult
-from app.contract.errors import HostError
 from app.contract.host_api import FileChangesHost, SessionsHost
-from app.renderer.qt.common.notices import Notices
+from app.renderer.qt.common.operations import Operations
 
 
 class FileChanges(QObject):
     changed = Signal(str)  # a turn id whose files changed
 
     def __init__(
-        self, files: FileChangesHost, host: SessionsHost, notices: Notices, parent: QObject | None = None
+        self, files: FileChangesHost, host: SessionsHost, ops: Operations, parent: QObject | None = None
     ) -> None:
         super().__init__(parent)
         self._files = files
-        self._notices = notices
+        self._ops = ops
         self._key = ""  # the shown session
         self._turns: dict[str, list[dict[str, Any]]] = {}
         host.subscribe(self._on_envelope)
@@ -53,10 +52,7 @@ class FileChanges(QObject):
     @Slot(str, str)
     def revert(self, turn_id: str, path: str) -> None:
         """Undo the agent's write (refused, with the reason shown, if the file changed since)."""
-        try:
-            self._files.revert(self._key, turn_id, path)
-        except HostError as exc:
-            self._notices.failed("Not reverted", exc)
+        self._ops.call("Not reverted", lambda: self._files.revert(self._key, turn_id, path))
 
 
 def _entry(change: FileChangeView) -> dict[str, Any]:

@@ -14,10 +14,11 @@ from collections import OrderedDict
 from PySide6.QtCore import QObject, Signal, Slot
 
 from app.contract.envelopes import Envelope
-from app.contract.errors import HostError
 from app.contract.host_api import HostApi, SessionsHost
-from app.renderer.qt.common.notices import PROPOSAL, TURN, Notices
+from app.renderer.qt.common.notices import PROPOSAL, TURN
+from app.renderer.qt.common.operations import Operations
 from app.renderer.qt.common.properties import variant_property
+from app.renderer.qt.conversation.chat_part import ChatPart
 from app.renderer.qt.conversation.current_session import CurrentSession
 from app.renderer.timeline.items import ProposalItem
 
@@ -26,7 +27,7 @@ KEPT_DECIDED = 64  # cards decided here whose envelope may still be on its way
 NO_LONGER = "This proposal can no longer run: it already ended"
 
 
-class ProposalCards(QObject):
+class ProposalCards(ChatPart):
     decidedChanged = Signal()
 
     def __init__(
@@ -34,13 +35,11 @@ class ProposalCards(QObject):
         host: HostApi,
         sessions: SessionsHost,
         session: CurrentSession,
-        notices: Notices,
+        ops: Operations,
         parent: QObject | None = None,
     ) -> None:
-        super().__init__(parent)
+        super().__init__(session, ops, parent)
         self._host = host  # its `proposals` part is looked up when the user decides
-        self._session = session
-        self._notices = notices
         self._decided: OrderedDict[str, None] = OrderedDict()
         self._positions: OrderedDict[str, tuple[int, int]] = OrderedDict()
         sessions.subscribe(self._on_envelope)
@@ -48,7 +47,7 @@ class ProposalCards(QObject):
     def _on_envelope(self, envelope: Envelope) -> None:
         if envelope.kind == "proposal_notice":
             key = envelope.session_key
-            self._notices.show(envelope.text, topic=PROPOSAL, session=key)
+            self._ops.notices.show(envelope.text, topic=PROPOSAL, session=key)
 
     def _card(self, proposal_id: str) -> ProposalItem | None:
         timeline = self._session.timeline
@@ -75,14 +74,16 @@ class ProposalCards(QObject):
         if not self._can_dispatch(proposal_id):
             return False
         self._decide(proposal_id)
-        try:
-            done = self._host.proposals.confirm(proposal_id, choice, action_index, run)
-        except HostError as exc:
-            self._undecide(proposal_id)  # nothing was claimed: the user may try again
-            self._notices.failed("Could not run the proposal", exc, topic=TURN)
+        done = self._ops.call(
+            "Could not run the proposal",
+            lambda: self._host.proposals.confirm(proposal_id, choice, action_index, run),
+            refused=lambda _: self._undecide(proposal_id),  # nothing was claimed: the user may try again
+            topic=TURN,
+        )
+        if done is None:
             return False
         if not done:
-            self._notices.show(NO_LONGER, topic=TURN)
+            self._ops.notices.show(NO_LONGER, topic=TURN)
         return done
 
     @Slot(str)
@@ -91,11 +92,12 @@ class ProposalCards(QObject):
         if not self._can_dispatch(proposal_id):
             return
         self._decide(proposal_id)
-        try:
-            self._host.proposals.cancel(proposal_id)
-        except HostError as exc:
-            self._undecide(proposal_id)
-            self._notices.failed("Could not cancel the proposal", exc, topic=TURN)
+        self._ops.call(
+            "Could not cancel the proposal",
+            lambda: self._host.proposals.cancel(proposal_id),
+            refused=lambda _: self._undecide(proposal_id),
+            topic=TURN,
+        )
 
     @Slot(str, result=bool)
     def isDecided(self, proposal_id: str) -> bool:

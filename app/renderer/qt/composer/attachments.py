@@ -16,9 +16,9 @@ from app.contract.attachments import PromptAttachment
 from app.contract.errors import HostError, PromptRefused
 from app.contract.host_api import ComposerFilesHost
 from app.renderer.qt.common.desktop_dialog import open_dialog
-from app.renderer.qt.common.notices import Notices
+from app.renderer.qt.common.operations import Operations
 from app.renderer.qt.common.properties import variant_property
-from app.renderer.qt.common.tasks import TaskRunner
+from app.renderer.qt.conversation.chat_part import ChatPart
 from app.renderer.qt.conversation.current_session import CurrentSession
 
 log = logging.getLogger(__name__)
@@ -26,29 +26,21 @@ log = logging.getLogger(__name__)
 THUMBNAIL_PROVIDER = "thumb"
 
 
-class ComposerAttachments(QObject):
+class ComposerAttachments(ChatPart):
     changed = Signal()
 
     def __init__(
-        self,
-        host: ComposerFilesHost,
-        session: CurrentSession,
-        tasks: TaskRunner,
-        notices: Notices,
-        parent: QObject | None = None,
+        self, host: ComposerFilesHost, session: CurrentSession, ops: Operations, parent: QObject | None = None
     ) -> None:
-        super().__init__(parent)
+        super().__init__(session, ops, parent)
         self._host = host
-        self._session = session
-        self._tasks = tasks
-        self._notices = notices
         self._chips: list[dict[str, Any]] = []
         self._ids = itertools.count(1)
         self.thumbnails: dict[str, QImage] = {}  # by chip id, served to QML by a MemoryImages provider
         self.dialog: Any = None  # the open file dialog, if any
 
     def _notify(self, text: str) -> None:
-        self._notices.show(text)
+        self._ops.notices.show(text)
 
     def _cwd(self) -> str | None:
         return self._session.workspace()
@@ -80,7 +72,7 @@ class ComposerAttachments(QObject):
         self._chips.append(chip)
         self.changed.emit()
         if chip["image"]:
-            self._tasks.spawn(self._thumbnail(chip_id, str(chip["path"])))
+            self._ops.spawn(self._thumbnail(chip_id, str(chip["path"])))
         return True
 
     async def _thumbnail(self, chip_id: str, path: str) -> None:

@@ -23,10 +23,11 @@ from app.contract.envelopes import LoadResult
 from app.contract.errors import HostError
 from app.contract.host_api import SessionsHost
 from app.contract.local_stores import StringStore
-from app.renderer.qt.common.notices import TURN, Notices
-from app.renderer.qt.common.tasks import TaskRunner
+from app.renderer.qt.common.notices import TURN
+from app.renderer.qt.common.operations import Operations
 from app.renderer.qt.composer.attachments import ComposerAttachments, prompt_attachments
 from app.renderer.qt.composer.queue import MessageQueue, files_of
+from app.renderer.qt.conversation.chat_part import ChatPart
 from app.renderer.qt.conversation.current_session import CurrentSession
 from app.renderer.timeline.parts import Attachment, AttachmentPart
 
@@ -34,7 +35,7 @@ NEW_CHAT_DRAFT = "__new_chat__"  # what is typed before any chat is open
 DRAFT_SAVE_MS = 400  # the longest a typed change waits before it is on disk (typing never postpones it)
 
 
-class TurnController(QObject):
+class TurnController(ChatPart):
     draftChanged = Signal()
     turnEnded = Signal(str)  # the stop reason ("error" when the prompt failed)
     messageSent = Signal(str, str)  # (session key, text)
@@ -45,18 +46,14 @@ class TurnController(QObject):
         drafts: StringStore,
         session: CurrentSession,
         composer: ComposerAttachments,
-        notices: Notices,
-        tasks: TaskRunner,
+        ops: Operations,
         queue: MessageQueue,
         parent: QObject | None = None,
     ) -> None:
-        super().__init__(parent)
+        super().__init__(session, ops, parent)
         self._host = host
         self._drafts = drafts
-        self._session = session
         self._composer = composer
-        self._notices = notices
-        self._tasks = tasks
         self._queue = queue
         self._draft_key = ""
         self._draft = drafts.get(NEW_CHAT_DRAFT)
@@ -73,7 +70,7 @@ class TurnController(QObject):
         self._clock.timeout.connect(self._tick)
         session.shown.connect(self._on_shown)
         session.liveChanged.connect(self._on_live_changed)
-        notices.retryRequested.connect(self.send)
+        ops.notices.retryRequested.connect(self.send)
 
     # --- drafts --------------------------------------------------------------------------------------
     @Slot(str)
@@ -103,7 +100,7 @@ class TurnController(QObject):
         if pending and not self._draft and result.created:
             self._drafts.move(NEW_CHAT_DRAFT, result.session_key)
             self._draft = pending
-        self._notices.set_no_reply(False)
+        self._ops.notices.set_no_reply(False)
         self.draftChanged.emit()
         self._on_live_changed()
         if first_chat:
@@ -196,9 +193,9 @@ class TurnController(QObject):
             for c in chips
         ]
         session.add_optimistic(message_id, text, parts, time.monotonic())
-        self._notices.set_no_reply(False)
-        self._notices.clear()
-        self._tasks.spawn(self._send(key, text, message_id, prompt_attachments(chips), chips))
+        self._ops.notices.set_no_reply(False)
+        self._ops.notices.clear()
+        self._ops.spawn(self._send(key, text, message_id, prompt_attachments(chips), chips))
 
     async def _send(
         self,
@@ -215,19 +212,19 @@ class TurnController(QObject):
             # the notice belongs to the chat the turn ran in: it waits for it if another is shown, and
             # its Retry (shown only with that chat) sends there
             if arrived:  # the message is in the conversation: Retry sends it again
-                self._notices.failed(
+                self._ops.notices.failed(
                     "The agent stopped before finishing its reply", exc, retry=text, topic=TURN, session=key
                 )
             else:  # nothing of it is shown any more: it goes back where it was typed
                 self._give_back(key, text, chips)
-                self._notices.failed(
+                self._ops.notices.failed(
                     "Your message was not sent (it is back in the composer)", exc, topic=TURN, session=key
                 )
             self._send_after_stop.discard(key)  # the queue waits for the user
             self.turnEnded.emit("error")
             return
         if result.stop_reason == "end_turn" and self._turn_is_empty(key, message_id):
-            self._notices.set_no_reply(True)
+            self._ops.notices.set_no_reply(True)
         self.turnEnded.emit(result.stop_reason)
         self._turn_over(key, result.stop_reason)
 
@@ -260,7 +257,7 @@ class TurnController(QObject):
     @Slot()
     def stop(self) -> None:
         if self._session.busy:
-            self._tasks.spawn(self._host.cancel(self._session.sessionKey))
+            self._ops.spawn(self._host.cancel(self._session.sessionKey))
 
     # --- the live turn's clock -------------------------------------------------------------------------
     def _on_live_changed(self) -> None:

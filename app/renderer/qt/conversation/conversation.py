@@ -12,8 +12,9 @@ from PySide6.QtGui import QDesktopServices, QGuiApplication
 
 from app.contract.host_api import LinkPolicy
 from app.contract.links import LinkDecision
-from app.renderer.qt.common.notices import Notices
+from app.renderer.qt.common.operations import Operations
 from app.renderer.qt.common.properties import variant_property
+from app.renderer.qt.conversation.chat_part import ChatPart
 from app.renderer.qt.conversation.current_session import CurrentSession
 from app.renderer.timeline.items import ToolCall
 from app.renderer.timeline.markdown_export import turn_markdown
@@ -23,19 +24,17 @@ from app.renderer.timeline.turn_view import copy_text, earlier_prompt
 QUESTIONS_DEBOUNCE_MS = 250
 
 
-class Conversation(QObject):
+class Conversation(ChatPart):
     questionsChanged = Signal()
     directoryOpenChanged = Signal()
     pendingLinkChanged = Signal()
     scrollToRow = Signal(int)  # a view row
 
     def __init__(
-        self, session: CurrentSession, links: LinkPolicy, notices: Notices, parent: QObject | None = None
+        self, session: CurrentSession, links: LinkPolicy, ops: Operations, parent: QObject | None = None
     ) -> None:
-        super().__init__(parent)
-        self._session = session
+        super().__init__(session, ops, parent)
         self._links = links
-        self._notices = notices
         self._questions: list[Question] = []
         self._open_directories: set[str] = set()  # sessions whose question directory is open
         self._pending: LinkDecision | None = None  # a link waiting for the user's confirmation
@@ -136,7 +135,7 @@ class Conversation(QObject):
     def openLink(self, url: str) -> None:
         decision = self._links.decide(url)
         if decision.action == "refuse":
-            self._notices.show(f"Not opened: {decision.reason}.")
+            self._ops.notices.show(f"Not opened: {decision.reason}.")
         elif decision.action == "confirm":
             self._pending = decision
             self.pendingLinkChanged.emit()

@@ -19,9 +19,9 @@ from PySide6.QtCore import Property, QObject, Signal, Slot
 from app.contract.envelopes import Envelope, LoadResult, PromptSettledEnvelope
 from app.contract.errors import HostError, SignInRequired
 from app.contract.host_api import AgentsHost, SessionsHost
-from app.renderer.qt.common.notices import AGENT, OPEN, SESSION, Notices
+from app.renderer.qt.common.notices import AGENT, OPEN, SESSION
+from app.renderer.qt.common.operations import Operations
 from app.renderer.qt.common.properties import value_property
-from app.renderer.qt.common.tasks import TaskRunner
 from app.renderer.qt.conversation.timeline_model import TimelineModel
 from app.renderer.timeline.parts import Part
 from app.renderer.timeline.reducer import TIMELINE_KINDS, Timeline
@@ -56,8 +56,7 @@ class CurrentSession(QObject):
         self,
         host: SessionsHost,
         model: TimelineModel,
-        tasks: TaskRunner,
-        notices: Notices,
+        ops: Operations,
         parent: QObject | None = None,
         agents: AgentsHost | None = None,
     ) -> None:
@@ -65,8 +64,7 @@ class CurrentSession(QObject):
         self._host = host
         self._agents = agents
         self.model = model
-        self._tasks = tasks
-        self._notices = notices
+        self._ops = ops
         self.store = TimelineStore()
         self._key = ""
         self._busy = False
@@ -76,7 +74,7 @@ class CurrentSession(QObject):
         self._trace: Timeline | None = None  # a replayed trace shown instead of a chat
         self.trace_title = ""
         host.subscribe(self._on_envelope)
-        notices.reopenRequested.connect(self.openSession)
+        ops.notices.reopenRequested.connect(self.openSession)
 
     # --- state -------------------------------------------------------------------------------------
     @property
@@ -123,7 +121,7 @@ class CurrentSession(QObject):
     def _on_envelope(self, envelope: Envelope) -> None:
         if envelope.kind not in TIMELINE_KINDS:
             if envelope.kind == "agent_state" and envelope.state == "ready":
-                self._notices.clear(AGENT)  # a start or reconnect failure is over
+                self._ops.notices.clear(AGENT)  # a start or reconnect failure is over
             return
         timeline, events = self.store.apply(envelope)
         if timeline is not None and timeline.session_key == self._key:
@@ -191,21 +189,21 @@ class CurrentSession(QObject):
         self.model.set_timeline(timeline)
         settle_heap()
         self._update_busy()
-        self._notices.clear(SESSION)  # whatever could not be opened before, a chat is open now
-        self._notices.showing(self._key)  # a chat's own notice waits for it; this one's comes back
+        self._ops.notices.clear(SESSION)  # whatever could not be opened before, a chat is open now
+        self._ops.notices.showing(self._key)  # a chat's own notice waits for it; this one's comes back
         self.shown.emit(result)
         if changed:
             self.sessionChanged.emit()
 
     def start(self, reopen: str = "") -> None:
         """Start the agent, then show `reopen` (the chat shown when ClawQt quit) or a new chat."""
-        self._tasks.spawn(self._start(reopen))
+        self._ops.spawn(self._start(reopen))
 
     async def _start(self, reopen: str) -> None:
         try:
             await self._host.start()
         except HostError as exc:
-            self._notices.show(str(exc), topic=AGENT, details=exc.details)
+            self._ops.notices.show(str(exc), topic=AGENT, details=exc.details)
             return
         if not (reopen and await self._reopen(reopen)):
             await self.new_chat()
@@ -230,7 +228,7 @@ class CurrentSession(QObject):
     @Slot()
     def newChat(self) -> None:
         """Ctrl+N: a new chat with the agent the user made a chat with last."""
-        self._tasks.spawn(self.new_chat(self._agents.last_used if self._agents is not None else ""))
+        self._ops.spawn(self.new_chat(self._agents.last_used if self._agents is not None else ""))
 
     def _next_request(self) -> int:
         self._request += 1
@@ -254,7 +252,7 @@ class CurrentSession(QObject):
             return  # the sign-in panel says so and opens the chat once signed in
         except HostError as exc:
             if not self._superseded(request):
-                self._notices.failed("Could not start a new chat", exc, topic=SESSION)
+                self._ops.notices.failed("Could not start a new chat", exc, topic=SESSION)
             return
         if not self._superseded(request):
             self.show(result)
@@ -262,7 +260,7 @@ class CurrentSession(QObject):
     @Slot(str)
     def openSession(self, key: str) -> None:
         if key and key != self._key:
-            self._tasks.spawn(self._open(key))
+            self._ops.spawn(self._open(key))
 
     async def _open(self, key: str) -> None:
         request = self._next_request()
@@ -273,13 +271,15 @@ class CurrentSession(QObject):
             if self._superseded(request):
                 return  # the user went on to another chat: nothing to say, nothing to replace
             # stays up over the empty chat that replaces it: the user asked for that session
-            self._notices.failed("Could not open that session", exc, topic=OPEN, reopen=key)
+            self._ops.notices.failed("Could not open that session", exc, topic=OPEN, reopen=key)
             await self.new_chat()  # a load failure leaves an empty, usable chat
             return
         if self._superseded(request):
             self.store.drop_replay(result.generation)
             return  # a later choice is shown instead: this result never flashes
-        self._notices.clear(keep_chat_own=True)  # the user's choice went through: earlier notices are moot
+        self._ops.notices.clear(
+            keep_chat_own=True
+        )  # the user's choice went through: earlier notices are moot
         self.show(result)
 
     async def reconnect(self) -> None:
@@ -298,7 +298,7 @@ class CurrentSession(QObject):
         except HostError as exc:
             self.store.drop_replay()
             if not self._superseded(request):
-                self._notices.failed("Reconnect failed", exc, topic=AGENT)
+                self._ops.notices.failed("Reconnect failed", exc, topic=AGENT)
             return
         if not self._superseded(request):
             self.show(result)
@@ -306,7 +306,7 @@ class CurrentSession(QObject):
     async def ended(self, key: str) -> None:
         """A session was closed or deleted: forget its timeline; a new chat replaces it if shown."""
         self.store.forget(key)
-        self._notices.forget(key)
+        self._ops.notices.forget(key)
         if key == self._key:
             self._key = ""
             await self.new_chat()

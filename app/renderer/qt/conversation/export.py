@@ -14,11 +14,10 @@ from typing import Any
 
 from PySide6.QtCore import Property, QObject, Signal, Slot
 
-from app.contract.errors import SaveFailed
 from app.contract.host_api import ExportsHost
 from app.renderer.qt.common.desktop_dialog import open_dialog, save_dialog
-from app.renderer.qt.common.notices import Notices
-from app.renderer.qt.common.tasks import TaskRunner
+from app.renderer.qt.common.operations import Operations
+from app.renderer.qt.conversation.chat_part import ChatPart
 from app.renderer.qt.conversation.current_session import CurrentSession
 from app.renderer.timeline.markdown_export import timeline_markdown
 
@@ -34,7 +33,7 @@ def file_name(title: str) -> str:
     return name or "Chat"
 
 
-class ChatExport(QObject):
+class ChatExport(ChatPart):
     busyChanged = Signal()
 
     def __init__(
@@ -42,16 +41,12 @@ class ChatExport(QObject):
         exports: ExportsHost,
         session: CurrentSession,
         title: Callable[[], str],
-        notices: Notices,
-        tasks: TaskRunner,
+        ops: Operations,
         parent: QObject | None = None,
     ) -> None:
-        super().__init__(parent)
+        super().__init__(session, ops, parent)
         self._exports = exports
-        self._session = session
         self._title = title
-        self._notices = notices
-        self._tasks = tasks
         self._folder = str(Path.home())
         self._dialog: Any = None
         self._busy = False
@@ -62,7 +57,7 @@ class ChatExport(QObject):
     def exportChat(self) -> None:
         timeline = self._session.timeline
         if timeline is None or not timeline.order:
-            self._notices.show("There is nothing in this chat to export yet.", topic=EXPORT)
+            self._ops.notices.show("There is nothing in this chat to export yet.", topic=EXPORT)
             return
         title = self._title()
         suggested = str(Path(self._folder) / f"{file_name(title)}.md")
@@ -79,18 +74,17 @@ class ChatExport(QObject):
         subtitle = f"Exported from ClawQt on {time.strftime('%Y-%m-%d %H:%M')}"
         text = timeline_markdown(timeline, title, subtitle)
         self._set_busy(True)
-        self._tasks.spawn(self._save(path, text))
+        self._ops.run(
+            self._exports.save_text(path, text),
+            "The chat was not exported",
+            done=lambda _: self._exported(path),
+            after=lambda: self._set_busy(False),
+            topic=EXPORT,
+        )
 
-    async def _save(self, path: str, text: str) -> None:
-        try:
-            await self._exports.save_text(path, text)
-        except SaveFailed as exc:
-            self._notices.failed("The chat was not exported", exc, topic=EXPORT)
-            return
-        finally:
-            self._set_busy(False)
+    def _exported(self, path: str) -> None:
         self._folder = str(Path(path).parent)
-        self._notices.show(f"Chat exported to {path}", topic=EXPORT)
+        self._ops.notices.show(f"Chat exported to {path}", topic=EXPORT)
 
     def _set_busy(self, busy: bool) -> None:
         if busy != self._busy:

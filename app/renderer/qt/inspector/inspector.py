@@ -24,13 +24,11 @@ from PySide6.QtCore import (
     Slot,
 )
 
-from app.contract.errors import SaveFailed
 from app.contract.host_api import InspectorHost
 from app.contract.protocol_log import InspectorEntry
 from app.renderer.qt.common.desktop_dialog import open_dialog, save_dialog
 from app.renderer.qt.common.named_roles import ModelIndex, numbered_roles, role_names
-from app.renderer.qt.common.notices import Notices
-from app.renderer.qt.common.tasks import TaskRunner
+from app.renderer.qt.common.operations import Operations
 
 POLL_MS = 250
 ROLE_NAMES = ("seq", "time", "direction", "kind", "method", "rpcId", "session", "size", "kept")
@@ -52,15 +50,13 @@ class InspectorModel(QAbstractListModel):
     def __init__(
         self,
         host: InspectorHost,
-        notices: Notices,
-        tasks: TaskRunner,
+        ops: Operations,
         parent: QObject | None = None,
         ask_path: Callable[[str, Callable[[str], None]], Any] | None = None,
     ) -> None:
         super().__init__(parent)
         self._host = host
-        self._notices = notices
-        self._tasks = tasks
+        self._ops = ops
         self._ask_path = ask_path or (lambda suggested, chosen: save_dialog("Save trace", suggested, chosen))
         self._dialog: Any = None
         self._open = False
@@ -140,22 +136,21 @@ class InspectorModel(QAbstractListModel):
     @Slot()
     def saveTrace(self) -> None:
         if not self._all:
-            self._notices.show("There is no traffic to save yet.", topic=INSPECTOR)
+            self._ops.notices.show("There is no traffic to save yet.", topic=INSPECTOR)
             return
         suggested = str(Path.home() / "clawqt-trace.jsonl")
         self._dialog = open_dialog(self._dialog, lambda: self._ask_path(suggested, self.save_to))
 
     def save_to(self, path: str) -> None:
         if path:
-            self._tasks.spawn(self._save(path))
-
-    async def _save(self, path: str) -> None:
-        try:
-            written = await self._host.save_trace(path)
-        except SaveFailed as exc:
-            self._notices.failed("The trace was not saved", exc, topic=INSPECTOR)
-            return
-        self._notices.show(f"Trace of {written:,} messages saved to {path}", topic=INSPECTOR)
+            self._ops.run(
+                self._host.save_trace(path),
+                "The trace was not saved",
+                done=lambda written: self._ops.notices.show(
+                    f"Trace of {written:,} messages saved to {path}", topic=INSPECTOR
+                ),
+                topic=INSPECTOR,
+            )
 
     # --- reading the log -----------------------------------------------------------------------------
     @Slot()

@@ -14,12 +14,11 @@ from pathlib import Path
 from PySide6.QtCore import Property, QObject, Signal, Slot
 
 from app.contract.envelopes import LoadResult
-from app.contract.errors import TraceUnreadable
 from app.contract.host_api import InspectorHost
 from app.contract.protocol_log import ReadTrace
 from app.renderer.qt.common.desktop_dialog import file_dialog, open_dialog
-from app.renderer.qt.common.notices import Notices
-from app.renderer.qt.common.tasks import TaskRunner
+from app.renderer.qt.common.operations import Operations
+from app.renderer.qt.conversation.chat_part import ChatPart
 from app.renderer.qt.conversation.current_session import CurrentSession
 from app.renderer.qt.inspector.inspector import INSPECTOR
 from app.renderer.timeline.reducer import Timeline
@@ -28,22 +27,14 @@ from app.renderer.timeline.store import replayed_timelines
 TRACE_FILTERS = ["JSON Lines trace (*.jsonl)"]
 
 
-class TraceViewer(QObject):
+class TraceViewer(ChatPart):
     changed = Signal()
 
     def __init__(
-        self,
-        host: InspectorHost,
-        session: CurrentSession,
-        notices: Notices,
-        tasks: TaskRunner,
-        parent: QObject | None = None,
+        self, host: InspectorHost, session: CurrentSession, ops: Operations, parent: QObject | None = None
     ) -> None:
-        super().__init__(parent)
+        super().__init__(session, ops, parent)
         self._host = host
-        self._session = session
-        self._notices = notices
-        self._tasks = tasks
         self._dialog = None
         self._loading = False
         self._read: ReadTrace | None = None
@@ -62,21 +53,24 @@ class TraceViewer(QObject):
 
     def open_path(self, path: str) -> None:
         if path:
-            self._tasks.spawn(self._open(path))
+            self._set_loading(True)
+            self._ops.run(
+                self._replayed(path),
+                "The trace was not opened",
+                done=self._opened,
+                after=lambda: self._set_loading(False),
+                topic=INSPECTOR,
+            )
 
-    async def _open(self, path: str) -> None:
-        self._set_loading(True)
-        try:
-            read = await self._host.open_trace(path)
-            timelines = await asyncio.to_thread(replayed_timelines, read.outputs)
-        except TraceUnreadable as exc:
-            self._notices.failed("The trace was not opened", exc, topic=INSPECTOR)
-            return
-        finally:
-            self._set_loading(False)
+    async def _replayed(self, path: str) -> tuple[ReadTrace, list[Timeline]]:
+        read = await self._host.open_trace(path)
+        return read, await asyncio.to_thread(replayed_timelines, read.outputs)
+
+    def _opened(self, replayed: tuple[ReadTrace, list[Timeline]]) -> None:
+        read, timelines = replayed
         if not timelines:
             why = "; ".join(read.failures[:3]) or "it opens no session"
-            self._notices.show(f"No chat could be shown from {read.name}: {why}", topic=INSPECTOR)
+            self._ops.notices.show(f"No chat could be shown from {read.name}: {why}", topic=INSPECTOR)
             return
         if not self._session.readOnly:
             self._return_to = self._session.sessionKey

@@ -22,7 +22,7 @@ from app.contract.envelopes import Envelope
 from app.contract.host_api import SessionsHost
 from app.contract.notifications import NotificationsHost
 from app.contract.proposals import ProposalEnvelope
-from app.renderer.qt.common.tasks import TaskRunner
+from app.renderer.qt.common.operations import Operations
 
 NOTIFY_MS = 10_000  # how long the tray message stays (the desktop may cap it)
 WINDOW_NAME = "mainWindow"  # the chat window's objectName (Main.qml)
@@ -56,11 +56,11 @@ class Attention(QObject):
         parent: QObject | None = None,
         enabled: Callable[[], bool] = lambda: True,
         desktop: NotificationsHost | None = None,
-        tasks: TaskRunner | None = None,
+        ops: Operations | None = None,
     ) -> None:
         super().__init__(parent)
-        self._desktop = desktop if tasks is not None else None
-        self._tasks = tasks
+        self._desktop = desktop if ops is not None else None
+        self._ops = ops
         if self._desktop is not None:
             self._desktop.subscribe_clicks(self.openRequested.emit)
         self._title_of = title_of
@@ -105,8 +105,8 @@ class Attention(QObject):
     def notify(self, message: str, key: str = "") -> None:
         """Tell the user outside the window: a desktop notification, else the tray's message where the
         platform draws it, else the window's alert."""
-        if self._desktop is not None and self._tasks is not None:
-            self._tasks.spawn(self._deliver(message, key))
+        if self._desktop is not None and self._ops is not None:
+            self._ops.spawn(self._deliver(message, key))
         else:
             self._without_desktop(message)
 

@@ -9,17 +9,18 @@ from typing import Any
 from PySide6.QtCore import Property, QObject, Signal, Slot
 
 from app.contract.envelopes import LoadResult
-from app.contract.errors import HostError
 from app.contract.host_api import SessionsHost
 from app.renderer.present.session_header import command_entries, config_entries, mode_entries, usage_entry
-from app.renderer.qt.common.notices import Notices
+from app.renderer.qt.common.operations import Operations
 from app.renderer.qt.common.properties import value_property, variant_property
-from app.renderer.qt.common.tasks import TaskRunner
+from app.renderer.qt.conversation.chat_part import ChatPart
 from app.renderer.qt.conversation.current_session import CurrentSession
 from app.renderer.qt.sessions.session_list import SessionList
 
+NOT_TAKEN = "The agent did not take that setting"
 
-class SessionHeader(QObject):
+
+class SessionHeader(ChatPart):
     changed = Signal()
 
     def __init__(
@@ -27,16 +28,12 @@ class SessionHeader(QObject):
         host: SessionsHost,
         session: CurrentSession,
         sessions: SessionList,
-        tasks: TaskRunner,
-        notices: Notices,
+        ops: Operations,
         parent: QObject | None = None,
     ) -> None:
-        super().__init__(parent)
+        super().__init__(session, ops, parent)
         self._host = host
-        self._session = session
         self._sessions = sessions
-        self._tasks = tasks
-        self._notices = notices
         self._modes: dict[str, Any] = {}
         self._config: list[dict[str, Any]] = []
         session.shown.connect(self._on_shown)
@@ -62,23 +59,17 @@ class SessionHeader(QObject):
 
     @Slot(str)
     def setMode(self, mode_id: str) -> None:
-        self._tasks.spawn(self._ask(self._host.set_mode(self._session.sessionKey, mode_id)))
+        self._ops.run(self._host.set_mode(self._session.sessionKey, mode_id), NOT_TAKEN)
 
     @Slot(str, "QVariant")
     def setConfigOption(self, config_id: str, value: Any) -> None:
-        async def change() -> None:
-            options = await self._host.set_config_option(self._session.sessionKey, config_id, value)
-            if options:
-                self._config = list(options)
-                self.changed.emit()
+        call = self._host.set_config_option(self._session.sessionKey, config_id, value)
+        self._ops.run(call, NOT_TAKEN, done=self._take_options)
 
-        self._tasks.spawn(self._ask(change()))
-
-    async def _ask(self, call: Any) -> None:
-        try:
-            await call
-        except HostError as exc:
-            self._notices.failed("The agent did not take that setting", exc)
+    def _take_options(self, options: tuple[dict[str, Any], ...]) -> None:
+        if options:
+            self._config = list(options)
+            self.changed.emit()
 
     def _meta(self) -> Any:
         timeline = self._session.timeline

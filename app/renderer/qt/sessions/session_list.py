@@ -17,17 +17,17 @@ from app.contract.envelopes import (
     LoadResult,
     PermissionRequestEnvelope,
     PermissionResolvedEnvelope,
+    SessionPage,
     SessionSummary,
 )
-from app.contract.errors import HostError
 from app.contract.host_api import SessionsHost
 from app.contract.local_stores import LocalStores
 from app.contract.proposals import ProposalEnvelope
 from app.renderer.present.session_titles import session_title
 from app.renderer.qt.agents.picker import AgentPicker
 from app.renderer.qt.common.keyed_list_model import KeyedListModel
-from app.renderer.qt.common.notices import Notices
-from app.renderer.qt.common.tasks import TaskRunner
+from app.renderer.qt.common.operations import Operations
+from app.renderer.qt.conversation.chat_part import ChatPart
 from app.renderer.qt.conversation.current_session import CurrentSession
 from app.renderer.timeline.heartbeat import is_heartbeat_only
 from app.renderer.timeline.turn_view import item_text
@@ -36,7 +36,7 @@ PREVIEW_CHARS = 200
 _LIVE_KINDS = frozenset({"prompt_sent", "prompt_settled", "agent_state"})
 
 
-class SessionList(QObject):
+class SessionList(ChatPart):
     changed = Signal()
     capabilitiesChanged = Signal()
 
@@ -45,20 +45,16 @@ class SessionList(QObject):
         host: SessionsHost,
         stores: LocalStores,
         session: CurrentSession,
-        tasks: TaskRunner,
-        notices: Notices,
+        ops: Operations,
         parent: QObject | None = None,
         agents: AgentPicker | None = None,
     ) -> None:
-        super().__init__(parent)
+        super().__init__(session, ops, parent)
         self._host = host
         self._agents = agents  # each chat's agent (its mark on the row, the filter)
         self._agent_filter = ""  # "" lists every agent's chats
         self._refreshing = False
         self._stores = stores
-        self._session = session
-        self._tasks = tasks
-        self._notices = notices
         self.model = KeyedListModel("key", self)
         self._listed: list[SessionSummary] = []
         self._local_keys: list[str] = []
@@ -70,7 +66,7 @@ class SessionList(QObject):
         self.changed.connect(lambda: self.model.apply(self.entries()))
         session.shown.connect(self._on_shown)
         session.sessionChanged.connect(self.changed)  # no row is current while a replayed trace is shown
-        session.started.connect(lambda: self._tasks.spawn(self.refresh()))
+        session.started.connect(lambda: self.refresh())
         session.metadataChanged.connect(self._on_metadata)
         session.settledElsewhere.connect(self._on_settled_elsewhere)
         host.subscribe(self._on_envelope)
@@ -90,7 +86,7 @@ class SessionList(QObject):
         if envelope.kind == "agent_state":
             self.capabilitiesChanged.emit()
         if envelope.kind == "agents_changed":  # another agent runs now: its chats are listed too
-            self._tasks.spawn(self.refresh())
+            self.refresh()
 
     def _on_asking(self, envelope: PermissionRequestEnvelope | PermissionResolvedEnvelope) -> None:
         """A permission request waits for the user, or ended (answered, or cancelled by a rule)."""
@@ -167,19 +163,23 @@ class SessionList(QObject):
             self._stores.previews.set(key, text[:PREVIEW_CHARS])
             self.changed.emit()
 
-    async def refresh(self, more: bool = False) -> None:
+    def refresh(self, more: bool = False) -> None:
         """The first page of every running agent's sessions (or the next page): agents that cannot
         list sessions are simply not asked."""
         if self._refreshing:
             return
         self._refreshing = True
-        try:
-            page = await self._host.list_sessions(self._next_cursor if more else None)
-        except HostError as exc:
-            self._notices.failed("Could not list the sessions", exc)
-            return
-        finally:
-            self._refreshing = False
+        self._ops.run(
+            self._host.list_sessions(self._next_cursor if more else None),
+            "Could not list the sessions",
+            done=lambda page: self._listed_page(page, more),
+            after=self._refreshed,
+        )
+
+    def _refreshed(self) -> None:
+        self._refreshing = False
+
+    def _listed_page(self, page: SessionPage, more: bool) -> None:
         if more:
             known = {s.session_key for s in self._listed}
             self._listed.extend(s for s in page.sessions if s.session_key not in known)
@@ -258,7 +258,7 @@ class SessionList(QObject):
     @Slot()
     def loadMore(self) -> None:
         if self._next_cursor:
-            self._tasks.spawn(self.refresh(more=True))
+            self.refresh(more=True)
 
     @Slot(str, str)
     def rename(self, key: str, title: str) -> None:
@@ -267,20 +267,18 @@ class SessionList(QObject):
 
     @Slot(str)
     def close(self, key: str) -> None:
-        self._tasks.spawn(self._end(key, delete=False))
+        self._end(key, delete=False)
 
     @Slot(str)
     def delete(self, key: str) -> None:
-        self._tasks.spawn(self._end(key, delete=True))
+        self._end(key, delete=True)
 
-    async def _end(self, key: str, delete: bool) -> None:
-        try:
-            await (self._host.delete_session(key) if delete else self._host.close_session(key))
-        except HostError as exc:
-            self._notices.failed(
-                "Could not delete the session" if delete else "Could not close the session", exc
-            )
-            return
+    def _end(self, key: str, delete: bool) -> None:
+        call = self._host.delete_session(key) if delete else self._host.close_session(key)
+        failed = f"Could not {'delete' if delete else 'close'} the session"
+        self._ops.run(call, failed, done=lambda _: self._ops.spawn(self._ended(key)))
+
+    async def _ended(self, key: str) -> None:
         self._listed = [s for s in self._listed if s.session_key != key]
         self._local_keys = [k for k in self._local_keys if k != key]
         self._asking.pop(key, None)

@@ -11,8 +11,8 @@ from PySide6.QtCore import Property, QObject, Signal, Slot
 
 from app.contract.host_api import SettingsHost
 from app.renderer.qt.common.desktop_dialog import folder_dialog, local_path, open_dialog
+from app.renderer.qt.common.operations import Operations
 from app.renderer.qt.common.properties import variant_property
-from app.renderer.qt.common.tasks import TaskRunner
 from app.renderer.qt.settings.app_settings import AppSettings
 
 COLOR_SCHEME_CHOICES = (("system", "Follow the system"), ("light", "Light"), ("dark", "Dark"))
@@ -30,13 +30,13 @@ class SettingsView(QObject):
         self,
         host: SettingsHost,
         app: AppSettings,
-        tasks: TaskRunner,
+        ops: Operations,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
         self._host = host
         self._app = app
-        self._tasks = tasks
+        self._ops = ops
         self._problem = ""
         self._saving = 0
         self.dialog: Any = None  # the folder dialog while it is open
@@ -45,7 +45,7 @@ class SettingsView(QObject):
     def _save(self, save: Callable[[dict[str, Any]], Awaitable[str]], changes: dict[str, Any]) -> None:
         self._saving += 1
         self.changed.emit()
-        self._tasks.spawn(self._saved(save, changes))
+        self._ops.spawn(self._saved(save, changes))
 
     async def _saved(self, save: Callable[[dict[str, Any]], Awaitable[str]], changes: dict[str, Any]) -> None:
         try:

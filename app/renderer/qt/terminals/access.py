@@ -9,7 +9,7 @@ from PySide6.QtCore import Property, QObject, Signal, Slot
 from app.contract.errors import HostError
 from app.contract.terminal_hosts import TerminalAccessHost
 from app.contract.user_terminals import TerminalAccessState
-from app.renderer.qt.common.tasks import TaskRunner
+from app.renderer.qt.common.operations import Operations
 
 SUMMARIES = {
     "per-session": "{agent} can use your shared terminals through ClawQt's local terminal tools.",
@@ -22,10 +22,10 @@ SUMMARIES = {
 class TerminalAccess(QObject):
     changed = Signal()
 
-    def __init__(self, host: TerminalAccessHost, tasks: TaskRunner, parent: QObject | None = None) -> None:
+    def __init__(self, host: TerminalAccessHost, ops: Operations, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._host = host
-        self._tasks = tasks
+        self._ops = ops
         self._state: TerminalAccessState | None = None
         self._confirming = False
         self._busy = False
@@ -64,7 +64,7 @@ class TerminalAccess(QObject):
         """Show what Connect would run (the server starts first: the command names its address)."""
         self._confirming, self._busy, self._result = True, True, ""
         self.changed.emit()
-        self._tasks.spawn(self._prepare())
+        self._ops.spawn(self._prepare())
 
     async def _prepare(self) -> None:
         try:
@@ -85,7 +85,7 @@ class TerminalAccess(QObject):
             return
         self._busy = True
         self.changed.emit()
-        self._tasks.spawn(self._connect())
+        self._ops.spawn(self._connect())
 
     async def _connect(self) -> None:
         try:

@@ -34,8 +34,9 @@ from app.contract.user_terminals import (
     UserTerminalOutputEnvelope,
     UserTerminalRemovedEnvelope,
 )
-from app.renderer.qt.common.notices import Notices
+from app.renderer.qt.common.operations import Operations
 from app.renderer.qt.common.properties import variant_property
+from app.renderer.qt.conversation.chat_part import ChatPart
 from app.renderer.qt.conversation.current_session import CurrentSession
 from app.renderer.qt.terminals.tabs import (
     SHARING_MODES,
@@ -55,22 +56,16 @@ FEED_BUDGET_S = 0.01  # emulation per slice; the loop handles events (and frames
 DEFAULT_SIZE = (80, 24)
 
 
-class UserTerminalsView(QObject):
+class UserTerminalsView(ChatPart):
     changed = Signal()  # the tabs' fields, the tab shown, the panel opened or closed
     layoutChanged = Signal()  # the panes of the tab shown are others or placed otherwise
     terminalAdvanced = Signal(str)  # a terminal's screen moved on: the painted screen repaints
 
     def __init__(
-        self,
-        host: UserTerminalsHost,
-        session: CurrentSession,
-        notices: Notices,
-        parent: QObject | None = None,
+        self, host: UserTerminalsHost, session: CurrentSession, ops: Operations, parent: QObject | None = None
     ) -> None:
-        super().__init__(parent)
+        super().__init__(session, ops, parent)
         self._host = host
-        self._session = session
-        self._notices = notices
         self._terminals: dict[str, ShownTerminal] = {}
         self._layout = PaneLayout()  # which tab each terminal is shown in, and the tabs' panes
         self._current = ""  # the pane the keyboard goes to, in the tab shown
@@ -254,14 +249,11 @@ class UserTerminalsView(QObject):
     # --- the user's actions --------------------------------------------------------------------------
     def _call(self, what: str, call: Callable[..., Any], *args: Any) -> Any:
         """A host call; its HostError goes to the notice bar and `error`, never into QML."""
-        try:
-            result = call(*args)
-        except HostError as exc:
-            self._error = f"{what}: {exc}"
-            self._notices.failed(what, exc)
-            self.changed.emit()
-            return None
-        return result
+        return self._ops.call(what, lambda: call(*args), refused=lambda exc: self._show_error(what, exc))
+
+    def _show_error(self, what: str, error: HostError) -> None:
+        self._error = f"{what}: {error}"
+        self.changed.emit()
 
     @Slot()
     def dismissError(self) -> None:
