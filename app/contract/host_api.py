@@ -10,7 +10,7 @@ the main side, which decides every rule (confinement, staleness, what a link may
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any, Protocol, TypedDict, Unpack
 
 from app.contract.agents import AgentChoice, AgentTarget
 from app.contract.attachments import CheckedFile, Preview, PromptAttachment, Resolution
@@ -30,6 +30,15 @@ from app.contract.sign_in import SignInEnvelope
 from app.contract.terminal_hosts import ProposalsHost, TerminalAccessHost, UserTerminalsHost
 
 EnvelopeListener = Callable[[Envelope], None]
+
+
+class PromptOptions(TypedDict, total=False):
+    """What a prompt may carry besides its chat and text, declared once for every door it passes
+    through (this API, the hub, each agent's chat service)."""
+
+    attachments: tuple[PromptAttachment, ...]
+    client_message_id: str | None  # the optimistic message's id: its row settles, not a second one
+    cwd: str | None  # the folder the sender believes the chat is in: refused if it is not
 
 
 class SessionsHost(Protocol):
@@ -73,14 +82,7 @@ class SessionsHost(Protocol):
         """The session's folder while it is open at exactly `generation`, else None."""
         ...
 
-    async def prompt(
-        self,
-        session_key: str,
-        text: str,
-        attachments: tuple[PromptAttachment, ...] = (),
-        client_message_id: str | None = None,
-        cwd: str | None = None,
-    ) -> PromptResult: ...
+    async def prompt(self, session_key: str, text: str, **options: Unpack[PromptOptions]) -> PromptResult: ...
 
     async def cancel(self, session_key: str) -> bool: ...
 

@@ -14,11 +14,12 @@ import asyncio
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Unpack
 
 from app.contract.agents import AgentChoice, AgentsChangedEnvelope, AgentTarget
 from app.contract.envelopes import AgentInfo, Envelope, LoadResult, PromptResult, SessionPage, run_state
 from app.contract.errors import HostError, SignInRequired
+from app.contract.host_api import EnvelopeListener, PromptOptions
 from app.main.agents.profiles import AgentProfile, primary_profile
 from app.main.core.background_tasks import BackgroundTasks
 from app.main.core.listeners import Listeners
@@ -27,7 +28,7 @@ from app.main.sessions.chat_memory import MODE, MODEL, ChatMemory, model_option
 from app.main.sessions.hub_parts import AgentProposals, FilesByChat
 from app.main.sessions.idle import IDLE_STOP_S, IdleStops
 from app.main.sessions.listing import list_pages, listing_agents
-from app.main.sessions.service import ChatService, Listener, PromptAttachment
+from app.main.sessions.service import ChatService
 
 if TYPE_CHECKING:
     from app.contract.local_stores import StringStore
@@ -153,7 +154,7 @@ class AgentHub:
         self._owners[session_key] = agent_id
 
     # --- envelopes ------------------------------------------------------------------------------------
-    def subscribe(self, listener: Listener) -> Callable[[], None]:
+    def subscribe(self, listener: EnvelopeListener) -> Callable[[], None]:
         return self._envelopes.subscribe(listener)
 
     def emit(self, envelope: Envelope) -> None:
@@ -340,17 +341,10 @@ class AgentHub:
         service = self._services.get(self._owner(session_key))
         return service.session_workspace(session_key, generation) if service is not None else None
 
-    async def prompt(
-        self,
-        session_key: str,
-        text: str,
-        attachments: tuple[PromptAttachment, ...] = (),
-        client_message_id: str | None = None,
-        cwd: str | None = None,
-    ) -> PromptResult:
+    async def prompt(self, session_key: str, text: str, **options: Unpack[PromptOptions]) -> PromptResult:
         agent_id = self._owner(session_key)
         self.memory.remember_chat(session_key, agent_id)
-        return await self.service(agent_id).prompt(session_key, text, attachments, client_message_id, cwd)
+        return await self.service(agent_id).prompt(session_key, text, **options)
 
     async def cancel(self, session_key: str) -> bool:
         return await self.service_of(session_key).cancel(session_key)

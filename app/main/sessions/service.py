@@ -14,7 +14,7 @@ import os
 import uuid
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Unpack
 
 from app.contract.acp_fields import dict_items, str_field
 from app.contract.envelopes import (
@@ -27,6 +27,7 @@ from app.contract.envelopes import (
     SessionPage,
 )
 from app.contract.errors import HostError, PromptRefused
+from app.contract.host_api import EnvelopeListener, PromptOptions
 from app.main.acp.client import ClawClient
 from app.main.acp.protocol_log import ProtocolLog
 from app.main.acp.recorder import TraceRecorder
@@ -39,7 +40,6 @@ from app.main.core import paths
 from app.main.core.background_tasks import BackgroundTasks
 from app.main.core.listeners import Listeners
 from app.main.files.prompt_blocks import (
-    PromptAttachment,
     PromptCapabilities,
     build_prompt_blocks,
     build_prompt_meta,
@@ -54,8 +54,6 @@ from app.main.sessions.requests import config_option_params, list_params, normal
 from app.main.sessions.terminal_host import ClientTerminalHost
 
 log = logging.getLogger(__name__)
-
-Listener = Callable[[Envelope], None]
 
 
 class ChatService:
@@ -144,7 +142,7 @@ class ChatService:
         )
 
     # --- subscription ------------------------------------------------------------------------
-    def subscribe(self, listener: Listener) -> Callable[[], None]:
+    def subscribe(self, listener: EnvelopeListener) -> Callable[[], None]:
         """Receive every envelope; returns an unsubscribe function."""
         return self._envelopes.subscribe(listener)
 
@@ -338,15 +336,9 @@ class ChatService:
         return tuple(dict_items(result, "configOptions"))
 
     # --- prompts -----------------------------------------------------------------------------
-    async def prompt(
-        self,
-        session_key: str,
-        text: str,
-        attachments: tuple[PromptAttachment, ...] = (),
-        client_message_id: str | None = None,
-        cwd: str | None = None,
-    ) -> PromptResult:
+    async def prompt(self, session_key: str, text: str, **options: Unpack[PromptOptions]) -> PromptResult:
         """Send a prompt and wait for the turn to settle. Refusals raise PromptRefused."""
+        cwd, attachments = options.get("cwd"), options.get("attachments", ())
         self.machine.check_prompt(
             session_key,
             normalize_cwd(cwd) if cwd is not None else None,
@@ -355,7 +347,7 @@ class ChatService:
         )
         active = self.machine.active
         assert active is not None
-        message_id = client_message_id or f"user:{uuid.uuid4()}"
+        message_id = options.get("client_message_id") or f"user:{uuid.uuid4()}"
         info = self.agent_info
         try:
             blocks = build_prompt_blocks(
@@ -395,6 +387,3 @@ class ChatService:
     def _spawn_background(self, work: Any, name: str = "transcript-supplement") -> None:
         """Tracked work (cancelled at quit; a failure is logged, never left unretrieved)."""
         self._background.spawn(work, name)
-
-
-__all__ = ["ChatService", "PromptAttachment", "normalize_cwd"]

@@ -60,4 +60,6 @@ class HeadlessPipeline:
         timeline = self.store.timelines.get(session_key)
         if timeline is not None:
             self._record(timeline.add_optimistic(message_id, text, sent_at=time.monotonic()))
-        return await self.service.prompt(session_key, text, attachments, client_message_id=message_id)
+        return await self.service.prompt(
+            session_key, text, attachments=attachments, client_message_id=message_id
+        )

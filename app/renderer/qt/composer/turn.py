@@ -206,7 +206,7 @@ class TurnController(ChatPart):
         chips: list[dict[str, Any]],
     ) -> None:
         try:
-            result = await self._host.prompt(key, text, attachments, client_message_id=message_id)
+            result = await self._host.prompt(key, text, attachments=attachments, client_message_id=message_id)
         except HostError as exc:
             arrived = self._session.settle_failed(key, message_id, str(exc))
             # the notice belongs to the chat the turn ran in: it waits for it if another is shown, and
