@@ -242,8 +242,7 @@ def run_gui(args: argparse.Namespace) -> int:
         startup_collection.release()
         window.objects.start()
         await closed.wait()
-        await window.objects.shutdown()
-        await host.terminals.shutdown()  # the user's shells end with the app
+        await window.objects.shutdown()  # the main side ends with it: the agents, the user's shells
         await window.close()
         return 0
 
@@ -337,7 +336,6 @@ def run_self_test(args: argparse.Namespace) -> int:
             return 1
         finally:
             await objects.shutdown()
-            await host.terminals.shutdown()
             await window.close()
 
     with loop:

@@ -63,8 +63,7 @@ async def _run(host: Host, prompt: str, printer: _Printer) -> int:
             print(exc.details, file=sys.stderr)
         return 1
     finally:
-        await service.shutdown()
-        await host.terminals.shutdown()
+        await host.shutdown()
 
 
 def run_smoke(args: argparse.Namespace, prompt: str) -> int:

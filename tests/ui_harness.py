@@ -223,7 +223,6 @@ class UiHarness:
     async def close(self) -> None:
         for window in self.windows:
             await window.objects.shutdown()
-            await window.host.terminals.shutdown()
             window.root.close()
         self.model_checks.close()
         from PySide6.QtWidgets import QApplication, QDialog

@@ -382,3 +382,7 @@ class HostApi(Protocol):
 
     @property
     def notifications(self) -> NotificationsHost: ...
+
+    async def shutdown(self) -> None:
+        """The app quits: everything the main side started ends (the agents, the user's shells)."""
+        ...

@@ -49,6 +49,13 @@ class Host:
     inspector: InspectorOfCurrent
     notifications: DesktopNotifications
 
+    async def shutdown(self) -> None:
+        """The app quits, one way for every entry point: the desktop's notifications are let go, the
+        agents stop (their sessions closed, their children reaped), then the user's shells end."""
+        await self.notifications.close()
+        await self.sessions.shutdown()
+        await self.terminals.shutdown()
+
 
 def make_host(
     service: ChatService | AgentHub,

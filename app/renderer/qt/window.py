@@ -217,5 +217,4 @@ class ChatObjects(QObject):
         self.user_terminals.shutdown()
         self._stop_problems()
         self.tasks.close()
-        await self.host.notifications.close()
-        await self.host.sessions.shutdown()
+        await self.host.shutdown()

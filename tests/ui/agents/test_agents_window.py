@@ -90,7 +90,6 @@ def test_two_chats_stream_at_once_each_from_its_own_agent_and_closing_kills_both
         pids = [hub.service(agent).connection.pid for agent in ("scripted", "demo")]
         assert all(pids) and pids[0] != pids[1]
         await objects.shutdown()  # what closing the window does
-        await window.host.terminals.shutdown()
         await ui.until(lambda: all(process_group_gone(pid) for pid in pids), 5)
 
     ui.run(scenario(), timeout=90)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +57,29 @@ def chat(ui):
     yield factory
     for objects in made:
         ui.run(objects.o.shutdown())
+
+
+# --- the window closing -----------------------------------------------------------------------------
+def test_closing_ends_the_agent_and_the_users_shells_through_the_hosts_one_shutdown(ui, chat):
+    """The window, `clawqt smoke`, the self-test and the tests all end the main side through
+    `HostApi.shutdown`: once the window's objects shut down, no agent child and no shell is left."""
+    objects = chat()
+
+    async def scenario() -> None:
+        o = await objects.start()
+        terminals = objects.host.terminals
+        terminal_id = terminals.open(None, 0, 80, 24)
+        terminals.input(terminal_id, "echo shell-$$\r")
+        found = await ui.until(lambda: re.search(r"shell-(\d+)", terminals.output(terminal_id)))
+        shell = int(found.group(1))
+        agent = objects.host.sessions.current_service.connection.pid
+        assert agent is not None
+        await o.shutdown()
+        for pid in (agent, shell):
+            with pytest.raises(ProcessLookupError):
+                os.kill(pid, 0)  # ended and reaped, not left running
+
+    ui.run(scenario())
 
 
 # --- the shown session and the sidebar ---------------------------------------------------------------

@@ -380,11 +380,10 @@ class UserTerminalsView(ChatPart):
             self._call("Could not resize the terminal", self._host.resize, terminal_id, columns, rows)
 
     def shutdown(self) -> None:
-        """The window closes: stop listening and end the user's shells (nothing else would)."""
+        """The window closes: stop listening (the shells end with the main side, `HostApi.shutdown`)."""
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
         self._feed_timer.stop()
-        for terminal_id, tab in list(self._terminals.items()):
+        for tab in self._terminals.values():
             tab.participation.stop()
-            self._call("Could not close the terminal", self._host.close, terminal_id)
