@@ -19,6 +19,7 @@ from typing import Any
 
 from app import startup_collection
 from app.contract.bundled import APP_ID, app_icon, resources_dir
+from app.contract.envelopes import Envelope, PermissionRequestEnvelope
 from app.main.acp.recorder import TraceRecorder
 from app.main.agents.command import AgentCommandError
 from app.main.core import paths
@@ -52,9 +53,9 @@ class Window:
     """Owns the QML engine and the chat objects of one window, built on the host API it is given."""
 
     def __init__(self, host: Host) -> None:
-        from PySide6 import QtQuick  # noqa: F401 - needed before load() for a QQuickWindow root
         from PySide6.QtCore import QUrl
         from PySide6.QtQml import QQmlApplicationEngine
+        from PySide6.QtQuick import QQuickWindow  # imported before load(): the root is one
         from PySide6.QtQuickControls2 import QQuickStyle
 
         if not os.environ.get("QT_QUICK_CONTROLS_STYLE"):  # a user's own choice of style still wins
@@ -92,7 +93,10 @@ class Window:
         roots = self.engine.rootObjects()
         if not roots:
             raise RuntimeError("the window could not be created:\n" + "\n".join(self.warnings))
-        self.root: Any = roots[0]
+        root = roots[0]
+        if not isinstance(root, QQuickWindow):
+            raise RuntimeError(f"Main.qml's root is not a window: {type(root).__name__}")
+        self.root = root
         self.objects.view_memory.place(self.root)  # where the user left it, then shown
         self.root.frameSwapped.connect(self.objects.after_frame)
         self.root.afterAnimating.connect(self.objects.whole_text.before_sync)
@@ -145,7 +149,8 @@ def _start_qt(args: argparse.Namespace, failure: str) -> tuple[Any, Host, TraceR
     from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QApplication
 
-    app = QApplication.instance() or QApplication(sys.argv[:1])
+    existing = QApplication.instance()
+    app = existing if isinstance(existing, QApplication) else QApplication(sys.argv[:1])
     app.setApplicationName("ClawQt")
     app.setOrganizationName("ClawQt")
     app.setDesktopFileName(APP_ID)  # Wayland and the taskbar match the window to its desktop entry
@@ -237,7 +242,13 @@ def run_gui(args: argparse.Namespace) -> int:
     async def main() -> int:
         window = Window(host)
         if os.environ.get("CLAWQT_FIRST_FRAME_EXIT"):  # ui_startup benchmark: report the first frame
-            window.root.frameSwapped.connect(lambda: (print("frame", flush=True), app.quit(), closed.set()))
+
+            def first_frame() -> None:
+                print("frame", flush=True)
+                app.quit()
+                closed.set()
+
+            window.root.frameSwapped.connect(first_frame)
         await _first_frame(window)  # the agent (and the SDK import) start once the window is up
         startup_collection.release()
         window.objects.start()
@@ -285,7 +296,12 @@ def run_self_test(args: argparse.Namespace) -> int:
         window = Window(host)
         objects = window.objects
         ended: asyncio.Future[str] = asyncio.get_running_loop().create_future()
-        objects.turn.turnEnded.connect(lambda reason: ended.done() or ended.set_result(reason))
+
+        def turn_ended(reason: str) -> None:
+            if not ended.done():
+                ended.set_result(reason)
+
+        objects.turn.turnEnded.connect(turn_ended)
         objects.start()
         try:
             while not objects.session.sessionKey:
@@ -294,15 +310,14 @@ def run_self_test(args: argparse.Namespace) -> int:
                 if time.monotonic() - started > args.timeout:
                     raise TimeoutError("the agent did not open a session in time")
                 await asyncio.sleep(0.05)
+
             # answer permission prompts like a user would, with the first option
-            service.subscribe(
-                lambda e: (
-                    e.kind == "permission_request"
-                    and service.answer_permission(
-                        e.request_id, e.options[0].get("optionId") if e.options else None
-                    )
-                )
-            )
+            def allow_first(envelope: Envelope) -> None:
+                if isinstance(envelope, PermissionRequestEnvelope):
+                    first = envelope.options[0].get("optionId") if envelope.options else None
+                    service.answer_permission(envelope.request_id, first)
+
+            service.subscribe(allow_first)
             objects.turn.send(args.prompt)
             reason = await asyncio.wait_for(ended, args.timeout)
             if reason not in ("end_turn", "max_tokens", "max_turn_requests"):

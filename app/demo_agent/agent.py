@@ -16,15 +16,20 @@ from typing import TYPE_CHECKING, Any
 
 from acp import PROTOCOL_VERSION, RequestError
 from acp.schema import (
+    AcpMcpServer,
     AgentCapabilities,
+    AuthenticateResponse,
     ClientCapabilities,
     ConfigOptionUpdate,
     CurrentModeUpdate,
+    ForkSessionResponse,
+    HttpMcpServer,
     Implementation,
     InitializeResponse,
     ListSessionsResponse,
     LoadSessionResponse,
     McpCapabilities,
+    McpServerStdio,
     NewSessionResponse,
     PromptCapabilities,
     PromptResponse,
@@ -37,6 +42,7 @@ from acp.schema import (
     SessionResumeCapabilities,
     SetSessionConfigOptionResponse,
     SetSessionModeResponse,
+    SseMcpServer,
     TextContentBlock,
     UserMessageChunk,
 )
@@ -68,6 +74,9 @@ def _not_found(session_id: str) -> RequestError:
 def prompt_text(prompt: list[Any]) -> str:
     """The text the routing looks at: the prompt's text blocks, one per line."""
     return "\n".join(block.text for block in prompt if isinstance(block, TextContentBlock))
+
+
+McpServers = list[HttpMcpServer | SseMcpServer | AcpMcpServer | McpServerStdio]
 
 
 class DemoAgent:
@@ -137,7 +146,13 @@ class DemoAgent:
         )
 
     # --- session lifecycle ---------------------------------------------------------------------------
-    async def new_session(self, cwd: str, mcp_servers: Any = None, **kwargs: Any) -> NewSessionResponse:
+    async def new_session(
+        self,
+        cwd: str,
+        additional_directories: list[str] | None = None,
+        mcp_servers: McpServers | None = None,
+        **kwargs: Any,
+    ) -> NewSessionResponse:
         """A new session; the HTTP MCP servers it names (with their headers) are kept in memory for the
         `/terminal` commands."""
         session = DemoSession(session_id=uuid.uuid4().hex, cwd=cwd)
@@ -152,7 +167,12 @@ class DemoAgent:
         )
 
     async def load_session(
-        self, cwd: str, session_id: str, mcp_servers: Any = None, **kwargs: Any
+        self,
+        cwd: str,
+        session_id: str,
+        mcp_servers: McpServers | None = None,
+        additional_directories: list[str] | None = None,
+        **kwargs: Any,
     ) -> LoadSessionResponse:
         """Replays the stored history as session/update notifications before answering; the servers it
         names replace the ones the session had."""
@@ -170,7 +190,12 @@ class DemoAgent:
         )
 
     async def resume_session(
-        self, cwd: str, session_id: str, mcp_servers: Any = None, **kwargs: Any
+        self,
+        session_id: str,
+        cwd: str,
+        additional_directories: list[str] | None = None,
+        mcp_servers: McpServers | None = None,
+        **kwargs: Any,
     ) -> ResumeSessionResponse:
         """Like load, without the replay."""
         session = self._open(session_id, cwd, mcp_servers)
@@ -298,6 +323,26 @@ class DemoAgent:
             session.turn.cancel()
 
     # --- helpers -------------------------------------------------------------------------------------
+    # --- what the demo does not offer: refused as the SDK refuses a method an agent lacks ---------
+    async def authenticate(self, method_id: str, **kwargs: Any) -> AuthenticateResponse | None:
+        raise RequestError.method_not_found("authenticate")  # it advertises no auth methods
+
+    async def fork_session(
+        self,
+        session_id: str,
+        cwd: str,
+        additional_directories: list[str] | None = None,
+        mcp_servers: McpServers | None = None,
+        **kwargs: Any,
+    ) -> ForkSessionResponse:
+        raise RequestError.method_not_found("session/fork")
+
+    async def ext_method(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        raise RequestError.method_not_found(f"_{method}")
+
+    async def ext_notification(self, method: str, params: dict[str, Any]) -> None:
+        return None  # an unknown notification is ignored
+
     def _require(self, session_id: str) -> DemoSession:
         session = self._sessions.get(session_id)
         if session is None:

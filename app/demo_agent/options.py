@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from acp.schema import (
+    SessionConfigOptionBoolean,
     SessionConfigOptionSelect,
     SessionConfigSelectOption,
     SessionMode,
@@ -30,7 +31,7 @@ def mode_state(current_mode_id: str) -> SessionModeState:
     return SessionModeState(current_mode_id=current_mode_id, available_modes=list(MODES.values()))
 
 
-def config_options(current_model: str) -> list[SessionConfigOptionSelect]:
+def config_options(current_model: str) -> list[SessionConfigOptionSelect | SessionConfigOptionBoolean]:
     """The full `configOptions` list; the model is a config option (category "model"), as ACP v1 wants."""
     return [
         SessionConfigOptionSelect(

@@ -32,6 +32,7 @@ from acp.schema import (
     TextContentBlock,
     ToolCallProgress,
     ToolCallStart,
+    ToolCallStatus,
     ToolCallUpdate,
 )
 
@@ -40,7 +41,7 @@ from app.contract.proposals import CLI_COMMAND
 from app.contract.user_terminals import SPLIT_DIRECTIONS
 from app.demo_agent.proposal_templates import ProposalTemplate
 from app.demo_agent.terminal_commands import code_span, console_block
-from app.demo_agent.turn import StopReason, Turn, TurnCancelled
+from app.demo_agent.turn import StopReason, ToolContent, Turn, TurnCancelled
 
 # the line ClawQt's hidden context carries: the executable (absolute, double-quoted), the channel, and
 # PAYLOAD where the compact JSON goes
@@ -311,12 +312,12 @@ async def _run(turn: Turn, tool_id: str, invocation: str) -> StopReason:
     return "end_turn"
 
 
-def _content(lines: list[str]) -> list[ContentToolCallContent]:
+def _content(lines: list[str]) -> ToolContent:
     text = console_block("\n".join(lines))
     return [ContentToolCallContent(type="content", content=TextContentBlock(type="text", text=text))]
 
 
-async def _finish(turn: Turn, tool_id: str, status: str, lines: list[str]) -> None:
+async def _finish(turn: Turn, tool_id: str, status: ToolCallStatus, lines: list[str]) -> None:
     await turn.send(
         ToolCallProgress(
             session_update="tool_call_update", tool_call_id=tool_id, status=status, content=_content(lines)

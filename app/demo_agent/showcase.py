@@ -28,7 +28,7 @@ from acp.schema import (
     UsageUpdate,
 )
 
-from app.demo_agent.turn import StopReason, Turn, TurnCancelled
+from app.demo_agent.turn import StopReason, ToolContent, Turn, TurnCancelled
 
 log = logging.getLogger(__name__)
 
@@ -97,7 +97,7 @@ PERMISSION_OPTIONS = [
 ALLOW_IDS = frozenset({"allow", "allow-always"})
 
 
-def _text(text: str) -> list[ContentToolCallContent]:
+def _text(text: str) -> ToolContent:
     return [ContentToolCallContent(type="content", content=TextContentBlock(type="text", text=text))]
 
 
@@ -231,7 +231,9 @@ async def _edit(turn: Turn) -> None:
     not really edited: the diff is for show."""
     tool_id = turn.tool_id("edit")
     path = _in_cwd(turn, "hello.py")
-    diff = [FileEditToolCallContent(type="diff", path=path, old_text=OLD_HELLO, new_text=NEW_HELLO)]
+    diff: ToolContent = [
+        FileEditToolCallContent(type="diff", path=path, old_text=OLD_HELLO, new_text=NEW_HELLO)
+    ]
     locations = [ToolCallLocation(path=path, line=1)]
     await turn.send(
         ToolCallStart(
@@ -378,7 +380,7 @@ async def _notes_link(turn: Turn) -> None:
         path.write_bytes(data)
     except OSError as exc:
         log.warning("demo-agent: cannot write %s: %s", path, exc)
-        block = TextContentBlock(
+        block: TextContentBlock | ResourceContentBlock = TextContentBlock(
             type="text", text=f"(Could not write `{NOTES_FILE}`: {exc.strerror or exc}.)"
         )
     else:

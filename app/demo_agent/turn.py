@@ -8,7 +8,7 @@ import contextlib
 import logging
 import uuid
 from collections.abc import Awaitable
-from typing import TYPE_CHECKING, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from acp import RequestError
 from acp.schema import (
@@ -19,8 +19,10 @@ from acp.schema import (
     ContentToolCallContent,
     CurrentModeUpdate,
     DeniedOutcome,
+    FileEditToolCallContent,
     PermissionOption,
     SessionInfoUpdate,
+    TerminalToolCallContent,
     TextContentBlock,
     ToolCallProgress,
     ToolCallStart,
@@ -50,6 +52,8 @@ SessionUpdate = (
     | UserMessageChunk
     | CurrentModeUpdate
 )
+# a tool call's `content`
+ToolContent = list[ContentToolCallContent | FileEditToolCallContent | TerminalToolCallContent]
 T = TypeVar("T")
 _MESSAGE_NAMESPACE = uuid.UUID("6f1c2b55-8a53-4d0e-9a67-3b0f4c1e2d90")
 CHUNK_CHARS = 24
@@ -225,7 +229,7 @@ class Turn:
         self._open_tools.clear()
 
 
-def _retrieve(task: asyncio.Future[object]) -> None:
+def _retrieve(task: asyncio.Future[Any]) -> None:
     """An abandoned task's outcome, read so that nothing is left unretrieved."""
     if not task.cancelled() and task.exception() is not None:
         log.debug("demo-agent: abandoned work ended with %r", task.exception())

@@ -15,11 +15,11 @@ import contextlib
 import json
 import time
 from collections import deque
-from typing import Any
+from typing import Any, cast
 
 from app.contract.credentials import TRACED, redact_text
 from app.contract.errors import SaveFailed
-from app.contract.protocol_log import EntryKind, InspectorEntry, InspectorPage
+from app.contract.protocol_log import Direction, EntryKind, InspectorEntry, InspectorPage
 from app.main.files.exports import save_user_file
 
 MAX_ENTRIES = 20_000  # while the inspector is open
@@ -41,18 +41,20 @@ def _kind(message: dict[str, Any]) -> EntryKind:
     return "error" if "error" in message else "response"
 
 
+Raw = bytes | bytearray | str  # a line as it crossed the pipe
+Head = tuple[str, str, str, EntryKind]  # method, id, session, kind
 # An entry as it came is a plain tuple, the cheapest thing to make per message: (seq, t, direction, raw,
-# size, head), `raw` None for a line too long to keep, whose `head` (method, id, session, kind) was taken
-# from the parsed message. It becomes an InspectorEntry when first read (most never are: the panel is
-# usually closed).
+# size, head), `raw` None for a line too long to keep, whose `head` was taken from the parsed message.
+# It becomes an InspectorEntry when first read (most never are: the panel is usually closed).
+Recorded = tuple[int, float, Direction, Raw | None, int, Head | None]
 
 
 class ProtocolLog:
     def __init__(self) -> None:
         self._started = time.monotonic()
-        self._entries: deque[tuple[Any, ...] | InspectorEntry] = deque()
+        self._entries: deque[Recorded | InspectorEntry] = deque()
         # texts of described entries (a recorded tuple has its own)
-        self._kept: dict[int, bytes | bytearray | str] = {}
+        self._kept: dict[int, Raw] = {}
         self._bytes = 0
         self._seq = 0
         self._watched = False
@@ -60,16 +62,17 @@ class ProtocolLog:
         self._pending: dict[tuple[str, str], str] = {}  # (who asked, id) -> method
 
     # --- fed by the connection (per message: as little as possible) -------------------------------
-    def wire(self, direction: str, message: dict[str, Any], raw: bytes | bytearray | str) -> None:
+    def wire(self, direction: str, message: dict[str, Any], raw: Raw) -> None:
         """One JSON-RPC line (`send`: to the agent), as parsed and as it crossed the pipe."""
+        way: Direction = "send" if direction == "send" else "recv"
         size = len(raw)
         self._seq += 1
         if size > MAX_KEPT_LINE_BYTES:
             self._entries.append(
-                (self._seq, time.monotonic() - self._started, direction, None, size, _head(message))
+                (self._seq, time.monotonic() - self._started, way, None, size, _head(message))
             )
         else:
-            self._entries.append((self._seq, time.monotonic() - self._started, direction, raw, size, None))
+            self._entries.append((self._seq, time.monotonic() - self._started, way, raw, size, None))
             self._bytes += size
         if self._bytes > self._max_bytes or len(self._entries) > self._max_entries + TRIM_SLACK:
             self._trim()
@@ -99,22 +102,22 @@ class ProtocolLog:
 
     def _let_go(self) -> None:
         oldest = self._entries.popleft()
-        kept = oldest[3] if type(oldest) is tuple else self._kept.pop(oldest.seq, None)
+        kept = oldest[3] if isinstance(oldest, tuple) else self._kept.pop(oldest.seq, None)
         if kept is not None:
             self._bytes -= len(kept)
 
     # --- read by the inspector --------------------------------------------------------------------
     def read(self, agent: str, after: int) -> InspectorPage:
-        self._describe()
-        first = self._entries[0].seq if self._entries else self._seq + 1  # type: ignore[union-attr]
-        newer = tuple(_after(self._entries, max(after, first - 1)))  # type: ignore[arg-type]
+        entries = self._described()
+        first = entries[0].seq if entries else self._seq + 1
+        newer = tuple(_after(entries, max(after, first - 1)))
         return InspectorPage(agent, newer, first)
 
     def text(self, seq: int, pretty: bool = False) -> str:
-        self._describe()
+        entries = self._described()
         raw = self._kept.get(seq)
         if raw is None:
-            entry = next((e for e in self._entries if e.seq == seq), None)
+            entry = next((e for e in entries if e.seq == seq), None)
             if entry is None:
                 return "(no longer kept: the inspector keeps the most recent traffic)"
             return f"(a line of {entry.size:,} bytes: listed, its text not kept)"
@@ -126,9 +129,8 @@ class ProtocolLog:
 
     async def save_trace(self, path: str) -> int:
         """The kept entries as a `--record` trace (times from the log's start); the number written."""
-        self._describe()
         lines = []
-        for entry in self._entries:
+        for entry in self._described():
             raw = self._kept.get(entry.seq)
             if raw is None:
                 continue
@@ -150,26 +152,30 @@ class ProtocolLog:
         self._bytes = 0
 
     # --- describing, in order, what was only recorded ----------------------------------------------------
-    def _describe(self) -> None:
+    def _described(self) -> deque[InspectorEntry]:
         """Turn the recorded lines into entries, oldest first (so a response finds its request), after
         letting go of what is past the bounds (recording leaves up to TRIM_SLACK more)."""
         self._trim()
         entries = self._entries
         start = len(entries)
-        while start > 0 and type(entries[start - 1]) is tuple:
+        while start > 0 and isinstance(line := entries[start - 1], tuple):
             start -= 1
         for index in range(start, len(entries)):
-            entries[index] = self._entry(entries[index])  # type: ignore[arg-type]
+            line = entries[index]
+            if isinstance(line, tuple):
+                entries[index] = self._entry(line)
+        return cast("deque[InspectorEntry]", entries)  # no recorded line is left
 
-    def _entry(self, line: tuple[Any, ...]) -> InspectorEntry:
+    def _entry(self, line: Recorded) -> InspectorEntry:
         seq, t, direction, raw, size, head = line
+        kind: EntryKind
         if direction == "stderr":
             method, key, session, kind = "", "", "", "stderr"
         elif head is not None:
             method, key, session, kind = head
-        else:
+        else:  # kept whole: described from its text
             try:
-                message = json.loads(raw)
+                message = json.loads(raw or "{}")
             except ValueError:
                 message = {}
             method, key, session, kind = _head(message if isinstance(message, dict) else {})

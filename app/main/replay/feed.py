@@ -15,8 +15,9 @@ import json
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, cast
 
+from app.contract.acp import RpcMessage
 from app.contract.acp_fields import str_field
 from app.contract.envelopes import Envelope, LoadResult
 from app.main.acp.json_rpc import jsonrpc_problem
@@ -153,11 +154,9 @@ class _Feed:
             if self.requests.answer(msg):
                 return
             self.openers.sent(msg, now)
-        yield from self._step(direction, msg, now, shown)
+        yield from self._step(direction, cast(RpcMessage, msg), now, shown)  # shaped as one: checked above
 
-    def _step(
-        self, direction: str, msg: dict[str, Any], now: float, shown: str | None
-    ) -> Iterator[FeedOutput]:
+    def _step(self, direction: str, msg: RpcMessage, now: float, shown: str | None) -> Iterator[FeedOutput]:
         step = self.machine.on_send(msg, now) if direction == "send" else self.machine.on_recv(msg, now)
         yield from step.envelopes
         if step.committed is not None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from app.contract.acp import RpcMessage
 from app.contract.acp_fields import dict_field, str_field
 
 if TYPE_CHECKING:
@@ -123,7 +124,7 @@ class Openers:
             params = dict_field(msg, "params")
             self._pending[msg["id"]] = (str(method), params, now)
 
-    def answered(self, msg: dict[str, Any], step: Step, now: float) -> TraceFailure | None:
+    def answered(self, msg: RpcMessage, step: Step, now: float) -> TraceFailure | None:
         """The failure `msg` (from the agent) reports: an error answer, or an answer that opened nothing
         (the live chat service raises LoadFailed for exactly these)."""
         if "method" in msg or "id" not in msg:

@@ -43,7 +43,7 @@ class MatchHighlighter(QSyntaxHighlighter):
     so nothing here holds a document; Qt's highlighter lets go of a document that is destroyed."""
 
     def __init__(self, marks: SearchMarks) -> None:
-        super().__init__(None)
+        super().__init__(None)  # type: ignore[call-overload]  # no parent: PySide6 takes None, its stubs do not say so
         self._marks = marks
         self.retired = False  # the search closed: to be taken off its document
         self.current: tuple[int, int] | None = None  # (block number, start in the block)

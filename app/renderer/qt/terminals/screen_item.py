@@ -6,13 +6,14 @@ mouse selects text for Copy. Cards and the sign-in terminal leave them off."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from PySide6.QtCore import QEvent, QPointF, Qt, Slot
 from PySide6.QtGui import QGuiApplication, QKeySequence
 
 from app.renderer.qt.terminals.screen_view import ScreenView
 from app.renderer.terminal.keys import live_key, scroll_key, takes_shortcut
+from app.renderer.terminal.live import InteractiveTerminal
 
 WHEEL_LINES = 3
 
@@ -27,7 +28,12 @@ class TerminalScreen(ScreenView):
     def wheelEvent(self, event: Any) -> None:
         steps = event.angleDelta().y() / 120
         emulator = self._emulator()
-        if self._interactive and steps and getattr(emulator, "alternate_screen", False):
+        if (
+            self._interactive
+            and steps
+            and isinstance(emulator, InteractiveTerminal)
+            and emulator.alternate_screen
+        ):
             # a full-screen program (less, vim) has no scrollback here: the wheel moves it, as xterm does
             key = Qt.Key.Key_Up if steps > 0 else Qt.Key.Key_Down
             for _ in range(abs(round(steps * WHEEL_LINES)) or 1):
@@ -43,7 +49,7 @@ class TerminalScreen(ScreenView):
     def _position_at(self, point: QPointF) -> tuple[int, int] | None:
         """(absolute line, column boundary) under a point, clamped to the lines shown."""
         emulator = self._emulator()
-        if emulator is None or not hasattr(emulator, "line_base"):
+        if not isinstance(emulator, InteractiveTerminal):
             return None
         first, shown = self._shown()
         if shown <= 0:
@@ -95,14 +101,14 @@ class TerminalScreen(ScreenView):
     def mouseDoubleClickEvent(self, event: Any) -> None:
         emulator = self._emulator()
         position = self._position_at(event.position())
-        if not self._selectable or position is None or not hasattr(emulator, "word_at"):
+        if not self._selectable or position is None or not isinstance(emulator, InteractiveTerminal):
             event.ignore()
             return
         advance = self._metrics.horizontalAdvance("M")
         cell = min(int(event.position().x() // advance), max(0, emulator.columns - 1))
         start, end = emulator.word_at(position[0], cell)
         self._selecting = False
-        self._set_selection(tuple(start), tuple(end))
+        self._set_selection((start.line, start.column), (end.line, end.column))
         event.accept()
 
     # --- keys -----------------------------------------------------------------------------------
@@ -177,5 +183,6 @@ def register() -> None:
     from PySide6.QtQml import qmlRegisterType
 
     if not _registered:
-        qmlRegisterType(TerminalScreen, "ClawQt.Terminal", 1, 0, "TerminalScreen")
+        name = cast(bytes, "TerminalScreen")  # PySide6 wants a str here, its stubs say bytes
+        qmlRegisterType(TerminalScreen, "ClawQt.Terminal", 1, 0, name)
         _registered.append(True)

@@ -9,16 +9,18 @@ emulator stays shared. `fitColumns` x `fitRows` say what fits so the panel can r
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from PySide6.QtCore import Property, QObject, QRectF, Qt, Signal, Slot
+from PySide6.QtCore import Property, QObject, QRect, QRectF, Qt, Signal, Slot
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter
 from PySide6.QtQuick import QQuickPaintedItem
 
 from app.renderer.qt.terminals.screen_paint import ScreenPaint
+from app.renderer.terminal.emulator import TerminalEmulator
+from app.renderer.terminal.live import InteractiveTerminal
 
-if TYPE_CHECKING:  # the emulator (and pyte) load with the first terminal card, not at startup
-    from app.renderer.terminal.emulator import TerminalEmulator
+# this module loads with the first terminal shown (painted_types.py), and the emulators with it
+Emulator = TerminalEmulator | InteractiveTerminal  # a card's replayed output | a live shell
 
 THUMB_WIDTH = 6  # the scrollback thumb's strip at the right edge (not a text column)
 
@@ -153,7 +155,7 @@ class ScreenView(QQuickPaintedItem):
     reservedShortcuts = _option("_reserved", list, optionsChanged, repaint=False)
 
     # --- read-only properties for QML and tests -----------------------------------------------
-    def _emulator(self) -> TerminalEmulator | None:
+    def _emulator(self) -> Emulator | None:
         source = self._source
         if source is None or not self._terminal_id or not hasattr(source, "terminal_emulator"):
             return None
@@ -212,7 +214,7 @@ class ScreenView(QQuickPaintedItem):
 
     def _get_selected_text(self) -> str:
         emulator = self._emulator()
-        if self._anchor is None or self._head is None or not hasattr(emulator, "selected_text"):
+        if self._anchor is None or self._head is None or not isinstance(emulator, InteractiveTerminal):
             return ""
         return emulator.selected_text(self._anchor, self._head)
 
@@ -246,7 +248,7 @@ class ScreenView(QQuickPaintedItem):
 
     def _scrolled_total(self) -> int:
         emulator = self._emulator()
-        return getattr(emulator, "scrolled_total", 0) if emulator is not None else 0
+        return emulator.scrolled_total if isinstance(emulator, InteractiveTerminal) else 0
 
     def _keep_scroll_place(self) -> None:
         """A live shell's new lines push older ones up: a user reading the scrollback keeps reading
@@ -275,7 +277,7 @@ class ScreenView(QQuickPaintedItem):
         self._set_selection(None, None)
 
     # --- size -----------------------------------------------------------------------------------
-    def geometryChange(self, new_geometry: QRectF, old_geometry: QRectF) -> None:
+    def geometryChange(self, new_geometry: QRectF | QRect, old_geometry: QRectF | QRect) -> None:
         super().geometryChange(new_geometry, old_geometry)
         advance = self._metrics.horizontalAdvance("M")
         fit = (
@@ -295,7 +297,7 @@ class ScreenView(QQuickPaintedItem):
         first, shown = self._shown()
         selected = self._anchor is not None and self._head is not None and self._anchor != self._head
         cursor = ""
-        if self._show_cursor and hasattr(emulator, "cursor"):
+        if self._show_cursor and isinstance(emulator, InteractiveTerminal):
             cursor = "block" if self.hasActiveFocus() else "outline"
         ScreenPaint(
             self._font,
