@@ -127,7 +127,7 @@ ApplicationWindow {
                                  onClicked: traceView.close() }
                     }
                 }
-                Conversation { id: conversationView; visible: !signIn.shown; Layout.fillWidth: true; Layout.fillHeight: true
+                Conversation { id: conversationView; objects: rowObjects; visible: !signIn.shown; Layout.fillWidth: true; Layout.fillHeight: true
                                onFindClosed: composerView.input.forceActiveFocus() }
                 Loader {  // built only when needed: most starts never sign in
                     active: signIn.shown

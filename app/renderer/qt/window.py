@@ -38,6 +38,7 @@ from app.renderer.qt.composer.turn import TurnController
 from app.renderer.qt.conversation.conversation import Conversation
 from app.renderer.qt.conversation.current_session import CurrentSession
 from app.renderer.qt.conversation.export import ChatExport
+from app.renderer.qt.conversation.row_objects import ROW_OBJECTS, RowObjects
 from app.renderer.qt.conversation.row_views import RowViews
 from app.renderer.qt.conversation.schedulers import ConversationScheduler
 from app.renderer.qt.conversation.search import ConversationSearch
@@ -141,6 +142,8 @@ class ChatObjects(QObject):
         self.terminal_access = TerminalAccess(host.terminal_access, self.ops, self)
         self.settings = SettingsView(host.settings, self.app, self.ops, self)
         self.agent_settings = AgentSettingsView(host.agent_settings, self.ops, self)
+        rows = {name: self._named()[name] for name in ROW_OBJECTS}
+        self.row_objects = RowObjects(rows, self)  # what each conversation row is handed
         self.agent.changed.connect(self.terminal_access.refresh)  # which agent runs decides the way in
         self.session.shown.connect(self.attachments.on_shown)
         self.session.shown.connect(self.files.on_shown)
@@ -167,7 +170,11 @@ class ChatObjects(QObject):
             self.model.refresh(lambda row: row.kind in ("assistant-text", "user"), rebuild=True)
 
     def context(self) -> dict[str, QObject]:
-        """What QML binds to, by context property name."""
+        """What QML binds to, by context property name: Main.qml and the panels read these; the
+        conversation's rows and cards are handed theirs (`rowObjects`)."""
+        return {**self._named(), "rowObjects": self.row_objects}
+
+    def _named(self) -> dict[str, QObject]:
         return {
             "app": self.app,
             "icons": self.icons,

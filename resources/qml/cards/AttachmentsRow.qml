@@ -8,6 +8,7 @@ import "../conversation"
 // holding two sibling buttons (the card itself and "Open with..."), never a button inside a button.
 Item {
     id: root
+    required property QtObject objects  // the window objects it uses (row_objects.py)
     required property string kind
     required property var cards
     required property bool first
@@ -15,7 +16,7 @@ Item {
     width: ListView.view ? ListView.view.width : 400
     implicitHeight: flow.implicitHeight + Theme.gap
 
-    TurnGutter { visible: !root.user; first: root.first; height: parent.height }
+    TurnGutter { objects: root.objects; visible: !root.user; first: root.first; height: parent.height }
     Flow {
         id: flow
         x: root.user ? Theme.pad : Theme.gutter; y: Theme.spaceTight
@@ -77,7 +78,7 @@ Item {
                                          ? ", unavailable: " + modelData.reason
                                          : modelData.status === "pending" ? ", checking" : "")
                         PlainToolTip { visible: parent.hovered; text: modelData.status === "unavailable" ? (modelData.reason || "") : modelData.name }
-                        onClicked: attachments.activate(modelData.uri)
+                        onClicked: root.objects.attachments.activate(modelData.uri)
                     }
                     ToolButton {  // a sibling of the card button: Tab reaches it after the card
                         id: openButton
@@ -85,7 +86,7 @@ Item {
                         visible: frame.openWith
                         contentItem: IconLabel { icon: "link-external"; label: "Open with\u2026"; color: Theme.text
                                                  iconSize: Theme.fontSmall; labelFont.pixelSize: Theme.fontTiny }
-                        onClicked: attachments.openWith(frame.modelData.uri)
+                        onClicked: root.objects.attachments.openWith(frame.modelData.uri)
                         Accessible.name: "Open " + frame.modelData.name + " with an application you choose"
                         ToolTip.visible: hovered
                         ToolTip.text: "Choose the application (the default one where the desktop offers no choice)"
@@ -94,7 +95,7 @@ Item {
                         objectName: "showInFolderButton"
                         visible: frame.openWith
                         contentItem: IconLabel { icon: "folder"; color: Theme.text; iconSize: Theme.fontSmall }
-                        onClicked: attachments.showInFolder(frame.modelData.uri)
+                        onClicked: root.objects.attachments.showInFolder(frame.modelData.uri)
                         Accessible.name: "Show " + frame.modelData.name + " in its folder"
                         ToolTip.visible: hovered
                         ToolTip.text: "Show in folder"

@@ -7,10 +7,11 @@ import "../common"
 // new line numbers, +/- colours and the changed words marked; a long diff shows its start and "Show all".
 ColumnLayout {
     id: root
+    required property QtObject objects  // the window objects it uses (row_objects.py)
     property string diff: ""
     property bool showPath: true  // the files-changed row names the file itself
     property bool showAll: false
-    readonly property var view: diffs.render(root.diff, Theme.dark, root.showAll)
+    readonly property var view: root.objects.diffs.render(root.diff, Theme.dark, root.showAll)
     spacing: Theme.spaceHair
 
     RowLayout {
@@ -30,7 +31,7 @@ ColumnLayout {
                                               labelFont.pixelSize: Theme.fontTiny }
                      Accessible.name: "Copy the diff"
                      visible: root.view.tooLarge === ""  // a diff left out has nothing to copy
-                     onClicked: conversation.copyText(root.diff) }
+                     onClicked: root.objects.conversation.copyText(root.diff) }
     }
     Rectangle {
         Layout.fillWidth: true
@@ -58,7 +59,7 @@ ColumnLayout {
             width: parent.width - Theme.gap
             text: root.view.html
             textFormat: TextEdit.RichText
-            onTextChanged: wholeText.keep(this)  // drawn whole (see TextBlocks.qml)
+            onTextChanged: root.objects.wholeText.keep(this)  // drawn whole (see TextBlocks.qml)
             readOnly: true; selectByMouse: true
             wrapMode: TextEdit.NoWrap
             font.family: Theme.mono; font.pixelSize: Theme.fontTiny

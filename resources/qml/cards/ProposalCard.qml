@@ -11,6 +11,7 @@ import "../conversation"
 // buttons are disabled.
 Item {
     id: root
+    required property QtObject objects  // the window objects it uses (row_objects.py)
     objectName: "proposalRow"
     required property var proposal
     required property bool first
@@ -19,7 +20,7 @@ Item {
     readonly property string proposalId: proposal.proposalId
     readonly property bool canDispatch: proposal.awaiting
     readonly property bool refused: proposal.state === "refused"  // never ran: the card says why
-                                        && proposalCards.decided.indexOf(proposal.proposalId) < 0
+                                        && root.objects.proposalCards.decided.indexOf(proposal.proposalId) < 0
     Accessible.role: Accessible.Grouping
     Accessible.name: proposal.name
 
@@ -38,18 +39,18 @@ Item {
         case Qt.Key_Right: focusAt(cardIndex, buttonIndex + 1); break
         case Qt.Key_Return:
         case Qt.Key_Enter: button.clicked(); break
-        case Qt.Key_Escape: proposalCards.cancel(root.proposalId); break
+        case Qt.Key_Escape: root.objects.proposalCards.cancel(root.proposalId); break
         default: return
         }
         event.accepted = true
     }
     // Tab into the row lands where the keyboard last was on it (the recommended card's first button)
     onActiveFocusChanged: if (activeFocus) {
-        var at = proposalCards.position(proposalId)
+        var at = root.objects.proposalCards.position(proposalId)
         focusAt(at[0], at[1])
     }
 
-    TurnGutter { first: root.first; height: parent.height }
+    TurnGutter { objects: root.objects; first: root.first; height: parent.height }
     Rectangle {
         id: box
         x: Theme.gutter; y: Theme.spaceTight
@@ -221,10 +222,10 @@ Item {
                                             focusPolicy: Qt.StrongFocus
                                             Accessible.name: modelData.name
                                             Component.onCompleted: card.buttonItems[modelData.flat] = button
-                                            onClicked: proposalCards.confirm(root.proposalId, card.modelData.choice,
+                                            onClicked: root.objects.proposalCards.confirm(root.proposalId, card.modelData.choice,
                                                                              modelData.action, modelData.run)
                                             onActiveFocusChanged: if (activeFocus)
-                                                proposalCards.setPosition(root.proposalId, card.index, modelData.flat)
+                                                root.objects.proposalCards.setPosition(root.proposalId, card.index, modelData.flat)
                                             // Esc here dismisses the proposal, not the running turn (its Shortcut)
                                             Keys.onShortcutOverride: (event) => {
                                                 event.accepted = event.key === Qt.Key_Escape

@@ -7,6 +7,7 @@ import "../common"
 // A terminal card body: cwd header, the rendered screen text, and the exit pill.
 Rectangle {
     id: root
+    property QtObject objects: null  // set by the Loader that makes it
     property var terminal
     onTerminalChanged: screen.refresh()
     property string toolId: ""
@@ -37,7 +38,7 @@ Rectangle {
             ToolButton { contentItem: IconLabel { icon: "copy"; label: "Copy"; color: Theme.terminalButton
                                                   iconSize: Theme.fontSmall; labelFont.pixelSize: Theme.fontTiny }
                          Accessible.name: "Copy terminal output"
-                         onClicked: conversation.copyTerminal(root.toolId) }
+                         onClicked: root.objects.conversation.copyTerminal(root.toolId) }
         }
         TerminalScreen {  // painted from the emulator: only the rows shown, no rich-text layout
             id: screen
@@ -45,7 +46,7 @@ Rectangle {
             objectName: "terminalScreen"
             Layout.fillWidth: true
             Layout.preferredHeight: Math.max(1, shownLines) * lineHeight
-            source: terminals
+            source: root.objects ? root.objects.terminals : null
             terminalId: root.terminal.id
             rows: 24
             textColor: Theme.terminalText

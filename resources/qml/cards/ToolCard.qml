@@ -8,6 +8,7 @@ import "../common"
 // and exit pill.
 Rectangle {
     id: card
+    required property QtObject objects  // the window objects it uses (row_objects.py)
     objectName: "toolCard"
     required property var tool
     property int rowIndex: -1  // the view row of the tool's row (toggles go through it)
@@ -29,16 +30,16 @@ Rectangle {
                 objectName: "toolToggle"
                 contentItem: Row {
                     spacing: Theme.spaceSmall
-                    Text { textFormat: Text.PlainText; text: icons.glyph(card.tool.expanded ? "chevron-down" : "chevron-right")
-                           font.family: icons.family; font.pixelSize: Theme.fontMedium; color: Theme.muted
+                    Text { textFormat: Text.PlainText; text: card.objects.icons.glyph(card.tool.expanded ? "chevron-down" : "chevron-right")
+                           font.family: card.objects.icons.family; font.pixelSize: Theme.fontMedium; color: Theme.muted
                            anchors.verticalCenter: parent.verticalCenter }
-                    Text { textFormat: Text.PlainText; objectName: "toolKindIcon"; text: icons.toolKind(card.tool.toolKind)
-                           font.family: icons.family; font.pixelSize: Theme.fontTitle; color: Theme.text
+                    Text { textFormat: Text.PlainText; objectName: "toolKindIcon"; text: card.objects.icons.toolKind(card.tool.toolKind)
+                           font.family: card.objects.icons.family; font.pixelSize: Theme.fontTitle; color: Theme.text
                            anchors.verticalCenter: parent.verticalCenter
                            Accessible.name: card.tool.toolKind }
                 }
                 Accessible.name: (card.tool.expanded ? "Collapse " : "Expand ") + card.tool.title
-                onClicked: timeline.toggle(card.rowIndex, card.tool.id, card.tool.expanded)
+                onClicked: card.objects.timeline.toggle(card.rowIndex, card.tool.id, card.tool.expanded)
             }
             Text {
                 textFormat: Text.PlainText
@@ -83,7 +84,7 @@ Rectangle {
                        color: Theme.muted; font.pixelSize: Theme.fontTiny; elide: Text.ElideMiddle; Layout.fillWidth: true }
                 TextEdit {  // the agent's description of the command stays above its terminal (seed 004)
                     objectName: "toolDescription"
-                    onTextChanged: if (search.isActive) search.watch(this)
+                    onTextChanged: if (card.objects.search.isActive) card.objects.search.watch(this)
                     visible: !!card.tool.description
                     Layout.fillWidth: true
                     text: card.tool.description || ""
@@ -100,8 +101,9 @@ Rectangle {
                                                     && (card.tool.status === "running" || card.tool.status === "pending")
                     active: screen !== null && screen !== undefined
                     visible: active
-                    source: active ? paintedTypes.withTerminalScreen("TerminalView.qml") : ""
+                    source: active ? card.objects.paintedTypes.withTerminalScreen("TerminalView.qml") : ""
                     onLoaded: {
+                        item.objects = card.objects
                         item.terminal = Qt.binding(() => terminalLoader.screen)
                         item.toolId = Qt.binding(() => card.tool.id)
                         item.running = Qt.binding(() => terminalLoader.running)
@@ -120,14 +122,14 @@ Rectangle {
                 }
                 Repeater {  // each diff the tool sent, as a real unified diff
                     model: card.tool.diffs
-                    DiffView { required property string modelData; diff: modelData; Layout.fillWidth: true }
+                    DiffView { objects: card.objects; required property string modelData; diff: modelData; Layout.fillWidth: true }
                 }
                 TextEdit {
                     visible: card.tool.output !== "" && !card.tool.terminal && !card.tool.console
                     Layout.fillWidth: true
                     text: card.tool.output
                     textFormat: TextEdit.PlainText
-                    onTextChanged: { wholeText.keep(this); if (search.isActive) search.watch(this) }  // drawn whole (see TextBlocks.qml)
+                    onTextChanged: { card.objects.wholeText.keep(this); if (card.objects.search.isActive) card.objects.search.watch(this) }  // drawn whole (see TextBlocks.qml)
                     readOnly: true; selectByMouse: true
                     font.family: Theme.mono; font.pixelSize: Theme.fontSmall
                     color: Theme.text

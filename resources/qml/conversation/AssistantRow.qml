@@ -6,6 +6,7 @@ import "../common"
 // One assistant text segment (the agent's prose), left-aligned under the turn's identity column.
 Item {
     id: root
+    required property QtObject objects  // the window objects it uses (row_objects.py)
     required property var blocks
     required property var errors
     required property var images
@@ -14,12 +15,12 @@ Item {
     implicitHeight: column.implicitHeight + Theme.gap
 
     function settle() { blocksView.ensurePolished(); column.ensurePolished() }  // Conversation.qml says why
-    TurnGutter { first: root.first; height: parent.height }
+    TurnGutter { objects: root.objects; first: root.first; height: parent.height }
     ColumnLayout {
         id: column
         x: Theme.gutter; y: Theme.spaceTight
         width: Math.min(root.width - x - Theme.pad, Theme.proseWidth)  // lines a reader's eye can follow
-        TextBlocks { id: blocksView; Layout.fillWidth: true; blocks: root.blocks }
+        TextBlocks { objects: root.objects; id: blocksView; Layout.fillWidth: true; blocks: root.blocks }
         Repeater {
             model: root.errors || []
             Text { textFormat: Text.PlainText; required property var modelData; text: modelData; color: Theme.danger; wrapMode: Text.Wrap
@@ -42,7 +43,7 @@ Item {
                     fillMode: Image.PreserveAspectFit
                     Accessible.role: Accessible.Graphic
                     Accessible.name: "Image " + (inline.modelData.name || "")
-                    TapHandler { onTapped: attachments.showLightbox(inline.modelData.source) }
+                    TapHandler { onTapped: root.objects.attachments.showLightbox(inline.modelData.source) }
                     HoverHandler { cursorShape: Qt.PointingHandCursor }
                 }
                 Button {
@@ -50,14 +51,14 @@ Item {
                     visible: inline.modelData.remote
                     text: "Remote image " + inline.modelData.name + " \u2014 open in browser"
                     contentItem: ButtonText {}
-                    onClicked: attachments.openExternally(inline.modelData.uri)
+                    onClicked: root.objects.attachments.openExternally(inline.modelData.uri)
                 }
                 Button {  // a file outside the workspace, or past the memory budget: read on this click
                     objectName: "askImage"
                     visible: !!inline.modelData.ask && !inline.modelData.source
                     text: inline.modelData.ask || ""
                     contentItem: ButtonText {}
-                    onClicked: attachments.showInlineImage(inline.modelData.uri)
+                    onClicked: root.objects.attachments.showInlineImage(inline.modelData.uri)
                 }
                 Text { textFormat: Text.PlainText; visible: !!inline.modelData.error; text: inline.modelData.error; color: Theme.muted
                        font.pixelSize: Theme.fontTiny }

@@ -8,6 +8,7 @@ import "../common"
 // Sticks to the bottom while streaming unless the user scrolled up; then "Jump to latest" shows.
 Item {
     id: root
+    required property QtObject objects  // handed to every row (row_objects.py)
     property alias list: list
     property bool stickToBottom: true
     readonly property bool directoryOpen: conversation.directoryOpen  // per chat: `conversation` keeps it
@@ -30,17 +31,17 @@ Item {
         Accessible.name: "Conversation"
         delegate: DelegateChooser {
             role: "kind"
-            DelegateChoice { roleValue: "user"; UserRow {} }
-            DelegateChoice { roleValue: "assistant-text"; AssistantRow {} }
-            DelegateChoice { roleValue: "thought"; ThoughtRow {} }
-            DelegateChoice { roleValue: "tool"; ToolRow {} }
-            DelegateChoice { roleValue: "tool-group"; ToolRow {} }
-            DelegateChoice { roleValue: "permission"; PermissionRow {} }
-            DelegateChoice { roleValue: "plan"; PlanRow {} }
-            DelegateChoice { roleValue: "proposal"; ProposalCard {} }
-            DelegateChoice { roleValue: "user-attachments"; AttachmentsRow {} }
-            DelegateChoice { roleValue: "turn-attachments"; AttachmentsRow {} }
-            DelegateChoice { roleValue: "turn-footer"; FooterRow {} }
+            DelegateChoice { roleValue: "user"; UserRow { objects: root.objects } }
+            DelegateChoice { roleValue: "assistant-text"; AssistantRow { objects: root.objects } }
+            DelegateChoice { roleValue: "thought"; ThoughtRow { objects: root.objects } }
+            DelegateChoice { roleValue: "tool"; ToolRow { objects: root.objects } }
+            DelegateChoice { roleValue: "tool-group"; ToolRow { objects: root.objects } }
+            DelegateChoice { roleValue: "permission"; PermissionRow { objects: root.objects } }
+            DelegateChoice { roleValue: "plan"; PlanRow { objects: root.objects } }
+            DelegateChoice { roleValue: "proposal"; ProposalCard { objects: root.objects } }
+            DelegateChoice { roleValue: "user-attachments"; AttachmentsRow { objects: root.objects } }
+            DelegateChoice { roleValue: "turn-attachments"; AttachmentsRow { objects: root.objects } }
+            DelegateChoice { roleValue: "turn-footer"; FooterRow { objects: root.objects } }
         }
         header: Item {  // bottom-to-top: the header sits below the newest row
             width: list.width

@@ -8,6 +8,7 @@ import "../common"
 // changed in it (each with its diff against what the agent last read, and a revert).
 Item {
     id: root
+    required property QtObject objects  // the window objects it uses (row_objects.py)
     required property int index
     required property var footer
     readonly property var files: footer.files || []
@@ -27,7 +28,7 @@ Item {
                                          color: Theme.muted; iconSize: Theme.fontSmall
                                          labelFont.pixelSize: Theme.fontTiny }
                 Accessible.name: "Copy the agent's reply"
-                onClicked: { conversation.copyTurn(root.index); copied = true }
+                onClicked: { root.objects.conversation.copyTurn(root.index); copied = true }
             }
             ToolButton {
                 id: copyMarkdown
@@ -38,7 +39,7 @@ Item {
                                          color: Theme.muted; iconSize: Theme.fontSmall
                                          labelFont.pixelSize: Theme.fontTiny }
                 Accessible.name: "Copy the whole turn as Markdown, tools and their output included"
-                onClicked: { conversation.copyTurnMarkdown(root.index); copied = true }
+                onClicked: { root.objects.conversation.copyTurnMarkdown(root.index); copied = true }
             }
             Text { textFormat: Text.PlainText; objectName: "turnTiming"; text: root.footer.timing || ""; color: Theme.muted; font.pixelSize: Theme.fontTiny }
             Item { Layout.fillWidth: true }
@@ -84,14 +85,14 @@ Item {
                                          contentItem: IconLabel { icon: "discard"; label: "Revert"; color: Theme.text
                                                                   iconSize: Theme.iconSmall; labelFont.pixelSize: Theme.fontTiny }
                                          Accessible.name: "Revert the agent's change to " + fileEntry.modelData.name
-                                         onClicked: fileChanges.revert(root.footer.messageId, fileEntry.modelData.path) }
+                                         onClicked: root.objects.fileChanges.revert(root.footer.messageId, fileEntry.modelData.path) }
                         }
                         Loader {  // built when opened: a closed file costs nothing
                             objectName: "fileDiff"
                             active: fileEntry.open
                             visible: active
                             Layout.fillWidth: true
-                            sourceComponent: DiffView { diff: fileEntry.modelData.diff; showPath: false }
+                            sourceComponent: DiffView { objects: root.objects; diff: fileEntry.modelData.diff; showPath: false }
                         }
                     }
                 }

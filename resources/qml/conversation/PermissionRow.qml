@@ -8,13 +8,14 @@ import "../common"
 // option's number), answered once; afterwards it shows the choice.
 Item {
     id: root
+    required property QtObject objects  // the window objects it uses (row_objects.py)
     required property var permission
     required property bool first
     width: ListView.view ? ListView.view.width : 400
     implicitHeight: box.implicitHeight + Theme.pad
     readonly property bool pending: permission.status === "pending"
 
-    TurnGutter { first: root.first; height: parent.height }
+    TurnGutter { objects: root.objects; first: root.first; height: parent.height }
     Rectangle {
         id: box
         objectName: "permissionCard"
@@ -35,9 +36,9 @@ Item {
             RowLayout {
                 Layout.fillWidth: true
                 spacing: Theme.gap
-                Text { textFormat: Text.PlainText; text: icons.glyph(root.pending ? "shield" : (root.permission.status === "cancelled"
+                Text { textFormat: Text.PlainText; text: root.objects.icons.glyph(root.pending ? "shield" : (root.permission.status === "cancelled"
                                                                    ? "circle-slash" : "pass"))
-                       font.family: icons.family; font.pixelSize: Theme.fontTitle
+                       font.family: root.objects.icons.family; font.pixelSize: Theme.fontTitle
                        color: root.pending ? Theme.warning : Theme.muted
                        Accessible.ignored: true }
                 Text { textFormat: Text.PlainText; text: root.permission.title; color: Theme.text; font.bold: true
@@ -104,7 +105,7 @@ Item {
                         highlighted: modelData.optionKind.indexOf("allow") === 0
                         focusPolicy: Qt.StrongFocus
                         Accessible.name: modelData.name
-                        onClicked: turn.answerPermission(root.permission.requestId, modelData.optionId)
+                        onClicked: root.objects.turn.answerPermission(root.permission.requestId, modelData.optionId)
                         Keys.onReturnPressed: clicked()
                         Keys.onEnterPressed: clicked()
                         Keys.onRightPressed: nextItemInFocusChain(true).forceActiveFocus()
@@ -113,7 +114,7 @@ Item {
                             const chosen = event.key - Qt.Key_1
                             if (event.key >= Qt.Key_1 && event.key <= Qt.Key_9 && chosen < buttons.count) {
                                 const option = root.permission.options[chosen]
-                                turn.answerPermission(root.permission.requestId, option.optionId)
+                                root.objects.turn.answerPermission(root.permission.requestId, option.optionId)
                                 event.accepted = true
                             }
                         }

@@ -6,12 +6,13 @@ import "../common"
 // The agent's plan with progress.
 Item {
     id: root
+    required property QtObject objects  // the window objects it uses (row_objects.py)
     required property var plan
     required property bool first
     width: ListView.view ? ListView.view.width : 400
     implicitHeight: box.implicitHeight + Theme.gap
 
-    TurnGutter { first: root.first; height: parent.height }
+    TurnGutter { objects: root.objects; first: root.first; height: parent.height }
     Rectangle {
         id: box
         x: Theme.gutter; y: Theme.spaceTight
@@ -39,8 +40,8 @@ Item {
                     readonly property bool current: modelData.status === "in_progress"
                     Layout.fillWidth: true
                     spacing: Theme.spaceSmall
-                    Text { textFormat: Text.PlainText; text: icons.glyph(entry.done ? "pass-filled" : entry.current ? "play-circle" : "circle-large-outline")
-                           font.family: icons.family; font.pixelSize: Theme.iconSmall
+                    Text { textFormat: Text.PlainText; text: root.objects.icons.glyph(entry.done ? "pass-filled" : entry.current ? "play-circle" : "circle-large-outline")
+                           font.family: root.objects.icons.family; font.pixelSize: Theme.iconSmall
                            color: entry.done ? Theme.success : entry.current ? Theme.accent : Theme.muted
                            Layout.alignment: Qt.AlignTop; Layout.topMargin: Theme.spaceHair
                            Accessible.ignored: true }

@@ -10,6 +10,7 @@ import "../common"
 // without spaces). A "more" block says how much of a long reply is not rendered and offers the next part.
 ColumnLayout {
     id: root
+    required property QtObject objects  // the window objects it uses (row_objects.py)
     property var blocks: []
     property color textColor: Theme.text
     spacing: Theme.spaceSmall
@@ -36,15 +37,15 @@ ColumnLayout {
             // links take the application palette's colour when the text is parsed: a new link colour
             // re-parses (the comment naming it changes the text)
             property bool sized: !!parent && parent.width > 0  // changes once, not on every resize
-            text: sized ? parent.html + "<!--" + app.linkColour + "-->" : ""
+            text: sized ? parent.html + "<!--" + root.objects.app.linkColour + "-->" : ""
             textFormat: TextEdit.RichText
-            onTextChanged: { wholeText.keep(this); if (search.isActive) search.watch(this) }  // drawn whole: a culled block is redrawn whenever the list moves
+            onTextChanged: { root.objects.wholeText.keep(this); if (root.objects.search.isActive) root.objects.search.watch(this) }  // drawn whole: a culled block is redrawn whenever the list moves
             readOnly: true
             selectByMouse: true
             wrapMode: TextEdit.Wrap
             color: root.textColor
             width: parent ? parent.width : 0
-            onLinkActivated: (link) => conversation.openLink(link)
+            onLinkActivated: (link) => root.objects.conversation.openLink(link)
             HoverHandler { enabled: parent.hoveredLink !== ""; cursorShape: Qt.PointingHandCursor }
             Accessible.role: Accessible.StaticText
             Accessible.name: getText(0, length)
@@ -114,7 +115,7 @@ ColumnLayout {
                                              color: Theme.muted; iconSize: Theme.fontSmall }
                     font.pixelSize: Theme.fontTiny
                     Accessible.name: "Copy code" + (box.source && box.source.lang ? " (" + box.source.lang + ")" : "")
-                    onClicked: { conversation.copyText(box.source.code); copied = true }
+                    onClicked: { root.objects.conversation.copyText(box.source.code); copied = true }
                 }
             }
             TextEdit {
@@ -126,7 +127,7 @@ ColumnLayout {
                 property bool sized: width > 0
                 text: box.source && sized ? box.source.html : ""
                 textFormat: TextEdit.RichText
-                onTextChanged: { wholeText.keep(this); if (search.isActive) search.watch(this) }
+                onTextChanged: { root.objects.wholeText.keep(this); if (root.objects.search.isActive) root.objects.search.watch(this) }
                 readOnly: true
                 selectByMouse: true
                 wrapMode: TextEdit.WrapAnywhere
@@ -142,7 +143,7 @@ ColumnLayout {
                 width: codeText.width
                 text: box.source && codeText.sized ? box.source.tail : ""
                 textFormat: TextEdit.RichText
-                onTextChanged: { wholeText.keep(this); if (search.isActive) search.watch(this) }
+                onTextChanged: { root.objects.wholeText.keep(this); if (root.objects.search.isActive) root.objects.search.watch(this) }
                 readOnly: true
                 selectByMouse: true
                 wrapMode: TextEdit.WrapAnywhere

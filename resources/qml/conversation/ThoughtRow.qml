@@ -6,6 +6,7 @@ import "../common"
 // A thought: open while streaming, collapsed afterwards (the user's toggle wins).
 Item {
     id: root
+    required property QtObject objects  // the window objects it uses (row_objects.py)
     required property int index
     required property var blocks
     required property bool streaming
@@ -15,7 +16,7 @@ Item {
     implicitHeight: column.implicitHeight + Theme.gap
 
     function settle() { blocksView.ensurePolished(); column.ensurePolished() }  // Conversation.qml says why
-    TurnGutter { first: root.first; height: parent.height }
+    TurnGutter { objects: root.objects; first: root.first; height: parent.height }
     ColumnLayout {
         id: column
         x: Theme.gutter; y: Theme.spaceTight
@@ -26,10 +27,11 @@ Item {
             contentItem: IconLabel { icon: root.expanded ? "chevron-down" : "chevron-right"; label: thoughtToggle.text
                                      color: Theme.muted; labelFont.italic: true }
             Accessible.name: root.expanded ? "Collapse thought" : "Expand thought"
-            onClicked: timeline.toggle(root.index, "", root.expanded)
+            onClicked: root.objects.timeline.toggle(root.index, "", root.expanded)
         }
         TextBlocks {
             id: blocksView
+            objects: root.objects
             visible: root.expanded
             Layout.fillWidth: true
             Layout.leftMargin: Theme.pad

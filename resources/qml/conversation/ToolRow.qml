@@ -7,6 +7,7 @@ import "../common"
 // A tool card, or a group of two or more consecutive tool calls with a summary header.
 Item {
     id: root
+    required property QtObject objects  // the window objects it uses (row_objects.py)
     required property int index
     required property var tools
     required property var summary
@@ -15,7 +16,7 @@ Item {
     width: ListView.view ? ListView.view.width : 400
     implicitHeight: column.implicitHeight + Theme.gap
 
-    TurnGutter { first: root.first; height: parent.height }
+    TurnGutter { objects: root.objects; first: root.first; height: parent.height }
     ColumnLayout {
         id: column
         x: Theme.gutter; y: Theme.spaceTight
@@ -30,13 +31,13 @@ Item {
             contentItem: IconLabel { icon: root.expanded ? "chevron-down" : "chevron-right"; label: groupToggle.text
                                      color: Theme.muted }
             Accessible.name: (root.expanded ? "Collapse " : "Expand ") + root.summary.count + " tool calls"
-            onClicked: timeline.toggle(root.index, "", root.expanded)
+            onClicked: root.objects.timeline.toggle(root.index, "", root.expanded)
         }
         Repeater {
             // an integer model: new tool values re-bind the cards instead of re-creating them (counted
             // from `tools` itself, which may change a moment before `summary`)
             model: root.tools.length > 1 && !root.expanded ? 0 : root.tools.length
-            ToolCard { required property int index; tool: root.tools[index]; rowIndex: root.index
+            ToolCard { objects: root.objects; required property int index; tool: root.tools[index]; rowIndex: root.index
                        Layout.fillWidth: true }
         }
     }

@@ -6,6 +6,7 @@ import "../common"
 // The user's message: right-aligned bubble.
 Item {
     id: root
+    required property QtObject objects  // the window objects it uses (row_objects.py)
     required property var blocks
     required property string text
     required property bool optimistic
@@ -25,6 +26,7 @@ Item {
         opacity: root.optimistic ? 0.92 : 1.0
         TextBlocks {
             id: prose
+            objects: root.objects
             x: Theme.pad; y: Theme.gap
             width: parent.width - 2 * Theme.pad
             blocks: root.blocks
