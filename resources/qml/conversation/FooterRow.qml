@@ -64,7 +64,7 @@ Item {
                     ColumnLayout {
                         id: fileEntry
                         required property var modelData
-                        property bool open: false
+                        readonly property bool open: !!modelData.open  // kept by the row's view state
                         Layout.fillWidth: true
                         spacing: 0
                         RowLayout {
@@ -74,7 +74,7 @@ Item {
                                          contentItem: IconLabel { icon: fileEntry.open ? "chevron-down" : "chevron-right"
                                                                   label: diffToggle.text; iconSize: Theme.iconSmall
                                                                   labelFont.pixelSize: Theme.fontSmall }
-                                         onClicked: fileEntry.open = !fileEntry.open
+                                         onClicked: root.objects.timeline.toggleFile(root.index, fileEntry.modelData.path)
                                          Accessible.name: (fileEntry.open ? "Hide" : "Show") + " the diff of "
                                                           + fileEntry.modelData.name }
                             Text { text: (fileEntry.modelData.created ? "created  " : "") + fileEntry.modelData.path

@@ -4,7 +4,11 @@ against what the agent last read, and a revert that refuses to clobber a later e
 from __future__ import annotations
 
 from tests.conftest import scripted_agent_argv
-from tests.ui_harness import plain_text
+from tests.ui_harness import find_all, plain_text
+
+
+def _diff_bodies(window) -> list:
+    return find_all(window.root.contentItem(), "diffBody")
 
 
 def _footer_files(ui, window) -> list[dict]:
@@ -50,5 +54,34 @@ def test_a_write_shows_as_files_changed_with_a_diff_and_reverts(ui):
         revert.clicked.emit()
         await ui.until(lambda: "Not reverted" in objects.notices.notice)
         assert (ui.tmp_path / "notes.txt").read_text() == "the user's own edit\n"
+
+    ui.run(scenario())
+
+
+def test_a_files_diff_opened_stays_open_when_its_row_is_scrolled_away_and_back(ui):
+    """Whether a file's diff is open is the row's view state (RowView), not its delegate's: a delegate
+    is destroyed, or reused for another row, once the row leaves the view."""
+    (ui.tmp_path / "notes.txt").write_text("first line\n")
+
+    async def scenario():
+        window = await ui.open(scripted_agent_argv())
+        objects = window.objects
+        await ui.type_and_send(window, "fs-read notes.txt")
+        await ui.until(lambda: not objects.session.busy)
+        await ui.type_and_send(window, "fs-write notes.txt first line\\nsecond line\\n")
+        await ui.until(lambda: not objects.session.busy)
+        await ui.until(lambda: _footer_files(ui, window))
+        ui.item(window, "fileDiffToggle").clicked.emit()
+        await ui.shown(window, "diffBody")
+        [footer] = [r for r in ui.rows(window, "turn-footer") if ui.role(window, r, "footer")["files"]]
+        assert [f["open"] for f in ui.role(window, footer, "footer")["files"]] == [True]
+
+        for _ in range(3):  # long replies push the footer far out of view: its delegate goes
+            await ui.type_and_send(window, "blast 300")
+            await ui.until(lambda: not objects.session.busy)
+        await ui.until(lambda: not any(body.isVisible() for body in _diff_bodies(window)))
+        objects.conversation.scrollToRow.emit(objects.model.view_row_of_key(footer.key))
+        body = await ui.shown(window, "diffBody")
+        assert "+ second line" in plain_text(body)
 
     ui.run(scenario())

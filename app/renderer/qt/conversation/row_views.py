@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable
-from typing import Any, Protocol
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TypeVar
 
 from PySide6.QtCore import QObject
 
@@ -54,6 +55,22 @@ class RowDecorations(Protocol):
     def files_changed(self, turn_id: str) -> list[dict[str, Any]]: ...
 
 
+@dataclass(eq=False)
+class RowView:
+    """One row's view-side state, as Zed keeps an entry's (`EntryViewState`): the payload it was built
+    from, the values served by role, its own list models, and what the user did to it that outlives its
+    delegate (a delegate is destroyed or reused for another row when scrolled away)."""
+
+    payload: Payload | None = None
+    values: dict[str, Any] | None = None
+    blocks: BlockListModel | None = None
+    cards: KeyedListModel | None = None
+    open_files: set[str] = field(default_factory=set)  # a footer's files whose diff the user opened
+
+    def models(self) -> list[QObject]:
+        return [model for model in (self.blocks, self.cards) if model is not None]
+
+
 class RowViews:
     def __init__(
         self,
@@ -63,14 +80,11 @@ class RowViews:
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.presenter = presenter
-        self.collapse = CollapseState(clock)
+        self.collapse = CollapseState(clock)  # by row key or tool id: a tool may move between rows
         self._decorations = decorations
         self._owner = owner  # parent of the per-row list models
         self._clock = clock
-        self._payloads: dict[RowKey, Payload] = {}
-        self._values: dict[RowKey, dict[str, Any]] = {}
-        self._blocks: dict[RowKey, BlockListModel] = {}
-        self._cards: dict[RowKey, KeyedListModel] = {}
+        self._rows: dict[RowKey, RowView] = {}
 
     def value(self, timeline: Timeline, row: Row, role: str) -> Any:
         if role == "kind":
@@ -79,71 +93,79 @@ class RowViews:
             return str(row.key)
         if role in ("first", "last"):
             return getattr(row, role)
-        values = self._values.get(row.key)
+        view = self._rows.get(row.key)
+        values = view.values if view is not None else None
         if values is None:
             values = self._build(timeline, row, rebuild=True)
         return values.get(role)
 
     def list_models(self) -> list[QObject]:
         """The per-row block and attachment-card models alive now."""
-        return [*self._blocks.values(), *self._cards.values()]
+        return [model for view in self._rows.values() for model in view.models()]
 
     def shown(self) -> Iterable[RowKey]:
         """The rows read so far (only they have values to refresh)."""
-        return self._values.keys()
+        return [key for key, view in self._rows.items() if view.values is not None]
 
     def refresh(self, timeline: Timeline, row: Row, *, rebuild: bool = True) -> set[str]:
         """Recompute a row read before; the names of the roles whose values changed. Without `rebuild`
         only the UI state around the cached payload is recomputed."""
-        old = self._values.get(row.key)
-        if old is None:
+        view = self._rows.get(row.key)
+        old = view.values if view is not None else None
+        if view is None or old is None:
             return set()
-        new = self._build(timeline, row, rebuild=rebuild or row.key not in self._payloads)
+        new = self._build(timeline, row, rebuild=rebuild or view.payload is None)
         return {
             name
             for name in new.keys() | old.keys()
             if name not in IN_PLACE and old.get(name) != new.get(name)
         }
 
+    def toggle_file(self, key: RowKey, path: str) -> None:
+        """The user opened or closed the diff of one file the turn changed."""
+        files = self._rows.setdefault(key, RowView()).open_files
+        files.symmetric_difference_update({path})
+
     def forget(self, keys: Iterable[RowKey]) -> None:
         for key in keys:
-            self._payloads.pop(key, None)
-            self._values.pop(key, None)
-            for models in (self._blocks, self._cards):
-                model = models.pop(key, None)
-                if model is not None:
+            view = self._rows.pop(key, None)
+            if view is not None:
+                for model in view.models():
                     model.deleteLater()
 
     def clear(self) -> None:
-        self.forget(list(self._values))
-        self.forget(list(self._blocks) + list(self._cards))
+        self.forget(list(self._rows))
         self.collapse.forget()
 
     # --- building ------------------------------------------------------------------------------------
     def _build(self, timeline: Timeline, row: Row, *, rebuild: bool) -> dict[str, Any]:
-        payload = self._payloads.get(row.key)
+        view = self._rows.setdefault(row.key, RowView())
+        payload = view.payload
         if rebuild or payload is None or row.kind == "turn-footer":
-            payload = self._payloads[row.key] = self.presenter.payload(timeline, row, self._clock())
+            payload = view.payload = self.presenter.payload(timeline, row, self._clock())
         values = dict(payload)
         if "blocks" in payload:
-            values["blocks"] = self._list_model(self._blocks, row.key, payload["blocks"], BlockListModel)
+            view.blocks = _updated(view.blocks, payload["blocks"], lambda e: BlockListModel(self._owner, e))
+            values["blocks"] = view.blocks
         if "attachments" in payload:
             cards = self._decorations.attachment_cards(payload["attachments"])
-            values["cards"] = self._list_model(self._cards, row.key, cards, _cards_model)
+            view.cards = _updated(view.cards, cards, lambda e: KeyedListModel("uri", self._owner, e))
+            values["cards"] = view.cards
             del values["attachments"]
         if payload.get("images"):
             values["images"] = self._decorations.inline_images(payload["images"])
         if "footer" in payload:
             footer = payload["footer"]
+            files = self._decorations.files_changed(footer.get("messageId") or "")
             values["footer"] = {
                 **footer,
-                "files": self._decorations.files_changed(footer.get("messageId") or ""),
+                "files": [{**file, "open": file.get("path") in view.open_files} for file in files],
             }
         if "tools" in payload:
             self._decorate_tools(row, payload, values)
         if row.kind == "thought":
             values["expanded"] = self.collapse.thought_expanded(row.key, bool(payload.get("streaming")))
-        self._values[row.key] = values
+        view.values = values
         return values
 
     def _decorate_tools(self, row: Row, payload: Payload, values: dict[str, Any]) -> None:
@@ -157,17 +179,16 @@ class RowViews:
         status = "completed" if summary["finished"] and not summary.get("turnLive") else "running"
         values["expanded"] = collapse.tool_expanded(row.key, status, summary["historical"])
 
-    def _list_model(
-        self, models: dict[RowKey, Any], key: RowKey, entries: list[dict[str, Any]], make: Any
-    ) -> Any:
-        """The row's list model: made with its first entries, then updated in place (parented to the
-        owner so QML never takes ownership of it)."""
-        model = models.get(key)
-        if model is None:
-            return models.setdefault(key, make(self._owner, entries))
-        model.apply(entries)
-        return model
+
+Model = TypeVar("Model", BlockListModel, KeyedListModel)
 
 
-def _cards_model(owner: QObject, entries: list[dict[str, Any]]) -> KeyedListModel:
-    return KeyedListModel("uri", owner, entries)
+def _updated(
+    model: Model | None, entries: list[dict[str, Any]], make: Callable[[list[dict[str, Any]]], Model]
+) -> Model:
+    """A row's list model: made with its first entries, then updated in place (parented to the owner,
+    so QML never takes ownership of it)."""
+    if model is None:
+        return make(entries)
+    model.apply(entries)
+    return model

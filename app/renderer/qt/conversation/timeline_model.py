@@ -235,3 +235,11 @@ class TimelineModel(QAbstractListModel):
         if row is not None:
             self.views.collapse.toggle(tool_id or row.key, expanded)
             self.refresh_items([row.key])
+
+    @Slot(int, str)
+    def toggleFile(self, view_index: int, path: str) -> None:
+        """The user opened or closed the diff of a file the turn at `view_index` changed."""
+        row = self.row_at(view_index)
+        if row is not None:
+            self.views.toggle_file(row.key, path)
+            self.refresh_items([row.key])
