@@ -144,6 +144,20 @@ class UiHarness:
 
         return await self.until(visible, timeout)
 
+    async def let_go_of_every_row(self, window: Window, gone: str) -> None:
+        """The conversation's list drops every delegate (each row's item is destroyed, as when it
+        scrolls far out of view; `gone` names an item that must be gone with them), then shows the
+        model again: what a row shows after must come from the model, not from a delegate's state."""
+        timeline = self.item(window, "timeline")
+        model = timeline.property("model")
+        timeline.setProperty("model", None)
+        await self.until(lambda: timeline.property("count") == 0)
+        await self.until(
+            lambda: not [item for item in find_all(window.root.contentItem(), gone) if item.isVisible()]
+        )
+        timeline.setProperty("model", model)
+        await self.frames(window, 2)
+
     def item(self, window: Window, name: str) -> QQuickItem:
         found = self.find(window, name)
         assert found is not None, f"no item named {name!r}"

@@ -10,7 +10,8 @@ ColumnLayout {
     required property QtObject objects  // the window objects it uses (row_objects.py)
     property string diff: ""
     property bool showPath: true  // the files-changed row names the file itself
-    property bool showAll: false
+    property bool showAll: false  // the row's view state (RowView) keeps it: a delegate does not outlive a scroll
+    signal showAllRequested()
     readonly property var view: root.objects.diffs.render(root.diff, Theme.dark, root.showAll)
     spacing: Theme.spaceHair
 
@@ -74,7 +75,7 @@ ColumnLayout {
         contentItem: ButtonText {}
         font.pixelSize: Theme.fontTiny
         flat: true
-        onClicked: root.showAll = true
+        onClicked: root.showAllRequested()
     }
     Text {
         textFormat: Text.PlainText

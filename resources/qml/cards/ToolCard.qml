@@ -122,7 +122,10 @@ Rectangle {
                 }
                 Repeater {  // each diff the tool sent, as a real unified diff
                     model: card.tool.diffs
-                    DiffView { objects: card.objects; required property string modelData; diff: modelData; Layout.fillWidth: true }
+                    DiffView { objects: card.objects; required property string modelData; required property int index
+                               diff: modelData; Layout.fillWidth: true
+                               showAll: card.tool.wholeDiffs.indexOf(index) >= 0
+                               onShowAllRequested: card.objects.timeline.togglePart(card.rowIndex, "whole:" + card.tool.id + ":" + index) }
                 }
                 TextEdit {
                     visible: card.tool.output !== "" && !card.tool.terminal && !card.tool.console

@@ -74,7 +74,7 @@ Item {
                                          contentItem: IconLabel { icon: fileEntry.open ? "chevron-down" : "chevron-right"
                                                                   label: diffToggle.text; iconSize: Theme.iconSmall
                                                                   labelFont.pixelSize: Theme.fontSmall }
-                                         onClicked: root.objects.timeline.toggleFile(root.index, fileEntry.modelData.path)
+                                         onClicked: root.objects.timeline.togglePart(root.index, "file:" + fileEntry.modelData.path)
                                          Accessible.name: (fileEntry.open ? "Hide" : "Show") + " the diff of "
                                                           + fileEntry.modelData.name }
                             Text { text: (fileEntry.modelData.created ? "created  " : "") + fileEntry.modelData.path
@@ -92,7 +92,11 @@ Item {
                             active: fileEntry.open
                             visible: active
                             Layout.fillWidth: true
-                            sourceComponent: DiffView { objects: root.objects; diff: fileEntry.modelData.diff; showPath: false }
+                            sourceComponent: DiffView {
+                                objects: root.objects; diff: fileEntry.modelData.diff; showPath: false
+                                showAll: fileEntry.modelData.whole
+                                onShowAllRequested: root.objects.timeline.togglePart(root.index, "whole:" + fileEntry.modelData.path)
+                            }
                         }
                     }
                 }

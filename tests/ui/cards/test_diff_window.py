@@ -79,3 +79,24 @@ def test_a_long_diff_is_collapsed_until_show_all(ui):
         await ui.screenshot(window, "24-long-diff-shown")
 
     ui.run(scenario())
+
+
+def test_a_long_diff_shown_whole_stays_whole_when_its_row_is_scrolled_away_and_back(ui):
+    """ "Show all" is the row's view state (RowView), not the card's: the card's delegate goes when the
+    row leaves the view, and the diff comes back whole."""
+
+    async def scenario():
+        window = await ui.open(scripted_agent_argv())
+        objects = window.objects
+        await _open_edit_card(ui, window, "edit long")
+        (await ui.shown(window, "diffShowAll")).clicked.emit()
+        await ui.until(lambda: plain_text(ui.item(window, "diffBody")).count("\n") == 600)
+        [row] = ui.rows(window, "tool")
+        await ui.let_go_of_every_row(
+            window, gone="diffBody"
+        )  # as scrolling far away does, without depending on when
+        objects.conversation.scrollToRow.emit(objects.model.view_row_of_key(row.key))
+        body = await ui.shown(window, "diffBody")
+        await ui.until(lambda: plain_text(body).count("\n") == 600)
+
+    ui.run(scenario())

@@ -4,11 +4,7 @@ against what the agent last read, and a revert that refuses to clobber a later e
 from __future__ import annotations
 
 from tests.conftest import scripted_agent_argv
-from tests.ui_harness import find_all, plain_text
-
-
-def _diff_bodies(window) -> list:
-    return find_all(window.root.contentItem(), "diffBody")
+from tests.ui_harness import plain_text
 
 
 def _footer_files(ui, window) -> list[dict]:
@@ -76,10 +72,7 @@ def test_a_files_diff_opened_stays_open_when_its_row_is_scrolled_away_and_back(u
         [footer] = [r for r in ui.rows(window, "turn-footer") if ui.role(window, r, "footer")["files"]]
         assert [f["open"] for f in ui.role(window, footer, "footer")["files"]] == [True]
 
-        for _ in range(3):  # long replies push the footer far out of view: its delegate goes
-            await ui.type_and_send(window, "blast 300")
-            await ui.until(lambda: not objects.session.busy)
-        await ui.until(lambda: not any(body.isVisible() for body in _diff_bodies(window)))
+        await ui.let_go_of_every_row(window, gone="diffBody")  # as scrolling far away does
         objects.conversation.scrollToRow.emit(objects.model.view_row_of_key(footer.key))
         body = await ui.shown(window, "diffBody")
         assert "+ second line" in plain_text(body)

@@ -65,7 +65,9 @@ class RowView:
     values: dict[str, Any] | None = None
     blocks: BlockListModel | None = None
     cards: KeyedListModel | None = None
-    open_files: set[str] = field(default_factory=set)  # a footer's files whose diff the user opened
+    # the parts the user opened: "file:<path>" (a footer file's diff), "whole:<path>" or
+    # "whole:<tool id>:<n>" (a long diff shown whole)
+    opened: set[str] = field(default_factory=set)
 
     def models(self) -> list[QObject]:
         return [model for model in (self.blocks, self.cards) if model is not None]
@@ -121,10 +123,9 @@ class RowViews:
             if name not in IN_PLACE and old.get(name) != new.get(name)
         }
 
-    def toggle_file(self, key: RowKey, path: str) -> None:
-        """The user opened or closed the diff of one file the turn changed."""
-        files = self._rows.setdefault(key, RowView()).open_files
-        files.symmetric_difference_update({path})
+    def toggle_part(self, key: RowKey, part: str) -> None:
+        """The user opened or closed a part of the row (a file's diff, a long diff shown whole)."""
+        self._rows.setdefault(key, RowView()).opened.symmetric_difference_update({part})
 
     def forget(self, keys: Iterable[RowKey]) -> None:
         for key in keys:
@@ -157,27 +158,35 @@ class RowViews:
         if "footer" in payload:
             footer = payload["footer"]
             files = self._decorations.files_changed(footer.get("messageId") or "")
-            values["footer"] = {
-                **footer,
-                "files": [{**file, "open": file.get("path") in view.open_files} for file in files],
-            }
+            values["footer"] = {**footer, "files": [_opened(file, view.opened) for file in files]}
         if "tools" in payload:
-            self._decorate_tools(row, payload, values)
+            self._decorate_tools(row, payload, values, view.opened)
         if row.kind == "thought":
             values["expanded"] = self.collapse.thought_expanded(row.key, bool(payload.get("streaming")))
         view.values = values
         return values
 
-    def _decorate_tools(self, row: Row, payload: Payload, values: dict[str, Any]) -> None:
+    def _decorate_tools(self, row: Row, payload: Payload, values: dict[str, Any], opened: set[str]) -> None:
         collapse = self.collapse
         values["tools"] = [
-            {**tool, "expanded": collapse.tool_expanded(tool["id"], tool["status"], tool["historical"])}
+            {
+                **tool,
+                "expanded": collapse.tool_expanded(tool["id"], tool["status"], tool["historical"]),
+                "wholeDiffs": [
+                    n for n in range(len(tool.get("diffs", ()))) if f"whole:{tool['id']}:{n}" in opened
+                ],
+            }
             for tool in payload["tools"]
         ]
         summary = payload["summary"]
         # a group stays open while its turn runs, and collapses (after the delay) once the turn ended
         status = "completed" if summary["finished"] and not summary.get("turnLive") else "running"
         values["expanded"] = collapse.tool_expanded(row.key, status, summary["historical"])
+
+
+def _opened(file: dict[str, Any], opened: set[str]) -> dict[str, Any]:
+    path = file.get("path")
+    return {**file, "open": f"file:{path}" in opened, "whole": f"whole:{path}" in opened}
 
 
 Model = TypeVar("Model", BlockListModel, KeyedListModel)

@@ -237,9 +237,9 @@ class TimelineModel(QAbstractListModel):
             self.refresh_items([row.key])
 
     @Slot(int, str)
-    def toggleFile(self, view_index: int, path: str) -> None:
-        """The user opened or closed the diff of a file the turn at `view_index` changed."""
+    def togglePart(self, view_index: int, part: str) -> None:
+        """The user opened or closed a part of the row at `view_index` (row_views.py names them)."""
         row = self.row_at(view_index)
         if row is not None:
-            self.views.toggle_file(row.key, path)
+            self.views.toggle_part(row.key, part)
             self.refresh_items([row.key])
