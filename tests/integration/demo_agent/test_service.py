@@ -1,5 +1,9 @@
 """The demo agent end to end through ClawQt's own chat service: initialize, new, the streamed showcase
-(with the terminal `_meta` convention the service opts into), permission, cancel, load and list."""
+(with the terminal `_meta` convention the service opts into), permission, cancel, load and list.
+
+The start is the real child (`clawqt demo-agent`, as the app runs it); the turns are served in the
+test's own process (tests/agents/in_process.py: the same transport, JSON-RPC, session machine and SDK
+between two pipes), where a child process would add only its start."""
 
 from __future__ import annotations
 
@@ -8,12 +12,21 @@ from pathlib import Path
 
 import pytest
 
+from tests.agents.in_process import demo_agent_launcher, in_process_command
 from tests.conftest import demo_agent_argv
 
 
 @pytest.fixture(autouse=True)
 def fast_demo(monkeypatch):
     monkeypatch.setenv("CLAWQT_DEMO_DELAY_MS", "0")
+
+
+@pytest.fixture
+def in_process(make_service, tmp_path):
+    """`in_process()` -> (service, envelopes) on the demo agent served in this process; every one
+    keeps its sessions in the same store, as one user's demo agent does."""
+    launch = demo_agent_launcher(tmp_path / "demo-store")
+    return lambda: make_service(in_process_command().argv, launch=launch)
 
 
 async def _showcase(service, envelopes, answer: str):
@@ -44,8 +57,8 @@ async def test_demo_initialize_and_new_session(make_service):
     )
 
 
-async def test_demo_showcase_streams_every_kind_of_update(make_service, tmp_path):
-    service, envelopes = make_service(demo_agent_argv())
+async def test_demo_showcase_streams_every_kind_of_update(in_process, tmp_path):
+    service, envelopes = in_process()
     session, result = await _showcase(service, envelopes, "allow_once")
     assert result.stop_reason == "end_turn"
     kinds = {e.notification["update"]["sessionUpdate"] for e in envelopes.updates()}
@@ -85,8 +98,8 @@ async def test_demo_showcase_streams_every_kind_of_update(make_service, tmp_path
     assert all(e.session_key == session.session_key and not e.historical for e in turn)
 
 
-async def test_demo_permission_rejected_fails_the_edit(make_service):
-    service, envelopes = make_service(demo_agent_argv())
+async def test_demo_permission_rejected_fails_the_edit(in_process):
+    service, envelopes = in_process()
     _, result = await _showcase(service, envelopes, "reject_once")
     assert result.stop_reason == "end_turn"
     edit_id = next(
@@ -102,8 +115,8 @@ async def test_demo_permission_rejected_fails_the_edit(make_service):
     assert statuses[-1] == "failed"
 
 
-async def test_demo_cancel_mid_stream(make_service):
-    service, envelopes = make_service(demo_agent_argv())
+async def test_demo_cancel_mid_stream(in_process):
+    service, envelopes = in_process()
     session = await service.new_session()
     running = asyncio.create_task(service.prompt(session.session_key, "something slow please"))
     await envelopes.wait_for(lambda log: len(log.updates("agent_message_chunk")) >= 3)
@@ -113,13 +126,13 @@ async def test_demo_cancel_mid_stream(make_service):
     assert envelopes.text()
 
 
-async def test_demo_load_replays_history_and_list_shows_titles(make_service):
-    service, _envelopes = make_service(demo_agent_argv())
+async def test_demo_load_replays_history_and_list_shows_titles(in_process):
+    service, _envelopes = in_process()
     session = await service.new_session()
     await service.prompt(session.session_key, "/echo remember me")
     await service.shutdown()
 
-    fresh, _ = make_service(demo_agent_argv())
+    fresh, _ = in_process()
     page = await fresh.list_sessions()
     listed = {s.session_key: s for s in page.sessions}
     assert session.session_key in listed and listed[session.session_key].title
