@@ -6,6 +6,8 @@ process left after shutdown."""
 from __future__ import annotations
 
 import asyncio
+import os
+import select
 import time
 
 import pytest
@@ -13,6 +15,7 @@ import pytest
 from app.main.terminals.client import ClientTerminals, TerminalError
 from app.main.terminals.pty import spawn_pty, spawn_threaded_posix
 from tests.conftest import process_alive
+from tests.waits import until
 
 BACKENDS = pytest.mark.parametrize("spawn", [spawn_pty, spawn_threaded_posix], ids=["posix", "threaded"])
 
@@ -49,10 +52,7 @@ async def test_byte_limit_keeps_the_tail_at_a_character_boundary(spawn, tmp_path
 async def test_kill_keeps_the_output_and_reports_the_signal(spawn, tmp_path):
     terminals = ClientTerminals(spawn=spawn)
     tid = terminals.create("s", str(tmp_path), "bash", ["-c", "echo started; sleep 30"])
-    deadline = time.monotonic() + 10
-    while "started" not in terminals.output("s", tid)["output"]:
-        assert time.monotonic() < deadline
-        await asyncio.sleep(0.02)  # the poll's interval
+    await until(lambda: "started" in terminals.output("s", tid)["output"])
     terminals.kill("s", tid)
     status = await asyncio.wait_for(terminals.wait_for_exit("s", tid), 10)
     assert status == {"exitCode": None, "signal": "SIGKILL"}
@@ -69,10 +69,7 @@ async def test_shutdown_leaves_no_process(spawn, tmp_path):
     pids = [_pid(terminals, tid) for tid in ids]
     assert all(process_alive(pid) for pid in pids)
     terminals.shutdown()
-    deadline = time.monotonic() + 10
-    while any(process_alive(pid) for pid in pids):
-        assert time.monotonic() < deadline, "a terminal outlived the app"
-        await asyncio.sleep(0.05)  # the poll's interval
+    await until(lambda: not any(process_alive(pid) for pid in pids), 30)  # none outlives the app
     assert len(terminals) == 0
 
 
@@ -85,28 +82,39 @@ async def test_a_missing_pty_library_is_a_clear_error(tmp_path):
         terminals.create("s", str(tmp_path), "bash", ["-c", "true"])
 
 
+TRAPPED = ["bash", "-c", "trap '' HUP INT TERM; echo trapped; sleep 300"]  # says when its traps are set
+
+
+def _shown(pty, text: bytes, timeout: float = 30.0) -> None:
+    """Read the terminal until `text` appears (the shell got that far); a hang fails, not a slow start."""
+    seen, deadline = b"", time.monotonic() + timeout
+    while text not in seen:
+        left = deadline - time.monotonic()
+        assert left > 0, f"{text!r} never shown; seen {seen!r}"
+        if select.select([pty.proc.fd], [], [], left)[0]:
+            seen += os.read(pty.proc.fd, 4096)
+
+
 def test_closing_a_running_terminal_never_raises_and_ends_it(tmp_path):
     """ptyprocess's own close() gives a killed child no time to die and then raises "Could not
     terminate the child": quitting with terminals open failed now and then."""
-    ptys = [
-        spawn_pty(["bash", "-c", "trap '' HUP INT TERM; sleep 300"], str(tmp_path), {}, (24, 80))
-        for _ in range(12)
-    ]
-    time.sleep(0.3)  # the traps are set
+    ptys = [spawn_pty(TRAPPED, str(tmp_path), {}, (24, 80)) for _ in range(12)]
+    for pty in ptys:
+        _shown(pty, b"trapped")
     for pty in ptys:
         pty.kill()
         pty.close()  # must not raise
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + 30  # a ceiling only a hang reaches
     while any(process_alive(pty.pid) for pty in ptys) and time.monotonic() < deadline:
         time.sleep(0.05)  # the poll's interval
     assert not any(process_alive(pty.pid) for pty in ptys)
 
 
 def test_closing_without_a_kill_ends_a_child_that_ignores_hangups(tmp_path):
-    pty = spawn_pty(["bash", "-c", "trap '' HUP INT TERM; sleep 300"], str(tmp_path), {}, (24, 80))
-    time.sleep(0.3)  # bash has set its traps before the close
+    pty = spawn_pty(TRAPPED, str(tmp_path), {}, (24, 80))
+    _shown(pty, b"trapped")  # bash has set its traps before the close
     pty.close()
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + 30  # a ceiling only a hang reaches
     while process_alive(pty.pid) and time.monotonic() < deadline:
         time.sleep(0.05)  # the poll's interval
     assert not process_alive(pty.pid)

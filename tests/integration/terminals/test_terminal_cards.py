@@ -11,6 +11,7 @@ import time
 from app.renderer.timeline.pipeline import HeadlessPipeline
 from app.renderer.timeline.terminal_screen import render_screen
 from tests.conftest import process_alive, scripted_agent_argv
+from tests.waits import until
 
 
 async def _turn(make_service, prompt: str):
@@ -27,12 +28,12 @@ def _tool(timeline, tool_call_id: str):
 
 async def _held_pid(pidfile) -> int:
     """A terminal's shell pid once its `echo $$ > FILE` has written it: the file exists, empty, before."""
-    deadline = time.monotonic() + 5
-    while time.monotonic() < deadline:
-        if pidfile.exists() and (text := pidfile.read_text()).endswith("\n"):
-            return int(text)
-        await asyncio.sleep(0.05)  # the poll's interval
-    raise AssertionError(f"the held terminal never wrote its pid to {pidfile}")
+
+    def written() -> str:
+        text = pidfile.read_text() if pidfile.exists() else ""
+        return text if text.endswith("\n") else ""
+
+    return int(await until(written, 30, seen=lambda: f"nothing whole in {pidfile}"))
 
 
 async def test_full_output_once_at_the_end_like_claude_agent_acp(make_service):
@@ -99,10 +100,7 @@ async def test_client_terminals_end_when_the_app_quits(make_service, tmp_path):
     pid = await _held_pid(tmp_path / "held.pid")
     assert process_alive(pid) and len(service.terminals) == 1
     await service.shutdown()
-    deadline = time.monotonic() + 5
-    while process_alive(pid) and time.monotonic() < deadline:
-        time.sleep(0.05)  # the poll's interval
-    assert not process_alive(pid)
+    await until(lambda: not process_alive(pid), 30)
 
 
 async def test_client_terminals_end_when_their_session_closes(make_service, tmp_path):
@@ -110,10 +108,8 @@ async def test_client_terminals_end_when_their_session_closes(make_service, tmp_
     pid = await _held_pid(tmp_path / "held.pid")
     assert process_alive(pid)
     await service.close_session(timeline.session_key)
-    deadline = time.monotonic() + 5
-    while process_alive(pid) and time.monotonic() < deadline:
-        time.sleep(0.05)  # the poll's interval
-    assert not process_alive(pid) and len(service.terminals) == 0
+    await until(lambda: not process_alive(pid), 30)
+    assert len(service.terminals) == 0
 
 
 async def test_the_demo_agent_exercises_deltas_v2_and_a_client_terminal(make_service, monkeypatch):
@@ -157,13 +153,10 @@ async def test_a_stopped_turn_s_terminal_left_running_is_killed_after_a_grace_ou
     stopped_at = time.monotonic()
     assert (await running).stop_reason == "cancelled"
     assert process_alive(pid)  # the agent gets its grace first
-    while process_alive(pid) and time.monotonic() - stopped_at < STOP_GRACE_S + 5:
-        await asyncio.sleep(0.05)  # the poll's interval
-    assert not process_alive(pid)
+    await until(lambda: not process_alive(pid), STOP_GRACE_S + 30)
     assert time.monotonic() - stopped_at >= STOP_GRACE_S - 0.1
     terminal = _tool(timeline, "t-stop").terminal
-    while not terminal.exited:
-        await asyncio.sleep(0.05)  # the poll's interval
+    await until(lambda: terminal.exited, 30)
     assert (terminal.signal, terminal.note) == ("SIGKILL", "killed after Stop")
     assert "started" in render_screen(terminal.output)
 
