@@ -54,9 +54,10 @@ def host(tmp_path: Path):
 
 
 def test_the_host_has_every_part_of_the_host_api(host):
-    assert set(_members(host_api.HostApi)) == set(PARTS)
+    assert set(_members(host_api.HostApi)) == set(PARTS) | {"shutdown"}  # the parts, and the one end
     for part in PARTS:
         assert getattr(host, part) is not None, part
+    assert inspect.iscoroutinefunction(type(host).shutdown) and _parameters(type(host).shutdown) == []
 
 
 @pytest.mark.parametrize("part", sorted(PARTS))
