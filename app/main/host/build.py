@@ -15,7 +15,7 @@ from app.main.agents.command import resolve_agent_command
 from app.main.agents.profiles import AgentProfile, agent_profiles
 from app.main.core import paths
 from app.main.core.problems import LocalProblems
-from app.main.host.make import Host, make_host
+from app.main.host.make import Host, hub_parts, make_host
 from app.main.sessions.hub import AgentHub
 from app.main.sessions.service import ChatService
 from app.main.stores.agent_settings import AgentSettings
@@ -72,7 +72,8 @@ def build_host(launch: Launch) -> tuple[Host, TraceRecorder | None]:
         )
 
     # an agent chosen with --agent is the one this run starts with; else the one used last
-    hub = AgentHub(profiles, make_service, first=first if command.source == "flag" else None)
+    parts = hub_parts(problems=problems, terminal_tools_port=config.terminal_tools_port)
+    hub = AgentHub(profiles, make_service, first=first if command.source == "flag" else None, **parts)
     settings = SettingsFile(
         config.path,
         config.appearance,
@@ -82,11 +83,5 @@ def build_host(launch: Launch) -> tuple[Host, TraceRecorder | None]:
         on_folders=lambda folders: hub.set_additional_directories([*folders, *flag_folders]),
     )
     agent_settings = AgentSettings(settings, config.agents, hub.choice_names, on_added=hub.add_profile)
-    host = make_host(
-        hub,
-        problems=problems,
-        terminal_tools_port=config.terminal_tools_port,
-        settings=settings,
-        agent_settings=agent_settings,
-    )
+    host = make_host(hub, problems=problems, settings=settings, agent_settings=agent_settings)
     return host, recorder

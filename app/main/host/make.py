@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
+from app.contract.local_stores import StringStore
 from app.main.core import paths
 from app.main.core.problems import LocalProblems
 from app.main.desktop.notifications import DesktopNotifications
@@ -21,6 +22,7 @@ from app.main.host.parts import InspectorOfCurrent, SignInOfShown
 from app.main.participation.access import TerminalAccess
 from app.main.participation.service import TerminalParticipation
 from app.main.proposals.service import ProposalService
+from app.main.sessions.extras import HubPorts, ShareMaker
 from app.main.sessions.hub import AgentHub
 from app.main.sessions.service import ChatService
 from app.main.stores.agent_settings import AgentSettings
@@ -57,35 +59,75 @@ class Host:
         await self.terminals.shutdown()
 
 
+class HubParts(TypedDict):
+    share: ShareMaker
+    remembered: StringStore
+
+
+@dataclass(frozen=True)
+class AgentsShare:
+    """What every agent of the host's hub shares (a `SharedParts`): the user's terminals, the
+    terminal-action proposals and the terminal participation whose tools reach both."""
+
+    terminals: UserTerminals
+    proposals: ProposalService
+    participation: TerminalParticipation
+
+
+def hub_parts(
+    data_dir: Path | None = None,
+    problems: LocalProblems | None = None,
+    terminal_tools_port: int | None = None,
+) -> HubParts:
+    """What an `AgentHub` is made with to be a host's (`AgentHub(..., **hub_parts(...))`): the memory
+    of the chats' agents in the data folder, and the parts every agent shares, which the hub makes as
+    it is made (each built on what it may ask of the hub, `HubPorts`)."""
+
+    def share(ports: HubPorts) -> AgentsShare:
+        terminals = UserTerminals(ports.workspace, ports.session_workspace)
+        proposals = ProposalService(terminals, ports.emit, ports.turn_is_current)
+        participation = TerminalParticipation(
+            terminals,
+            ports.label_of,  # the agent of the chat whose tools act, on the panel's banner
+            data_dir if data_dir is not None else paths.data_dir(),
+            configured_port=terminal_tools_port,
+            proposals=proposals,  # the tool door to the same proposal pipeline
+        )
+        return AgentsShare(terminals, proposals, participation)
+
+    problems = LocalProblems() if problems is None else problems
+    return HubParts(
+        share=share,
+        remembered=JsonStringMap("chat-agents.json", data_dir, problems, "the agents of your chats"),
+    )
+
+
 def make_host(
-    service: ChatService | AgentHub,
+    agents: ChatService | AgentHub,
     data_dir: Path | None = None,
     problems: LocalProblems | None = None,
     terminal_tools_port: int | None = None,
     settings: SettingsFile | None = None,
     agent_settings: AgentSettings | None = None,
 ) -> Host:
-    """Everything around the agents' chat services (one service alone is one agent); `data_dir`
-    overrides where the local stores live; `problems` holds what was wrong with the user's files
-    before (the config), the stores add theirs."""
+    """Everything around the agents' chat services: one service alone is one agent (its hub made
+    here), a hub of several is made with `hub_parts` by the caller; `data_dir` overrides where the
+    local stores live; `problems` holds what was wrong with the user's files before (the config), the
+    stores add theirs."""
     problems = LocalProblems() if problems is None else problems
-    hub = service if isinstance(service, AgentHub) else AgentHub.single(service)
+    if isinstance(agents, AgentHub):
+        hub = agents
+    else:
+        hub = AgentHub.single(agents, **hub_parts(data_dir, problems, terminal_tools_port))
+    shared = hub.shared
+    if not isinstance(shared, AgentsShare):
+        raise ValueError("the agent hub has no shared parts: make it with hub_parts()")
     stores = LocalStores(data_dir, problems)
-    hub.remember_in(JsonStringMap("chat-agents.json", data_dir, problems, "the agents of your chats"))
-    first = hub.current_service  # made now (its child starts later): its folder is the default one
-    terminals = UserTerminals(first.default_cwd, hub.session_workspace)
-    proposals = ProposalService(terminals, hub.emit, hub.turn_is_current)
-    participation = TerminalParticipation(
-        terminals,
-        hub.label_of,  # the agent of the chat whose tools act, on the panel's banner
-        data_dir if data_dir is not None else paths.data_dir(),
-        configured_port=terminal_tools_port,
-        proposals=proposals,  # the tool door to the same proposal pipeline
-    )
+    first = hub.current_service  # its folder is the terminals' root; its command the access bar's
     settings = settings if settings is not None else SettingsFile(paths.config_file())
     if agent_settings is None:
         agent_settings = AgentSettings(settings, offered=hub.choice_names, on_added=hub.add_profile)
-    hub.attach(participation, proposals)  # the one late binding: the hub was built before them
+    terminals, proposals, participation = shared.terminals, shared.proposals, shared.participation
     return Host(
         sessions=hub,
         files=hub.files,

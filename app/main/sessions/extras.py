@@ -1,15 +1,20 @@
-"""What a chat service asks of the two parts every agent shares, set by `make_host`: the terminal access
+"""What a chat service asks of the two parts every agent shares: the terminal access
 (`participation/service.py`: the MCP servers a session is opened with, the hidden context of each of
 the user's messages) and the terminal-action proposals (`proposals.py`: a channel per prompt, the
-silent permission answer for the proposal CLI). Each chat service works without them (None)."""
+silent permission answer for the proposal CLI). Each chat service works without them (None).
+
+The agent hub makes them while it is made (`ShareMaker`, given by `make_host`), handing them what they
+may ask of it (`HubPorts`): they build on the hub and the hub on them, so neither is bound to the
+other after it was made."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Coroutine, Iterable
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from app.contract.acp import SessionParams
-from app.contract.envelopes import AgentInfo
+from app.contract.envelopes import AgentInfo, Envelope
 from app.contract.hidden_context import wrap as wrap_hidden
 
 
@@ -59,6 +64,29 @@ class SharedProposals(ProposalsExtras, Protocol):
 
     def agent_gone(self, session_keys: Iterable[str] | None = None) -> None: ...
 
+
+@dataclass(frozen=True)
+class HubPorts:
+    """What the shared parts may ask of the agent hub."""
+
+    workspace: str  # the first agent's folder: the user's terminals never start outside it
+    emit: Callable[[Envelope], None]  # to every view, as the hub's own envelopes
+    label_of: Callable[[str], str]  # the name of a chat's agent
+    session_workspace: Callable[[str, int], str | None]  # a chat's folder while open at a generation
+    turn_is_current: Callable[[str, int, str], bool]  # whether a chat's turn is still the running one
+
+
+class SharedParts(Protocol):
+    """The parts every agent of a hub shares, made once for all of them."""
+
+    @property
+    def participation(self) -> SessionExtras: ...
+
+    @property
+    def proposals(self) -> SharedProposals: ...
+
+
+ShareMaker = Callable[[HubPorts], SharedParts]
 
 Spawn = Callable[[Coroutine[Any, Any, Any], str], None]
 

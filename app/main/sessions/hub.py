@@ -25,6 +25,7 @@ from app.main.core.background_tasks import BackgroundTasks
 from app.main.core.listeners import Listeners
 from app.main.openclaw.agents import service_targets
 from app.main.sessions.chat_memory import MODE, MODEL, ChatMemory, model_option
+from app.main.sessions.extras import HubPorts
 from app.main.sessions.hub_parts import AgentProposals, FilesByChat
 from app.main.sessions.idle import IDLE_STOP_S, IdleStops
 from app.main.sessions.listing import list_pages, listing_agents
@@ -32,7 +33,7 @@ from app.main.sessions.service import ChatService
 
 if TYPE_CHECKING:
     from app.contract.local_stores import StringStore
-    from app.main.sessions.extras import SessionExtras, SharedProposals
+    from app.main.sessions.extras import SharedParts, ShareMaker
 
 log = logging.getLogger(__name__)
 
@@ -52,7 +53,11 @@ class AgentHub:
         first: str | None = None,
         remembered: StringStore | None = None,
         idle_stop_s: float = IDLE_STOP_S,
+        share: ShareMaker | None = None,
+        default_cwd: str = "",
     ) -> None:
+        """`share` makes the parts every agent shares (`make_host`): made here, with the first agent's
+        service for their folder, so the hub is whole once made."""
         if not profiles:
             raise ValueError("an agent hub needs at least one agent")
         self.profiles: dict[str, AgentProfile] = {p.id: p for p in profiles}
@@ -66,40 +71,39 @@ class AgentHub:
         self._held: dict[str, dict[str, Envelope]] = {}  # agent id -> kind -> its last agent envelope
         self._background = BackgroundTasks("agent hub work")
         self._idle = IdleStops(self._services, lambda: self._current, self._background, idle_stop_s)
-        self.participation: SessionExtras | None = None
-        self.proposals: SharedProposals | None = None
-        self.default_cwd = ""
+        self.shared: SharedParts | None = None
+        self.default_cwd = default_cwd
         self._folders: list[str] | None = None  # set when Settings changed the extra folders
-        self._chosen_first = first in self.profiles
         chosen = first if first in self.profiles else self.memory.last_used()
         self._current = chosen or next(iter(self.profiles))
         self._last_used = self._current
+        if share is not None:
+            workspace = self._current_service.default_cwd  # made now; its child starts later
+            ports = HubPorts(
+                workspace, self.emit, self.label_of, self.session_workspace, self.turn_is_current
+            )
+            self.shared = share(ports)
+            for agent_id, service in self._services.items():
+                self._extras(agent_id, service)
 
     @classmethod
-    def single(cls, service: ChatService, remembered: StringStore | None = None) -> AgentHub:
+    def single(
+        cls, service: ChatService, remembered: StringStore | None = None, share: ShareMaker | None = None
+    ) -> AgentHub:
         """The hub around one existing chat service (tests, `clawqt smoke`): it is the only agent."""
         only = primary_profile(service.connection.command)
-        hub = cls([only], lambda _profile: service, remembered=remembered)
-        hub.default_cwd = service.default_cwd
-        return hub
-
-    def attach(self, participation: SessionExtras | None, proposals: SharedProposals | None) -> None:
-        """The terminal access and proposals every agent shares (`make_host`)."""
-        self.participation, self.proposals = participation, proposals
-        for agent_id, service in self._services.items():
-            self._extras(agent_id, service)
-
-    def remember_in(self, store: StringStore) -> None:
-        """Where the chats' agents and the user's choices per agent are kept; before any agent was
-        used, the one used last becomes the first."""
-        self.memory.store = store
-        if not self._chosen_first and not self._services:
-            self._current = self._last_used = self.memory.last_used() or self._current
+        return cls(
+            [only],
+            lambda _profile: service,
+            remembered=remembered,
+            share=share,
+            default_cwd=service.default_cwd,
+        )
 
     def _extras(self, agent_id: str, service: ChatService) -> None:
-        service.participation = self.participation
-        if self.proposals is not None:
-            service.proposals = AgentProposals(self.proposals, lambda: self._keys_of(agent_id))
+        if self.shared is not None:
+            service.participation = self.shared.participation
+            service.proposals = AgentProposals(self.shared.proposals, lambda: self._keys_of(agent_id))
 
     def set_additional_directories(self, folders: list[str]) -> None:
         """The extra folders every agent may use, changed in Settings: applied to each agent's service
@@ -265,8 +269,8 @@ class AgentHub:
     async def start(self) -> AgentInfo:
         """The first agent (the one used last, or the first offered) starts; the others wait for a
         chat that needs them."""
-        if self.proposals is not None:
-            self._background.spawn(self.proposals.start(), "proposals")
+        if self.shared is not None:
+            self._background.spawn(self.shared.proposals.start(), "proposals")
         return await self._current_service.start()
 
     async def shutdown(self) -> None:
@@ -279,10 +283,9 @@ class AgentHub:
         for result in results:
             if isinstance(result, BaseException):
                 log.error("an agent did not shut down cleanly", exc_info=result)
-        if self.participation is not None:
-            await self.participation.stop()
-        if self.proposals is not None:
-            await self.proposals.stop()
+        if self.shared is not None:
+            await self.shared.participation.stop()
+            await self.shared.proposals.stop()
 
     async def load_session(self, session_key: str, cwd: str | None = None) -> LoadResult:
         return await self._opened(session_key, self.service_of(session_key).load_session(session_key, cwd))

@@ -30,9 +30,8 @@ def _hub(tmp_path: Path, idle_stop_s: float = 600.0, first: str | None = None) -
     def make(profile: AgentProfile) -> ChatService:
         return ChatService(profile.command(), cwd=str(tmp_path), log_path=tmp_path / f"{profile.id}.log")
 
-    hub = AgentHub([SCRIPTED, DEMO], make, first=first, idle_stop_s=idle_stop_s)
-    hub.remember_in(JsonStringMap("chat-agents.json", tmp_path / "data"))
-    return hub
+    remembered = JsonStringMap("chat-agents.json", tmp_path / "data")
+    return AgentHub([SCRIPTED, DEMO], make, first=first, idle_stop_s=idle_stop_s, remembered=remembered)
 
 
 def _text(updates: list[Any] | tuple[Any, ...]) -> str:
@@ -261,9 +260,8 @@ async def test_a_chat_with_an_agent_not_running_is_listed_under_it_and_opens_by_
         return ChatService(profile.command(), cwd=str(tmp_path), log_path=tmp_path / f"{profile.id}.log")
 
     def hub() -> AgentHub:
-        made = AgentHub([SCRIPTED, demo], make, first="scripted")
-        made.remember_in(JsonStringMap("chat-agents.json", tmp_path / "data"))
-        return made
+        remembered = JsonStringMap("chat-agents.json", tmp_path / "data")
+        return AgentHub([SCRIPTED, demo], make, first="scripted", remembered=remembered)
 
     first = hub()
     try:

@@ -12,7 +12,7 @@ from PySide6.QtCore import QObject, Qt
 
 from app.main.agents.profiles import AgentProfile
 from app.main.host.build import Launch, build_host
-from app.main.host.make import make_host
+from app.main.host.make import hub_parts, make_host
 from app.main.sessions.hub import AgentHub
 from app.main.sessions.service import ChatService
 from tests.conftest import demo_agent_argv, process_group_gone, scripted_agent_argv
@@ -29,7 +29,7 @@ def hub_of(tmp_path: Path, *profiles: AgentProfile) -> AgentHub:
     def make(profile: AgentProfile) -> ChatService:
         return ChatService(profile.command(), cwd=str(tmp_path), log_path=tmp_path / f"{profile.id}.log")
 
-    return AgentHub(list(profiles), make)
+    return AgentHub(list(profiles), make, **hub_parts(tmp_path / "data"))
 
 
 def _two_agents(tmp_path: Path) -> AgentHub:

@@ -6,13 +6,15 @@ user reaches that call)."""
 from __future__ import annotations
 
 import inspect
+import os
 from pathlib import Path
 
 import pytest
 
 from app.contract import host_api, local_stores, terminal_hosts
 from app.main.agents.command import AgentCommand
-from app.main.host.make import make_host
+from app.main.host.make import AgentsShare, hub_parts, make_host
+from app.main.sessions.hub import AgentHub
 from app.main.sessions.service import ChatService
 from tests.conftest import scripted_agent_argv
 
@@ -97,3 +99,22 @@ def test_every_local_store_has_the_calls_of_its_kind(host, name, protocol):
     store = getattr(host.stores, name)
     for call, declared in _members(protocol).items():
         assert _parameters(getattr(type(store), call)) == _parameters(declared), f"{name}.{call}"
+
+
+def test_the_hub_is_made_whole_with_what_every_agent_shares(tmp_path):
+    """Nothing is bound after it was made: the hub makes the parts every agent shares while it is
+    made, its first agent's service has them at once, the host takes those same parts, and a hub made
+    without them is refused by name."""
+    service = ChatService(AgentCommand(scripted_agent_argv(), "flag", "test"), cwd=str(tmp_path))
+    hub = AgentHub.single(service, **hub_parts(tmp_path / "data"))
+    shared = hub.shared
+    assert isinstance(shared, AgentsShare) and service.participation is shared.participation
+    assert service.proposals is not None
+    assert shared.terminals.workspace_root == os.path.realpath(service.default_cwd)
+    host = make_host(hub)
+    assert host.terminals is shared.terminals and host.proposals is shared.proposals
+    bare = AgentHub.single(
+        ChatService(AgentCommand(scripted_agent_argv(), "flag", "test"), cwd=str(tmp_path))
+    )
+    with pytest.raises(ValueError, match="hub_parts"):
+        make_host(bare)
