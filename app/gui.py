@@ -49,6 +49,9 @@ def color_scheme(saved: str = "system") -> str:
     return os.environ.get("CLAWQT_COLOR_SCHEME", "").strip().lower() or saved
 
 
+RENDER_SETTLE_S = 0.1  # a frame on its way when the window is hidden ends within it
+
+
 class Window:
     """Owns the QML engine and the chat objects of one window, built on the host API it is given."""
 
@@ -116,10 +119,17 @@ class Window:
     async def close(self) -> None:
         """Hide and destroy the window while the event loop still runs. A threaded render loop (Qt's
         default on GPU desktops) waits for its render thread when a window is destroyed; left to the
-        interpreter's exit, where no event loop runs any more, that wait never ends."""
+        interpreter's exit, where no event loop runs any more, that wait never ends. That thread emits
+        `frameSwapped`, whose Python slot needs the interpreter: a frame still on its way when the
+        window is destroyed (the GUI thread holding the interpreter while it waits for that thread)
+        hung a quit now and then. So the window is hidden (no frame starts after), the loop runs while a
+        frame on its way ends, and the slot is let go before the window is."""
         from PySide6.QtCore import QCoreApplication, QEvent
 
         self.root.hide()
+        await asyncio.sleep(RENDER_SETTLE_S)  # the loop runs (the interpreter free) while a frame ends
+        with contextlib.suppress(RuntimeError):  # already let go (a window closed twice)
+            self.root.frameSwapped.disconnect(self.objects.after_frame)
         self.engine.deleteLater()
         QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
         await asyncio.sleep(0)
