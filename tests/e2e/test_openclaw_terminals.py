@@ -60,7 +60,7 @@ async def connected_chat(ui, gateway: Gateway) -> Chat:
     assert window.host.terminal_access.state().delivery == "connected"
     # the scratch install's own command wrote the scratch gateway's config...
     entry = json.loads(gateway.config_path.read_text())["mcp"]["servers"][SERVER_ENTRY]
-    participation = window.host.sessions.participation
+    participation = window.host.sessions.shared.participation
     assert entry["url"] == participation.url and entry["url"].startswith("http://127.0.0.1:")
     assert entry["transport"] == "streamable-http"
     assert entry["headers"] == {"Authorization": f"Bearer {participation.install_secret}"}
@@ -131,7 +131,7 @@ def test_openclaw_reads_what_the_user_typed_and_types_a_command_that_runs(ui, sh
         # ...and OpenClaw sent the install secret configured with it: the server takes no call without
         assert (
             await asyncio.get_running_loop().run_in_executor(
-                None, unauthenticated_status, chat.host.sessions.participation.url
+                None, unauthenticated_status, chat.host.sessions.shared.participation.url
             )
             == 401
         )
