@@ -13,16 +13,22 @@ def _footer_files(ui, window) -> list[dict]:
     ]
 
 
+async def _agent_rewrote_notes(ui):
+    """A window whose agent read notes.txt, then wrote it with a second line."""
+    window = await ui.open(scripted_agent_argv())
+    await ui.type_and_send(window, "fs-read notes.txt")
+    await ui.until(lambda: not window.objects.session.busy)
+    await ui.type_and_send(window, "fs-write notes.txt first line\\nsecond line\\n")
+    await ui.until(lambda: not window.objects.session.busy)
+    return window
+
+
 def test_a_write_shows_as_files_changed_with_a_diff_and_reverts(ui):
     (ui.tmp_path / "notes.txt").write_text("first line\n")
 
     async def scenario():
-        window = await ui.open(scripted_agent_argv())
+        window = await _agent_rewrote_notes(ui)
         objects = window.objects
-        await ui.type_and_send(window, "fs-read notes.txt")
-        await ui.until(lambda: not objects.session.busy)
-        await ui.type_and_send(window, "fs-write notes.txt first line\\nsecond line\\n")
-        await ui.until(lambda: not objects.session.busy)
         assert (ui.tmp_path / "notes.txt").read_text() == "first line\nsecond line\n"
         await ui.shown(window, "filesChanged")
         [changed] = await ui.until(lambda: _footer_files(ui, window))
@@ -60,12 +66,8 @@ def test_a_files_diff_opened_stays_open_when_its_row_is_scrolled_away_and_back(u
     (ui.tmp_path / "notes.txt").write_text("first line\n")
 
     async def scenario():
-        window = await ui.open(scripted_agent_argv())
+        window = await _agent_rewrote_notes(ui)
         objects = window.objects
-        await ui.type_and_send(window, "fs-read notes.txt")
-        await ui.until(lambda: not objects.session.busy)
-        await ui.type_and_send(window, "fs-write notes.txt first line\\nsecond line\\n")
-        await ui.until(lambda: not objects.session.busy)
         await ui.until(lambda: _footer_files(ui, window))
         ui.item(window, "fileDiffToggle").clicked.emit()
         await ui.shown(window, "diffBody")
