@@ -32,9 +32,10 @@ def qml_dir() -> Path:
     return resources_dir() / "qml"
 
 
-# One Quick Controls style on every system (the default would be each platform's native style, which
-# Theme's colours do not reach): buttons, combo boxes, menus and fields look like one app everywhere.
-CONTROLS_STYLE = "Fusion"
+# The app's own Quick Controls style (resources/qml/style/ClawQt, built on Basic; the default would be
+# each platform's native style, which Theme's tokens do not reach): buttons, combo boxes, menus and
+# fields look like one app everywhere, drawn from Theme.qml.
+CONTROLS_STYLE = "ClawQt"
 
 
 def reduced_motion(saved: bool = False) -> bool:
@@ -92,6 +93,7 @@ class Window:
         self.engine.addImageProvider(IMAGE_PROVIDER, MemoryImages(self.objects.attachments.image))
         self.engine.addImageProvider(THUMBNAIL_PROVIDER, MemoryImages(self.objects.composer_files.thumbnail))
         self.engine.addImportPath(str(qml))
+        self.engine.addImportPath(str(qml / "style"))  # where QQuickStyle finds CONTROLS_STYLE
         self.engine.load(QUrl.fromLocalFile(str(qml / "Main.qml")))
         roots = self.engine.rootObjects()
         if not roots:

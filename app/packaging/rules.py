@@ -111,9 +111,9 @@ _DROPPED_QML = (
     "QtNetwork/",
     "QtCore/",
 )
-# Quick Controls styles: Fusion (the one style ClawQt uses on every system, app/gui.py CONTROLS_STYLE),
-# Basic (what every style falls back to) and their shared impl
-_KEPT_STYLES = {"Basic", "Fusion", "impl"}
+# Quick Controls styles: Basic (what the app's own style, resources/qml/style/ClawQt, is built on and
+# falls back to) and its shared impl
+_KEPT_STYLES = {"Basic", "impl"}
 # Qt plugin folders the app never loads (it is no Designer, SQL, printing or Wayland compositor host)
 _DROPPED_PLUGINS = (
     "designer/",

@@ -14,9 +14,9 @@ ApplicationWindow {
     height: 780
     visible: false  // shown by Python where the user left it (view_memory.py)
     title: "ClawQt \u2014 " + sessionHeader.title
-    color: Theme.window
+    color: Theme.canvas
     // the controls take the theme's colours too (a forced dark scheme must not leave light buttons)
-    palette.window: Theme.window
+    palette.window: Theme.canvas
     palette.windowText: Theme.text
     palette.base: Theme.surface
     palette.alternateBase: Theme.sidebar
@@ -38,9 +38,9 @@ ApplicationWindow {
     palette.mid: Theme.border
     palette.light: Theme.controlLight
     palette.dark: Theme.controlDark
-    palette.disabled.buttonText: Theme.disabledText
-    palette.disabled.text: Theme.disabledText
-    palette.disabled.windowText: Theme.disabledText
+    palette.disabled.buttonText: Theme.disabled
+    palette.disabled.text: Theme.disabled
+    palette.disabled.windowText: Theme.disabled
 
     header: HeaderBar {
         id: headerBar
@@ -92,7 +92,7 @@ ApplicationWindow {
                     visible: session.readOnly
                     Layout.fillWidth: true
                     implicitHeight: traceRow.implicitHeight + Theme.spaceSmall * 2
-                    color: Theme.noticeSurface
+                    color: Theme.warningSubtle
                     Accessible.role: Accessible.AlertMessage
                     Accessible.name: "A replayed trace, read-only: " + traceView.name
                     RowLayout {
@@ -140,7 +140,7 @@ ApplicationWindow {
                     visible: notices.notice.length > 0
                     Layout.fillWidth: true
                     implicitHeight: noticeRow.implicitHeight + Theme.pad
-                    color: Theme.noticeSurface
+                    color: Theme.warningSubtle
                     ColumnLayout {
                         id: noticeRow
                         x: Theme.pad; y: Theme.spaceSmall
@@ -166,7 +166,7 @@ ApplicationWindow {
                             readOnly: true; selectByMouse: true
                             textFormat: TextEdit.PlainText
                             wrapMode: TextEdit.WrapAnywhere
-                            font.family: Theme.mono; font.pixelSize: Theme.fontTiny
+                            font.family: Theme.mono; font.features: Theme.codeFeatures; font.pixelSize: Theme.fontCaption
                             color: Theme.muted
                         }
                     }
@@ -205,7 +205,6 @@ ApplicationWindow {
         anchors.centerIn: parent
         width: Math.min(560, window.width - 2 * Theme.spaceHuge)
         modal: true
-        background: Elevated {}
         title: "Open this link?"
         onRejected: conversation.cancelLink()
         onAccepted: conversation.confirmLink()
@@ -227,7 +226,7 @@ ApplicationWindow {
                 textFormat: TextEdit.PlainText
                 readOnly: true; selectByMouse: true
                 wrapMode: TextEdit.WrapAnywhere
-                font.family: Theme.mono; font.pixelSize: Theme.fontSmall
+                font.family: Theme.mono; font.features: Theme.codeFeatures; font.pixelSize: Theme.fontSmall
                 color: Theme.text
                 Layout.fillWidth: true
             }

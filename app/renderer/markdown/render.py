@@ -104,10 +104,23 @@ LIGHT_PROSE = ProseColours(rule="#d0d7de")
 DARK_PROSE = ProseColours(rule="#4a5059")
 
 
+# The prose type scale (harness/reference/design-system.md): a reading leading of 22 on 14, a paragraph's
+# space after it, headings a step or two above the body instead of Qt's double size. Sizes are Qt's
+# steps relative to the text's own font (x-large is 1.5 times it, large 1.2), so they follow the text
+# size setting; Qt's rich text reads no `em` or percentage font size. Kept out of the blocks (they are
+# merged and compared): a view that shows prose puts it first (TextBlocks.qml via `app.proseStyle`).
+PROSE_STYLE = (
+    "<style>p, li { line-height: 157% } p { margin-top: 0; margin-bottom: 12px } li { margin-bottom: 4px }"
+    " h1, h2, h3, h4 { font-weight: 600; margin-bottom: 8px } h1 { font-size: x-large; margin-top: 20px }"
+    " h2 { font-size: large; margin-top: 16px } h3, h4 { font-size: medium; margin-top: 12px }"
+    " th { text-align: left; font-weight: 600 }</style>"
+)
+
+
 def _qt_html(fragment: str, dark: bool = False) -> str:
     """Adapt markdown-it's HTML to what Qt's rich text draws: checkboxes as characters, tables with
-    single lines, and quotes with a bar (Qt draws no left border on a block, so a quote is
-    a table whose first, narrow cell is the bar)."""
+    single lines, and quotes with a bar (Qt draws no left border on a block, so a quote is a table whose
+    first, narrow cell is the bar). The view puts `PROSE_STYLE` before it, once per text it shows."""
     colours = DARK_PROSE if dark else LIGHT_PROSE
     fragment = _CHECKBOX.sub(lambda m: "\u2611" if m.group(1) else "\u2610", fragment)
     fragment = fragment.replace(
@@ -126,7 +139,7 @@ def _qt_html(fragment: str, dark: bool = False) -> str:
 def _formatter(dark: bool) -> HtmlFormatter:
     from pygments.formatters import HtmlFormatter
 
-    return HtmlFormatter(nowrap=True, noclasses=True, style="monokai" if dark else "friendly")
+    return HtmlFormatter(nowrap=True, noclasses=True, style="github-dark" if dark else "default")
 
 
 def highlight(code: str, lexer: Any, formatter: HtmlFormatter) -> str:

@@ -11,7 +11,7 @@ import io
 from pygments.lexers import get_lexer_for_filename
 from pygments.util import ClassNotFound
 
-from app.renderer.markdown.render import highlight_code, render_blocks
+from app.renderer.markdown.render import PROSE_STYLE, highlight_code, render_blocks
 
 MAX_CSV_ROWS = 500
 MAX_CSV_COLUMNS = 50
@@ -33,7 +33,7 @@ def text_html(name: str, data: bytes, dark: bool = False) -> str:
 
 
 def markdown_html(data: bytes, dark: bool = False) -> str:
-    return "".join(block.html for block in render_blocks(_decode(data), dark))
+    return PROSE_STYLE + "".join(block.html for block in render_blocks(_decode(data), dark))
 
 
 def csv_html(name: str, data: bytes) -> tuple[str, int]:

@@ -12,7 +12,7 @@ Rectangle {
     readonly property var draft: agentSettings.draft
     implicitHeight: form.implicitHeight + 2 * Theme.pad
     radius: Theme.radius
-    color: Theme.window
+    color: Theme.canvas
     border.color: Theme.border
     Component.onCompleted: commandField.forceActiveFocus()
 
@@ -29,7 +29,7 @@ Rectangle {
             id: commandField
             objectName: "agentEditCommand"
             text: root.draft.command || ""
-            font.family: Theme.mono
+            font.family: Theme.mono; font.features: Theme.codeFeatures
             Layout.fillWidth: true
             Accessible.name: "The command line that starts " + root.name
         }
@@ -42,7 +42,7 @@ Rectangle {
                 objectName: "agentEditFolder"
                 text: root.draft.folder || ""
                 placeholderText: "the chat's folder"
-                font.family: Theme.mono
+                font.family: Theme.mono; font.features: Theme.codeFeatures
                 Layout.fillWidth: true
                 Accessible.name: "The folder " + root.name + " starts in (empty: the chat's folder)"
             }
@@ -64,7 +64,7 @@ Rectangle {
             objectName: "agentEditEnv"
             text: root.draft.env || ""
             placeholderText: "KEY=value, one per line"
-            font.family: Theme.mono
+            font.family: Theme.mono; font.features: Theme.codeFeatures
             wrapMode: TextEdit.NoWrap
             Layout.fillWidth: true
             Layout.preferredHeight: Math.max(implicitHeight, 3 * envLines.height + topPadding + bottomPadding)

@@ -18,7 +18,6 @@ Popup {
     padding: Theme.pad
     Accessible.role: Accessible.Dialog
     Accessible.name: "New chat with an agent"
-    background: Elevated {}
     Overlay.modal: Rectangle { color: Theme.scrim }
     onOpened: {
         agents.loadTargets()
@@ -33,7 +32,7 @@ Popup {
         Label {
             textFormat: Text.PlainText
             text: "New chat with"
-            font.bold: true; font.pixelSize: Theme.fontMedium
+            font.bold: true; font.pixelSize: Theme.fontBody
             color: Theme.text
             Accessible.role: Accessible.Heading
         }
@@ -60,7 +59,7 @@ Popup {
                 onClicked: root.choose(modelData)
                 background: Rectangle {
                     radius: Theme.radius
-                    color: row.highlighted ? Theme.selection : (row.hovered ? Theme.hover : "transparent")
+                    color: row.highlighted ? Theme.selected : (row.hovered ? Theme.hover : "transparent")
                 }
                 contentItem: RowLayout {
                     spacing: Theme.pad
@@ -76,13 +75,13 @@ Popup {
                             Label { textFormat: Text.PlainText; text: row.modelData.name; color: Theme.text
                                     font.bold: true; elide: Text.ElideRight; Layout.fillWidth: true }
                             Label { textFormat: Text.PlainText; visible: row.modelData.targetNote !== ""
-                                    text: row.modelData.targetNote; font.pixelSize: Theme.fontTiny
+                                    text: row.modelData.targetNote; font.pixelSize: Theme.fontCaption
                                     color: Theme.muted }
                             Label { textFormat: Text.PlainText; visible: row.modelData.state !== ""; text: row.modelData.state
-                                    font.pixelSize: Theme.fontTiny
+                                    font.pixelSize: Theme.fontCaption
                                     color: Theme.muted }
                         }
-                        Label { textFormat: Text.PlainText; text: row.modelData.command; font.family: Theme.mono; font.pixelSize: Theme.fontTiny
+                        Label { textFormat: Text.PlainText; text: row.modelData.command; font.family: Theme.mono; font.features: Theme.codeFeatures; font.pixelSize: Theme.fontCaption
                                 color: Theme.muted
                                 elide: Text.ElideMiddle; Layout.fillWidth: true }
                     }
@@ -92,7 +91,7 @@ Popup {
         Label {
             textFormat: Text.PlainText
             text: "Enter starts the chat \u00b7 Ctrl+N starts one with the agent used last"
-            font.pixelSize: Theme.fontTiny; color: Theme.muted
+            font.pixelSize: Theme.fontCaption; color: Theme.muted
             Layout.fillWidth: true; wrapMode: Text.Wrap
         }
     }

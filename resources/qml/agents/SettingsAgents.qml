@@ -16,7 +16,7 @@ ColumnLayout {
     Label {
         textFormat: Text.PlainText
         text: "Agents"
-        font.bold: true; font.pixelSize: Theme.fontMedium
+        font.bold: true; font.pixelSize: Theme.fontBody
         color: Theme.text
         Accessible.role: Accessible.Heading
     }
@@ -46,9 +46,9 @@ ColumnLayout {
                     spacing: 0
                     Label { textFormat: Text.PlainText; text: agentRow.modelData.name + (agentRow.modelData.state ? " \u00b7 " + agentRow.modelData.state : "")
                             color: Theme.text; font.bold: true; elide: Text.ElideRight; Layout.fillWidth: true }
-                    Label { textFormat: Text.PlainText; text: agentRow.modelData.command; font.family: Theme.mono; font.pixelSize: Theme.fontTiny
+                    Label { textFormat: Text.PlainText; text: agentRow.modelData.command; font.family: Theme.mono; font.features: Theme.codeFeatures; font.pixelSize: Theme.fontCaption
                             color: Theme.muted; elide: Text.ElideMiddle; Layout.fillWidth: true }
-                    Label { textFormat: Text.PlainText; text: agentRow.modelData.reason; font.pixelSize: Theme.fontTiny; color: Theme.muted
+                    Label { textFormat: Text.PlainText; text: agentRow.modelData.reason; font.pixelSize: Theme.fontCaption; color: Theme.muted
                             wrapMode: Text.Wrap; Layout.fillWidth: true }
                 }
                 ToolButton {
@@ -98,7 +98,7 @@ ColumnLayout {
             id: agentCommand
             objectName: "settingsAgentCommand"
             placeholderText: "Command line, e.g. claude-agent-acp"
-            font.family: Theme.mono
+            font.family: Theme.mono; font.features: Theme.codeFeatures
             Layout.fillWidth: true
             Accessible.name: "The command line that starts the new agent"
             onAccepted: addAgentButton.clicked()

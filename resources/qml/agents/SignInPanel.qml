@@ -10,7 +10,7 @@ import "../common"
 Rectangle {
     id: root
     objectName: "signInPanel"
-    color: Theme.window
+    color: Theme.canvas
     property string openForm: ""  // the env_var method whose fields are shown
 
     Flickable {
@@ -36,12 +36,12 @@ Rectangle {
 
                 RowLayout {
                     spacing: Theme.gap
-                    Text { textFormat: Text.PlainText; text: icons.glyph("account"); font.family: icons.family; font.pixelSize: Theme.fontHuge; color: Theme.accent }
+                    Text { textFormat: Text.PlainText; text: icons.glyph("account"); font.family: icons.family; font.pixelSize: Theme.fontDisplay; color: Theme.accent }
                     Label {
                         textFormat: Text.PlainText
                         objectName: "signInTitle"
                         text: "Sign in to " + signIn.agentLabel
-                        font.pixelSize: Theme.fontLarge; font.bold: true; color: Theme.text
+                        font.pixelSize: Theme.fontH1; font.bold: true; color: Theme.text
                         Layout.fillWidth: true; wrapMode: Text.Wrap
                     }
                 }
@@ -58,7 +58,7 @@ Rectangle {
                     objectName: "signInError"
                     visible: signIn.error !== ""
                     Layout.fillWidth: true; wrapMode: Text.Wrap
-                    text: signIn.error; color: Theme.error
+                    text: signIn.error; color: Theme.danger
                 }
                 Label {
                     textFormat: Text.PlainText
@@ -70,7 +70,7 @@ Rectangle {
                 RowLayout {
                     visible: signIn.phase === "working"
                     spacing: Theme.gap
-                    Spinner { size: Theme.fontHuge; Accessible.name: "Signing in" }
+                    Spinner { size: Theme.fontDisplay; Accessible.name: "Signing in" }
                     Label { textFormat: Text.PlainText; objectName: "signInWorking"; color: Theme.text
                             text: "Signing in\u2026 (restarting " + signIn.agentLabel + " when needed)" }
                 }
@@ -163,7 +163,7 @@ Rectangle {
                                 RowLayout {
                                     Layout.fillWidth: true
                                     Label { textFormat: Text.PlainText; text: "Kept in your system keyring; " + signIn.agentLabel + " restarts with it."
-                                            color: Theme.muted; font.pixelSize: Theme.fontTiny; Layout.fillWidth: true; wrapMode: Text.Wrap }
+                                            color: Theme.muted; font.pixelSize: Theme.fontCaption; Layout.fillWidth: true; wrapMode: Text.Wrap }
                                     Button {
                                         id: saveButton
                                         objectName: "signInSave_" + methodCard.modelData.id
@@ -212,15 +212,15 @@ Rectangle {
                             Layout.fillWidth: true
                             Text { textFormat: Text.PlainText; text: signIn.terminalRunning ? "Type here; Enter sends. Ctrl+Shift+V pastes."
                                                                 : "The sign-in command ended."
-                                   color: Theme.terminalMuted; font.pixelSize: Theme.fontTiny; Layout.fillWidth: true }
+                                   color: Theme.terminalMuted; font.pixelSize: Theme.fontCaption; Layout.fillWidth: true }
                             ToolButton { contentItem: IconLabel { icon: "copy"; label: "Copy"; color: Theme.terminalButton
-                                                                  iconSize: Theme.iconSmall; labelFont.pixelSize: Theme.fontTiny }
+                                                                  iconSize: Theme.iconSmall; labelFont.pixelSize: Theme.fontCaption }
                                          Accessible.name: "Copy the sign-in terminal's text"
                                          onClicked: signIn.copyTerminal() }
                             ToolButton { objectName: "signInStopTerminal"; visible: signIn.terminalRunning
                                          text: "Cancel"
                                          contentItem: IconLabel { icon: "debug-stop"; label: "Cancel"; color: Theme.terminalButton
-                                                                  iconSize: Theme.iconSmall; labelFont.pixelSize: Theme.fontTiny }
+                                                                  iconSize: Theme.iconSmall; labelFont.pixelSize: Theme.fontCaption }
                                          onClicked: signIn.stopTerminal() }
                         }
                         TerminalScreen {

@@ -68,10 +68,10 @@ Item {
                                 Text { visible: card.modelData.status !== "unavailable"  // unavailable: the name only
                                        text: card.modelData.status === "pending" ? "checking\u2026"
                                              : card.modelData.path + (card.modelData.outside ? "  (outside the workspace)" : "")
-                                       color: Theme.muted; font.pixelSize: Theme.fontTiny; elide: Text.ElideMiddle
+                                       color: Theme.muted; font.pixelSize: Theme.fontCaption; elide: Text.ElideMiddle
                                        Layout.fillWidth: true; textFormat: Text.PlainText }
                                 Text { textFormat: Text.PlainText; visible: card.modelData.status === "unavailable"; text: "unavailable"
-                                       color: Theme.muted; font.pixelSize: Theme.fontTiny }
+                                       color: Theme.muted; font.pixelSize: Theme.fontCaption }
                             }
                         }
                         Accessible.name: "Attachment " + modelData.name + (modelData.status === "unavailable"
@@ -85,7 +85,7 @@ Item {
                         objectName: "openWithButton"
                         visible: frame.openWith
                         contentItem: IconLabel { icon: "link-external"; label: "Open with\u2026"; color: Theme.text
-                                                 iconSize: Theme.fontSmall; labelFont.pixelSize: Theme.fontTiny }
+                                                 iconSize: Theme.fontSmall; labelFont.pixelSize: Theme.fontCaption }
                         onClicked: root.objects.attachments.openWith(frame.modelData.uri)
                         Accessible.name: "Open " + frame.modelData.name + " with an application you choose"
                         ToolTip.visible: hovered

@@ -23,13 +23,13 @@ ColumnLayout {
             visible: root.showPath
             Layout.fillWidth: true
             text: root.view.files.length === 1 ? root.view.files[0].path : root.view.files.length + " files"
-            font.family: Theme.mono; font.pixelSize: Theme.fontTiny
+            font.family: Theme.mono; font.features: Theme.codeFeatures; font.pixelSize: Theme.fontCaption
             color: Theme.muted; elide: Text.ElideMiddle; textFormat: Text.PlainText
         }
         DiffCounts { visible: root.showPath; added: root.view.added; removed: root.view.removed }
         Item { visible: !root.showPath; Layout.fillWidth: true }
         ToolButton { contentItem: IconLabel { icon: "copy"; label: "Copy"; color: Theme.muted; iconSize: Theme.fontSmall
-                                              labelFont.pixelSize: Theme.fontTiny }
+                                              labelFont.pixelSize: Theme.fontCaption }
                      Accessible.name: "Copy the diff"
                      visible: root.view.tooLarge === ""  // a diff left out has nothing to copy
                      onClicked: root.objects.conversation.copyText(root.diff) }
@@ -50,7 +50,7 @@ ColumnLayout {
             width: parent.width - 2 * Theme.gap
             text: root.view.tooLarge !== "" ? root.view.tooLarge : "No changes"
             wrapMode: Text.Wrap
-            color: Theme.muted; font.pixelSize: Theme.fontTiny
+            color: Theme.muted; font.pixelSize: Theme.fontCaption
         }
         TextEdit {
             id: body
@@ -63,7 +63,7 @@ ColumnLayout {
             onTextChanged: root.objects.wholeText.keep(this)  // drawn whole (see TextBlocks.qml)
             readOnly: true; selectByMouse: true
             wrapMode: TextEdit.NoWrap
-            font.family: Theme.mono; font.pixelSize: Theme.fontTiny
+            font.family: Theme.mono; font.features: Theme.codeFeatures; font.pixelSize: Theme.fontCaption
             Accessible.role: Accessible.StaticText
             Accessible.name: "Diff, " + root.view.added + " lines added, " + root.view.removed + " removed"
         }
@@ -73,7 +73,7 @@ ColumnLayout {
         visible: root.view.hidden > 0 && !root.showAll
         text: "Show all " + root.view.total + " lines"
         contentItem: ButtonText {}
-        font.pixelSize: Theme.fontTiny
+        font.pixelSize: Theme.fontCaption
         flat: true
         onClicked: root.showAllRequested()
     }
@@ -81,6 +81,6 @@ ColumnLayout {
         textFormat: Text.PlainText
         visible: root.view.hidden > 0 && root.showAll
         text: root.view.hidden + " more lines not shown (Copy takes the whole diff)"
-        color: Theme.muted; font.pixelSize: Theme.fontTiny
+        color: Theme.muted; font.pixelSize: Theme.fontCaption
     }
 }

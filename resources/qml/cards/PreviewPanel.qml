@@ -12,7 +12,7 @@ Rectangle {
     objectName: "previewPanel"
     readonly property var shown: attachments.preview
     visible: shown.name !== undefined
-    color: Theme.window
+    color: Theme.canvas
     border.color: Theme.border
     Accessible.role: Accessible.Pane
     Accessible.name: "Preview of " + (shown.name || "")
@@ -31,7 +31,7 @@ Rectangle {
                 Label { textFormat: Text.PlainText; objectName: "previewTitle"; text: panel.shown.name || ""; font.bold: true
                         elide: Text.ElideMiddle; Layout.fillWidth: true; color: Theme.text }
                 Label { textFormat: Text.PlainText; text: (panel.shown.path || "") + (panel.shown.outside ? "  (outside the workspace)" : "")
-                        color: Theme.muted; font.pixelSize: Theme.fontTiny; elide: Text.ElideMiddle; Layout.fillWidth: true }
+                        color: Theme.muted; font.pixelSize: Theme.fontCaption; elide: Text.ElideMiddle; Layout.fillWidth: true }
             }
             Button { id: openButton; objectName: "previewOpenButton"; text: "Open with system app"
                      contentItem: IconLabel { icon: "link-external"; label: openButton.text }
@@ -40,10 +40,10 @@ Rectangle {
             ToolButton { contentItem: IconLabel { icon: "close"; color: Theme.muted }
                          onClicked: attachments.closePreview(); Accessible.name: "Close preview" }
         }
-        Label { textFormat: Text.PlainText; visible: !!panel.shown.error; text: panel.shown.error || ""; color: Theme.error
+        Label { textFormat: Text.PlainText; visible: !!panel.shown.error; text: panel.shown.error || ""; color: Theme.danger
                 wrapMode: Text.Wrap; Layout.fillWidth: true }
         Label { textFormat: Text.PlainText; visible: !!panel.shown.note; text: panel.shown.note || ""; color: Theme.muted
-                font.pixelSize: Theme.fontTiny; wrapMode: Text.Wrap; Layout.fillWidth: true }
+                font.pixelSize: Theme.fontCaption; wrapMode: Text.Wrap; Layout.fillWidth: true }
         Label { textFormat: Text.PlainText; visible: panel.shown.kind === "other" && !panel.shown.error && !panel.shown.note
                 text: "No preview for this kind of file."; color: Theme.muted }
         BusyIndicator { objectName: "previewBusy"; visible: panel.shown.kind === "loading"; running: visible

@@ -79,13 +79,13 @@ Item {
                     objectName: "proposalStatePill"
                     radius: height / 2; implicitHeight: 18; implicitWidth: pillText.implicitWidth + 2 * Theme.spaceSmall
                     color: "transparent"
-                    border.color: root.canDispatch ? Theme.warning : root.refused ? Theme.error : Theme.muted
+                    border.color: root.canDispatch ? Theme.warning : root.refused ? Theme.danger : Theme.muted
                     Text {
                         textFormat: Text.PlainText
                         id: pillText
                         anchors.centerIn: parent
-                        font.pixelSize: Theme.fontTiny
-                        color: root.canDispatch ? Theme.warning : root.refused ? Theme.error : Theme.muted
+                        font.pixelSize: Theme.fontCaption
+                        color: root.canDispatch ? Theme.warning : root.refused ? Theme.danger : Theme.muted
                         text: root.proposal.pill
                     }
                 }
@@ -96,7 +96,7 @@ Item {
                 visible: text !== ""
                 Layout.fillWidth: true
                 text: root.proposal.stateText
-                color: root.proposal.state === "confirmed" ? Theme.success : root.refused ? Theme.error : Theme.muted
+                color: root.proposal.state === "confirmed" ? Theme.success : root.refused ? Theme.danger : Theme.muted
                 font.bold: true
                 wrapMode: Text.Wrap
                 Accessible.role: Accessible.StaticText
@@ -149,7 +149,7 @@ Item {
                                 color: Theme.accent
                                 Accessible.name: "Recommended"
                                 Text { id: recommendedText; textFormat: Text.PlainText; anchors.centerIn: parent; text: "Recommended"
-                                       font.pixelSize: Theme.fontTiny; font.bold: true; color: Theme.surface }
+                                       font.pixelSize: Theme.fontCaption; font.bold: true; color: Theme.surface }
                             }
                             Text {
                                 objectName: "proposalTitle"
@@ -178,7 +178,7 @@ Item {
                                     Layout.fillWidth: true
                                     implicitHeight: command.implicitHeight + Theme.pad
                                     radius: Theme.radiusSmall
-                                    color: Theme.codeBackground
+                                    color: Theme.sunken
                                     TextEdit {
                                         id: command
                                         objectName: "proposalCommand"
@@ -190,7 +190,7 @@ Item {
                                         selectByMouse: true
                                         activeFocusOnTab: false
                                         wrapMode: TextEdit.WrapAnywhere
-                                        font.family: Theme.mono
+                                        font.family: Theme.mono; font.features: Theme.codeFeatures
                                         color: Theme.text
                                         selectionColor: Theme.accent
                                         Accessible.role: Accessible.StaticText
@@ -203,7 +203,7 @@ Item {
                                     visible: text !== ""
                                     Layout.fillWidth: true
                                     text: action.modelData.where
-                                    color: Theme.muted; font.pixelSize: Theme.fontTiny; wrapMode: Text.Wrap
+                                    color: Theme.muted; font.pixelSize: Theme.fontCaption; wrapMode: Text.Wrap
                                 }
                                 Flow {
                                     Layout.fillWidth: true
@@ -245,7 +245,7 @@ Item {
                 visible: root.canDispatch
                 Layout.fillWidth: true
                 text: "\u2191\u2193 choice \u00b7 \u2190\u2192 action \u00b7 Enter runs \u00b7 Esc dismisses"
-                color: Theme.muted; font.pixelSize: Theme.fontTiny; wrapMode: Text.Wrap
+                color: Theme.muted; font.pixelSize: Theme.fontCaption; wrapMode: Text.Wrap
             }
         }
     }

@@ -21,7 +21,7 @@ Rectangle {
         width: root.width - 2 * Theme.gap
         RowLayout {
             Layout.fillWidth: true
-            Text { textFormat: Text.PlainText; text: root.terminal.cwd || "terminal"; color: Theme.terminalMuted; font.family: Theme.mono; font.pixelSize: Theme.fontTiny
+            Text { textFormat: Text.PlainText; text: root.terminal.cwd || "terminal"; color: Theme.terminalMuted; font.family: Theme.mono; font.features: Theme.codeFeatures; font.pixelSize: Theme.fontCaption
                    Layout.fillWidth: true; elide: Text.ElideMiddle }
             Text {
                 textFormat: Text.PlainText
@@ -33,10 +33,10 @@ Rectangle {
                     return root.terminal.note ? how + " · " + root.terminal.note : how
                 }
                 color: root.terminal.exited && root.terminal.exitCode === 0 ? Theme.terminalSuccess : Theme.terminalFailure
-                font.pixelSize: Theme.fontTiny
+                font.pixelSize: Theme.fontCaption
             }
             ToolButton { contentItem: IconLabel { icon: "copy"; label: "Copy"; color: Theme.terminalButton
-                                                  iconSize: Theme.fontSmall; labelFont.pixelSize: Theme.fontTiny }
+                                                  iconSize: Theme.fontSmall; labelFont.pixelSize: Theme.fontCaption }
                          Accessible.name: "Copy terminal output"
                          onClicked: root.objects.conversation.copyTerminal(root.toolId) }
         }

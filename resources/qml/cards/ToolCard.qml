@@ -31,7 +31,7 @@ Rectangle {
                 contentItem: Row {
                     spacing: Theme.spaceSmall
                     Text { textFormat: Text.PlainText; text: card.objects.icons.glyph(card.tool.expanded ? "chevron-down" : "chevron-right")
-                           font.family: card.objects.icons.family; font.pixelSize: Theme.fontMedium; color: Theme.muted
+                           font.family: card.objects.icons.family; font.pixelSize: Theme.fontBody; color: Theme.muted
                            anchors.verticalCenter: parent.verticalCenter }
                     Text { textFormat: Text.PlainText; objectName: "toolKindIcon"; text: card.objects.icons.toolKind(card.tool.toolKind)
                            font.family: card.objects.icons.family; font.pixelSize: Theme.fontTitle; color: Theme.text
@@ -54,7 +54,7 @@ Rectangle {
                 objectName: "toolDuration"
                 visible: text !== ""
                 text: card.tool.duration || ""
-                color: Theme.muted; font.pixelSize: Theme.fontTiny
+                color: Theme.muted; font.pixelSize: Theme.fontCaption
                 Accessible.name: "took " + text
             }
             StatusPill {
@@ -81,7 +81,7 @@ Rectangle {
             sourceComponent: ColumnLayout {
                 spacing: Theme.spaceTight
                 Text { textFormat: Text.PlainText; visible: card.tool.locations.length > 0 && card.tool.diffs.length === 0; text: card.tool.locations.join("  \u00b7  ")
-                       color: Theme.muted; font.pixelSize: Theme.fontTiny; elide: Text.ElideMiddle; Layout.fillWidth: true }
+                       color: Theme.muted; font.pixelSize: Theme.fontCaption; elide: Text.ElideMiddle; Layout.fillWidth: true }
                 TextEdit {  // the agent's description of the command stays above its terminal (seed 004)
                     objectName: "toolDescription"
                     onTextChanged: if (card.objects.search.isActive) card.objects.search.watch(this)
@@ -114,7 +114,7 @@ Rectangle {
                              && !(card.tool.toolKind === "edit" && (card.tool.output !== "" || card.tool.diffs.length > 0))
                     Layout.fillWidth: true
                     text: card.tool.input
-                    font.family: Theme.mono; font.pixelSize: Theme.fontTiny
+                    font.family: Theme.mono; font.features: Theme.codeFeatures; font.pixelSize: Theme.fontCaption
                     color: Theme.muted
                     wrapMode: Text.WrapAnywhere
                     textFormat: Text.PlainText
@@ -134,7 +134,7 @@ Rectangle {
                     textFormat: TextEdit.PlainText
                     onTextChanged: { card.objects.wholeText.keep(this); if (card.objects.search.isActive) card.objects.search.watch(this) }  // drawn whole (see TextBlocks.qml)
                     readOnly: true; selectByMouse: true
-                    font.family: Theme.mono; font.pixelSize: Theme.fontSmall
+                    font.family: Theme.mono; font.features: Theme.codeFeatures; font.pixelSize: Theme.fontSmall
                     color: Theme.text
                     wrapMode: TextEdit.WrapAnywhere
                 }

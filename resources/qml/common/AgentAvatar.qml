@@ -20,7 +20,7 @@ Rectangle {
         font.bold: true
         // two letters take a size smaller than one
         font.pixelSize: parent.size < 20 ? Theme.fontMicro
-                        : parent.size < 28 ? (parent.initials.length > 1 ? Theme.fontTiny : Theme.fontBody)
+                        : parent.size < 28 ? (parent.initials.length > 1 ? Theme.fontCaption : Theme.fontUi)
                         : (parent.initials.length > 1 ? Theme.fontSmall : Theme.fontTitle)
     }
 }

@@ -10,7 +10,7 @@ Rectangle {
     readonly property bool recovering: agent.banner.recovering === true
     visible: agent.banner.message !== undefined
     implicitHeight: visible ? layout.implicitHeight + 2 * Theme.gap : 0
-    color: recovering ? Theme.chip : Theme.dangerSurface
+    color: recovering ? Theme.sunken : Theme.dangerSubtle
     border.color: recovering ? Theme.warning : Theme.danger
     ColumnLayout {
         id: layout
@@ -29,7 +29,7 @@ Rectangle {
         Text {
             visible: (agent.banner.stderr || "").length > 0
             text: agent.banner.stderr || ""
-            font.family: Theme.mono; font.pixelSize: Theme.fontTiny
+            font.family: Theme.mono; font.features: Theme.codeFeatures; font.pixelSize: Theme.fontCaption
             color: Theme.muted
             textFormat: Text.PlainText
             maximumLineCount: 8; elide: Text.ElideRight

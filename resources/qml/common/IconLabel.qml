@@ -7,7 +7,7 @@ Row {
     property string label: ""
     property color color: Theme.text
     property int iconSize: Theme.iconSize
-    property alias labelFont: labelText.font  // e.g. `labelFont.pixelSize: Theme.fontTiny`
+    property alias labelFont: labelText.font  // e.g. `labelFont.pixelSize: Theme.fontCaption`
     spacing: Theme.spaceSmall
     Text { textFormat: Text.PlainText; text: icons.glyph(root.icon); font.family: icons.family; font.pixelSize: root.iconSize
            color: root.color; anchors.verticalCenter: parent.verticalCenter; visible: root.icon !== "" }

@@ -17,9 +17,9 @@ Rectangle {  // implicit sizes: in a layout, a plain width is overridden and the
         anchors.centerIn: parent
         spacing: Theme.spaceTight
         icon: Theme.statusIcon(pill.status)
-        iconSize: Theme.fontTiny
+        iconSize: Theme.fontCaption
         label: pill.label
-        labelFont.pixelSize: Theme.fontTiny
+        labelFont.pixelSize: Theme.fontCaption
         color: pill.tone
     }
 }

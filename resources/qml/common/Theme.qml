@@ -5,62 +5,74 @@ import QtQuick
 QtObject {
     readonly property bool dark: app.colorScheme === "dark"
                                  || (app.colorScheme !== "light" && Qt.styleHints.colorScheme === Qt.ColorScheme.Dark)
-    readonly property color window: dark ? "#1e1f22" : "#f7f7f8"
-    readonly property color surface: dark ? "#2b2d31" : "#ffffff"
-    readonly property color sidebar: dark ? "#232428" : "#eeeff1"
-    readonly property color text: dark ? "#e6e6e6" : "#1d1d1f"
-    readonly property color muted: dark ? "#9a9ca3" : "#6b6f76"
-    readonly property color error: dark ? "#ff7b72" : "#cf222e"
-    readonly property color border: dark ? "#3a3c42" : "#dcdde0"
-    readonly property color accent: dark ? "#7aa2ff" : "#3b63d6"
-    readonly property color userBubble: dark ? "#2f3b57" : "#e3eaff"
-    readonly property color attention: dark ? "#3a3322" : "#fff6e0"  // a card waiting for the user
-    readonly property color hover: dark ? "#2e3036" : "#e6e7ea"  // a row under the pointer
-    readonly property color selection: dark ? "#34405c" : "#dde6ff"  // a chosen row: text keeps its colours
+    // colour: cool neutral greys, a white canvas in light; colour means state (amber: the user is
+    // needed; blue: an action or the keyboard's focus; green and red: how something ended).
+    // tests/unit/architecture/test_contrast.py holds every text pair to WCAG's 4.5:1 in both schemes.
+    readonly property color canvas: dark ? "#1b1b1f" : "#ffffff"  // the conversation
+    readonly property color sidebar: dark ? "#151518" : "#f7f7f8"  // the sidebar, a panel's tab strip
+    readonly property color surface: dark ? "#232327" : "#ffffff"  // cards, the composer, inputs
+    readonly property color sunken: dark ? "#141417" : "#f4f4f5"  // code, output wells, chips
+    readonly property color raised: dark ? "#26262b" : "#ffffff"  // menus, popups, dialogs
+    readonly property color cardHeader: dark ? "#26262b" : "#fafafa"  // a card's header strip
+    readonly property color bubble: dark ? "#2a2a30" : "#f1f1f3"  // the user's message
+    readonly property color hover: dark ? "#12ffffff" : "#0d000000"  // a row or ghost button under the pointer
+    readonly property color selected: dark ? "#1affffff" : "#12000000"  // the current row, pressed, toggled
+    readonly property color border: dark ? "#2e2e34" : "#e4e4e7"  // cards and dividers
+    readonly property color borderStrong: dark ? "#3f3f46" : "#d4d4d8"  // inputs, buttons, the composer
+    readonly property color text: dark ? "#ececef" : "#18181b"
+    readonly property color text2: dark ? "#b4b4bc" : "#52525b"  // secondary labels, tool verbs
+    readonly property color muted: dark ? "#a8a8b2" : "#5c5c66"  // metadata, placeholders, captions
+    readonly property color disabled: dark ? "#8a8a93" : "#8c8c95"  // disabled text and icons
+    readonly property color accent: dark ? "#2f6fe4" : "#2563eb"  // primary buttons, focus, selection
+    readonly property color accentHover: dark ? "#2563d9" : "#1d4ed8"
+    readonly property color accentText: dark ? "#7eb0ff" : "#1d4ed8"  // links and accent text on the canvas
+    readonly property color accentSubtle: dark ? "#1a2540" : "#eef3ff"  // a recommended choice, a drop target
+    readonly property color textOnAccent: "#ffffff"  // text on an accent, avatar or status colour
+    readonly property color highlight: accent  // behind white text (a highlighted menu item, a selection)
+    readonly property color success: dark ? "#4ade80" : "#15803d"
+    readonly property color successSubtle: dark ? "#15291d" : "#eef8f1"  // something on, shared, live
+    readonly property color warning: dark ? "#f5b53f" : "#b45309"  // the user is needed
+    readonly property color warningSubtle: dark ? "#2e2716" : "#fff8eb"
+    readonly property color warningBorder: dark ? "#6b5220" : "#f5cf86"
+    readonly property color textOnWarning: dark ? "#1b1b1f" : "#ffffff"  // text on a warning pill
+    readonly property color danger: dark ? "#f87171" : "#b91c1c"  // failures, destructive actions
+    readonly property color dangerSubtle: dark ? "#33191b" : "#fef2f2"
+    readonly property color dangerBorder: dark ? "#6b2a2c" : "#f7c6c6"
     readonly property color searchMatch: dark ? "#6b5a1e" : "#fff0a8"  // a match of the find bar's query
-    readonly property color searchCurrent: dark ? "#c98a12" : "#ffb938"  // the match the find bar is on
-    readonly property color searchText: dark ? "#ffffff" : "#1d1d1f"  // text on either
-    readonly property color codeBackground: dark ? "#272822" : "#f5f5f5"
+    readonly property color searchCurrent: dark ? "#8f5b00" : "#ffb938"  // the match the find bar is on
+    readonly property color searchText: dark ? "#ffffff" : "#18181b"  // text on either
+    readonly property color tooltip: dark ? "#3f3f46" : "#18181b"
+    readonly property color tooltipText: "#ffffff"
+    readonly property color scrim: dark ? "#99000000" : "#4d000000"  // behind a modal popup
+    readonly property color lightboxScrim: "#e6000000"  // behind an image shown large
     readonly property color terminalBackground: "#16181d"
     readonly property color terminalText: "#d7dae0"
-    readonly property color textOnAccent: "#ffffff"  // text on an accent, avatar or status colour
-    // behind white text (a highlighted menu item, a selection): the dark accent is too light for it
-    readonly property color highlight: dark ? "#4464b0" : "#3b63d6"
-    readonly property color textOnWarning: dark ? "#1e1f22" : "#ffffff"  // text on a warning pill
-    readonly property color scrim: dark ? "#80000000" : "#40000000"  // behind a modal popup
-    readonly property color lightboxScrim: "#e6000000"  // behind an image shown large
-    readonly property color dangerSurface: dark ? "#3b2224" : "#fdecea"  // a banner that something broke
-    readonly property color noticeSurface: dark ? "#3a3220" : "#fff4e0"  // a notice asking for a look
-    readonly property color successSurface: dark ? "#1f3326" : "#e6f5e9"  // something on, shared, live
-    readonly property color dropTarget: dark ? "#243042" : "#e8f0fe"  // a place files may be dropped
-    readonly property color chip: dark ? "#2b2d31" : "#eef0f3"  // an attachment or a tab at rest
-    readonly property color chipHover: dark ? "#2f3136" : "#e4e5e8"
-    readonly property color codeHeader: dark ? "#30312c" : "#ebebeb"
     // the Qt Quick Controls palette the window hands every control
-    readonly property color control: dark ? "#35373c" : "#f0f1f3"
-    readonly property color controlLight: dark ? "#3f4147" : "#ffffff"
-    readonly property color controlDark: dark ? "#141517" : "#c4c6cb"
-    readonly property color disabledText: dark ? "#6d7078" : "#a0a3a9"
+    readonly property color control: dark ? "#2a2a2f" : "#ffffff"
+    readonly property color controlLight: dark ? "#3f3f46" : "#ffffff"
+    readonly property color controlDark: dark ? "#0f0f12" : "#d4d4d8"
     // a terminal is dark in both themes: its own muted, button and status colours
     readonly property color terminalMuted: "#8b949e"
     readonly property color terminalButton: "#c9d1d9"
     readonly property color terminalSuccess: "#56d364"
     readonly property color terminalFailure: "#ff7b72"
     readonly property color terminalSelection: dark ? "#80415a8c" : "#8c3b63d6"
-    readonly property color danger: dark ? "#ff7b72" : "#c62828"
-    readonly property color success: dark ? "#56d364" : "#2e7d32"
-    readonly property color warning: dark ? "#e3b341" : "#a86b00"
-    // the type scale: every explicit text size, times the text size of Settings (app.fontScale);
-    // texts without a size use the application font, which the same setting scales
+    // the type scale: every text size, times the text size of Settings (app.fontScale); each role has
+    // a fixed line height so rows fall on the 4 px grid. Texts without a size use the application font
+    // (fontUi), which the same setting scales. Weights: 400, 500 for controls, 600 for titles.
     readonly property real fontScale: app.fontScale
+    readonly property string sans: app.sansFamily  // Inter, shipped (app/renderer/qt/common/fonts.py)
+    readonly property string mono: app.monoFamily  // JetBrains Mono, shipped
+    readonly property var codeFeatures: ({"liga": 0, "calt": 0})  // `->` stays two characters in code
     readonly property int fontMicro: Math.round(9 * fontScale)  // initials in a small avatar
-    readonly property int fontTiny: Math.round(11 * fontScale)
-    readonly property int fontSmall: Math.round(12 * fontScale)
-    readonly property int fontBody: Math.round(13 * fontScale)
-    readonly property int fontMedium: Math.round(14 * fontScale)
-    readonly property int fontTitle: Math.round(16 * fontScale)
-    readonly property int fontLarge: Math.round(18 * fontScale)
-    readonly property int fontHuge: Math.round(24 * fontScale)
+    readonly property int fontCaption: Math.round(11 * fontScale)  // group labels, pills, key hints
+    readonly property int fontSmall: Math.round(12 * fontScale)  // metadata, tool subjects, terminals
+    readonly property int fontUi: app.uiFontSize  // buttons, menus, rows, dialogs (13)
+    readonly property int fontBody: Math.round(14 * fontScale)  // prose, the user's message, the composer
+    readonly property int fontTitle: Math.round(16 * fontScale)  // dialog titles, a card's question
+    readonly property int fontH1: Math.round(20 * fontScale)
+    readonly property int fontDisplay: Math.round(28 * fontScale)  // an empty chat's greeting
+    readonly property int lineBody: Math.round(22 * fontScale)  // prose's line height
     // an agent's avatar colour by app/renderer/present/agent_avatar.py's index: mid tones that read on light and
     // dark windows, each with white initials at a contrast of at least 4.5
     readonly property var avatarColours: ["#3b63d6", "#2e7d32", "#b3541e", "#7b3fa0", "#9a6b00", "#117a87",
@@ -75,11 +87,33 @@ QtObject {
     readonly property int pad: Math.round(12 * fontScale)  // inside a card
     readonly property int spaceLarge: Math.round(16 * fontScale)
     readonly property int spaceHuge: Math.round(24 * fontScale)  // around a dialog
+    readonly property int spaceField: Math.round(10 * fontScale)  // inside a field, before its text
     readonly property int gutter: 44  // where a turn's cards start: the avatar column and a gap
     // corner radii: small for chips and highlights, the default for cards, large for sheets
-    readonly property int radiusSmall: 4
-    readonly property int radius: 8
-    readonly property int radiusLarge: 12
+    readonly property int radiusSmall: 4  // inline code, a folder chip, a key
+    readonly property int radiusControl: 6  // buttons, inputs, menu items, list rows
+    readonly property int radius: 8  // code blocks, output wells, the send button
+    readonly property int radiusLarge: 12  // cards, callouts
+    readonly property int radiusXl: 16  // the composer, dialogs, the user's message
+    // controls (resources/qml/style/ClawQt): heights, the keyboard's focus ring, the parts of a switch
+    readonly property int controlHeight: Math.round(32 * fontScale)  // buttons, fields, list rows
+    readonly property int controlSmall: Math.round(28 * fontScale)  // in cards, bars and menus
+    readonly property int focusRing: 2
+    readonly property int focusOffset: 2  // the gap between a control and its ring
+    readonly property int focusHalo: 3  // the soft ring of a focused field
+    readonly property int checkSize: Math.round(16 * fontScale)
+    readonly property int switchWidth: Math.round(32 * fontScale)
+    readonly property int switchHeight: Math.round(18 * fontScale)
+    readonly property int switchKnob: Math.round(14 * fontScale)
+    readonly property int scrollBar: 6
+    readonly property int scrollBarWide: 10
+    readonly property int splitGrab: 6  // the invisible width a split handle can be dragged by
+    readonly property int progressHeight: 4
+    readonly property int menuWidth: Math.round(200 * fontScale)
+    readonly property int tooltipDelay: 500
+    // motion: colour and hover changes, and opening or closing; none at all with reduced motion
+    readonly property int motionFast: app.reducedMotion ? 0 : 120
+    readonly property int motionMedium: app.reducedMotion ? 0 : 180
     // icon sizes: beside a small label, the default, and a button's only content
     readonly property int iconSmall: fontSmall
     readonly property int iconSize: Math.round(15 * fontScale)
@@ -89,11 +123,9 @@ QtObject {
     readonly property int filterWidth: Math.round(200 * fontScale)  // a filter field that stays readable
     // a spinner's steps a second (Spinner.qml): each is one frame, so few; enough to read as turning
     readonly property int spinnerSteps: 8
-    // elevation: how far a surface stands above the window (Elevated.qml draws it); 1 cards, 2 popups
+    // elevation: how far a surface stands above the window (Shadow.qml draws it); 1 cards, 2 popups
     readonly property int shadowStep: 1  // how far each level's shadow reaches below its surface
-    readonly property color shadow: dark ? "#73000000" : "#26000000"
-    readonly property color raised: dark ? "#313338" : "#ffffff"  // a popup's surface
-    readonly property string mono: "DejaVu Sans Mono"
+    readonly property color shadow: dark ? "#73000000" : "#1f000000"
 
     function statusIcon(status) {
         if (status === "completed") return "pass"

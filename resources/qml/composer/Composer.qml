@@ -12,7 +12,7 @@ Rectangle {
     property alias input: input
     implicitHeight: Math.min(220, input.implicitHeight + 2 * Theme.gap) + 2 * Theme.gap
                     + (chips.visible ? chips.implicitHeight + Theme.gap : 0)
-    color: dropArea.containsDrag ? Theme.dropTarget : Theme.window
+    color: dropArea.containsDrag ? Theme.accentSubtle : Theme.canvas
     // the `@word` being typed just before the cursor, or "" (no mention in progress)
     readonly property string mentionQuery: {
         var before = input.text.substring(0, input.cursorPosition)
@@ -43,7 +43,6 @@ Rectangle {
         visible: root.mentionMatches.length > 0
         closePolicy: Popup.NoAutoClose
         padding: Theme.spaceTight
-        background: Elevated {}
         ListView {
             id: mentionList
             objectName: "mentionList"
@@ -56,8 +55,8 @@ Rectangle {
                 width: mentionList.width
                 highlighted: ListView.isCurrentItem
                 text: modelData
-                font.family: Theme.mono
-                background: Rectangle { radius: Theme.radiusSmall; color: parent.highlighted ? Theme.selection : "transparent" }
+                font.family: Theme.mono; font.features: Theme.codeFeatures
+                background: Rectangle { radius: Theme.radiusSmall; color: parent.highlighted ? Theme.selected : "transparent" }
                 contentItem: Text { textFormat: Text.PlainText; text: parent.text; font: parent.font; color: Theme.text; elide: Text.ElideMiddle }
                 onClicked: root.mention(modelData)
             }
@@ -80,7 +79,6 @@ Rectangle {
         visible: root.matches.length > 0 && input.activeFocus
         closePolicy: Popup.NoAutoClose
         padding: Theme.spaceTight
-        background: Elevated {}
         ListView {
             id: commandList
             objectName: "slashList"
@@ -98,14 +96,14 @@ Rectangle {
                 background: Rectangle {
                     objectName: "slashItemBackground"
                     radius: Theme.radiusSmall
-                    color: parent.highlighted ? Theme.selection : "transparent"
+                    color: parent.highlighted ? Theme.selected : "transparent"
                 }
                 contentItem: Column {
                     Text { textFormat: Text.PlainText; objectName: "slashItemName"
                            text: "/" + modelData.name + (modelData.hint ? "  " + modelData.hint : "")
-                           color: Theme.text; font.family: Theme.mono }
+                           color: Theme.text; font.family: Theme.mono; font.features: Theme.codeFeatures }
                     Text { textFormat: Text.PlainText; objectName: "slashItemDescription"
-                           text: modelData.description; color: Theme.muted; font.pixelSize: Theme.fontTiny
+                           text: modelData.description; color: Theme.muted; font.pixelSize: Theme.fontCaption
                            visible: text.length > 0; elide: Text.ElideRight; width: commandList.width - 2 * Theme.gap }
                 }
                 onClicked: root.complete(modelData.name)
@@ -127,7 +125,7 @@ Rectangle {
                 required property var modelData
                 objectName: "attachmentChip"
                 radius: Theme.radius / 2
-                color: Theme.chip
+                color: Theme.sunken
                 border.color: Theme.border
                 implicitWidth: chipRow.implicitWidth + Theme.gap
                 implicitHeight: chipRow.implicitHeight + Theme.spaceSmall

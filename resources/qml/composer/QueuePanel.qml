@@ -35,13 +35,13 @@ Rectangle {
             IconLabel { icon: "list-ordered"; label: "Queued (" + queue.count + ")"; color: Theme.text
                         labelFont.bold: true }
             Label { textFormat: Text.PlainText; objectName: "queueReason"; text: root.reason; color: Theme.muted
-                    font.pixelSize: Theme.fontTiny; elide: Text.ElideRight; Layout.fillWidth: true }
+                    font.pixelSize: Theme.fontCaption; elide: Text.ElideRight; Layout.fillWidth: true }
         }
         ListView {
             id: list
             objectName: "queuedMessages"
             Layout.fillWidth: true
-            implicitHeight: Math.min(contentHeight, 4.5 * (Theme.fontBody * 2.4))  // more scroll
+            implicitHeight: Math.min(contentHeight, 4.5 * (Theme.fontUi * 2.4))  // more scroll
             clip: true
             interactive: contentHeight > height
             boundsBehavior: Flickable.StopAtBounds

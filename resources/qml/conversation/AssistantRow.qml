@@ -61,7 +61,7 @@ Item {
                     onClicked: root.objects.attachments.showInlineImage(inline.modelData.uri)
                 }
                 Text { textFormat: Text.PlainText; visible: !!inline.modelData.error; text: inline.modelData.error; color: Theme.muted
-                       font.pixelSize: Theme.fontTiny }
+                       font.pixelSize: Theme.fontCaption }
             }
         }
     }

@@ -84,7 +84,7 @@ Item {
         visible: session.opening !== ""
         anchors.centerIn: parent
         spacing: Theme.gap
-        Spinner { anchors.horizontalCenter: parent.horizontalCenter; size: Theme.fontHuge
+        Spinner { anchors.horizontalCenter: parent.horizontalCenter; size: Theme.fontDisplay
                   Accessible.name: "Opening the chat" }
         Label { textFormat: Text.PlainText; objectName: "openingLabel"; text: session.opening; color: Theme.muted
                 anchors.horizontalCenter: parent.horizontalCenter }

@@ -26,7 +26,7 @@ Item {
                 property bool copied: false
                 contentItem: IconLabel { icon: copy.copied ? "check" : "copy"; label: copy.copied ? "Copied" : "Copy"
                                          color: Theme.muted; iconSize: Theme.fontSmall
-                                         labelFont.pixelSize: Theme.fontTiny }
+                                         labelFont.pixelSize: Theme.fontCaption }
                 Accessible.name: "Copy the agent's reply"
                 onClicked: { root.objects.conversation.copyTurn(root.index); copied = true }
             }
@@ -37,11 +37,11 @@ Item {
                 contentItem: IconLabel { icon: copyMarkdown.copied ? "check" : "markdown"
                                          label: copyMarkdown.copied ? "Copied" : "Copy as Markdown"
                                          color: Theme.muted; iconSize: Theme.fontSmall
-                                         labelFont.pixelSize: Theme.fontTiny }
+                                         labelFont.pixelSize: Theme.fontCaption }
                 Accessible.name: "Copy the whole turn as Markdown, tools and their output included"
                 onClicked: { root.objects.conversation.copyTurnMarkdown(root.index); copied = true }
             }
-            Text { textFormat: Text.PlainText; objectName: "turnTiming"; text: root.footer.timing || ""; color: Theme.muted; font.pixelSize: Theme.fontTiny }
+            Text { textFormat: Text.PlainText; objectName: "turnTiming"; text: root.footer.timing || ""; color: Theme.muted; font.pixelSize: Theme.fontCaption }
             Item { Layout.fillWidth: true }
         }
         Rectangle {
@@ -78,12 +78,12 @@ Item {
                                          Accessible.name: (fileEntry.open ? "Hide" : "Show") + " the diff of "
                                                           + fileEntry.modelData.name }
                             Text { text: (fileEntry.modelData.created ? "created  " : "") + fileEntry.modelData.path
-                                   color: Theme.muted; font.pixelSize: Theme.fontTiny; elide: Text.ElideMiddle
+                                   color: Theme.muted; font.pixelSize: Theme.fontCaption; elide: Text.ElideMiddle
                                    Layout.fillWidth: true; textFormat: Text.PlainText }
                             DiffCounts { added: fileEntry.modelData.added; removed: fileEntry.modelData.removed }
                             ToolButton { objectName: "revertButton"; text: "Revert"
                                          contentItem: IconLabel { icon: "discard"; label: "Revert"; color: Theme.text
-                                                                  iconSize: Theme.iconSmall; labelFont.pixelSize: Theme.fontTiny }
+                                                                  iconSize: Theme.iconSmall; labelFont.pixelSize: Theme.fontCaption }
                                          Accessible.name: "Revert the agent's change to " + fileEntry.modelData.name
                                          onClicked: root.objects.fileChanges.revert(root.footer.messageId, fileEntry.modelData.path) }
                         }

@@ -24,7 +24,7 @@ Item {
         implicitHeight: content.implicitHeight + 2 * Theme.pad
         radius: Theme.radius
         // waiting for the user: a tinted card with a coloured edge, unlike any tool card or reply
-        color: root.pending ? Theme.attention : Theme.surface
+        color: root.pending ? Theme.warningSubtle : Theme.surface
         border.color: root.pending ? Theme.warning : Theme.border
         border.width: root.pending ? 2 : 1
         Shadow { level: root.pending ? 2 : 1 }
@@ -53,7 +53,7 @@ Item {
                     implicitHeight: waitingLabel.implicitHeight + Theme.spaceTight
                     Accessible.ignored: true
                     Label { id: waitingLabel; textFormat: Text.PlainText; anchors.centerIn: parent; text: "Needs you"
-                            font.pixelSize: Theme.fontTiny; font.bold: true; color: Theme.textOnWarning }
+                            font.pixelSize: Theme.fontCaption; font.bold: true; color: Theme.textOnWarning }
                 }
             }
             // what the request itself says it would run (the title above is the agent's own summary)
@@ -65,13 +65,13 @@ Item {
                 Text {
                     textFormat: Text.PlainText
                     text: root.permission.requestKind === "command" ? "Runs exactly:" : "The request, as the agent sent it:"
-                    color: Theme.muted; font.pixelSize: Theme.fontTiny
+                    color: Theme.muted; font.pixelSize: Theme.fontCaption
                 }
                 Rectangle {
                     Layout.fillWidth: true
                     implicitHeight: requestText.implicitHeight + 2 * Theme.spaceSmall
                     radius: Theme.radiusSmall
-                    color: Theme.codeBackground
+                    color: Theme.sunken
                     border.color: Theme.border
                     TextEdit {
                         id: requestText
@@ -82,7 +82,7 @@ Item {
                         text: root.permission.requestText
                         readOnly: true; selectByMouse: true
                         wrapMode: TextEdit.WrapAnywhere
-                        font.family: Theme.mono; font.pixelSize: Theme.fontSmall
+                        font.family: Theme.mono; font.features: Theme.codeFeatures; font.pixelSize: Theme.fontSmall
                         color: Theme.text; selectionColor: Theme.highlight; selectedTextColor: Theme.textOnAccent
                         Accessible.role: Accessible.StaticText
                         Accessible.name: (root.permission.requestKind === "command" ? "Runs exactly: " : "Request: ") + text
@@ -127,7 +127,7 @@ Item {
                 visible: root.pending && root.permission.hiddenOptions > 0
                 text: root.permission.hiddenOptions.toLocaleString(Qt.locale(), "f", 0)
                       + " more options not shown (the agent offered too many)"
-                color: Theme.muted; font.pixelSize: Theme.fontTiny
+                color: Theme.muted; font.pixelSize: Theme.fontCaption
             }
             Text {
                 textFormat: Text.PlainText

@@ -22,7 +22,7 @@ Rectangle {
         anchors.fill: parent
         anchors.margins: Theme.gap
         Text { textFormat: Text.PlainText; text: "Questions"; font.bold: true; color: Theme.text }
-        Text { textFormat: Text.PlainText; visible: conversation.questionsHidden > 0; color: Theme.muted; font.pixelSize: Theme.fontTiny
+        Text { textFormat: Text.PlainText; visible: conversation.questionsHidden > 0; color: Theme.muted; font.pixelSize: Theme.fontCaption
                text: conversation.questionsHidden + " more questions not shown" }
         ListView {
             id: entries

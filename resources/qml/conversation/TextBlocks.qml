@@ -13,7 +13,7 @@ ColumnLayout {
     required property QtObject objects  // the window objects it uses (row_objects.py)
     property var blocks: []
     property color textColor: Theme.text
-    spacing: Theme.spaceSmall
+    spacing: Theme.pad
 
     Repeater {
         model: root.blocks
@@ -37,13 +37,14 @@ ColumnLayout {
             // links take the application palette's colour when the text is parsed: a new link colour
             // re-parses (the comment naming it changes the text)
             property bool sized: !!parent && parent.width > 0  // changes once, not on every resize
-            text: sized ? parent.html + "<!--" + root.objects.app.linkColour + "-->" : ""
+            text: sized ? root.objects.app.proseStyle + parent.html + "<!--" + root.objects.app.linkColour + "-->" : ""
             textFormat: TextEdit.RichText
             onTextChanged: { root.objects.wholeText.keep(this); if (root.objects.search.isActive) root.objects.search.watch(this) }  // drawn whole: a culled block is redrawn whenever the list moves
             readOnly: true
             selectByMouse: true
             wrapMode: TextEdit.Wrap
             color: root.textColor
+            font.pixelSize: Theme.fontBody
             width: parent ? parent.width : 0
             onLinkActivated: (link) => root.objects.conversation.openLink(link)
             HoverHandler { enabled: parent.hoveredLink !== ""; cursorShape: Qt.PointingHandCursor }
@@ -85,23 +86,24 @@ ColumnLayout {
             objectName: "codeBlock"
             property var source: parent
             width: parent ? parent.width : 0
-            implicitHeight: codeHeader.height + (codeText.visible ? codeText.implicitHeight : Theme.pad)
-                            + (codeTail.visible ? codeTail.implicitHeight : 0) + Theme.pad + 2 * Theme.gap
-            radius: Theme.radius / 2
-            color: Theme.codeBackground
+            // the code padded alike above and below
+            implicitHeight: codeHeader.height + (codeText.visible ? codeText.implicitHeight : 0)
+                            + (codeTail.visible ? codeTail.implicitHeight : 0) + 2 * Theme.pad
+            radius: Theme.radius
+            color: Theme.sunken
             border.color: Theme.border
             Rectangle {
                 id: codeHeader
                 width: parent.width; height: copyButton.implicitHeight
-                radius: Theme.radius / 2
-                color: Theme.codeHeader
+                radius: Theme.radius
+                color: "transparent"
                 Text {
                     textFormat: Text.PlainText
                     objectName: "codeLanguage"
-                    anchors.left: parent.left; anchors.leftMargin: Theme.gap
+                    anchors.left: parent.left; anchors.leftMargin: Theme.spaceLarge
                     anchors.verticalCenter: parent.verticalCenter
                     text: box.source && box.source.lang ? box.source.lang : "code"
-                    font.family: Theme.mono; font.pixelSize: Theme.fontTiny
+                    font.family: Theme.mono; font.features: Theme.codeFeatures; font.pixelSize: Theme.fontCaption
                     color: Theme.muted
                 }
                 ToolButton {
@@ -113,7 +115,7 @@ ColumnLayout {
                     contentItem: IconLabel { icon: copyButton.copied ? "check" : "copy"
                                              label: copyButton.copied ? "Copied" : "Copy"
                                              color: Theme.muted; iconSize: Theme.fontSmall }
-                    font.pixelSize: Theme.fontTiny
+                    font.pixelSize: Theme.fontCaption
                     Accessible.name: "Copy code" + (box.source && box.source.lang ? " (" + box.source.lang + ")" : "")
                     onClicked: { root.objects.conversation.copyText(box.source.code); copied = true }
                 }
@@ -122,8 +124,8 @@ ColumnLayout {
                 id: codeText
                 objectName: "codeText"
                 visible: text !== ""
-                x: Theme.gap; y: codeHeader.height + Theme.gap
-                width: parent.width - 2 * Theme.gap
+                x: Theme.spaceLarge; y: codeHeader.height + Theme.pad
+                width: parent.width - 2 * Theme.spaceLarge
                 property bool sized: width > 0
                 text: box.source && sized ? box.source.html : ""
                 textFormat: TextEdit.RichText
@@ -131,7 +133,7 @@ ColumnLayout {
                 readOnly: true
                 selectByMouse: true
                 wrapMode: TextEdit.WrapAnywhere
-                font.family: Theme.mono
+                font.family: Theme.mono; font.features: Theme.codeFeatures; font.pixelSize: Theme.fontUi
                 color: Theme.text
             }
             TextEdit {  // the lines still streaming, not highlighted until the block's next checkpoint
@@ -139,7 +141,7 @@ ColumnLayout {
                 objectName: "codeTail"
                 visible: text !== ""
                 x: codeText.x
-                y: codeText.visible ? codeText.y + codeText.implicitHeight : codeHeader.height + Theme.gap + Theme.pad
+                y: codeText.visible ? codeText.y + codeText.implicitHeight : codeHeader.height + Theme.pad
                 width: codeText.width
                 text: box.source && codeText.sized ? box.source.tail : ""
                 textFormat: TextEdit.RichText
@@ -147,7 +149,7 @@ ColumnLayout {
                 readOnly: true
                 selectByMouse: true
                 wrapMode: TextEdit.WrapAnywhere
-                font.family: Theme.mono
+                font.family: Theme.mono; font.features: Theme.codeFeatures; font.pixelSize: Theme.fontUi
                 color: Theme.text
             }
         }

@@ -21,8 +21,8 @@ Item {
         y: root.first ? Theme.pad : Theme.spaceHair
         width: Math.min(root.width * 0.75, Math.max(60, prose.implicitWidth + 2 * Theme.pad))
         height: prose.implicitHeight + 2 * Theme.gap + Theme.spaceHair
-        radius: Theme.radius
-        color: Theme.userBubble
+        radius: Theme.radiusXl
+        color: Theme.bubble
         opacity: root.optimistic ? 0.92 : 1.0
         TextBlocks {
             id: prose

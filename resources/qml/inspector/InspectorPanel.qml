@@ -106,7 +106,7 @@ Rectangle {
                     Accessible.name: direction + " " + (method || kind) + (rpcId ? " id " + rpcId : "")
                     contentItem: RowLayout {
                         spacing: Theme.gap
-                        Text { textFormat: Text.PlainText; text: entry.time; color: Theme.muted; font.family: Theme.mono; font.pixelSize: Theme.fontTiny
+                        Text { textFormat: Text.PlainText; text: entry.time; color: Theme.muted; font.family: Theme.mono; font.features: Theme.codeFeatures; font.pixelSize: Theme.fontCaption
                                Layout.preferredWidth: 64 }
                         Text { textFormat: Text.PlainText; text: entry.direction === "send" ? icons.glyph("arrow-up") : entry.direction === "recv"
                                      ? icons.glyph("arrow-down") : icons.glyph("warning")
@@ -116,11 +116,11 @@ Rectangle {
                         Text { textFormat: Text.PlainText; text: entry.direction === "stderr" ? "stderr" : (entry.method || "(response)")
                                      + (entry.kind === "response" || entry.kind === "error" ? " \u21a9" : "")
                                color: entry.kind === "error" ? Theme.danger : Theme.text; elide: Text.ElideRight
-                               font.family: Theme.mono; font.pixelSize: Theme.fontSmall; Layout.fillWidth: true }
+                               font.family: Theme.mono; font.features: Theme.codeFeatures; font.pixelSize: Theme.fontSmall; Layout.fillWidth: true }
                         Text { textFormat: Text.PlainText; visible: entry.rpcId !== ""; text: "#" + entry.rpcId; color: Theme.muted
-                               font.family: Theme.mono; font.pixelSize: Theme.fontTiny }
+                               font.family: Theme.mono; font.features: Theme.codeFeatures; font.pixelSize: Theme.fontCaption }
                         Text { textFormat: Text.PlainText; text: entry.size < 1024 ? entry.size + " B" : Math.round(entry.size / 1024) + " KB"
-                               color: Theme.muted; font.pixelSize: Theme.fontTiny }
+                               color: Theme.muted; font.pixelSize: Theme.fontCaption }
                     }
                 }
                 Keys.onUpPressed: root.picked = Math.max(0, root.picked - 1)
@@ -134,12 +134,12 @@ Rectangle {
                     selectByMouse: true
                     wrapMode: TextEdit.WrapAnywhere
                     textFormat: TextEdit.PlainText
-                    font.family: Theme.mono
+                    font.family: Theme.mono; font.features: Theme.codeFeatures
                     font.pixelSize: Theme.fontSmall
                     color: Theme.text
                     text: root.pickedText
                     placeholderText: "Pick a message to see it whole"
-                    background: Rectangle { color: Theme.codeBackground }
+                    background: Rectangle { color: Theme.sunken }
                 }
             }
         }

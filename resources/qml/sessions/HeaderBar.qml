@@ -71,7 +71,6 @@ ToolBar {
                 x: parent.width - width
                 margins: Theme.gap  // kept inside the window, however long the agent's names are
                 padding: Theme.pad
-                background: Elevated {}
                 ColumnLayout {
                     Repeater {
                         model: optionsButton.others
@@ -100,7 +99,7 @@ ToolBar {
             Accessible.name: "Context used " + (sessionHeader.usage.text || "")
         }
         Label { textFormat: Text.PlainText; visible: sessionHeader.usage.text !== undefined; text: sessionHeader.usage.text || ""; color: Theme.muted
-                font.pixelSize: Theme.fontTiny; elide: Text.ElideRight; Layout.maximumWidth: Theme.filterWidth }
+                font.pixelSize: Theme.fontCaption; elide: Text.ElideRight; Layout.maximumWidth: Theme.filterWidth }
         ToolButton {
             objectName: "questionToggle"
             text: "Questions"
@@ -139,7 +138,6 @@ ToolBar {
             Menu {
                 id: chatMenu
                 objectName: "chatMenu"
-                background: Elevated { implicitWidth: 240 }
                 MenuItem { objectName: "menuFind"; text: "Find in chat…"; onTriggered: root.openFind()
                            contentItem: ShortcutLabel { label: parent.text; keys: "Ctrl+F" } }
                 MenuItem { objectName: "menuExport"; text: "Export as Markdown…"

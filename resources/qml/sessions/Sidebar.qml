@@ -68,7 +68,7 @@ Rectangle {
                 // the dark); the keyboard's place outlined
                 background: Rectangle {
                     radius: Theme.radiusSmall
-                    color: entry.highlighted ? Theme.selection : entry.hovered ? Theme.hover : "transparent"
+                    color: entry.highlighted ? Theme.selected : entry.hovered ? Theme.hover : "transparent"
                     border.color: entry.visualFocus ? Theme.accent : "transparent"
                 }
                 Accessible.name: "Session " + modelData.title + (modelData.live ? ", working" : "")
@@ -99,7 +99,7 @@ Rectangle {
                         implicitHeight: needsYouLabel.implicitHeight + Theme.spaceTight
                         Accessible.ignored: true  // the row's name says it
                         Label { id: needsYouLabel; textFormat: Text.PlainText; anchors.centerIn: parent; text: "Needs you"
-                                font.pixelSize: Theme.fontTiny; font.bold: true; color: Theme.textOnWarning }
+                                font.pixelSize: Theme.fontCaption; font.bold: true; color: Theme.textOnWarning }
                     }
                 }
                 onClicked: session.openSession(modelData.key)
@@ -113,7 +113,6 @@ Rectangle {
                 }
                 Menu {
                     id: menu
-                    background: Elevated { implicitWidth: 160 }
                     MenuItem { text: "Rename"; onTriggered: { renameDialog.key = entry.modelData.key
                                renameDialog.field.text = entry.modelData.title; renameDialog.open() } }
                     MenuItem { text: "Close"; enabled: sessions.canClose
@@ -129,7 +128,6 @@ Rectangle {
         property string key: ""
         property alias field: nameField
         title: "Rename session"
-        background: Elevated {}
         standardButtons: Dialog.Ok | Dialog.Cancel
         anchors.centerIn: Overlay.overlay
         TextField { id: nameField; width: 260; onAccepted: renameDialog.accept() }

@@ -17,7 +17,6 @@ Dialog {
     title: "Settings"
     padding: Theme.pad * 2
     Accessible.name: "Settings"
-    background: Elevated { radius: Theme.radiusLarge }
     header: Label {
         textFormat: Text.PlainText
         text: root.title
@@ -65,7 +64,7 @@ Dialog {
             Label {
                 textFormat: Text.PlainText
                 text: "Appearance"
-                font.bold: true; font.pixelSize: Theme.fontMedium
+                font.bold: true; font.pixelSize: Theme.fontBody
                 color: Theme.text
                 Accessible.role: Accessible.Heading
             }
@@ -120,7 +119,7 @@ Dialog {
             Label {
                 textFormat: Text.PlainText
                 text: "Notifications"
-                font.bold: true; font.pixelSize: Theme.fontMedium
+                font.bold: true; font.pixelSize: Theme.fontBody
                 color: Theme.text
                 Accessible.role: Accessible.Heading
             }
@@ -138,7 +137,7 @@ Dialog {
             Label {
                 textFormat: Text.PlainText
                 text: "Folders"
-                font.bold: true; font.pixelSize: Theme.fontMedium
+                font.bold: true; font.pixelSize: Theme.fontBody
                 color: Theme.text
                 Accessible.role: Accessible.Heading
             }
@@ -156,7 +155,7 @@ Dialog {
                     required property var modelData
                     required property int index
                     Layout.fillWidth: true
-                    Label { textFormat: Text.PlainText; text: folderRow.modelData; font.family: Theme.mono; font.pixelSize: Theme.fontSmall
+                    Label { textFormat: Text.PlainText; text: folderRow.modelData; font.family: Theme.mono; font.features: Theme.codeFeatures; font.pixelSize: Theme.fontSmall
                             color: Theme.text; elide: Text.ElideMiddle; Layout.fillWidth: true }
                     ToolButton {
                         objectName: "settingsRemoveFolder"
@@ -180,7 +179,7 @@ Dialog {
             Label {
                 textFormat: Text.PlainText
                 text: "Terminals"
-                font.bold: true; font.pixelSize: Theme.fontMedium
+                font.bold: true; font.pixelSize: Theme.fontBody
                 color: Theme.text
                 Accessible.role: Accessible.Heading
             }

@@ -19,7 +19,7 @@ Rectangle {
         RowLayout {
             Layout.fillWidth: true
             spacing: Theme.gap
-            IconLabel { icon: "plug"; color: Theme.muted; iconSize: Theme.fontBody }
+            IconLabel { icon: "plug"; color: Theme.muted; iconSize: Theme.fontUi }
             Label {
                 textFormat: Text.PlainText
                 objectName: "terminalAccessSummary"
@@ -61,7 +61,7 @@ Rectangle {
                     text: terminalAccess.busy && terminalAccess.command === "" ? "Starting the terminal tools\u2026"
                                                                             : terminalAccess.command
                     readOnly: true; selectByMouse: true; wrapMode: TextEdit.WrapAnywhere
-                    font.family: Theme.mono; font.pixelSize: Theme.fontTiny
+                    font.family: Theme.mono; font.features: Theme.codeFeatures; font.pixelSize: Theme.fontCaption
                     color: Theme.terminalText
                     Accessible.name: "The command ClawQt will run"
                 }
@@ -93,7 +93,7 @@ Rectangle {
             objectName: "connectResult"
             visible: terminalAccess.result !== ""
             text: terminalAccess.result
-            color: terminalAccess.resultOk ? Theme.success : Theme.error
+            color: terminalAccess.resultOk ? Theme.success : Theme.danger
             font.pixelSize: Theme.fontSmall; wrapMode: Text.Wrap
             Layout.fillWidth: true
         }

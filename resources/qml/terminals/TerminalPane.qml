@@ -38,15 +38,15 @@ Rectangle {
                 spacing: Theme.spaceSmall
                 IconLabel { icon: "terminal"; iconSize: Theme.fontSmall; color: pane.isCurrent ? Theme.text : Theme.muted }
                 Text { textFormat: Text.PlainText; text: (pane.entry.title || "") + " \u00b7 " + (pane.entry.shell || "")
-                       color: pane.isCurrent ? Theme.text : Theme.muted; font.pixelSize: Theme.fontTiny
+                       color: pane.isCurrent ? Theme.text : Theme.muted; font.pixelSize: Theme.fontCaption
                        font.bold: pane.isCurrent; elide: Text.ElideRight; Layout.fillWidth: true }
                 IconLabel { objectName: "paneSharing"; icon: pane.panel.sharingIcon(pane.entry.sharing)
-                            label: pane.entry.sharingLabel || ""; iconSize: Theme.fontTiny
+                            label: pane.entry.sharingLabel || ""; iconSize: Theme.fontCaption
                             color: pane.panel.sharingColour(pane.entry.sharing) }
-                IconLabel { visible: pane.entry.participating === true; icon: "sparkle"; iconSize: Theme.fontTiny
+                IconLabel { visible: pane.entry.participating === true; icon: "sparkle"; iconSize: Theme.fontCaption
                             label: (pane.entry.agentLabel || "") + " participating"; color: Theme.success }
                 Text { textFormat: Text.PlainText; visible: pane.entry.state === "exited"; text: pane.entry.statusText || ""
-                       color: Theme.muted; font.pixelSize: Theme.fontTiny }
+                       color: Theme.muted; font.pixelSize: Theme.fontCaption }
                 ToolButton {
                     objectName: "closePane_" + pane.terminalId
                     focusPolicy: Qt.TabFocus
@@ -98,7 +98,6 @@ Rectangle {
             Menu {
                 id: contextMenu
                 objectName: "terminalContextMenu"
-                background: Elevated { implicitWidth: 200 }
                 MenuItem { text: "Copy"; enabled: screen.hasSelection; onTriggered: screen.copySelection()
                            Accessible.name: "Copy the selected text" }
                 MenuItem { text: "Paste"; enabled: pane.running; onTriggered: screen.paste()

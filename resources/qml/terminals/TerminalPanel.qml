@@ -57,12 +57,12 @@ Rectangle {
             Layout.topMargin: Theme.spaceTight
             Layout.bottomMargin: Theme.spaceTight
             spacing: Theme.gap
-            IconLabel { icon: "folder"; color: Theme.muted; iconSize: Theme.fontBody }
+            IconLabel { icon: "folder"; color: Theme.muted; iconSize: Theme.fontUi }
             Label {
                 textFormat: Text.PlainText
                 objectName: "terminalFolder"
                 text: root.current.cwd || ""
-                font.family: Theme.mono; font.pixelSize: Theme.fontTiny
+                font.family: Theme.mono; font.features: Theme.codeFeatures; font.pixelSize: Theme.fontCaption
                 color: Theme.muted
                 elide: Text.ElideMiddle
                 Layout.fillWidth: true
@@ -73,8 +73,8 @@ Rectangle {
                 objectName: "terminalStatus"
                 visible: text !== "" && root.current.state !== "pending"  // a request says it below
                 text: root.current.statusText || ""
-                font.pixelSize: Theme.fontTiny
-                color: root.current.state === "exited" || root.current.state === "pending" ? Theme.muted : Theme.error
+                font.pixelSize: Theme.fontCaption
+                color: root.current.state === "exited" || root.current.state === "pending" ? Theme.muted : Theme.danger
                 elide: Text.ElideRight
                 Layout.maximumWidth: 320
             }
@@ -97,7 +97,6 @@ Rectangle {
                     id: sharingMenu
                     objectName: "sharingMenu"
                     y: sharingButton.height
-                    background: Elevated { implicitWidth: 200 }
                     width: 330
                     Repeater {
                         model: userTerminals.sharingModes
@@ -113,16 +112,16 @@ Rectangle {
                             indicator: Item {}  // one mode of three: a check mark, not a checkbox
                             contentItem: RowLayout {
                                 spacing: Theme.gap
-                                Text { textFormat: Text.PlainText; text: icons.glyph("check"); font.family: icons.family; font.pixelSize: Theme.fontMedium
+                                Text { textFormat: Text.PlainText; text: icons.glyph("check"); font.family: icons.family; font.pixelSize: Theme.fontBody
                                        color: Theme.accent; opacity: modeItem.checked ? 1 : 0 }
                                 Text { textFormat: Text.PlainText; text: icons.glyph(root.sharingIcon(modeItem.modelData.mode))
-                                       font.family: icons.family; font.pixelSize: Theme.fontMedium
+                                       font.family: icons.family; font.pixelSize: Theme.fontBody
                                        color: root.sharingColour(modeItem.modelData.mode) }
                                 ColumnLayout {
                                     spacing: 0
                                     Layout.fillWidth: true
                                     Text { textFormat: Text.PlainText; text: modeItem.modelData.label; color: Theme.text; font.bold: modeItem.checked }
-                                    Text { textFormat: Text.PlainText; text: modeItem.modelData.description; color: Theme.muted; font.pixelSize: Theme.fontTiny
+                                    Text { textFormat: Text.PlainText; text: modeItem.modelData.description; color: Theme.muted; font.pixelSize: Theme.fontCaption
                                            wrapMode: Text.Wrap; Layout.fillWidth: true }
                                 }
                             }
@@ -151,14 +150,14 @@ Rectangle {
             visible: active || root.current.agentSentInput === true
             Layout.fillWidth: true
             implicitHeight: bannerRow.implicitHeight + Theme.gap
-            color: active ? Theme.successSurface : Theme.chip
+            color: active ? Theme.successSubtle : Theme.sunken
             Rectangle { width: 3; height: parent.height; color: banner.active ? Theme.success : Theme.border }
             RowLayout {
                 id: bannerRow
                 x: Theme.pad; y: Theme.spaceTight
                 width: parent.width - 2 * Theme.pad
                 spacing: Theme.gap
-                IconLabel { icon: "sparkle"; color: banner.active ? Theme.success : Theme.muted; iconSize: Theme.fontBody }
+                IconLabel { icon: "sparkle"; color: banner.active ? Theme.success : Theme.muted; iconSize: Theme.fontUi }
                 Label {
                     textFormat: Text.PlainText
                     objectName: "participationText"
@@ -204,7 +203,7 @@ Rectangle {
             Layout.fillWidth: true
             Layout.leftMargin: Theme.pad
             Layout.rightMargin: Theme.pad
-            Label { textFormat: Text.PlainText; objectName: "terminalPanelErrorText"; text: userTerminals.error; color: Theme.error
+            Label { textFormat: Text.PlainText; objectName: "terminalPanelErrorText"; text: userTerminals.error; color: Theme.danger
                     wrapMode: Text.Wrap; Layout.fillWidth: true }
             ToolButton { objectName: "dismissTerminalError"; focusPolicy: Qt.TabFocus
                          contentItem: IconLabel { icon: "close"; color: Theme.muted; iconSize: Theme.iconSmall }

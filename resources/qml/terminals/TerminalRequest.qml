@@ -10,7 +10,7 @@ Rectangle {
     readonly property var current: userTerminals.current
     function focusOpen() { openRequest.forceActiveFocus() }
     objectName: "terminalRequest"
-    color: Theme.window
+    color: Theme.canvas
     ColumnLayout {
         x: Theme.pad; y: Theme.pad
         width: parent.width - 2 * Theme.pad
@@ -31,13 +31,13 @@ Rectangle {
                 textFormat: TextEdit.PlainText
                 readOnly: true; selectByMouse: true
                 wrapMode: TextEdit.WrapAnywhere
-                font.family: Theme.mono; font.pixelSize: Theme.fontSmall
+                font.family: Theme.mono; font.features: Theme.codeFeatures; font.pixelSize: Theme.fontSmall
                 color: Theme.terminalText
                 Accessible.name: "Command the agent wants to run: " + text
             }
         }
         Label { textFormat: Text.PlainText; objectName: "requestFolder"; text: "In " + (request.current.cwd || ""); color: Theme.muted
-                font.family: Theme.mono; font.pixelSize: Theme.fontTiny; elide: Text.ElideMiddle; Layout.fillWidth: true }
+                font.family: Theme.mono; font.features: Theme.codeFeatures; font.pixelSize: Theme.fontCaption; elide: Text.ElideMiddle; Layout.fillWidth: true }
         RowLayout {
             spacing: Theme.spaceTight
             Label { textFormat: Text.PlainText; text: "Sharing it asks for:"; color: Theme.muted }
@@ -45,7 +45,7 @@ Rectangle {
                         label: request.current.sharingLabel || ""; color: request.panel.sharingColour(request.current.sharing) }
         }
         Label { textFormat: Text.PlainText; text: "Nothing runs until you open it. Unanswered, the request expires."
-                color: Theme.muted; font.pixelSize: Theme.fontTiny; wrapMode: Text.Wrap; Layout.fillWidth: true }
+                color: Theme.muted; font.pixelSize: Theme.fontCaption; wrapMode: Text.Wrap; Layout.fillWidth: true }
         RowLayout {
             spacing: Theme.gap
             Button { id: openRequest; objectName: "openRequest"; text: "Open and run"; highlighted: true

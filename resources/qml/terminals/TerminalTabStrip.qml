@@ -56,7 +56,7 @@ Rectangle {
                 onClicked: { userTerminals.select(terminalId); strip.panel.focusScreen() }
                 background: Rectangle {
                     radius: Theme.radiusSmall
-                    color: tab.selected ? Theme.surface : tab.hovered ? Theme.chipHover
+                    color: tab.selected ? Theme.surface : tab.hovered ? Theme.hover
                                                                       : "transparent"
                     border.color: tab.visualFocus ? Theme.accent : tab.selected ? Theme.border : "transparent"
                     Rectangle {  // the shown tab's underline
@@ -69,7 +69,7 @@ Rectangle {
                 contentItem: RowLayout {
                     spacing: Theme.spaceSmall
                     Text { textFormat: Text.PlainText; text: icons.glyph(tab.modelData.state === "pending" ? "question" : "terminal")
-                           font.family: icons.family; font.pixelSize: Theme.fontBody
+                           font.family: icons.family; font.pixelSize: Theme.fontUi
                            color: tab.modelData.state === "pending" ? Theme.warning
                                 : tab.modelData.state === "running" ? Theme.text : Theme.muted }
                     Text { textFormat: Text.PlainText; text: tab.title; color: Theme.text; font.pixelSize: Theme.fontSmall
@@ -78,7 +78,7 @@ Rectangle {
                         objectName: "tabPanes"
                         visible: tab.paneCount > 1
                         icon: "split-horizontal"; label: String(tab.paneCount)
-                        iconSize: Theme.fontTiny; color: tab.splitParticipating ? Theme.success : Theme.muted
+                        iconSize: Theme.fontCaption; color: tab.splitParticipating ? Theme.success : Theme.muted
                     }
                     Rectangle {  // the sharing mode, always visible
                         objectName: "tabSharing"
@@ -89,7 +89,7 @@ Rectangle {
                         border.color: strip.panel.sharingColour(tab.sharing)
                         IconLabel { id: sharingRow; x: Theme.spaceTight; y: 1; spacing: Theme.spaceHair
                                     icon: strip.panel.sharingIcon(tab.sharing); label: tab.sharingLabel
-                                    iconSize: Theme.fontTiny; color: strip.panel.sharingColour(tab.sharing) }
+                                    iconSize: Theme.fontCaption; color: strip.panel.sharingColour(tab.sharing) }
                     }
                     Rectangle {  // an agent takes part right now
                         objectName: "tabParticipating"
@@ -97,10 +97,10 @@ Rectangle {
                         radius: Theme.radiusSmall
                         implicitWidth: participatingRow.implicitWidth + Theme.gap
                         implicitHeight: participatingRow.implicitHeight + Theme.spaceHair
-                        color: Theme.successSurface
+                        color: Theme.successSubtle
                         IconLabel { id: participatingRow; x: Theme.spaceTight; y: 1; spacing: Theme.spaceHair
                                     icon: "sparkle"; label: tab.agentLabel + " participating"
-                                    iconSize: Theme.fontTiny; color: Theme.success }
+                                    iconSize: Theme.fontCaption; color: Theme.success }
                     }
                     ToolButton {
                         objectName: "closeTerminal"
@@ -138,7 +138,6 @@ Rectangle {
                 id: splitMenu
                 objectName: "splitMenu"
                 y: splitButton.height
-                background: Elevated { implicitWidth: 200 }
                 MenuItem { objectName: "splitRight"; text: "Split right"; onTriggered: strip.panel.split("right")
                            contentItem: ShortcutLabel { label: parent.text; keys: "Ctrl+Alt+R" } }
                 MenuItem { objectName: "splitDown"; text: "Split down"; onTriggered: strip.panel.split("down")

@@ -54,7 +54,8 @@ def test_the_keyboard_alone_changes_theme_text_size_and_motion_and_they_are_save
         host, _recorder = build_host(_args(ui))
         window = await ui.open_host(host)
         app = window.objects.app
-        base = QGuiApplication.font().pointSizeF()
+        assert QGuiApplication.font().pixelSize() == 13  # the interface size at 100 %
+        assert QGuiApplication.font().family() == "Inter"  # the shipped face, not the system's
         assert window.objects.user_terminals.newTerminal()  # a terminal in the panel: its text scales too
         screen = await ui.until(lambda: ui.find(window, "panelScreen"))
         await ui.until(lambda: screen.property("fitColumns") > 0)
@@ -69,7 +70,7 @@ def test_the_keyboard_alone_changes_theme_text_size_and_motion_and_they_are_save
         await ui.until(lambda: focused(window) == "settingsFontScale")
         await ui.key(window, Qt.Key.Key_Down)  # 100% -> 115%
         await ui.until(lambda: abs(app.fontScale - 1.15) < 1e-6)
-        assert abs(QGuiApplication.font().pointSizeF() - base * 1.15) < 0.01  # every text without a size
+        assert QGuiApplication.font().pixelSize() == round(13 * 1.15)  # every text without a size
         location = ui.item(window, "settingsLocation")
         assert location.property("font").pixelSize() == round(12 * 1.15)  # Theme's type scale
         assert screen.property("fontPixelSize") == round(12 * 1.15)  # the terminal's text, and so

@@ -8,6 +8,7 @@ from app.main.stores.local import JsonStringMap
 from app.renderer.markdown.render import (
     DARK_PROSE,
     LIGHT_PROSE,
+    PROSE_STYLE,
     merge_prose,
     render_blocks,
 )
@@ -185,3 +186,30 @@ def test_links_that_read_as_something_else_are_confirmed_showing_their_real_targ
         assert decide_link(attaching).action == "refuse"
     too_long_label = decide_link("https://" + "a" * 70 + "\u00e9.com/")  # a DNS label over 63 chars
     assert (too_long_label.action, too_long_label.reason) == ("refuse", "the link's host name is not valid")
+
+
+def test_prose_carries_the_type_scale_and_headings_a_step_above_the_body(qapp):
+    """Qt's rich text reads the block's style: a reading leading, a paragraph's space after it, and
+    headings at Qt's size steps above the body (1.5x, 1.2x) in 600, not its default double size."""
+    from PySide6.QtGui import QFont, QTextDocument
+
+    (block,) = render_blocks("# Title\n\nA paragraph.\n\n## Part\n\n- an item\n")
+    document = QTextDocument()
+    body = QFont("Inter")
+    body.setPixelSize(14)
+    document.setDefaultFont(body)
+    document.setHtml(PROSE_STYLE + block.html)
+    seen = {}
+    cursor = document.begin()
+    while cursor.isValid():
+        fragment = cursor.begin().fragment().charFormat()
+        seen[cursor.text()] = (
+            cursor.blockFormat().lineHeight(),
+            fragment.font().pixelSize(),
+            fragment.fontWeight(),
+        )
+        cursor = cursor.next()
+    assert seen["Title"] == (0, 21, 600), seen
+    assert seen["Part"] == (0, 17, 600)
+    assert seen["A paragraph."] == (157, 14, 400)
+    assert [value for text, value in seen.items() if "an item" in text] == [(157, 14, 400)], seen

@@ -14,8 +14,9 @@ QML = "PySide6/Qt/qml/"
 @pytest.mark.parametrize(
     "dest",
     [
-        QML + "QtQuick/Controls/Fusion/libqtquickcontrols2fusionstyleplugin.so",
-        QML + "QtQuick/Controls/Basic/qmldir",
+        QML + "QtQuick/Controls/Basic/qmldir",  # what the app's own style is built on
+        "resources/qml/style/ClawQt/qmldir",
+        "resources/fonts/inter/Inter-Regular.otf",
         QML + "QtQuick/Controls/impl/qmldir",
         QML + "QtQuick/Controls/qmldir",
         QML + "QtQuick/Layouts/qmldir",
@@ -39,6 +40,7 @@ def test_what_the_app_uses_is_kept(dest):
 @pytest.mark.parametrize(
     "dest",
     [
+        QML + "QtQuick/Controls/Fusion/libqtquickcontrols2fusionstyleplugin.so",
         QML + "QtQuick/Controls/Material/qmldir",
         QML + "QtQuick/Controls/Windows/qmldir",  # one style everywhere: no native ones
         QML + "QtQuick/Controls/macOS/qmldir",

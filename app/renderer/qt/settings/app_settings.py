@@ -6,19 +6,25 @@ from __future__ import annotations
 from PySide6.QtCore import Property, QObject, Signal, Slot
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
 
+from app.renderer.markdown.render import PROSE_STYLE
+from app.renderer.qt.common.fonts import Faces, load_faces
 from app.renderer.qt.common.properties import value_property
 
 COLOR_SCHEMES = ("system", "light", "dark")
 MIN_FONT_SCALE, MAX_FONT_SCALE = 0.75, 2.0
-_desktop_point_size: list[float] = []  # the application font's size before any scale, taken once
+# the interface text size in pixels at a scale of 1 (Theme's `fontUi`): the same on every desktop, as
+# the faces are, so a layout drawn for it holds everywhere; the text size setting scales it
+UI_PIXEL_SIZE = 13
+
+
+def ui_font_size(scale: float) -> int:
+    return round(UI_PIXEL_SIZE * scale)
 
 
 def _apply_font_scale(scale: float) -> None:
-    """The application font at `scale` times the desktop's size."""
+    """The application font (every text without a size of its own) at the interface size."""
     font = QGuiApplication.font()
-    if not _desktop_point_size:
-        _desktop_point_size.append(font.pointSizeF() if font.pointSizeF() > 0 else 10.0)
-    font.setPointSizeF(_desktop_point_size[0] * scale)
+    font.setPixelSize(ui_font_size(scale))
     QGuiApplication.setFont(font)
 
 
@@ -27,7 +33,8 @@ class AppSettings(QObject):
     the desktop; "light" or "dark" force one, e.g. CLAWQT_COLOR_SCHEME=dark) and the text size (a scale
     of the desktop's font: the application font, which every text without a size of its own uses, and
     Theme's type scale for the rest), and whether the user is called while the window is away
-    (`notify`). Changing them here lasts for this run; Settings also saves them."""
+    (`notify`), and the faces the app draws with. Changing them here lasts for this run; Settings also
+    saves them."""
 
     changed = Signal()
     linkColourChanged = Signal()
@@ -42,6 +49,7 @@ class AppSettings(QObject):
         notify: bool = True,
     ) -> None:
         super().__init__(parent)
+        self._faces: Faces = load_faces()  # before the font is sized: it sets the family
         self._reduced_motion = reduced_motion
         self._notify = notify
         self._color_scheme = color_scheme if color_scheme in COLOR_SCHEMES else "system"
@@ -102,6 +110,10 @@ class AppSettings(QObject):
     colorScheme = Property(str, lambda self: self._color_scheme, notify=changed)
     fontScale = value_property(float, lambda self: self._font_scale, notify=changed)
     notify = value_property(bool, lambda self: self._notify, notify=changed)  # call the user while away
+    uiFontSize = value_property(int, lambda self: ui_font_size(self._font_scale), notify=changed)
+    sansFamily = Property(str, lambda self: self._faces.sans, constant=True)
+    monoFamily = Property(str, lambda self: self._faces.mono, constant=True)
+    proseStyle = Property(str, lambda self: PROSE_STYLE, constant=True)  # put before each prose text
     linkColour = Property(
         str,
         lambda self: QGuiApplication.palette().color(QPalette.ColorRole.Link).name(),

@@ -12,9 +12,10 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Property, QObject, QRect, QRectF, Qt, Signal, Slot
-from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter
+from PySide6.QtGui import QColor, QFontMetricsF, QPainter
 from PySide6.QtQuick import QQuickPaintedItem
 
+from app.renderer.qt.common.fonts import mono_font
 from app.renderer.qt.terminals.screen_paint import ScreenPaint
 from app.renderer.terminal.emulator import TerminalEmulator
 from app.renderer.terminal.live import InteractiveTerminal
@@ -63,8 +64,7 @@ class ScreenView(QQuickPaintedItem):
         self._rows = 24
         self._scroll_back = 0
         self._text_color = QColor("#d7dae0")
-        self._font = QFont("DejaVu Sans Mono")
-        self._font.setPixelSize(12)
+        self._font = mono_font(12)
         self._metrics = QFontMetricsF(self._font)
         self._colours: dict[str, QColor] = {}
         # the panel's options (off for cards and the sign-in terminal)

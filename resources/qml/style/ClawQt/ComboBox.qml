@@ -1,0 +1,84 @@
+import QtQuick
+import QtQuick.Templates as T
+import "../../common"
+
+// A choice among a few: a field with a chevron; its list opens as a menu.
+T.ComboBox {
+    id: control
+    readonly property string designStyle: "ClawQt"
+    implicitWidth: Math.max(implicitBackgroundWidth + leftInset + rightInset,
+                            implicitContentWidth + leftPadding + rightPadding)
+    implicitHeight: Math.max(implicitBackgroundHeight + topInset + bottomInset,
+                             implicitContentHeight + topPadding + bottomPadding,
+                             implicitIndicatorHeight + topPadding + bottomPadding)
+    leftPadding: Theme.spaceField
+    rightPadding: Theme.spaceField + indicator.width + Theme.spaceTight
+    font.pixelSize: Theme.fontUi
+    delegate: ItemDelegate {
+        id: choice
+        required property var model
+        required property int index
+        width: ListView.view ? ListView.view.width : implicitWidth
+        text: control.textRole ? model[control.textRole] : model.modelData
+        font.weight: control.currentIndex === index ? Font.DemiBold : Font.Normal
+        highlighted: control.highlightedIndex === index
+        hoverEnabled: control.hoverEnabled
+        contentItem: Text {  // as written, under any style
+            textFormat: Text.PlainText
+            text: choice.text
+            font: choice.font
+            color: Theme.text
+            verticalAlignment: Text.AlignVCenter
+            elide: Text.ElideRight
+        }
+    }
+    indicator: Text {
+        x: control.width - width - Theme.spaceField
+        y: (control.height - height) / 2
+        textFormat: Text.PlainText
+        text: icons.glyph("chevron-down")
+        font.family: icons.family
+        font.pixelSize: Theme.iconSmall
+        color: control.enabled ? Theme.text2 : Theme.disabled
+    }
+    contentItem: Text {
+        textFormat: Text.PlainText
+        text: control.displayText
+        font: control.font
+        color: control.enabled ? Theme.text : Theme.disabled
+        verticalAlignment: Text.AlignVCenter
+        elide: Text.ElideRight
+    }
+    background: Rectangle {
+        implicitWidth: Theme.controlHeight
+        implicitHeight: Theme.controlHeight
+        radius: Theme.radiusControl
+        color: Theme.surface
+        border.width: 1
+        border.color: control.activeFocus ? Theme.accent : Theme.borderStrong
+        Rectangle {
+            anchors.fill: parent
+            radius: parent.radius
+            color: control.down ? Theme.selected : control.hovered ? Theme.hover : "transparent"
+        }
+        FocusRing { control: control }
+    }
+    popup: T.Popup {
+        y: control.height + Theme.spaceTight
+        width: Math.max(control.width, implicitWidth)
+        implicitHeight: Math.min(contentItem.implicitHeight + topPadding + bottomPadding,
+                                 control.Window.height - topMargin - bottomMargin)
+        padding: Theme.spaceTight
+        topMargin: Theme.gap
+        bottomMargin: Theme.gap
+        contentItem: ListView {
+            clip: true
+            implicitHeight: contentHeight
+            model: control.delegateModel
+            currentIndex: control.highlightedIndex
+            highlightMoveDuration: 0
+            T.ScrollBar.vertical: ScrollBar { }
+        }
+        background: PopupLook { }
+    }
+}
