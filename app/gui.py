@@ -69,6 +69,7 @@ class Window:
 
         answer_from_bytes()  # before the view's modules load: PySide reads each one as it is imported
         from app.renderer.qt.cards.attachments import IMAGE_PROVIDER
+        from app.renderer.qt.common.icon_images import ICON_PROVIDER, IconImages
         from app.renderer.qt.common.image_provider import MemoryImages
         from app.renderer.qt.composer.attachments import THUMBNAIL_PROVIDER
         from app.renderer.qt.window import ChatObjects
@@ -91,6 +92,7 @@ class Window:
         for name, qobject in self.objects.context().items():
             self.engine.rootContext().setContextProperty(name, qobject)
         self.engine.addImageProvider(IMAGE_PROVIDER, MemoryImages(self.objects.attachments.image))
+        self.engine.addImageProvider(ICON_PROVIDER, IconImages())
         self.engine.addImageProvider(THUMBNAIL_PROVIDER, MemoryImages(self.objects.composer_files.thumbnail))
         self.engine.addImportPath(str(qml))
         self.engine.addImportPath(str(qml / "style"))  # where QQuickStyle finds CONTROLS_STYLE

@@ -1,5 +1,5 @@
 """Where the files shipped beside the code live: inside a PyInstaller bundle (`sys._MEIPASS`), else the
-checkout. One place, so the window, the icon font and the app icon never guess differently."""
+checkout. One place, so the window, the fonts, the icons and the app icon never guess differently."""
 
 from __future__ import annotations
 

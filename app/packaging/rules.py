@@ -21,7 +21,6 @@ EXCLUDED_MODULES = [
     "hypothesis",
     "PyInstaller",
     "IPython",
-    "qtawesome",  # only its Codicons font is used, copied as data
     "qtpy",
     # Pillow makes thumbnails (PNG, JPEG, GIF, WebP, BMP, TIFF): no AVIF (its codec is 5 MB), no text
     # drawing (FreeType, HarfBuzz), no colour management, no Tk

@@ -100,7 +100,7 @@ ApplicationWindow {
                         x: Theme.pad; y: Theme.spaceSmall
                         width: parent.width - 2 * Theme.pad
                         spacing: Theme.gap
-                        IconLabel { icon: "history"; label: "Replay of " + traceView.name; color: Theme.text
+                        IconLabel { icon: "rotate-ccw-clock"; label: "Replay of " + traceView.name; color: Theme.text
                                     labelFont.bold: true }
                         Label { textFormat: Text.PlainText; objectName: "traceSummary"; color: Theme.muted; elide: Text.ElideRight
                                 Layout.fillWidth: true
@@ -122,7 +122,7 @@ ApplicationWindow {
                                  Accessible.name: "The trace's next session"
                                  onClicked: traceView.next() }
                         Button { id: traceClose; objectName: "traceClose"
-                                 contentItem: IconLabel { icon: "close"; label: "Close replay" }
+                                 contentItem: IconLabel { icon: "x"; label: "Close replay" }
                                  Accessible.name: "Close the replay and go back to the chat"
                                  onClicked: traceView.close() }
                     }
@@ -155,7 +155,7 @@ ApplicationWindow {
                                                                   label: detailsToggle.text }
                                          Accessible.name: checked ? "Hide the error's details" : "Show the error's details" }
                             Button { id: retryButton; objectName: "retryButton"; visible: notices.canRetry; text: "Retry"
-                                     contentItem: IconLabel { icon: "refresh"; label: retryButton.text }
+                                     contentItem: IconLabel { icon: "refresh-cw"; label: retryButton.text }
                                      onClicked: notices.retry() }
                         }
                         TextEdit {

@@ -48,7 +48,7 @@ Rectangle {
             }
             Button {
                 objectName: "agentEditBrowse"
-                contentItem: IconLabel { icon: "folder-opened"; label: "Browse\u2026"; color: Theme.text }
+                contentItem: IconLabel { icon: "folder-open"; label: "Browse\u2026"; color: Theme.text }
                 onClicked: agentSettings.chooseFolder()
                 Accessible.name: "Choose the folder " + root.name + " starts in"
             }
@@ -108,7 +108,7 @@ Rectangle {
             spacing: Theme.gap
             Button {
                 objectName: "agentEditCancel"
-                contentItem: IconLabel { icon: "close"; label: "Cancel"; color: Theme.text }
+                contentItem: IconLabel { icon: "x"; label: "Cancel"; color: Theme.text }
                 onClicked: agentSettings.cancel()
                 Accessible.name: "Close the details of " + root.name + " without saving"
             }

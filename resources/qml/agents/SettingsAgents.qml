@@ -57,7 +57,7 @@ ColumnLayout {
                     checkable: true
                     checked: agentRow.editing
                     Layout.alignment: Qt.AlignTop
-                    contentItem: IconLabel { icon: "edit"; color: agentRow.editing ? Theme.accent : Theme.muted }
+                    contentItem: IconLabel { icon: "pencil"; color: agentRow.editing ? Theme.accent : Theme.muted }
                     onClicked: agentRow.editing ? agentSettings.cancel() : agentSettings.edit(agentRow.modelData.profileName)
                     Accessible.name: (agentRow.editing ? "Close the details of " : "Edit the details of ")
                                      + agentRow.modelData.profileName
@@ -107,7 +107,7 @@ ColumnLayout {
             id: addAgentButton
             objectName: "settingsAddAgent"
             enabled: agentName.text.trim() !== "" && agentCommand.text.trim() !== ""
-            contentItem: IconLabel { icon: "add"; label: "Add"; color: Theme.text }
+            contentItem: IconLabel { icon: "plus"; label: "Add"; color: Theme.text }
             onClicked: agentSettings.add(agentName.text, agentCommand.text)
             Accessible.name: "Add the agent"
             KeyNavigation.tab: root.next

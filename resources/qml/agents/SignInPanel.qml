@@ -36,7 +36,7 @@ Rectangle {
 
                 RowLayout {
                     spacing: Theme.gap
-                    Text { textFormat: Text.PlainText; text: icons.glyph("account"); font.family: icons.family; font.pixelSize: Theme.fontDisplay; color: Theme.accent }
+                    Icon { icon: "user"; size: Theme.fontDisplay; color: Theme.accent }
                     Label {
                         textFormat: Text.PlainText
                         objectName: "signInTitle"
@@ -97,11 +97,10 @@ Rectangle {
                             RowLayout {
                                 Layout.fillWidth: true
                                 spacing: Theme.gap
-                                Text {
-                                    textFormat: Text.PlainText
-                                    text: icons.glyph(methodCard.modelData.kind === "terminal" ? "terminal"
-                                                      : methodCard.modelData.kind === "env_var" ? "key" : "globe")
-                                    font.family: icons.family; font.pixelSize: Theme.fontTitle; color: Theme.muted
+                                Icon {
+                                    icon: methodCard.modelData.kind === "terminal" ? "terminal"
+                                          : methodCard.modelData.kind === "env_var" ? "key" : "globe"
+                                    size: Theme.iconLarge; color: Theme.muted
                                 }
                                 ColumnLayout {
                                     Layout.fillWidth: true
@@ -219,7 +218,7 @@ Rectangle {
                                          onClicked: signIn.copyTerminal() }
                             ToolButton { objectName: "signInStopTerminal"; visible: signIn.terminalRunning
                                          text: "Cancel"
-                                         contentItem: IconLabel { icon: "debug-stop"; label: "Cancel"; color: Theme.terminalButton
+                                         contentItem: IconLabel { icon: "square"; label: "Cancel"; color: Theme.terminalButton
                                                                   iconSize: Theme.iconSmall; labelFont.pixelSize: Theme.fontCaption }
                                          onClicked: signIn.stopTerminal() }
                         }

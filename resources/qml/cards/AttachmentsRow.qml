@@ -84,7 +84,7 @@ Item {
                         id: openButton
                         objectName: "openWithButton"
                         visible: frame.openWith
-                        contentItem: IconLabel { icon: "link-external"; label: "Open with\u2026"; color: Theme.text
+                        contentItem: IconLabel { icon: "external-link"; label: "Open with\u2026"; color: Theme.text
                                                  iconSize: Theme.fontSmall; labelFont.pixelSize: Theme.fontCaption }
                         onClicked: root.objects.attachments.openWith(frame.modelData.uri)
                         Accessible.name: "Open " + frame.modelData.name + " with an application you choose"

@@ -34,10 +34,10 @@ Rectangle {
                         color: Theme.muted; font.pixelSize: Theme.fontCaption; elide: Text.ElideMiddle; Layout.fillWidth: true }
             }
             Button { id: openButton; objectName: "previewOpenButton"; text: "Open with system app"
-                     contentItem: IconLabel { icon: "link-external"; label: openButton.text }
+                     contentItem: IconLabel { icon: "external-link"; label: openButton.text }
                      visible: !!panel.shown.canOpen; onClicked: attachments.openExternally(panel.shown.uri)
                      Accessible.name: "Open " + (panel.shown.name || "") + " with the system application" }
-            ToolButton { contentItem: IconLabel { icon: "close"; color: Theme.muted }
+            ToolButton { contentItem: IconLabel { icon: "x"; color: Theme.muted }
                          onClicked: attachments.closePreview(); Accessible.name: "Close preview" }
         }
         Label { textFormat: Text.PlainText; visible: !!panel.shown.error; text: panel.shown.error || ""; color: Theme.danger

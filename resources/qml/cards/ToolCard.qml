@@ -30,11 +30,9 @@ Rectangle {
                 objectName: "toolToggle"
                 contentItem: Row {
                     spacing: Theme.spaceSmall
-                    Text { textFormat: Text.PlainText; text: card.objects.icons.glyph(card.tool.expanded ? "chevron-down" : "chevron-right")
-                           font.family: card.objects.icons.family; font.pixelSize: Theme.fontBody; color: Theme.muted
+                    Icon { icon: card.tool.expanded ? "chevron-down" : "chevron-right"; size: Theme.iconMedium; color: Theme.muted
                            anchors.verticalCenter: parent.verticalCenter }
-                    Text { textFormat: Text.PlainText; objectName: "toolKindIcon"; text: card.objects.icons.toolKind(card.tool.toolKind)
-                           font.family: card.objects.icons.family; font.pixelSize: Theme.fontTitle; color: Theme.text
+                    Icon { objectName: "toolKindIcon"; icon: card.objects.icons.toolKind(card.tool.toolKind); color: Theme.text2
                            anchors.verticalCenter: parent.verticalCenter
                            Accessible.name: card.tool.toolKind }
                 }

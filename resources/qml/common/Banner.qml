@@ -23,7 +23,7 @@ Rectangle {
                     wrapMode: Text.Wrap; Layout.fillWidth: true }
             Button { id: reconnect; objectName: "reconnectButton"; text: "Reconnect"; onClicked: agent.reconnect()
                      visible: !root.recovering
-                     contentItem: IconLabel { icon: "debug-restart"; label: reconnect.text }
+                     contentItem: IconLabel { icon: "rotate-cw"; label: reconnect.text }
                      Accessible.name: "Reconnect to the agent and reload the session" }
         }
         Text {

@@ -1,6 +1,6 @@
 import QtQuick
 
-// An icon glyph (from the app's icon font) with an optional label, for buttons' content.
+// An icon (Icon.qml: Lucide, in a theme colour) with an optional label, for buttons' content.
 Row {
     id: root
     property string icon: ""
@@ -9,8 +9,7 @@ Row {
     property int iconSize: Theme.iconSize
     property alias labelFont: labelText.font  // e.g. `labelFont.pixelSize: Theme.fontCaption`
     spacing: Theme.spaceSmall
-    Text { textFormat: Text.PlainText; text: icons.glyph(root.icon); font.family: icons.family; font.pixelSize: root.iconSize
-           color: root.color; anchors.verticalCenter: parent.verticalCenter; visible: root.icon !== "" }
+    Icon { icon: root.icon; size: root.iconSize; color: root.color; anchors.verticalCenter: parent.verticalCenter }
     Text { id: labelText; textFormat: Text.PlainText; text: root.label; color: root.color; anchors.verticalCenter: parent.verticalCenter
            visible: root.label !== "" }
 }

@@ -25,14 +25,12 @@ Item {
     Component.onCompleted: count()
     Component.onDestruction: if (counted) SpinnerClock.turning -= 1
 
-    Text {
-        textFormat: Text.PlainText
+    Icon {
         id: arc
         objectName: "spinnerArc"
         anchors.centerIn: parent
-        text: icons.glyph("loading")
-        font.family: icons.family
-        font.pixelSize: root.size
+        icon: "loader-circle"
+        size: root.size
         color: root.color
         rotation: root.turning ? SpinnerClock.step * 360 / Theme.spinnerSteps : 0
         Accessible.ignored: true

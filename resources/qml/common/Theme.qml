@@ -114,10 +114,12 @@ QtObject {
     // motion: colour and hover changes, and opening or closing; none at all with reduced motion
     readonly property int motionFast: app.reducedMotion ? 0 : 120
     readonly property int motionMedium: app.reducedMotion ? 0 : 180
-    // icon sizes: beside a small label, the default, and a button's only content
-    readonly property int iconSmall: fontSmall
-    readonly property int iconSize: Math.round(15 * fontScale)
-    readonly property int iconLarge: Math.round(17 * fontScale)
+    // icon sizes (Lucide's 24 px grid drawn at): beside a label, inside small controls and pills, a
+    // picker's chevron, an empty state's or a sign-in's tile
+    readonly property int iconSize: Math.round(16 * fontScale)
+    readonly property int iconMedium: Math.round(14 * fontScale)
+    readonly property int iconSmall: Math.round(12 * fontScale)
+    readonly property int iconLarge: Math.round(20 * fontScale)
     // the longest line prose runs to (about 90 characters of the body font): wider windows leave margin
     readonly property int proseWidth: Math.round(760 * fontScale)
     readonly property int filterWidth: Math.round(200 * fontScale)  // a filter field that stays readable
@@ -128,10 +130,10 @@ QtObject {
     readonly property color shadow: dark ? "#73000000" : "#1f000000"
 
     function statusIcon(status) {
-        if (status === "completed") return "pass"
-        if (status === "failed") return "error"
+        if (status === "completed") return "circle-check"
+        if (status === "failed") return "circle-x"
         if (status === "cancelled") return "circle-slash"
-        if (status === "running" || status === "in_progress") return "sync"
+        if (status === "running" || status === "in_progress") return "refresh-cw"
         return "clock"  // pending: not started yet
     }
 

@@ -143,7 +143,7 @@ Rectangle {
                            font.pixelSize: Theme.fontSmall; elide: Text.ElideMiddle; Layout.maximumWidth: 220
                            textFormat: Text.PlainText }
                     ToolButton { objectName: "removeChip"
-                                 contentItem: IconLabel { icon: "close"; iconSize: Theme.fontSmall; color: Theme.text }
+                                 contentItem: IconLabel { icon: "x"; iconSize: Theme.fontSmall; color: Theme.text }
                                  Accessible.name: "Remove " + chip.modelData.name
                                  onClicked: composerFiles.remove(chip.modelData.id) }
                 }
@@ -157,7 +157,7 @@ Rectangle {
         anchors.topMargin: Theme.gap + (chips.visible ? chips.implicitHeight + Theme.gap : 0)
         ToolButton {  // "+" as in most chat apps: the tooltip and the accessible name say what it does
             objectName: "attachButton"
-            contentItem: IconLabel { icon: "add"; iconSize: Theme.iconLarge; color: Theme.text }
+            contentItem: IconLabel { icon: "plus"; iconSize: Theme.iconLarge; color: Theme.text }
             Layout.alignment: Qt.AlignBottom
             Accessible.name: "Attach files"
             ToolTip.visible: hovered; ToolTip.text: "Attach files (or drop them here, or paste an image)"
@@ -233,7 +233,7 @@ Rectangle {
             text: queues ? "Queue" : "Send"
             Layout.alignment: Qt.AlignBottom
             contentItem: IconLabel {
-                icon: sendButton.queues ? "list-ordered" : "send"
+                icon: sendButton.queues ? "list-plus" : "send"
                 label: sendButton.text
                 color: sendButton.enabled ? Theme.text : Theme.muted
             }
@@ -250,7 +250,7 @@ Rectangle {
             visible: session.busy
             text: "Stop"
             Layout.alignment: Qt.AlignBottom
-            contentItem: IconLabel { icon: "debug-stop"; label: stopButton.text }
+            contentItem: IconLabel { icon: "square"; label: stopButton.text }
             Accessible.name: "Stop the agent"
             ToolTip.visible: hovered; ToolTip.text: "Stop (Esc)"
             onClicked: turn.stop()

@@ -32,7 +32,7 @@ Rectangle {
         RowLayout {
             Layout.fillWidth: true
             spacing: Theme.spaceSmall
-            IconLabel { icon: "list-ordered"; label: "Queued (" + queue.count + ")"; color: Theme.text
+            IconLabel { icon: "list-plus"; label: "Queued (" + queue.count + ")"; color: Theme.text
                         labelFont.bold: true }
             Label { textFormat: Text.PlainText; objectName: "queueReason"; text: root.reason; color: Theme.muted
                     font.pixelSize: Theme.fontCaption; elide: Text.ElideRight; Layout.fillWidth: true }
@@ -87,7 +87,7 @@ Rectangle {
                     objectName: "queuedEdit_" + row.index
                     text: "Edit"
                     flat: true
-                    contentItem: IconLabel { icon: "edit"; label: edit.text }
+                    contentItem: IconLabel { icon: "pencil"; label: edit.text }
                     Accessible.name: "Take this message back into the composer to edit it"
                     onClicked: turn.editQueued(row.modelData.id)
                 }

@@ -26,8 +26,7 @@ Rectangle {
         anchors.fill: parent
         anchors.margins: Theme.gap
         spacing: Theme.spaceSmall
-        Text { textFormat: Text.PlainText; text: icons.glyph("search"); font.family: icons.family; font.pixelSize: Theme.iconSize
-               color: Theme.muted; Accessible.ignored: true }
+        Icon { icon: "search"; color: Theme.muted; Accessible.ignored: true; Layout.alignment: Qt.AlignVCenter }
         TextField {
             id: field
             objectName: "findField"
@@ -68,7 +67,7 @@ Rectangle {
         }
         ToolButton {
             objectName: "findClose"
-            contentItem: IconLabel { icon: "close"; color: Theme.text }
+            contentItem: IconLabel { icon: "x"; color: Theme.text }
             Accessible.name: "Close find (Esc)"
             onClicked: root.closed()
         }

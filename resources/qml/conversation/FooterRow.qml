@@ -34,7 +34,7 @@ Item {
                 id: copyMarkdown
                 objectName: "copyTurnMarkdown"
                 property bool copied: false
-                contentItem: IconLabel { icon: copyMarkdown.copied ? "check" : "markdown"
+                contentItem: IconLabel { icon: copyMarkdown.copied ? "check" : "file-text"
                                          label: copyMarkdown.copied ? "Copied" : "Copy as Markdown"
                                          color: Theme.muted; iconSize: Theme.fontSmall
                                          labelFont.pixelSize: Theme.fontCaption }
@@ -82,7 +82,7 @@ Item {
                                    Layout.fillWidth: true; textFormat: Text.PlainText }
                             DiffCounts { added: fileEntry.modelData.added; removed: fileEntry.modelData.removed }
                             ToolButton { objectName: "revertButton"; text: "Revert"
-                                         contentItem: IconLabel { icon: "discard"; label: "Revert"; color: Theme.text
+                                         contentItem: IconLabel { icon: "undo-2"; label: "Revert"; color: Theme.text
                                                                   iconSize: Theme.iconSmall; labelFont.pixelSize: Theme.fontCaption }
                                          Accessible.name: "Revert the agent's change to " + fileEntry.modelData.name
                                          onClicked: root.objects.fileChanges.revert(root.footer.messageId, fileEntry.modelData.path) }

@@ -36,9 +36,7 @@ Item {
             RowLayout {
                 Layout.fillWidth: true
                 spacing: Theme.gap
-                Text { textFormat: Text.PlainText; text: root.objects.icons.glyph(root.pending ? "shield" : (root.permission.status === "cancelled"
-                                                                   ? "circle-slash" : "pass"))
-                       font.family: root.objects.icons.family; font.pixelSize: Theme.fontTitle
+                Icon { icon: root.pending ? "shield-alert" : (root.permission.status === "cancelled" ? "circle-slash" : "circle-check")
                        color: root.pending ? Theme.warning : Theme.muted
                        Accessible.ignored: true }
                 Text { textFormat: Text.PlainText; text: root.permission.title; color: Theme.text; font.bold: true

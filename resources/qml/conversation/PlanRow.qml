@@ -40,8 +40,7 @@ Item {
                     readonly property bool current: modelData.status === "in_progress"
                     Layout.fillWidth: true
                     spacing: Theme.spaceSmall
-                    Text { textFormat: Text.PlainText; text: root.objects.icons.glyph(entry.done ? "pass-filled" : entry.current ? "play-circle" : "circle-large-outline")
-                           font.family: root.objects.icons.family; font.pixelSize: Theme.iconSmall
+                    Icon { icon: entry.done ? "circle-check" : entry.current ? "circle-dot" : "circle"; size: Theme.iconMedium
                            color: entry.done ? Theme.success : entry.current ? Theme.accent : Theme.muted
                            Layout.alignment: Qt.AlignTop; Layout.topMargin: Theme.spaceHair
                            Accessible.ignored: true }

@@ -59,15 +59,15 @@ Rectangle {
                          Accessible.name: "Save the traffic as a trace file"
                          ToolTip.visible: hovered; ToolTip.text: "Save trace\u2026"
                          onClicked: inspector.saveTrace() }
-            ToolButton { objectName: "inspectorOpen"; contentItem: IconLabel { icon: "folder-opened" }
+            ToolButton { objectName: "inspectorOpen"; contentItem: IconLabel { icon: "folder-open" }
                          enabled: !traceView.loading
                          Accessible.name: "Open a trace file as a read-only chat"
                          ToolTip.visible: hovered; ToolTip.text: "Open trace\u2026 (shown as a read-only chat)"
                          onClicked: traceView.openTrace() }
-            ToolButton { objectName: "inspectorClear"; contentItem: IconLabel { icon: "clear-all"; label: "Clear" }
+            ToolButton { objectName: "inspectorClear"; contentItem: IconLabel { icon: "list-x"; label: "Clear" }
                          Accessible.name: "Clear the inspector"
                          onClicked: { root.picked = -1; inspector.clear() } }
-            ToolButton { objectName: "inspectorClose"; contentItem: IconLabel { icon: "close" }
+            ToolButton { objectName: "inspectorClose"; contentItem: IconLabel { icon: "x" }
                          Accessible.name: "Close the inspector (F12)"
                          onClicked: root.hideRequested() }
         }
@@ -108,9 +108,7 @@ Rectangle {
                         spacing: Theme.gap
                         Text { textFormat: Text.PlainText; text: entry.time; color: Theme.muted; font.family: Theme.mono; font.features: Theme.codeFeatures; font.pixelSize: Theme.fontCaption
                                Layout.preferredWidth: 64 }
-                        Text { textFormat: Text.PlainText; text: entry.direction === "send" ? icons.glyph("arrow-up") : entry.direction === "recv"
-                                     ? icons.glyph("arrow-down") : icons.glyph("warning")
-                               font.family: icons.family
+                        Icon { icon: entry.direction === "send" ? "arrow-up" : entry.direction === "recv" ? "arrow-down" : "triangle-alert"
                                color: entry.direction === "stderr" ? Theme.warning : entry.kind === "error" ? Theme.danger
                                       : entry.direction === "send" ? Theme.accent : Theme.success }
                         Text { textFormat: Text.PlainText; text: entry.direction === "stderr" ? "stderr" : (entry.method || "(response)")

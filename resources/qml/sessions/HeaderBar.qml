@@ -62,7 +62,7 @@ ToolBar {
             readonly property var others: sessionHeader.configOptions.filter(o => o.category !== "model")
             visible: others.length > 0
             text: "Options"
-            contentItem: IconLabel { icon: "gear"; label: "Options" }
+            contentItem: IconLabel { icon: "sliders-horizontal"; label: "Options" }
             Accessible.name: "Session options"
             onClicked: optionsPopup.open()
             Popup {
@@ -103,7 +103,7 @@ ToolBar {
         ToolButton {
             objectName: "questionToggle"
             text: "Questions"
-            contentItem: IconLabel { icon: "list-unordered"; label: "Questions"
+            contentItem: IconLabel { icon: "list"; label: "Questions"
                                      color: parent.enabled ? Theme.text : Theme.muted }
             checkable: true
             checked: root.directoryOpen
@@ -130,7 +130,7 @@ ToolBar {
         }
         ToolButton {
             objectName: "chatMenuButton"
-            contentItem: IconLabel { icon: "kebab-vertical"; color: Theme.text }
+            contentItem: IconLabel { icon: "ellipsis-vertical"; color: Theme.text }
             Accessible.name: "Chat menu"
             ToolTip.visible: hovered
             ToolTip.text: "Find, export, protocol inspector"
@@ -151,7 +151,7 @@ ToolBar {
         }
         ToolButton {
             objectName: "settingsButton"
-            contentItem: IconLabel { icon: "settings-gear"; color: Theme.text }
+            contentItem: IconLabel { icon: "settings"; color: Theme.text }
             onClicked: root.openSettings()
             Accessible.name: "Settings"
             ToolTip.visible: hovered

@@ -19,7 +19,7 @@ Rectangle {
             Button {
                 objectName: "newChatButton"
                 Layout.fillWidth: true
-                contentItem: IconLabel { icon: "add"; label: "New chat"; color: Theme.text }
+                contentItem: IconLabel { icon: "plus"; label: "New chat"; color: Theme.text }
                 onClicked: session.newChat()
                 Accessible.name: agents.count > 1 ? "New chat with " + agents.lastUsedName + " (Ctrl+N)"
                                                   : "New chat (Ctrl+N)"

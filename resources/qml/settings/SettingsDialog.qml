@@ -170,7 +170,7 @@ Dialog {
             Button {
                 id: addFolderButton
                 objectName: "settingsAddFolder"
-                contentItem: IconLabel { icon: "new-folder"; label: "Add a folder\u2026"; color: Theme.text }
+                contentItem: IconLabel { icon: "folder-plus"; label: "Add a folder\u2026"; color: Theme.text }
                 onClicked: settings.chooseFolder()
                 Accessible.name: "Add a folder the agents may use"
                 KeyNavigation.tab: portField

@@ -43,7 +43,7 @@ Rectangle {
                 IconLabel { objectName: "paneSharing"; icon: pane.panel.sharingIcon(pane.entry.sharing)
                             label: pane.entry.sharingLabel || ""; iconSize: Theme.fontCaption
                             color: pane.panel.sharingColour(pane.entry.sharing) }
-                IconLabel { visible: pane.entry.participating === true; icon: "sparkle"; iconSize: Theme.fontCaption
+                IconLabel { visible: pane.entry.participating === true; icon: "sparkles"; iconSize: Theme.fontCaption
                             label: (pane.entry.agentLabel || "") + " participating"; color: Theme.success }
                 Text { textFormat: Text.PlainText; visible: pane.entry.state === "exited"; text: pane.entry.statusText || ""
                        color: Theme.muted; font.pixelSize: Theme.fontCaption }
@@ -51,7 +51,7 @@ Rectangle {
                     objectName: "closePane_" + pane.terminalId
                     focusPolicy: Qt.TabFocus
                     implicitWidth: 22; implicitHeight: 22
-                    contentItem: IconLabel { icon: "close"; iconSize: Theme.fontSmall; color: Theme.muted }
+                    contentItem: IconLabel { icon: "x"; iconSize: Theme.fontSmall; color: Theme.muted }
                     Accessible.name: "Close the pane " + (pane.entry.title || "")
                     onClicked: userTerminals.close(pane.terminalId)
                 }

@@ -19,7 +19,7 @@ Rectangle {
     Accessible.name: "Terminal panel"
 
     function sharingIcon(mode) {
-        return mode === "shared" ? "broadcast" : mode === "status-only" ? "pulse" : "eye-closed"
+        return mode === "shared" ? "radio" : mode === "status-only" ? "activity" : "eye-off"
     }
     function sharingColour(mode) {
         return mode === "shared" ? Theme.accent : mode === "status-only" ? Theme.warning : Theme.muted
@@ -86,8 +86,7 @@ Rectangle {
                     icon: root.sharingIcon(root.current.sharing)
                     label: root.current.sharingLabel || ""
                     color: root.sharingColour(root.current.sharing)
-                    Text { textFormat: Text.PlainText; text: icons.glyph("chevron-down"); font.family: icons.family; font.pixelSize: Theme.iconSmall
-                           color: parent.color; anchors.verticalCenter: parent.verticalCenter }
+                    Icon { icon: "chevron-down"; size: Theme.iconSmall; color: parent.color; anchors.verticalCenter: parent.verticalCenter }
                 }
                 Accessible.name: "Sharing with agents: " + (root.current.sharingLabel || "") + ". Change"
                 ToolTip.visible: hovered && !sharingMenu.visible
@@ -112,11 +111,8 @@ Rectangle {
                             indicator: Item {}  // one mode of three: a check mark, not a checkbox
                             contentItem: RowLayout {
                                 spacing: Theme.gap
-                                Text { textFormat: Text.PlainText; text: icons.glyph("check"); font.family: icons.family; font.pixelSize: Theme.fontBody
-                                       color: Theme.accent; opacity: modeItem.checked ? 1 : 0 }
-                                Text { textFormat: Text.PlainText; text: icons.glyph(root.sharingIcon(modeItem.modelData.mode))
-                                       font.family: icons.family; font.pixelSize: Theme.fontBody
-                                       color: root.sharingColour(modeItem.modelData.mode) }
+                                Icon { icon: "check"; color: Theme.accent; opacity: modeItem.checked ? 1 : 0 }
+                                Icon { icon: root.sharingIcon(modeItem.modelData.mode); color: root.sharingColour(modeItem.modelData.mode) }
                                 ColumnLayout {
                                     spacing: 0
                                     Layout.fillWidth: true
@@ -157,7 +153,7 @@ Rectangle {
                 x: Theme.pad; y: Theme.spaceTight
                 width: parent.width - 2 * Theme.pad
                 spacing: Theme.gap
-                IconLabel { icon: "sparkle"; color: banner.active ? Theme.success : Theme.muted; iconSize: Theme.fontUi }
+                IconLabel { icon: "sparkles"; color: banner.active ? Theme.success : Theme.muted; iconSize: Theme.fontUi }
                 Label {
                     textFormat: Text.PlainText
                     objectName: "participationText"
@@ -206,7 +202,7 @@ Rectangle {
             Label { textFormat: Text.PlainText; objectName: "terminalPanelErrorText"; text: userTerminals.error; color: Theme.danger
                     wrapMode: Text.Wrap; Layout.fillWidth: true }
             ToolButton { objectName: "dismissTerminalError"; focusPolicy: Qt.TabFocus
-                         contentItem: IconLabel { icon: "close"; color: Theme.muted; iconSize: Theme.iconSmall }
+                         contentItem: IconLabel { icon: "x"; color: Theme.muted; iconSize: Theme.iconSmall }
                          Accessible.name: "Dismiss the error"
                          onClicked: userTerminals.dismissError() }
         }

@@ -68,8 +68,7 @@ Rectangle {
                 }
                 contentItem: RowLayout {
                     spacing: Theme.spaceSmall
-                    Text { textFormat: Text.PlainText; text: icons.glyph(tab.modelData.state === "pending" ? "question" : "terminal")
-                           font.family: icons.family; font.pixelSize: Theme.fontUi
+                    Icon { icon: tab.modelData.state === "pending" ? "circle-question-mark" : "terminal"
                            color: tab.modelData.state === "pending" ? Theme.warning
                                 : tab.modelData.state === "running" ? Theme.text : Theme.muted }
                     Text { textFormat: Text.PlainText; text: tab.title; color: Theme.text; font.pixelSize: Theme.fontSmall
@@ -77,7 +76,7 @@ Rectangle {
                     IconLabel {  // a split tab: how many panes it shows
                         objectName: "tabPanes"
                         visible: tab.paneCount > 1
-                        icon: "split-horizontal"; label: String(tab.paneCount)
+                        icon: "columns-2"; label: String(tab.paneCount)
                         iconSize: Theme.fontCaption; color: tab.splitParticipating ? Theme.success : Theme.muted
                     }
                     Rectangle {  // the sharing mode, always visible
@@ -99,17 +98,14 @@ Rectangle {
                         implicitHeight: participatingRow.implicitHeight + Theme.spaceHair
                         color: Theme.successSubtle
                         IconLabel { id: participatingRow; x: Theme.spaceTight; y: 1; spacing: Theme.spaceHair
-                                    icon: "sparkle"; label: tab.agentLabel + " participating"
+                                    icon: "sparkles"; label: tab.agentLabel + " participating"
                                     iconSize: Theme.fontCaption; color: Theme.success }
                     }
                     ToolButton {
                         objectName: "closeTerminal"
                         focusPolicy: Qt.TabFocus
                         implicitWidth: 22; implicitHeight: 22
-                        contentItem: Text { textFormat: Text.PlainText; text: icons.glyph("close"); font.family: icons.family
-                                            font.pixelSize: Theme.fontSmall; color: Theme.muted
-                                            horizontalAlignment: Text.AlignHCenter
-                                            verticalAlignment: Text.AlignVCenter }
+                        contentItem: Item { Icon { icon: "x"; size: Theme.iconMedium; color: Theme.muted; anchors.centerIn: parent } }
                         Accessible.name: "Close terminal " + tab.title + (tab.paneCount > 1 ? " and its other panes" : "")
                         onClicked: userTerminals.closeTab(tab.terminalId)
                     }
@@ -119,7 +115,7 @@ Rectangle {
         ToolButton {
             objectName: "newTerminalButton"
             focusPolicy: Qt.TabFocus
-            contentItem: IconLabel { icon: "add" }
+            contentItem: IconLabel { icon: "plus" }
             Accessible.name: "New terminal"
             ToolTip.visible: hovered; ToolTip.text: "New terminal in this chat's folder"
             onClicked: { userTerminals.newTerminal(); strip.panel.focusScreen() }
@@ -129,7 +125,7 @@ Rectangle {
             objectName: "splitTerminalButton"
             enabled: userTerminals.current.state === "running"
             focusPolicy: Qt.TabFocus
-            contentItem: IconLabel { icon: "split-horizontal"; color: splitButton.enabled ? Theme.text : Theme.muted }
+            contentItem: IconLabel { icon: "columns-2"; color: splitButton.enabled ? Theme.text : Theme.muted }
             Accessible.name: "Split the terminal"
             ToolTip.visible: hovered && !splitMenu.visible
             ToolTip.text: "Split: a new shell beside this one (Ctrl+Alt+R right, Ctrl+Alt+D down)"

@@ -366,18 +366,29 @@ def test_a_failed_new_chat_says_why_until_a_chat_opens_and_then_sends_what_was_q
 
 
 # --- icons and permission answers ------------------------------------------------------------------------
-def test_icons_come_from_the_icon_font_for_every_tool_kind(qapp):
-    from PySide6.QtGui import QFont, QFontMetrics
+def test_every_tool_kind_has_an_icon_that_draws_in_the_colour_asked(qapp):
+    from PySide6.QtCore import QSize
 
+    from app.renderer.qt.common.icon_images import IconImages
     from app.renderer.qt.common.icons import TOOL_KIND_ICONS, Icons
 
-    icons = Icons()
-    assert icons.family  # the font loaded from the qtawesome package
-    metrics = QFontMetrics(QFont(icons.family))
+    icons, images = Icons(), IconImages()
     for kind in [*TOOL_KIND_ICONS, "other", "something-new"]:
-        glyph = icons.toolKind(kind)
-        assert len(glyph) == 1 and metrics.inFontUcs4(ord(glyph)), kind
-    assert icons.glyph("no-such-icon") == ""
+        image = images.requestImage(icons.toolKind(kind) + "?c=b91c1c", QSize(), QSize(16, 16))
+        colours = {
+            image.pixelColor(x, y).name()
+            for x in range(16)
+            for y in range(16)
+            if image.pixelColor(x, y).alpha() == 255
+        }
+        assert (image.width(), image.height()) == (16, 16) and colours == {"#b91c1c"}, kind  # every stroke
+    unknown = images.requestImage("no-such-icon?c=000000", QSize(), QSize(16, 16))
+    assert not any(unknown.pixelColor(x, y).alpha() for x in range(16) for y in range(16))  # nothing drawn
+    faint = images.requestImage("x?c=80ffffff", QSize(), QSize(24, 24))  # "#aarrggbb", as QML writes it
+    assert (
+        faint.width() == 24
+        and max(faint.pixelColor(x, y).alpha() for x in range(24) for y in range(24)) == 128
+    )
 
 
 def test_a_permission_answer_shows_the_options_name_and_meaning_not_its_id():

@@ -9,7 +9,7 @@ import threading
 import time
 
 from PySide6.QtCore import QObject, QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetrics
+from PySide6.QtGui import QColor
 from PySide6.QtQuick import QQuickItem
 
 from app.renderer.timeline.serialize import item_record
@@ -698,8 +698,9 @@ def test_an_error_is_one_sentence_with_its_details_behind_a_disclosure(ui):
     ui.run(scenario())
 
 
-def test_tool_cards_draw_icons_from_the_icon_font_and_keep_the_status_pill_inside(ui):
-    """Icons were emoji (empty boxes without an emoji font) and the status pill overflowed the card."""
+def test_tool_cards_draw_their_icons_and_keep_the_status_pill_inside(ui):
+    """Icons were emoji (empty boxes without an emoji font) and the status pill overflowed the card;
+    they are the app's own Lucide icons now, drawn in the theme's colour."""
 
     async def scenario():
         window = await ui.open(scripted_agent_argv())
@@ -710,18 +711,17 @@ def test_tool_cards_draw_icons_from_the_icon_font_and_keep_the_status_pill_insid
         window.root.resize(560, 700)  # narrow: the title has to give way to the pill
         await ui.frames(window, 2)
         icon = await ui.until(lambda: ui.find(window, "toolKindIcon"))
-        family = objects.icons.family
-        assert family and icon.property("font").family() == family
-        glyph = icon.property("text")
-        assert glyph == objects.icons.glyph("terminal") and QFontMetrics(QFont(family)).inFontUcs4(ord(glyph))
+        assert icon.property("source").toString().startswith("image://icon/terminal?c=")
+        await ui.until(lambda: icon.property("paintedWidth") > 0)  # drawn, at its size
+        assert icon.property("paintedWidth") == icon.width() == icon.property("sourceSize").width()
         pill = ui.item(window, "statusPill")
         card = pill.parentItem()
         while card is not None and card.objectName() != "toolCard":
             card = card.parentItem()
         [label] = pill.childItems()
         state_icon, word = label.childItems()
-        assert (word.property("text"), state_icon.property("text")) == ("Done", objects.icons.glyph("pass"))
-        assert state_icon.property("font").family() == family  # the state drawn as an icon, not only a word
+        assert word.property("text") == "Done"  # the state drawn as an icon, not only a word
+        assert state_icon.property("source").toString().startswith("image://icon/circle-check?c=")
         assert pill.width() >= label.implicitWidth() + 10  # the label fits inside the pill ...
         right = label.mapToItem(card, label.width(), 0).x()
         assert 0 < right <= card.width() - 4, (right, card.width())  # ... and the pill inside the card

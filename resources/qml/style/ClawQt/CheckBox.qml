@@ -23,13 +23,11 @@ T.CheckBox {
         color: control.checked ? Theme.accent : Theme.surface
         border.width: control.checked ? 0 : 1
         border.color: Theme.borderStrong
-        Text {
+        Icon {
             anchors.centerIn: parent
             visible: control.checked
-            textFormat: Text.PlainText
-            text: icons.glyph("check")
-            font.family: icons.family
-            font.pixelSize: Theme.fontSmall
+            icon: "check"
+            size: Theme.iconSmall
             color: Theme.textOnAccent
         }
         FocusRing { control: control; radius: Theme.radiusSmall + Theme.focusOffset }

@@ -32,13 +32,11 @@ T.ComboBox {
             elide: Text.ElideRight
         }
     }
-    indicator: Text {
+    indicator: Icon {
         x: control.width - width - Theme.spaceField
         y: (control.height - height) / 2
-        textFormat: Text.PlainText
-        text: icons.glyph("chevron-down")
-        font.family: icons.family
-        font.pixelSize: Theme.iconSmall
+        icon: "chevron-down"
+        size: Theme.iconSmall
         color: control.enabled ? Theme.text2 : Theme.disabled
     }
     contentItem: Text {

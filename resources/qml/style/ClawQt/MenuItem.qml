@@ -23,14 +23,11 @@ T.MenuItem {
         verticalAlignment: Text.AlignVCenter
         elide: Text.ElideRight
     }
-    indicator: Text {
+    indicator: Icon {
         x: Theme.gap
         y: (control.height - height) / 2
         visible: control.checked
-        textFormat: Text.PlainText
-        text: icons.glyph("check")
-        font.family: icons.family
-        font.pixelSize: Theme.iconSize
+        icon: "check"
         color: Theme.text2
     }
     background: Rectangle {
