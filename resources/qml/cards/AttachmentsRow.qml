@@ -14,13 +14,13 @@ Item {
     required property bool first
     readonly property bool user: kind === "user-attachments"
     width: ListView.view ? ListView.view.width : 400
-    implicitHeight: flow.implicitHeight + Theme.gap
+    implicitHeight: turnHeader.extra + flow.implicitHeight + Theme.gap
 
-    TurnGutter { objects: root.objects; visible: !root.user; first: root.first; height: parent.height }
+    TurnHeader { id: turnHeader; objects: root.objects; first: root.first && !root.user }
     Flow {
         id: flow
-        x: root.user ? Theme.pad : Theme.gutter; y: Theme.spaceTight
-        width: root.width - x - Theme.pad
+        x: Theme.columnX(root.width); y: Theme.spaceTight + turnHeader.extra
+        width: Theme.columnWidth(root.width)
         layoutDirection: root.user ? Qt.RightToLeft : Qt.LeftToRight
         spacing: Theme.gap
         Repeater {

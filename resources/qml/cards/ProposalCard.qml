@@ -16,7 +16,7 @@ Item {
     required property var proposal
     required property bool first
     width: ListView.view ? ListView.view.width : 400
-    implicitHeight: box.implicitHeight + Theme.pad
+    implicitHeight: turnHeader.extra + box.implicitHeight + Theme.pad
     readonly property string proposalId: proposal.proposalId
     readonly property bool canDispatch: proposal.awaiting
     readonly property bool refused: proposal.state === "refused"  // never ran: the card says why
@@ -50,11 +50,11 @@ Item {
         focusAt(at[0], at[1])
     }
 
-    TurnGutter { objects: root.objects; first: root.first; height: parent.height }
+    TurnHeader { id: turnHeader; objects: root.objects; first: root.first }
     Rectangle {
         id: box
-        x: Theme.gutter; y: Theme.spaceTight
-        width: root.width - x - Theme.pad
+        x: Theme.columnX(root.width); y: Theme.spaceTight + turnHeader.extra
+        width: Theme.columnWidth(root.width)
         implicitHeight: content.implicitHeight + 2 * Theme.pad
         radius: Theme.radius
         color: Theme.surface

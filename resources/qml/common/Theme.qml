@@ -88,7 +88,6 @@ QtObject {
     readonly property int spaceLarge: Math.round(16 * fontScale)
     readonly property int spaceHuge: Math.round(24 * fontScale)  // around a dialog
     readonly property int spaceField: Math.round(10 * fontScale)  // inside a field, before its text
-    readonly property int gutter: 44  // where a turn's cards start: the avatar column and a gap
     // corner radii: small for chips and highlights, the default for cards, large for sheets
     readonly property int radiusSmall: 4  // inline code, a folder chip, a key
     readonly property int radiusControl: 6  // buttons, inputs, menu items, list rows
@@ -120,8 +119,13 @@ QtObject {
     readonly property int iconMedium: Math.round(14 * fontScale)
     readonly property int iconSmall: Math.round(12 * fontScale)
     readonly property int iconLarge: Math.round(20 * fontScale)
-    // the longest line prose runs to (about 90 characters of the body font): wider windows leave margin
+    // the reading column: every row of the conversation (the user's message, prose, every card, the
+    // footer) lies in one centred column at most this wide (about 90 characters of the body font),
+    // with at least spaceHuge beside it; wider content scrolls inside its card
     readonly property int proseWidth: Math.round(760 * fontScale)
+    function columnWidth(listWidth) { return Math.max(0, Math.min(proseWidth, listWidth - 2 * spaceHuge)) }
+    function columnX(listWidth) { return Math.max(spaceHuge, Math.round((listWidth - columnWidth(listWidth)) / 2)) }
+    readonly property int avatarSmall: Math.round(20 * fontScale)  // a turn's agent mark
     readonly property int filterWidth: Math.round(200 * fontScale)  // a filter field that stays readable
     // a spinner's steps a second (Spinner.qml): each is one frame, so few; enough to read as turning
     readonly property int spinnerSteps: 8

@@ -10,9 +10,10 @@ import "../common"
 Rectangle {
     id: root
     property alias input: input
-    implicitHeight: Math.min(220, input.implicitHeight + 2 * Theme.gap) + 2 * Theme.gap
-                    + (chips.visible ? chips.implicitHeight + Theme.gap : 0)
-    color: dropArea.containsDrag ? Theme.accentSubtle : Theme.canvas
+    // the card (a gap above, more below), inside it the chips, at most 220 of text, the toolbar
+    implicitHeight: Theme.gap + Theme.spaceLarge + 2 * Theme.gap + (chips.visible ? chips.implicitHeight + Theme.spaceTight : 0)
+                    + Math.min(220, input.implicitHeight) + Theme.spaceTight + toolbar.implicitHeight
+    color: Theme.canvas
     // the `@word` being typed just before the cursor, or "" (no mention in progress)
     readonly property string mentionQuery: {
         var before = input.text.substring(0, input.cursorPosition)
@@ -111,149 +112,169 @@ Rectangle {
         }
     }
 
-    Flow {
-        id: chips
-        objectName: "attachmentChips"
-        visible: composerFiles.count > 0
-        x: Theme.gap; y: Theme.gap
-        width: parent.width - 2 * Theme.gap
-        spacing: Theme.gap
-        Repeater {
-            model: composerFiles.items
-            Rectangle {
-                id: chip
-                required property var modelData
-                objectName: "attachmentChip"
-                radius: Theme.radius / 2
-                color: Theme.sunken
-                border.color: Theme.border
-                implicitWidth: chipRow.implicitWidth + Theme.gap
-                implicitHeight: chipRow.implicitHeight + Theme.spaceSmall
-                Accessible.name: "Attached " + modelData.name
-                RowLayout {
-                    id: chipRow
-                    x: Theme.spaceTight; y: Theme.spaceHair
-                    Image { visible: chip.modelData.thumbnail !== ""; source: chip.modelData.thumbnail
-                            objectName: "chipThumbnail"
-                            Layout.preferredWidth: 40; Layout.preferredHeight: 40
-                            fillMode: Image.PreserveAspectFit; cache: false
-                            HoverHandler { id: thumbHover }
-                            PlainToolTip { visible: thumbHover.hovered; text: chip.modelData.name } }
-                    Text { visible: chip.modelData.thumbnail === ""; text: chip.modelData.name; color: Theme.text
-                           font.pixelSize: Theme.fontSmall; elide: Text.ElideMiddle; Layout.maximumWidth: 220
-                           textFormat: Text.PlainText }
-                    ToolButton { objectName: "removeChip"
-                                 contentItem: IconLabel { icon: "x"; iconSize: Theme.fontSmall; color: Theme.text }
-                                 Accessible.name: "Remove " + chip.modelData.name
-                                 onClicked: composerFiles.remove(chip.modelData.id) }
-                }
-            }
-        }
-    }
-
-    RowLayout {
-        anchors.fill: parent
-        anchors.margins: Theme.gap
-        anchors.topMargin: Theme.gap + (chips.visible ? chips.implicitHeight + Theme.gap : 0)
-        ToolButton {  // "+" as in most chat apps: the tooltip and the accessible name say what it does
-            objectName: "attachButton"
-            contentItem: IconLabel { icon: "plus"; iconSize: Theme.iconLarge; color: Theme.text }
-            Layout.alignment: Qt.AlignBottom
-            Accessible.name: "Attach files"
-            ToolTip.visible: hovered; ToolTip.text: "Attach files (or drop them here, or paste an image)"
-            onClicked: composerFiles.chooseFiles()
-        }
-        ScrollView {
-            Layout.fillWidth: true
-            Layout.fillHeight: true
-            TextArea {
-                textFormat: TextEdit.PlainText
-                id: input
-                objectName: "composerInput"
-                placeholderText: session.readOnly ? "A replayed trace is read-only: Close replay to write again"
-                                 : session.busy ? "The agent is working\u2026 (Enter queues a message, Esc stops)"
-                                 : "Message the agent (Enter to send, Shift+Enter for a new line)"
-                wrapMode: TextArea.Wrap
-                text: turn.draft  // then kept in step by the Connections below (typing ends a binding)
-                Accessible.name: "Message"
-                onTextChanged: turn.setDraft(text)
-                Keys.onPressed: (event) => {
-                    if (event.matches(StandardKey.Paste) && composerFiles.pasteFromClipboard()) {
-                        event.accepted = true  // an image or copied files became attachments
-                    } else if (mentionPopup.visible && (event.key === Qt.Key_Down || event.key === Qt.Key_Up)) {
-                        mentionList.currentIndex = Math.max(0, Math.min(root.mentionMatches.length - 1,
-                            mentionList.currentIndex + (event.key === Qt.Key_Down ? 1 : -1)))
-                        event.accepted = true
-                    } else if (mentionPopup.visible && (event.key === Qt.Key_Tab
-                               || ((event.key === Qt.Key_Return || event.key === Qt.Key_Enter)
-                                   && !(event.modifiers & Qt.ShiftModifier)))) {
-                        root.mention(root.mentionMatches[Math.max(0, mentionList.currentIndex)])
-                        event.accepted = true
-                    } else if (completion.visible && (event.key === Qt.Key_Down || event.key === Qt.Key_Up)) {
-                        commandList.currentIndex = Math.max(0, Math.min(root.matches.length - 1,
-                            commandList.currentIndex + (event.key === Qt.Key_Down ? 1 : -1)))
-                        event.accepted = true
-                    } else if (completion.visible && (event.key === Qt.Key_Tab
-                               || ((event.key === Qt.Key_Return || event.key === Qt.Key_Enter)
-                                   && !(event.modifiers & Qt.ShiftModifier)))) {
-                        root.complete(root.matches[Math.max(0, commandList.currentIndex)].name)
-                        event.accepted = true
-                    } else if (event.key === Qt.Key_Up && !(event.modifiers & ~Qt.KeypadModifier)
-                               && (input.text === "" || (root.walkIndex >= 0 && input.text === root.walkText))) {
-                        root.walkPrompts(1)  // an empty composer walks this chat's earlier prompts
-                        event.accepted = true
-                    } else if (event.key === Qt.Key_Down && !(event.modifiers & ~Qt.KeypadModifier)
-                               && root.walkIndex >= 0 && input.text === root.walkText) {
-                        root.walkPrompts(-1)
-                        event.accepted = true
-                    } else if ((event.key === Qt.Key_Return || event.key === Qt.Key_Enter)
-                               && !(event.modifiers & Qt.ShiftModifier)) {
-                        root.send()
-                        event.accepted = true
-                    } else if (event.key === Qt.Key_Escape && session.busy) {
-                        turn.stop()
-                        event.accepted = true
+    Rectangle {  // the composer's card, in the conversation's reading column
+        id: card
+        objectName: "composerCard"
+        x: Theme.columnX(root.width)
+        y: Theme.gap
+        width: Theme.columnWidth(root.width)
+        height: root.height - Theme.gap - Theme.spaceLarge
+        radius: Theme.radiusXl
+        color: dropArea.containsDrag ? Theme.accentSubtle : Theme.surface
+        border.width: 1
+        border.color: input.activeFocus || dropArea.containsDrag ? Theme.accent : Theme.borderStrong
+        Shadow { level: 1; radius: card.radius }
+        ColumnLayout {
+            anchors.fill: parent
+            anchors.margins: Theme.gap
+            spacing: Theme.spaceTight
+            Flow {
+                id: chips
+                objectName: "attachmentChips"
+                visible: composerFiles.count > 0
+                Layout.fillWidth: true
+                spacing: Theme.gap
+                Repeater {
+                    model: composerFiles.items
+                    Rectangle {
+                        id: chip
+                        required property var modelData
+                        objectName: "attachmentChip"
+                        radius: Theme.radius / 2
+                        color: Theme.sunken
+                        border.color: Theme.border
+                        implicitWidth: chipRow.implicitWidth + Theme.gap
+                        implicitHeight: chipRow.implicitHeight + Theme.spaceSmall
+                        Accessible.name: "Attached " + modelData.name
+                        RowLayout {
+                            id: chipRow
+                            x: Theme.spaceTight; y: Theme.spaceHair
+                            Image { visible: chip.modelData.thumbnail !== ""; source: chip.modelData.thumbnail
+                                    objectName: "chipThumbnail"
+                                    Layout.preferredWidth: 40; Layout.preferredHeight: 40
+                                    fillMode: Image.PreserveAspectFit; cache: false
+                                    HoverHandler { id: thumbHover }
+                                    PlainToolTip { visible: thumbHover.hovered; text: chip.modelData.name } }
+                            Text { visible: chip.modelData.thumbnail === ""; text: chip.modelData.name; color: Theme.text
+                                   font.pixelSize: Theme.fontSmall; elide: Text.ElideMiddle; Layout.maximumWidth: 220
+                                   textFormat: Text.PlainText }
+                            ToolButton { objectName: "removeChip"
+                                         contentItem: IconLabel { icon: "x"; iconSize: Theme.fontSmall; color: Theme.text }
+                                         Accessible.name: "Remove " + chip.modelData.name
+                                         onClicked: composerFiles.remove(chip.modelData.id) }
+                        }
                     }
                 }
             }
-        }
-        Spinner {
-            objectName: "workingIndicator"
-            visible: session.busy
-            Layout.alignment: Qt.AlignBottom
-            Layout.bottomMargin: Theme.spaceSmall
-            Accessible.name: "The agent is working"
-        }
-        Button {
-            id: sendButton
-            objectName: "sendButton"
-            // while a turn runs a message is queued (sent when the agent finishes): the button says so
-            readonly property bool queues: !session.readOnly && (session.busy || session.sessionKey === "")
-            visible: !session.busy || input.text.trim().length > 0 || composerFiles.count > 0
-            text: queues ? "Queue" : "Send"
-            Layout.alignment: Qt.AlignBottom
-            contentItem: IconLabel {
-                icon: sendButton.queues ? "list-plus" : "send"
-                label: sendButton.text
-                color: sendButton.enabled ? Theme.text : Theme.muted
+
+
+            ScrollView {
+                Layout.fillWidth: true
+                Layout.fillHeight: true
+                TextArea {
+                    textFormat: TextEdit.PlainText
+                    id: input
+                    objectName: "composerInput"
+                    placeholderText: session.readOnly ? "A replayed trace is read-only: Close replay to write again"
+                                     : session.busy ? "The agent is working\u2026 (Enter queues a message, Esc stops)"
+                                     : "Message the agent (Enter to send, Shift+Enter for a new line)"
+                    wrapMode: TextArea.Wrap
+                    font.pixelSize: Theme.fontBody
+                    background: Item {}  // the card is its frame
+                    text: turn.draft  // then kept in step by the Connections below (typing ends a binding)
+                    Accessible.name: "Message"
+                    onTextChanged: turn.setDraft(text)
+                    Keys.onPressed: (event) => {
+                        if (event.matches(StandardKey.Paste) && composerFiles.pasteFromClipboard()) {
+                            event.accepted = true  // an image or copied files became attachments
+                        } else if (mentionPopup.visible && (event.key === Qt.Key_Down || event.key === Qt.Key_Up)) {
+                            mentionList.currentIndex = Math.max(0, Math.min(root.mentionMatches.length - 1,
+                                mentionList.currentIndex + (event.key === Qt.Key_Down ? 1 : -1)))
+                            event.accepted = true
+                        } else if (mentionPopup.visible && (event.key === Qt.Key_Tab
+                                   || ((event.key === Qt.Key_Return || event.key === Qt.Key_Enter)
+                                       && !(event.modifiers & Qt.ShiftModifier)))) {
+                            root.mention(root.mentionMatches[Math.max(0, mentionList.currentIndex)])
+                            event.accepted = true
+                        } else if (completion.visible && (event.key === Qt.Key_Down || event.key === Qt.Key_Up)) {
+                            commandList.currentIndex = Math.max(0, Math.min(root.matches.length - 1,
+                                commandList.currentIndex + (event.key === Qt.Key_Down ? 1 : -1)))
+                            event.accepted = true
+                        } else if (completion.visible && (event.key === Qt.Key_Tab
+                                   || ((event.key === Qt.Key_Return || event.key === Qt.Key_Enter)
+                                       && !(event.modifiers & Qt.ShiftModifier)))) {
+                            root.complete(root.matches[Math.max(0, commandList.currentIndex)].name)
+                            event.accepted = true
+                        } else if (event.key === Qt.Key_Up && !(event.modifiers & ~Qt.KeypadModifier)
+                                   && (input.text === "" || (root.walkIndex >= 0 && input.text === root.walkText))) {
+                            root.walkPrompts(1)  // an empty composer walks this chat's earlier prompts
+                            event.accepted = true
+                        } else if (event.key === Qt.Key_Down && !(event.modifiers & ~Qt.KeypadModifier)
+                                   && root.walkIndex >= 0 && input.text === root.walkText) {
+                            root.walkPrompts(-1)
+                            event.accepted = true
+                        } else if ((event.key === Qt.Key_Return || event.key === Qt.Key_Enter)
+                                   && !(event.modifiers & Qt.ShiftModifier)) {
+                            root.send()
+                            event.accepted = true
+                        } else if (event.key === Qt.Key_Escape && session.busy) {
+                            turn.stop()
+                            event.accepted = true
+                        }
+                    }
+                }
             }
-            enabled: input.text.trim().length > 0 || composerFiles.count > 0
-            Accessible.name: queues ? "Queue message (sent when the agent finishes)" : "Send message"
-            ToolTip.visible: hovered && queues
-            ToolTip.text: session.sessionKey === "" ? "Sent as soon as the chat is open (Enter)"
-                                                    : "Sent when the agent finishes (Enter)"
-            onClicked: root.send()
-        }
-        Button {
-            id: stopButton
-            objectName: "stopButton"
-            visible: session.busy
-            text: "Stop"
-            Layout.alignment: Qt.AlignBottom
-            contentItem: IconLabel { icon: "square"; label: stopButton.text }
-            Accessible.name: "Stop the agent"
-            ToolTip.visible: hovered; ToolTip.text: "Stop (Esc)"
-            onClicked: turn.stop()
+            RowLayout {  // the card's toolbar: attach on the left, the turn's controls on the right
+                id: toolbar
+                Layout.fillWidth: true
+                ToolButton {  // "+" as in most chat apps: the tooltip and the accessible name say what it does
+                    objectName: "attachButton"
+                    contentItem: IconLabel { icon: "plus"; iconSize: Theme.iconSize; color: Theme.text2 }
+                    Accessible.name: "Attach files"
+                    ToolTip.visible: hovered; ToolTip.text: "Attach files (or drop them here, or paste an image)"
+                    onClicked: composerFiles.chooseFiles()
+                }
+                Item { Layout.fillWidth: true }
+                Spinner {
+                    objectName: "workingIndicator"
+                    visible: session.busy
+                    Layout.alignment: Qt.AlignBottom
+                    Layout.bottomMargin: Theme.spaceSmall
+                    Accessible.name: "The agent is working"
+                }
+                Button {
+                    id: sendButton
+                    objectName: "sendButton"
+                    // while a turn runs a message is queued (sent when the agent finishes): the button says so
+                    readonly property bool queues: !session.readOnly && (session.busy || session.sessionKey === "")
+                    visible: !session.busy || input.text.trim().length > 0 || composerFiles.count > 0
+                    text: queues ? "Queue" : "Send"
+                    highlighted: true
+                    Layout.alignment: Qt.AlignBottom
+                    contentItem: IconLabel {
+                        icon: sendButton.queues ? "list-plus" : "send"
+                        label: sendButton.text
+                        color: sendButton.enabled ? Theme.textOnAccent : Theme.disabled
+                    }
+                    enabled: input.text.trim().length > 0 || composerFiles.count > 0
+                    Accessible.name: queues ? "Queue message (sent when the agent finishes)" : "Send message"
+                    ToolTip.visible: hovered && queues
+                    ToolTip.text: session.sessionKey === "" ? "Sent as soon as the chat is open (Enter)"
+                                                            : "Sent when the agent finishes (Enter)"
+                    onClicked: root.send()
+                }
+                Button {
+                    id: stopButton
+                    objectName: "stopButton"
+                    visible: session.busy
+                    text: "Stop"
+                    Layout.alignment: Qt.AlignBottom
+                    contentItem: IconLabel { icon: "square"; label: stopButton.text }
+                    Accessible.name: "Stop the agent"
+                    ToolTip.visible: hovered; ToolTip.text: "Stop (Esc)"
+                    onClicked: turn.stop()
+                }
+            }
         }
     }
 

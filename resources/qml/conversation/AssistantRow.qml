@@ -12,14 +12,14 @@ Item {
     required property var images
     required property bool first
     width: ListView.view ? ListView.view.width : 400
-    implicitHeight: column.implicitHeight + Theme.gap
+    implicitHeight: turnHeader.extra + column.implicitHeight + Theme.gap
 
     function settle() { blocksView.ensurePolished(); column.ensurePolished() }  // Conversation.qml says why
-    TurnGutter { objects: root.objects; first: root.first; height: parent.height }
+    TurnHeader { id: turnHeader; objects: root.objects; first: root.first }
     ColumnLayout {
         id: column
-        x: Theme.gutter; y: Theme.spaceTight
-        width: Math.min(root.width - x - Theme.pad, Theme.proseWidth)  // lines a reader's eye can follow
+        x: Theme.columnX(root.width); y: Theme.spaceTight + turnHeader.extra
+        width: Theme.columnWidth(root.width)
         TextBlocks { objects: root.objects; id: blocksView; Layout.fillWidth: true; blocks: root.blocks }
         Repeater {
             model: root.errors || []

@@ -51,9 +51,9 @@ Item {
                 id: noReply
                 objectName: "noReplyNotice"
                 visible: notices.noReply
-                x: Theme.gutter; y: Theme.gap
+                x: Theme.columnX(list.width); y: Theme.gap
                 text: "The agent ended the turn without a reply."
-                color: Theme.muted; font.italic: true
+                color: Theme.muted
             }
         }
         // Rows whose content changed are laid out now, inner layouts first (each row's `settle`), then

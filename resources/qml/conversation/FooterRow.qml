@@ -16,8 +16,8 @@ Item {
     implicitHeight: column.implicitHeight + Theme.spaceTight
     ColumnLayout {
         id: column
-        x: Theme.gutter; y: Theme.spaceHair
-        width: root.width - x - Theme.pad
+        x: Theme.columnX(root.width); y: Theme.spaceHair
+        width: Theme.columnWidth(root.width)
         spacing: Theme.spaceHair
         RowLayout {
             Layout.fillWidth: true

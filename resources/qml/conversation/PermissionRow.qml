@@ -12,15 +12,15 @@ Item {
     required property var permission
     required property bool first
     width: ListView.view ? ListView.view.width : 400
-    implicitHeight: box.implicitHeight + Theme.pad
+    implicitHeight: turnHeader.extra + box.implicitHeight + Theme.pad
     readonly property bool pending: permission.status === "pending"
 
-    TurnGutter { objects: root.objects; first: root.first; height: parent.height }
+    TurnHeader { id: turnHeader; objects: root.objects; first: root.first }
     Rectangle {
         id: box
         objectName: "permissionCard"
-        x: Theme.gutter; y: Theme.spaceTight
-        width: root.width - x - Theme.pad
+        x: Theme.columnX(root.width); y: Theme.spaceTight + turnHeader.extra
+        width: Theme.columnWidth(root.width)
         implicitHeight: content.implicitHeight + 2 * Theme.pad
         radius: Theme.radius
         // waiting for the user: a tinted card with a coloured edge, unlike any tool card or reply

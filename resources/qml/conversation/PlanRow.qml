@@ -10,13 +10,13 @@ Item {
     required property var plan
     required property bool first
     width: ListView.view ? ListView.view.width : 400
-    implicitHeight: box.implicitHeight + Theme.gap
+    implicitHeight: turnHeader.extra + box.implicitHeight + Theme.gap
 
-    TurnGutter { objects: root.objects; first: root.first; height: parent.height }
+    TurnHeader { id: turnHeader; objects: root.objects; first: root.first }
     Rectangle {
         id: box
-        x: Theme.gutter; y: Theme.spaceTight
-        width: root.width - x - Theme.pad
+        x: Theme.columnX(root.width); y: Theme.spaceTight + turnHeader.extra
+        width: Theme.columnWidth(root.width)
         implicitHeight: layout.implicitHeight + 2 * Theme.gap
         radius: Theme.radius; color: Theme.surface; border.color: Theme.border
         Shadow {}

@@ -13,14 +13,14 @@ Item {
     required property bool expanded
     required property bool first
     width: ListView.view ? ListView.view.width : 400
-    implicitHeight: column.implicitHeight + Theme.gap
+    implicitHeight: turnHeader.extra + column.implicitHeight + Theme.gap
 
     function settle() { blocksView.ensurePolished(); column.ensurePolished() }  // Conversation.qml says why
-    TurnGutter { objects: root.objects; first: root.first; height: parent.height }
+    TurnHeader { id: turnHeader; objects: root.objects; first: root.first }
     ColumnLayout {
         id: column
-        x: Theme.gutter; y: Theme.spaceTight
-        width: Math.min(root.width - x - Theme.pad, Theme.proseWidth)  // lines a reader's eye can follow
+        x: Theme.columnX(root.width); y: Theme.spaceTight + turnHeader.extra
+        width: Theme.columnWidth(root.width)
         ToolButton {
             id: thoughtToggle
             text: root.streaming ? "Thinking\u2026" : "Thought"

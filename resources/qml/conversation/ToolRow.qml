@@ -14,13 +14,13 @@ Item {
     required property bool expanded
     required property bool first
     width: ListView.view ? ListView.view.width : 400
-    implicitHeight: column.implicitHeight + Theme.gap
+    implicitHeight: turnHeader.extra + column.implicitHeight + Theme.gap
 
-    TurnGutter { objects: root.objects; first: root.first; height: parent.height }
+    TurnHeader { id: turnHeader; objects: root.objects; first: root.first }
     ColumnLayout {
         id: column
-        x: Theme.gutter; y: Theme.spaceTight
-        width: root.width - x - Theme.pad
+        x: Theme.columnX(root.width); y: Theme.spaceTight + turnHeader.extra
+        width: Theme.columnWidth(root.width)
         spacing: Theme.spaceTight
         ToolButton {
             id: groupToggle

@@ -16,10 +16,11 @@ Item {
 
     Rectangle {
         id: bubble
+        objectName: "userBubble"
         anchors.right: parent.right
-        anchors.rightMargin: Theme.pad
+        anchors.rightMargin: root.width - Theme.columnX(root.width) - Theme.columnWidth(root.width)
         y: root.first ? Theme.pad : Theme.spaceHair
-        width: Math.min(root.width * 0.75, Math.max(60, prose.implicitWidth + 2 * Theme.pad))
+        width: Math.min(Theme.columnWidth(root.width) * 0.8, Math.max(60, prose.implicitWidth + 2 * Theme.pad))
         height: prose.implicitHeight + 2 * Theme.gap + Theme.spaceHair
         radius: Theme.radiusXl
         color: Theme.bubble

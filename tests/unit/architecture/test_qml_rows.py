@@ -10,7 +10,7 @@ import re
 from tests.paths import REPO
 
 QML = REPO / "resources" / "qml"
-MADE_IN_ROWS = ("TextBlocks", "TurnGutter", "ToolCard", "DiffView", "TerminalView")  # built by a row
+MADE_IN_ROWS = ("TextBlocks", "TurnHeader", "ToolCard", "DiffView", "TerminalView")  # built by a row
 
 
 def context_names() -> set[str]:
