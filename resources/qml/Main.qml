@@ -128,7 +128,10 @@ ApplicationWindow {
                     }
                 }
                 Conversation { id: conversationView; objects: rowObjects; visible: !signIn.shown; Layout.fillWidth: true; Layout.fillHeight: true
-                               onFindClosed: composerView.input.forceActiveFocus() }
+                               onFindClosed: composerView.input.forceActiveFocus()
+                               onSuggested: (text) => { composerView.input.text = text
+                                                        composerView.input.cursorPosition = text.length
+                                                        composerView.input.forceActiveFocus() } }
                 Loader {  // built only when needed: most starts never sign in
                     active: signIn.shown
                     visible: active

@@ -79,6 +79,18 @@ Item {
 
     }
 
+    Welcome {  // an empty chat: whose it is and first steps
+        anchors.fill: parent
+        visible: list.count === 0 && session.opening === ""
+        agentLabel: agent.label
+        initials: agent.initials
+        colourIndex: agent.colourIndex
+        agentState: agent.state
+        commands: sessionHeader.commands
+        onChosen: (text) => root.suggested(text)
+    }
+    signal suggested(string text)
+
     Column {  // while the agent is asked to open a chat (each request has a deadline; then a notice)
         objectName: "openingIndicator"
         visible: session.opening !== ""

@@ -11,10 +11,12 @@ ToolBar {
     signal toggleTerminals()
     signal openSettings()
     signal openFind()
+    objectName: "headerBar"
     property bool directoryOpen: false
-    background: Rectangle { color: Theme.surface; Rectangle { anchors.bottom: parent.bottom; width: parent.width
-                                                                 height: 1; color: Theme.border } }
+    // a narrow header drops words that icons and tooltips already say, so nothing is cut off
+    readonly property bool narrow: width < Theme.narrowHeader
     RowLayout {
+        objectName: "headerRow"
         anchors.fill: parent
         anchors.leftMargin: Theme.pad
         anchors.rightMargin: Theme.pad
@@ -32,10 +34,15 @@ ToolBar {
                   + " \u00b7 " + (agent.state === "starting" ? "starting agent\u2026"
                                  : agent.state === "sign-in" ? "sign-in needed" : agent.state)
             color: Theme.text
+            elide: Text.ElideRight
+            Layout.fillWidth: true
+            Layout.maximumWidth: implicitWidth
+            Layout.minimumWidth: Theme.avatarLarge
             Accessible.name: "Agent " + agent.label + (agents.shownTarget ? ", " + agents.shownTarget : "") + ", "
                              + (agent.state === "sign-in" ? "sign-in needed" : agent.state)
         }
-        Label { textFormat: Text.PlainText; text: sessionHeader.title; color: Theme.muted; elide: Text.ElideRight; Layout.fillWidth: true }
+        Label { textFormat: Text.PlainText; text: sessionHeader.title; color: Theme.muted; elide: Text.ElideRight; Layout.fillWidth: true
+                Layout.minimumWidth: 0 }
         ComboBox {
             id: modeSelect
             objectName: "modeSelect"
@@ -98,12 +105,12 @@ ToolBar {
             PlainToolTip { visible: usageMeter.hovered; text: "Context: " + (sessionHeader.usage.text || "") }
             Accessible.name: "Context used " + (sessionHeader.usage.text || "")
         }
-        Label { textFormat: Text.PlainText; visible: sessionHeader.usage.text !== undefined; text: sessionHeader.usage.text || ""; color: Theme.muted
+        Label { textFormat: Text.PlainText; visible: sessionHeader.usage.text !== undefined && !root.narrow; text: sessionHeader.usage.text || ""; color: Theme.muted
                 font.pixelSize: Theme.fontCaption; elide: Text.ElideRight; Layout.maximumWidth: Theme.filterWidth }
         ToolButton {
             objectName: "questionToggle"
             text: "Questions"
-            contentItem: IconLabel { icon: "list"; label: "Questions"
+            contentItem: IconLabel { icon: "list"; label: root.narrow ? "" : "Questions"
                                      color: parent.enabled ? Theme.text : Theme.muted }
             checkable: true
             checked: root.directoryOpen
@@ -118,8 +125,8 @@ ToolBar {
             text: "Terminal"
             contentItem: IconLabel { objectName: "terminalToggleLabel"; icon: "terminal"
                                      color: userTerminals.participating ? Theme.success : Theme.text
-                                     label: userTerminals.participating ? "Terminal \u00b7 agent participating"
-                                                                        : "Terminal" }
+                                     label: root.narrow ? "" : userTerminals.participating ? "Terminal \u00b7 agent participating"
+                                                                                          : "Terminal" }
             checkable: true
             checked: userTerminals.panelOpen
             onClicked: { checked = Qt.binding(() => userTerminals.panelOpen); root.toggleTerminals() }

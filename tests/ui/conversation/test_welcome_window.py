@@ -1,0 +1,33 @@
+"""An empty chat greets the user instead of showing a blank page: the agent's mark and name, what it is
+doing, and its own slash commands as first steps that fill the composer (nothing is sent until the user
+sends it); the greeting gives way to the conversation once there is one."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+
+from tests.conftest import demo_agent_argv
+from tests.ui.terminals.test_panel_window import mouse_click
+
+
+def test_an_empty_chat_says_whose_it_is_and_offers_the_agents_commands_as_first_steps(ui):
+    async def scenario():
+        window = await ui.open(demo_agent_argv())
+        objects = window.objects
+        welcome = await ui.shown(window, "welcome")
+        assert ui.item(window, "welcomeTitle").property("text") == "What should we work on?"
+        await ui.until(lambda: objects.agent.state == "ready")
+        await ui.until(lambda: ui.item(window, "welcomeAgent").property("text") == objects.agent.label)
+        step = await ui.shown(window, "welcomeStep_echo")  # the demo agent's own command
+        assert step.property("text") == "/echo"
+        await ui.screenshots(window, "61-welcome")
+        await mouse_click(ui, window, "welcomeStep_echo")
+        composer = ui.item(window, "composerInput")
+        await ui.until(lambda: composer.property("text") == "/echo " and composer.hasActiveFocus())
+        assert ui.kinds(window) == []  # filled, not sent
+        await ui.keys(window, "hello")
+        await ui.key(window, Qt.Key.Key_Return)
+        await ui.until(lambda: "user" in ui.kinds(window))
+        await ui.until(lambda: not welcome.isVisible())  # the conversation takes its place
+
+    ui.run(scenario())
