@@ -5,23 +5,28 @@ import "../common"
 
 // One tool call: kind, title, status; when expanded its input, diffs, output (whitespace kept), locations
 // and, for terminal tools, the agent's description above the rendered terminal with its working directory
-// and exit pill.
+// and exit pill. A call that changes files or runs a terminal is a card; a read, a search, a fetch is a
+// quiet row (the machinery stays out of the way of the conversation), tinted only under the pointer. A
+// status shows only when it says something: running, failed, cancelled, never "done".
 Rectangle {
     id: card
     required property QtObject objects  // the window objects it uses (row_objects.py)
     objectName: "toolCard"
     required property var tool
     property int rowIndex: -1  // the view row of the tool's row (toggles go through it)
-    implicitHeight: column.implicitHeight + 2 * Theme.gap
-    radius: Theme.radius
-    color: Theme.surface
+    readonly property bool framed: card.tool.diffs.length > 0 || !!card.tool.terminal || !!card.tool.console
+                                   || ["edit", "delete", "move"].indexOf(card.tool.toolKind) >= 0
+    implicitHeight: column.implicitHeight + 2 * (framed ? Theme.gap : Theme.spaceTight)
+    radius: framed ? Theme.radiusLarge : Theme.radiusControl
+    color: framed ? Theme.surface : hover.hovered ? Theme.hover : "transparent"
+    border.width: framed ? 1 : 0
     border.color: Theme.border
-    Shadow { radius: card.radius }
+    HoverHandler { id: hover }
 
     ColumnLayout {
         id: column
-        x: Theme.gap; y: Theme.gap
-        width: card.width - 2 * Theme.gap
+        x: card.framed ? Theme.gap : 0; y: card.framed ? Theme.gap : Theme.spaceTight
+        width: card.width - 2 * x
         spacing: Theme.spaceTight
         RowLayout {
             Layout.fillWidth: true
@@ -45,7 +50,7 @@ Rectangle {
                 text: card.tool.title
                 elide: Text.ElideRight
                 font.family: card.tool.toolKind === "execute" ? Theme.mono : Qt.application.font.family
-                color: Theme.text
+                color: card.framed || hover.hovered ? Theme.text : Theme.text2
             }
             Text {
                 textFormat: Text.PlainText
@@ -57,6 +62,7 @@ Rectangle {
             }
             StatusPill {
                 objectName: "statusPill"
+                visible: card.tool.status !== "completed"
                 status: card.tool.status
                 label: card.tool.statusLabel
             }
@@ -74,6 +80,7 @@ Rectangle {
         }
         Loader {
             Layout.fillWidth: true
+            Layout.leftMargin: card.framed ? 0 : Theme.spaceHuge  // a quiet row's details hang under its title
             active: card.tool.expanded
             visible: active
             sourceComponent: ColumnLayout {

@@ -21,43 +21,62 @@ Item {
         objectName: "permissionCard"
         x: Theme.columnX(root.width); y: Theme.spaceTight + turnHeader.extra
         width: Theme.columnWidth(root.width)
-        implicitHeight: content.implicitHeight + 2 * Theme.pad
-        radius: Theme.radius
-        // waiting for the user: a tinted card with a coloured edge, unlike any tool card or reply
-        color: root.pending ? Theme.warningSubtle : Theme.surface
-        border.color: root.pending ? Theme.warning : Theme.border
-        border.width: root.pending ? 2 : 1
-        Shadow { level: root.pending ? 2 : 1 }
+        implicitHeight: content.implicitHeight + 2 * (root.pending ? Theme.pad : Theme.spaceTight)
+        radius: Theme.radiusLarge
+        // waiting for the user: the one look of "needs you" (amber), raised; once answered it folds into
+        // one quiet line of the turn
+        color: root.pending ? Theme.warningSubtle : "transparent"
+        border.color: Theme.warningBorder
+        border.width: root.pending ? 1 : 0
+        Shadow { visible: root.pending; level: 1; radius: box.radius }
         ColumnLayout {
             id: content
-            x: Theme.pad; y: Theme.pad
-            width: parent.width - 2 * Theme.pad
+            x: root.pending ? Theme.pad : 0; y: root.pending ? Theme.pad : Theme.spaceTight
+            width: parent.width - 2 * x
             spacing: Theme.gap
             RowLayout {
                 Layout.fillWidth: true
                 spacing: Theme.gap
-                Icon { icon: root.pending ? "shield-alert" : (root.permission.status === "cancelled" ? "circle-slash" : "circle-check")
-                       color: root.pending ? Theme.warning : Theme.muted
+                Icon { icon: root.pending ? "shield-alert" : (root.permission.status === "cancelled" ? "circle-slash" : "shield-check")
+                       color: root.pending ? Theme.warning : root.permission.status === "cancelled" ? Theme.muted : Theme.success
+                       size: root.pending ? Theme.iconSize : Theme.iconMedium
                        Accessible.ignored: true }
-                Text { textFormat: Text.PlainText; text: root.permission.title; color: Theme.text; font.bold: true
-                       wrapMode: Text.Wrap; Layout.fillWidth: true
+                Text { textFormat: Text.PlainText; text: root.permission.title
+                       color: root.pending ? Theme.text : Theme.text2
+                       font.weight: root.pending ? Font.DemiBold : Font.Normal
+                       wrapMode: root.pending ? Text.Wrap : Text.NoWrap; elide: Text.ElideRight
+                       Layout.fillWidth: root.pending
+                       Layout.maximumWidth: root.pending ? -1 : content.width / 2
                        Accessible.name: (root.pending ? "The agent asks permission: " : "Permission: ") + text }
+                Text {
+                    textFormat: Text.PlainText
+                    visible: !root.pending
+                    objectName: "permissionAnswer"
+                    text: root.permission.status === "cancelled" ? "Cancelled"
+                          : "Answered: " + root.permission.selectedName
+                            + (root.permission.selectedMeaning ? " (" + root.permission.selectedMeaning + ")" : "")
+                    color: Theme.muted
+                    font.pixelSize: Theme.fontSmall
+                    elide: Text.ElideRight
+                    Layout.fillWidth: true
+                }
                 Rectangle {
                     objectName: "permissionWaiting"
                     visible: root.pending
                     radius: height / 2
-                    color: Theme.warning
+                    color: "transparent"
+                    border.color: Theme.warning
                     implicitWidth: waitingLabel.implicitWidth + Theme.pad
                     implicitHeight: waitingLabel.implicitHeight + Theme.spaceTight
                     Accessible.ignored: true
                     Label { id: waitingLabel; textFormat: Text.PlainText; anchors.centerIn: parent; text: "Needs you"
-                            font.pixelSize: Theme.fontCaption; font.bold: true; color: Theme.textOnWarning }
+                            font.pixelSize: Theme.fontCaption; font.weight: Font.DemiBold; color: Theme.warning }
                 }
             }
             // what the request itself says it would run (the title above is the agent's own summary)
             ColumnLayout {
                 objectName: "permissionRequest"
-                visible: root.permission.requestText !== ""
+                visible: root.pending && root.permission.requestText !== ""
                 Layout.fillWidth: true
                 spacing: Theme.spaceHair
                 Text {
@@ -126,15 +145,6 @@ Item {
                 text: root.permission.hiddenOptions.toLocaleString(Qt.locale(), "f", 0)
                       + " more options not shown (the agent offered too many)"
                 color: Theme.muted; font.pixelSize: Theme.fontCaption
-            }
-            Text {
-                textFormat: Text.PlainText
-                visible: !root.pending
-                objectName: "permissionAnswer"
-                text: root.permission.status === "cancelled" ? "Cancelled"
-                      : "Answered: " + root.permission.selectedName
-                        + (root.permission.selectedMeaning ? " (" + root.permission.selectedMeaning + ")" : "")
-                color: Theme.muted
             }
         }
     }

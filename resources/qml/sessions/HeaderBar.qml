@@ -34,9 +34,8 @@ ToolBar {
                   + " \u00b7 " + (agent.state === "starting" ? "starting agent\u2026"
                                  : agent.state === "sign-in" ? "sign-in needed" : agent.state)
             color: Theme.text
-            elide: Text.ElideRight
-            Layout.fillWidth: true
-            Layout.maximumWidth: implicitWidth
+            elide: Text.ElideRight  // its whole width, given up only when the header has no more room
+            Layout.preferredWidth: implicitWidth
             Layout.minimumWidth: Theme.avatarLarge
             Accessible.name: "Agent " + agent.label + (agents.shownTarget ? ", " + agents.shownTarget : "") + ", "
                              + (agent.state === "sign-in" ? "sign-in needed" : agent.state)

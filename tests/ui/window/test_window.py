@@ -698,9 +698,14 @@ def test_an_error_is_one_sentence_with_its_details_behind_a_disclosure(ui):
     ui.run(scenario())
 
 
-def test_tool_cards_draw_their_icons_and_keep_the_status_pill_inside(ui):
+def test_tool_cards_draw_their_icons_and_show_a_status_only_when_it_says_something(ui):
     """Icons were emoji (empty boxes without an emoji font) and the status pill overflowed the card;
-    they are the app's own Lucide icons now, drawn in the theme's colour."""
+    they are the app's own Lucide icons now, drawn in the theme's colour. A finished call shows no
+    "Done" (the quiet default); a failed one shows its pill, inside its row. A terminal is a card, a
+    fetch a quiet row."""
+
+    def shown(window, name):
+        return [item for item in find_all(window.root.contentItem(), name) if item.isVisible()]
 
     async def scenario():
         window = await ui.open(scripted_agent_argv())
@@ -714,17 +719,23 @@ def test_tool_cards_draw_their_icons_and_keep_the_status_pill_inside(ui):
         assert icon.property("source").toString().startswith("image://icon/terminal?c=")
         await ui.until(lambda: icon.property("paintedWidth") > 0)  # drawn, at its size
         assert icon.property("paintedWidth") == icon.width() == icon.property("sourceSize").width()
-        pill = ui.item(window, "statusPill")
+        [terminal] = shown(window, "toolCard")
+        assert terminal.property("framed") and not shown(window, "statusPill")  # done: nothing to say
+        await ui.type_and_send(window, "tool-chunks")  # a fetch that fails
+        await ui.until(lambda: not objects.session.busy)
+        await ui.frames(window, 2)
+        [pill] = await ui.until(lambda: shown(window, "statusPill"))
         card = pill.parentItem()
         while card is not None and card.objectName() != "toolCard":
             card = card.parentItem()
+        assert not card.property("framed")  # a fetch is a quiet row
         [label] = pill.childItems()
         state_icon, word = label.childItems()
-        assert word.property("text") == "Done"  # the state drawn as an icon, not only a word
-        assert state_icon.property("source").toString().startswith("image://icon/circle-check?c=")
+        assert word.property("text") == "Failed"  # the state drawn as an icon, not only a word
+        assert state_icon.property("source").toString().startswith("image://icon/circle-x?c=")
         assert pill.width() >= label.implicitWidth() + 10  # the label fits inside the pill ...
         right = label.mapToItem(card, label.width(), 0).x()
-        assert 0 < right <= card.width() - 4, (right, card.width())  # ... and the pill inside the card
+        assert 0 < right <= card.width(), (right, card.width())  # ... and the pill inside the row
         await ui.screenshots(window, "20-tool-card-icons")
 
     ui.run(scenario())
