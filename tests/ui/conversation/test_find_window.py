@@ -4,8 +4,6 @@ view, a collapsed card opened for a match inside it, and Esc giving everything b
 
 from __future__ import annotations
 
-import asyncio
-
 from PySide6.QtCore import Q_ARG, Q_RETURN_ARG, QMetaObject, Qt
 from PySide6.QtGui import QColor
 from PySide6.QtQuick import QQuickItem
@@ -60,9 +58,10 @@ def test_find_counts_every_match_goes_through_them_newest_first_and_marks_the_cu
         assert ui.item(window, "findSummary").property("text") == "1 of 1"
         row, scope, index = hops[-1]
         assert objects.model.row_at(row).kind == "user" and scope == "" and index == 0
-        await asyncio.sleep(0.3)  # the frame after which the view scrolls to the mark
+        await ui.until(  # the view scrolls to the mark in a frame after the search
+            lambda: _shown_row(window, row) is not None and on_screen(window, _shown_row(window, row))
+        )
         shown = _shown_row(window, row)
-        assert shown is not None and on_screen(window, shown)
         marked = [m for edit in text_edits(shown) for m in drawn_marks(edit)]
         assert [colour for *_, colour in marked] == [_current_colour(window)]
 

@@ -146,12 +146,13 @@ def test_each_chat_opens_where_it_was_left_with_the_cards_the_user_opened(ui):
         assert ui.tool_payload(window, tool)["expanded"] is False  # historical: closed
         ui.toggle_tool(window, tool, expanded=False)  # the user opens it
         await ui.until(lambda: ui.tool_payload(window, tool)["expanded"] is True)
-        await _wheel_up(ui, window, 16)
         timeline = ui.item(window, "timeline")
+        newest_screenful_top = _top_row(ui, window)
+        await _wheel_up(ui, window, 12)
         await ui.until(lambda: not timeline.property("atYEnd") and not timeline.property("moving"))
         await ui.frames(window, 2)
         top = _top_row(ui, window)
-        assert top > 14, top  # older rows than the newest screenful are at the top
+        assert top > newest_screenful_top, top  # older rows than the newest screenful are at the top
 
         objects.session.newChat()
         await ui.until(lambda: objects.session.sessionKey not in ("", BIG), 20)
