@@ -72,7 +72,7 @@ ApplicationWindow {
         // the panes' sizes the user left (view_memory.py), noted when a drag of a handle ends
         Component.onCompleted: restoreState(viewState.splitState("main"))
         onResizingChanged: if (!resizing) viewState.setSplitState("main", saveState())
-        Sidebar { SplitView.preferredWidth: 240; SplitView.minimumWidth: 160
+        Sidebar { id: sidebar; SplitView.preferredWidth: 240; SplitView.minimumWidth: 160
                   onChooseAgent: window.openAgentPicker() }
         SplitView {  // the chat above, the user's terminals below (hidden until opened)
             id: chatSplit
@@ -281,6 +281,7 @@ ApplicationWindow {
     Shortcut { sequences: [StandardKey.Preferences, "Ctrl+,"]; onActivated: window.openSettings() }
     Shortcut { sequences: [StandardKey.New]; onActivated: session.newChat() }
     Shortcut { sequence: "Ctrl+Shift+N"; onActivated: window.openAgentPicker() }
+    Shortcut { sequence: "Ctrl+K"; onActivated: sidebar.focusSearch() }
     Shortcut { sequence: "Ctrl+L"; onActivated: composerView.input.forceActiveFocus() }
     Shortcut { sequence: "Ctrl+`"; onActivated: window.terminalFocus() }
     Shortcut { sequence: "Ctrl+Shift+Q"; onActivated: if (headerBar.enabled) conversation.setDirectoryOpen(!conversation.directoryOpen) }

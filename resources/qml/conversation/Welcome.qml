@@ -84,8 +84,7 @@ Item {
                     text: "/" + modelData.name
                     contentItem: IconLabel { icon: "sparkles"; label: step.text; color: Theme.text2; labelFont.family: Theme.mono }
                     Accessible.name: "Start with /" + modelData.name + (modelData.description ? ": " + modelData.description : "")
-                    ToolTip.visible: hovered && modelData.description !== ""
-                    ToolTip.text: modelData.description
+                    PlainToolTip { visible: step.hovered && step.modelData.description !== ""; text: step.modelData.description }
                     onClicked: root.chosen("/" + modelData.name + " ")
                 }
             }

@@ -3,14 +3,16 @@ import QtQuick.Controls
 import QtQuick.Layouts
 import "../common"
 
-// Sessions: the agent's (paged) plus the ones made here; heartbeat-only ones hidden. A spinner marks a
-// session whose turn runs, a dot one that finished unseen, "Needs you" one whose agent waits for a
-// permission answer (the request is shown when the chat is opened).
+// Sessions: the agent's (paged) plus the ones made here; heartbeat-only ones hidden, grouped by when
+// they were last touched (a chat that needs you above them all), searched by title (Ctrl+K). A spinner
+// marks a session whose turn runs, a dot one that finished unseen, "Needs you" one whose agent waits
+// for a permission answer (the request is shown when the chat is opened); the others say when.
 Rectangle {
     id: root
     objectName: "sidebar"
     color: Theme.sidebar
     signal chooseAgent()  // New chat with… (the picker)
+    function focusSearch() { search.forceActiveFocus(); search.selectAll() }
     ColumnLayout {
         anchors.fill: parent
         anchors.margins: Theme.gap
@@ -36,6 +38,18 @@ Rectangle {
                 ToolTip.text: "New chat with… (Ctrl+Shift+N)"
             }
         }
+        TextField {
+            id: search
+            objectName: "sessionSearch"
+            Layout.fillWidth: true
+            placeholderText: "Search chats (Ctrl+K)"
+            leftPadding: Theme.spaceField + Theme.iconSize + Theme.gap
+            text: sessions.query
+            onTextEdited: sessions.setQuery(text)
+            Keys.onEscapePressed: (event) => { event.accepted = text !== ""; sessions.setQuery("") }
+            Accessible.name: "Search chats"
+            Icon { icon: "search"; color: Theme.muted; x: Theme.spaceField; anchors.verticalCenter: parent.verticalCenter }
+        }
         ComboBox {
             id: agentFilter
             objectName: "agentFilter"
@@ -59,6 +73,31 @@ Rectangle {
             spacing: Theme.spaceHair
             keyNavigationEnabled: true
             onAtYEndChanged: if (atYEnd && sessions.hasMore) sessions.loadMore()
+            section.property: "section"
+            section.delegate: Text {
+                required property string section
+                objectName: "sessionGroup"
+                width: ListView.view ? ListView.view.width : 0
+                textFormat: Text.PlainText
+                text: section
+                font.pixelSize: Theme.fontCaption
+                font.weight: Font.Medium
+                color: section === "Needs you" ? Theme.warning : Theme.muted
+                topPadding: Theme.pad
+                bottomPadding: Theme.spaceTight
+                leftPadding: Theme.spaceField
+            }
+            Text {  // a search that matches nothing says so
+                objectName: "noChatMatches"
+                visible: sessionView.count === 0 && sessions.query !== ""
+                width: parent.width
+                textFormat: Text.PlainText
+                text: "No chat is called anything like \u201c" + sessions.query + "\u201d"
+                color: Theme.muted
+                font.pixelSize: Theme.fontSmall
+                wrapMode: Text.Wrap
+                padding: Theme.spaceField
+            }
             delegate: ItemDelegate {
                 id: entry
                 required property var modelData
@@ -89,17 +128,26 @@ Rectangle {
                     Rectangle { visible: entry.modelData.unseen && !entry.modelData.live; width: 8; height: 8
                                 radius: Theme.radiusSmall; color: Theme.accent }
                     Label { textFormat: Text.PlainText; text: entry.modelData.title; elide: Text.ElideRight; Layout.fillWidth: true
-                            color: Theme.text; font.bold: entry.modelData.needsYou }
+                            color: Theme.text; font.weight: entry.modelData.needsYou || entry.modelData.unseen ? Font.DemiBold : Font.Normal }
+                    Label {  // when, unless the row has more to say
+                        objectName: "sessionWhen"
+                        visible: text !== "" && !entry.modelData.live && !entry.modelData.needsYou && !entry.modelData.unseen
+                        textFormat: Text.PlainText
+                        text: entry.modelData.when || ""
+                        font.pixelSize: Theme.fontCaption
+                        color: Theme.muted
+                    }
                     Rectangle {
                         objectName: "needsYouMark"
                         visible: entry.modelData.needsYou
                         radius: height / 2
-                        color: Theme.warning
+                        color: "transparent"
+                        border.color: Theme.warning
                         implicitWidth: needsYouLabel.implicitWidth + Theme.pad
                         implicitHeight: needsYouLabel.implicitHeight + Theme.spaceTight
                         Accessible.ignored: true  // the row's name says it
                         Label { id: needsYouLabel; textFormat: Text.PlainText; anchors.centerIn: parent; text: "Needs you"
-                                font.pixelSize: Theme.fontCaption; font.bold: true; color: Theme.textOnWarning }
+                                font.pixelSize: Theme.fontCaption; font.weight: Font.DemiBold; color: Theme.warning }
                     }
                 }
                 onClicked: session.openSession(modelData.key)

@@ -18,25 +18,40 @@ from PySide6.QtCore import QAbstractListModel, QByteArray, QModelIndex, QObject,
 from app.renderer.qt.common.named_roles import ModelIndex
 
 ENTRY_ROLE = Qt.ItemDataRole.UserRole + 1
+SECTION_ROLE = Qt.ItemDataRole.UserRole + 2
 
 
 class KeyedListModel(QAbstractListModel):
+    """`section`, when given, names a field a ListView groups the rows by (its `section.property`
+    reads only a role, not a field of `modelData`)."""
+
     def __init__(
-        self, key: str = "key", parent: QObject | None = None, entries: list[dict[str, Any]] | None = None
+        self,
+        key: str = "key",
+        parent: QObject | None = None,
+        entries: list[dict[str, Any]] | None = None,
+        section: str = "",
     ) -> None:
         super().__init__(parent)
         self._key = key
+        self._section = section
         self._entries: list[dict[str, Any]] = list(entries or [])
 
     def roleNames(self) -> dict[int, QByteArray]:
-        return {ENTRY_ROLE: QByteArray(b"modelData")}
+        roles = {ENTRY_ROLE: QByteArray(b"modelData")}
+        if self._section:
+            roles[SECTION_ROLE] = QByteArray(b"section")
+        return roles
 
     def rowCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._entries)
 
     def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if role == ENTRY_ROLE and index.isValid() and 0 <= index.row() < len(self._entries):
-            return self._entries[index.row()]
+        if index.isValid() and 0 <= index.row() < len(self._entries):
+            if role == ENTRY_ROLE:
+                return self._entries[index.row()]
+            if role == SECTION_ROLE and self._section:
+                return self._entries[index.row()].get(self._section, "")
         return None
 
     def apply(self, entries: list[dict[str, Any]]) -> None:

@@ -3,11 +3,15 @@ each with its title (`session_titles.py`), a spinner while its turn runs, a dot 
 unseen, and "needs you" while its agent waits for a permission answer or one of its terminal-action
 proposals waits for the user's decision (in a chat that may not be on screen); rename (a local name),
 close and delete. A chat made here is listed from its first message on: an empty "New chat" is not a
-row (one left behind with a typed draft is, so the draft can be reached again). A keyed list model
-applied as a diff: a spinner starting is one row change, never a reset."""
+row (one left behind with a typed draft is, so the draft can be reached again). Rows fall in groups by
+when they were last touched (`session_times.py`), a chat that needs the user in a group of its own at
+the top; a query keeps the rows whose title holds it. A keyed list model applied as a diff: a spinner
+starting is one row change, never a reset."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 
 from PySide6.QtCore import Property, QObject, Signal, Slot
@@ -23,6 +27,7 @@ from app.contract.envelopes import (
 from app.contract.host_api import SessionsHost
 from app.contract.local_stores import LocalStores
 from app.contract.proposals import ProposalEnvelope
+from app.renderer.present.session_times import parse_time, time_group, time_label
 from app.renderer.present.session_titles import session_title
 from app.renderer.qt.agents.picker import AgentPicker
 from app.renderer.qt.common.keyed_list_model import KeyedListModel
@@ -33,6 +38,7 @@ from app.renderer.timeline.heartbeat import is_heartbeat_only
 from app.renderer.timeline.turn_view import item_text
 
 PREVIEW_CHARS = 200
+NEEDS_YOU = "Needs you"  # the group of chats waiting for the user, above the others
 _LIVE_KINDS = frozenset({"prompt_sent", "prompt_settled", "agent_state"})
 
 
@@ -48,14 +54,17 @@ class SessionList(ChatPart):
         ops: Operations,
         parent: QObject | None = None,
         agents: AgentPicker | None = None,
+        clock: Callable[[], datetime] = datetime.now,
     ) -> None:
         super().__init__(session, ops, parent)
+        self._clock = clock  # local time, for the groups and the rows' times
+        self._query = ""  # "" lists every chat
         self._host = host
         self._agents = agents  # each chat's agent (its mark on the row, the filter)
         self._agent_filter = ""  # "" lists every agent's chats
         self._refreshing = False
         self._stores = stores
-        self.model = KeyedListModel("key", self)
+        self.model = KeyedListModel("key", self, section="group")
         self._listed: list[SessionSummary] = []
         self._local_keys: list[str] = []
         self._next_cursor: str | None = None
@@ -203,6 +212,8 @@ class SessionList(ChatPart):
     def entries(self) -> list[dict[str, Any]]:
         listed = {s.session_key: s for s in self._listed}
         current = self._session.sessionKey
+        now = self._clock()
+        query = self._query.casefold()
         entries = []
         for key in dict.fromkeys([*self._local_keys, *listed]):
             summary = listed.get(key)
@@ -217,19 +228,26 @@ class SessionList(ChatPart):
             agent = self._agents.agent_of(key) if self._agents is not None else ""
             if self._agent_filter and agent != self._agent_filter:
                 continue
+            title = self.title_of(key, summary)
+            if query and query not in title.casefold():
+                continue
+            updated = parse_time(summary.updated_at) if summary else None
+            needs_you = self.needs_you(key)
             entries.append(
                 {
                     **self._agent_mark(agent),
                     "key": key,
-                    "title": self.title_of(key, summary),
+                    "title": title,
                     "live": self._host.is_live(key),
                     "unseen": key in self._unseen,
-                    "needsYou": self.needs_you(key),
+                    "needsYou": needs_you,
                     "needsYouWhy": self.needs_you_why(key),
                     "current": key == current,
+                    "group": NEEDS_YOU if needs_you else time_group(updated, now),
+                    "when": time_label(updated, now),
                 }
             )
-        return entries
+        return sorted(entries, key=lambda entry: not entry["needsYou"])  # stable: the rest keep their order
 
     def _agent_mark(self, agent_id: str) -> dict[str, Any]:
         """The chat's agent as its row shows it (a mark only when more than one agent is offered)."""
@@ -242,6 +260,13 @@ class SessionList(ChatPart):
             "agentInitials": entry["initials"],
             "agentColour": entry["colourIndex"],
         }
+
+    @Slot(str)
+    def setQuery(self, text: str) -> None:
+        """List only the chats whose title holds `text` (any case); "" lists them all."""
+        if text != self._query:
+            self._query = text
+            self.changed.emit()
 
     @Slot(str)
     def setAgentFilter(self, agent_id: str) -> None:
@@ -292,6 +317,7 @@ class SessionList(ChatPart):
 
     sessionModel = Property(QObject, lambda self: self.model, constant=True)
     agentFilter = Property(str, lambda self: self._agent_filter, notify=changed)
+    query = Property(str, lambda self: self._query, notify=changed)
     hasMore = Property(bool, lambda self: self._next_cursor is not None, notify=changed)
     canClose = Property(bool, lambda self: self._supports("close"), notify=capabilitiesChanged)
     canDelete = Property(bool, lambda self: self._supports("delete"), notify=capabilitiesChanged)

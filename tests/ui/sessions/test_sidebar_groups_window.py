@@ -1,0 +1,73 @@
+"""The sidebar with many chats over many days: rows fall under Today, Yesterday, Previous 7 days,
+Previous 30 days and the months before, each says when it was last touched, and a search (Ctrl+K)
+keeps only the chats whose title holds what was typed; Esc clears it. The chats are real demo agent
+session files, listed by the demo agent over ACP."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timedelta
+
+from PySide6.QtCore import QPointF, Qt
+
+from app.renderer.qt.common.keyed_list_model import ENTRY_ROLE
+from tests.conftest import demo_agent_argv
+from tests.ui_harness import find_all
+
+CHATS = 50
+
+
+def _seed(data_dir, now: datetime) -> None:
+    """Fifty stored demo chats, one a day back from a minute ago."""
+    sessions = data_dir / "demo-agent" / "sessions"
+    sessions.mkdir(parents=True)
+    for n in range(CHATS):
+        touched = (now - timedelta(days=n, minutes=1)).astimezone()
+        record = {"version": 1, "sessionId": f"seeded-{n:02d}", "cwd": str(data_dir),
+                  "title": f"Chat number {n}", "updatedAt": touched.isoformat(), "modeId": "code",
+                  "model": "demo-fast", "turns": 1, "history": []}  # fmt: skip
+        (sessions / f"seeded-{n:02d}.json").write_text(json.dumps(record))
+
+
+def _shown(window, name: str) -> list:
+    """The visible items named `name`, top to bottom."""
+    items = [item for item in find_all(window.root.contentItem(), name) if item.isVisible()]
+    return sorted(items, key=lambda item: item.mapToScene(QPointF(0, 0)).y())
+
+
+def test_many_chats_fall_in_groups_by_day_say_when_and_a_search_finds_one(ui, isolated_dirs):
+    _seed(isolated_dirs / "data", datetime.now())
+
+    async def scenario():
+        window = await ui.open(demo_agent_argv())
+        window.root.resize(1280, 1000)
+        sessions = window.objects.sessions
+        await ui.until(lambda: sessions.model.rowCount() >= 20)  # the first page of the agent's list
+
+        def groups() -> list[str] | None:
+            names = [group.property("text") for group in _shown(window, "sessionGroup")]
+            return names if len(names) >= 4 else None
+
+        shown_groups = await ui.until(groups)
+        assert shown_groups[:4] == ["Today", "Yesterday", "Previous 7 days", "Previous 30 days"], shown_groups
+        whens = [w.property("text") for w in _shown(window, "sessionWhen")]
+        assert whens and all(whens), whens  # each row says when
+        await ui.screenshots(window, "63-sidebar-many-chats")
+
+        listed = sessions.model.rowCount()
+        await ui.key(window, Qt.Key.Key_K, Qt.KeyboardModifier.ControlModifier)
+        search = ui.item(window, "sessionSearch")
+        await ui.until(lambda: search.hasActiveFocus())
+        await ui.keys(window, "number 1")  # 1 and 10-19 among those listed
+        await ui.until(lambda: sessions.query == "number 1")
+        model = sessions.model
+        titles = [model.data(model.index(row), ENTRY_ROLE)["title"] for row in range(model.rowCount())]
+        assert titles and all("number 1" in title.lower() for title in titles), titles
+        await ui.screenshots(window, "64-sidebar-search")
+        await ui.keys(window, "zzz")
+        await ui.shown(window, "noChatMatches")
+        await ui.key(window, Qt.Key.Key_Escape)
+        # every chat again (more pages may have come in meanwhile: the list loads them as it is scrolled)
+        await ui.until(lambda: sessions.query == "" and sessions.model.rowCount() >= listed)
+
+    ui.run(scenario())
