@@ -201,6 +201,7 @@ class AgentStateEnvelope:
     exit_code: int | None = None
     stderr_tail: str = ""
     restart_in_s: float | None = None
+    code: str = ""  # why it failed, as AgentUnavailable says it ("agent-not-found" ...), for the next step
     kind: Literal["agent_state"] = "agent_state"
 
 

@@ -86,7 +86,7 @@ ApplicationWindow {
                 spacing: 0
                 SplitView.fillHeight: true
                 SplitView.minimumHeight: 200
-                Banner { Layout.fillWidth: true }
+                Banner { Layout.fillWidth: true; onChooseAgent: window.openAgentPicker() }
                 Rectangle {  // a replayed trace is shown (the inspector's Open trace…): read-only
                     objectName: "traceBanner"
                     visible: session.readOnly
@@ -140,7 +140,8 @@ ApplicationWindow {
                 }
                 Rectangle {
                     objectName: "noticeBar"
-                    visible: notices.notice.length > 0
+                    // the agent's callout above already says it: one failure is told once
+                    visible: notices.notice.length > 0 && notices.notice !== (agent.banner.message || "")
                     Layout.fillWidth: true
                     implicitHeight: noticeRow.implicitHeight + Theme.pad
                     color: Theme.warningSubtle

@@ -165,7 +165,7 @@ class AgentConnection:
             )
         except AgentUnavailable as exc:
             self._failures += 1
-            self._set_state("failed", str(exc))
+            self._set_state("failed", str(exc), code=exc.code)
             raise
         self._process = process
         self.generation_of_child += 1

@@ -92,6 +92,10 @@ class AgentPicker(ChatPart):
             "lastUsed": choice.agent_id == self._host.last_used,
         }
 
+    def _demo_id(self) -> str:
+        """The built-in demo agent's id, when it is offered: the way on when another agent is missing."""
+        return next((choice.agent_id for choice in self._host.choices() if choice.source == "demo"), "")
+
     def name_of(self, agent_id: str) -> str:
         return self._names.get(agent_id, "")
 
@@ -144,3 +148,4 @@ class AgentPicker(ChatPart):
         notify=changed,
     )
     lastUsedName = Property(str, lambda self: self._names.get(self._host.last_used, ""), notify=changed)
+    demoAgentId = Property(str, _demo_id, notify=changed)

@@ -44,7 +44,11 @@ class AgentStatus(ChatPart):
                     "exitCode": envelope.exit_code if envelope.exit_code is not None else -1,
                     "stderr": envelope.stderr_tail,
                     "message": envelope.message,
+                    "code": envelope.code,
                 }
+                self.bannerChanged.emit()
+            elif envelope.state == "ready" and self._banner and not self._banner.get("recovering"):
+                self._banner = {}  # an agent is working for the chat again: the failure is behind
                 self.bannerChanged.emit()
             self.changed.emit()
         elif isinstance(envelope, AgentRecoveryEnvelope):
