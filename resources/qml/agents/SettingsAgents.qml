@@ -14,11 +14,13 @@ ColumnLayout {
     spacing: Theme.gap
 
     Label {
+        objectName: "settingsSection_Agents"
         textFormat: Text.PlainText
         text: "Agents"
-        font.bold: true; font.pixelSize: Theme.fontBody
+        font.weight: Font.DemiBold; font.pixelSize: Theme.fontTitle
         color: Theme.text
         Accessible.role: Accessible.Heading
+        Layout.topMargin: Theme.pad
     }
     Repeater {
         model: agents.agentModel

@@ -14,6 +14,7 @@ from PySide6.QtQuick import QQuickItem
 
 from app.main.host.build import Launch, build_host
 from tests.conftest import scripted_agent_argv
+from tests.ui.terminals.test_panel_window import mouse_click
 from tests.ui.window.test_accessible_names import unnamed_controls
 from tests.ui_harness import find_all
 
@@ -299,5 +300,25 @@ def test_a_configured_agent_s_details_are_edited_in_place_checked_and_saved_for_
         ]
         await ui.until(lambda: not _visible(window, "agentEditor"))  # closed once saved
         await ui.screenshots(window, "62-settings-agent-saved")
+
+    ui.run(scenario())
+
+
+def test_the_list_of_sections_scrolls_to_the_one_clicked_and_marks_it(ui):
+    async def scenario():
+        window = await ui.open(scripted_agent_argv())
+        window.root.resize(1180, 560)  # too short for every section at once
+        await open_settings(ui, window)
+        flick = ui.item(window, "settingsScroll").property("contentItem")
+        nav = ui.item(window, "settingsNav_Appearance")
+        assert nav.property("highlighted") and flick.property("contentY") == 0
+        await mouse_click(ui, window, "settingsNav_Terminals")
+        heading = ui.item(window, "settingsSection_Terminals")
+        await ui.until(lambda: flick.property("contentY") > 0)
+        top = heading.mapToItem(flick, 0, 0).y()
+        assert abs(top) <= 1 or flick.property("atYEnd"), top  # at the top, or as far as the column goes
+        assert ui.item(window, "settingsNav_Terminals").property("highlighted")
+        assert not nav.property("highlighted")
+        await ui.screenshots(window, "67-settings-sections")
 
     ui.run(scenario())
