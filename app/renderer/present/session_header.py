@@ -46,18 +46,30 @@ def config_entries(options: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return entries
 
 
+def compact_count(count: int) -> str:
+    """A count in a few characters: 950, 1.2k, 200k, 1.5M."""
+    for limit, unit in ((1_000_000, "M"), (1_000, "k")):
+        if abs(count) >= limit:
+            value = count / limit
+            return f"{value:.1f}".removesuffix(".0") + unit if abs(value) < 100 else f"{value:.0f}{unit}"
+    return str(count)
+
+
 def usage_entry(usage: dict[str, Any] | None) -> dict[str, Any]:
-    """{"text": "1,200 / 8,000 · 0.02 USD", "fraction": 0.15}, or {} when the agent said nothing."""
+    """{"text": "1,200 / 8,000 · 0.02 USD", "short": "1.2k / 8k", "fraction": 0.15}, or {} when the
+    agent said nothing (`short` beside the composer's meter, `text` in its tooltip)."""
     if not usage:
         return {}
     used, size = usage.get("used"), usage.get("size")
     counted = isinstance(used, int) and isinstance(size, int)
     text = f"{used:,} / {size:,}" if counted else ""
+    counts = (used, size) if isinstance(used, int) and isinstance(size, int) else None
+    short = f"{compact_count(counts[0])} / {compact_count(counts[1])}" if counts else ""
     cost = dict_field(usage, "cost")
     if isinstance(cost.get("amount"), int | float):
         text += f" \u00b7 {cost['amount']:.2f} {cost.get('currency', '')}".rstrip()
     fraction = used / size if counted and size > 0 else 0.0  # type: ignore[operator]
-    return {"text": text, "fraction": min(1.0, max(0.0, fraction))}
+    return {"text": text, "short": short, "fraction": min(1.0, max(0.0, fraction))}
 
 
 def command_entries(commands: list[dict[str, Any]]) -> list[dict[str, str]]:

@@ -234,6 +234,8 @@ Rectangle {
                     ToolTip.visible: hovered; ToolTip.text: "Attach files (or drop them here, or paste an image)"
                     onClicked: composerFiles.chooseFiles()
                 }
+                Rectangle { visible: pickers.visibleChildren.length > 0; width: 1; height: Theme.iconSize; color: Theme.border }
+                SessionPickers { id: pickers; narrow: card.width < Theme.proseWidth * 0.75 }
                 Item { Layout.fillWidth: true }
                 Spinner {
                     objectName: "workingIndicator"

@@ -3,8 +3,8 @@ import QtQuick.Controls
 import QtQuick.Layouts
 import "../common"
 
-// Agent name and state, session modes and config options (the `model` one first), usage, the
-// question-directory toggle, the terminal panel's, and the chat's menu (find, export).
+// Agent name and state, the chat's title, the question-directory toggle, the terminal panel's, and the
+// chat's menu (find, export). The mode, model, options and usage are the composer's (SessionPickers).
 ToolBar {
     id: root
     signal toggleDirectory()
@@ -42,70 +42,6 @@ ToolBar {
         }
         Label { textFormat: Text.PlainText; text: sessionHeader.title; color: Theme.muted; elide: Text.ElideRight; Layout.fillWidth: true
                 Layout.minimumWidth: 0 }
-        ComboBox {
-            id: modeSelect
-            objectName: "modeSelect"
-            visible: sessionHeader.modes.length > 0
-            delegate: PlainChoice { box: modeSelect }
-            model: sessionHeader.modes
-            textRole: "name"
-            valueRole: "id"
-            currentIndex: sessionHeader.modes.findIndex(m => m.id === sessionHeader.currentMode)
-            onActivated: (index) => sessionHeader.setMode(sessionHeader.modes[index].id)
-            Accessible.name: "Session mode"
-        }
-        Repeater {  // the model picker stays in the header; other options live in the Options popup
-            model: sessionHeader.configOptions.filter(o => o.category === "model")
-            Loader {
-                required property var modelData
-                sourceComponent: modelData.type === "boolean" ? boolOption : selectOption
-                property var option: modelData
-            }
-        }
-        ToolButton {
-            id: optionsButton
-            objectName: "optionsButton"
-            readonly property var others: sessionHeader.configOptions.filter(o => o.category !== "model")
-            visible: others.length > 0
-            text: "Options"
-            contentItem: IconLabel { icon: "sliders-horizontal"; label: "Options" }
-            Accessible.name: "Session options"
-            onClicked: optionsPopup.open()
-            Popup {
-                id: optionsPopup
-                y: parent.height
-                x: parent.width - width
-                margins: Theme.gap  // kept inside the window, however long the agent's names are
-                padding: Theme.pad
-                ColumnLayout {
-                    Repeater {
-                        model: optionsButton.others
-                        RowLayout {
-                            required property var modelData
-                            Label { textFormat: Text.PlainText; text: modelData.name; color: Theme.text; elide: Text.ElideRight
-                                    Layout.preferredWidth: 160; Layout.maximumWidth: 160 }
-                            Loader {
-                                sourceComponent: modelData.type === "boolean" ? boolOption : selectOption
-                                property var option: modelData
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        Meter {
-            id: usageMeter
-            objectName: "usageMeter"
-            visible: sessionHeader.usage.text !== undefined
-            Layout.preferredWidth: 80
-            Layout.alignment: Qt.AlignVCenter
-            value: sessionHeader.usage.fraction || 0
-            fillColour: value > 0.9 ? Theme.danger : value > 0.75 ? Theme.warning : Theme.accent
-            PlainToolTip { visible: usageMeter.hovered; text: "Context: " + (sessionHeader.usage.text || "") }
-            Accessible.name: "Context used " + (sessionHeader.usage.text || "")
-        }
-        Label { textFormat: Text.PlainText; visible: sessionHeader.usage.text !== undefined && !root.narrow; text: sessionHeader.usage.text || ""; color: Theme.muted
-                font.pixelSize: Theme.fontCaption; elide: Text.ElideRight; Layout.maximumWidth: Theme.filterWidth }
         ToolButton {
             objectName: "questionToggle"
             text: "Questions"
@@ -162,38 +98,6 @@ ToolBar {
             Accessible.name: "Settings"
             ToolTip.visible: hovered
             ToolTip.text: "Settings (Ctrl+,)"
-        }
-    }
-    Component {
-        id: selectOption
-        ComboBox {
-            id: optionSelect
-            objectName: "config_" + option.id
-            delegate: PlainChoice { box: optionSelect }
-            model: option.choices
-            textRole: "name"
-            valueRole: "value"
-            currentIndex: option.choices.findIndex(c => c.value === String(option.currentValue))
-            onActivated: (index) => sessionHeader.setConfigOption(option.id, option.choices[index].value)
-            Accessible.name: option.category === "model" ? "Model" : option.name
-            PlainToolTip { visible: optionSelect.hovered; text: option.name }
-        }
-    }
-    Component {
-        id: boolOption
-        Switch {
-            id: optionSwitch
-            objectName: "config_" + option.id
-            text: option.name
-            implicitWidth: Math.min(Theme.filterWidth, implicitContentWidth + leftPadding + rightPadding)
-            contentItem: Text {
-                textFormat: Text.PlainText
-                leftPadding: optionSwitch.indicator.width + optionSwitch.spacing
-                text: optionSwitch.text; font: optionSwitch.font; color: optionSwitch.palette.text
-                elide: Text.ElideRight; verticalAlignment: Text.AlignVCenter
-            }
-            checked: option.currentValue === true
-            onToggled: sessionHeader.setConfigOption(option.id, checked)
         }
     }
 }

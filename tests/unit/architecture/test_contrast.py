@@ -84,7 +84,7 @@ def _rgba(colour: str) -> tuple[float, float, float, float]:
 
 def _over(top: str, under: tuple[float, float, float]) -> tuple[float, float, float]:
     r, g, b, a = _rgba(top)
-    return tuple(a * c + (1 - a) * u for c, u in zip((r, g, b), under, strict=True))  # type: ignore[return-value]
+    return (a * r + (1 - a) * under[0], a * g + (1 - a) * under[1], a * b + (1 - a) * under[2])
 
 
 def _resolve(name: str, colours: dict[str, str]) -> tuple[float, float, float]:

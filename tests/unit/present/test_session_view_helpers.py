@@ -3,7 +3,13 @@ the header's modes, options, usage and commands from whatever the agent sent."""
 
 from __future__ import annotations
 
-from app.renderer.present.session_header import command_entries, config_entries, mode_entries, usage_entry
+from app.renderer.present.session_header import (
+    command_entries,
+    compact_count,
+    config_entries,
+    mode_entries,
+    usage_entry,
+)
 from app.renderer.present.session_titles import session_title
 
 
@@ -39,9 +45,17 @@ def test_config_options_are_flattened_with_the_model_picker_first():
 def test_usage_modes_and_commands_from_any_input():
     assert usage_entry({"used": 1200, "size": 8000, "cost": {"amount": 0.25, "currency": "USD"}}) == {
         "text": "1,200 / 8,000 \u00b7 0.25 USD",
+        "short": "1.2k / 8k",
         "fraction": 0.15,
     }
-    assert usage_entry(None) == {} and usage_entry({"used": "many"}) == {"text": "", "fraction": 0.0}
+    assert usage_entry(None) == {} and usage_entry({"used": "many"}) == {
+        "text": "",
+        "short": "",
+        "fraction": 0.0,
+    }
+    assert [compact_count(n) for n in (950, 1000, 1781, 200_000, 1_500_000, 123_456_789)] == [
+        "950", "1k", "1.8k", "200k", "1.5M", "123M"
+    ]  # fmt: skip
     assert mode_entries({"availableModes": [{"id": "a"}, 3, {"id": "b", "name": "Build"}]}) == [
         {"id": "a", "name": "a"},
         {"id": "b", "name": "Build"},

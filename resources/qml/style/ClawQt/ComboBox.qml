@@ -47,12 +47,12 @@ T.ComboBox {
         verticalAlignment: Text.AlignVCenter
         elide: Text.ElideRight
     }
-    background: Rectangle {
+    background: Rectangle {  // `flat`: a picker in a bar, no frame until hovered
         implicitWidth: Theme.controlHeight
-        implicitHeight: Theme.controlHeight
+        implicitHeight: control.flat ? Theme.controlSmall : Theme.controlHeight
         radius: Theme.radiusControl
-        color: Theme.surface
-        border.width: 1
+        color: control.flat ? "transparent" : Theme.surface
+        border.width: control.flat ? 0 : 1
         border.color: control.activeFocus ? Theme.accent : Theme.borderStrong
         Rectangle {
             anchors.fill: parent
