@@ -61,14 +61,13 @@ def usage_entry(usage: dict[str, Any] | None) -> dict[str, Any]:
     if not usage:
         return {}
     used, size = usage.get("used"), usage.get("size")
-    counted = isinstance(used, int) and isinstance(size, int)
-    text = f"{used:,} / {size:,}" if counted else ""
     counts = (used, size) if isinstance(used, int) and isinstance(size, int) else None
+    text = f"{counts[0]:,} / {counts[1]:,}" if counts else ""
     short = f"{compact_count(counts[0])} / {compact_count(counts[1])}" if counts else ""
     cost = dict_field(usage, "cost")
     if isinstance(cost.get("amount"), int | float):
         text += f" \u00b7 {cost['amount']:.2f} {cost.get('currency', '')}".rstrip()
-    fraction = used / size if counted and size > 0 else 0.0  # type: ignore[operator]
+    fraction = counts[0] / counts[1] if counts and counts[1] > 0 else 0.0
     return {"text": text, "short": short, "fraction": min(1.0, max(0.0, fraction))}
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QPointF
 
-from tests.conftest import demo_agent_argv
+from tests.ui.window.test_window import open_tour
 from tests.ui_harness import find_all
 
 
@@ -31,15 +31,7 @@ def _edges(window, name: str) -> set[tuple[int, int]]:
 
 def test_prose_cards_and_the_users_message_share_one_centred_column_at_any_width(ui):
     async def scenario():
-        window = await ui.open(demo_agent_argv())
-        service = window.objects.host.sessions
-        service.subscribe(
-            lambda e: (
-                e.kind == "permission_request"
-                and service.answer_permission(e.request_id, e.options[0]["optionId"])
-            )
-        )
-        await ui.type_and_send(window, "Show me everything")
+        window = await open_tour(ui)
         await ui.until(lambda: not window.objects.session.busy, 30)
         await ui.type_and_send(window, "/echo the user's message, in view")
         await ui.until(lambda: not window.objects.session.busy, 30)

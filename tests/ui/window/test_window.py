@@ -29,7 +29,7 @@ CARD_KINDS = {
 }
 
 
-async def _tour(ui):
+async def open_tour(ui):
     """The demo agent's tour sent in a new window, its permission allowed as it comes."""
     window = await ui.open(demo_agent_argv())
     service = window.objects.host.sessions
@@ -45,7 +45,7 @@ async def _tour(ui):
 
 def test_send_shows_the_optimistic_message_at_once_and_streams_every_card_kind(ui):
     async def scenario():
-        window = await _tour(ui)
+        window = await open_tour(ui)
         objects = window.objects
         assert ui.kinds(window)[:1] == ["user"]  # before any agent output
         assert objects.session.busy
@@ -74,7 +74,7 @@ def test_send_shows_the_optimistic_message_at_once_and_streams_every_card_kind(u
 
 def test_a_code_block_names_its_language_and_is_highlighted_again_when_the_theme_changes(ui):
     async def scenario():
-        window = await _tour(ui)
+        window = await open_tour(ui)
         objects = window.objects
         await ui.until(lambda: not objects.session.busy, 30)
         model = objects.model

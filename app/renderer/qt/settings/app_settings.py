@@ -31,10 +31,10 @@ def _apply_font_scale(scale: float) -> None:
 class AppSettings(QObject):
     """Window-wide presentation settings in effect: reduced motion, the colour scheme ("system" follows
     the desktop; "light" or "dark" force one, e.g. CLAWQT_COLOR_SCHEME=dark) and the text size (a scale
-    of the desktop's font: the application font, which every text without a size of its own uses, and
-    Theme's type scale for the rest), and whether the user is called while the window is away
-    (`notify`), and the faces the app draws with. Changing them here lasts for this run; Settings also
-    saves them."""
+    of the interface size, `UI_PIXEL_SIZE`: the application font, which every text without a size of
+    its own uses, and Theme's type scale for the rest), and whether the user is called while the
+    window is away (`notify`), and the faces the app draws with. Changing them here lasts for this run;
+    Settings also saves them."""
 
     changed = Signal()
     linkColourChanged = Signal()

@@ -14,24 +14,7 @@ T.ComboBox {
     leftPadding: Theme.spaceField
     rightPadding: Theme.spaceField + indicator.width + Theme.spaceTight
     font.pixelSize: Theme.fontUi
-    delegate: ItemDelegate {
-        id: choice
-        required property var model
-        required property int index
-        width: ListView.view ? ListView.view.width : implicitWidth
-        text: control.textRole ? model[control.textRole] : model.modelData
-        font.weight: control.currentIndex === index ? Font.DemiBold : Font.Normal
-        highlighted: control.highlightedIndex === index
-        hoverEnabled: control.hoverEnabled
-        contentItem: Text {  // as written, under any style
-            textFormat: Text.PlainText
-            text: choice.text
-            font: choice.font
-            color: Theme.text
-            verticalAlignment: Text.AlignVCenter
-            elide: Text.ElideRight
-        }
-    }
+    delegate: PlainChoice { box: control }  // each choice as written, the current one in 600
     indicator: Icon {
         x: control.width - width - Theme.spaceField
         y: (control.height - height) / 2
