@@ -177,6 +177,12 @@ ApplicationWindow {
                 }
                 QueuePanel { Layout.fillWidth: true; visible: queue.count > 0 && !session.readOnly }
                 Composer { id: composerView; Layout.fillWidth: true; enabled: !session.readOnly }
+                Item {  // an empty chat holds the composer mid-height, under the greeting
+                    objectName: "composerLift"
+                    visible: conversationView.empty
+                    Layout.fillWidth: true
+                    Layout.fillHeight: true
+                }
             }
             Loader {  // built the first time the panel opens: startup does not pay for it
                 id: terminalPanel

@@ -12,6 +12,7 @@ Item {
     property alias list: list
     property bool stickToBottom: true
     readonly property bool directoryOpen: conversation.directoryOpen  // per chat: `conversation` keeps it
+    readonly property bool empty: welcome.visible  // the window then holds the composer mid-height
 
     ListView {
         id: list
@@ -79,9 +80,10 @@ Item {
 
     }
 
-    Welcome {  // an empty chat: whose it is and first steps
+    Welcome {  // an empty chat: whose it is and first steps, resting on the composer below
+        id: welcome
         anchors.fill: parent
-        visible: list.count === 0 && session.opening === ""
+        visible: list.count === 0 && session.opening === "" && !session.readOnly
         agentLabel: agent.label
         initials: agent.initials
         colourIndex: agent.colourIndex

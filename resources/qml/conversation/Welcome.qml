@@ -19,7 +19,7 @@ Item {
         objectName: "welcome"
         width: Math.min(parent.width - 2 * Theme.spaceHuge, Theme.proseWidth)
         anchors.horizontalCenter: parent.horizontalCenter
-        y: Math.max(Theme.spaceHuge, parent.height * 0.24)
+        y: Math.max(Theme.spaceLarge, parent.height - height - Theme.spaceHuge)  // just above the composer
         spacing: Theme.pad
         AgentAvatar {
             initials: root.initials

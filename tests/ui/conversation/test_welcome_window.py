@@ -4,10 +4,17 @@ sends it); the greeting gives way to the conversation once there is one."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPointF, Qt
 
 from tests.conftest import demo_agent_argv
 from tests.ui.terminals.test_panel_window import mouse_click
+
+
+def _composer_middle(ui, window) -> float:
+    """Where the composer card's middle is, as a share of the window's content height."""
+    card = ui.item(window, "composerCard")
+    top = card.mapToScene(QPointF(0, 0)).y()
+    return (top + card.height() / 2) / window.root.contentItem().height()
 
 
 def test_an_empty_chat_says_whose_it_is_and_offers_the_agents_commands_as_first_steps(ui):
@@ -20,6 +27,11 @@ def test_an_empty_chat_says_whose_it_is_and_offers_the_agents_commands_as_first_
         await ui.until(lambda: ui.item(window, "welcomeAgent").property("text") == objects.agent.label)
         step = await ui.shown(window, "welcomeStep_echo")  # the demo agent's own command
         assert step.property("text") == "/echo"
+        assert 0.4 < _composer_middle(ui, window) < 0.7  # the composer waits mid-height, under the greeting
+        greeting = ui.item(window, "welcome")
+        card = ui.item(window, "composerCard")
+        greeting_bottom = greeting.mapToScene(QPointF(0, greeting.height())).y()
+        assert 0 < card.mapToScene(QPointF(0, 0)).y() - greeting_bottom < 80  # the greeting rests on it
         await ui.screenshots(window, "61-welcome")
         await mouse_click(ui, window, "welcomeStep_echo")
         composer = ui.item(window, "composerInput")
@@ -29,5 +41,6 @@ def test_an_empty_chat_says_whose_it_is_and_offers_the_agents_commands_as_first_
         await ui.key(window, Qt.Key.Key_Return)
         await ui.until(lambda: "user" in ui.kinds(window))
         await ui.until(lambda: not welcome.isVisible())  # the conversation takes its place
+        await ui.until(lambda: _composer_middle(ui, window) > 0.85)  # and the composer goes to the foot
 
     ui.run(scenario())
