@@ -177,11 +177,18 @@ ApplicationWindow {
                 }
                 QueuePanel { Layout.fillWidth: true; visible: queue.count > 0 && !session.readOnly }
                 Composer { id: composerView; Layout.fillWidth: true; enabled: !session.readOnly }
-                Item {  // an empty chat holds the composer mid-height, under the greeting
+                Item {  // an empty chat holds the composer mid-height, under the greeting, the last chats below
+                    id: composerLift
                     objectName: "composerLift"
                     visible: conversationView.empty
                     Layout.fillWidth: true
                     Layout.fillHeight: true
+                    RecentChats {
+                        x: Theme.columnX(composerLift.width)
+                        y: Theme.spaceLarge
+                        width: Theme.columnWidth(composerLift.width)
+                        visible: y + implicitHeight < composerLift.height && hasChats
+                    }
                 }
             }
             Loader {  // built the first time the panel opens: startup does not pay for it

@@ -12,6 +12,7 @@ from PySide6.QtCore import QPointF, Qt
 
 from app.renderer.qt.common.keyed_list_model import ENTRY_ROLE
 from tests.conftest import demo_agent_argv
+from tests.ui.terminals.test_panel_window import mouse_click
 from tests.ui_harness import find_all
 
 CHATS = 50
@@ -69,5 +70,34 @@ def test_many_chats_fall_in_groups_by_day_say_when_and_a_search_finds_one(ui, is
         await ui.key(window, Qt.Key.Key_Escape)
         # every chat again (more pages may have come in meanwhile: the list loads them as it is scrolled)
         await ui.until(lambda: sessions.query == "" and sessions.model.rowCount() >= listed)
+
+    ui.run(scenario())
+
+
+def test_a_new_chat_offers_the_last_chats_under_its_composer_and_one_click_opens_one(ui, isolated_dirs):
+    _seed(isolated_dirs / "data", datetime.now())
+
+    async def scenario():
+        window = await ui.open(demo_agent_argv())
+        window.root.resize(1280, 900)
+        await ui.until(lambda: window.objects.sessions.model.rowCount() >= 20)
+        await ui.shown(window, "recentChats")
+        recent = await ui.until(
+            lambda: [r.property("text") for r in _shown(window, "recentChatTitle")] or None
+        )
+        assert recent == ["Chat number 0", "Chat number 1", "Chat number 2"], recent  # the newest, three
+        composer = ui.item(window, "composerCard")
+        first = _shown(window, "recentChatTitle")[0]
+        assert first.mapToScene(QPointF(0, 0)).y() > composer.mapToScene(QPointF(0, composer.height())).y()
+        await ui.screenshots(window, "86-welcome-recent-chats")
+        await mouse_click(ui, window, "recentChat_0")
+        await ui.until(lambda: window.objects.session.sessionKey == "seeded-00")
+        # the chat shown is not offered (these seeded chats are empty: the greeting stays)
+        await ui.until(
+            lambda: (
+                [r.property("text") for r in _shown(window, "recentChatTitle")]
+                == ["Chat number 1", "Chat number 2"]
+            )
+        )
 
     ui.run(scenario())
