@@ -96,8 +96,8 @@ class ViewStateStore(Protocol):
 
 
 class LocalStores(Protocol):
-    """What the user owns locally: drafts and queued messages per session, local session names, cached
-    session previews, the window's placement and each chat's view."""
+    """What the user owns locally: drafts and queued messages per session, local session names, pinned
+    chats, cached session previews, the window's placement and each chat's view."""
 
     @property
     def drafts(self) -> StringStore: ...
@@ -107,6 +107,11 @@ class LocalStores(Protocol):
 
     @property
     def previews(self) -> StringStore: ...
+
+    @property
+    def pins(self) -> StringStore:
+        """The chats pinned to the top of the sidebar, each with when it was pinned."""
+        ...
 
     @property
     def queues(self) -> QueueStore: ...

@@ -11,8 +11,9 @@ from pathlib import Path
 
 from app.renderer.qt.common.icons import OTHER_TOOL_ICON, TOOL_KIND_ICONS
 
-# the literals of an `icon:` binding (IconLabel, Icon) and of the functions that name icons
-_ICON_BINDING = re.compile(r"\bicon:\s*((?:[^;}\n]|\n\s*[?:])*)")  # a condition may go on a line below
+# the literals of an `icon:` binding (IconLabel, Icon), of an `iconName:` one (on a button: its `icon`
+# is Qt's) and of the functions that name icons; a condition may go on a line below
+_ICON_BINDING = re.compile(r"\b(?:icon|iconName):\s*((?:[^;}\n]|\n\s*[?:])*)")
 _ICON_FUNCTION = re.compile(r"function \w*[Ii]con\(.*?\n\s*\}", re.S)
 # a quoted name not compared with (`status === "failed" ? "circle-x" : ...` names only circle-x)
 _LITERAL = re.compile(r'(?<![=!]==\s)(?<![=!]=\s)"([a-z][a-z0-9-]*)"')

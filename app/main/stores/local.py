@@ -1,6 +1,6 @@
 """The local stores of what the user owns: drafts and queued messages per session (kept across session
-switches, agent crashes and restarts), local session renames and cached previews, each a `JsonMap` in
-the data folder (its file handling: json_map.py)."""
+switches, agent crashes and restarts), local session renames, pinned chats and cached previews, each a
+`JsonMap` in the data folder (its file handling: json_map.py)."""
 
 from __future__ import annotations
 
@@ -31,6 +31,11 @@ def session_names(base: Path | None = None, problems: LocalProblems | None = Non
     return JsonStringMap("session-names.json", base, problems, "session names")
 
 
+def session_pins(base: Path | None = None, problems: LocalProblems | None = None) -> JsonStringMap:
+    """The chats the user pinned to the top of the sidebar (each key's value: when it was pinned)."""
+    return JsonStringMap("session-pins.json", base, problems, "pinned chats")
+
+
 def session_previews(base: Path | None = None, problems: LocalProblems | None = None) -> JsonStringMap:
     """The first user text this app sent to or loaded from each session (its cached summary)."""
     return JsonStringMap("session-previews.json", base, problems, "session previews")
@@ -47,5 +52,6 @@ class LocalStores:
         self.drafts = draft_store(folder, problems)
         self.names = session_names(folder, problems)
         self.previews = session_previews(folder, problems)
+        self.pins = session_pins(folder, problems)
         self.queues = QueuedMessages(folder, problems)
         self.views = ViewStates(folder, problems)

@@ -15,6 +15,7 @@ from typing import Any
 from app.renderer.markdown.limits import MESSAGE_CHARS
 from app.renderer.markdown.render import DisplayBlock, block_entries, render_blocks
 from app.renderer.markdown.streaming import IncrementalMarkdown
+from app.renderer.present.permission_card import footing_tool, permission_entry
 from app.renderer.present.proposal_card import proposal_entry
 from app.renderer.present.tool_card import console_fallback, console_id, tool_entry, tool_summary
 from app.renderer.terminal.screens import TerminalScreens
@@ -31,7 +32,7 @@ from app.renderer.timeline.items import (
 from app.renderer.timeline.parts import ErrorPart, ImagePart
 from app.renderer.timeline.reducer import Timeline
 from app.renderer.timeline.rows import Row
-from app.renderer.timeline.serialize import attachment_record, option_record
+from app.renderer.timeline.serialize import attachment_record
 from app.renderer.timeline.tool_text import forget_diffs
 from app.renderer.timeline.turn_view import group_attachments, item_text, user_text
 
@@ -152,11 +153,15 @@ class Presenter:
                 "text": item_text(first),
             }
         if row.kind in ("tool", "tool-group"):
-            tools = [self._tool(item) for i in row.item_ids if isinstance(item := items.get(i), ToolCall)]
+            tools = [
+                self._tool(timeline, item) for i in row.item_ids if isinstance(item := items.get(i), ToolCall)
+            ]
             live_turn = row.kind == "tool-group" and turn_is_live(timeline, row)
             return {"tools": tools, "summary": tool_summary(tools, live_turn)}
         if row.kind == "permission" and isinstance(first, PermissionItem):
-            return {"permission": permission_entry(first)}
+            return {
+                "permission": {**permission_entry(first), "inCard": footing_tool(timeline, first) is not None}
+            }
         if row.kind == "proposal" and isinstance(first, ProposalItem):
             return {"proposal": proposal_entry(first)}
         if row.kind == "plan" and isinstance(first, PlanItem):
@@ -166,14 +171,18 @@ class Presenter:
             return {"attachments": [attachment_record(a) for a in group_attachments(items, group)]}
         return {}
 
-    def _tool(self, tool: ToolCall) -> dict[str, Any]:
+    def _tool(self, timeline: Timeline, tool: ToolCall) -> dict[str, Any]:
+        asked = timeline.items.get(tool.permission_id) if tool.permission_id else None
+        footer = {}
+        if isinstance(asked, PermissionItem) and footing_tool(timeline, asked) is tool:
+            footer = {"permission": permission_entry(asked)}
         if tool.terminal is not None:
             self.screens.shown(tool.terminal)
         else:
             text = console_fallback(tool)
             if text is not None:
                 self.screens.console(console_id(tool), text)
-        return tool_entry(tool)
+        return {**tool_entry(tool), **footer}
 
     def terminal_text(self, tool: ToolCall) -> str:
         """All of a tool's screen text (Copy): its terminal caught up, or its ```console block."""
@@ -198,41 +207,6 @@ def turn_is_live(timeline: Timeline, row: Row) -> bool:
         isinstance(segment := timeline.items.get(i), MessageSegment) and segment.message_id == live
         for i in question.item_ids
     )
-
-
-OPTION_KIND_LABELS = {
-    "allow_once": "allowed once",
-    "allow_always": "always allowed",
-    "reject_once": "rejected",
-    "reject_always": "always rejected",
-}
-
-
-def permission_entry(item: PermissionItem) -> dict[str, Any]:
-    """What a permission row shows; an answer by the option's name and what it means (not its id)."""
-    call = item.tool_call if isinstance(item.tool_call, dict) else {}
-    options = [option_record(o) for o in item.options]
-    chosen = next((o for o in options if o["optionId"] == item.selected_option), None)
-    chosen_kind = str(chosen["kind"] or "") if chosen else ""
-    return {
-        "requestId": item.request_id,
-        "status": item.status,
-        "hiddenOptions": item.hidden_options,
-        "selected": item.selected_option or "",
-        "selectedName": str(chosen["name"] or chosen["optionId"]) if chosen else item.selected_option or "",
-        "selectedMeaning": OPTION_KIND_LABELS.get(chosen_kind, ""),
-        "title": str(call.get("title") or call.get("toolCallId") or "The agent asks permission"),
-        "requestText": item.request_text,
-        "requestKind": item.request_kind,
-        "options": [
-            {
-                "optionId": str(o["optionId"] or ""),
-                "name": str(o["name"] or ""),
-                "optionKind": str(o["kind"] or ""),
-            }
-            for o in options
-        ],
-    }
 
 
 def footer_entry(timeline: Timeline, group: Group, now: float) -> dict[str, Any]:

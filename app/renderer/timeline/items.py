@@ -160,6 +160,7 @@ class ToolCall(ItemBase):
     # when its first and its finishing update arrived (live updates only): the card's duration
     started_at: float | None = None
     ended_at: float | None = None
+    permission_id: str = ""  # the latest permission request about this call (its card's footer)
     kind: Literal["tool"] = "tool"
 
     @property

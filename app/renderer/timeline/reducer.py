@@ -247,6 +247,10 @@ class Timeline(MessageRules, ToolRules):
                 request_kind=str(envelope.request_kind or ""),
             )
         )
+        tool = self.items.get(f"tool:{tool_call.get('toolCallId')}")
+        if isinstance(tool, ToolCall):  # the call's card shows the request (presenter: permission_card.py)
+            tool.permission_id = item_id
+            self.touch(tool)
 
     def _permission_resolved(self, envelope: PermissionResolvedEnvelope) -> None:
         item = self.items.get(f"permission:{envelope.request_id}")
@@ -256,6 +260,9 @@ class Timeline(MessageRules, ToolRules):
         item.status = "selected" if envelope.outcome == "selected" else "cancelled"
         item.selected_option = envelope.option_id
         self.touch(item)
+        tool = self.items.get(f"tool:{item.tool_call.get('toolCallId')}")
+        if isinstance(tool, ToolCall) and tool.permission_id == item.id:
+            self.touch(tool)  # the answer folds in its card's footer too
 
     def _prompt_sent(self, envelope: PromptSentEnvelope) -> None:
         """The prompt as sent: the user's message, unless it is already shown (optimistically)."""

@@ -14,14 +14,17 @@ Rectangle {
     objectName: "toolCard"
     required property var tool
     property int rowIndex: -1  // the view row of the tool's row (toggles go through it)
+    // a permission about this call waits: the card holds the decision in its footer (permission_card.py)
+    readonly property bool asking: !!card.tool.permission && card.tool.permission.status === "pending"
     readonly property bool framed: card.tool.diffs.length > 0 || !!card.tool.terminal || !!card.tool.console
-                                   || ["edit", "delete", "move"].indexOf(card.tool.toolKind) >= 0
+                                   || ["edit", "delete", "move"].indexOf(card.tool.toolKind) >= 0 || asking
     implicitHeight: column.implicitHeight + 2 * (framed ? Theme.gap : Theme.spaceTight)
     radius: framed ? Theme.radiusLarge : Theme.radiusControl
     color: framed ? Theme.surface : hover.hovered ? Theme.hover : "transparent"
     border.width: framed ? 1 : 0
-    border.color: Theme.border
+    border.color: asking ? Theme.warningBorder : Theme.border
     HoverHandler { id: hover }
+    Shadow { visible: card.asking; level: 1; radius: card.radius }
 
     ColumnLayout {
         id: column
@@ -62,7 +65,7 @@ Rectangle {
             }
             StatusPill {
                 objectName: "statusPill"
-                visible: card.tool.status !== "completed"
+                visible: card.tool.status !== "completed" && !card.asking  // its footer says what it waits for
                 status: card.tool.status
                 label: card.tool.statusLabel
             }
@@ -143,6 +146,22 @@ Rectangle {
                     color: Theme.text
                     wrapMode: TextEdit.WrapAnywhere
                 }
+            }
+        }
+        Rectangle {  // the permission the call waits for: its footer, amber while it waits, a line once answered
+            objectName: "permissionCard"
+            visible: !!card.tool.permission
+            Layout.fillWidth: true
+            Layout.leftMargin: card.framed ? 0 : Theme.spaceHuge  // under a quiet row's title
+            implicitHeight: footer.item ? footer.item.implicitHeight + 2 * footer.y : 0
+            radius: Theme.radiusControl
+            color: card.asking ? Theme.warningSubtle : "transparent"
+            Loader {
+                id: footer
+                active: !!card.tool.permission
+                x: card.asking ? Theme.gap : 0; y: card.asking ? Theme.gap : 0
+                width: parent.width - 2 * x
+                sourceComponent: PermissionBody { objects: card.objects; permission: card.tool.permission; showTitle: false }
             }
         }
     }

@@ -6,7 +6,8 @@ import "../common"
 // Sessions: the agent's (paged) plus the ones made here; heartbeat-only ones hidden, grouped by when
 // they were last touched (a chat that needs you above them all), searched by title (Ctrl+K). A spinner
 // marks a session whose turn runs, a dot one that finished unseen, "Needs you" one whose agent waits
-// for a permission answer (the request is shown when the chat is opened); the others say when.
+// for a permission answer (the request is shown when the chat is opened); the others say when. Under the
+// pointer a row offers pin, rename and delete (delete asks first); pinned chats stay at the top.
 Rectangle {
     id: root
     objectName: "sidebar"
@@ -102,6 +103,9 @@ Rectangle {
                 id: entry
                 required property var modelData
                 width: sessionView.width
+                objectName: "sessionRow_" + modelData.key
+                hoverEnabled: true  // the row's actions show under the pointer on every platform
+                readonly property bool actionsShown: entry.hovered || entry.visualFocus
                 highlighted: modelData.current
                 // the open chat tinted, its text in the text colour (white on the accent was unreadable in
                 // the dark); the keyboard's place outlined
@@ -132,53 +136,77 @@ Rectangle {
                     Label {  // when, unless the row has more to say
                         objectName: "sessionWhen"
                         visible: text !== "" && !entry.modelData.live && !entry.modelData.needsYou && !entry.modelData.unseen
+                                 && !entry.actionsShown
                         textFormat: Text.PlainText
                         text: entry.modelData.when || ""
                         font.pixelSize: Theme.fontCaption
                         color: Theme.muted
                     }
-                    Rectangle {
-                        objectName: "needsYouMark"
-                        visible: entry.modelData.needsYou
-                        radius: height / 2
-                        color: "transparent"
-                        border.color: Theme.warning
-                        implicitWidth: needsYouLabel.implicitWidth + Theme.pad
-                        implicitHeight: needsYouLabel.implicitHeight + Theme.spaceTight
-                        Accessible.ignored: true  // the row's name says it
-                        Label { id: needsYouLabel; textFormat: Text.PlainText; anchors.centerIn: parent; text: "Needs you"
-                                font.pixelSize: Theme.fontCaption; font.weight: Font.DemiBold; color: Theme.warning }
+                    NeedsYouPill { objectName: "needsYouMark"; visible: entry.modelData.needsYou && !entry.actionsShown }
+                    Row {  // under the pointer or the keyboard: the row's own actions (also in its menu)
+                        objectName: "sessionActions"
+                        visible: entry.actionsShown
+                        spacing: 0
+                        RowAction { objectName: "sessionPin"; iconName: entry.modelData.pinned ? "pin-off" : "pin"
+                                    tip: entry.modelData.pinned ? "Unpin" : "Pin to the top"
+                                    onClicked: sessions.setPinned(entry.modelData.key, !entry.modelData.pinned) }
+                        RowAction { objectName: "sessionRename"; iconName: "pencil"; tip: "Rename (F2)"
+                                    onClicked: root.rename(entry.modelData.key, entry.modelData.title) }
+                        RowAction { objectName: "sessionDelete"; iconName: "trash"; tip: "Delete… (Delete)"
+                                    visible: sessions.canDelete
+                                    onClicked: root.askDelete(entry.modelData.key, entry.modelData.title) }
                     }
                 }
                 onClicked: session.openSession(modelData.key)
                 TapHandler { acceptedButtons: Qt.RightButton; onTapped: menu.popup() }
                 Keys.onPressed: (event) => {
-                    if (event.key === Qt.Key_F2) { renameDialog.key = modelData.key
-                        renameDialog.field.text = modelData.title; renameDialog.open(); event.accepted = true }
+                    if (event.key === Qt.Key_F2) { root.rename(modelData.key, modelData.title); event.accepted = true }
+                    else if (event.key === Qt.Key_Delete && sessions.canDelete) {
+                        root.askDelete(modelData.key, modelData.title); event.accepted = true }
                     else if (event.key === Qt.Key_Menu) { menu.popup(); event.accepted = true }
                     else if (event.key === Qt.Key_Return || event.key === Qt.Key_Enter) {
                         session.openSession(modelData.key); event.accepted = true }
                 }
                 Menu {
                     id: menu
-                    MenuItem { text: "Rename"; onTriggered: { renameDialog.key = entry.modelData.key
-                               renameDialog.field.text = entry.modelData.title; renameDialog.open() } }
+                    MenuItem { text: entry.modelData.pinned ? "Unpin" : "Pin to the top"
+                               onTriggered: sessions.setPinned(entry.modelData.key, !entry.modelData.pinned) }
+                    MenuItem { text: "Rename"; onTriggered: root.rename(entry.modelData.key, entry.modelData.title) }
                     MenuItem { text: "Close"; enabled: sessions.canClose
                                onTriggered: sessions.close(entry.modelData.key) }
-                    MenuItem { text: "Delete"; enabled: sessions.canDelete
-                               onTriggered: sessions.delete(entry.modelData.key) }
+                    MenuItem { text: "Delete…"; enabled: sessions.canDelete
+                               onTriggered: root.askDelete(entry.modelData.key, entry.modelData.title) }
                 }
             }
         }
     }
+    function rename(key, title) { renameDialog.key = key; nameField.text = title; renameDialog.open() }
+    function askDelete(key, title) { deleteDialog.key = key; deleteDialog.chat = title; deleteDialog.open() }
+    Dialog {  // deleting asks first: the agent deletes the chat, and nothing brings it back
+        id: deleteDialog
+        objectName: "deleteChatDialog"
+        property string key: ""
+        property string chat: ""
+        title: "Delete this chat?"
+        anchors.centerIn: Overlay.overlay
+        modal: true
+        Label { textFormat: Text.PlainText; width: 320; wrapMode: Text.Wrap; color: Theme.text
+                text: "“" + deleteDialog.chat + "” is deleted by its agent; it cannot be brought back." }
+        footer: DialogButtonBox {
+            DangerButton { objectName: "deleteChatConfirm"; text: "Delete"; DialogButtonBox.buttonRole: DialogButtonBox.AcceptRole }
+            Button { objectName: "deleteChatCancel"; text: "Cancel"; DialogButtonBox.buttonRole: DialogButtonBox.RejectRole }
+        }
+        onAccepted: sessions.delete(key)
+    }
     Dialog {
         id: renameDialog
+        objectName: "renameChatDialog"
         property string key: ""
         property alias field: nameField
         title: "Rename session"
         standardButtons: Dialog.Ok | Dialog.Cancel
         anchors.centerIn: Overlay.overlay
-        TextField { id: nameField; width: 260; onAccepted: renameDialog.accept() }
+        TextField { id: nameField; objectName: "renameChatField"; width: 260; onAccepted: renameDialog.accept() }
         onAccepted: sessions.rename(key, nameField.text)
     }
 }

@@ -82,9 +82,12 @@ def test_a_new_chat_offers_the_last_chats_under_its_composer_and_one_click_opens
         window.root.resize(1280, 900)
         await ui.until(lambda: window.objects.sessions.model.rowCount() >= 20)
         await ui.shown(window, "recentChats")
-        recent = await ui.until(
-            lambda: [r.property("text") for r in _shown(window, "recentChatTitle")] or None
-        )
+
+        def shown_recent() -> list[str] | None:
+            titles = [r.property("text") for r in _shown(window, "recentChatTitle")]
+            return titles if len(titles) >= 3 else None  # the rows come in one by one
+
+        recent = await ui.until(shown_recent)
         assert recent == ["Chat number 0", "Chat number 1", "Chat number 2"], recent  # the newest, three
         composer = ui.item(window, "composerCard")
         first = _shown(window, "recentChatTitle")[0]

@@ -392,7 +392,7 @@ def test_every_tool_kind_has_an_icon_that_draws_in_the_colour_asked(qapp):
 
 
 def test_a_permission_answer_shows_the_options_name_and_meaning_not_its_id():
-    from app.renderer.present.presenter import permission_entry
+    from app.renderer.present.permission_card import permission_entry
     from app.renderer.timeline.items import PermissionItem
 
     options = [{"optionId": "allow_once", "name": "Allow", "kind": "allow_once"}]

@@ -342,6 +342,13 @@ def test_a_waiting_permission_stands_apart_and_its_number_key_answers_it(ui):
         await ui.frames(window, 2)
         card = ui.item(window, "permissionCard")
         assert ui.item(window, "permissionWaiting").property("visible")
+        holder = card.parentItem()
+        while holder is not None and holder.objectName() != "toolCard":
+            holder = holder.parentItem()
+        assert holder is not None  # in the footer of the card of the call it concerns
+        assert not find_all(holder, "statusPill")[0].isVisible()  # "Needs you" says it, not "Pending" too
+        keys = [cap.childItems()[0].property("text") for cap in find_all(card, "permissionOptionKey")]
+        assert sorted(keys) == ["1", "2"]  # each option's key shown on it
         waiting_colour = card.property("color")
         await ui.screenshots(window, "59-permission-waiting")
         waiting = next(i for i in objects.session.timeline.items.values() if i.kind == "permission")

@@ -2,11 +2,12 @@
 each with its title (`session_titles.py`), a spinner while its turn runs, a dot when one finished
 unseen, and "needs you" while its agent waits for a permission answer or one of its terminal-action
 proposals waits for the user's decision (in a chat that may not be on screen); rename (a local name),
-close and delete. A chat made here is listed from its first message on: an empty "New chat" is not a
-row (one left behind with a typed draft is, so the draft can be reached again). Rows fall in groups by
-when they were last touched (`session_times.py`), a chat that needs the user in a group of its own at
-the top; a query keeps the rows whose title holds it. A keyed list model applied as a diff: a spinner
-starting is one row change, never a reset."""
+pin (kept under the chats that need the user, above the days), close and delete. A chat made here is
+listed from its first message on: an empty "New chat" is not a row (one left behind with a typed draft
+is, so the draft can be reached again). Rows fall in groups by when they were last touched
+(`session_times.py`), a chat that needs the user in a group of its own at the top; a query keeps the
+rows whose title holds it. A keyed list model applied as a diff: a spinner starting is one row change,
+never a reset."""
 
 from __future__ import annotations
 
@@ -39,6 +40,7 @@ from app.renderer.timeline.turn_view import item_text
 
 PREVIEW_CHARS = 200
 NEEDS_YOU = "Needs you"  # the group of chats waiting for the user, above the others
+PINNED = "Pinned"  # the chats the user pinned, under those that need them, above the days
 _LIVE_KINDS = frozenset({"prompt_sent", "prompt_settled", "agent_state"})
 
 
@@ -233,6 +235,7 @@ class SessionList(ChatPart):
                 continue
             updated = parse_time(summary.updated_at) if summary else None
             needs_you = self.needs_you(key)
+            pinned = bool(self._stores.pins.get(key))
             entries.append(
                 {
                     **self._agent_mark(agent),
@@ -243,11 +246,13 @@ class SessionList(ChatPart):
                     "needsYou": needs_you,
                     "needsYouWhy": self.needs_you_why(key),
                     "current": key == current,
-                    "group": NEEDS_YOU if needs_you else time_group(updated, now),
+                    "pinned": pinned,
+                    "group": NEEDS_YOU if needs_you else PINNED if pinned else time_group(updated, now),
                     "when": time_label(updated, now),
                 }
             )
-        return sorted(entries, key=lambda entry: not entry["needsYou"])  # stable: the rest keep their order
+        # stable: within a group the rows keep the agent's order
+        return sorted(entries, key=lambda entry: (not entry["needsYou"], not entry["pinned"]))
 
     def _agent_mark(self, agent_id: str) -> dict[str, Any]:
         """The chat's agent as its row shows it (a mark only when more than one agent is offered)."""
@@ -290,6 +295,12 @@ class SessionList(ChatPart):
         self._stores.names.set(key, title.strip())
         self.changed.emit()
 
+    @Slot(str, bool)
+    def setPinned(self, key: str, pinned: bool) -> None:
+        """Keep the chat at the top of the list (under those that need the user), or let it go back."""
+        self._stores.pins.set(key, self._clock().isoformat(timespec="seconds") if pinned else "")
+        self.changed.emit()
+
     @Slot(str)
     def close(self, key: str) -> None:
         self._end(key, delete=False)
@@ -301,9 +312,11 @@ class SessionList(ChatPart):
     def _end(self, key: str, delete: bool) -> None:
         call = self._host.delete_session(key) if delete else self._host.close_session(key)
         failed = f"Could not {'delete' if delete else 'close'} the session"
-        self._ops.run(call, failed, done=lambda _: self._ops.spawn(self._ended(key)))
+        self._ops.run(call, failed, done=lambda _: self._ops.spawn(self._ended(key, delete)))
 
-    async def _ended(self, key: str) -> None:
+    async def _ended(self, key: str, deleted: bool) -> None:
+        if deleted:
+            self._stores.pins.set(key, "")  # a pin outliving its chat would pin nothing
         self._listed = [s for s in self._listed if s.session_key != key]
         self._local_keys = [k for k in self._local_keys if k != key]
         self._asking.pop(key, None)

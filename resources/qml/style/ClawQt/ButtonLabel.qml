@@ -7,7 +7,8 @@ Text {
     textFormat: Text.PlainText
     text: control.text
     font: control.font
-    color: !control.enabled ? Theme.disabled : control.highlighted ? Theme.textOnAccent : Theme.text
+    color: !control.enabled ? Theme.disabled : control.highlighted ? Theme.textOnAccent
+         : control.danger === true ? Theme.danger : Theme.text
     horizontalAlignment: Text.AlignHCenter
     verticalAlignment: Text.AlignVCenter
     elide: Text.ElideRight

@@ -1,0 +1,141 @@
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+import "../common"
+
+// A permission request's words and decision: what it asks (its title when it stands alone; in a tool
+// card's footer the card's title above says it), what exactly would run, and the agent's options as
+// buttons with their number keys shown (Tab / arrows, Enter or Space, or the number); once answered, one
+// quiet line with the choice. The box around it is its holder's: a card of its own or a tool card's footer.
+ColumnLayout {
+    id: root
+    required property QtObject objects  // the window objects it uses (row_objects.py)
+    required property var permission
+    property bool showTitle: true
+    readonly property bool pending: permission.status === "pending"
+    spacing: Theme.gap
+
+    RowLayout {
+        Layout.fillWidth: true
+        spacing: Theme.gap
+        // a refusal is not a success: only an allowing answer is drawn in green
+        readonly property bool allowed: root.permission.selectedMeaning.indexOf("allowed") >= 0
+        Icon { icon: root.pending ? "shield-alert" : root.permission.status === "cancelled" ? "circle-slash"
+                     : parent.allowed ? "shield-check" : "shield-x"
+               color: root.pending ? Theme.warning : parent.allowed ? Theme.success : Theme.muted
+               size: root.pending ? Theme.iconSize : Theme.iconMedium
+               Accessible.ignored: true }
+        Text { textFormat: Text.PlainText
+               visible: root.showTitle || root.pending
+               text: root.showTitle ? root.permission.title : "The agent asks for your permission"
+               color: root.pending ? Theme.text : Theme.text2
+               font.weight: root.pending ? Font.DemiBold : Font.Normal
+               wrapMode: root.pending ? Text.Wrap : Text.NoWrap; elide: Text.ElideRight
+               Layout.fillWidth: root.pending
+               Layout.maximumWidth: root.pending ? -1 : root.width / 2
+               Accessible.name: (root.pending ? "The agent asks permission: " : "Permission: ") + root.permission.title }
+        Text {
+            textFormat: Text.PlainText
+            visible: !root.pending
+            objectName: "permissionAnswer"
+            text: root.permission.status === "cancelled" ? "Cancelled"
+                  : "Answered: " + root.permission.selectedName
+                    + (root.permission.selectedMeaning ? " (" + root.permission.selectedMeaning + ")" : "")
+            color: Theme.muted
+            font.pixelSize: Theme.fontSmall
+            elide: Text.ElideRight
+            Layout.fillWidth: true
+        }
+        NeedsYouPill { objectName: "permissionWaiting"; visible: root.pending }
+    }
+    // what the request itself says it would run (the title is the agent's own summary)
+    ColumnLayout {
+        objectName: "permissionRequest"
+        visible: root.pending && root.permission.requestText !== ""
+        Layout.fillWidth: true
+        spacing: Theme.spaceHair
+        Text {
+            textFormat: Text.PlainText
+            text: root.permission.requestKind === "command" ? "Runs exactly:" : "The request, as the agent sent it:"
+            color: Theme.muted; font.pixelSize: Theme.fontCaption
+        }
+        Rectangle {
+            Layout.fillWidth: true
+            implicitHeight: requestText.implicitHeight + 2 * Theme.spaceSmall
+            radius: Theme.radiusSmall
+            color: Theme.sunken
+            border.color: Theme.border
+            TextEdit {
+                id: requestText
+                objectName: "permissionRequestText"
+                x: Theme.spaceSmall; y: Theme.spaceSmall
+                width: parent.width - 2 * Theme.spaceSmall
+                textFormat: TextEdit.PlainText
+                text: root.permission.requestText
+                readOnly: true; selectByMouse: true
+                wrapMode: TextEdit.WrapAnywhere
+                font.family: Theme.mono; font.features: Theme.codeFeatures; font.pixelSize: Theme.fontSmall
+                color: Theme.text; selectionColor: Theme.highlight; selectedTextColor: Theme.textOnAccent
+                Accessible.role: Accessible.StaticText
+                Accessible.name: (root.permission.requestKind === "command" ? "Runs exactly: " : "Request: ") + text
+            }
+        }
+    }
+    Flow {  // wraps: an agent may offer up to a hundred options (the main side keeps no more)
+        visible: root.pending
+        Layout.fillWidth: true
+        spacing: Theme.spaceSmall
+        Repeater {
+            id: buttons
+            model: root.permission.options
+            Button {
+                id: option
+                required property var modelData
+                required property int index
+                objectName: "permissionOption_" + modelData.optionId
+                text: modelData.name
+                readonly property string key: index < 9 ? String(index + 1) : ""
+                contentItem: RowLayout {
+                    spacing: Theme.spaceSmall
+                    ButtonText { text: option.text; font: option.font; color: option.palette.buttonText; elide: Text.ElideNone }
+                    Rectangle {  // the number that answers with it, as a key cap
+                        objectName: "permissionOptionKey"
+                        visible: option.key !== ""
+                        implicitWidth: Math.max(implicitHeight, keyText.implicitWidth + Theme.spaceSmall)
+                        implicitHeight: keyText.implicitHeight + Theme.spaceHair * 2
+                        radius: Theme.radiusSmall
+                        color: "transparent"
+                        border.color: option.highlighted ? Theme.textOnAccent : Theme.border
+                        opacity: option.highlighted ? 0.7 : 1
+                        Text { id: keyText; anchors.centerIn: parent; textFormat: Text.PlainText; text: option.key
+                               font.pixelSize: Theme.fontCaption; color: option.palette.buttonText }
+                    }
+                }
+                highlighted: modelData.optionKind.indexOf("allow") === 0
+                focusPolicy: Qt.StrongFocus
+                Accessible.name: modelData.name + (key ? ", key " + key : "")
+                onClicked: root.objects.turn.answerPermission(root.permission.requestId, modelData.optionId)
+                Keys.onReturnPressed: clicked()
+                Keys.onEnterPressed: clicked()
+                Keys.onRightPressed: nextItemInFocusChain(true).forceActiveFocus()
+                Keys.onLeftPressed: nextItemInFocusChain(false).forceActiveFocus()
+                Keys.onPressed: (event) => {  // 1-9: the option of that number, as its key cap shows
+                    const chosen = event.key - Qt.Key_1
+                    if (event.key >= Qt.Key_1 && event.key <= Qt.Key_9 && chosen < buttons.count) {
+                        const picked = root.permission.options[chosen]
+                        root.objects.turn.answerPermission(root.permission.requestId, picked.optionId)
+                        event.accepted = true
+                    }
+                }
+            }
+        }
+    }
+    Text {  // the agent offered more than the main side shows (those cannot be chosen)
+        textFormat: Text.PlainText
+        objectName: "permissionHidden"
+        visible: root.pending && root.permission.hiddenOptions > 0
+        text: root.permission.hiddenOptions.toLocaleString(Qt.locale(), "f", 0)
+              + " more options not shown (the agent offered too many)"
+        color: Theme.muted; font.pixelSize: Theme.fontCaption
+    }
+}
