@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 from app.contract.ansi import has_escapes, strip_escapes
+from app.renderer.present.tool_group_words import group_words
 from app.renderer.timeline.items import ToolCall
 from app.renderer.timeline.parts import MarkdownPart
 from app.renderer.timeline.tool_text import (
@@ -129,6 +130,7 @@ def tool_summary(tools: list[dict[str, Any]], turn_live: bool = False) -> dict[s
     turn still runs (a group collapses only after its turn ended, like ClawX's)."""
     return {
         "turnLive": turn_live,
+        "words": group_words(tools, turn_live),
         "count": len(tools),
         "running": sum(t["status"] in ("pending", "running") for t in tools),
         "failed": sum(t["status"] == "failed" for t in tools),

@@ -22,16 +22,35 @@ Item {
         x: Theme.columnX(root.width); y: Theme.spaceTight + turnHeader.extra
         width: Theme.columnWidth(root.width)
         spacing: Theme.spaceTight
-        ToolButton {
-            id: groupToggle
+        RowLayout {  // the group's words (what it did, or what runs) and, at the right, how many calls
             visible: root.summary.count > 1
-            text: root.summary.count + " tool calls"
-                  + (root.summary.running ? " \u00b7 " + root.summary.running + " running" : "")
-                  + (root.summary.failed ? " \u00b7 " + root.summary.failed + " failed" : "")
-            contentItem: IconLabel { icon: root.expanded ? "chevron-down" : "chevron-right"; label: groupToggle.text
-                                     color: Theme.muted }
-            Accessible.name: (root.expanded ? "Collapse " : "Expand ") + root.summary.count + " tool calls"
-            onClicked: root.objects.timeline.toggle(root.index, "", root.expanded)
+            Layout.fillWidth: true
+            ToolButton {
+                id: groupToggle
+                objectName: "toolGroupToggle"
+                text: root.summary.words
+                Layout.maximumWidth: column.width - groupCount.implicitWidth - Theme.gap
+                contentItem: RowLayout {  // long words (a running call's title) end in an ellipsis
+                    spacing: Theme.spaceSmall
+                    Icon { icon: root.expanded ? "chevron-down" : "chevron-right"; size: Theme.iconMedium; color: Theme.muted }
+                    Text { textFormat: Text.PlainText; text: groupToggle.text; color: Theme.text2; elide: Text.ElideRight
+                           Layout.fillWidth: true }
+                }
+                Accessible.name: (root.expanded ? "Collapse " : "Expand ") + root.summary.count + " tool calls: "
+                                 + root.summary.words
+                onClicked: root.objects.timeline.toggle(root.index, "", root.expanded)
+            }
+            Item { Layout.fillWidth: true }
+            Text {
+                id: groupCount
+                objectName: "toolGroupCount"
+                textFormat: Text.PlainText
+                text: root.summary.count + " tools"
+                      + (root.summary.running ? " \u00b7 " + root.summary.running + " running" : "")
+                      + (root.summary.failed ? " \u00b7 " + root.summary.failed + " failed" : "")
+                color: root.summary.failed ? Theme.danger : Theme.muted
+                font.pixelSize: Theme.fontCaption
+            }
         }
         Repeater {
             // an integer model: new tool values re-bind the cards instead of re-creating them (counted

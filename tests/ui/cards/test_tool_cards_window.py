@@ -23,6 +23,10 @@ def test_a_tool_group_stays_open_until_its_turn_ends_then_collapses(ui):
         await ui.until(lambda: not objects.session.busy)
         [group] = ui.rows(window, "tool-group")
         await ui.until(lambda: ui.role(window, group, "expanded") is False, 5)
+        words = await ui.shown(window, "toolGroupToggle")
+        assert words.property("text") == "Read 2 files"  # what the group did, in words
+        assert ui.item(window, "toolGroupCount").property("text") == "2 tools"
+        await ui.screenshots(window, "90-tool-group-in-words")
 
     ui.run(scenario())
 

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from app.renderer.present.presenter import Presenter
-from app.renderer.present.tool_card import tool_entry
+from app.renderer.present.tool_card import tool_entry, tool_summary
 from app.renderer.timeline.tool_rules import MAX_TOOL_PARTS
 from tests.unit.timeline.helpers import Harness, settled, text, tool
 
@@ -95,3 +95,15 @@ def test_a_tool_group_knows_its_turn_is_running_until_the_prompt_settles():
     [row] = [r for r in h.timeline.rows if r.kind == "tool-group"]
     summary = presenter.payload(h.timeline, row, 0.0)["summary"]
     assert summary["finished"] and not summary["turnLive"]
+
+
+def test_a_tool_group_says_what_it_did_in_words_and_while_its_turn_runs_which_call_runs():
+    def call(kind: str, status: str = "completed", title: str = "t") -> dict:
+        return {"toolKind": kind, "status": status, "title": title, "historical": False}
+
+    done = [call("read"), call("search"), call("read"), call("execute"), call("mcp_custom")]
+    assert tool_summary(done)["words"] == "Read 2 files, searched 1 pattern, ran 1 command, used 1 tool"
+    assert tool_summary([call("edit"), call("edit")])["words"] == "Edited 2 files"
+    live = [call("read"), call("search", "running", 'Search "hello"')]
+    assert tool_summary(live, turn_live=True)["words"] == 'Running \u00b7 Search "hello"'
+    assert tool_summary(live)["words"] == "Read 1 file, searched 1 pattern"  # a turn that ended says what ran
