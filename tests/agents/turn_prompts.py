@@ -241,6 +241,23 @@ async def prompt_tool_chunks(agent: Any, sid: str, params: dict[str, Any], text:
     return "end_turn"
 
 
+async def prompt_tool_details(agent: Any, sid: str, params: dict[str, Any], text: str) -> str:
+    """`tool-details`: a fetch whose input has fields (one nested) and whose output is Markdown with a
+    fenced block, and a read whose file text looks like Markdown (it stays as written)."""
+    fields = {"url": "https://docs.example/api", "format": "markdown", "headers": {"Accept": "text/markdown"}}
+    page = "## The API\n\nCall **hello** first:\n\n```python\nclient.hello()\n```\n"
+    calls = (
+        ("t-fetch", "Fetch the API page", "fetch", fields, page, "Read it."),
+        ("t-read", "Read setup.py", "read", {"path": "setup.py"}, "# not a heading\nx = 1", "Done."),
+    )
+    for tool_id, title, kind, raw, output, words in calls:
+        content = [{"type": "content", "content": {"type": "text", "text": output}}]
+        call = {"toolCallId": tool_id, "title": title, "kind": kind, "rawInput": raw, "content": content}
+        agent.update(sid, {"sessionUpdate": "tool_call", "status": "completed", **call})
+        agent.chunk(sid, words)
+    return "end_turn"
+
+
 async def prompt_echo_cwd(agent: Any, sid: str, params: dict[str, Any], text: str) -> str:
     """`echo-cwd`: echoes the prompt as OpenClaw replays it, behind its `[Working directory: <cwd>]`
     prefix (the prefix again inside the text, which stays), then answers."""
@@ -267,5 +284,6 @@ PROMPTS = {
     "fail-later": prompt_fail_later,
     "tool-group-wait": prompt_tool_group_wait,
     "tool-chunks": prompt_tool_chunks,
+    "tool-details": prompt_tool_details,
     "echo-cwd": prompt_echo_cwd,
 }

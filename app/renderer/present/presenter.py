@@ -18,6 +18,7 @@ from app.renderer.markdown.streaming import IncrementalMarkdown
 from app.renderer.present.permission_card import footing_tool, permission_entry
 from app.renderer.present.proposal_card import proposal_entry
 from app.renderer.present.tool_card import console_fallback, console_id, tool_entry, tool_summary
+from app.renderer.present.tool_details import output_html
 from app.renderer.terminal.screens import TerminalScreens
 from app.renderer.timeline.groups import Group
 from app.renderer.timeline.items import (
@@ -182,7 +183,10 @@ class Presenter:
             text = console_fallback(tool)
             if text is not None:
                 self.screens.console(console_id(tool), text)
-        return {**tool_entry(tool), **footer}
+        entry = tool_entry(tool)
+        shown_as_screen = entry["terminal"] is not None or entry["console"] is not None
+        rendered = "" if shown_as_screen else output_html(tool.tool_kind, entry["output"], self.dark)
+        return {**entry, "outputHtml": rendered, **footer}
 
     def terminal_text(self, tool: ToolCall) -> str:
         """All of a tool's screen text (Copy): its terminal caught up, or its ```console block."""

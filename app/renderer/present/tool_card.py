@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 from app.contract.ansi import has_escapes, strip_escapes
+from app.renderer.present.tool_details import input_lines
 from app.renderer.present.tool_group_words import group_words
 from app.renderer.timeline.items import ToolCall
 from app.renderer.timeline.parts import MarkdownPart
@@ -112,6 +113,7 @@ def tool_entry(tool: ToolCall) -> dict[str, Any]:
         "duration": tool_duration(tool),
         "historical": tool.historical,
         "input": pretty(tool.input),
+        "inputLines": input_lines(tool.input),
         "output": tool_output(tool),
         "error": strip_escapes(tool.error or ""),
         "description": screen_description(tool) if terminal is not None or console is not None else "",

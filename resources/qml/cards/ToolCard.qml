@@ -117,16 +117,35 @@ Rectangle {
                         item.running = Qt.binding(() => terminalLoader.running)
                     }
                 }
-                Text {
+                ColumnLayout {  // the input as `key: value` lines; the raw JSON behind a toggle
+                    id: inputView
+                    objectName: "toolInput"
+                    property bool raw: false  // the view's own state: the user asked for the raw input
                     visible: card.tool.input !== "" && card.tool.toolKind !== "execute"
                              && !(card.tool.toolKind === "edit" && (card.tool.output !== "" || card.tool.diffs.length > 0))
                     Layout.fillWidth: true
-                    text: card.tool.input
-                    font.family: Theme.mono; font.features: Theme.codeFeatures; font.pixelSize: Theme.fontCaption
-                    color: Theme.muted
-                    wrapMode: Text.WrapAnywhere
-                    textFormat: Text.PlainText
-                    maximumLineCount: 12; elide: Text.ElideRight
+                    spacing: Theme.spaceHair
+                    Text {
+                        objectName: "toolInputLines"
+                        Layout.fillWidth: true
+                        text: inputView.raw ? card.tool.input : card.tool.inputLines
+                        font.family: Theme.mono; font.features: Theme.codeFeatures; font.pixelSize: Theme.fontCaption
+                        color: Theme.muted
+                        wrapMode: inputView.raw ? Text.WrapAnywhere : Text.NoWrap
+                        elide: inputView.raw ? Text.ElideNone : Text.ElideRight
+                        textFormat: Text.PlainText
+                        maximumLineCount: inputView.raw ? 40 : 7
+                    }
+                    ToolButton {
+                        id: rawToggle
+                        objectName: "toolRawInput"
+                        visible: card.tool.input !== card.tool.inputLines
+                        text: inputView.raw ? "Fields" : "Raw input"
+                        contentItem: Text { textFormat: Text.PlainText; text: rawToggle.text; color: Theme.muted
+                                            font.pixelSize: Theme.fontCaption }
+                        Accessible.name: inputView.raw ? "Show the input as fields" : "Show the raw input"
+                        onClicked: inputView.raw = !inputView.raw
+                    }
                 }
                 Repeater {  // each diff the tool sent, as a real unified diff
                     model: card.tool.diffs
@@ -135,16 +154,40 @@ Rectangle {
                                showAll: card.tool.wholeDiffs.indexOf(index) >= 0
                                onShowAllRequested: card.objects.timeline.togglePart(card.rowIndex, "whole:" + card.tool.id + ":" + index) }
                 }
-                TextEdit {
-                    visible: card.tool.output !== "" && !card.tool.terminal && !card.tool.console
+                TextEdit {  // output that is Markdown, rendered (tool_details.py decides)
+                    objectName: "toolOutputRendered"
+                    visible: card.tool.outputHtml !== ""
                     Layout.fillWidth: true
-                    text: card.tool.output
-                    textFormat: TextEdit.PlainText
-                    onTextChanged: { card.objects.wholeText.keep(this); if (card.objects.search.isActive) card.objects.search.watch(this) }  // drawn whole (see TextBlocks.qml)
+                    text: visible ? card.objects.app.proseStyle + card.tool.outputHtml : ""
+                    textFormat: TextEdit.RichText
+                    onTextChanged: { card.objects.wholeText.keep(this); if (card.objects.search.isActive) card.objects.search.watch(this) }
                     readOnly: true; selectByMouse: true
-                    font.family: Theme.mono; font.features: Theme.codeFeatures; font.pixelSize: Theme.fontSmall
+                    wrapMode: TextEdit.Wrap
                     color: Theme.text
-                    wrapMode: TextEdit.WrapAnywhere
+                    font.pixelSize: Theme.fontSmall
+                    onLinkActivated: (link) => card.objects.conversation.openLink(link)
+                    HoverHandler { enabled: parent.hoveredLink !== ""; cursorShape: Qt.PointingHandCursor }
+                }
+                Rectangle {  // any other output as written, in a sunken well
+                    objectName: "toolOutputWell"
+                    visible: card.tool.output !== "" && card.tool.outputHtml === "" && !card.tool.terminal && !card.tool.console
+                    Layout.fillWidth: true
+                    implicitHeight: outputText.implicitHeight + 2 * Theme.spaceSmall
+                    radius: Theme.radiusSmall
+                    color: Theme.sunken
+                    TextEdit {
+                        id: outputText
+                        objectName: "toolOutput"
+                        x: Theme.pad; y: Theme.spaceSmall
+                        width: parent.width - 2 * Theme.pad
+                        text: card.tool.output.replace(/\s+$/, "")  // no blank line closing the well
+                        textFormat: TextEdit.PlainText
+                        onTextChanged: { card.objects.wholeText.keep(this); if (card.objects.search.isActive) card.objects.search.watch(this) }  // drawn whole (see TextBlocks.qml)
+                        readOnly: true; selectByMouse: true
+                        font.family: Theme.mono; font.features: Theme.codeFeatures; font.pixelSize: Theme.fontSmall
+                        color: Theme.text
+                        wrapMode: TextEdit.WrapAnywhere
+                    }
                 }
             }
         }

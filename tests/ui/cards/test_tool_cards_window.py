@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 
 from tests.conftest import scripted_agent_argv
-from tests.ui_harness import find_all
+from tests.ui_harness import find_all, plain_text
 
 
 def test_a_tool_group_stays_open_until_its_turn_ends_then_collapses(ui):
@@ -48,5 +48,30 @@ def test_tool_content_chunks_and_the_agents_error_show_on_the_card(ui):
             ]
 
         await ui.until(lambda: errors() == ["Rate limited by the docs server"])  # shown also when collapsed
+
+    ui.run(scenario())
+
+
+def test_a_tools_input_reads_as_fields_and_its_markdown_output_is_rendered_a_files_text_as_written(ui):
+    async def scenario():
+        window = await ui.open(scripted_agent_argv())
+        await ui.type_and_send(window, "tool-details")
+        await ui.until(lambda: not window.objects.session.busy)
+        for tool_id in ("tool:t-fetch", "tool:t-read"):
+            if not ui.tool_payload(window, tool_id)["expanded"]:
+                ui.toggle_tool(window, tool_id, False)  # opened, as a click on its chevron
+        lines = await ui.shown(window, "toolInputLines")
+        shown = [item for item in find_all(window.root.contentItem(), "toolInputLines") if item.isVisible()]
+        fetched = 'url: https://docs.example/api\nformat: markdown\nheaders: {"Accept": "text/markdown"}'
+        assert lines is not None and sorted(item.property("text") for item in shown) == [
+            "path: setup.py",
+            fetched,
+        ]
+        rendered = await ui.shown(window, "toolOutputRendered")
+        plain = plain_text(rendered)
+        assert "client.hello()" in plain and "```" not in plain and "**" not in plain  # drawn, not printed
+        written = [i for i in find_all(window.root.contentItem(), "toolOutput") if i.isVisible()]
+        assert [i.property("text") for i in written] == ["# not a heading\nx = 1"]
+        await ui.screenshots(window, "91-tool-details")
 
     ui.run(scenario())
