@@ -86,7 +86,8 @@ ApplicationWindow {
                 spacing: 0
                 SplitView.fillHeight: true
                 SplitView.minimumHeight: 200
-                Banner { Layout.fillWidth: true; onChooseAgent: window.openAgentPicker() }
+                Banner { Layout.fillWidth: true; onChooseAgent: window.openAgentPicker()
+                         onOpenSettings: window.openSettingsAt("Agents") }
                 Rectangle {  // a replayed trace is shown (the inspector's Open trace…): read-only
                     objectName: "traceBanner"
                     visible: session.readOnly
@@ -291,6 +292,10 @@ ApplicationWindow {
     function openSettings() {
         settingsLoader.active = true
         settingsLoader.item.open()
+    }
+    function openSettingsAt(section) {  // at one of its sections ("Agents")
+        openSettings()
+        settingsLoader.item.showSection(section)
     }
     Shortcut { sequences: [StandardKey.Preferences, "Ctrl+,"]; onActivated: window.openSettings() }
     Shortcut { sequences: [StandardKey.New]; onActivated: session.newChat() }

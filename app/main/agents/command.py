@@ -25,6 +25,7 @@ class AgentCommand:
     source: AgentSource
     reason: str
     env: tuple[tuple[str, str], ...] = ()  # added to the child's environment (an agent's API key, ...)
+    title: str = ""  # what the user calls it (its profile's name), before the agent names itself
 
     @property
     def display(self) -> str:

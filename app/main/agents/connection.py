@@ -107,7 +107,7 @@ class AgentConnection:
     def label(self) -> str:
         if self.info is not None:
             return self.info.title or self.info.name
-        return self.command.name
+        return self.command.title or self.command.name
 
     @property
     def is_ready(self) -> bool:

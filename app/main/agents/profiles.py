@@ -58,7 +58,7 @@ class AgentProfile:
 
     def command(self) -> AgentCommand:
         """What starts this agent's child process."""
-        return AgentCommand(self.argv, self.source, self.reason, self.env)
+        return AgentCommand(self.argv, self.source, self.reason, self.env, title=self.name)
 
 
 @dataclass(frozen=True)

@@ -3,13 +3,14 @@ import QtQuick.Controls
 import QtQuick.Layouts
 
 // The one place the agent's failure is told, as a callout at the top of the reading column: what
-// happened in a sentence, the next step as buttons (for an agent that is not installed: use the demo
-// agent, or choose another; else reconnect), the agent's last stderr lines behind "Show details". While
+// happened in plain words and in a sentence, the next step as buttons (for an agent that is not installed:
+// use the demo agent, choose another, or its settings; else reconnect), the agent's last stderr lines behind "Show details". While
 // ClawQt restarts a stuck agent by itself it says so, with a spinner and no button.
 Item {
     id: root
     objectName: "agentBanner"
     signal chooseAgent()  // Choose another agent…: the picker
+    signal openSettings()  // Agent settings…: Settings at its Agents section
     readonly property bool recovering: agent.banner.recovering === true
     readonly property bool missing: agent.banner.code === "agent-not-found" || agent.banner.code === "agent-not-executable"
     readonly property bool demoOffered: agents.demoAgentId !== ""  // built in: it is never the missing one
@@ -37,8 +38,15 @@ Item {
                 Spinner { visible: root.recovering; Accessible.name: "Restarting the agent" }
                 Icon { visible: !root.recovering; icon: "triangle-alert"; color: Theme.danger
                        Layout.alignment: Qt.AlignTop; Accessible.ignored: true }
-                Label { textFormat: Text.PlainText; objectName: "agentBannerText"; text: agent.banner.message || ""
-                        color: Theme.text; wrapMode: Text.Wrap; Layout.fillWidth: true }
+                ColumnLayout {  // what happened in plain words, then the main side's sentence
+                    Layout.fillWidth: true
+                    spacing: Theme.spaceHair
+                    Label { textFormat: Text.PlainText; objectName: "agentBannerTitle"; text: agent.banner.title || ""
+                            visible: text !== ""; color: Theme.text; font.weight: Font.DemiBold; wrapMode: Text.Wrap
+                            Layout.fillWidth: true }
+                    Label { textFormat: Text.PlainText; objectName: "agentBannerText"; text: agent.banner.message || ""
+                            color: Theme.text2; wrapMode: Text.Wrap; Layout.fillWidth: true }
+                }
             }
             Flow {  // the next steps, the likeliest first
                 visible: !root.recovering
@@ -57,6 +65,13 @@ Item {
                     visible: root.missing && agents.choiceCount > 1
                     text: "Choose another agent\u2026"
                     onClicked: root.chooseAgent()
+                }
+                Button {  // the agent's command is the user's: where it is set, one click away
+                    objectName: "agentSettingsButton"
+                    visible: root.missing || agent.banner.code === "initialize-failed" || agent.banner.code === "agent-spawn-failed"
+                    text: "Agent settings\u2026"
+                    onClicked: root.openSettings()
+                    Accessible.name: "Open Settings at the agents, where their commands are set"
                 }
                 Button {
                     id: reconnect

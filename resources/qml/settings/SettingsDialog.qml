@@ -26,6 +26,10 @@ Dialog {
         { name: "Agents", heading: agentsSection }
     ]
     property int chosenSection: -1  // the one clicked (it may be too near the end to scroll to the top)
+    function showSection(name) {  // as a click on its name in the list, once the sheet is laid out
+        const index = sectionList.findIndex(section => section.name === name)
+        if (index >= 0) Qt.callLater(() => { scroller.scrollTo(sectionList[index].heading); chosenSection = index })
+    }
     readonly property int currentSection: {
         if (chosenSection >= 0) return chosenSection
         const top = scroller.contentItem.contentY + Theme.pad

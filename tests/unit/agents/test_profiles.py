@@ -268,7 +268,7 @@ def test_openclaw_on_path_is_the_primary_under_its_well_known_name_and_is_offere
     first = offered[0]
     assert (first.name, first.argv, first.source) == ("OpenClaw", ("openclaw", "acp"), "path")
     assert first.reason == "openclaw found on PATH at /opt/bin/openclaw"
-    assert first.command() == AgentCommand(("openclaw", "acp"), "path", first.reason)
+    assert first.command() == AgentCommand(("openclaw", "acp"), "path", first.reason, title="OpenClaw")
 
 
 def test_the_demo_is_offered_once_when_it_is_the_primary(tmp_path):
@@ -354,14 +354,14 @@ def test_ids_are_unique_when_names_clash_across_sources(tmp_path):
     assert offered[-1].argv == demo_agent_argv()  # the built-in demo keeps its own id
 
 
-def test_the_command_of_a_profile_carries_its_environment(tmp_path):
+def test_the_command_of_a_profile_carries_its_environment_and_its_name(tmp_path):
     path = _config(
         tmp_path, [{"name": "G", "command": "gemini --experimental-acp", "env": {"GEMINI_API_KEY": "k"}}]
     )
     [agent] = read_config(path).agents
     command = agent.command()
     assert command == AgentCommand(
-        ("gemini", "--experimental-acp"), "config", f"agents[0] in {path}", (("GEMINI_API_KEY", "k"),)
+        ("gemini", "--experimental-acp"), "config", f"agents[0] in {path}", (("GEMINI_API_KEY", "k"),), "G"
     )
     assert command.display == agent.display == "gemini --experimental-acp"
     assert AgentCommand(("x",), "flag", "r").env == ()

@@ -13,6 +13,7 @@ from PySide6.QtCore import Property, QObject, Signal, Slot
 from app.contract.envelopes import AgentRecoveryEnvelope, AgentStateEnvelope, Envelope
 from app.contract.host_api import SessionsHost
 from app.renderer.present.agent_avatar import colour_index, initials
+from app.renderer.present.agent_callout import callout_title
 from app.renderer.qt.common.notices import AGENT
 from app.renderer.qt.common.operations import Operations
 from app.renderer.qt.common.properties import variant_property
@@ -40,11 +41,14 @@ class AgentStatus(ChatPart):
         if isinstance(envelope, AgentStateEnvelope):
             self._label, self._state, self._message = envelope.agent_label, envelope.state, envelope.message
             if envelope.state in ("exited", "failed"):
+                exit_code = envelope.exit_code if envelope.exit_code is not None else -1
+                title = callout_title(self._label, envelope.state, envelope.code or "", exit_code, False)
                 self._banner = {
-                    "exitCode": envelope.exit_code if envelope.exit_code is not None else -1,
+                    "exitCode": exit_code,
                     "stderr": envelope.stderr_tail,
                     "message": envelope.message,
                     "code": envelope.code,
+                    "title": title,
                 }
                 self.bannerChanged.emit()
             elif envelope.state == "ready" and self._banner and not self._banner.get("recovering"):
@@ -56,9 +60,11 @@ class AgentStatus(ChatPart):
 
     def _recovery(self, envelope: AgentRecoveryEnvelope) -> None:
         if envelope.phase == "restarting":
-            self._banner = {"message": envelope.message, "recovering": True}
+            title = callout_title(self._label, "", "", -1, True)
+            self._banner = {"message": envelope.message, "recovering": True, "title": title}
         elif envelope.phase == "failed":
-            self._banner = {"exitCode": -1, "stderr": "", "message": envelope.message}
+            title = callout_title(self._label, "failed", "", -1, False)
+            self._banner = {"exitCode": -1, "stderr": "", "message": envelope.message, "title": title}
         else:
             self._banner = {}
             self._ops.notices.show(envelope.message, topic=AGENT)
