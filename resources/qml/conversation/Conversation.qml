@@ -104,6 +104,15 @@ Item {
                 anchors.horizontalCenter: parent.horizontalCenter }
     }
 
+    // rows that came in at the newest end while the user read further up: the jump button counts them
+    property int unseenRows: 0
+    Connections {
+        target: timeline
+        function onRowsInserted(parent, first, last) {
+            if (!root.stickToBottom && first === 0 && !list.atYEnd) root.unseenRows += last - first + 1
+        }
+        function onModelReset() { root.unseenRows = 0 }
+    }
     Button {
         id: jump
         objectName: "jumpToLatest"
@@ -111,9 +120,11 @@ Item {
         anchors.horizontalCenter: parent.horizontalCenter
         anchors.bottom: parent.bottom
         anchors.bottomMargin: Theme.pad
-        contentItem: IconLabel { icon: "arrow-down"; label: "Jump to latest"; color: Theme.text }
+        text: root.unseenRows > 0 ? root.unseenRows + " new" : "Jump to latest"
+        contentItem: IconLabel { icon: "arrow-down"; label: jump.text; color: Theme.text }
         onClicked: root.jumpToLatest()
         Accessible.name: "Jump to the latest message (Ctrl+End)"
+                         + (root.unseenRows > 0 ? ", " + root.unseenRows + " new since you scrolled up" : "")
     }
 
     FindBar {
@@ -209,6 +220,7 @@ Item {
         function onChatShown() {  // after the shown chat changed and its remembered view was read
             const view = viewState.scrollOfShown()
             root.stickToBottom = view.atEnd
+            root.unseenRows = 0  // another chat: nothing in it is new to the user yet
             Qt.callLater(view.atEnd ? list.positionViewAtBeginning : () => root.restoreScroll(view))
         }
     }
@@ -245,9 +257,18 @@ Item {
         const shown = row >= 0 ? list.itemAtIndex(row) : null
         if (shown) viewState.scrolled(row, list.contentY - shown.y, false)
     }
-    onStickToBottomChanged: if (stickToBottom) viewState.scrolled(-1, 0, true)
+    onStickToBottomChanged: if (stickToBottom) { viewState.scrolled(-1, 0, true); root.unseenRows = 0 }
 
-    function jumpToLatest() { root.stickToBottom = true; list.positionViewAtBeginning() }
+    function jumpToLatest() {  // a glide down (at once with reduced motion), then it follows the end
+        const from = list.contentY
+        root.stickToBottom = true
+        list.positionViewAtBeginning()
+        if (app.reducedMotion || from === list.contentY) return
+        const to = list.contentY
+        list.contentY = from
+        smooth.from = from; smooth.to = to
+        smooth.restart()
+    }
     function followEnd() {
         if (root.stickToBottom && !list.moving && !list.atYEnd) list.positionViewAtBeginning()
     }
