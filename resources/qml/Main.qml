@@ -42,8 +42,16 @@ ApplicationWindow {
     palette.disabled.text: Theme.disabled
     palette.disabled.windowText: Theme.disabled
 
+    // under this width the chats fold away (the header's Chats button, Ctrl+B, brings them back over the
+    // chat; choosing one folds them again): the conversation keeps a readable column
+    readonly property bool sidebarFolded: width < Theme.sidebarFoldWidth
+    property bool sidebarShown: false
+    onSidebarFoldedChanged: sidebarShown = false
     header: HeaderBar {
         id: headerBar
+        sidebarFolded: window.sidebarFolded
+        sidebarShown: window.sidebarShown
+        onToggleSidebar: window.sidebarShown = !window.sidebarShown
         directoryOpen: conversationView.directoryOpen
         onToggleDirectory: conversation.setDirectoryOpen(!conversation.directoryOpen)
         onToggleTerminals: if (userTerminals.panelOpen) window.hideTerminals(); else window.terminalFocus()
@@ -73,6 +81,7 @@ ApplicationWindow {
         Component.onCompleted: restoreState(viewState.splitState("main"))
         onResizingChanged: if (!resizing) viewState.setSplitState("main", saveState())
         Sidebar { id: sidebar; SplitView.preferredWidth: 240; SplitView.minimumWidth: 160
+                  visible: !window.sidebarFolded || window.sidebarShown
                   onChooseAgent: window.openAgentPicker() }
         SplitView {  // the chat above, the user's terminals below (hidden until opened)
             id: chatSplit
@@ -300,7 +309,13 @@ ApplicationWindow {
     Shortcut { sequences: [StandardKey.Preferences, "Ctrl+,"]; onActivated: window.openSettings() }
     Shortcut { sequences: [StandardKey.New]; onActivated: session.newChat() }
     Shortcut { sequence: "Ctrl+Shift+N"; onActivated: window.openAgentPicker() }
-    Shortcut { sequence: "Ctrl+K"; onActivated: sidebar.focusSearch() }
+    Shortcut { sequence: "Ctrl+K"; onActivated: { if (window.sidebarFolded) window.sidebarShown = true
+                                                   sidebar.focusSearch() } }
+    Shortcut { sequence: "Ctrl+B"; enabled: window.sidebarFolded; onActivated: window.sidebarShown = !window.sidebarShown }
+    Connections {  // a chat chosen from the folded chats: they fold again, the chat has the room
+        target: session
+        function onSessionChanged() { if (window.sidebarFolded) window.sidebarShown = false }
+    }
     Shortcut { sequence: "Ctrl+L"; onActivated: composerView.input.forceActiveFocus() }
     Shortcut { sequence: "Ctrl+`"; onActivated: window.terminalFocus() }
     Shortcut { sequence: "Ctrl+Shift+Q"; onActivated: if (headerBar.enabled) conversation.setDirectoryOpen(!conversation.directoryOpen) }

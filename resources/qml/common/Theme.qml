@@ -127,10 +127,11 @@ QtObject {
     function columnX(listWidth) { return Math.max(spaceHuge, Math.round((listWidth - columnWidth(listWidth)) / 2)) }
     readonly property int avatarSmall: Math.round(20 * fontScale)  // a turn's agent mark
     readonly property int avatarLarge: Math.round(44 * fontScale)  // an empty chat's agent mark
-    readonly property int filterWidth: Math.round(200 * fontScale)
+    readonly property int filterWidth: Math.round(200 * fontScale)  // a filter field that stays readable
     readonly property int settingsWidth: Math.round(760 * fontScale)  // the Settings sheet
     readonly property int settingsNavWidth: Math.round(150 * fontScale)  // its list of sections
-    readonly property int narrowHeader: Math.round(860 * fontScale)  // under it the header shows icons only  // a filter field that stays readable
+    readonly property int narrowHeader: Math.round(860 * fontScale)  // under it the header shows icons only
+    readonly property int sidebarFoldWidth: 900  // a window narrower than this folds its chats away
     // a spinner's steps a second (Spinner.qml): each is one frame, so few; enough to read as turning
     readonly property int spinnerSteps: 8
     // elevation: how far a surface stands above the window (Shadow.qml draws it); 1 cards, 2 popups

@@ -11,8 +11,11 @@ ToolBar {
     signal toggleTerminals()
     signal openSettings()
     signal openFind()
+    signal toggleSidebar()
     objectName: "headerBar"
     property bool directoryOpen: false
+    property bool sidebarFolded: false  // a narrow window folds the chats away: a button brings them back
+    property bool sidebarShown: false
     // a narrow header drops words that icons and tooltips already say, so nothing is cut off
     readonly property bool narrow: width < Theme.narrowHeader
     RowLayout {
@@ -21,6 +24,17 @@ ToolBar {
         anchors.leftMargin: Theme.pad
         anchors.rightMargin: Theme.pad
         spacing: Theme.gap
+        ToolButton {
+            objectName: "sidebarToggle"
+            visible: root.sidebarFolded
+            checkable: true
+            checked: root.sidebarShown
+            contentItem: Icon { icon: "panel-left"; color: Theme.text }
+            onClicked: root.toggleSidebar()
+            Accessible.name: root.sidebarShown ? "Hide the chats" : "Show the chats"
+            ToolTip.visible: hovered
+            ToolTip.text: "Chats (Ctrl+B)"
+        }
         Rectangle {
             width: 10; height: 10; radius: width / 2
             color: agent.state === "ready" ? Theme.success

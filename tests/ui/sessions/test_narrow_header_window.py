@@ -1,12 +1,14 @@
 """The header fits the window down to 800 px wide: nothing is cut off (the settings button used to fall
 off the edge at 960 px); a narrow header keeps its buttons as icons with tooltips and elides the
-agent's name and the chat's title."""
+agent's name and the chat's title. Under 900 px the chats fold away behind a header button (Ctrl+B)
+so the conversation keeps its column."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPointF
+from PySide6.QtCore import QPointF, Qt
 
-from tests.conftest import demo_agent_argv
+from tests.conftest import demo_agent_argv, scripted_agent_argv
+from tests.ui.terminals.test_panel_window import mouse_click
 
 
 def _outside(window) -> list[str]:
@@ -50,5 +52,30 @@ def test_every_header_control_stays_inside_a_narrow_window(ui):
             assert (terminal_label == "") == header.property("narrow"), width  # words only where they fit
         assert header.property("narrow")  # at 800 the header is narrow
         await ui.screenshots(window, "62-narrow-header")
+
+    ui.run(scenario())
+
+
+def test_a_narrow_window_folds_the_chats_away_and_a_button_brings_them_back_until_one_is_chosen(ui):
+    async def scenario():
+        window = await ui.open(scripted_agent_argv())
+        objects = window.objects
+        await ui.until(lambda: objects.sessions.model.rowCount() >= 3)
+        sidebar, toggle = ui.item(window, "sidebar"), ui.item(window, "sidebarToggle")
+        window.root.resize(1180, 700)
+        await ui.until(lambda: sidebar.isVisible() and not toggle.isVisible())  # room for both
+        window.root.resize(860, 700)
+        await ui.until(lambda: not sidebar.isVisible() and toggle.isVisible())  # folded away
+        timeline = ui.item(window, "timeline")
+        assert timeline.width() > 700  # the chat has the room
+        await mouse_click(ui, window, "sidebarToggle")
+        await ui.until(lambda: sidebar.isVisible())
+        await ui.screenshots(window, "93-sidebar-unfolded-narrow")
+        first = objects.sessions.entries()[0]["key"]
+        await mouse_click(ui, window, f"sessionRow_{first}")
+        await ui.until(lambda: objects.session.sessionKey == first)
+        await ui.until(lambda: not sidebar.isVisible())  # a chat chosen: folded again
+        await ui.key(window, Qt.Key.Key_B, Qt.KeyboardModifier.ControlModifier)  # and from the keyboard
+        await ui.until(lambda: sidebar.isVisible())
 
     ui.run(scenario())
