@@ -24,7 +24,7 @@ ApplicationWindow {
     palette.button: Theme.control
     palette.buttonText: Theme.text
     palette.placeholderText: Theme.muted
-    palette.highlight: Theme.highlight
+    palette.highlight: Theme.accent  // behind white text: a selection
     palette.highlightedText: Theme.textOnAccent
     palette.link: Theme.accent
     palette.linkVisited: Theme.accent

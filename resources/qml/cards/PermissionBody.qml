@@ -75,7 +75,7 @@ ColumnLayout {
                 readOnly: true; selectByMouse: true
                 wrapMode: TextEdit.WrapAnywhere
                 font.family: Theme.mono; font.features: Theme.codeFeatures; font.pixelSize: Theme.fontSmall
-                color: Theme.text; selectionColor: Theme.highlight; selectedTextColor: Theme.textOnAccent
+                color: Theme.text; selectionColor: Theme.accent; selectedTextColor: Theme.textOnAccent
                 Accessible.role: Accessible.StaticText
                 Accessible.name: (root.permission.requestKind === "command" ? "Runs exactly: " : "Request: ") + text
             }

@@ -28,7 +28,6 @@ QtObject {
     readonly property color accentText: dark ? "#7eb0ff" : "#1d4ed8"  // links and accent text on the canvas
     readonly property color accentSubtle: dark ? "#1a2540" : "#eef3ff"  // a recommended choice, a drop target
     readonly property color textOnAccent: "#ffffff"  // text on an accent, avatar or status colour
-    readonly property color highlight: accent  // behind white text (a highlighted menu item, a selection)
     readonly property color success: dark ? "#4ade80" : "#15803d"
     readonly property color successSubtle: dark ? "#15291d" : "#eef8f1"  // something on, shared, live
     readonly property color warning: dark ? "#f5b53f" : "#b45309"  // the user is needed

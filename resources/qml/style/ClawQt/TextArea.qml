@@ -17,21 +17,12 @@ T.TextArea {
     rightPadding: Theme.spaceField
     font.pixelSize: Theme.fontUi
     color: enabled ? Theme.text : Theme.disabled
-    selectionColor: Theme.highlight
+    selectionColor: Theme.accent
     selectedTextColor: Theme.textOnAccent
     placeholderTextColor: Theme.muted
-    Text {
+    Placeholder {
         id: placeholder
-        x: control.leftPadding
-        y: control.topPadding
-        width: control.width - (control.leftPadding + control.rightPadding)
-        height: control.height - (control.topPadding + control.bottomPadding)
-        textFormat: Text.PlainText
-        text: control.placeholderText
-        font: control.font
-        color: control.placeholderTextColor
-        visible: !control.length && !control.preeditText
-        elide: Text.ElideRight
+        control: control
         wrapMode: Text.Wrap
     }
     background: FieldLook { control: control }

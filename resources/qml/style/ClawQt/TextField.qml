@@ -17,23 +17,14 @@ T.TextField {
     rightPadding: Theme.spaceField
     font.pixelSize: Theme.fontUi
     color: enabled ? Theme.text : Theme.disabled
-    selectionColor: Theme.highlight
+    selectionColor: Theme.accent
     selectedTextColor: Theme.textOnAccent
     placeholderTextColor: Theme.muted
     verticalAlignment: TextInput.AlignVCenter
-    Text {
+    Placeholder {
         id: placeholder
-        x: control.leftPadding
-        y: control.topPadding
-        width: control.width - (control.leftPadding + control.rightPadding)
-        height: control.height - (control.topPadding + control.bottomPadding)
-        textFormat: Text.PlainText
-        text: control.placeholderText
-        font: control.font
-        color: control.placeholderTextColor
+        control: control
         verticalAlignment: control.verticalAlignment
-        visible: !control.length && !control.preeditText
-        elide: Text.ElideRight
     }
     background: FieldLook { control: control }
 }
