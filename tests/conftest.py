@@ -19,8 +19,8 @@ from app.contract.envelopes import Envelope
 from app.main.agents.command import AgentCommand
 from app.main.sessions.service import ChatService
 from app.packaging.build import BuildResult
-from tests import prefetch
-from tests.paths import TESTS
+from tests import prefetch, screenshot_sheet
+from tests.paths import SCREENSHOTS, TESTS
 from tests.task_errors import NeverRetrieved, collect_what_the_test_left
 from tests.waits import until
 
@@ -62,6 +62,8 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     process = session.config.stash.get(_PREFETCH, None)
     if process is not None:
         prefetch.stop(process)
+    if _is_controller(session.config):  # after every worker saved its screenshots
+        screenshot_sheet.make_sheet(SCREENSHOTS)
 
 
 def _stage(item: pytest.Item) -> int:

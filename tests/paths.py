@@ -7,3 +7,4 @@ from pathlib import Path
 
 TESTS = Path(__file__).resolve().parent
 REPO = TESTS.parent
+SCREENSHOTS = REPO / "test-artifacts" / "screenshots"  # what the window tests saw, for a person to look at

@@ -26,10 +26,8 @@ from app.renderer.timeline.rows import Row
 from bench.quick_items import drawn_marks, find_all, plain_text  # noqa: F401 (the tests' names)
 from bench.ui_common import frame
 from tests.model_checks import ModelChecks
-from tests.paths import REPO
+from tests.paths import SCREENSHOTS
 from tests.waits import until
-
-SCREENSHOTS = REPO / "test-artifacts" / "screenshots"
 
 
 def has_colour_near(image: Any, rect: Any, rgb: tuple[int, int, int], tolerance: int = 40) -> bool:

@@ -49,6 +49,8 @@ def test_send_shows_the_optimistic_message_at_once_and_streams_every_card_kind(u
         objects = window.objects
         assert ui.kinds(window)[:1] == ["user"]  # before any agent output
         assert objects.session.busy
+        await ui.until(lambda: "assistant-text" in ui.kinds(window) or not objects.session.busy, 30)
+        await ui.screenshots(window, "01a-tour-mid-stream")
         await ui.until(lambda: not objects.session.busy, 30)
         kinds = set(ui.kinds(window))
         assert kinds >= CARD_KINDS, kinds
@@ -58,7 +60,7 @@ def test_send_shows_the_optimistic_message_at_once_and_streams_every_card_kind(u
         assert tools and all(tools)
         assert any(t["terminal"] for group in tools for t in group)
         assert all(t["duration"] for group in tools for t in group if t["status"] == "completed")
-        await ui.screenshot(window, "01-showcase")
+        await ui.screenshots(window, "01-showcase")
         composer = ui.item(window, "composerInput")
         assert composer.property("text") == ""
         # the context meter: a thin track whose fill is the fraction used (the agent's usage_update)
