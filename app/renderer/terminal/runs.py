@@ -13,6 +13,9 @@ R = TypeVar("R", bound=tuple)
 # how a run closes: (the runs so far, its first column, its text, the pyte style key of its cells)
 Close = Callable[[list[R], int, str, tuple], None]
 
+# the eight ANSI colours and their bright twins by pyte's names: for a dark screen, and for the light
+# well of the light theme (each readable on its screen's background:
+# tests/unit/terminal/test_palettes.py); a run keeps the name, the painter picks the theme's value
 PALETTE = {
     "black": "#3b3f45",
     "red": "#ff6b6b",
@@ -32,15 +35,35 @@ PALETTE = {
     "brightcyan": "#7fd3dd",
     "brightwhite": "#ffffff",
 }
+LIGHT_PALETTE = {
+    "black": "#24292f",
+    "red": "#cf222e",
+    "green": "#116329",
+    "brown": "#7d4e00",
+    "yellow": "#7d4e00",
+    "blue": "#0969da",
+    "magenta": "#8250df",
+    "cyan": "#1b7c83",
+    "white": "#6e7781",
+    "brightblack": "#57606a",
+    "brightred": "#a40e26",
+    "brightgreen": "#1a7f37",
+    "brightyellow": "#633c01",
+    "brightblue": "#0550ae",
+    "brightmagenta": "#6639ba",
+    "brightcyan": "#0e6b73",
+    "brightwhite": "#424a53",
+}
 STYLE_FIELDS = operator.itemgetter(1, 2, 3, 7)  # pyte Char: fg, bg, bold, reverse
 
 
 def color(name: str) -> str | None:
-    """A pyte colour name as the view's colour: a palette entry, a hex colour, or None (the default)."""
+    """A pyte colour name as the view's colour: a palette entry's name (the painter takes its value from
+    the theme's palette), a hex colour, or None (the default)."""
     if name == "default":
         return None
     if name in PALETTE:
-        return PALETTE[name]
+        return name
     if len(name) == 6 and all(c in "0123456789abcdefABCDEF" for c in name):
         return f"#{name}"
     return None

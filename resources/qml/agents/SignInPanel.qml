@@ -232,6 +232,7 @@ Rectangle {
                             terminalId: signIn.terminalId
                             rows: 16
                             textColor: Theme.terminalText
+                            darkPalette: Theme.dark
                             clip: true
                             focus: signIn.terminalRunning
                             Accessible.role: Accessible.EditableText

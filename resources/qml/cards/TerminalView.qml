@@ -50,6 +50,7 @@ Rectangle {
             terminalId: root.terminal.id
             rows: 24
             textColor: Theme.terminalText
+            darkPalette: Theme.dark
             clip: true
             Accessible.role: Accessible.StaticText
             Accessible.name: "Terminal output"

@@ -44,17 +44,19 @@ QtObject {
     readonly property color tooltipText: "#ffffff"
     readonly property color scrim: dark ? "#99000000" : "#4d000000"  // behind a modal popup
     readonly property color lightboxScrim: "#e6000000"  // behind an image shown large
-    readonly property color terminalBackground: "#16181d"
-    readonly property color terminalText: "#d7dae0"
+    // a terminal takes the theme (look.md §3.7 E): a light well in light, the dark screen in dark; its
+    // ANSI colours follow (TerminalScreen.darkPalette: app/renderer/terminal/runs.py's two palettes)
+    readonly property color terminalBackground: dark ? "#16181d" : "#f6f8fa"
+    readonly property color terminalText: dark ? "#d7dae0" : "#1f2328"
     // the Qt Quick Controls palette the window hands every control
     readonly property color control: dark ? "#2a2a2f" : "#ffffff"
     readonly property color controlLight: dark ? "#3f3f46" : "#ffffff"
     readonly property color controlDark: dark ? "#0f0f12" : "#d4d4d8"
-    // a terminal is dark in both themes: its own muted, button and status colours
-    readonly property color terminalMuted: "#8b949e"
-    readonly property color terminalButton: "#c9d1d9"
-    readonly property color terminalSuccess: "#56d364"
-    readonly property color terminalFailure: "#ff7b72"
+    // a terminal's own muted, button and status colours, on its background
+    readonly property color terminalMuted: dark ? "#8b949e" : "#57606a"
+    readonly property color terminalButton: dark ? "#c9d1d9" : "#24292f"
+    readonly property color terminalSuccess: dark ? "#56d364" : "#1a7f37"
+    readonly property color terminalFailure: dark ? "#ff7b72" : "#cf222e"
     readonly property color terminalSelection: dark ? "#80415a8c" : "#8c3b63d6"
     // the type scale: every text size, times the text size of Settings (app.fontScale); each role has
     // a fixed line height so rows fall on the 4 px grid. Texts without a size use the application font

@@ -92,6 +92,7 @@ ColumnLayout {
             radius: Theme.radius
             color: Theme.sunken
             border.color: Theme.border
+            clip: true  // a highlighted line does not wrap (Qt's <pre>): it stops at the block's edge
             Rectangle {
                 id: codeHeader
                 width: parent.width; height: copyButton.implicitHeight

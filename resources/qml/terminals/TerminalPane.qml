@@ -71,6 +71,7 @@ Rectangle {
             showCursor: pane.running && (pane.isCurrent || !pane.split)
             selectable: true
             textColor: Theme.terminalText
+            darkPalette: Theme.dark
             backgroundColor: Theme.terminalBackground
             cursorColor: Theme.terminalText
             selectionColor: Theme.terminalSelection

@@ -7,7 +7,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtTest import QTest
 
-from app.renderer.terminal.runs import PALETTE
+from app.renderer.terminal.runs import LIGHT_PALETTE, PALETTE
 from tests.conftest import scripted_agent_argv
 from tests.ui_harness import find_all, has_colour_near, plain_text
 
@@ -108,9 +108,10 @@ def test_escapes_outside_a_terminal_are_coloured_on_a_screen_or_stripped_never_r
         image = window.root.grabWindow()
         top_left = screen.mapToScene(QPointF(0, 0))
         rect = QRectF(top_left.x(), top_left.y(), screen.width(), screen.height())
-        assert has_colour_near(image, rect, _rgb(PALETTE["green"]), tolerance=30)
-        assert has_colour_near(image, rect, _rgb(PALETTE["red"]), tolerance=30) or has_colour_near(
-            image, rect, _rgb(PALETTE["brightred"]), tolerance=30
+        palette = PALETTE if window.root.property("darkTheme") else LIGHT_PALETTE  # the theme's ANSI colours
+        assert has_colour_near(image, rect, _rgb(palette["green"]), tolerance=30)
+        assert has_colour_near(image, rect, _rgb(palette["red"]), tolerance=30) or has_colour_near(
+            image, rect, _rgb(palette["brightred"]), tolerance=30
         )  # bold red may be drawn bright
         prose = [plain_text(item) for item in find_all(window.root.contentItem(), "proseText")]
         reply = next(text for text in prose if "FAILED" in text)

@@ -10,7 +10,7 @@ from typing import Any
 from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter
 
-THUMB = QColor(255, 255, 255, 70)
+THUMB_ALPHA = 70  # the scroll-back thumb: the screen's text colour, faint
 Cell = tuple[int, int]  # (absolute line, column)
 
 
@@ -26,6 +26,7 @@ class ScreenPaint:
     selection_colour: QColor
     cursor_colour: QColor
     colours: dict[str, QColor]  # the item's cache of named colours
+    palette: dict[str, str]  # the ANSI colours' values for the theme, by pyte's names
     size: tuple[float, float]
     first: int
     shown: int
@@ -41,7 +42,7 @@ class ScreenPaint:
             return self.background
         colour = self.colours.get(name)
         if colour is None:
-            colour = self.colours[name] = QColor(name)
+            colour = self.colours[name] = QColor(self.palette.get(name, name))
         return colour
 
     def paint(self, painter: QPainter, emulator: Any) -> None:
@@ -73,7 +74,9 @@ class ScreenPaint:
             width, height = self.size
             thumb = max(12.0, height * self.shown / max(1, self.total))
             top = (height - thumb) * self.first / max(1, self.total - self.shown)
-            painter.fillRect(QRectF(width - 4, top, 3, thumb), THUMB)
+            faint = QColor(self.text)
+            faint.setAlpha(THUMB_ALPHA)
+            painter.fillRect(QRectF(width - 4, top, 3, thumb), faint)
 
     def _paint_selection(self, painter: QPainter, emulator: Any, advance: float, line_height: float) -> None:
         assert self.selection is not None

@@ -19,6 +19,7 @@ from app.renderer.qt.common.fonts import mono_font
 from app.renderer.qt.terminals.screen_paint import ScreenPaint
 from app.renderer.terminal.emulator import TerminalEmulator
 from app.renderer.terminal.live import InteractiveTerminal
+from app.renderer.terminal.runs import LIGHT_PALETTE, PALETTE
 
 # this module loads with the first terminal shown (painted_types.py), and the emulators with it
 Emulator = TerminalEmulator | InteractiveTerminal  # a card's replayed output | a live shell
@@ -66,7 +67,8 @@ class ScreenView(QQuickPaintedItem):
         self._text_color = QColor("#d7dae0")
         self._font = mono_font(12)
         self._metrics = QFontMetricsF(self._font)
-        self._colours: dict[str, QColor] = {}
+        self._colours: dict[str, QColor] = {}  # by name: a palette entry's value, or a hex colour
+        self._dark_palette = True
         # the panel's options (off for cards and the sign-in terminal)
         self._interactive = False
         self._show_cursor = False
@@ -133,6 +135,15 @@ class ScreenView(QQuickPaintedItem):
     def _get_text_color(self) -> QColor:
         return self._text_color
 
+    def _get_dark_palette(self) -> bool:
+        return self._dark_palette
+
+    def _set_dark_palette(self, dark: bool) -> None:
+        if dark != self._dark_palette:
+            self._dark_palette = dark
+            self._colours.clear()  # the names stay, their values change
+            self.update()
+
     def _set_text_color(self, colour: QColor) -> None:
         self._text_color = QColor(colour)
         self.update()
@@ -142,6 +153,7 @@ class ScreenView(QQuickPaintedItem):
     version = Property(int, _get_version, notify=versionChanged)  # bumped on each change; see paint
     rows = Property(int, _get_rows, _set_rows, notify=versionChanged)
     textColor = Property(QColor, _get_text_color, _set_text_color)
+    darkPalette = Property(bool, _get_dark_palette, _set_dark_palette)  # the ANSI colours for a dark screen
 
     # --- the panel's options (see `_option`) ------------------------------------------------------
     # keys go to the source (`terminal_key` / `terminal_paste`); Shift+PageUp/PageDown scroll back
@@ -307,6 +319,7 @@ class ScreenView(QQuickPaintedItem):
             self._selection_colour,
             self._cursor_colour,
             self._colours,
+            PALETTE if self._dark_palette else LIGHT_PALETTE,
             (self.width(), self.height()),
             first,
             shown,
