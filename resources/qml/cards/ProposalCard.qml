@@ -4,8 +4,10 @@ import QtQuick.Layouts
 import "../common"
 import "../conversation"
 
-// A terminal-action proposal: one card per choice (the recommended one first), each action's command
-// verbatim and the buttons that run it. Keyboard: Up/Down between cards, Left/Right between buttons,
+// A terminal-action proposal: one card asking "Run a command in your terminal?", who proposed it and
+// where it stands (amber while it waits, as a permission); its choices as rows under hairlines (the
+// recommended one first), each action's command verbatim and the buttons that run it, the row the keys
+// are in tinted with a blue edge. Keyboard: Up/Down between cards, Left/Right between buttons,
 // Enter runs the focused one, Esc dismisses the whole proposal. Nothing reaches a terminal until the
 // user confirms, and the main side claims the proposal first; a card that ended says why and its
 // buttons are disabled.
@@ -56,36 +58,54 @@ Item {
         x: Theme.columnX(root.width); y: Theme.spaceTight + turnHeader.extra
         width: Theme.columnWidth(root.width)
         implicitHeight: content.implicitHeight + 2 * Theme.pad
-        radius: Theme.radius
+        radius: Theme.radiusLarge
         color: Theme.surface
-        border.color: root.canDispatch ? Theme.accent : Theme.border
-        border.width: root.canDispatch ? 2 : 1
-        Shadow { level: root.canDispatch ? 2 : 1 }
+        // waiting for the user: the one "needs you" look (as a permission), not a second blue
+        border.color: root.canDispatch ? Theme.warningBorder : Theme.border
+        Shadow { visible: root.canDispatch; level: 1; radius: box.radius }
         ColumnLayout {
             id: content
             x: Theme.pad; y: Theme.pad
             width: parent.width - 2 * Theme.pad
             spacing: Theme.gap
-            RowLayout {
+            RowLayout {  // what it asks, who asks, and where it stands
                 Layout.fillWidth: true
-                IconLabel { icon: "terminal"; color: Theme.accent }
-                Text {
-                    textFormat: Text.PlainText
+                spacing: Theme.gap
+                Icon { icon: "square-terminal"; color: root.canDispatch ? Theme.warning : Theme.text2
+                       Layout.alignment: Qt.AlignTop; Accessible.ignored: true }
+                ColumnLayout {
                     Layout.fillWidth: true
-                    text: "The agent proposes terminal actions"
-                    color: Theme.text; font.bold: true; wrapMode: Text.Wrap
+                    spacing: 0
+                    Text {
+                        objectName: "proposalQuestion"
+                        textFormat: Text.PlainText
+                        Layout.fillWidth: true
+                        text: "Run a command in your terminal?"
+                        color: Theme.text; font.pixelSize: Theme.fontTitle; font.weight: Font.DemiBold; wrapMode: Text.Wrap
+                    }
+                    Text {
+                        textFormat: Text.PlainText
+                        Layout.fillWidth: true
+                        text: "proposed by " + agent.label
+                        color: Theme.muted; font.pixelSize: Theme.fontSmall; elide: Text.ElideRight
+                    }
                 }
                 Rectangle {  // implicit sizes: a plain width is overridden in a layout
                     objectName: "proposalStatePill"
-                    radius: height / 2; implicitHeight: 18; implicitWidth: pillText.implicitWidth + 2 * Theme.spaceSmall
-                    color: "transparent"
-                    border.color: root.canDispatch ? Theme.warning : root.refused ? Theme.danger : Theme.muted
+                    Layout.alignment: Qt.AlignTop
+                    radius: height / 2
+                    implicitHeight: pillText.implicitHeight + Theme.spaceTight
+                    implicitWidth: pillText.implicitWidth + 2 * Theme.spaceSmall
+                    color: root.canDispatch ? Theme.warningSubtle : "transparent"
+                    border.color: root.canDispatch ? Theme.warningBorder : root.refused ? Theme.danger
+                                  : root.proposal.state === "confirmed" ? Theme.success : Theme.border
                     Text {
                         textFormat: Text.PlainText
                         id: pillText
                         anchors.centerIn: parent
-                        font.pixelSize: Theme.fontCaption
-                        color: root.canDispatch ? Theme.warning : root.refused ? Theme.danger : Theme.muted
+                        font.pixelSize: Theme.fontCaption; font.weight: Font.DemiBold
+                        color: root.canDispatch ? Theme.warning : root.refused ? Theme.danger
+                               : root.proposal.state === "confirmed" ? Theme.success : Theme.muted
                         text: root.proposal.pill
                     }
                 }
@@ -121,20 +141,22 @@ Item {
             Repeater {
                 id: cards
                 model: root.proposal.cards
-                Rectangle {
+                Rectangle {  // a choice: a row under a hairline, tinted with a blue edge while the keys are in it
                     id: card
                     required property var modelData
                     required property int index
                     readonly property int buttonCount: modelData.buttonCount
                     property var buttonItems: []
+                    property bool focused: false  // a button of it has the keyboard (set by the buttons)
                     objectName: "proposalChoice_" + modelData.choice
                     Layout.fillWidth: true
                     implicitHeight: choiceColumn.implicitHeight + 2 * Theme.gap
-                    radius: Theme.radius
-                    color: "transparent"
-                    border.color: modelData.recommended ? Theme.accent : Theme.border
+                    radius: Theme.radiusSmall
+                    color: focused ? Theme.accentSubtle : "transparent"
                     Accessible.role: Accessible.Grouping
                     Accessible.name: modelData.name
+                    Rectangle { width: parent.width; height: 1; color: Theme.border; y: -Theme.gap / 2 }  // the divider
+                    Rectangle { visible: card.focused; width: 2; height: parent.height; color: Theme.accent }
                     ColumnLayout {
                         id: choiceColumn
                         x: Theme.pad; y: Theme.gap
@@ -142,21 +164,23 @@ Item {
                         spacing: Theme.spaceSmall
                         RowLayout {
                             Layout.fillWidth: true
-                            Rectangle {
-                                objectName: "proposalRecommended"
-                                visible: card.modelData.recommended
-                                radius: height / 2; implicitHeight: 18; implicitWidth: recommendedText.implicitWidth + 2 * Theme.spaceSmall
-                                color: Theme.accent
-                                Accessible.name: "Recommended"
-                                Text { id: recommendedText; textFormat: Text.PlainText; anchors.centerIn: parent; text: "Recommended"
-                                       font.pixelSize: Theme.fontCaption; font.bold: true; color: Theme.surface }
-                            }
                             Text {
                                 objectName: "proposalTitle"
                                 Layout.fillWidth: true
                                 text: card.modelData.title
                                 textFormat: Text.PlainText
-                                color: Theme.text; font.bold: true; wrapMode: Text.Wrap
+                                color: Theme.text; font.weight: Font.DemiBold; wrapMode: Text.Wrap
+                            }
+                            Rectangle {
+                                objectName: "proposalRecommended"
+                                visible: card.modelData.recommended
+                                radius: height / 2
+                                implicitHeight: recommendedText.implicitHeight + Theme.spaceTight
+                                implicitWidth: recommendedText.implicitWidth + 2 * Theme.spaceSmall
+                                color: Theme.accentSubtle
+                                Accessible.name: "Recommended"
+                                Text { id: recommendedText; textFormat: Text.PlainText; anchors.centerIn: parent; text: "Recommended"
+                                       font.pixelSize: Theme.fontCaption; font.weight: Font.DemiBold; color: Theme.accentText }
                             }
                         }
                         Text {
@@ -164,7 +188,7 @@ Item {
                             Layout.fillWidth: true
                             text: card.modelData.rationale
                             textFormat: Text.PlainText
-                            color: Theme.text; wrapMode: Text.Wrap
+                            color: Theme.text2; font.pixelSize: Theme.fontSmall; wrapMode: Text.Wrap
                         }
                         Repeater {
                             model: card.modelData.actions
@@ -224,8 +248,11 @@ Item {
                                             Component.onCompleted: card.buttonItems[modelData.flat] = button
                                             onClicked: root.objects.proposalCards.confirm(root.proposalId, card.modelData.choice,
                                                                              modelData.action, modelData.run)
-                                            onActiveFocusChanged: if (activeFocus)
-                                                root.objects.proposalCards.setPosition(root.proposalId, card.index, modelData.flat)
+                                            onActiveFocusChanged: {
+                                                card.focused = activeFocus
+                                                if (activeFocus)
+                                                    root.objects.proposalCards.setPosition(root.proposalId, card.index, modelData.flat)
+                                            }
                                             // Esc here dismisses the proposal, not the running turn (its Shortcut)
                                             Keys.onShortcutOverride: (event) => {
                                                 event.accepted = event.key === Qt.Key_Escape

@@ -144,9 +144,12 @@ def test_the_card_shows_and_the_keyboard_moves_between_cards_and_actions_and_con
         assert ui.item(window, "proposalButton_2_2").property("text") == "Open tab in /work"
         commands = [c.property("text") for c in find_all(window.root.contentItem(), "proposalCommand")]
         assert sorted(c for c in commands if c) == ["ls", "pytest -q"]  # verbatim (open has none)
+        assert ui.item(window, "proposalQuestion").property("text") == "Run a command in your terminal?"
         await ui.screenshots(window, "46-proposal-card")
 
         await focus(ui, window, "proposalButton_2_0")
+        await ui.until(lambda: recommended.property("focused") and not other.property("focused"))  # tinted
+        await ui.screenshots(window, "46b-proposal-card-focused-choice")
         moves = [
             (Qt.Key.Key_Right, "proposalButton_2_1"),
             (Qt.Key.Key_Right, "proposalButton_2_2"),
@@ -160,6 +163,8 @@ def test_the_card_shows_and_the_keyboard_moves_between_cards_and_actions_and_con
         for key, expected in moves:
             await ui.key(window, key)
             assert focused(window) == expected, (key, focused(window))
+            choice = expected.split("_")[1]
+            assert ui.item(window, f"proposalChoice_{choice}").property("focused")  # the row the keys are in
         await ui.key(window, Qt.Key.Key_Return)  # "Insert in terminal": choice 2, action 0, no Enter
         await ui.until(lambda: proposals.calls)
         assert proposals.calls == [("confirm", "p1", 2, 0, False)]
