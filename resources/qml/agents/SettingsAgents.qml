@@ -24,65 +24,98 @@ ColumnLayout {
     }
     Repeater {
         model: agents.agentModel
-        delegate: ColumnLayout {
+        delegate: Rectangle {  // an agent's card: who, its state, how it starts and why it is offered
             id: agentRow
             required property var modelData
             readonly property bool configured: agentSettings.configured.indexOf(modelData.profileName) >= 0
             readonly property bool editing: agentSettings.editing !== "" && agentSettings.editing === modelData.profileName
+            readonly property string agentState: modelData.state || ""
             Layout.fillWidth: true
-            spacing: Theme.gap
-            RowLayout {
-                objectName: "settingsAgent"
-                Layout.fillWidth: true
-                spacing: Theme.pad
-                Accessible.role: Accessible.StaticText
-                Accessible.name: agentRow.modelData.name + (agentRow.modelData.state ? ", " + agentRow.modelData.state : "")
-                                 + ": " + agentRow.modelData.command + ". " + agentRow.modelData.reason
-                AgentAvatar {
-                    Layout.alignment: Qt.AlignTop
-                    initials: agentRow.modelData.initials
-                    colourIndex: agentRow.modelData.colourIndex
-                }
-                ColumnLayout {
+            implicitHeight: cardColumn.implicitHeight + 2 * Theme.pad
+            radius: Theme.radiusLarge
+            color: Theme.surface
+            border.color: agentRow.editing ? Theme.borderStrong : Theme.border
+            ColumnLayout {
+                id: cardColumn
+                x: Theme.pad; y: Theme.pad
+                width: parent.width - 2 * Theme.pad
+                spacing: Theme.gap
+                RowLayout {
+                    objectName: "settingsAgent"
                     Layout.fillWidth: true
-                    spacing: 0
-                    Label { textFormat: Text.PlainText; text: agentRow.modelData.name + (agentRow.modelData.state ? " \u00b7 " + agentRow.modelData.state : "")
-                            color: Theme.text; font.bold: true; elide: Text.ElideRight; Layout.fillWidth: true }
-                    Label { textFormat: Text.PlainText; text: agentRow.modelData.command; font.family: Theme.mono; font.features: Theme.codeFeatures; font.pixelSize: Theme.fontCaption
-                            color: Theme.muted; elide: Text.ElideMiddle; Layout.fillWidth: true }
-                    Label { textFormat: Text.PlainText; text: agentRow.modelData.reason; font.pixelSize: Theme.fontCaption; color: Theme.muted
-                            wrapMode: Text.Wrap; Layout.fillWidth: true }
+                    spacing: Theme.pad
+                    Accessible.role: Accessible.StaticText
+                    Accessible.name: agentRow.modelData.name + (agentRow.modelData.state ? ", " + agentRow.modelData.state : "")
+                                     + ": " + agentRow.modelData.command + ". " + agentRow.modelData.reason
+                    AgentAvatar {
+                        Layout.alignment: Qt.AlignTop
+                        initials: agentRow.modelData.initials
+                        colourIndex: agentRow.modelData.colourIndex
+                    }
+                    ColumnLayout {
+                        Layout.fillWidth: true
+                        spacing: 0
+                        RowLayout {
+                            Layout.fillWidth: true
+                            spacing: Theme.gap
+                            Label { textFormat: Text.PlainText; text: agentRow.modelData.name
+                                    color: Theme.text; font.weight: Font.DemiBold; elide: Text.ElideRight; Layout.fillWidth: true }
+                            Rectangle {  // its state as a pill: a dot in the state's colour and the word
+                                objectName: "settingsAgentState"
+                                implicitWidth: stateRow.implicitWidth + 2 * Theme.spaceSmall
+                                implicitHeight: stateRow.implicitHeight + Theme.spaceTight
+                                radius: height / 2
+                                color: "transparent"
+                                border.color: Theme.border
+                                readonly property color tone: agentRow.agentState === "running" ? Theme.success
+                                                              : agentRow.agentState === "" ? Theme.muted : Theme.warning
+                                Row {
+                                    id: stateRow
+                                    anchors.centerIn: parent
+                                    spacing: Theme.spaceTight
+                                    Rectangle { width: Theme.spaceSmall; height: width; radius: width / 2; color: parent.parent.tone
+                                                anchors.verticalCenter: parent.verticalCenter }
+                                    Text { textFormat: Text.PlainText; text: agentRow.agentState || "not started"
+                                           font.pixelSize: Theme.fontCaption; color: Theme.text2 }
+                                }
+                            }
+                        }
+                        Label { textFormat: Text.PlainText; text: agentRow.modelData.command; font.family: Theme.mono; font.features: Theme.codeFeatures; font.pixelSize: Theme.fontCaption
+                                color: Theme.muted; elide: Text.ElideMiddle; Layout.fillWidth: true }
+                        Label { textFormat: Text.PlainText; text: agentRow.modelData.reason; font.pixelSize: Theme.fontCaption; color: Theme.muted
+                                wrapMode: Text.Wrap; Layout.fillWidth: true }
+                    }
+                    ToolButton {
+                        objectName: "settingsEditAgent"
+                        visible: agentRow.configured
+                        checkable: true
+                        checked: agentRow.editing
+                        Layout.alignment: Qt.AlignTop
+                        contentItem: IconLabel { icon: "pencil"; color: agentRow.editing ? Theme.accent : Theme.muted }
+                        onClicked: agentRow.editing ? agentSettings.cancel() : agentSettings.edit(agentRow.modelData.profileName)
+                        Accessible.name: (agentRow.editing ? "Close the details of " : "Edit the details of ")
+                                         + agentRow.modelData.profileName
+                        ToolTip.visible: hovered
+                        ToolTip.text: "Command line, folder, environment, default mode and model"
+                    }
+                    ToolButton {
+                        objectName: "settingsRemoveAgent"
+                        visible: agentRow.configured
+                        Layout.alignment: Qt.AlignTop
+                        contentItem: IconLabel { icon: "trash"; color: Theme.muted }
+                        onClicked: agentSettings.remove(agentRow.modelData.profileName)
+                        Accessible.name: "Remove the agent " + agentRow.modelData.profileName + " (from the next start)"
+                        ToolTip.visible: hovered
+                        ToolTip.text: "Remove from the config file (from the next start)"
+                    }
                 }
-                ToolButton {
-                    objectName: "settingsEditAgent"
-                    visible: agentRow.configured
-                    checkable: true
-                    checked: agentRow.editing
-                    Layout.alignment: Qt.AlignTop
-                    contentItem: IconLabel { icon: "pencil"; color: agentRow.editing ? Theme.accent : Theme.muted }
-                    onClicked: agentRow.editing ? agentSettings.cancel() : agentSettings.edit(agentRow.modelData.profileName)
-                    Accessible.name: (agentRow.editing ? "Close the details of " : "Edit the details of ")
-                                     + agentRow.modelData.profileName
-                    ToolTip.visible: hovered
-                    ToolTip.text: "Command line, folder, environment, default mode and model"
+                Loader {  // the details, made only while open
+                    active: agentRow.editing
+                    visible: active
+                    Layout.fillWidth: true
+                    sourceComponent: AgentEditor { name: agentRow.modelData.profileName }
+                    onLoaded: Qt.callLater(root.reveal, item)  // once laid out
                 }
-                ToolButton {
-                    objectName: "settingsRemoveAgent"
-                    visible: agentRow.configured
-                    Layout.alignment: Qt.AlignTop
-                    contentItem: IconLabel { icon: "trash"; color: Theme.muted }
-                    onClicked: agentSettings.remove(agentRow.modelData.profileName)
-                    Accessible.name: "Remove the agent " + agentRow.modelData.profileName + " (from the next start)"
-                    ToolTip.visible: hovered
-                    ToolTip.text: "Remove from the config file (from the next start)"
-                }
-            }
-            Loader {  // the details, made only while open
-                active: agentRow.editing
-                visible: active
-                Layout.fillWidth: true
-                sourceComponent: AgentEditor { name: agentRow.modelData.profileName }
-                onLoaded: Qt.callLater(root.reveal, item)  // once laid out
             }
         }
     }

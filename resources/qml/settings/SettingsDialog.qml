@@ -119,17 +119,13 @@ Dialog {
                     Layout.fillWidth: true
 
                     Label { textFormat: Text.PlainText; text: "Theme"; color: Theme.text }
-                    ComboBox {
+                    Segmented {
                         id: schemeBox
-                        delegate: PlainChoice { box: schemeBox }
                         objectName: "settingsColorScheme"
-                        Layout.fillWidth: true
-                        model: settings.colorSchemes
-                        textRole: "label"
-                        valueRole: "value"
-                        currentIndex: settings.colorSchemes.findIndex(c => c.value === settings.colorScheme)
-                        onActivated: (index) => settings.setColorScheme(settings.colorSchemes[index].value)
-                        Accessible.name: "Theme: " + currentText
+                        choices: settings.colorSchemes
+                        value: settings.colorScheme
+                        onChosen: (value) => settings.setColorScheme(value)
+                        Accessible.name: "Theme: " + (current >= 0 ? choices[current].label : "")
                         KeyNavigation.tab: scaleBox
                     }
 

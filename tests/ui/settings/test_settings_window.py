@@ -64,7 +64,7 @@ def test_the_keyboard_alone_changes_theme_text_size_and_motion_and_they_are_save
         await open_settings(ui, window)
         await ui.screenshots(window, "52-settings")
 
-        await ui.key(window, Qt.Key.Key_Down)  # Follow the system -> Light
+        await ui.key(window, Qt.Key.Key_Down)  # System -> Light
         await ui.key(window, Qt.Key.Key_Down)  # -> Dark
         await ui.until(lambda: app.colorScheme == "dark")
         await ui.key(window, Qt.Key.Key_Tab)
@@ -119,7 +119,7 @@ def test_a_config_file_clawqt_cannot_read_is_left_as_it_is_and_the_window_says_s
         host, _recorder = build_host(_args(ui))
         window = await ui.open_host(host)
         await open_settings(ui, window)
-        await ui.key(window, Qt.Key.Key_Down)  # Follow the system -> Light
+        await ui.key(window, Qt.Key.Key_Down)  # System -> Light
         problem = ui.item(window, "settingsProblem")
         await ui.until(lambda: problem.property("text"))
         assert "is not valid JSON (line 2), so ClawQt does not write to it" in problem.property("text")
@@ -234,6 +234,11 @@ def test_an_agent_added_in_settings_is_offered_at_once_saved_and_removed_from_th
         saved = json.loads(config.read_text())["agents"]
         assert saved[0] == old  # kept as it was
         assert saved[1] == {"name": "Echo", "command": f"{sys.executable} -m app demo-agent --echo"}
+        states = [
+            p.childItems()[0].childItems()[1].property("text")
+            for p in find_all(dialog_of(window).property("contentItem"), "settingsAgentState")
+        ]
+        assert "running" in states and "not started" in states, states  # each card says where its agent is
         await ui.screenshots(window, "60-settings-agents")
 
         settings.add("echo", "python3 x.py")  # a name offered already (any case)
@@ -320,5 +325,21 @@ def test_the_list_of_sections_scrolls_to_the_one_clicked_and_marks_it(ui):
         assert ui.item(window, "settingsNav_Terminals").property("highlighted")
         assert not nav.property("highlighted")
         await ui.screenshots(window, "67-settings-sections")
+
+    ui.run(scenario())
+
+
+def test_the_theme_is_three_choices_in_view_and_a_click_on_one_takes_it(ui, isolated_dirs):
+    async def scenario():
+        window = await ui.open(scripted_agent_argv())
+        app = window.objects.app
+        await open_settings(ui, window)
+        segments = [ui.item(window, f"segment_{value}") for value in ("system", "light", "dark")]
+        assert [s.property("visible") for s in segments] == [True, True, True]  # none hidden in a list
+        await mouse_click(ui, window, "segment_dark")
+        await ui.until(lambda: app.colorScheme == "dark")
+        await mouse_click(ui, window, "segment_light")
+        await ui.until(lambda: app.colorScheme == "light")
+        assert segments[1].property("chosen") and not segments[2].property("chosen")
 
     ui.run(scenario())

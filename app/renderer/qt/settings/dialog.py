@@ -15,7 +15,7 @@ from app.renderer.qt.common.operations import Operations
 from app.renderer.qt.common.properties import variant_property
 from app.renderer.qt.settings.app_settings import AppSettings
 
-COLOR_SCHEME_CHOICES = (("system", "Follow the system"), ("light", "Light"), ("dark", "Dark"))
+COLOR_SCHEME_CHOICES = (("system", "System"), ("light", "Light"), ("dark", "Dark"))  # side by side: short
 FONT_SCALE_CHOICES = (0.85, 1.0, 1.15, 1.3, 1.5)
 
 
