@@ -82,7 +82,8 @@ ApplicationWindow {
         onResizingChanged: if (!resizing) viewState.setSplitState("main", saveState())
         Sidebar { id: sidebar; SplitView.preferredWidth: 240; SplitView.minimumWidth: 160
                   visible: !window.sidebarFolded || window.sidebarShown
-                  onChooseAgent: window.openAgentPicker() }
+                  onChooseAgent: window.openAgentPicker()
+                  onOpenAgentSettings: window.openSettingsAt("Agents") }
         SplitView {  // the chat above, the user's terminals below (hidden until opened)
             id: chatSplit
             objectName: "chatSplit"

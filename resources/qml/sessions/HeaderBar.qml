@@ -3,8 +3,9 @@ import QtQuick.Controls
 import QtQuick.Layouts
 import "../common"
 
-// Agent name and state, the chat's title, the question-directory toggle, the terminal panel's, and the
-// chat's menu (find, export). The mode, model, options and usage are the composer's (SessionPickers).
+// The chat's title, the question-directory toggle, the terminal panel's, and the chat's menu (find,
+// export); the chats' toggle while a narrow window folds them away. The agent's name and state are the
+// sidebar's footer's. The mode, model, options and usage are the composer's (SessionPickers).
 ToolBar {
     id: root
     signal toggleDirectory()
@@ -35,27 +36,16 @@ ToolBar {
             ToolTip.visible: hovered
             ToolTip.text: "Chats (Ctrl+B)"
         }
-        Rectangle {
-            width: 10; height: 10; radius: width / 2
-            color: agent.state === "ready" ? Theme.success
-                 : agent.state === "working" || agent.state === "starting" || agent.state === "sign-in" ? Theme.warning
-                 : Theme.danger
-        }
-        Label {
+        Label {  // the chat: what the header says first (the agent's state is the sidebar's footer's)
+            objectName: "chatTitle"
             textFormat: Text.PlainText
-            objectName: "agentStateLabel"
-            text: agent.label + (agents.shownTarget ? " \u00b7 " + agents.shownTarget : "")
-                  + " \u00b7 " + (agent.state === "starting" ? "starting agent\u2026"
-                                 : agent.state === "sign-in" ? "sign-in needed" : agent.state)
+            text: sessionHeader.title
             color: Theme.text
-            elide: Text.ElideRight  // its whole width, given up only when the header has no more room
-            Layout.preferredWidth: implicitWidth
-            Layout.minimumWidth: Theme.avatarLarge
-            Accessible.name: "Agent " + agent.label + (agents.shownTarget ? ", " + agents.shownTarget : "") + ", "
-                             + (agent.state === "sign-in" ? "sign-in needed" : agent.state)
+            font.pixelSize: Theme.fontBody; font.weight: Font.DemiBold
+            elide: Text.ElideRight
+            Layout.fillWidth: true
+            Layout.minimumWidth: 0
         }
-        Label { textFormat: Text.PlainText; text: sessionHeader.title; color: Theme.muted; elide: Text.ElideRight; Layout.fillWidth: true
-                Layout.minimumWidth: 0 }
         ToolButton {
             objectName: "questionToggle"
             text: "Questions"

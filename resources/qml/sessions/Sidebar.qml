@@ -13,6 +13,7 @@ Rectangle {
     objectName: "sidebar"
     color: Theme.sidebar
     signal chooseAgent()  // New chat with… (the picker)
+    signal openAgentSettings()  // the footer's agent: Settings at Agents
     function focusSearch() { search.forceActiveFocus(); search.selectAll() }
     ColumnLayout {
         anchors.fill: parent
@@ -177,6 +178,43 @@ Rectangle {
                     MenuItem { text: "Delete…"; enabled: sessions.canDelete
                                onTriggered: root.askDelete(entry.modelData.key, entry.modelData.title) }
                 }
+            }
+        }
+        Rectangle { Layout.fillWidth: true; implicitHeight: 1; color: Theme.border }  // the footer's divider
+        RowLayout {  // the agent of the chat shown and where it is; Settings a click away
+            objectName: "sidebarFooter"
+            Layout.fillWidth: true
+            spacing: Theme.gap
+            ItemDelegate {
+                id: agentStatus
+                objectName: "agentStatus"
+                Layout.fillWidth: true
+                hoverEnabled: true
+                background: Rectangle { radius: Theme.radiusSmall; color: agentStatus.hovered ? Theme.hover : "transparent" }
+                contentItem: RowLayout {
+                    spacing: Theme.gap
+                    Rectangle {
+                        implicitWidth: Theme.spaceSmall; implicitHeight: Theme.spaceSmall; radius: width / 2
+                        color: agent.state === "ready" ? Theme.success
+                             : agent.state === "working" || agent.state === "starting" || agent.state === "sign-in" ? Theme.warning
+                             : Theme.danger
+                    }
+                    Label {
+                        textFormat: Text.PlainText
+                        objectName: "agentStateLabel"
+                        text: agent.label + (agents.shownTarget ? " \u00b7 " + agents.shownTarget : "")
+                              + " \u00b7 " + (agent.state === "starting" ? "starting agent\u2026"
+                                             : agent.state === "sign-in" ? "sign-in needed" : agent.state)
+                        color: Theme.text2
+                        font.pixelSize: Theme.fontSmall
+                        elide: Text.ElideRight
+                        Layout.fillWidth: true
+                    }
+                }
+                onClicked: root.openAgentSettings()
+                Accessible.name: "Agent " + agent.label + (agents.shownTarget ? ", " + agents.shownTarget : "") + ", "
+                                 + (agent.state === "sign-in" ? "sign-in needed" : agent.state) + ". Open its settings"
+                PlainToolTip { visible: agentStatus.hovered; text: "The agent's settings" }
             }
         }
     }

@@ -10,6 +10,7 @@ from PySide6.QtCore import QObject, QPointF
 from PySide6.QtTest import QTest
 
 from tests.conftest import scripted_agent_argv
+from tests.ui.settings.test_settings_window import dialog_of
 from tests.ui.terminals.test_panel_window import _outside_task, mouse_click
 from tests.ui_harness import find_all
 
@@ -78,5 +79,21 @@ def test_a_row_under_the_pointer_pins_renames_and_deletes_its_chat_delete_asking
         await ui.until(lambda: all(e["key"] != key for e in sessions.entries()))
         pins = json.loads((isolated_dirs / "data" / "session-pins.json").read_text())
         assert key not in pins  # a deleted chat's pin goes with it
+
+    ui.run(scenario())
+
+
+def test_the_sidebar_footer_says_which_agent_and_how_it_is_and_opens_its_settings(ui, isolated_dirs):
+    async def scenario():
+        window = await ui.open(scripted_agent_argv())
+        objects = window.objects
+        await ui.until(lambda: objects.agent.state == "ready")
+        label = ui.item(window, "agentStateLabel")
+        assert label.property("text") == f"{objects.agent.label} \u00b7 ready"
+        footer, sidebar = ui.item(window, "sidebarFooter"), ui.item(window, "sidebar")
+        assert footer.mapToItem(sidebar, QPointF(0, 0)).y() > sidebar.height() * 0.8  # at its foot
+        await mouse_click(ui, window, "agentStatus")
+        settings = dialog_of(window)
+        await ui.until(lambda: settings.property("opened") and settings.property("currentSection") == 4)
 
     ui.run(scenario())
