@@ -1,6 +1,7 @@
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
+import QtQml.Models
 import "../common"
 
 // Sessions: the agent's (paged) plus the ones made here; heartbeat-only ones hidden, grouped by when
@@ -49,21 +50,45 @@ Rectangle {
             text: sessions.query
             onTextEdited: sessions.setQuery(text)
             Keys.onEscapePressed: (event) => { event.accepted = text !== ""; sessions.setQuery("") }
-            Accessible.name: "Search chats"
+            rightPadding: agentMenuButton.visible ? agentMenuButton.width + Theme.spaceTight : Theme.spaceField
+            Accessible.name: "Search chats (agent:name keeps one agent's chats)"
             Icon { icon: "search"; color: Theme.muted; x: Theme.spaceField; anchors.verticalCenter: parent.verticalCenter }
+            ToolButton {  // "Show the chats of": writes the `agent:` word into the search
+                id: agentMenuButton
+                objectName: "agentMenuButton"
+                visible: agents.count > 1
+                anchors.right: parent.right; anchors.verticalCenter: parent.verticalCenter
+                contentItem: Icon { icon: "funnel"; size: Theme.iconMedium
+                                    color: /(^|\s)agent:\S/i.test(sessions.query) ? Theme.accent : Theme.muted }
+                onClicked: agentMenu.popup()
+                Accessible.name: "Show the chats of one agent"
+                PlainToolTip { visible: agentMenuButton.hovered; text: "Show the chats of\u2026" }
+                Menu {
+                    id: agentMenu
+                    objectName: "agentMenu"
+                    Instantiator {  // a menu takes its items from an Instantiator, not a Repeater
+                        model: agents.filterChoices
+                        delegate: MenuItem {
+                            required property var modelData
+                            objectName: "agentMenu_" + (modelData.value || "all")
+                            text: modelData.text
+                            onTriggered: root.showChatsOf(modelData.value)
+                        }
+                        onObjectAdded: (index, item) => agentMenu.insertItem(index, item)
+                        onObjectRemoved: (index, item) => agentMenu.removeItem(item)
+                    }
+                }
+            }
         }
-        ComboBox {
-            id: agentFilter
-            objectName: "agentFilter"
-            delegate: PlainChoice { box: agentFilter }
-            visible: agents.count > 1
+        Text {  // a search reads the agent's older pages too, and says so while they come
+            objectName: "searchingOlder"
+            visible: sessions.searchingOlder
             Layout.fillWidth: true
-            model: agents.filterChoices
-            textRole: "text"
-            valueRole: "value"
-            currentIndex: Math.max(0, indexOfValue(sessions.agentFilter))
-            onActivated: sessions.setAgentFilter(currentValue)
-            Accessible.name: "Show the chats of: " + currentText
+            leftPadding: Theme.spaceField
+            textFormat: Text.PlainText
+            text: "Searching older chats\u2026"
+            color: Theme.muted
+            font.pixelSize: Theme.fontCaption
         }
         ListView {
             id: sessionView
@@ -217,6 +242,10 @@ Rectangle {
                 PlainToolTip { visible: agentStatus.hovered; text: "The agent's settings" }
             }
         }
+    }
+    function showChatsOf(agentId) {  // the query's `agent:` word set (or taken away), its other words kept
+        const rest = sessions.query.split(/\s+/).filter(word => word && !/^agent:/i.test(word))
+        sessions.setQuery((agentId ? "agent:" + agentId + " " : "") + rest.join(" "))
     }
     function rename(key, title) { renameDialog.key = key; nameField.text = title; renameDialog.open() }
     function askDelete(key, title) { deleteDialog.key = key; deleteDialog.chat = title; deleteDialog.open() }

@@ -16,6 +16,7 @@ from app.main.host.make import hub_parts, make_host
 from app.main.sessions.hub import AgentHub
 from app.main.sessions.service import ChatService
 from tests.conftest import demo_agent_argv, process_group_gone, scripted_agent_argv
+from tests.ui.terminals.test_panel_window import mouse_click
 from tests.ui.window.test_accessible_names import unnamed_controls
 from tests.ui_harness import find_all, focused
 
@@ -81,11 +82,13 @@ def test_two_chats_stream_at_once_each_from_its_own_agent_and_closing_kills_both
         await ui.screenshots(window, "56-two-agents")
         assert unnamed_controls(window) == [], "two agents: the sidebar's marks, filter and chooser"
 
-        objects.sessions.setAgentFilter("demo")
+        await mouse_click(ui, window, "agentMenuButton")  # "Show the chats of…", then the demo agent
+        await mouse_click(ui, window, "agentMenu_demo")
+        await ui.until(lambda: objects.sessions.query == "agent:demo ")  # written into the search
         assert [row["key"] for row in objects.sessions.entries()] == [second]
         await ui.until(lambda: objects.sessions.model.rowCount() == 1)
-        objects.sessions.setAgentFilter("")
-        await ui.until(lambda: objects.sessions.model.rowCount() == listed)
+        objects.sessions.setQuery("")  # every chat again (the search read the agents' older pages too)
+        await ui.until(lambda: objects.sessions.model.rowCount() >= listed)
 
         pids = [hub.service(agent).connection.pid for agent in ("scripted", "demo")]
         assert all(pids) and pids[0] != pids[1]

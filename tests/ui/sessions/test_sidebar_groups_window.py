@@ -104,3 +104,30 @@ def test_a_new_chat_offers_the_last_chats_under_its_composer_and_one_click_opens
         )
 
     ui.run(scenario())
+
+
+def test_a_search_reaches_chats_on_pages_not_loaded_yet_and_agent_names_one_agents_chats(ui, isolated_dirs):
+    _seed(isolated_dirs / "data", datetime.now())
+
+    async def scenario():
+        window = await ui.open(demo_agent_argv())
+        sessions = window.objects.sessions
+        await ui.until(lambda: sessions.model.rowCount() > 0)
+        await ui.frames(window, 3)
+        listed = sessions.model.rowCount()
+        assert listed < CHATS  # the agent pages its list: the oldest chats are not loaded yet
+        model = sessions.model
+
+        def titles() -> list[str]:
+            return [model.data(model.index(row), ENTRY_ROLE)["title"] for row in range(model.rowCount())]
+
+        sessions.setQuery("number 4")  # 4 and 40-49: most of them on later pages
+        await ui.until(lambda: len(titles()) == 11, 30)
+        assert not sessions.searchingOlder  # every page read
+        sessions.setQuery("agent:demo number 4")  # the demo agent's chats: the same
+        await ui.until(lambda: len(titles()) == 11)
+        sessions.setQuery("agent:nobody number 4")  # an agent there is not: none
+        await ui.until(lambda: titles() == [])
+        await ui.shown(window, "noChatMatches")
+
+    ui.run(scenario())

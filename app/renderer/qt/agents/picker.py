@@ -102,6 +102,10 @@ class AgentPicker(ChatPart):
     def agent_of(self, session_key: str) -> str:
         return self._host.agent_of(session_key)
 
+    def names(self) -> dict[str, str]:
+        """Every offered agent's name by its id (the sidebar's `agent:` search reads them)."""
+        return dict(self._names)
+
     def entry_of(self, agent_id: str) -> dict[str, Any] | None:
         """The agent's row as the sidebar marks a chat with it (under the agent's own name)."""
         entry = next((e for e in self.model.entries if e["agentId"] == agent_id), None)

@@ -28,6 +28,7 @@ from app.contract.envelopes import (
 from app.contract.host_api import SessionsHost
 from app.contract.local_stores import LocalStores
 from app.contract.proposals import ProposalEnvelope
+from app.renderer.present.session_query import parse_query
 from app.renderer.present.session_times import parse_time, time_group, time_label
 from app.renderer.present.session_titles import session_title
 from app.renderer.qt.agents.picker import AgentPicker
@@ -40,6 +41,7 @@ from app.renderer.timeline.turn_view import item_text
 
 PREVIEW_CHARS = 200
 NEEDS_YOU = "Needs you"  # the group of chats waiting for the user, above the others
+SEARCH_PAGES = 50  # older pages one search loads at most
 PINNED = "Pinned"  # the chats the user pinned, under those that need them, above the days
 _LIVE_KINDS = frozenset({"prompt_sent", "prompt_settled", "agent_state"})
 
@@ -60,7 +62,8 @@ class SessionList(ChatPart):
     ) -> None:
         super().__init__(session, ops, parent)
         self._clock = clock  # local time, for the groups and the rows' times
-        self._query = ""  # "" lists every chat
+        self._query = ""  # as typed: title words and `agent:` (session_query.py); "" lists every chat
+        self._search_pages = 0  # older pages loaded for this search
         self._host = host
         self._agents = agents  # each chat's agent (its mark on the row, the filter)
         self._agent_filter = ""  # "" lists every agent's chats
@@ -189,6 +192,14 @@ class SessionList(ChatPart):
 
     def _refreshed(self) -> None:
         self._refreshing = False
+        self._search_older()
+
+    def _search_older(self) -> None:
+        """While a search is on, the agent's older pages come in too: a chat from last year is found
+        without scrolling the list to its end first (bounded: an agent may page for ever)."""
+        if self._query.strip() and self._next_cursor and self._search_pages < SEARCH_PAGES:
+            self._search_pages += 1
+            self.refresh(more=True)
 
     def _listed_page(self, page: SessionPage, more: bool) -> None:
         if more:
@@ -215,7 +226,10 @@ class SessionList(ChatPart):
         listed = {s.session_key: s for s in self._listed}
         current = self._session.sessionKey
         now = self._clock()
-        query = self._query.casefold()
+        asked = parse_query(self._query)
+        agents = asked.agents(self._agents.names()) if self._agents is not None else None
+        if self._agent_filter:
+            agents = {self._agent_filter} if agents is None else agents & {self._agent_filter}
         entries = []
         for key in dict.fromkeys([*self._local_keys, *listed]):
             summary = listed.get(key)
@@ -228,10 +242,10 @@ class SessionList(ChatPart):
             if (key != current and is_heartbeat_only(evidence)) or self._is_empty_chat(key, current):
                 continue
             agent = self._agents.agent_of(key) if self._agents is not None else ""
-            if self._agent_filter and agent != self._agent_filter:
+            if agents is not None and agent not in agents:
                 continue
             title = self.title_of(key, summary)
-            if query and query not in title.casefold():
+            if asked.title and asked.title not in title.casefold():
                 continue
             updated = parse_time(summary.updated_at) if summary else None
             needs_you = self.needs_you(key)
@@ -268,10 +282,14 @@ class SessionList(ChatPart):
 
     @Slot(str)
     def setQuery(self, text: str) -> None:
-        """List only the chats whose title holds `text` (any case); "" lists them all."""
+        """List only the chats whose title holds `text`'s words (any case), of the agents an `agent:` word
+        names; "" lists them all. The agent's older pages are searched too."""
         if text != self._query:
             self._query = text
+            self._search_pages = 0
             self.changed.emit()
+            if not self._refreshing:
+                self._search_older()
 
     @Slot(str)
     def setAgentFilter(self, agent_id: str) -> None:
@@ -331,6 +349,10 @@ class SessionList(ChatPart):
     sessionModel = Property(QObject, lambda self: self.model, constant=True)
     agentFilter = Property(str, lambda self: self._agent_filter, notify=changed)
     query = Property(str, lambda self: self._query, notify=changed)
+    # a search is on and older pages are still coming in ("Searching older chats…")
+    searchingOlder = Property(
+        bool, lambda self: bool(self._query.strip()) and self._next_cursor is not None, notify=changed
+    )
     hasMore = Property(bool, lambda self: self._next_cursor is not None, notify=changed)
     canClose = Property(bool, lambda self: self._supports("close"), notify=capabilitiesChanged)
     canDelete = Property(bool, lambda self: self._supports("delete"), notify=capabilitiesChanged)
