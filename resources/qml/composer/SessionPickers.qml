@@ -62,14 +62,13 @@ RowLayout {
             }
         }
     }
-    Meter {
+    UsageRing {
         id: usageMeter
         objectName: "usageMeter"
         visible: sessionHeader.usage.text !== undefined
-        Layout.preferredWidth: 80
         Layout.alignment: Qt.AlignVCenter
         value: sessionHeader.usage.fraction || 0
-        fillColour: value > 0.9 ? Theme.danger : value > 0.75 ? Theme.warning : Theme.accent
+        Accessible.role: Accessible.ProgressBar
         PlainToolTip { visible: usageMeter.hovered; text: "Context: " + (sessionHeader.usage.text || "") }
         Accessible.name: "Context used " + (sessionHeader.usage.text || "")
     }

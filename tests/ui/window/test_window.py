@@ -63,13 +63,16 @@ def test_send_shows_the_optimistic_message_at_once_and_streams_every_card_kind(u
         await ui.screenshots(window, "01-showcase")
         composer = ui.item(window, "composerInput")
         assert composer.property("text") == ""
-        # the context meter: a thin track whose fill is the fraction used (the agent's usage_update)
+        # the context meter: a small ring whose arc is the share used (the agent's usage_update)
         meter = ui.item(window, "usageMeter")
         usage = objects.header.usage
-        fill = meter.property("contentItem").childItems()[0]
-        assert meter.property("visible") and meter.height() <= 8
-        assert 0 < usage["fraction"] < 1
-        assert abs(fill.width() - max(6, meter.width() * usage["fraction"])) < 1.5
+        assert meter.property("visible") and meter.height() <= 20
+        assert 0 < usage["fraction"] < 1 and abs(meter.property("value") - usage["fraction"]) < 1e-9
+        image = window.root.grabWindow()
+        at = meter.mapToScene(QPointF(0, 0))
+        ring = QRectF(at.x(), at.y(), meter.width(), meter.height())
+        accent = QColor(meter.property("fillColour"))
+        assert has_colour_near(image, ring, (accent.red(), accent.green(), accent.blue()), tolerance=60)
 
     ui.run(scenario())
 
