@@ -124,10 +124,12 @@ class LocalStores(Protocol):
 class LocalProblem:
     """Something wrong with a file or folder the user owns (the config file, a local store, the data
     folder). `text` names the file, what is wrong and what ClawQt does instead (it never stops the app);
-    `details` is the error behind it, shown on demand."""
+    `details` is the error behind it, shown on demand; `config_file` the config file it is about (the
+    notice offers to open it), "" for any other file."""
 
     text: str
     details: str = ""
+    config_file: str = ""
 
 
 ProblemListener = Callable[[LocalProblem], None]

@@ -169,6 +169,11 @@ ApplicationWindow {
                                          contentItem: IconLabel { icon: detailsToggle.checked ? "chevron-up" : "chevron-down"
                                                                   label: detailsToggle.text }
                                          Accessible.name: checked ? "Hide the error's details" : "Show the error's details" }
+                            Button { id: openConfig; objectName: "openConfigButton"; visible: notices.configFile !== ""
+                                     text: "Open config file"
+                                     contentItem: IconLabel { icon: "file-text"; label: openConfig.text }
+                                     onClicked: notices.openConfigFile()
+                                     Accessible.name: "Open the config file " + notices.configFile }
                             Button { id: retryButton; objectName: "retryButton"; visible: notices.canRetry; text: "Retry"
                                      contentItem: IconLabel { icon: "refresh-cw"; label: retryButton.text }
                                      onClicked: notices.retry() }

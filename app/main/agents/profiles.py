@@ -261,4 +261,5 @@ def _kind(value: object) -> str:
 def _ignored(key: str, path: Path, why: str, *, entry_dropped: bool = False) -> LocalProblem:
     """A wrong value, named the way agent_command names one; `entry_dropped` says the agent is not offered."""
     dropped = ", and so is that agent" if entry_dropped else ""
-    return LocalProblem(f'"{key}" in your config file {shown(path)} is ignored{dropped}: {why}.')
+    text = f'"{key}" in your config file {shown(path)} is ignored{dropped}: {why}.'
+    return LocalProblem(text, "", str(path))

@@ -18,14 +18,15 @@ class LocalProblems:
         self._keys: set[str] = set()
         self._listeners: list[ProblemListener] = []
 
-    def add(self, text: str, details: str = "", key: str | None = None) -> bool:
+    def add(self, text: str, details: str = "", key: str | None = None, config_file: str = "") -> bool:
         """Report a problem unless one with the same `key` (default: the text) was reported already;
-        True when it is new. A folder that cannot be written to fails every save: one report."""
+        True when it is new. A folder that cannot be written to fails every save: one report.
+        `config_file`: the config file it is about (the window offers to open it)."""
         key = key or text
         if key in self._keys:
             return False
         self._keys.add(key)
-        problem = LocalProblem(text, details)
+        problem = LocalProblem(text, details, config_file)
         self._problems.append(problem)
         log.warning("%s%s", text, f" ({details})" if details else "")
         for listener in list(self._listeners):

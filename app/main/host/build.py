@@ -52,7 +52,7 @@ def build_host(launch: Launch) -> tuple[Host, TraceRecorder | None]:
     problems = LocalProblems()
     config = read_config(paths.config_file())
     for problem in config.problems:
-        problems.add(problem.text, problem.details)
+        problems.add(problem.text, problem.details, config_file=problem.config_file)
     command = resolve_agent_command(launch.agent, config)
     recorder = TraceRecorder(launch.record) if launch.record else None
     flag_folders = list(launch.add_dirs)  # this run's --add-dir stay added

@@ -74,11 +74,11 @@ def _port(value: object, path: Path, problems: list[LocalProblem]) -> int | None
 
 def _whole_file(path: Path, why: str, details: str) -> LocalProblem:
     text = f"Your config file {shown(path)} {why}: it is ignored and the defaults are used until it is fixed."
-    return LocalProblem(text, details)
+    return LocalProblem(text, details, str(path))
 
 
 def _ignored(key: str, path: Path, why: str) -> LocalProblem:
-    return LocalProblem(f'"{key}" in your config file {shown(path)} is ignored: {why}.')
+    return LocalProblem(f'"{key}" in your config file {shown(path)} is ignored: {why}.', "", str(path))
 
 
 def _agent(value: object, path: Path, problems: list[LocalProblem]) -> tuple[tuple[str, ...] | None, str]:
@@ -130,5 +130,5 @@ def _additional_directories(value: object, path: Path, problems: list[LocalProbl
             f'{entries} of "additionalDirectories" in your config file {shown(path)} {verb} ignored: '
             "each must be a folder path (text)."
         )
-        problems.append(LocalProblem(text))
+        problems.append(LocalProblem(text, config_file=str(path)))
     return folders

@@ -74,16 +74,15 @@ def read_notifications(value: object, path: Path, problems: list[LocalProblem]) 
         return Notifications()
     if not isinstance(value, dict):
         why = f"it must be an object of settings, not {json_kind(value)}"
-        problems.append(
-            LocalProblem(f'"{NOTIFICATIONS_KEY}" in your config file {shown(path)} is ignored: {why}.')
-        )
+        text = f'"{NOTIFICATIONS_KEY}" in your config file {shown(path)} is ignored: {why}.'
+        problems.append(LocalProblem(text, "", str(path)))
         return Notifications()
     if "desktop" not in value:
         return Notifications()
     why = notification_problem("desktop", value["desktop"])
     if why:
         text = f'"{NOTIFICATIONS_KEY}.desktop" in your config file {shown(path)} is ignored: {why}.'
-        problems.append(LocalProblem(text))
+        problems.append(LocalProblem(text, "", str(path)))
         return Notifications()
     return Notifications(value["desktop"])
 
@@ -109,7 +108,8 @@ def read_appearance(value: object, path: Path, problems: list[LocalProblem]) -> 
         return Appearance()
     if not isinstance(value, dict):
         why = f"it must be an object of settings, not {json_kind(value)}"
-        problems.append(LocalProblem(f'"{KEY}" in your config file {shown(path)} is ignored: {why}.'))
+        text = f'"{KEY}" in your config file {shown(path)} is ignored: {why}.'
+        problems.append(LocalProblem(text, "", str(path)))
         return Appearance()
     appearance = Appearance()
     for key, name in FIELDS.items():
@@ -118,7 +118,7 @@ def read_appearance(value: object, path: Path, problems: list[LocalProblem]) -> 
         why = problem_with(key, value[key])
         if why:
             text = f'"{KEY}.{key}" in your config file {shown(path)} is ignored: {why}.'
-            problems.append(LocalProblem(text))
+            problems.append(LocalProblem(text, "", str(path)))
             continue
         field_value: Any = float(value[key]) if key == "fontScale" else value[key]
         appearance = replace(appearance, **{name: field_value})

@@ -8,6 +8,7 @@ import os
 
 from app.main.host.build import Launch, build_host
 from tests.conftest import scripted_agent_argv
+from tests.ui.terminals.test_panel_window import mouse_click
 
 
 def _args(ui, agent: str | None) -> Launch:
@@ -57,6 +58,11 @@ def test_startup_problems_from_the_config_and_the_stores_show_together(ui, isola
         await ui.frames(window, 2)
         assert ui.item(window, "noticeDetails").property("visible")
         await ui.screenshots(window, "startup-problems")
+        opened: list[str] = []  # what went to the desktop (nothing opens on the test machine)
+        notices.open_external = lambda url: opened.append(url.toLocalFile()) or True
+        assert notices.configFile == str(config)  # the one file of the three the user edits by hand
+        await mouse_click(ui, window, "openConfigButton")
+        await ui.until(lambda: opened == [str(config)])
 
     ui.run(scenario())
 

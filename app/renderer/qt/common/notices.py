@@ -12,10 +12,11 @@ notice is kept per chat (the newest); a chat closed or deleted drops its own."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
-from PySide6.QtCore import Property, QObject, Signal, Slot
+from PySide6.QtCore import Property, QObject, QUrl, Signal, Slot
+from PySide6.QtGui import QDesktopServices
 
 from app.contract.local_stores import LocalProblem
 
@@ -34,6 +35,7 @@ class _Notice(NamedTuple):
     details: str
     session: str  # the chat it belongs to ("" = the window's)
     reopen: str  # the session Retry opens again (a failed load)
+    config_file: str = ""  # the config file it is about: "Open config file" opens it
 
 
 _NONE = _Notice("", "", "", "", "", "")
@@ -50,6 +52,7 @@ class Notices(QObject):
         self._shown_session = ""
         self._waiting: dict[str, _Notice] = {}  # chat key -> its notice, shown when the chat is
         self._no_reply = False
+        self.open_external: Callable[[QUrl], bool] = QDesktopServices.openUrl  # tests replace it
 
     def show(
         self,
@@ -123,13 +126,15 @@ class Notices(QObject):
         if not problems:
             return
         first = problems[0]
+        config_file = next((p.config_file for p in problems if p.config_file), "")
         if len(problems) == 1:
-            self.show(first.text, topic=LOCAL, details=first.details)
-            return
-        more = len(problems) - 1
-        text = f"{first.text} {more} more problem{'s' if more > 1 else ''} with your files: see Details."
-        details = "\n\n".join(f"{p.text}\n{p.details}" if p.details else p.text for p in problems)
-        self.show(text, topic=LOCAL, details=details)
+            text, details = first.text, first.details
+        else:
+            more = len(problems) - 1
+            text = f"{first.text} {more} more problem{'s' if more > 1 else ''} with your files: see Details."
+            details = "\n\n".join(f"{p.text}\n{p.details}" if p.details else p.text for p in problems)
+        self._waiting.pop("", None)
+        self._set(_Notice(text, "", LOCAL, details, "", "", config_file))
 
     def clear(self, topic: str | None = None, *, keep_chat_own: bool = False) -> None:
         """Clear the notice (only if it is about `topic`, when one is given; not one that belongs to
@@ -160,7 +165,15 @@ class Notices(QObject):
             self._set(_NONE)
             self.retryRequested.emit(notice.retry)
 
+    @Slot()
+    def openConfigFile(self) -> None:
+        """Hand the config file the notice is about to the desktop's editor for it (the main side named
+        the file: the view opens nothing else)."""
+        if self._notice.config_file:
+            self.open_external(QUrl.fromLocalFile(self._notice.config_file))
+
     notice = Property(str, lambda self: self._notice.text, notify=changed)
+    configFile = Property(str, lambda self: self._notice.config_file, notify=changed)
     canRetry = Property(bool, lambda self: bool(self._notice.retry or self._notice.reopen), notify=changed)
     noReply = Property(bool, lambda self: self._no_reply, notify=changed)
     details = Property(str, lambda self: self._notice.details, notify=changed)
