@@ -18,7 +18,7 @@ from tests.ui_harness import shown_save_dialog
 TURNS = 2_000
 
 
-def test_a_2000_turn_chat_exports_as_markdown_through_theshown_save_dialog(ui, tmp_path):
+def test_a_2000_turn_chat_exports_as_markdown_through_the_save_dialog(ui, tmp_path):
     async def scenario():
         window = await ui.open(scripted_agent_argv())
         objects = window.objects

@@ -366,45 +366,6 @@ def test_a_failed_new_chat_says_why_until_a_chat_opens_and_then_sends_what_was_q
 
 
 # --- icons and permission answers ------------------------------------------------------------------------
-def test_every_tool_kind_has_an_icon_that_draws_in_the_colour_asked(qapp):
-    from PySide6.QtCore import QSize
-
-    from app.renderer.qt.common.icon_images import IconImages
-    from app.renderer.qt.common.icons import TOOL_KIND_ICONS, Icons
-
-    icons, images = Icons(), IconImages()
-    for kind in [*TOOL_KIND_ICONS, "other", "something-new"]:
-        image = images.requestImage(icons.toolKind(kind) + "?c=b91c1c", QSize(), QSize(16, 16))
-        colours = {
-            image.pixelColor(x, y).name()
-            for x in range(16)
-            for y in range(16)
-            if image.pixelColor(x, y).alpha() == 255
-        }
-        assert (image.width(), image.height()) == (16, 16) and colours == {"#b91c1c"}, kind  # every stroke
-    unknown = images.requestImage("no-such-icon?c=000000", QSize(), QSize(16, 16))
-    assert not any(unknown.pixelColor(x, y).alpha() for x in range(16) for y in range(16))  # nothing drawn
-    faint = images.requestImage("x?c=80ffffff", QSize(), QSize(24, 24))  # "#aarrggbb", as QML writes it
-    assert (
-        faint.width() == 24
-        and max(faint.pixelColor(x, y).alpha() for x in range(24) for y in range(24)) == 128
-    )
-
-
-def test_a_permission_answer_shows_the_options_name_and_meaning_not_its_id():
-    from app.renderer.present.permission_card import permission_entry
-    from app.renderer.timeline.items import PermissionItem
-
-    options = [{"optionId": "allow_once", "name": "Allow", "kind": "allow_once"}]
-    item = PermissionItem(
-        id="p", request_id="r", options=options, status="selected", selected_option="allow_once"
-    )
-    entry = permission_entry(item)
-    assert (entry["selectedName"], entry["selectedMeaning"]) == ("Allow", "allowed once")
-    item.selected_option = "gone"  # an id the options do not have: shown as is, no meaning invented
-    assert (permission_entry(item)["selectedName"], permission_entry(item)["selectedMeaning"]) == ("gone", "")
-
-
 def test_steady_typing_is_saved_while_it_goes_on(ui, chat, isolated_dirs):
     """The save delay used to restart on every key: 300 characters typed over 9 s were never written,
     and a crash lost them all. Now a change is on disk at most DRAFT_SAVE_MS after it was typed."""

@@ -4,7 +4,9 @@ group of calls, further up, or unknown); the card's footer follows the answer.""
 
 from __future__ import annotations
 
+from app.renderer.present.permission_card import permission_entry
 from app.renderer.present.presenter import Presenter
+from app.renderer.timeline.items import PermissionItem
 from tests.unit.timeline.helpers import Harness, agent, permission, resolved, tool
 
 
@@ -40,3 +42,14 @@ def test_a_request_keeps_a_card_of_its_own_when_its_call_is_not_the_lone_row_abo
     unknown = Harness().optimistic("m1", "go")
     unknown(agent("no call"), permission("p1"))  # a request about no call it knows
     assert not _payloads(unknown, "permission")[0]["permission"]["inCard"]
+
+
+def test_a_permission_answer_shows_the_options_name_and_meaning_not_its_id():
+    options = [{"optionId": "allow_once", "name": "Allow", "kind": "allow_once"}]
+    item = PermissionItem(
+        id="p", request_id="r", options=options, status="selected", selected_option="allow_once"
+    )
+    entry = permission_entry(item)
+    assert (entry["selectedName"], entry["selectedMeaning"]) == ("Allow", "allowed once")
+    item.selected_option = "gone"  # an id the options do not have: shown as is, no meaning invented
+    assert (permission_entry(item)["selectedName"], permission_entry(item)["selectedMeaning"]) == ("gone", "")
