@@ -86,7 +86,7 @@ Item {
                     Text {
                         textFormat: Text.PlainText
                         Layout.fillWidth: true
-                        text: "proposed by " + agent.label
+                        text: "proposed by " + root.objects.agent.label
                         color: Theme.muted; font.pixelSize: Theme.fontSmall; elide: Text.ElideRight
                     }
                 }

@@ -72,6 +72,7 @@ Rectangle {
                             required property var modelData
                             objectName: "agentMenu_" + (modelData.value || "all")
                             text: modelData.text
+                            contentItem: ButtonText { horizontalAlignment: Text.AlignLeft }  // an agent's name, as written
                             onTriggered: root.showChatsOf(modelData.value)
                         }
                         onObjectAdded: (index, item) => agentMenu.insertItem(index, item)
