@@ -244,7 +244,7 @@ Rectangle {
                     Layout.bottomMargin: Theme.spaceSmall
                     Accessible.name: "The agent is working"
                 }
-                Button {
+                Button {  // round, as the send button of the chat apps users know: an icon, its words in a tooltip
                     id: sendButton
                     objectName: "sendButton"
                     // while a turn runs a message is queued (sent when the agent finishes): the button says so
@@ -253,16 +253,19 @@ Rectangle {
                     text: queues ? "Queue" : "Send"
                     highlighted: true
                     Layout.alignment: Qt.AlignBottom
-                    contentItem: IconLabel {
-                        icon: sendButton.queues ? "list-plus" : "send"
-                        label: sendButton.text
-                        color: sendButton.enabled ? Theme.textOnAccent : Theme.disabled
+                    implicitWidth: Theme.controlHeight; implicitHeight: Theme.controlHeight
+                    padding: 0
+                    contentItem: Icon {
+                        icon: sendButton.queues ? "list-plus" : "arrow-up"
+                        color: Theme.textOnAccent
                     }
+                    background: RoundLook { control: sendButton; fill: Theme.accent; fillHover: Theme.accentHover }
                     enabled: input.text.trim().length > 0 || composerFiles.count > 0
                     Accessible.name: queues ? "Queue message (sent when the agent finishes)" : "Send message"
-                    ToolTip.visible: hovered && queues
-                    ToolTip.text: session.sessionKey === "" ? "Sent as soon as the chat is open (Enter)"
-                                                            : "Sent when the agent finishes (Enter)"
+                    ToolTip.visible: hovered
+                    ToolTip.text: !queues ? "Send (Enter)"
+                                  : session.sessionKey === "" ? "Queue: sent as soon as the chat is open (Enter)"
+                                  : "Queue: sent when the agent finishes (Enter)"
                     onClicked: root.send()
                 }
                 Button {
@@ -271,7 +274,11 @@ Rectangle {
                     visible: session.busy
                     text: "Stop"
                     Layout.alignment: Qt.AlignBottom
-                    contentItem: IconLabel { icon: "square"; label: stopButton.text }
+                    implicitWidth: Theme.controlHeight; implicitHeight: Theme.controlHeight
+                    padding: 0
+                    contentItem: Icon { icon: "square"; color: Theme.text; size: Theme.iconMedium }
+                    background: RoundLook { control: stopButton; fill: Theme.surface; fillHover: Theme.hover
+                                            edge: Theme.borderStrong }
                     Accessible.name: "Stop the agent"
                     ToolTip.visible: hovered; ToolTip.text: "Stop (Esc)"
                     onClicked: turn.stop()

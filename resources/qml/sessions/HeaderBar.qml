@@ -36,16 +36,36 @@ ToolBar {
             ToolTip.visible: hovered
             ToolTip.text: "Chats (Ctrl+B)"
         }
-        Label {  // the chat: what the header says first (the agent's state is the sidebar's footer's)
+        Label {  // which chat, first; then with which agent (its state is the sidebar's footer's)
             objectName: "chatTitle"
             textFormat: Text.PlainText
             text: sessionHeader.title
             color: Theme.text
             font.pixelSize: Theme.fontBody; font.weight: Font.DemiBold
             elide: Text.ElideRight
+            Layout.maximumWidth: implicitWidth
             Layout.fillWidth: true
             Layout.minimumWidth: 0
         }
+        AgentAvatar {
+            objectName: "headerAgentMark"
+            size: Theme.avatarSmall
+            initials: agent.initials
+            colourIndex: agent.colourIndex
+            Accessible.ignored: true  // the label beside it says it
+        }
+        Label {
+            objectName: "headerAgent"
+            textFormat: Text.PlainText
+            text: agent.label + (agents.shownTarget ? " \u00b7 " + agents.shownTarget : "")
+            color: Theme.text2
+            font.pixelSize: Theme.fontSmall
+            elide: Text.ElideRight  // its whole name, given up only when the header has no more room
+            Layout.preferredWidth: implicitWidth
+            Layout.minimumWidth: Theme.avatarLarge
+            Accessible.name: "with the agent " + text
+        }
+        Item { Layout.fillWidth: true }
         ToolButton {
             objectName: "questionToggle"
             text: "Questions"

@@ -9,7 +9,7 @@ import asyncio
 import json
 import os
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPointF, Qt
 
 from app.renderer.timeline.turn_view import item_text
 from tests.conftest import scripted_agent_argv
@@ -56,6 +56,10 @@ def test_messages_sent_during_a_turn_wait_on_disk_and_go_out_one_by_one(ui):
         panel = ui.item(window, "messageQueue")
         await ui.until(lambda: panel.property("visible") and objects.queue.count == 2)
         assert _row_texts(ui, window) == ["1. first queued", "2. second queued  (+1 file)"]
+        queued, card = ui.item(window, "queueCard"), ui.item(window, "composerCard")
+        edges = [(round(i.mapToScene(QPointF(0, 0)).x()), round(i.width())) for i in (queued, card)]
+        assert edges[0] == edges[1], edges  # a card in the reading column, on the composer it feeds
+        assert send.width() == send.height()  # the round send (here: queue) button
         assert ui.item(window, "queueReason").property("text").startswith("Sent one by one as the agent")
         assert composer.property("text") == "" and objects.composer_files.count == 0
         saved = _on_disk()[key]  # on disk at once: nothing waits for a quit

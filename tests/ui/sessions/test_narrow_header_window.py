@@ -51,6 +51,7 @@ def test_every_header_control_stays_inside_a_narrow_window(ui):
             terminal_label = ui.item(window, "terminalToggleLabel").property("label")
             assert (terminal_label == "") == header.property("narrow"), width  # words only where they fit
         assert header.property("narrow")  # at 800 the header is narrow
+        assert ui.item(window, "headerAgent").property("text") == window.objects.agent.label  # and its agent
         await ui.screenshots(window, "62-narrow-header")
 
     ui.run(scenario())
