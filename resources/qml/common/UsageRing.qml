@@ -11,26 +11,33 @@ Item {
     implicitWidth: Theme.iconSize
     implicitHeight: Theme.iconSize
     HoverHandler { id: hover }
-    Canvas {
-        id: canvas
+    Loader {  // a canvas only once there is a share to draw (none at startup)
         anchors.fill: parent
-        readonly property var look: [ring.value, ring.fillColour, Theme.border]
-        onLookChanged: requestPaint()
-        onPaint: {
-            const ctx = getContext("2d")
-            const stroke = Math.max(2, width / 7)
-            const r = (Math.min(width, height) - stroke) / 2
-            ctx.reset()
-            ctx.lineWidth = stroke
-            ctx.strokeStyle = Theme.border
-            ctx.beginPath(); ctx.arc(width / 2, height / 2, r, 0, 2 * Math.PI); ctx.stroke()
-            const share = Math.max(0, Math.min(1, ring.value))
-            if (share > 0) {
-                ctx.strokeStyle = ring.fillColour
-                ctx.lineCap = "round"
-                ctx.beginPath()
-                ctx.arc(width / 2, height / 2, r, -Math.PI / 2, -Math.PI / 2 + share * 2 * Math.PI)
-                ctx.stroke()
+        active: ring.visible
+        sourceComponent: canvasComponent
+    }
+    Component {
+        id: canvasComponent
+        Canvas {
+            id: canvas
+            readonly property var look: [ring.value, ring.fillColour, Theme.border]
+            onLookChanged: requestPaint()
+            onPaint: {
+                const ctx = getContext("2d")
+                const stroke = Math.max(2, width / 7)
+                const r = (Math.min(width, height) - stroke) / 2
+                ctx.reset()
+                ctx.lineWidth = stroke
+                ctx.strokeStyle = Theme.border
+                ctx.beginPath(); ctx.arc(width / 2, height / 2, r, 0, 2 * Math.PI); ctx.stroke()
+                const share = Math.max(0, Math.min(1, ring.value))
+                if (share > 0) {
+                    ctx.strokeStyle = ring.fillColour
+                    ctx.lineCap = "round"
+                    ctx.beginPath()
+                    ctx.arc(width / 2, height / 2, r, -Math.PI / 2, -Math.PI / 2 + share * 2 * Math.PI)
+                    ctx.stroke()
+                }
             }
         }
     }

@@ -8,7 +8,6 @@ import "../common"
 ColumnLayout {
     id: root
     objectName: "recentChats"
-    property int shown: 3
     spacing: Theme.spaceHair
     readonly property bool hasChats: recent.count > 0
     Text {
@@ -22,13 +21,12 @@ ColumnLayout {
     }
     Repeater {
         id: recent
-        model: sessions.sessionModel
+        model: sessions.recent  // the first rows of the sidebar, the chat shown left out
         ItemDelegate {
             id: entry
             required property var modelData
             required property int index
             objectName: "recentChat_" + index
-            visible: index < root.shown && !modelData.current
             Layout.fillWidth: true
             Accessible.name: "Open the chat " + modelData.title + (modelData.needsYou ? ", needs you" : "")
             background: Rectangle { radius: Theme.radiusSmall; color: entry.hovered ? Theme.hover : "transparent"

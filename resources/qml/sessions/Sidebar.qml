@@ -115,16 +115,31 @@ Rectangle {
                 bottomPadding: Theme.spaceTight
                 leftPadding: Theme.spaceField
             }
-            Text {  // a search that matches nothing says so
-                objectName: "noChatMatches"
-                visible: sessionView.count === 0 && sessions.query !== ""
+            ColumnLayout {  // no row to show: a search that matches nothing, or no chat yet, drawn and said
+                objectName: "sessionListEmpty"
+                visible: sessionView.count === 0
                 width: parent.width
-                textFormat: Text.PlainText
-                text: "No chat is called anything like \u201c" + sessions.query + "\u201d"
-                color: Theme.muted
-                font.pixelSize: Theme.fontSmall
-                wrapMode: Text.Wrap
-                padding: Theme.spaceField
+                y: Theme.spaceHuge
+                spacing: Theme.gap
+                Icon {
+                    icon: sessions.query !== "" ? "search" : "message-square"
+                    size: Theme.avatarSmall
+                    color: Theme.muted
+                    Layout.alignment: Qt.AlignHCenter
+                    Accessible.ignored: true
+                }
+                Text {
+                    objectName: sessions.query !== "" ? "noChatMatches" : "noChatsYet"
+                    Layout.fillWidth: true
+                    textFormat: Text.PlainText
+                    text: sessions.query !== "" ? "No chat is called anything like \u201c" + sessions.query + "\u201d"
+                                                : "Your chats will appear here. Start one with New chat (Ctrl+N)."
+                    color: Theme.muted
+                    font.pixelSize: Theme.fontSmall
+                    horizontalAlignment: Text.AlignHCenter
+                    wrapMode: Text.Wrap
+                    leftPadding: Theme.spaceField; rightPadding: Theme.spaceField
+                }
             }
             delegate: ItemDelegate {
                 id: entry
@@ -170,18 +185,22 @@ Rectangle {
                         color: Theme.muted
                     }
                     NeedsYouPill { objectName: "needsYouMark"; visible: entry.modelData.needsYou && !entry.actionsShown }
-                    Row {  // under the pointer or the keyboard: the row's own actions (also in its menu)
-                        objectName: "sessionActions"
-                        visible: entry.actionsShown
-                        spacing: 0
-                        RowAction { objectName: "sessionPin"; iconName: entry.modelData.pinned ? "pin-off" : "pin"
-                                    tip: entry.modelData.pinned ? "Unpin" : "Pin to the top"
-                                    onClicked: sessions.setPinned(entry.modelData.key, !entry.modelData.pinned) }
-                        RowAction { objectName: "sessionRename"; iconName: "pencil"; tip: "Rename (F2)"
-                                    onClicked: root.rename(entry.modelData.key, entry.modelData.title) }
-                        RowAction { objectName: "sessionDelete"; iconName: "trash"; tip: "Delete… (Delete)"
-                                    visible: sessions.canDelete
-                                    onClicked: root.askDelete(entry.modelData.key, entry.modelData.title) }
+                    Loader {  // under the pointer or the keyboard: the row's own actions (also in its menu);
+                        // made only then, not for every row at startup
+                        active: entry.actionsShown
+                        visible: active
+                        sourceComponent: Row {
+                            objectName: "sessionActions"
+                            spacing: 0
+                            RowAction { objectName: "sessionPin"; iconName: entry.modelData.pinned ? "pin-off" : "pin"
+                                        tip: entry.modelData.pinned ? "Unpin" : "Pin to the top"
+                                        onClicked: sessions.setPinned(entry.modelData.key, !entry.modelData.pinned) }
+                            RowAction { objectName: "sessionRename"; iconName: "pencil"; tip: "Rename (F2)"
+                                        onClicked: root.rename(entry.modelData.key, entry.modelData.title) }
+                            RowAction { objectName: "sessionDelete"; iconName: "trash"; tip: "Delete\u2026 (Delete)"
+                                        visible: sessions.canDelete
+                                        onClicked: root.askDelete(entry.modelData.key, entry.modelData.title) }
+                        }
                     }
                 }
                 onClicked: session.openSession(modelData.key)

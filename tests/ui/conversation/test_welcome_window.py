@@ -32,6 +32,8 @@ def test_an_empty_chat_says_whose_it_is_and_offers_the_agents_commands_as_first_
         card = ui.item(window, "composerCard")
         greeting_bottom = greeting.mapToScene(QPointF(0, greeting.height())).y()
         assert 0 < card.mapToScene(QPointF(0, 0)).y() - greeting_bottom < 80  # the greeting rests on it
+        no_chats = await ui.shown(window, "noChatsYet")  # the sidebar's first-run state, drawn and said
+        assert no_chats.property("text").startswith("Your chats will appear here")
         await ui.screenshots(window, "61-welcome")
         await mouse_click(ui, window, "welcomeStep_echo")
         composer = ui.item(window, "composerInput")
@@ -42,5 +44,6 @@ def test_an_empty_chat_says_whose_it_is_and_offers_the_agents_commands_as_first_
         await ui.until(lambda: "user" in ui.kinds(window))
         await ui.until(lambda: not welcome.isVisible())  # the conversation takes its place
         await ui.until(lambda: _composer_middle(ui, window) > 0.85)  # and the composer goes to the foot
+        await ui.until(lambda: not ui.item(window, "sessionListEmpty").isVisible())  # the chat is a row now
 
     ui.run(scenario())

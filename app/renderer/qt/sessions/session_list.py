@@ -34,6 +34,7 @@ from app.renderer.present.session_titles import session_title
 from app.renderer.qt.agents.picker import AgentPicker
 from app.renderer.qt.common.keyed_list_model import KeyedListModel
 from app.renderer.qt.common.operations import Operations
+from app.renderer.qt.common.properties import variant_property
 from app.renderer.qt.conversation.chat_part import ChatPart
 from app.renderer.qt.conversation.current_session import CurrentSession
 from app.renderer.timeline.heartbeat import is_heartbeat_only
@@ -41,6 +42,7 @@ from app.renderer.timeline.turn_view import item_text
 
 PREVIEW_CHARS = 200
 NEEDS_YOU = "Needs you"  # the group of chats waiting for the user, above the others
+RECENT = 3  # chats an empty chat offers
 SEARCH_PAGES = 50  # older pages one search loads at most
 PINNED = "Pinned"  # the chats the user pinned, under those that need them, above the days
 _LIVE_KINDS = frozenset({"prompt_sent", "prompt_settled", "agent_state"})
@@ -77,13 +79,18 @@ class SessionList(ChatPart):
         self._unsent: set[str] = set()  # chats made here with no message yet: not listed
         self._asking: dict[str, set[str]] = {}  # session key -> its pending permission request ids
         self._proposing: dict[str, set[str]] = {}  # session key -> its proposals awaiting the user
-        self.changed.connect(lambda: self.model.apply(self.entries()))
+        self._shown_entries: list[dict[str, Any]] = []  # as the model has them (the recent ones read them)
+        self.changed.connect(self._apply)
         session.shown.connect(self._on_shown)
         session.sessionChanged.connect(self.changed)  # no row is current while a replayed trace is shown
         session.started.connect(lambda: self.refresh())
         session.metadataChanged.connect(self._on_metadata)
         session.settledElsewhere.connect(self._on_settled_elsewhere)
         host.subscribe(self._on_envelope)
+
+    def _apply(self) -> None:
+        self._shown_entries = self.entries()
+        self.model.apply(self._shown_entries)
 
     # --- what is listed -------------------------------------------------------------------------------
     def _on_metadata(self, fields: list[str]) -> None:
@@ -347,6 +354,12 @@ class SessionList(ChatPart):
         return info is not None and info.supports("sessionCapabilities", what)
 
     sessionModel = Property(QObject, lambda self: self.model, constant=True)
+    # an empty chat offers the first few rows under its composer (RecentChats.qml), not the chat shown
+    recent = variant_property(
+        "QVariantList",
+        lambda self: [e for e in self._shown_entries if not e["current"]][:RECENT],
+        notify=changed,
+    )
     agentFilter = Property(str, lambda self: self._agent_filter, notify=changed)
     query = Property(str, lambda self: self._query, notify=changed)
     # a search is on and older pages are still coming in ("Searching older chats…")
