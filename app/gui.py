@@ -85,6 +85,7 @@ class Window:
             color_scheme=color_scheme(str(saved.get("colorScheme") or "system")),
             font_scale=float(saved.get("fontScale") or 1.0),
             parent=self.engine,
+            accent=str(saved.get("accent") or ""),
         )
         self.warnings: list[str] = []
         self.engine.warnings.connect(lambda errors: self.warnings.extend(e.toString() for e in errors))

@@ -268,7 +268,8 @@ class SettingsHost(Protocol):
     """What the user changes in Settings, kept in their config file (app/main/stores/settings_file.py)."""
 
     def appearance(self) -> dict[str, Any]:
-        """{"colorScheme": "system"|"light"|"dark", "fontScale": float, "reducedMotion": bool}."""
+        """{"colorScheme": "system"|"light"|"dark", "fontScale": float, "reducedMotion": bool,
+        "accent": one of appearance.ACCENTS}."""
         ...
 
     def location(self) -> str:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from app.contract.appearance import ACCENTS
 from app.contract.local_stores import LocalProblem
 from app.main.core.json_files import Unusable, json_kind, parse_object
 from app.main.core.paths import shown
@@ -27,7 +28,12 @@ PORT_KEY = "terminalToolsPort"  # the terminal tools' loopback port (null: ClawQ
 MIN_PORT, MAX_PORT = 1024, 65535
 COLOR_SCHEMES = ("system", "light", "dark")
 MIN_FONT_SCALE, MAX_FONT_SCALE = 0.75, 2.0  # what a text-size setting may be (the window offers 85-150%)
-FIELDS = {"colorScheme": "color_scheme", "fontScale": "font_scale", "reducedMotion": "reduced_motion"}
+FIELDS = {
+    "colorScheme": "color_scheme",
+    "fontScale": "font_scale",
+    "reducedMotion": "reduced_motion",
+    "accent": "accent",
+}
 
 
 @dataclass(frozen=True)
@@ -35,6 +41,7 @@ class Appearance:
     color_scheme: str = "system"  # "system" follows the desktop
     font_scale: float = 1.0  # every text of the window, relative to the desktop's font
     reduced_motion: bool = False
+    accent: str = ACCENTS[0]  # the colour of primary buttons, focus and selection
 
     def as_dict(self) -> dict[str, Any]:
         return {key: getattr(self, name) for key, name in FIELDS.items()}
@@ -98,6 +105,8 @@ def problem_with(key: str, value: object) -> str:
         return f"it must be a number from {MIN_FONT_SCALE} to {MAX_FONT_SCALE} (1 is the desktop's size)"
     if key == "reducedMotion":
         return "" if isinstance(value, bool) else "it must be true or false"
+    if key == "accent":
+        return "" if value in ACCENTS else "it must be one of " + ", ".join(f'"{a}"' for a in ACCENTS)
     return "ClawQt has no such setting"
 
 

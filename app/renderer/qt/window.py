@@ -82,12 +82,13 @@ class ChatObjects(QObject):
         color_scheme: str = "system",
         font_scale: float = 1.0,
         parent: QObject | None = None,
+        accent: str = "",
     ) -> None:
         super().__init__(parent)
         sessions_host = host.sessions
         self.host = host
         notify = bool(host.settings.notifications().get("desktop", True))
-        self.app = AppSettings(reduced_motion, color_scheme, self, font_scale, notify)
+        self.app = AppSettings(reduced_motion, color_scheme, self, font_scale, notify, accent)
         self.icons = Icons(self)
         self.painted_types = PaintedTypes(self)
         self.whole_text = WholeText(self)

@@ -23,10 +23,41 @@ QtObject {
     readonly property color text2: dark ? "#b4b4bc" : "#52525b"  // secondary labels, tool verbs
     readonly property color muted: dark ? "#a8a8b2" : "#5c5c66"  // metadata, placeholders, captions
     readonly property color disabled: dark ? "#8a8a93" : "#8c8c95"  // disabled text and icons
-    readonly property color accent: dark ? "#2f6fe4" : "#2563eb"  // primary buttons, focus, selection
-    readonly property color accentHover: dark ? "#2563d9" : "#1d4ed8"
-    readonly property color accentText: dark ? "#7eb0ff" : "#1d4ed8"  // links and accent text on the canvas
-    readonly property color accentSubtle: dark ? "#1a2540" : "#eef3ff"  // a recommended choice, a drop target
+    // the accent the user picked (Settings; app/contract/appearance.py names them): primary buttons,
+    // focus, selection (`accent`, white text on it), under the pointer (`accentHover`), links and accent
+    // words on the canvas (`accentText`), a recommended choice or a drop target (`accentSubtle`)
+    readonly property string accentName: app.accent
+    readonly property color accent: ({ violet: accentViolet, green: accentGreen, orange: accentOrange,
+                                       pink: accentPink })[accentName] || accentBlue
+    readonly property color accentHover: ({ violet: accentHoverViolet, green: accentHoverGreen,
+                                            orange: accentHoverOrange, pink: accentHoverPink })[accentName]
+                                         || accentHoverBlue
+    readonly property color accentText: ({ violet: accentTextViolet, green: accentTextGreen,
+                                           orange: accentTextOrange, pink: accentTextPink })[accentName]
+                                        || accentTextBlue
+    readonly property color accentSubtle: ({ violet: accentSubtleViolet, green: accentSubtleGreen,
+                                             orange: accentSubtleOrange, pink: accentSubtlePink })[accentName]
+                                          || accentSubtleBlue
+    readonly property color accentBlue: dark ? "#2f6fe4" : "#2563eb"
+    readonly property color accentHoverBlue: dark ? "#2563d9" : "#1d4ed8"
+    readonly property color accentTextBlue: dark ? "#7eb0ff" : "#1d4ed8"
+    readonly property color accentSubtleBlue: dark ? "#1a2540" : "#eef3ff"
+    readonly property color accentViolet: dark ? "#8250df" : "#7c3aed"
+    readonly property color accentHoverViolet: dark ? "#7c3aed" : "#6d28d9"
+    readonly property color accentTextViolet: dark ? "#c4b5fd" : "#6d28d9"
+    readonly property color accentSubtleViolet: dark ? "#251c3f" : "#f3efff"
+    readonly property color accentGreen: dark ? "#16813f" : "#15803d"
+    readonly property color accentHoverGreen: dark ? "#15803d" : "#166534"
+    readonly property color accentTextGreen: dark ? "#6ee7a0" : "#166534"
+    readonly property color accentSubtleGreen: dark ? "#13291c" : "#ecfdf3"
+    readonly property color accentOrange: dark ? "#c4470f" : "#c2410c"
+    readonly property color accentHoverOrange: dark ? "#c2410c" : "#9a3412"
+    readonly property color accentTextOrange: dark ? "#fdba74" : "#9a3412"
+    readonly property color accentSubtleOrange: dark ? "#2e1c12" : "#fff4ed"
+    readonly property color accentPink: dark ? "#cc3377" : "#be185d"
+    readonly property color accentHoverPink: dark ? "#be185d" : "#9d174d"
+    readonly property color accentTextPink: dark ? "#f9a8d4" : "#9d174d"
+    readonly property color accentSubtlePink: dark ? "#2c1522" : "#fdf0f6"
     readonly property color textOnAccent: "#ffffff"  // text on an accent, avatar or status colour
     readonly property color success: dark ? "#4ade80" : "#15803d"
     readonly property color successSubtle: dark ? "#15291d" : "#eef8f1"  // something on, shared, live

@@ -126,6 +126,17 @@ Dialog {
                         value: settings.colorScheme
                         onChosen: (value) => settings.setColorScheme(value)
                         Accessible.name: "Theme: " + (current >= 0 ? choices[current].label : "")
+                        KeyNavigation.tab: accentPicker
+                    }
+
+                    Label { textFormat: Text.PlainText; text: "Accent"; color: Theme.text }
+                    AccentPicker {
+                        id: accentPicker
+                        objectName: "settingsAccent"
+                        choices: settings.accents
+                        value: settings.accent
+                        onChosen: (value) => settings.setAccent(value)
+                        Accessible.name: "Accent: " + (current >= 0 ? choices[current].label : "")
                         KeyNavigation.tab: scaleBox
                     }
 

@@ -68,6 +68,10 @@ def test_the_keyboard_alone_changes_theme_text_size_and_motion_and_they_are_save
         await ui.key(window, Qt.Key.Key_Down)  # -> Dark
         await ui.until(lambda: app.colorScheme == "dark")
         await ui.key(window, Qt.Key.Key_Tab)
+        await ui.until(lambda: focused(window) == "settingsAccent")
+        await ui.key(window, Qt.Key.Key_Right)  # Blue -> Violet
+        await ui.until(lambda: app.accent == "violet")
+        await ui.key(window, Qt.Key.Key_Tab)
         await ui.until(lambda: focused(window) == "settingsFontScale")
         await ui.key(window, Qt.Key.Key_Down)  # 100% -> 115%
         await ui.until(lambda: abs(app.fontScale - 1.15) < 1e-6)
@@ -94,7 +98,12 @@ def test_the_keyboard_alone_changes_theme_text_size_and_motion_and_they_are_save
         assert saved() == {
             "agent": {"command": " ".join(scripted_agent_argv())},
             "keep": [1, 2],
-            "appearance": {"colorScheme": "dark", "fontScale": 1.15, "reducedMotion": True},
+            "appearance": {
+                "colorScheme": "dark",
+                "accent": "violet",
+                "fontScale": 1.15,
+                "reducedMotion": True,
+            },
             "notifications": {"desktop": False},
         }
         assert ui.item(window, "settingsProblem").property("text") == ""
@@ -102,7 +111,7 @@ def test_the_keyboard_alone_changes_theme_text_size_and_motion_and_they_are_save
         # the next start reads them
         again, _recorder = build_host(_args(ui))
         second = await ui.open_host(again)
-        assert second.objects.app.colorScheme == "dark"
+        assert second.objects.app.colorScheme == "dark" and second.objects.app.accent == "violet"
         assert abs(second.objects.app.fontScale - 1.15) < 1e-6 and second.objects.app.reducedMotion
         assert not second.objects.app.notify
 
@@ -341,5 +350,29 @@ def test_the_theme_is_three_choices_in_view_and_a_click_on_one_takes_it(ui, isol
         await mouse_click(ui, window, "segment_light")
         await ui.until(lambda: app.colorScheme == "light")
         assert segments[1].property("chosen") and not segments[2].property("chosen")
+
+    ui.run(scenario())
+
+
+def test_an_accent_clicked_in_settings_recolours_the_window_at_once_and_is_saved(ui, isolated_dirs):
+    config = isolated_dirs / "config.json"
+
+    async def scenario():
+        window = await ui.open(scripted_agent_argv())
+        app = window.objects.app
+        await open_settings(ui, window)
+        theme = lambda: window.root.property("theme").property("accent").name()  # noqa: E731
+        blue = theme()
+        assert app.accent == "blue" and ui.item(window, "accent_blue").property("chosen")
+        await mouse_click(ui, window, "accent_green")
+        await ui.until(lambda: app.accent == "green")
+        await ui.until(lambda: theme() != blue)
+        assert ui.item(window, "accent_green").property("chosen")
+        assert not ui.item(window, "accent_blue").property("chosen")
+        await ui.until(lambda: config.exists() and json.loads(config.read_text()).get("appearance"))
+        assert json.loads(config.read_text())["appearance"]["accent"] == "green"
+        assert focused(window) == "settingsAccent"  # the ring follows the click
+        await ui.frames(window, 20)  # the switches' colour glides to the new accent
+        await ui.screenshots(window, "52-settings-accent")
 
     ui.run(scenario())

@@ -9,6 +9,7 @@ import re
 
 import pytest
 
+from app.contract.appearance import ACCENTS
 from tests.paths import REPO
 
 THEME = REPO / "resources" / "qml" / "common" / "Theme.qml"
@@ -109,9 +110,19 @@ def contrast(fg: tuple[float, float, float], bg: tuple[float, float, float]) -> 
     return (light + 0.05) / (dark + 0.05)
 
 
+ACCENT_ROLES = ("accent", "accentHover", "accentText", "accentSubtle")
+
+
+def with_accent(colours: dict[str, str], accent: str) -> dict[str, str]:
+    """The theme as it is with `accent` picked: each accent role takes that accent's value."""
+    suffix = accent.capitalize()
+    return {**colours, **{role: colours[f"{role}{suffix}"] for role in ACCENT_ROLES}}
+
+
+@pytest.mark.parametrize("accent", ACCENTS)
 @pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
-def test_every_text_colour_is_readable_on_every_surface_it_meets(dark):
-    colours = theme_colours(THEME.read_text(), dark)
+def test_every_text_colour_is_readable_on_every_surface_it_meets(dark, accent):
+    colours = with_accent(theme_colours(THEME.read_text(), dark), accent)
     assert {"canvas", "text", "muted", "accent", "warningSubtle"} <= colours.keys()  # the parser read them
     low = {}
     for fg, bg, minimum in PAIRS:

@@ -23,19 +23,32 @@ from app.main.stores.settings_file import (
 def test_the_appearance_is_read_and_each_wrong_value_is_named_with_its_default_used(tmp_path):
     config = tmp_path / "config.json"
     config.write_text(
-        json.dumps({"appearance": {"colorScheme": "dark", "fontScale": 1.3, "reducedMotion": True}})
+        json.dumps(
+            {"appearance": {"colorScheme": "dark", "fontScale": 1.3, "reducedMotion": True, "accent": "pink"}}
+        )
     )
-    assert read_config(config).appearance == Appearance("dark", 1.3, True)
+    assert read_config(config).appearance == Appearance("dark", 1.3, True, "pink")
     config.write_text(
-        json.dumps({"appearance": {"colorScheme": "purple", "fontScale": 9, "reducedMotion": "yes", "x": 1}})
+        json.dumps(
+            {
+                "appearance": {
+                    "colorScheme": "purple",
+                    "fontScale": 9,
+                    "reducedMotion": "yes",
+                    "accent": "#ff0000",
+                    "x": 1,
+                }
+            }
+        )
     )
     read = read_config(config)
     assert read.appearance == Appearance()
     texts = [p.text for p in read.problems]
-    assert len(texts) == 3
+    assert len(texts) == 4
     assert texts[0].startswith('"appearance.colorScheme" in your config file') and '"system"' in texts[0]
     assert '"appearance.fontScale"' in texts[1] and "from 0.75 to 2.0" in texts[1]
     assert '"appearance.reducedMotion"' in texts[2] and "true or false" in texts[2]
+    assert '"appearance.accent"' in texts[3] and '"blue", "violet"' in texts[3]
 
 
 def test_an_appearance_that_is_not_an_object_is_named(tmp_path):
@@ -95,6 +108,7 @@ async def test_a_file_clawqt_cannot_read_is_never_overwritten_and_the_user_is_to
         ({"fontScale": 0.1}, '"fontScale" was not changed'),
         ({"fontScale": True}, '"fontScale" was not changed'),
         ({"reducedMotion": 1}, '"reducedMotion" was not changed'),
+        ({"accent": "teal"}, '"accent" was not changed'),
         ({"volume": 3}, "ClawQt has no such setting"),
     ],
 )

@@ -1,4 +1,4 @@
-"""`app`: the window-wide presentation settings in effect (colour scheme, text size, reduced motion),
+"""`app`: the window-wide presentation settings in effect (colour scheme, accent, text size, reduced motion),
 read by Theme.qml and every view that animates."""
 
 from __future__ import annotations
@@ -6,6 +6,7 @@ from __future__ import annotations
 from PySide6.QtCore import Property, QObject, Signal, Slot
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
 
+from app.contract.appearance import ACCENTS
 from app.renderer.markdown.render import PROSE_STYLE
 from app.renderer.qt.common.fonts import Faces, load_faces
 from app.renderer.qt.common.properties import value_property
@@ -47,8 +48,10 @@ class AppSettings(QObject):
         parent: QObject | None = None,
         font_scale: float = 1.0,
         notify: bool = True,
+        accent: str = ACCENTS[0],
     ) -> None:
         super().__init__(parent)
+        self._accent = accent if accent in ACCENTS else ACCENTS[0]
         self._faces: Faces = load_faces()  # before the font is sized: it sets the family
         self._reduced_motion = reduced_motion
         self._notify = notify
@@ -62,6 +65,12 @@ class AppSettings(QObject):
     def setColorScheme(self, scheme: str) -> None:
         if scheme in COLOR_SCHEMES and scheme != self._color_scheme:
             self._color_scheme = scheme
+            self.changed.emit()
+
+    @Slot(str)
+    def setAccent(self, accent: str) -> None:
+        if accent in ACCENTS and accent != self._accent:
+            self._accent = accent
             self.changed.emit()
 
     @Slot(bool)
@@ -108,6 +117,7 @@ class AppSettings(QObject):
     reducedMotion = Property(bool, lambda self: self._reduced_motion, notify=changed)
     dark = value_property(bool, lambda self: self._dark, notify=darkChanged)
     colorScheme = Property(str, lambda self: self._color_scheme, notify=changed)
+    accent = Property(str, lambda self: self._accent, notify=changed)  # Theme draws it (Theme.accentName)
     fontScale = value_property(float, lambda self: self._font_scale, notify=changed)
     notify = value_property(bool, lambda self: self._notify, notify=changed)  # call the user while away
     uiFontSize = value_property(int, lambda self: ui_font_size(self._font_scale), notify=changed)

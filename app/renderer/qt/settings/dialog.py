@@ -9,6 +9,7 @@ from typing import Any
 
 from PySide6.QtCore import Property, QObject, Signal, Slot
 
+from app.contract.appearance import ACCENTS
 from app.contract.host_api import SettingsHost
 from app.renderer.qt.common.desktop_dialog import folder_dialog, local_path, open_dialog
 from app.renderer.qt.common.operations import Operations
@@ -59,6 +60,12 @@ class SettingsView(QObject):
         if scheme != self._app.colorScheme and scheme in dict(COLOR_SCHEME_CHOICES):
             self._app.setColorScheme(scheme)
             self._save(self._host.save_appearance, {"colorScheme": scheme})
+
+    @Slot(str)
+    def setAccent(self, accent: str) -> None:
+        if accent != self._app.accent and accent in ACCENTS:
+            self._app.setAccent(accent)
+            self._save(self._host.save_appearance, {"accent": accent})
 
     @Slot(float)
     def setFontScale(self, scale: float) -> None:
@@ -118,6 +125,10 @@ class SettingsView(QObject):
         self._save(lambda changes: self._host.save_folders(changes["folders"]), {"folders": folders})
 
     colorScheme = Property(str, lambda self: self._app.colorScheme, notify=changed)
+    accent = Property(str, lambda self: self._app.accent, notify=changed)
+    accents = variant_property(
+        "QVariantList", lambda self: [{"value": a, "label": a.capitalize()} for a in ACCENTS], constant=True
+    )
     folders = variant_property("QVariantList", lambda self: self._host.folders(), notify=changed)
     terminalToolsPort = Property(
         str, lambda self: str(self._host.terminal_tools_port() or ""), notify=changed
