@@ -41,6 +41,7 @@ BENCHMARKS = (
     "loop_stalls",
     "trace_open",
     "ui_frames",
+    "turn_snapshots",
 )
 SAVED = Path(__file__).resolve().parent / "results.json"  # tracked: written only with --save
 SCRATCH = Path(__file__).resolve().parents[1] / ".cache" / "bench" / "results.json"  # git-ignored

@@ -284,13 +284,39 @@ class PromptResult:
 
 @dataclass(frozen=True)
 class FileChangeView:
-    """One file the agent changed in a turn, ready to show: a sanitized name and the diff against what
-    the agent last read of it (or the old file)."""
+    """One file changed in a turn, ready to show: a sanitized name and the diff against what the agent
+    last read of it (or the old file). `deleted`: the turn removed it; `note`: why there is no diff
+    (a binary file, one too large to keep) or what else to know."""
 
     path: str
     name: str
     created: bool
     diff: str
+    deleted: bool = False
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class HunkView:
+    """One run of changed lines in a file: where (0-based first lines), what went and what came."""
+
+    id: str
+    old_start: int
+    new_start: int
+    removed: tuple[str, ...]
+    added: tuple[str, ...]
+    kept: bool = False
+
+
+@dataclass(frozen=True)
+class ReviewFileView:
+    """One changed file of a turn as the review shows it: its hunks, or why it is undone whole."""
+
+    path: str
+    name: str
+    status: str  # "created" | "modified" | "deleted"
+    hunks: tuple[HunkView, ...] = ()
+    whole: str = ""
 
 
 @dataclass(frozen=True)

@@ -228,6 +228,15 @@ ApplicationWindow {
                 Connections { target: inspectorPanel.item; function onHideRequested() { inspector.setOpen(false) } }
             }
         }
+        Loader {  // a turn's review (a footer's Review), built the first time it opens
+            id: reviewPanel
+            objectName: "reviewPaneLoader"
+            active: review.isOpen
+            visible: active
+            SplitView.preferredWidth: Math.min(640, window.width / 2)
+            SplitView.minimumWidth: 360
+            source: active ? "review/ReviewPane.qml" : ""
+        }
         PreviewPanel { SplitView.preferredWidth: 400; SplitView.minimumWidth: 240 }
     }
 
@@ -290,6 +299,13 @@ ApplicationWindow {
         }
     }
 
+    Loader {  // Restore to here's dialog, made the first time a message's checkpoint is asked for
+        id: restoreLoader
+        objectName: "restoreDialogLoader"
+        active: false
+        source: active ? "review/RestoreDialog.qml" : ""
+        Connections { target: checkpoints; function onChanged() { restoreLoader.active = true } }
+    }
     Loader {  // made on first use: nothing of Settings costs the window's start
         id: settingsLoader
         active: false

@@ -4,6 +4,7 @@ Registered in scripted_agent.py's PROMPTS."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 from typing import Any
 
@@ -158,7 +159,22 @@ async def prompt_edit(agent: Any, sid: str, params: dict[str, Any], text: str) -
     return "end_turn"
 
 
+async def prompt_shell(agent: Any, sid: str, params: dict[str, Any], text: str) -> str:
+    """`shell <command>`: runs the command with sh in the session's folder, as an agent's own tool
+    does (no fs/* request: ClawQt learns what it changed only from the turn's snapshots)."""
+    command = text.split(" ", 1)[1] if " " in text else "true"
+    tool_id = f"shell-{os.urandom(4).hex()}"  # each call its own card
+    tool = {"toolCallId": tool_id, "title": command, "kind": "execute", "status": "in_progress"}
+    agent.update(sid, {"sessionUpdate": "tool_call", **tool})
+    process = await asyncio.create_subprocess_shell(command, cwd=agent.session_path(sid, "."))
+    code = await process.wait()
+    agent.tool_update(sid, tool_id, status="completed" if code == 0 else "failed")
+    agent.chunk(sid, f"ran it: exit {code}")
+    return "end_turn"
+
+
 PROMPTS = {
+    "shell": prompt_shell,
     "attach-mix": prompt_attach_mix,
     "images-inline": prompt_images_inline,
     "outside-files": prompt_outside_files,

@@ -268,7 +268,8 @@ class AgentConnection:
             raise AgentUnavailable("The agent is not running", code="agent-not-running")
         deadline = None if method == "session/prompt" else self.deadlines.get(method, DEFAULT_DEADLINE_S)
         try:
-            result = await asyncio.wait_for(rpc.send_request(method, params), deadline)
+            async with asyncio.timeout(deadline):  # the request runs here, never as a task not yet started
+                result = await rpc.send_request(method, params)
         except TimeoutError as exc:
             raise AgentTimedOut(
                 f"The agent did not answer {method} within {deadline:g} s.",

@@ -38,6 +38,11 @@ def config_file() -> Path:
     return Path(_DIRS.user_config_dir) / "config.json"
 
 
+def own_folders() -> tuple[Path, ...]:
+    """Every folder ClawQt writes in by itself: never part of what an agent changed."""
+    return (data_dir(), log_dir(), config_file().parent)
+
+
 def shown(path: Path) -> str:
     """A path as messages show it: under the home folder as `~/…`."""
     try:

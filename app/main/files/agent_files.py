@@ -149,7 +149,7 @@ def _read_place(place: Place) -> bytes:
     return _read_opened(fd, info, place.path)
 
 
-def _current_at(parent: Dir, name: str, shown: str) -> tuple[bytes | None, int]:
+def current_at(parent: Dir, name: str, shown: str) -> tuple[bytes | None, int]:
     """The bytes of `name` in the verified `parent` and its permission bits; (None, the default mode)
     when there is no such file yet. A symlink there raises Changed (the canonical path had none)."""
     try:
@@ -244,7 +244,7 @@ class AgentFiles:
         try:
             with open_dir(place.root, place.parts[:-1]) as parent:
                 name = place.parts[-1]
-                before, mode = _current_at(parent, name, path)
+                before, mode = current_at(parent, name, path)
                 replace_atomically(parent, name, data, mode)
         except (FileNotFoundError, NotADirectoryError) as exc:
             raise AgentFileError("resource_not_found", f"cannot write {path!r}: {exc.strerror}") from None
@@ -306,7 +306,7 @@ class AgentFiles:
         """In the folder the agent wrote to, walked the same verified way: check, then restore."""
         with open_dir(place.root, place.parts[:-1]) as parent:
             name = place.parts[-1]
-            current, mode = _current_at(parent, name, change.path)
+            current, mode = current_at(parent, name, change.path)
             if current != change.after.encode("utf-8"):
                 raise _changed_since(change.path)
             if change.before is None:
@@ -320,6 +320,12 @@ class AgentFiles:
         """Unified diff of what the agent based its edit on (its last read, else the old file) vs now."""
         base = change.read_base if change.read_base is not None else change.before
         return unified_diff(base, change.after, change.path)
+
+    def forget_change(self, session_key: str, turn_id: str, path: str) -> None:
+        """Stop listing a write of the turn (the user acted on the file another way)."""
+        turn = self._changes.get(session_key, {}).get(turn_id, {})
+        turn.pop(path, None)
+        turn.pop(os.path.realpath(path), None)
 
     def forget_session(self, session_key: str) -> None:
         """Drop everything recorded for a session (it was closed)."""

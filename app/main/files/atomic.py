@@ -21,13 +21,13 @@ def atomic_write_text(path: str, text: str, mode: int) -> None:
     atomic_write_bytes(path, text.encode("utf-8"), mode)
 
 
-def atomic_write_bytes(path: str, data: bytes, mode: int) -> None:
+def atomic_write_bytes(path: str, data: bytes, mode: int, durable: bool = True) -> None:
     """`replace_atomically` by path, for a folder the caller trusts (no confinement): readers see the old
     file or the new one, never half of one; on any failure no temp file is left and `path` is untouched."""
     directory = os.path.dirname(path) or os.curdir
     fd = os.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0)) if DIR_FD else None
     with Dir(fd, directory) as parent:
-        replace_atomically(parent, os.path.basename(path), data, mode)
+        replace_atomically(parent, os.path.basename(path), data, mode, durable)
 
 
 def default_file_mode() -> int:

@@ -232,15 +232,18 @@ def open_regular_beneath(place: Place) -> tuple[int, os.stat_result]:
         return open_regular_at(parent, place.parts[-1])
 
 
-def replace_atomically(parent: Dir, name: str, data: bytes, mode: int) -> None:
+def replace_atomically(parent: Dir, name: str, data: bytes, mode: int, durable: bool = True) -> None:
     """Replace (or create) `name` in `parent` with `data` and permission bits `mode`: a temp file made in
     `parent` itself (never by path), written, fsynced, renamed over `name` within `parent`. Readers see
-    the old file or the new one, never half; on any failure the temp file is gone and `name` untouched."""
+    the old file or the new one, never half; on any failure the temp file is gone and `name` untouched.
+    `durable=False` skips the two fsyncs, for a file that is checked when read (a content-addressed copy
+    whose name is its hash) and so may be lost in a power cut but never trusted half-written."""
     temp, fd = _create_temp(parent)
     try:
         try:
             _write_all(fd, data)
-            os.fsync(fd)
+            if durable:
+                os.fsync(fd)
             _set_mode(fd, parent, temp, mode)
         finally:
             os.close(fd)
@@ -249,7 +252,8 @@ def replace_atomically(parent: Dir, name: str, data: bytes, mode: int) -> None:
         with contextlib.suppress(OSError):
             parent.unlink(temp)
         raise
-    parent.sync()
+    if durable:
+        parent.sync()
 
 
 def _create_temp(parent: Dir) -> tuple[str, int]:

@@ -16,6 +16,7 @@ from app.main.agents.profiles import AgentProfile, agent_profiles
 from app.main.core import paths
 from app.main.core.problems import LocalProblems
 from app.main.host.make import Host, hub_parts, make_host
+from app.main.review.turn_changes import TurnChanges
 from app.main.sessions.hub import AgentHub
 from app.main.sessions.service import ChatService
 from app.main.stores.agent_settings import AgentSettings
@@ -59,6 +60,9 @@ def build_host(launch: Launch) -> tuple[Host, TraceRecorder | None]:
     extra = [*config.additional_directories, *flag_folders]
     profiles = agent_profiles(command, config.agents)
     first = profiles[0].id
+    turn_changes = TurnChanges(
+        paths.data_dir() / "review", paths.own_folders()
+    )  # one for every agent: a folder's snapshots
 
     def make_service(profile: AgentProfile) -> ChatService:
         primary = profile.id == first
@@ -69,6 +73,7 @@ def build_host(launch: Launch) -> tuple[Host, TraceRecorder | None]:
             additional_directories=extra,
             log_path=paths.log_dir() / ("agent-stderr.log" if primary else f"agent-{profile.id}-stderr.log"),
             init_timeout=launch.init_timeout,
+            turn_changes=turn_changes,
         )
 
     # an agent chosen with --agent is the one this run starts with; else the one used last

@@ -1,6 +1,8 @@
 """The agent's `fs/read_text_file` and `fs/write_text_file`, served for the session the request names
 (`files/agent_files.py` does the confined, bounded file work), and the host calls the renderer makes about
-the files the agent changed in a turn (show them with a diff, revert one).
+the files changed in a turn (show them with a diff, revert one): the agent's writes through `fs/*` and
+every other change the turn's snapshots saw (`review/turn_changes.py`: its shell commands, its own
+tools), a file written through `fs/*` shown once, with the diff against what the agent read.
 
 Authority: a request is served only for a session open right now; its roots are the session's cwd plus
 the folders the user granted (`--add-dir`, `additionalDirectories`); writes are recorded under the live
@@ -12,10 +14,23 @@ import asyncio
 import os
 from collections.abc import Callable
 
-from app.contract.envelopes import Envelope, FileChangesEnvelope, FileChangeView
+from app.contract.diffs import unified_diff
+from app.contract.envelopes import (
+    Envelope,
+    FileChangesEnvelope,
+    FileChangeView,
+    HunkView,
+    ReviewFileView,
+)
 from app.contract.errors import FileChangeRefused
 from app.main.files.agent_files import AgentFileError, AgentFiles, FileChange
 from app.main.files.attachment_access import display_name
+from app.main.review.blobs import BlobMissing
+from app.main.review.change_sets import FileDelta
+from app.main.review.checkpoints import NoCheckpoint, RestorePlan, plan_restore, restore
+from app.main.review.review_desk import ReviewDesk
+from app.main.review.turn_changes import TurnChanges
+from app.main.review.undo import UndoRefused
 from app.main.sessions.machine import SessionContext, SessionMachine
 
 UNKNOWN_TURN = "turn:unknown"  # a write outside any prompt (an agent acting on its own)
@@ -30,13 +45,18 @@ class AgentFileHost:
         emit: Callable[[Envelope], None],
         diagnose: Diagnose,
         additional_directories: list[str],
+        turn_changes: TurnChanges,
     ) -> None:
         self._sessions = sessions
+        self.turn_changes = turn_changes
+        self.desk = ReviewDesk(turn_changes)
+        self._plans: dict[tuple[str, str], RestorePlan] = {}  # the restore each chat's user looked at
         self._emit = emit
         self._diagnose = diagnose
         self.additional_directories = additional_directories
         self.files = AgentFiles()
-        self._diffs: dict[tuple[str, str, str], tuple[str, str]] = {}  # (key, turn, path) -> (after, diff)
+        # (key, turn, path) -> (after, diff) for writes; ("", root, path) -> (stamp, diff, note) for the rest
+        self._diffs: dict[tuple[str, str, str], tuple[str, ...]] = {}
 
     def _context(self, acp_session_id: str, method: str, path: str) -> SessionContext:
         context = self._sessions.context_of(acp_session_id)
@@ -75,11 +95,12 @@ class AgentFileHost:
 
     # --- the host API: what changed in a turn -------------------------------------------------------
     def turns(self, session_key: str) -> list[str]:
-        return self.files.turns(session_key)
+        written = self.files.turns(session_key)
+        return [*written, *(t for t in self.turn_changes.turns(session_key) if t not in written)]
 
     def changes(self, session_key: str, turn_id: str) -> list[FileChangeView]:
-        """The files the agent wrote in a turn (its prompt's message id), each with its diff."""
-        return [
+        """The files changed in a turn (its prompt's message id), each with its diff."""
+        written = [
             FileChangeView(
                 path=change.path,
                 name=display_name(os.path.basename(change.path)),
@@ -88,6 +109,30 @@ class AgentFileHost:
             )
             for change in self.files.changes(session_key, turn_id)
         ]
+        paths = {view.path for view in written}
+        seen = [
+            self._seen(delta)
+            for delta in self.turn_changes.changes(session_key, turn_id)
+            if _absolute(delta) not in paths
+        ]
+        return written + seen
+
+    def _seen(self, delta: FileDelta) -> FileChangeView:
+        path = _absolute(delta)
+        key = ("", delta.root, delta.path)
+        stamp = f"{delta.before.digest if delta.before else ''}:{delta.after.digest if delta.after else ''}"
+        cached = self._diffs.get(key)
+        if cached is None or cached[0] != stamp:
+            cached = self._diffs[key] = (stamp, *snapshot_diff(delta, self.turn_changes))
+        _stamp, diff, note = cached
+        return FileChangeView(
+            path=path,
+            name=display_name(os.path.basename(path)),
+            created=delta.status == "created",
+            diff=diff,
+            deleted=delta.status == "deleted",
+            note=note,
+        )
 
     def _diff_of(self, session_key: str, change: FileChange) -> str:
         """Computed once per write: a diff of a large file is not work to repeat on every look."""
@@ -97,11 +142,113 @@ class AgentFileHost:
             cached = self._diffs[key] = (change.after, AgentFiles.diff(change))
         return cached[1]
 
+    def turn_settled(self, session_key: str, generation: int, turn_id: str) -> None:
+        """The turn's snapshots are in: announced when they saw a change its `fs/*` writes did not, or
+        one made outside the chat before it."""
+        written = {change.path for change in self.files.changes(session_key, turn_id)}
+        seen = self.turn_changes.changes(session_key, turn_id)
+        if any(_absolute(d) not in written for d in seen) or self.turn_changes.outside(session_key, turn_id):
+            self._emit(FileChangesEnvelope(session_key, generation, turn_id))
+
+    def outside(self, session_key: str, turn_id: str) -> list[FileChangeView]:
+        """What changed outside the chat between its previous turn and `turn_id` (the user's edits)."""
+        return [self._seen(delta) for delta in self.turn_changes.outside(session_key, turn_id)]
+
+    def outside_turns(self, session_key: str) -> list[str]:
+        return self.turn_changes.outside_turns(session_key)
+
     def revert(self, session_key: str, turn_id: str, path: str) -> None:
-        """Undo the agent's write; FileChangeRefused (with the reason) when the file changed since."""
+        """Undo the turn's change to `path`; FileChangeRefused (with the reason) when the file changed
+        since, or cannot be put back."""
+        written = {change.path for change in self.files.changes(session_key, turn_id)}
         try:
-            self.files.revert(session_key, turn_id, path)
-        except AgentFileError as exc:
+            if path in written or os.path.realpath(path) in written:
+                self.files.revert(session_key, turn_id, path)
+                self.turn_changes.mark_undone(session_key, turn_id, os.path.realpath(path))
+            else:
+                delta = self.turn_changes.find(session_key, turn_id, os.path.realpath(path))
+                if delta is None:
+                    raise FileChangeRefused(f"{path!r}: no recorded change in this turn")
+                self.turn_changes.undo_now(session_key, turn_id, delta)
+        except (AgentFileError, UndoRefused) as exc:
+            raise FileChangeRefused(str(exc)) from exc
+        active = self._sessions.active
+        generation = active.generation if active is not None and active.key == session_key else 0
+        self._emit(FileChangesEnvelope(session_key, generation, turn_id))
+
+    # --- review, hunk by hunk (review/review_desk.py) ------------------------------------------------
+    def review(self, session_key: str, turn_id: str) -> list[ReviewFileView]:
+        return [
+            ReviewFileView(
+                path=_absolute(file.delta),
+                name=display_name(os.path.basename(file.delta.path)),
+                status=file.delta.status,
+                hunks=tuple(
+                    HunkView(h.id, h.old_start, h.new_start, h.old, h.new, h.id in file.kept)
+                    for h in file.hunks
+                ),
+                whole=file.whole,
+            )
+            for file in self.desk.review(session_key, turn_id)
+        ]
+
+    def undo_hunk(self, session_key: str, turn_id: str, path: str, hunk_id: str) -> None:
+        self._reviewed(session_key, turn_id, lambda: self.desk.undo_hunk(session_key, turn_id, path, hunk_id))
+        self.files.forget_change(session_key, turn_id, path)  # the snapshot's diff is what remains
+
+    def keep_hunks(self, session_key: str, turn_id: str, path: str, hunk_ids: list[str]) -> None:
+        self._reviewed(session_key, turn_id, lambda: self.desk.keep(session_key, turn_id, path, hunk_ids))
+
+    def undo_turn(self, session_key: str, turn_id: str) -> list[str]:
+        refused: list[str] = []
+        for change in self.files.changes(session_key, turn_id):  # the agent's fs/* writes first
+            try:
+                self.files.revert(session_key, turn_id, change.path)
+                self.turn_changes.mark_undone(session_key, turn_id, change.path)
+            except AgentFileError as exc:
+                refused.append(str(exc))
+        written = {change.path for change in self.files.changes(session_key, turn_id)}
+        self._reviewed(
+            session_key,
+            turn_id,
+            lambda: refused.extend(self.desk.undo_turn(session_key, turn_id, skip=written)),
+        )
+        return refused
+
+    # --- checkpoints: Restore to here (review/checkpoints.py) -----------------------------------------
+    async def plan_restore(self, session_key: str, turn_id: str) -> list[FileChangeView]:
+        """What Restore to the message `turn_id` would change, file by file (FileChangeRefused when the
+        message has no snapshot). The plan is kept for `restore`."""
+        try:
+            plan = await plan_restore(self.turn_changes, session_key, turn_id)
+        except NoCheckpoint as exc:
+            raise FileChangeRefused(str(exc)) from exc
+        self._plans[(session_key, turn_id)] = plan
+        steps = [
+            FileChangeView(
+                path=_absolute(step),
+                name=display_name(os.path.basename(step.path)),
+                created=step.status == "created",
+                diff="",
+                deleted=step.status == "deleted",
+            )
+            for step in plan.steps
+        ]
+        notes = [FileChangeView(path="", name="", created=False, diff="", note=note) for note in plan.notes]
+        return steps + notes
+
+    def restore(self, session_key: str, turn_id: str) -> list[str]:
+        """Carry out the plan `plan_restore` made; the sentences of the files left as they are."""
+        plan = self._plans.pop((session_key, turn_id), None)
+        if plan is None:
+            raise FileChangeRefused("Look at what Restore would change first")
+        return restore(self.turn_changes, plan)
+
+    def _reviewed(self, session_key: str, turn_id: str, act: Callable[[], None]) -> None:
+        """Do it, then announce the turn's files (FileChangeRefused with the reason when refused)."""
+        try:
+            act()
+        except UndoRefused as exc:
             raise FileChangeRefused(str(exc)) from exc
         active = self._sessions.active
         generation = active.generation if active is not None and active.key == session_key else 0
@@ -111,3 +258,27 @@ class AgentFileHost:
         self.files.forget_session(session_key)
         for key in [k for k in self._diffs if k[0] == session_key]:
             del self._diffs[key]
+
+
+def _absolute(delta: FileDelta) -> str:
+    return os.path.join(delta.root, *delta.path.split("/"))
+
+
+def snapshot_diff(delta: FileDelta, changes: TurnChanges) -> tuple[str, str]:
+    """(the unified diff, a note) of a change the snapshots saw: no diff for a binary file or one
+    too large to keep, the note says which."""
+    entries = [entry for entry in (delta.before, delta.after) if entry is not None]
+    if any(entry.kind == "large" for entry in entries):
+        return "", "Too large to keep a copy of: changed, not shown"
+    if any(entry.kind == "unreadable" for entry in entries):
+        return "", "Could not be read while the turn ran"
+    if any(entry.kind == "binary" for entry in entries):
+        return "", "Binary file"
+    try:
+        old = changes.blobs.read(delta.before.digest).decode("utf-8") if delta.before else None
+        new = changes.blobs.read(delta.after.digest).decode("utf-8") if delta.after else ""
+    except UnicodeDecodeError:
+        return "", "Not UTF-8 text: changed, not shown"
+    except BlobMissing as exc:
+        return "", str(exc)
+    return unified_diff(old, new, delta.path), ""

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
+from app.contract.envelopes import FileChangeView, ReviewFileView
 from app.main.sessions.extras import SharedProposals
 
 if TYPE_CHECKING:
@@ -40,6 +41,30 @@ class FilesByChat:
 
     def revert(self, session_key: str, turn_id: str, path: str) -> None:
         self._hub.service_of(session_key).files.revert(session_key, turn_id, path)
+
+    def review(self, session_key: str, turn_id: str) -> list[ReviewFileView]:
+        return self._hub.service_of(session_key).files.review(session_key, turn_id)
+
+    def undo_hunk(self, session_key: str, turn_id: str, path: str, hunk_id: str) -> None:
+        self._hub.service_of(session_key).files.undo_hunk(session_key, turn_id, path, hunk_id)
+
+    def keep_hunks(self, session_key: str, turn_id: str, path: str, hunk_ids: list[str]) -> None:
+        self._hub.service_of(session_key).files.keep_hunks(session_key, turn_id, path, hunk_ids)
+
+    def undo_turn(self, session_key: str, turn_id: str) -> list[str]:
+        return self._hub.service_of(session_key).files.undo_turn(session_key, turn_id)
+
+    def outside(self, session_key: str, turn_id: str) -> list[FileChangeView]:
+        return self._hub.service_of(session_key).files.outside(session_key, turn_id)
+
+    def outside_turns(self, session_key: str) -> list[str]:
+        return self._hub.service_of(session_key).files.outside_turns(session_key)
+
+    async def plan_restore(self, session_key: str, turn_id: str) -> list[FileChangeView]:
+        return await self._hub.service_of(session_key).files.plan_restore(session_key, turn_id)
+
+    def restore(self, session_key: str, turn_id: str) -> list[str]:
+        return self._hub.service_of(session_key).files.restore(session_key, turn_id)
 
 
 class AgentProposals:

@@ -30,6 +30,7 @@ from app.renderer.timeline.items import (
     Thought,
     ToolCall,
 )
+from app.renderer.timeline.markdown_export import question_id
 from app.renderer.timeline.parts import ErrorPart, ImagePart
 from app.renderer.timeline.reducer import Timeline
 from app.renderer.timeline.rows import Row
@@ -139,7 +140,9 @@ class Presenter:
             text = user_text(items, group)
             blocks = block_entries(render_blocks(text, self.dark)) if text else []
             optimistic = any(getattr(items[i], "optimistic", False) for i in row.item_ids)
-            return {"blocks": blocks, "text": text, "optimistic": optimistic}
+            # the prompt's message id: its checkpoint (the files as they were when it was sent)
+            message_id = question_id(items, group)
+            return {"blocks": blocks, "text": text, "optimistic": optimistic, "messageId": message_id}
         if row.kind == "assistant-text" and isinstance(first, MessageSegment):
             return {
                 "blocks": block_entries(self.blocks_for(first, live=first.id == live_item)),

@@ -46,6 +46,8 @@ from app.renderer.qt.conversation.timeline_model import TimelineModel
 from app.renderer.qt.conversation.view_memory import ViewMemory
 from app.renderer.qt.inspector.inspector import InspectorModel
 from app.renderer.qt.inspector.trace_view import TraceViewer
+from app.renderer.qt.review.checkpoints import Checkpoints
+from app.renderer.qt.review.review_pane import ReviewPane
 from app.renderer.qt.sessions.attention import Attention
 from app.renderer.qt.sessions.session_header import SessionHeader
 from app.renderer.qt.sessions.session_list import SessionList
@@ -71,6 +73,9 @@ class _Decorations:
 
     def files_changed(self, turn_id: str) -> list[dict[str, Any]]:
         return self._files.files_changed(turn_id)
+
+    def outside_files(self, turn_id: str) -> list[dict[str, Any]]:
+        return self._files.outside_files(turn_id)
 
 
 class ChatObjects(QObject):
@@ -99,6 +104,15 @@ class ChatObjects(QObject):
         self.ops = Operations(self.tasks, self.notices)
         self.attachments = AttachmentController(host.attachments, self.ops, self)
         self.files = FileChanges(host.files, sessions_host, self.ops, self)
+        self.review = ReviewPane(
+            host.files,
+            sessions_host,
+            self.ops,
+            lambda: self.session.sessionKey,
+            lambda text: self.turn.send_aside(text),
+            self,
+        )
+        self.checkpoints = Checkpoints(host.files, self.ops, lambda: self.session.sessionKey, self)
         views = RowViews(Presenter(), _Decorations(self.attachments, self.files), self)
         self.model = TimelineModel(views, self)
         self.scheduler = ConversationScheduler(self.model, self)
@@ -135,7 +149,9 @@ class ChatObjects(QObject):
         self.search = ConversationSearch(self.session, self.model, self)
         self.inspector = InspectorModel(host.inspector, self.ops, self)
         self.trace_view = TraceViewer(host.inspector, self.session, self.ops, self)
-        self.export = ChatExport(host.exports, self.session, lambda: self.header.title, self.ops, self)
+        self.export = ChatExport(
+            host.exports, self.session, lambda: self.header.title, self.ops, self, self.files.files_changed
+        )
         self.proposal_cards = ProposalCards(host, sessions_host, self.session, self.ops, self)
         self.attachments.linkClicked.connect(self.conversation.openLink)
         self.sign_in = SignIn(host.sign_in, sessions_host, self.session, self.ops, self)
@@ -148,6 +164,7 @@ class ChatObjects(QObject):
         self.agent.changed.connect(self.terminal_access.refresh)  # which agent runs decides the way in
         self.session.shown.connect(self.attachments.on_shown)
         self.session.shown.connect(self.files.on_shown)
+        self.session.shown.connect(lambda _result: self.review.close())  # a footer's turn is its chat's
         self.turn.messageSent.connect(self.sessions.message_sent)
         self.turn.draftChanged.connect(self.sessions.changed)  # a chat left with a draft is listed
         self.attachments.statesChanged.connect(
@@ -155,7 +172,9 @@ class ChatObjects(QObject):
                 lambda row: row.kind in ATTACHMENT_KINDS or row.kind == "assistant-text"
             )
         )
-        self.files.changed.connect(lambda _turn: self.model.refresh(lambda row: row.kind == "turn-footer"))
+        self.files.changed.connect(
+            lambda _turn: self.model.refresh(lambda row: row.kind in ("turn-footer", "user"))
+        )
         self.app.darkChanged.connect(self._on_dark)
         self.notices.show_problems(host.problems.reported())  # found at startup: shown as the window opens
         self._stop_problems = host.problems.subscribe(lambda problem: self.notices.show_problems([problem]))
@@ -199,6 +218,8 @@ class ChatObjects(QObject):
             "timeline": self.model,
             "terminals": self.scheduler,
             "fileChanges": self.files,
+            "review": self.review,
+            "checkpoints": self.checkpoints,
             "attachments": self.attachments,
             "composerFiles": self.composer_files,
             "userTerminals": self.user_terminals,

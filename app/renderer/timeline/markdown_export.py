@@ -4,6 +4,9 @@ transcript of `clawqt replay` (serialize.py writes those lines once). Pure: no Q
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from app.contract.ansi import strip_escapes
 from app.renderer.timeline.groups import Group
 from app.renderer.timeline.items import Item, MessageSegment, Thought, ToolCall
@@ -75,6 +78,27 @@ def turn_markdown(items: dict[str, Item], group: Group) -> str:
     return "\n\n".join(blocks)
 
 
+# a prompt's message id -> the files its turn changed, as the footer shows them (name, created, deleted,
+# added, removed): what the export says under each turn
+FilesOf = Callable[[str], list[dict[str, Any]]]
+
+
+def question_id(items: dict[str, Item], group: Group) -> str:
+    """The prompt's message id of a user group: the turn after it is recorded under it (its changed
+    files, its checkpoint)."""
+    return next(
+        (seg.message_id for i in group.item_ids if isinstance(seg := items.get(i), MessageSegment)), ""
+    )
+
+
+def files_markdown(files: list[dict[str, Any]]) -> str:
+    def how(file: dict[str, Any]) -> str:
+        what = "created" if file.get("created") else "deleted" if file.get("deleted") else "modified"
+        return f"{what}, +{file.get('added', 0)} −{file.get('removed', 0)}"
+
+    return "Files changed:\n\n" + "\n".join(f"- `{file['name']}` ({how(file)})" for file in files)
+
+
 def group_markdown(items: dict[str, Item], group: Group) -> str:
     if group.kind == "user":
         blocks = ["## You", user_text(items, group)]
@@ -86,10 +110,20 @@ def group_markdown(items: dict[str, Item], group: Group) -> str:
     return "## Agent\n\n" + body if body else "## Agent"
 
 
-def timeline_markdown(timeline: Timeline, title: str, subtitle: str = "") -> str:
+def timeline_markdown(
+    timeline: Timeline, title: str, subtitle: str = "", files_of: FilesOf | None = None
+) -> str:
     """The whole chat as one Markdown document: its title, a line saying what it is, then every
-    question and turn in order. Machine context ClawQt added to prompts is never in it (the reducer
-    removed it from the items)."""
+    question and turn in order, each turn with the files it changed (`files_of`). Machine context
+    ClawQt added to prompts is never in it (the reducer removed it from the items)."""
     head = f"# {title.strip() or 'Chat'}" + (f"\n\n_{subtitle}_" if subtitle else "")
-    groups = (group_markdown(timeline.items, group) for group in timeline.grouping.groups)
-    return "\n\n".join([head, *groups]) + "\n"
+    blocks = [head]
+    asked = ""
+    for group in timeline.grouping.groups:
+        blocks.append(group_markdown(timeline.items, group))
+        if group.kind == "user":
+            asked = question_id(timeline.items, group)
+        elif asked and files_of is not None and (files := files_of(asked)):
+            blocks.append(files_markdown(files))
+            asked = ""
+    return "\n\n".join(blocks) + "\n"

@@ -10,12 +10,14 @@ ColumnLayout {
     required property QtObject objects  // the window objects it uses (row_objects.py)
     property string diff: ""
     property bool showPath: true  // the files-changed row names the file itself
+    property bool showHeader: true  // the path and Copy above the lines (a review hunk has its own)
     property bool showAll: false  // the row's view state (RowView) keeps it: a delegate does not outlive a scroll
     signal showAllRequested()
     readonly property var view: root.objects.diffs.render(root.diff, Theme.dark, root.showAll)
     spacing: Theme.spaceHair
 
     RowLayout {
+        visible: root.showHeader
         Layout.fillWidth: true
         spacing: Theme.gap
         Text {

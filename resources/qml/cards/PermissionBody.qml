@@ -98,17 +98,11 @@ ColumnLayout {
                 contentItem: RowLayout {
                     spacing: Theme.spaceSmall
                     ButtonText { text: option.text; font: option.font; color: option.palette.buttonText; elide: Text.ElideNone }
-                    Rectangle {  // the number that answers with it, as a key cap
+                    KeyCap {  // the number that answers with it
                         objectName: "permissionOptionKey"
-                        visible: option.key !== ""
-                        implicitWidth: Math.max(implicitHeight, keyText.implicitWidth + Theme.spaceSmall)
-                        implicitHeight: keyText.implicitHeight + Theme.spaceHair * 2
-                        radius: Theme.radiusSmall
-                        color: "transparent"
-                        border.color: option.highlighted ? Theme.textOnAccent : Theme.border
-                        opacity: option.highlighted ? 0.7 : 1
-                        Text { id: keyText; anchors.centerIn: parent; textFormat: Text.PlainText; text: option.key
-                               font.pixelSize: Theme.fontCaption; color: option.palette.buttonText }
+                        key: option.key
+                        onAccent: option.highlighted
+                        textColor: option.palette.buttonText
                     }
                 }
                 highlighted: modelData.optionKind.indexOf("allow") === 0

@@ -57,8 +57,19 @@ Item {
                 x: Theme.gap; y: Theme.gap
                 width: parent.width - 2 * Theme.gap
                 spacing: Theme.spaceHair
-                Text { textFormat: Text.PlainText; text: root.files.length === 1 ? "1 file changed" : root.files.length + " files changed"
-                       font.bold: true; font.pixelSize: Theme.fontSmall; color: Theme.text }
+                RowLayout {
+                    Layout.fillWidth: true
+                    Text { textFormat: Text.PlainText; text: root.files.length === 1 ? "1 file changed" : root.files.length + " files changed"
+                           font.bold: true; font.pixelSize: Theme.fontSmall; color: Theme.text; Layout.fillWidth: true }
+                    ToolButton {
+                        objectName: "reviewTurnButton"
+                        text: "Review"
+                        contentItem: IconLabel { icon: "git-compare"; label: "Review"; color: Theme.text
+                                                 iconSize: Theme.iconSmall; labelFont.pixelSize: Theme.fontCaption }
+                        Accessible.name: "Review this turn's changes hunk by hunk"
+                        onClicked: root.objects.review.openTurn(root.footer.messageId)
+                    }
+                }
                 Repeater {
                     model: root.files
                     ColumnLayout {
@@ -77,14 +88,15 @@ Item {
                                          onClicked: root.objects.timeline.togglePart(root.index, "file:" + fileEntry.modelData.path)
                                          Accessible.name: (fileEntry.open ? "Hide" : "Show") + " the diff of "
                                                           + fileEntry.modelData.name }
-                            Text { text: (fileEntry.modelData.created ? "created  " : "") + fileEntry.modelData.path
+                            Text { text: (fileEntry.modelData.created ? "created  " : fileEntry.modelData.deleted ? "deleted  " : "")
+                                         + (fileEntry.modelData.note ? fileEntry.modelData.note + "  " : "") + fileEntry.modelData.path
                                    color: Theme.muted; font.pixelSize: Theme.fontCaption; elide: Text.ElideMiddle
                                    Layout.fillWidth: true; textFormat: Text.PlainText }
                             DiffCounts { added: fileEntry.modelData.added; removed: fileEntry.modelData.removed }
                             ToolButton { objectName: "revertButton"; text: "Revert"
                                          contentItem: IconLabel { icon: "undo-2"; label: "Revert"; color: Theme.text
                                                                   iconSize: Theme.iconSmall; labelFont.pixelSize: Theme.fontCaption }
-                                         Accessible.name: "Revert the agent's change to " + fileEntry.modelData.name
+                                         Accessible.name: "Revert this turn's change to " + fileEntry.modelData.name
                                          onClicked: root.objects.fileChanges.revert(root.footer.messageId, fileEntry.modelData.path) }
                         }
                         Loader {  // built when opened: a closed file costs nothing

@@ -11,8 +11,11 @@ Item {
     required property string text
     required property bool optimistic
     required property bool first
+    required property string messageId  // its checkpoint: the files as they were when it was sent
+    required property var outside  // files changed outside the chat since its previous turn (the user's)
     width: ListView.view ? ListView.view.width : 400
     implicitHeight: bubble.y + bubble.height + Theme.spaceTight
+                    + (outsideText.visible ? outsideText.implicitHeight + Theme.spaceHair : 0)
 
     Rectangle {
         id: bubble
@@ -32,6 +35,34 @@ Item {
             width: parent.width - 2 * Theme.pad
             blocks: root.blocks
         }
+    }
+    Text {  // what the user (or anything outside this chat) changed since the last turn: theirs
+        id: outsideText
+        objectName: "outsideChanges"
+        visible: root.outside.length > 0
+        anchors.right: bubble.right
+        anchors.top: bubble.bottom
+        anchors.topMargin: Theme.spaceHair
+        width: Math.min(implicitWidth, Theme.columnWidth(root.width) * 0.8)
+        horizontalAlignment: Text.AlignRight
+        elide: Text.ElideMiddle
+        textFormat: Text.PlainText
+        color: Theme.muted
+        font.pixelSize: Theme.fontCaption
+        text: "Changed outside this chat before this message: "
+              + root.outside.map(file => file.name + (file.created ? " (new)" : file.deleted ? " (deleted)" : "")).join(", ")
+    }
+    HoverHandler { id: hover }
+    ToolButton {  // under the pointer (or the keyboard): put the files back as they were at this message
+        objectName: "restoreHereButton"
+        visible: (hover.hovered || activeFocus) && root.messageId !== ""
+        anchors.right: bubble.left
+        anchors.rightMargin: Theme.spaceTight
+        anchors.verticalCenter: bubble.verticalCenter
+        contentItem: Icon { icon: "rotate-ccw"; size: Theme.iconSmall; color: Theme.text2 }
+        Accessible.name: "Restore the files to how they were when this message was sent"
+        PlainToolTip { visible: parent.hovered; text: "Restore files to here…" }
+        onClicked: root.objects.checkpoints.planRestore(root.messageId)
     }
     Accessible.role: Accessible.Paragraph
     Accessible.name: "You: " + root.text

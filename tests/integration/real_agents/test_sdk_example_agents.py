@@ -179,7 +179,11 @@ async def test_python_example_agent_streams_client_sent_and_echoes_attachments_b
     # no modes offered; a mode change is still answered (it accepts any id); no load, no list
     await service.set_mode(key, "anything")
     await _cannot_load_or_list(service, key, wire)
-    assert envelopes.of_kind("permission_request") == [] and envelopes.of_kind("file_changes") == []
+    assert envelopes.of_kind("permission_request") == []
+    # the agent changed no file; the one announcement is the user's notes.md, written between turns
+    (files,) = envelopes.of_kind("file_changes")
+    assert service.files.changes(key, files.turn_id) == []
+    assert [view.name for view in service.files.outside(key, files.turn_id)] == ["notes.md"]
 
 
 # --- the TypeScript SDK's example agent ----------------------------------------------------------------

@@ -39,6 +39,7 @@ EXPECTED = (
     "loop_stalls",
     "trace_open",
     "ui_frames",
+    "turn_snapshots",
 )
 HANG_AFTER_S = 300  # a benchmark stuck this long prints its stacks and exits (the failure shows where)
 QUICK_RUN = ("--rounds", "1", "--quick", "--hang-after", str(HANG_AFTER_S))

@@ -158,7 +158,8 @@ def test_a_queue_survives_the_agent_being_killed_reconnect_and_a_restart(ui):
         again.session.openSession(key)
         await ui.until(lambda: again.session.sessionKey == key, 20)
         await ui.until(lambda: again.queue.texts() == ["do not lose me"])
-        assert ui.item(restarted, "queuedText_0").property("text") == "1. do not lose me"
+        queued = await ui.shown(restarted, "queuedText_0")  # the card is drawn after the queue is read
+        assert queued.property("text") == "1. do not lose me"
         ui.item(restarted, "queuedSendNow_0").clicked.emit()
         await ui.until(lambda: "do not lose me" in user_texts(again), 20)
         await ui.until(lambda: again.queue.count == 0 and key not in _on_disk())

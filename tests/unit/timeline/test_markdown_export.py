@@ -77,3 +77,13 @@ def test_a_turn_copies_as_its_own_markdown():
 def test_a_fence_is_longer_than_any_backtick_run_inside():
     assert fenced("plain") == "```\nplain\n```"
     assert fenced("a ````` b", "text").startswith("``````text\n")
+
+
+def test_each_turn_says_the_files_it_changed_under_its_answer():
+    harness = Harness()(
+        user("Fix the build", "u1"), agent("Done.", "a1"), user("Thanks", "u2"), agent("OK", "a2")
+    )
+    changed = {"u1": [{"name": "Makefile", "created": False, "deleted": False, "added": 2, "removed": 1}]}
+    text = timeline_markdown(harness.timeline, "Build", files_of=lambda turn: changed.get(turn, []))
+    assert "Done.\n\nFiles changed:\n\n- `Makefile` (modified, +2 \u22121)\n\n## You\n\nThanks" in text
+    assert text.count("Files changed") == 1  # the second turn changed nothing

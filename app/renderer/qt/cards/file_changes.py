@@ -1,5 +1,6 @@
 """The files the agent changed in each turn of the shown session, as the turn footers show them (each
-with its diff and a Revert). Fetched from the host when a turn's record changes (a FileChangesEnvelope)
+with its diff and a Revert), and those changed outside the chat before a turn, as its user message shows
+them. Fetched from the host when a turn's record changes (a FileChangesEnvelope)
 or another session is shown, so a footer only looks them up. A refused revert says why."""
 
 from __future__ import annotations
@@ -25,24 +26,34 @@ class FileChanges(QObject):
         self._ops = ops
         self._key = ""  # the shown session
         self._turns: dict[str, list[dict[str, Any]]] = {}
+        self._outside: dict[str, list[dict[str, Any]]] = {}  # what changed outside the chat before a turn
         host.subscribe(self._on_envelope)
 
     def files_changed(self, turn_id: str) -> list[dict[str, Any]]:
         """What a turn's footer shows (a lookup: the host was asked when the record changed)."""
         return self._turns.get(turn_id, [])
 
+    def outside_files(self, turn_id: str) -> list[dict[str, Any]]:
+        """What a user message shows under it: files changed outside the chat since the turn before."""
+        return self._outside.get(turn_id, [])
+
     def _fetch(self, key: str, turn_id: str) -> None:
-        shown = [_entry(c) for c in self._files.changes(key, turn_id)]
-        if shown:
-            self._turns[turn_id] = shown
-        else:
-            self._turns.pop(turn_id, None)
+        for record, found in (
+            (self._turns, self._files.changes(key, turn_id)),
+            (self._outside, self._files.outside(key, turn_id)),
+        ):
+            if found:
+                record[turn_id] = [_entry(c) for c in found]
+            else:
+                record.pop(turn_id, None)
         self.changed.emit(turn_id)
 
     def on_shown(self, result: LoadResult) -> None:
         self._key = result.session_key
         self._turns.clear()
-        for turn_id in self._files.turns(result.session_key):
+        self._outside.clear()
+        turns = self._files.turns(result.session_key) + self._files.outside_turns(result.session_key)
+        for turn_id in dict.fromkeys(turns):
             self._fetch(result.session_key, turn_id)
 
     def _on_envelope(self, envelope: Envelope) -> None:
@@ -70,6 +81,8 @@ def _entry(change: FileChangeView) -> dict[str, Any]:
         "path": change.path,
         "name": change.name,
         "created": change.created,
+        "deleted": change.deleted,
+        "note": change.note,
         "diff": change.diff,
         "added": added,
         "removed": removed,

@@ -128,6 +128,19 @@ class TurnController(ChatPart):
             return
         self._send_now(key, text, chips)
 
+    def send_aside(self, text: str) -> None:
+        """A message made elsewhere (the review's comments), sent as one typed is, but leaving what the
+        composer holds (the draft, its attachments) as it is; queued while the turn runs."""
+        session = self._session
+        if session.readOnly or not text.strip():
+            return
+        key = session.sessionKey
+        if session.busy or not key or session.timeline is None:
+            self._queue.add(key or NEW_CHAT_DRAFT, text, [])
+            self._send_on_open = self._send_on_open or not key
+            return
+        self._send_now(key, text, [])
+
     def _set_draft_sent(self, key: str) -> None:
         self._draft = ""
         self._save_timer.stop()

@@ -1,8 +1,8 @@
 """`chatExport` in QML: the shown chat saved as a Markdown file (Ctrl+Shift+E, the chat menu). The
 desktop's save dialog asks where (it suggests the chat's title in the folder used last); the Markdown
-is written by the one serializer (`timeline_markdown`) and the file by the main side (`exports`), off
-the GUI thread; the notice bar says where it went or why it could not. Nothing is exported while a
-chat has nothing in it."""
+is written by the one serializer (`timeline_markdown`, each turn with its changed files) and the file
+by the main side (`exports`), off the GUI thread; the notice bar says where it went or why it could
+not. Nothing is exported while a chat has nothing in it."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from app.renderer.qt.common.desktop_dialog import open_dialog, save_dialog
 from app.renderer.qt.common.operations import Operations
 from app.renderer.qt.conversation.chat_part import ChatPart
 from app.renderer.qt.conversation.current_session import CurrentSession
-from app.renderer.timeline.markdown_export import timeline_markdown
+from app.renderer.timeline.markdown_export import FilesOf, timeline_markdown
 
 EXPORT = "export"  # the notice's topic
 MAX_NAME_CHARS = 80
@@ -43,10 +43,12 @@ class ChatExport(ChatPart):
         title: Callable[[], str],
         ops: Operations,
         parent: QObject | None = None,
+        files_of: FilesOf | None = None,
     ) -> None:
         super().__init__(session, ops, parent)
         self._exports = exports
         self._title = title
+        self._files_of = files_of  # each turn's changed files (the footers'), said under the turn
         self._folder = str(Path.home())
         self._dialog: Any = None
         self._busy = False
@@ -72,7 +74,7 @@ class ChatExport(ChatPart):
         if timeline is None or not path:
             return
         subtitle = f"Exported from ClawQt on {time.strftime('%Y-%m-%d %H:%M')}"
-        text = timeline_markdown(timeline, title, subtitle)
+        text = timeline_markdown(timeline, title, subtitle, self._files_of)
         self._set_busy(True)
         self._ops.run(
             self._exports.save_text(path, text),

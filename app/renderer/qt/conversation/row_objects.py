@@ -15,6 +15,8 @@ ROW_OBJECTS = (
     "attachments",
     "conversation",  # links, copying
     "fileChanges",
+    "review",  # a footer's Review opens the turn's review
+    "checkpoints",  # a user message's Restore to here
     "turn",  # permission answers
     "search",
     "wholeText",
@@ -43,6 +45,8 @@ class RowObjects(QObject):
     attachments = _constant("attachments")
     conversation = _constant("conversation")
     fileChanges = _constant("fileChanges")
+    review = _constant("review")
+    checkpoints = _constant("checkpoints")
     turn = _constant("turn")
     search = _constant("search")
     wholeText = _constant("wholeText")

@@ -39,6 +39,8 @@ CONTENT_ROLES = (
     "proposal",
     "cards",
     "footer",
+    "messageId",
+    "outside",
 )
 IN_PLACE = frozenset({"blocks", "cards"})  # list models that signal their own changes
 
@@ -53,6 +55,10 @@ class RowDecorations(Protocol):
     def inline_images(self, uris: list[str]) -> list[dict[str, Any]]: ...
 
     def files_changed(self, turn_id: str) -> list[dict[str, Any]]: ...
+
+    def outside_files(self, turn_id: str) -> list[dict[str, Any]]:
+        """Files changed outside the chat before the turn of this user message."""
+        ...
 
 
 @dataclass(eq=False)
@@ -155,6 +161,8 @@ class RowViews:
             del values["attachments"]
         if payload.get("images"):
             values["images"] = self._decorations.inline_images(payload["images"])
+        if row.kind == "user":
+            values["outside"] = self._decorations.outside_files(payload.get("messageId") or "")
         if "footer" in payload:
             footer = payload["footer"]
             files = self._decorations.files_changed(footer.get("messageId") or "")
