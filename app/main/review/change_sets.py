@@ -28,12 +28,14 @@ class FileDelta:
 def difference(before: Manifest, after: Manifest) -> list[FileDelta]:
     """What changed from `before` to `after`, by path; nothing when either could not track the folder
     (its notes say why)."""
-    if before.notes.too_big or after.notes.too_big:
+    if before.notes.too_big or after.notes.too_big or before.entries is after.entries:
         return []
-    deltas = []
-    for path in sorted(before.entries.keys() | after.entries.keys()):
-        old, new = before.entries.get(path), after.entries.get(path)
-        if old is not None and new is not None and old.same_content(new):
-            continue
-        deltas.append(FileDelta(after.root, path, old, new))
-    return deltas
+    old, new = before.entries, after.entries
+    # an entry taken over from the earlier snapshot is the same object: only the rest are compared
+    changed = [
+        path
+        for path, entry in new.items()
+        if (was := old.get(path)) is not entry and (was is None or not was.same_content(entry))
+    ]
+    changed += [path for path in old if path not in new]
+    return [FileDelta(after.root, path, old.get(path), new.get(path)) for path in sorted(changed)]

@@ -61,6 +61,8 @@ class Scan:
         self.trust_before = previous.started_ns - RACY_NS if previous is not None else 0
         self.entries: dict[str, Entry] = {}
         self.notes = ScanNotes()
+        self.previous = previous if previous is not None and previous.root == root else None
+        self.fresh = 0  # entries not taken over from the previous snapshot
 
     def run(self) -> Manifest:
         try:
@@ -90,6 +92,14 @@ class Scan:
         return self._manifest()
 
     def _manifest(self) -> Manifest:
+        previous = self.previous
+        if (
+            previous is not None
+            and not self.fresh
+            and len(self.entries) == len(previous.entries)
+            and self.notes == previous.notes
+        ):  # the folder as it was: the previous snapshot's entries and stored form serve again
+            return Manifest(self.root, previous.entries, self.notes, self.started_ns, previous.encoded)
         return Manifest(self.root, self.entries, self.notes, self.started_ns)
 
     def _folder(
@@ -155,6 +165,7 @@ class Scan:
             and old.kind != "unreadable"
         ):
             return old
+        self.fresh += 1
         if info.st_size > MAX_KEPT_BYTES:
             _note(self.notes.large, relative)
             return Entry(info.st_size, info.st_mtime_ns, info.st_ino, "", "large")
@@ -214,5 +225,8 @@ def scan_folder(
     root: str, previous: Manifest | None, blobs: BlobStore, leave_out: tuple[str, ...] = ()
 ) -> Manifest:
     """A snapshot of `root` (canonical), reusing `previous` for files whose size, time and inode
-    have not changed; the canonical paths `leave_out` (ClawQt's own folders and files) are never read."""
-    return Scan(root, previous, blobs, leave_out).run()
+    have not changed; the canonical paths `leave_out` (ClawQt's own folders and files) are never read.
+    Its stored form is made here too (off the event loop)."""
+    manifest = Scan(root, previous, blobs, leave_out).run()
+    manifest.encode()
+    return manifest

@@ -67,16 +67,22 @@ class Manifest:
     entries: dict[str, Entry]
     notes: ScanNotes
     started_ns: int  # when the scan began: a file changed after it is hashed again next time
+    # the stored form, made on the scan's thread (`encode()`); a scan that found nothing new carries
+    # the previous snapshot's, which the index then stores only once
+    encoded: bytes | None = field(default=None, repr=False, compare=False)
 
     def encode(self) -> bytes:
         """The same bytes for the same folder state (the scan's time is kept beside it, not in it), so
         snapshots of an unchanged folder share one stored manifest."""
+        if self.encoded is not None:
+            return self.encoded
         body = {
             "root": self.root,
             "notes": self.notes.as_dict(),
             "entries": [[p, e.size, e.mtime_ns, e.inode, e.digest, e.kind] for p, e in self.entries.items()],
         }
-        return zlib.compress(json.dumps(body, separators=(",", ":")).encode(), 1)
+        self.encoded = zlib.compress(json.dumps(body, separators=(",", ":")).encode(), 1)
+        return self.encoded
 
     @classmethod
     def decode(cls, data: bytes, started_ns: int) -> Manifest:

@@ -15,8 +15,10 @@ import dataclasses
 import logging
 import os
 import sqlite3
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 from app.main.review.blobs import BlobStore
 from app.main.review.change_sets import FileDelta, difference
@@ -26,6 +28,26 @@ from app.main.review.snapshot_index import Phase, SnapshotIndex
 from app.main.review.undo import undo
 
 log = logging.getLogger(__name__)
+
+
+CACHED_TURNS = 256
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class BoundedCache(OrderedDict[K, V]):
+    """A dict that forgets its oldest entries past `limit`."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__()
+        self.limit = limit
+
+    def __setitem__(self, key: K, value: V) -> None:
+        super().__setitem__(key, value)
+        self.move_to_end(key)
+        while len(self) > self.limit:
+            self.popitem(last=False)
 
 
 class TrackingOff(OSError):
@@ -51,10 +73,12 @@ class TurnChanges:
         self._index: SnapshotIndex | None = None
         self._unusable = ""  # why the index cannot be opened
         self._latest: dict[str, Manifest] = {}
+        self._ended: dict[tuple[str, str], Manifest] = {}  # (chat, root) -> its last turn's after
         self._locks: dict[str, asyncio.Lock] = {}
         self._live: dict[tuple[str, str], TurnRecord] = {}
-        # (chat, turn) -> the turn's change set; (chat, turn, "outside") -> what changed before it
-        self._deltas: dict[tuple[str, ...], list[FileDelta]] = {}
+        # (chat, turn) -> the turn's change set; (chat, turn, "outside") -> what changed before it; the
+        # most recent only (the index has them all): a long session's memory stays flat
+        self._deltas: BoundedCache[tuple[str, ...], list[FileDelta]] = BoundedCache(CACHED_TURNS)
 
     def leave_out(self, *paths: Path) -> None:
         """Files ClawQt itself writes (an agent's stderr log, a trace being recorded): never part of a
@@ -121,7 +145,7 @@ class TurnChanges:
         edits, or anything else that ran outside this chat."""
         found = []
         for root, now in before.items():
-            previous = self.index.previous_after(chat, turn, root)
+            previous = self._ended.get((chat, root)) or self.index.previous_after(chat, turn, root)
             if previous is not None:
                 found += difference(previous, now)
         return found
@@ -147,6 +171,8 @@ class TurnChanges:
         if record is None:
             return []
         record.after = await self._take(chat, turn, "after", record.roots)
+        for root, manifest in record.after.items():
+            self._ended[(chat, root)] = manifest
         deltas = [
             delta for root in record.roots for delta in difference(record.before[root], record.after[root])
         ]
