@@ -5,9 +5,11 @@ Pure: colours come in as a palette."""
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from html import escape
 
+from app.renderer.present.diff_syntax import SYNTAX_MAX_LINES, colour_runs, language_of
 from app.renderer.present.diff_view import DiffLine, FileDiff
 
 COLLAPSED_LINES = 60  # a longer diff shows this many lines and a "Show all" until asked
@@ -17,6 +19,7 @@ TAB = "    "
 
 @dataclass(frozen=True)
 class DiffPalette:
+    dark: bool  # which code colours the lines take (diff_syntax.py)
     text: str
     gutter: str
     added_background: str
@@ -30,6 +33,7 @@ class DiffPalette:
 
 
 LIGHT = DiffPalette(
+    dark=False,
     text="#1f2328",
     gutter="#6e7781",
     added_background="#e6ffec",
@@ -42,6 +46,7 @@ LIGHT = DiffPalette(
     removed_marker="#cf222e",
 )
 DARK = DiffPalette(
+    dark=True,
     text="#e6edf3",
     gutter="#7d8590",
     added_background="#16301f",
@@ -80,7 +85,9 @@ def render_diffs(files: list[FileDiff], palette: DiffPalette, show_all: bool) ->
             break
         if len(files) > 1:
             blocks.append(_file_header(file, palette))
-        blocks.extend(_block(line, palette, width) for line in file.lines[:left])
+        path = file.new_path if file.new_path != "/dev/null" else file.old_path
+        language = language_of(path) if len(file.lines) <= SYNTAX_MAX_LINES else ""
+        blocks.extend(_block(line, palette, width, language) for line in file.lines[:left])
         left -= len(file.lines)
     html = (
         f'<div style="color:{palette.text}; white-space:pre">' + "".join(blocks) + "</div>" if blocks else ""
@@ -97,7 +104,7 @@ def _file_header(file: FileDiff, palette: DiffPalette) -> str:
     return f'<p style="margin-top:6px; margin-bottom:2px; white-space:pre"><b>{_text(path)}</b>{counts}</p>'
 
 
-def _block(line: DiffLine, palette: DiffPalette, width: int) -> str:
+def _block(line: DiffLine, palette: DiffPalette, width: int, language: str = "") -> str:
     if line.kind == "hunk":
         return _paragraph(
             palette.hunk_background, f'<span style="color:{palette.hunk_text}">{_text(line.text)}</span>'
@@ -117,7 +124,7 @@ def _block(line: DiffLine, palette: DiffPalette, width: int) -> str:
     marker = _MARKERS[line.kind]
     if marker_colour:
         marker = f'<span style="color:{marker_colour}">{marker}</span>'
-    return _paragraph(background, gutter + marker + " " + _words(line, word))
+    return _paragraph(background, gutter + marker + " " + _words(line, word, palette, language))
 
 
 def _paragraph(background: str, body: str) -> str:
@@ -127,16 +134,31 @@ def _paragraph(background: str, body: str) -> str:
     return f'<p style="{style}">{body or " "}</p>'
 
 
-def _words(line: DiffLine, colour: str) -> str:
-    """The line's text with its changed spans highlighted."""
-    if not line.changed:
+def _words(line: DiffLine, colour: str, palette: DiffPalette = LIGHT, language: str = "") -> str:
+    """The line's text in its syntax colours (those that are not the text's own), with its changed
+    spans highlighted."""
+    runs = [run for run in colour_runs(line.text, language, palette.dark) if run[2].lower() != palette.text]
+    if not line.changed and not runs:
         return _text(line.text)
-    pieces, cursor = [], 0
-    for start, end in line.changed:
-        pieces.append(_text(line.text[cursor:start]))
-        pieces.append(f'<span style="background-color:{colour}">{_text(line.text[start:end])}</span>')
-        cursor = end
-    pieces.append(_text(line.text[cursor:]))
+    spans = [*line.changed]
+    cuts = sorted(
+        {0, len(line.text), *(c for span in spans for c in span), *(c for r in runs for c in r[:2])}
+    )
+    pieces, run, span = [], 0, 0
+    for start, end in itertools.pairwise(cuts):  # runs and spans are in order: one pass over each
+        while run < len(runs) and runs[run][1] <= start:
+            run += 1
+        while span < len(spans) and spans[span][1] <= start:
+            span += 1
+        fore = runs[run][2] if run < len(runs) and runs[run][0] <= start else ""
+        back = colour if span < len(spans) and spans[span][0] <= start else ""
+        style = "; ".join(
+            part
+            for part in (f"color:{fore}" if fore else "", f"background-color:{back}" if back else "")
+            if part
+        )
+        piece = _text(line.text[start:end])
+        pieces.append(f'<span style="{style}">{piece}</span>' if style else piece)
     return "".join(pieces)
 
 

@@ -114,3 +114,24 @@ def test_a_long_diff_is_collapsed_until_show_all_and_capped_even_then():
     everything = render_diffs(files, LIGHT, show_all=True)
     assert everything.shown == MAX_LINES and everything.hidden == 101
     assert everything.html.count("<p ") == MAX_LINES
+
+
+def test_lines_of_a_file_pygments_knows_take_the_code_colours_of_the_theme():
+    python = render_diffs(parse_unified(unified_diff(OLD, NEW, "greet.py")), LIGHT, show_all=False).html
+    assert '<span style="color:#008000">def</span>' in python  # `default`'s keyword colour, as code blocks
+    dark = render_diffs(parse_unified(unified_diff(OLD, NEW, "greet.py")), DARK, show_all=False).html
+    assert '<span style="color:#ff7b72">def</span>' in dark  # `github-dark`'s
+    # the changed words keep their mark under the colours
+    assert f"background-color:{LIGHT.added_word}" in python
+    plain = render_diffs(
+        parse_unified(unified_diff(OLD, NEW, "notes.unknown-kind")), LIGHT, show_all=False
+    ).html
+    assert "color:#008000" not in plain  # a file Pygments does not know is drawn as text
+
+
+def test_a_file_past_the_syntax_limit_is_drawn_plain():
+    from app.renderer.present.diff_syntax import SYNTAX_MAX_LINES
+
+    old = "".join(f"x_{n} = {n}\n" for n in range(SYNTAX_MAX_LINES + 10))
+    html = render_diffs(parse_unified(unified_diff(None, old, "big.py")), LIGHT, show_all=False).html
+    assert "color:#666666" not in html and "color:#008000" not in html  # no operator or number colour
