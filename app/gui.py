@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import faulthandler
 import os
 import signal
 import socket
@@ -232,6 +233,8 @@ def _quit_on_signals(loop: asyncio.AbstractEventLoop, closed: asyncio.Event) -> 
 
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, on_signal)
+    # `kill -USR1 <clawqt>` prints every thread's stack to stderr: what a hang is doing, without a debugger
+    faulthandler.register(signal.SIGUSR1, all_threads=True)
     loop.add_reader(reader.fileno(), on_wakeup)
     _KEEP_ALIVE.extend((reader, writer))
 

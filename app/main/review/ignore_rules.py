@@ -6,8 +6,10 @@ says how many."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import pathspec
+if TYPE_CHECKING:  # imported with the first .gitignore met, not at startup
+    import pathspec
 
 VCS_FOLDERS = frozenset({".git", ".hg", ".svn", ".jj"})
 MAX_GITIGNORE_BYTES = 256 * 1024  # a larger .gitignore is not read (its rules would cost every path)
@@ -24,6 +26,8 @@ class IgnoreRules:
         """The rules for the folder `prefix`, given its own `.gitignore` (None: it has none)."""
         if not gitignore:
             return self
+        import pathspec
+
         lines = gitignore.decode("utf-8", "replace").splitlines()
         return IgnoreRules((*self.specs, (prefix, pathspec.GitIgnoreSpec.from_lines(lines))))
 

@@ -97,7 +97,16 @@ def test_sigterm_quits_cleanly_and_kills_the_agent_group(tmp_path, render_loop):
         grandchild = int(pidfile.read_text())
         assert process_alive(grandchild)
         app.send_signal(signal.SIGTERM)
-        assert app.wait(timeout=20) == 0
+        try:
+            code = app.wait(timeout=20)
+        except subprocess.TimeoutExpired:  # a hang: its threads' stacks say where (faulthandler, SIGUSR1)
+            app.send_signal(signal.SIGUSR1)
+            time.sleep(1)  # time for the dump to be written before the kill
+            app.kill()
+            raise AssertionError(
+                f"no exit 20 s after SIGTERM; stacks:\n{app.communicate()[1][-20000:]}"
+            ) from None
+        assert code == 0
         deadline = time.monotonic() + 30  # a ceiling only a hang reaches
         while process_alive(grandchild) and time.monotonic() < deadline:
             time.sleep(0.05)  # the poll's interval

@@ -11,7 +11,7 @@ import sys
 
 from tests.paths import REPO
 
-HEAVY = ("markdown_it", "mdit_py_plugins", "pygments", "regex")
+HEAVY = ("markdown_it", "mdit_py_plugins", "pygments", "regex", "pathspec")
 
 
 def test_the_window_modules_import_no_markdown_parser_highlighter_or_regex_module():
