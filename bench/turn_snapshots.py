@@ -3,7 +3,8 @@ snapshot before a turn and the one after it, on a folder of 20,000 files and 500
 changes 10, after the folder's first snapshot (which copies everything once, and is printed). Also on
 this repository's own checkout (what its .gitignore leaves in), and the process's resident memory
 over the turns (its slope per turn, over all and over the second half, is printed: flat is about 0).
-The ratio is the median turn's two snapshots / 300 ms; goal <= 1.0."""
+Last, a folder of 200,000 files (twice the limit): the seconds until its snapshot says it is not
+tracked. The ratio is the median turn's two snapshots / 300 ms; goal <= 1.0."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from bench.common import REPO, Result, median, sized
 FILES = sized(20_000, 400)
 TOTAL_BYTES = sized(500 * 1024 * 1024, 4 * 1024 * 1024)
 CHANGED = 10
+MANY_FILES = sized(200_000, 2_000)  # a folder too big to track: how long until the scan says so
 TURN_GOAL_S = 0.3
 GOAL = 1.0
 
@@ -70,6 +72,29 @@ async def _turns(turns: int, root: str, store: Path, files: list[Path] | None) -
     return {"first": [first], "turns": took, "rss": rss, "found": found}
 
 
+def _too_many(root: Path, store: Path) -> tuple[float, str]:
+    """MANY_FILES empty files (over the limit in full size; the quick run lowers the limit to match):
+    the seconds until the snapshot says the folder is not tracked, and what it says."""
+    from app.main.review import folder_scan
+    from app.main.review.blobs import BlobStore
+
+    for index in range(MANY_FILES):
+        folder = root / f"d{index % 500:03}"
+        if index < 500:
+            folder.mkdir()
+        (folder / f"f{index}").touch()
+    limit = folder_scan.MAX_FILES
+    folder_scan.MAX_FILES = min(limit, MANY_FILES // 2)
+    try:
+        started = time.perf_counter()
+        manifest = folder_scan.scan_folder(str(root), None, BlobStore(store))
+        took = time.perf_counter() - started
+    finally:
+        folder_scan.MAX_FILES = limit
+    assert manifest.notes.too_big and not manifest.entries, "a folder over the limit is not tracked"
+    return took, manifest.notes.too_big
+
+
 def _slope(values: list[float]) -> float:
     if len(values) < 2:
         return 0.0
@@ -91,6 +116,9 @@ def run(rounds: int = 20) -> Result:
         assert big["found"] == [CHANGED] * turns, f"each turn changed {CHANGED} files: {big['found']}"
         own = asyncio.run(_turns(turns, str(REPO), work / "store-repo", None))
         kept = sum(p.stat().st_size for p in (work / "store" / "blobs").rglob("*") if p.is_file())
+        many = work / "many"
+        many.mkdir()
+        too_many_s, too_many_said = _too_many(many, work / "store-many")
     finally:
         shutil.rmtree(work, ignore_errors=True)
     turn = median(big["turns"])
@@ -108,6 +136,9 @@ def run(rounds: int = 20) -> Result:
         "kept_mb": round(kept / 1024 / 1024, 1),
         "repo_first_snapshot_s": round(own["first"][0], 3),
         "repo_turn_median_s": round(median(own["turns"]), 4),
+        "too_many_files": MANY_FILES,
+        "too_many_said_after_s": round(too_many_s, 3),
+        "too_many_said": too_many_said,
     }
     return Result(
         "turn_snapshots",
@@ -117,5 +148,6 @@ def run(rounds: int = 20) -> Result:
         extra_line=f"turn_snapshots ratio={turn / TURN_GOAL_S:.3f} goal={GOAL} (a turn's two snapshots "
         f"{turn * 1000:.0f} ms on {FILES:,} files / {TOTAL_BYTES // 1024 // 1024} MB, first "
         f"{big['first'][0]:.1f} s; this checkout {median(own['turns']) * 1000:.0f} ms; memory "
-        f"{_slope(big['rss']):+.2f} MB a turn, {_slope(big['rss'][turns // 2 :]):+.2f} in the second half)",
+        f"{_slope(big['rss']):+.2f} MB a turn, {_slope(big['rss'][turns // 2 :]):+.2f} in the second half; "
+        f"{MANY_FILES:,} files: not tracked, said after {too_many_s:.2f} s)",
     )

@@ -15,6 +15,7 @@ import dataclasses
 import logging
 import os
 import sqlite3
+import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,6 +32,7 @@ log = logging.getLogger(__name__)
 
 
 CACHED_TURNS = 256
+TOO_BIG_RECHECK_NS = 10 * 60 * 1_000_000_000  # a folder found too big to track is walked again after this
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -115,6 +117,12 @@ class TurnChanges:
         lock = self._locks.setdefault(root, asyncio.Lock())
         async with lock:
             previous = self._latest.get(root) or self.index.latest(root)
+            if (
+                previous is not None
+                and previous.notes.too_big
+                and time.time_ns() - previous.started_ns < TOO_BIG_RECHECK_NS
+            ):  # walking 100,000 files only to say so again: the verdict stands for a while
+                return previous
             manifest = await asyncio.to_thread(scan_folder, root, previous, self.blobs, self._leave_out)
             self._latest[root] = manifest
             return manifest

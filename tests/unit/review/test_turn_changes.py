@@ -74,3 +74,23 @@ async def test_a_turn_whose_first_snapshot_failed_settles_without_a_change_set(t
         await changes.before_turn("chat", "t1", [str(tmp_path)])
     assert await changes.after_turn("chat", "t1") == []
     assert changes.changes("chat", "t1") == [] and changes.turns("chat") == []
+
+
+async def test_a_folder_too_big_to_track_is_not_walked_again_every_turn(tmp_path, monkeypatch):
+    from app.main.review import folder_scan, turn_changes
+
+    monkeypatch.setattr(folder_scan, "MAX_FILES", 5)
+    work = tmp_path / "work"
+    work.mkdir()
+    for index in range(8):
+        (work / f"f{index}.txt").write_text("x")
+    changes = TurnChanges(tmp_path / "store")
+    walks: list[str] = []
+    real = folder_scan.Scan.run
+    monkeypatch.setattr(folder_scan.Scan, "run", lambda self: walks.append(self.root) or real(self))
+    await changes.before_turn("chat", "t1", [str(work)])
+    await changes.after_turn("chat", "t1")
+    assert len(walks) == 1 and "more than 5 files" in changes.notes("chat", "t1")[0]
+    monkeypatch.setattr(turn_changes, "TOO_BIG_RECHECK_NS", 0)  # the verdict's time is up
+    await changes.before_turn("chat", "t2", [str(work)])
+    assert len(walks) == 2
