@@ -87,8 +87,10 @@ def test_a_new_chat_offers_the_last_chats_under_its_composer_and_one_click_opens
             titles = [r.property("text") for r in _shown(window, "recentChatTitle")]
             return titles if len(titles) >= 3 else None  # the rows come in one by one
 
-        recent = await ui.until(shown_recent)
-        assert recent == ["Chat number 0", "Chat number 1", "Chat number 2"], recent  # the newest, three
+        # the newest three, once the list has settled (its pages arrive one by one, each re-sorted)
+        await ui.until(
+            lambda: shown_recent() == ["Chat number 0", "Chat number 1", "Chat number 2"], seen=shown_recent
+        )
         composer = ui.item(window, "composerCard")
         first = _shown(window, "recentChatTitle")[0]
         assert first.mapToScene(QPointF(0, 0)).y() > composer.mapToScene(QPointF(0, composer.height())).y()
