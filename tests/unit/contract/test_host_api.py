@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from app.contract import host_api, local_stores, terminal_hosts
+from app.contract import host_api, local_stores, review_host, terminal_hosts
 from app.main.agents.command import AgentCommand
 from app.main.host.make import AgentsShare, hub_parts, make_host
 from app.main.sessions.hub import AgentHub
@@ -20,7 +20,7 @@ from tests.conftest import scripted_agent_argv
 
 PARTS = {
     "sessions": host_api.SessionsHost,
-    "files": host_api.FileChangesHost,
+    "files": review_host.FileChangesHost,
     "attachments": host_api.AttachmentsHost,
     "composer": host_api.ComposerFilesHost,
     "links": host_api.LinkPolicy,
@@ -80,7 +80,7 @@ def test_the_check_notices_a_missing_or_different_call():
         def changes(self, session_key: str) -> list:  # a parameter short
             return []
 
-    members = _members(host_api.FileChangesHost)
+    members = _members(review_host.FileChangesHost)
     assert not all(hasattr(Partial(), name) for name in members)  # `revert` and `turns` are missing
     assert _parameters(Partial.changes) != _parameters(members["changes"])
 

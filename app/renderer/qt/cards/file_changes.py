@@ -11,7 +11,8 @@ from PySide6.QtCore import QObject, Signal, Slot
 
 from app.contract.diffs import too_large
 from app.contract.envelopes import Envelope, FileChangesEnvelope, FileChangeView, LoadResult
-from app.contract.host_api import FileChangesHost, SessionsHost
+from app.contract.host_api import SessionsHost
+from app.contract.review_host import FileChangesHost
 from app.renderer.qt.common.operations import Operations
 
 

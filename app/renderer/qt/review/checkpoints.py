@@ -11,7 +11,7 @@ from typing import Any
 from PySide6.QtCore import Property, QObject, Signal, Slot
 
 from app.contract.envelopes import FileChangeView
-from app.contract.host_api import FileChangesHost
+from app.contract.review_host import FileChangesHost
 from app.renderer.qt.common.operations import Operations
 from app.renderer.qt.common.properties import variant_property
 

@@ -12,7 +12,8 @@ from PySide6.QtCore import Property, QObject, Signal, Slot
 
 from app.contract.envelopes import Envelope, FileChangesEnvelope, HunkView, ReviewFileView
 from app.contract.errors import HostError
-from app.contract.host_api import FileChangesHost, SessionsHost
+from app.contract.host_api import SessionsHost
+from app.contract.review_host import FileChangesHost
 from app.renderer.qt.common.operations import Operations
 from app.renderer.qt.common.properties import variant_property
 
