@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Callable
+import sqlite3
+from collections.abc import Awaitable, Callable
+from pathlib import Path
 
 from app.contract.diffs import unified_diff
 from app.contract.envelopes import (
@@ -23,6 +25,7 @@ from app.contract.envelopes import (
     ReviewFileView,
 )
 from app.contract.errors import FileChangeRefused
+from app.main.core import paths
 from app.main.files.agent_files import AgentFileError, AgentFiles, FileChange
 from app.main.files.attachment_access import display_name
 from app.main.review.blobs import BlobMissing
@@ -45,11 +48,12 @@ class AgentFileHost:
         emit: Callable[[Envelope], None],
         diagnose: Diagnose,
         additional_directories: list[str],
-        turn_changes: TurnChanges,
+        turn_changes: TurnChanges | None = None,
     ) -> None:
         self._sessions = sessions
-        self.turn_changes = turn_changes
-        self.desk = ReviewDesk(turn_changes)
+        # every agent's service shares one (a folder's snapshots serve all its chats): build_host makes it
+        self.turn_changes = turn_changes or TurnChanges(paths.data_dir() / "review", paths.own_folders())
+        self.desk = ReviewDesk(self.turn_changes)
         self._plans: dict[tuple[str, str], RestorePlan] = {}  # the restore each chat's user looked at
         self._emit = emit
         self._diagnose = diagnose
@@ -142,7 +146,30 @@ class AgentFileHost:
             cached = self._diffs[key] = (change.after, AgentFiles.diff(change))
         return cached[1]
 
-    def turn_settled(self, session_key: str, generation: int, turn_id: str) -> None:
+    # --- each turn's snapshots (review/turn_changes.py) --------------------------------------------
+    def own_files(self, stderr_log: Path, trace: Path | None) -> None:
+        """The files this agent's service writes (its stderr log, rotated too, a trace being recorded):
+        never part of a turn's changes, wherever the chat's folder is."""
+        rotated = stderr_log.with_suffix(stderr_log.suffix + ".1")
+        self.turn_changes.leave_out(stderr_log, rotated, *([trace] if trace is not None else []))
+
+    async def before_turn(self, session_key: str, turn_id: str, roots: list[str]) -> None:
+        """The turn's folders before its prompt goes out."""
+        await self._tracked(session_key, self.turn_changes.before_turn(session_key, turn_id, roots))
+
+    async def settle_turn(self, session_key: str, generation: int, turn_id: str) -> None:
+        """The turn's folders once it settled; its change set announced when it has news."""
+        await self._tracked(session_key, self.turn_changes.after_turn(session_key, turn_id))
+        self._announce(session_key, generation, turn_id)
+
+    async def _tracked(self, session_key: str, snapshot: Awaitable[object]) -> None:
+        """A scan that fails is said and the turn goes on: tracking never costs the user their turn."""
+        try:
+            await snapshot
+        except (OSError, sqlite3.Error) as exc:
+            self._diagnose("snapshot-failed", f"Changes of this turn are not tracked: {exc}", session_key)
+
+    def _announce(self, session_key: str, generation: int, turn_id: str) -> None:
         """The turn's snapshots are in: announced when they saw a change its `fs/*` writes did not, or
         one made outside the chat before it."""
         written = {change.path for change in self.files.changes(session_key, turn_id)}

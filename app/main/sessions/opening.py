@@ -8,9 +8,10 @@ transcript adds (`openclaw/supplement.py`)."""
 from __future__ import annotations
 
 import asyncio
+import inspect
 import uuid
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, TypeVar
 
 from app.contract.envelopes import LoadResult
 from app.contract.errors import HostError, LoadFailed, SignInRequired
@@ -19,6 +20,8 @@ from app.main.openclaw.agents import new_session_key
 from app.main.sessions.extras import OpeningServers, SessionExtras, Spawn
 from app.main.sessions.io import SessionIO
 from app.main.sessions.requests import normalize_cwd, open_params, require
+
+T = TypeVar("T")
 
 if TYPE_CHECKING:
     from app.main.openclaw.supplement import OpenClawSupplements
@@ -45,6 +48,25 @@ class SessionOpening:
         self._transcripts = transcripts
         self._spawn = spawn
         self.lock = asyncio.Lock()
+
+    async def send_after(self, before: Awaitable[None], request: Awaitable[T]) -> asyncio.Future[T]:
+        """`request` started once `before` is done, no chat opened in between (an open waits for the
+        lock): a prompt still goes to the chat shown when it was asked for. Returns once the request's
+        first step ran (the machine has seen it sent); await the future for its answer."""
+        async with self.lock:
+            try:
+                await before
+            except BaseException:
+                if inspect.iscoroutine(request):
+                    request.close()  # never started: closed, not left unawaited
+                raise
+            sending = asyncio.ensure_future(request)
+            try:
+                await asyncio.sleep(0)  # its first step runs
+            except BaseException:
+                sending.cancel()  # never left running with nobody to read its end
+                raise
+        return sending
 
     async def new(self, cwd: str | None, target: str) -> LoadResult:
         key = new_session_key(target)  # a target not of OpenClaw's form is refused before anything

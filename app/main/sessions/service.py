@@ -9,10 +9,8 @@ the ACP client beside it. Every rule is pinned by a test named after it (acp-cha
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import os
-import sqlite3
 import uuid
 from collections.abc import Callable
 from pathlib import Path
@@ -55,6 +53,7 @@ from app.main.sessions.openclaw_extras import openclaw_extras
 from app.main.sessions.opening import SessionOpening
 from app.main.sessions.requests import config_option_params, list_params, normalize_cwd, require, session_page
 from app.main.sessions.terminal_host import ClientTerminalHost
+from app.main.sessions.tracked_prompt import send_tracked
 
 log = logging.getLogger(__name__)
 
@@ -89,19 +88,16 @@ class ChatService:
         self.terminals = ClientTerminalHost(
             self.machine, self._emit, lambda code, message: self.io.diagnose("warning", code, message)
         )
-        # every agent's service shares one (a folder's snapshots serve all its chats)
-        self.turn_changes = turn_changes or TurnChanges(paths.data_dir() / "review", paths.own_folders())
         self.files = AgentFileHost(
             self.machine,
             self._emit,
             lambda code, message, key: self.io.diagnose("warning", code, message, key),
             self.additional_directories,
-            self.turn_changes,
+            turn_changes,
         )
         self._client = ClawClient(self, terminals=self.terminals, files=self.files)
         stderr_log = log_path if log_path is not None else paths.log_dir() / "agent-stderr.log"
-        rotated = stderr_log.with_suffix(stderr_log.suffix + ".1")
-        self.turn_changes.leave_out(stderr_log, rotated, *([recorder.path] if recorder else []))
+        self.files.own_files(stderr_log, recorder.path if recorder else None)
         self.connection = AgentConnection(
             command,
             self._client,
@@ -374,47 +370,15 @@ class ChatService:
             "_meta": build_prompt_meta(session_key, message_id, text),
         }
         roots = [active.cwd, *self.additional_directories]
-        # the files as they are before the prompt goes out; no chat is opened meanwhile (an open waits
-        # for this lock), so the prompt still goes to the chat shown, as it would have without the wait
-        async with self.opening.lock:
-            await self._snapshot("before", active.key, message_id, roots)
-            sending = asyncio.ensure_future(self.io.request("session/prompt", params, key=active.key))
-            try:
-                await asyncio.sleep(0)  # its first step runs: the machine has seen the prompt sent
-            except BaseException:
-                sending.cancel()  # never left running with nobody to read its end
-                raise
-        settle = self._settle_files(active.key, active.generation, message_id)
-        try:
-            result, _ = await sending
-        except BaseException:
-            # what the turn changed before it failed is still the turn's, but its failure is told now:
-            # a failed turn's next steps (the queue waits) must not wait on a walk of the folders
-            self._spawn_background(settle, "turn-snapshot")
-            raise
-        await settle  # before the answer: the next turn's snapshot comes after this one
+        turn = (active.key, active.generation, message_id)
+        result = await send_tracked(
+            self.opening, self.io, self.files, self._spawn_background, turn, roots, params
+        )
         usage = result.get("usage") if isinstance(result.get("usage"), dict) else None
         stop = str_field(result, "stopReason") or "end_turn"
         if self.transcripts is not None:
             self.transcripts.after_turn(active.key, active.generation, message_id, blocks)
         return PromptResult(active.key, active.generation, message_id, stop, usage)
-
-    async def _settle_files(self, key: str, generation: int, turn: str) -> None:
-        await self._snapshot("after", key, turn, [])
-        self.files.turn_settled(key, generation, turn)
-
-    async def _snapshot(self, phase: str, key: str, turn: str, roots: list[str]) -> None:
-        """The turn's folders before the prompt goes out and once it settled (review/turn_changes.py);
-        a scan that fails is logged and the turn goes on: tracking never costs the user their turn."""
-        try:
-            if phase == "before":
-                await self.turn_changes.before_turn(key, turn, roots)
-            else:
-                await self.turn_changes.after_turn(key, turn)
-        except (OSError, sqlite3.Error) as exc:
-            self.io.diagnose(
-                "warning", "snapshot-failed", f"Changes of this turn are not tracked: {exc}", key
-            )
 
     async def cancel(self, session_key: str) -> bool:
         """Stop the live turn: pending permissions answer `cancelled`, then `session/cancel`.
