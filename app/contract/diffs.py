@@ -60,7 +60,7 @@ def _diff_lines(text: str) -> list[str]:
     return lines
 
 
-def _shared_ends(old: list[str], new: list[str]) -> tuple[int, int]:
+def shared_ends(old: list[str], new: list[str]) -> tuple[int, int]:
     """How many lines both share at the start, and then at the end (never overlapping)."""
     limit = min(len(old), len(new))
     head = 0
@@ -76,7 +76,7 @@ def unified_diff(old: str | None, new: str, path: str) -> str:
     """`old` -> `new` as a unified diff with context; `old` None is a created file (from /dev/null).
     Past the limits, the summary `too_large` reads."""
     old_lines, new_lines = _diff_lines(old or ""), _diff_lines(new)
-    head, tail = _shared_ends(old_lines, new_lines)
+    head, tail = shared_ends(old_lines, new_lines)
     removed, added = len(old_lines) - head - tail, len(new_lines) - head - tail
     fromfile = path if old is not None else "/dev/null"
     if removed == 0 and added == 0:

@@ -10,7 +10,7 @@ import difflib
 import hashlib
 from dataclasses import dataclass
 
-from app.contract.diffs import MAX_DIFF_CHARS, MAX_DIFF_LINES, split_lines
+from app.contract.diffs import MAX_DIFF_CHARS, MAX_DIFF_LINES, shared_ends, split_lines
 
 
 @dataclass(frozen=True)
@@ -27,22 +27,11 @@ class Hunk:
         return hashlib.sha1(body.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
-def _shared_ends(old: list[str], new: list[str]) -> tuple[int, int]:
-    limit = min(len(old), len(new))
-    head = 0
-    while head < limit and old[head] == new[head]:
-        head += 1
-    tail = 0
-    while tail < limit - head and old[-1 - tail] == new[-1 - tail]:
-        tail += 1
-    return head, tail
-
-
 def hunks(old_text: str, new_text: str) -> list[Hunk]:
     """The changes from `old_text` to `new_text`; a region too large to compare line by line is one
     hunk (undone whole)."""
     old, new = split_lines(old_text), split_lines(new_text)
-    head, tail = _shared_ends(old, new)
+    head, tail = shared_ends(old, new)
     old_mid, new_mid = old[head : len(old) - tail], new[head : len(new) - tail]
     if not old_mid and not new_mid:
         return []
