@@ -183,6 +183,11 @@ class UiHarness:
         await asyncio.sleep(0.02)  # the text is taken before the key
         await self.key(window, Qt.Key.Key_Return)
 
+    async def send_and_settle(self, window: Window, text: str) -> None:
+        """Type and send `text`, then wait until its turn has settled."""
+        await self.type_and_send(window, text)
+        await self.until(lambda: not window.objects.session.busy)
+
     @staticmethod
     def role(window: Window, row: Row, name: str) -> Any:
         """What the window's model serves QML for `row` (a timeline row, found at its view row)."""

@@ -20,10 +20,8 @@ def test_restore_to_the_first_message_shows_the_plan_then_puts_the_files_back(ui
     async def scenario():
         window = await ui.open(scripted_agent_argv())
         objects = window.objects
-        await ui.type_and_send(window, "shell echo 'version 1' > app.txt")
-        await ui.until(lambda: not objects.session.busy)
-        await ui.type_and_send(window, "shell echo 'version 2' > app.txt && echo new > later.txt")
-        await ui.until(lambda: not objects.session.busy)
+        await ui.send_and_settle(window, "shell echo 'version 1' > app.txt")
+        await ui.send_and_settle(window, "shell echo 'version 2' > app.txt && echo new > later.txt")
         assert (folder / "later.txt").exists()
 
         bubbles = await ui.until(

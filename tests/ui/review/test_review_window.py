@@ -20,10 +20,9 @@ def test_a_turn_is_reviewed_hunk_by_hunk_with_the_keyboard_and_undone_whole(ui):
     async def scenario():
         window = await ui.open(scripted_agent_argv())
         review = window.objects.review
-        await ui.type_and_send(
+        await ui.send_and_settle(
             window, "shell sed -i 's/^line 3$/line three/; s/^line 15$/line fifteen/' app.txt"
         )
-        await ui.until(lambda: not window.objects.session.busy)
         await ui.shown(window, "reviewTurnButton")
         await mouse_click(ui, window, "reviewTurnButton")
         await ui.shown(window, "reviewPane")
@@ -60,10 +59,9 @@ def test_comments_on_changes_go_to_the_agent_as_the_next_message_and_the_draft_s
     async def scenario():
         window = await ui.open(scripted_agent_argv())
         objects = window.objects
-        await ui.type_and_send(
+        await ui.send_and_settle(
             window, "shell sed -i 's/^line 3$/line three/; s/^line 15$/line fifteen/' app.txt"
         )
-        await ui.until(lambda: not objects.session.busy)
         objects.turn.setDraft("half a thought the user is still typing")
         await mouse_click(ui, window, "reviewTurnButton")
         await ui.until(lambda: len(find_all(window.root.contentItem(), "reviewComment")) == 2)

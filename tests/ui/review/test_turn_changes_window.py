@@ -28,8 +28,7 @@ def test_a_shell_commands_changes_are_the_turns_and_each_can_be_put_back(ui):
         command = (
             "printf 'second\\n' >> notes.txt && rm gone.txt && echo made > made.txt && echo x >> keep.txt"
         )
-        await ui.type_and_send(window, f"shell {command}")
-        await ui.until(lambda: not objects.session.busy)
+        await ui.send_and_settle(window, f"shell {command}")
         files = await ui.until(lambda: len(_footer_files(ui, window)) == 4 and _footer_files(ui, window))
         assert "+second" in files["notes.txt"]["diff"] and not files["notes.txt"]["created"]
         assert files["made.txt"]["created"] and "+made" in files["made.txt"]["diff"]
@@ -66,12 +65,9 @@ def test_a_file_the_user_changed_between_turns_is_shown_as_theirs_not_the_agents
 
     async def scenario():
         window = await ui.open(scripted_agent_argv())
-        objects = window.objects
-        await ui.type_and_send(window, "shell echo v1 > app.txt")
-        await ui.until(lambda: not objects.session.busy)
+        await ui.send_and_settle(window, "shell echo v1 > app.txt")
         (folder / "notes.md").write_text("the user's own notes\n")  # between the turns, in an editor
-        await ui.type_and_send(window, "shell echo v2 > app.txt")
-        await ui.until(lambda: not objects.session.busy)
+        await ui.send_and_settle(window, "shell echo v2 > app.txt")
         users = lambda: [ui.role(window, row, "outside") for row in ui.rows(window, "user")]  # noqa: E731
         await ui.until(lambda: [len(files) for files in users()] == [0, 1])
         [[mine]] = [files for files in users() if files]
