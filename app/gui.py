@@ -52,6 +52,7 @@ def color_scheme(saved: str = "system") -> str:
 
 
 RENDER_SETTLE_S = 0.1  # a frame on its way when the window is hidden ends within it
+WINDOW_CLOSE_CEILING_S = 10.0  # a ceiling only a hang reaches
 
 
 class Window:
@@ -124,21 +125,27 @@ class Window:
 
     async def close(self) -> None:
         """Hide and destroy the window while the event loop still runs. A threaded render loop (Qt's
-        default on GPU desktops) waits for its render thread when a window is destroyed; left to the
-        interpreter's exit, where no event loop runs any more, that wait never ends. That thread emits
-        `frameSwapped`, whose Python slot needs the interpreter: a frame still on its way when the
-        window is destroyed (the GUI thread holding the interpreter while it waits for that thread)
-        hung a quit now and then. So the window is hidden (no frame starts after), the loop runs while a
-        frame on its way ends, and the slot is let go before the window is."""
-        from PySide6.QtCore import QCoreApplication, QEvent
-
-        self.root.hide()
-        await asyncio.sleep(RENDER_SETTLE_S)  # the loop runs (the interpreter free) while a frame ends
-        with contextlib.suppress(RuntimeError):  # already let go (a window closed twice)
-            self.root.frameSwapped.disconnect(self.objects.after_frame)
-        self.engine.deleteLater()
-        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
-        await asyncio.sleep(0)
+        default on GPU desktops) waits for its render thread when a window is hidden or destroyed;
+        left to the interpreter's exit, where no event loop runs any more, that wait never ends. The
+        render thread may need the interpreter (a Python slot, a Python image provider) while the GUI
+        thread waits for it, so the engine is deleted by Qt's own event loop, which runs without the
+        interpreter lock (a delete called from Python holds it throughout), after frameSwapped's slot
+        is let go and a frame on its way has ended."""
+        # A wait inside Qt that never ends holds the interpreter, so no Python timer could end it:
+        # faulthandler's own thread prints every stack and ends the process (status 1) instead. The
+        # chats, drafts and agents were saved and stopped before the window closes.
+        faulthandler.dump_traceback_later(WINDOW_CLOSE_CEILING_S, exit=True)
+        try:
+            self.root.hide()
+            await asyncio.sleep(RENDER_SETTLE_S)  # the loop runs (the interpreter free) while a frame ends
+            with contextlib.suppress(RuntimeError):  # already let go (a window closed twice)
+                self.root.frameSwapped.disconnect(self.objects.after_frame)
+            gone = asyncio.Event()
+            self.engine.destroyed.connect(gone.set)
+            self.engine.deleteLater()  # done by the event loop once this callback returns to it
+            await gone.wait()
+        finally:
+            faulthandler.cancel_dump_traceback_later()
 
     def grab(self, path: Path) -> bool:
         image = self.root.grabWindow()

@@ -106,7 +106,7 @@ def test_sigterm_quits_cleanly_and_kills_the_agent_group(tmp_path, render_loop):
             raise AssertionError(
                 f"no exit 20 s after SIGTERM; stacks:\n{app.communicate()[1][-20000:]}"
             ) from None
-        assert code == 0
+        assert code == 0, app.communicate()[1][-20000:]  # a close that hung: its stacks
         deadline = time.monotonic() + 30  # a ceiling only a hang reaches
         while process_alive(grandchild) and time.monotonic() < deadline:
             time.sleep(0.05)  # the poll's interval
@@ -114,3 +114,21 @@ def test_sigterm_quits_cleanly_and_kills_the_agent_group(tmp_path, render_loop):
     finally:
         if app.poll() is None:
             app.kill()
+
+
+def test_a_quit_that_hangs_inside_qt_ends_with_the_stacks_printed(tmp_path):
+    """A wait inside Qt that never ends (here: a render thread needing the interpreter the GUI thread
+    holds while it hides the window) ends the process within the window's close ceiling, with every
+    thread's stack on stderr, instead of hanging a logout."""
+    probe = REPO / "tests" / "ui" / "window" / "close_hang_probe.py"
+    result = subprocess.run(
+        [sys.executable, str(probe)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=REPO,
+        env={**_env(tmp_path), "QSG_RENDER_LOOP": "threaded", "PYTHONPATH": str(REPO)},
+    )
+    assert result.returncode == 1, (result.stdout, result.stderr[-3000:])
+    assert "closed without a hang" not in result.stdout
+    assert "Timeout (0:00:02)!" in result.stderr and "in close" in result.stderr, result.stderr[-3000:]
