@@ -14,6 +14,7 @@ from typing import Any, Protocol, TypedDict, Unpack
 
 from app.contract.agents import AgentChoice, AgentTarget
 from app.contract.attachments import CheckedFile, Preview, PromptAttachment, Resolution
+from app.contract.branches import BranchesHost
 from app.contract.envelopes import (
     AgentInfo,
     Envelope,
@@ -39,6 +40,7 @@ class PromptOptions(TypedDict, total=False):
     attachments: tuple[PromptAttachment, ...]
     client_message_id: str | None  # the optimistic message's id: its row settles, not a second one
     cwd: str | None  # the folder the sender believes the chat is in: refused if it is not
+    context: str | None  # a hidden block for the agent only (`hidden_context.wrap`): a branch's transcript
 
 
 class SessionsHost(Protocol):
@@ -359,6 +361,9 @@ class HostApi(Protocol):
 
     @property
     def agent_settings(self) -> AgentSettingsHost: ...
+
+    @property
+    def branches(self) -> BranchesHost: ...
 
     @property
     def exports(self) -> ExportsHost: ...

@@ -5,6 +5,7 @@ import "cards"
 import "common"
 import "composer"
 import "conversation"
+import "review"
 import "sessions"
 
 ApplicationWindow {
@@ -138,6 +139,7 @@ ApplicationWindow {
                                  onClicked: traceView.close() }
                     }
                 }
+                BranchBanner { Layout.fillWidth: true }
                 Conversation { id: conversationView; objects: rowObjects; visible: !signIn.shown; Layout.fillWidth: true; Layout.fillHeight: true
                                onFindClosed: composerView.input.forceActiveFocus()
                                onSuggested: (text) => { composerView.input.text = text

@@ -4,7 +4,7 @@ so it can also misbehave in ways an SDK would not allow.
 Start-up flags: --no-init (never answers initialize), --exit-in-init=CODE, --init-delay=S, --banner
 (non-JSON lines on stdout first), --name=NAME (agentInfo.name), --caps=JSON (agentCapabilities),
 --fail-new=N (the first N session/new requests fail), --hang-new=N (the first N are never answered),
---no-info (no agentInfo).
+--no-info (no agentInfo), --ids=PREFIX (session ids PREFIX-N instead of acp-N).
 Sign-in: --auth=agent (session/new answers -32000 until `authenticate {methodId: "scripted-oauth"}`),
 --auth=env (until SCRIPTED_API_KEY is "sk-scripted" in its environment), --auth=terminal (until the file
 $SCRIPTED_AUTH_FILE exists; its method, offered only to clients advertising auth.terminal, runs this
@@ -37,26 +37,8 @@ for arg in sys.argv[1:]:
 DEFAULT_CAPS = {
     "loadSession": True,
     "promptCapabilities": {"image": True, "audio": False, "embeddedContext": True},
-    "sessionCapabilities": {"list": {}, "resume": {}, "close": {}, "delete": {}},
+    "sessionCapabilities": {"list": {}, "resume": {}, "close": {}, "delete": {}, "fork": {}},
 }
-
-
-COMMANDS = [
-    {"name": "status", "description": "Show the session status", "input": {"hint": "[verbose]"}},
-    {"name": "help", "description": "List the commands"},
-]
-MODES = {"currentModeId": "a", "availableModes": [{"id": "a", "name": "Ask"}, {"id": "b", "name": "Build"}]}
-
-
-def model_option(value: str, option_id: str = "model") -> dict[str, Any]:
-    return {
-        "id": option_id,
-        "name": "Model",
-        "category": "model",
-        "type": "select",
-        "currentValue": value,
-        "options": [{"value": "m1", "name": "Model one"}, {"value": "m2", "name": "Model two"}],
-    }
 
 
 def _hidden(block: Any) -> bool:
@@ -210,7 +192,7 @@ class Agent:
             self.error(msg_id, -32603, "Internal error: the workspace is locked by another agent")
             return
         self.counter += 1
-        sid = f"acp-{self.counter}"
+        sid = f"{FLAGS.get('ids') or 'acp'}-{self.counter}"  # --ids=PREFIX: ids unlike another agent's
         self.sessions[sid] = {"cwd": params.get("cwd"), "meta": params.get("_meta")}
         self.update(sid, {"sessionUpdate": "available_commands_update", "availableCommands": COMMANDS})
         self.respond(msg_id, {"sessionId": sid, "modes": MODES, "configOptions": [model_option("m1")]})
@@ -245,7 +227,7 @@ class Agent:
             return
         self.chunk(sid, "a1")
         self.update(sid, {"sessionUpdate": "brand_new_kind", "payload": 1})
-        self.sessions[sid] = {"cwd": params.get("cwd")}
+        self.sessions[sid] = {**self.sessions.get(sid, {}), "cwd": params.get("cwd")}  # what it was told
         self.respond(msg_id, {})
 
     async def on_session_resume(self, msg_id: Any, params: dict[str, Any]) -> None:
@@ -298,6 +280,7 @@ class Agent:
             b.get("text", "") for b in blocks if b.get("type") == "text" and not _hidden(b)
         ).strip()
         word = text.split(" ", 1)[0] if text else ""
+        self.sessions.setdefault(sid, {}).setdefault("said", []).append(text)  # what a fork carries
         self.cancelled.discard(sid)
         if word == "fail":
             self.error(msg_id, -32603, "Internal error: the model provider is unreachable")
@@ -353,6 +336,7 @@ PROMPT_MODULES = (
     "credential_prompts",
     "stop_prompts",
     "document_prompts",
+    "branch_prompts",
 )
 
 
@@ -366,6 +350,10 @@ def _sibling(name: str) -> Any:
 PROMPTS: dict[str, Any] = {}
 for _module in PROMPT_MODULES:
     PROMPTS.update(_sibling(_module).PROMPTS)
+    for _method, _handler in getattr(_sibling(_module), "HANDLERS", {}).items():  # requests they answer
+        setattr(Agent, "on_" + _method.replace("/", "_"), _handler)
+_options = _sibling("scripted_options")
+COMMANDS, MODES, model_option = _options.COMMANDS, _options.MODES, _options.model_option
 PromptFailed = _sibling("turn_prompts").PromptFailed
 _sign_in = _sibling("scripted_sign_in")
 AUTH_METHODS, login, signed_in = _sign_in.AUTH_METHODS, _sign_in.login, _sign_in.signed_in

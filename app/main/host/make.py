@@ -22,6 +22,7 @@ from app.main.host.parts import InspectorOfCurrent, SignInOfShown
 from app.main.participation.access import TerminalAccess
 from app.main.participation.service import TerminalParticipation
 from app.main.proposals.service import ProposalService
+from app.main.sessions.branching import ChatBranches
 from app.main.sessions.extras import HubPorts, ShareMaker
 from app.main.sessions.hub import AgentHub
 from app.main.sessions.service import ChatService
@@ -47,6 +48,7 @@ class Host:
     settings: SettingsFile
     agents: AgentHub
     agent_settings: AgentSettings
+    branches: ChatBranches
     exports: ChatExports
     inspector: InspectorOfCurrent
     notifications: DesktopNotifications
@@ -62,6 +64,7 @@ class Host:
 class HubParts(TypedDict):
     share: ShareMaker
     remembered: StringStore
+    branches: StringStore
 
 
 @dataclass(frozen=True)
@@ -99,6 +102,7 @@ def hub_parts(
     return HubParts(
         share=share,
         remembered=JsonStringMap("chat-agents.json", data_dir, problems, "the agents of your chats"),
+        branches=JsonStringMap("chat-branches.json", data_dir, problems, "which chat continues which"),
     )
 
 
@@ -143,6 +147,7 @@ def make_host(
         terminal_access=TerminalAccess(participation, first.connection.command.argv, lambda: hub.agent_info),
         agents=hub,
         agent_settings=agent_settings,
+        branches=hub.branches,
         exports=ChatExports(),
         inspector=InspectorOfCurrent(hub),
         notifications=DesktopNotifications(),

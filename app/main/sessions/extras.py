@@ -134,11 +134,13 @@ def hidden_blocks(
     info: AgentInfo | None,
     key: tuple[str, int],
     message_id: str,
+    context: str | None = None,
 ) -> list[dict[str, Any]]:
-    """What the user's message carries for the agent only: the terminal access's context (the one
-    moment a capability is minted) and the prompt's proposal channel (the previous one superseded)."""
+    """What the user's message carries for the agent only: `context` (a hidden block the hub adds: a
+    branch's transcript), the terminal access's context (the one moment a capability is minted) and
+    the prompt's proposal channel (the previous one superseded)."""
     session_key, generation = key
-    blocks = []
+    blocks = [{"type": "text", "text": context}] if context else []
     if participation is not None:
         context = participation.prompt_context(info, session_key)
         if context:

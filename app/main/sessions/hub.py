@@ -24,6 +24,7 @@ from app.main.agents.profiles import AgentProfile, primary_profile
 from app.main.core.background_tasks import BackgroundTasks
 from app.main.core.listeners import Listeners
 from app.main.openclaw.agents import service_targets
+from app.main.sessions.branching import ChatBranches
 from app.main.sessions.chat_memory import MODE, MODEL, ChatMemory, model_option
 from app.main.sessions.extras import HubPorts
 from app.main.sessions.hub_parts import AgentProposals, FilesByChat
@@ -52,6 +53,7 @@ class AgentHub:
         *,
         first: str | None = None,
         remembered: StringStore | None = None,
+        branches: StringStore | None = None,
         idle_stop_s: float = IDLE_STOP_S,
         share: ShareMaker | None = None,
         default_cwd: str = "",
@@ -63,6 +65,7 @@ class AgentHub:
         self.profiles: dict[str, AgentProfile] = {p.id: p for p in profiles}
         self._make = make_service
         self.memory = ChatMemory(remembered, lambda agent_id: agent_id in self.profiles)
+        self.branches = ChatBranches(self, branches)  # which chat continues which
         self._services: dict[str, ChatService] = {}
         self._owners: dict[str, str] = {}  # session key -> agent id (this run; `remembered` keeps them)
         self._envelopes: Listeners[Envelope] = Listeners(
@@ -87,18 +90,11 @@ class AgentHub:
                 self._extras(agent_id, service)
 
     @classmethod
-    def single(
-        cls, service: ChatService, remembered: StringStore | None = None, share: ShareMaker | None = None
-    ) -> AgentHub:
-        """The hub around one existing chat service (tests, `clawqt smoke`): it is the only agent."""
+    def single(cls, service: ChatService, **parts: Any) -> AgentHub:
+        """The hub around one existing chat service (tests, `clawqt smoke`): it is the only agent;
+        `parts`: the keywords `hub_parts` gives (the remembered chats, the branches, the shared parts)."""
         only = primary_profile(service.connection.command)
-        return cls(
-            [only],
-            lambda _profile: service,
-            remembered=remembered,
-            share=share,
-            default_cwd=service.default_cwd,
-        )
+        return cls([only], lambda _profile: service, default_cwd=service.default_cwd, **parts)
 
     def _extras(self, agent_id: str, service: ChatService) -> None:
         if self.shared is not None:
@@ -288,16 +284,16 @@ class AgentHub:
             await self.shared.proposals.stop()
 
     async def load_session(self, session_key: str, cwd: str | None = None) -> LoadResult:
-        return await self._opened(session_key, self.service_of(session_key).load_session(session_key, cwd))
+        return await self.opened(session_key, self.service_of(session_key).load_session(session_key, cwd))
 
     async def resume_session(self, session_key: str, cwd: str | None = None) -> LoadResult:
-        return await self._opened(session_key, self.service_of(session_key).resume_session(session_key, cwd))
+        return await self.opened(session_key, self.service_of(session_key).resume_session(session_key, cwd))
 
     async def activate_session(self, session_key: str, cwd: str | None = None) -> LoadResult:
         service = self.service_of(session_key)
-        return await self._opened(session_key, service.activate_session(session_key, cwd))
+        return await self.opened(session_key, service.activate_session(session_key, cwd))
 
-    async def _opened(self, session_key: str, opening: Any) -> LoadResult:
+    async def opened(self, session_key: str, opening: Any) -> LoadResult:
         agent_id = self._owner(session_key)
         try:
             result: LoadResult = await opening
@@ -347,7 +343,12 @@ class AgentHub:
     async def prompt(self, session_key: str, text: str, **options: Unpack[PromptOptions]) -> PromptResult:
         agent_id = self._owner(session_key)
         self.memory.remember_chat(session_key, agent_id)
-        return await self.service(agent_id).prompt(session_key, text, **options)
+        context = self.branches.context(session_key)  # a branch's first message: its transcript too
+        if context:
+            options["context"] = context
+        result = await self.service(agent_id).prompt(session_key, text, **options)
+        self.branches.handed_over(session_key)
+        return result
 
     async def cancel(self, session_key: str) -> bool:
         return await self.service_of(session_key).cancel(session_key)

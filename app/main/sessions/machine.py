@@ -37,7 +37,8 @@ if TYPE_CHECKING:
     from app.contract.acp import RequestPermissionParams, RpcMessage
 
 
-LOAD_METHODS = frozenset({"session/new", "session/load", "session/resume"})
+LOAD_METHODS = frozenset({"session/new", "session/fork", "session/load", "session/resume"})
+CREATING = frozenset({"session/new", "session/fork"})  # a new session: its id comes with the answer
 END_METHODS = frozenset({"session/close", "session/delete"})
 
 
@@ -135,7 +136,7 @@ class SessionMachine:
     # --- loads ---------------------------------------------------------------------------------------
     def _load_sent(self, pending: _Pending, step: Step) -> None:
         params = pending.params
-        if pending.method == "session/new":
+        if pending.method in CREATING:  # a fork proposes no key: it is the id the agent answers
             key, acp_id = str_field(dict_field(params, "_meta"), "sessionKey") or "", None
         elif (acp_id := str_field(params, "sessionId")) is not None:
             key = acp_id
@@ -153,10 +154,10 @@ class SessionMachine:
             self.loading = None
         if result is None:
             return  # a failed load commits nothing: the previous session stays active
-        if pending.method == "session/new":
+        if pending.method in CREATING:
             acp_id = str_field(result, "sessionId")
             if acp_id is None:
-                step.failure = "The agent answered session/new without a session id."
+                step.failure = f"The agent answered {pending.method} without a session id."
                 step.ignored.append(Ignored("load-invalid", step.failure))
                 return
             txn.acp_id = acp_id
@@ -179,7 +180,7 @@ class SessionMachine:
             updates=updates,
             modes=modes if isinstance(modes, dict) else None,
             config_options=tuple(dict_items(result, "configOptions")),
-            created=pending.method == "session/new",
+            created=pending.method in CREATING,
             replayed=txn.replayed,
         )
 

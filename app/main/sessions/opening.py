@@ -83,6 +83,12 @@ class SessionOpening:
         require(self._connection.info, "sessionCapabilities", "resume", what="resuming sessions")
         return await self._open("session/resume", session_key, cwd)
 
+    async def fork(self, session_key: str, cwd: str | None) -> LoadResult:
+        """`session/fork`: a new session with the agent's own copy of `session_key`'s conversation."""
+        await self._connection.ensure_ready()
+        require(self._connection.info, "sessionCapabilities", "fork", what="forking sessions")
+        return await self._open("session/fork", session_key, cwd)
+
     async def activate(self, session_key: str, cwd: str | None) -> LoadResult:
         async with self.lock:
             machine = self._io.machine

@@ -362,8 +362,8 @@ class ChatService:
         except PromptRefused as exc:  # nothing was sent: views drop the optimistic message
             self._emit(PromptSettledEnvelope(active.key, active.generation, message_id, None, str(exc), 0.0))
             raise
-        key = (active.key, active.generation)
-        blocks += hidden_blocks(self.participation, self.proposals, info, key, message_id)
+        key, context = (active.key, active.generation), options.get("context")
+        blocks += hidden_blocks(self.participation, self.proposals, info, key, message_id, context)
         params = {
             "sessionId": active.acp_id,
             "prompt": blocks,

@@ -46,6 +46,7 @@ from app.renderer.qt.conversation.timeline_model import TimelineModel
 from app.renderer.qt.conversation.view_memory import ViewMemory
 from app.renderer.qt.inspector.inspector import InspectorModel
 from app.renderer.qt.inspector.trace_view import TraceViewer
+from app.renderer.qt.review.branching import Branching
 from app.renderer.qt.review.checkpoints import Checkpoints
 from app.renderer.qt.review.review_pane import ReviewPane
 from app.renderer.qt.sessions.attention import Attention
@@ -120,7 +121,13 @@ class ChatObjects(QObject):
         self.agents = AgentPicker(host.agents, sessions_host, self.session, self.ops, self)
         self.composer_files = ComposerAttachments(host.composer, self.session, self.ops, self)
         self.sessions = SessionList(
-            sessions_host, host.stores, self.session, self.ops, self, agents=self.agents
+            sessions_host,
+            host.stores,
+            self.session,
+            self.ops,
+            self,
+            agents=self.agents,
+            branch_of=self._branch_of,
         )
         self.agents.changed.connect(self.sessions.changed)  # the rows' agent marks
         self.attention = Attention(
@@ -134,6 +141,16 @@ class ChatObjects(QObject):
         self.attention.openRequested.connect(self._open_notified)
         self.agent = AgentStatus(sessions_host, self.session, self.ops, self)
         self.header = SessionHeader(sessions_host, self.session, self.sessions, self.ops, self)
+        self.branching = Branching(
+            host.branches,
+            self.session,
+            host.stores.drafts,
+            self.ops,
+            title=lambda: self.header.title,
+            agent_label=lambda: sessions_host.agent_label,
+            agent_names=self.agents.names,
+            parent=self,
+        )
         self.queue = MessageQueue(host.stores.queues, self)
         self.turn = TurnController(
             sessions_host,
@@ -166,6 +183,7 @@ class ChatObjects(QObject):
         self.session.shown.connect(self.files.on_shown)
         self.session.shown.connect(lambda _result: self.review.close())  # a footer's turn is its chat's
         self.turn.messageSent.connect(self.sessions.message_sent)
+        self.turn.turnEnded.connect(lambda _reason: self.branching.refresh())  # a transcript went
         self.turn.draftChanged.connect(self.sessions.changed)  # a chat left with a draft is listed
         self.attachments.statesChanged.connect(
             lambda: self.model.refresh(
@@ -178,6 +196,10 @@ class ChatObjects(QObject):
         self.app.darkChanged.connect(self._on_dark)
         self.notices.show_problems(host.problems.reported())  # found at startup: shown as the window opens
         self._stop_problems = host.problems.subscribe(lambda problem: self.notices.show_problems([problem]))
+
+    def _branch_of(self, key: str) -> str:
+        origin = self.host.branches.origin(key)
+        return (origin.source_title or "another chat") if origin is not None else ""
 
     def _open_notified(self, key: str) -> None:
         """A notification was clicked: its chat is shown (the window brings itself up: gui.py)."""
@@ -220,6 +242,7 @@ class ChatObjects(QObject):
             "fileChanges": self.files,
             "review": self.review,
             "checkpoints": self.checkpoints,
+            "branching": self.branching,
             "attachments": self.attachments,
             "composerFiles": self.composer_files,
             "userTerminals": self.user_terminals,

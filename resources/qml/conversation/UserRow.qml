@@ -53,16 +53,69 @@ Item {
               + root.outside.map(file => file.name + (file.created ? " (new)" : file.deleted ? " (deleted)" : "")).join(", ")
     }
     HoverHandler { id: hover }
-    ToolButton {  // under the pointer (or the keyboard): put the files back as they were at this message
-        objectName: "restoreHereButton"
-        visible: (hover.hovered || activeFocus) && root.messageId !== ""
+    Row {  // under the pointer (or the keyboard): this message as a checkpoint
         anchors.right: bubble.left
         anchors.rightMargin: Theme.spaceTight
         anchors.verticalCenter: bubble.verticalCenter
-        contentItem: Icon { icon: "rotate-ccw"; size: Theme.iconSmall; color: Theme.text2 }
-        Accessible.name: "Restore the files to how they were when this message was sent"
-        PlainToolTip { visible: parent.hovered; text: "Restore files to here…" }
-        onClicked: root.objects.checkpoints.planRestore(root.messageId)
+        visible: (hover.hovered || restoreButton.activeFocus || branchButton.activeFocus || branchMenu.visible)
+                 && root.messageId !== "" && !root.objects.branching.readOnly
+        spacing: 0
+        ToolButton {  // a new chat from here, with this agent or another; this chat stays as it is
+            id: branchButton
+            objectName: "branchHereButton"
+            contentItem: Icon { icon: "git-branch"; size: Theme.iconSmall; color: Theme.text2 }
+            Accessible.name: "Continue from this message in a new chat"
+            PlainToolTip { visible: parent.hovered && !branchMenu.visible; text: "Continue from here\u2026" }
+            onClicked: branchMenu.popup(this, 0, height)
+            Menu {
+                id: branchMenu
+                objectName: "branchMenu"
+                MenuItem { objectName: "menuEditResend"; text: "Edit and resend"
+                           onTriggered: root.objects.branching.editAndResend(root.messageId, "") }
+                MenuItem { objectName: "menuContinueHere"; text: "Continue from here"
+                           onTriggered: root.objects.branching.continueFrom(root.messageId, "") }
+                Menu {
+                    id: continueWith
+                    title: "Continue with"
+                    Instantiator {  // a menu takes its items from an Instantiator, not a Repeater
+                        model: root.objects.branching.agents
+                        delegate: MenuItem {
+                            required property var modelData
+                            objectName: "continueWith_" + modelData.id
+                            text: modelData.name
+                            contentItem: ButtonText { horizontalAlignment: Text.AlignLeft }  // as written
+                            onTriggered: root.objects.branching.continueFrom(root.messageId, modelData.id)
+                        }
+                        onObjectAdded: (index, item) => continueWith.insertItem(index, item)
+                        onObjectRemoved: (index, item) => continueWith.removeItem(item)
+                    }
+                }
+                Menu {
+                    id: resendWith
+                    title: "Edit and resend with"
+                    Instantiator {
+                        model: root.objects.branching.agents
+                        delegate: MenuItem {
+                            required property var modelData
+                            objectName: "resendWith_" + modelData.id
+                            text: modelData.name
+                            contentItem: ButtonText { horizontalAlignment: Text.AlignLeft }
+                            onTriggered: root.objects.branching.editAndResend(root.messageId, modelData.id)
+                        }
+                        onObjectAdded: (index, item) => resendWith.insertItem(index, item)
+                        onObjectRemoved: (index, item) => resendWith.removeItem(item)
+                    }
+                }
+            }
+        }
+        ToolButton {  // put the files back as they were at this message
+            id: restoreButton
+            objectName: "restoreHereButton"
+            contentItem: Icon { icon: "rotate-ccw"; size: Theme.iconSmall; color: Theme.text2 }
+            Accessible.name: "Restore the files to how they were when this message was sent"
+            PlainToolTip { visible: parent.hovered; text: "Restore files to here\u2026" }
+            onClicked: root.objects.checkpoints.planRestore(root.messageId)
+        }
     }
     Accessible.role: Accessible.Paragraph
     Accessible.name: "You: " + root.text

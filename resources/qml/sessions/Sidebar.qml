@@ -158,6 +158,7 @@ Rectangle {
                 }
                 Accessible.name: "Session " + modelData.title + (modelData.live ? ", working" : "")
                                  + (modelData.agentName ? ", with " + modelData.agentName : "")
+                                 + (modelData.branchOf ? ", continues " + modelData.branchOf : "")
                                  + (modelData.needsYou ? ", needs you: " + modelData.needsYouWhy : "")
                 contentItem: RowLayout {
                     AgentAvatar {  // the row's name says it
@@ -173,6 +174,13 @@ Rectangle {
                               Accessible.ignored: true }  // the row's name says it
                     Rectangle { visible: entry.modelData.unseen && !entry.modelData.live; width: 8; height: 8
                                 radius: Theme.radiusSmall; color: Theme.accent }
+                    Icon {  // a chat that continues another (Continue from here, Edit and resend)
+                        objectName: "sessionBranchMark"
+                        visible: (entry.modelData.branchOf || "") !== ""
+                        icon: "git-branch"; size: Theme.iconSmall; color: Theme.muted
+                        PlainToolTip { visible: branchHover.hovered; text: "Continues \u201c" + entry.modelData.branchOf + "\u201d" }
+                        HoverHandler { id: branchHover }
+                    }
                     Label { textFormat: Text.PlainText; text: entry.modelData.title; elide: Text.ElideRight; Layout.fillWidth: true
                             color: Theme.text; font.weight: entry.modelData.needsYou || entry.modelData.unseen ? Font.DemiBold : Font.Normal }
                     Label {  // when, unless the row has more to say

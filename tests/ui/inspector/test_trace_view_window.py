@@ -5,13 +5,14 @@ chat; a file that is not a trace is refused in words and changes nothing."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QLineEdit
 
 from app.renderer.qt.composer.turn import NEW_CHAT_DRAFT
 from tests.conftest import scripted_agent_argv
-from tests.ui.terminals.test_panel_window import mouse_click
-from tests.ui_harness import shown_save_dialog, user_texts
+from tests.ui.terminals.test_panel_window import _outside_task, mouse_click
+from tests.ui_harness import find_all, shown_save_dialog, user_texts
 
 
 def shown_open_dialog():
@@ -33,6 +34,13 @@ async def _open_inspector(ui, window):
     panel = await ui.until(lambda: ui.find(window, "inspectorPanel"))
     await ui.until(lambda: panel.isVisible())
     return panel
+
+
+async def _hover_first_message(ui, window) -> None:
+    bubble = await ui.shown(window, "userBubble")
+    centre = bubble.mapToScene(QPointF(bubble.width() / 2, bubble.height() / 2)).toPoint()
+    await _outside_task(lambda: QTest.mouseMove(window.root, centre))
+    await ui.frames(window, 2)
 
 
 def test_a_saved_trace_opens_as_a_read_only_chat_and_close_goes_back(ui, tmp_path):
@@ -69,6 +77,9 @@ def test_a_saved_trace_opens_as_a_read_only_chat_and_close_goes_back(ui, tmp_pat
         assert not ui.find(window, "modeSelect").isVisible()  # nothing to change in a trace
         assert "session 1 of 2" in ui.item(window, "traceSummary").property("text")
         await ui.screenshots(window, "70-trace-replay")
+        await _hover_first_message(ui, window)  # a trace's message is no checkpoint: nothing to offer
+        for action in ("branchHereButton", "restoreHereButton"):
+            assert not [b for b in find_all(window.root.contentItem(), action) if b.isVisible()]
 
         assert not ui.item(window, "tracePrevious").property("enabled")
         await mouse_click(ui, window, "traceNext")

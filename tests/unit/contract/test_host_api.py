@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from app.contract import host_api, local_stores, review_host, terminal_hosts
+from app.contract import branches, host_api, local_stores, review_host, terminal_hosts
 from app.main.agents.command import AgentCommand
 from app.main.host.make import AgentsShare, hub_parts, make_host
 from app.main.sessions.hub import AgentHub
@@ -36,6 +36,7 @@ PARTS = {
     "exports": host_api.ExportsHost,
     "inspector": host_api.InspectorHost,
     "notifications": host_api.NotificationsHost,
+    "branches": branches.BranchesHost,
 }
 
 

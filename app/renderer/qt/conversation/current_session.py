@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import logging
-from collections.abc import Iterable, Iterator
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 
 from PySide6.QtCore import Property, QObject, Signal, Slot
 
@@ -241,21 +241,38 @@ class CurrentSession(QObject):
     async def new_chat(self, agent_id: str = "", target: str = "") -> None:
         """A new chat with `agent_id` (with the agent of the chat shown when none is named); `target`:
         one of the agents behind it (OpenClaw's own), "" for its default."""
+        if agent_id and self._agents is not None:
+            opening = self._agents.new_session_with(agent_id, target=target)
+        else:
+            opening = self._host.new_session()
+        await self.open_new(opening, "Opening a new chat\u2026", "Could not start a new chat")
+
+    async def open_new(
+        self,
+        opening: Awaitable[LoadResult],
+        waiting: str,
+        failure: str,
+        before_show: Callable[[LoadResult], None] | None = None,
+    ) -> LoadResult | None:
+        """Show the chat `opening` makes, saying `waiting` meanwhile and `failure` with the reason if it
+        fails; `before_show` (the chat's draft) runs before it is shown. Not shown (None) when the
+        user chose another chat meanwhile."""
         request = self._next_request()
         try:
-            with self._waiting("Opening a new chat\u2026"):
-                if agent_id and self._agents is not None:
-                    result = await self._agents.new_session_with(agent_id, target=target)
-                else:
-                    result = await self._host.new_session()
+            with self._waiting(waiting):
+                result = await opening
         except SignInRequired:
-            return  # the sign-in panel says so and opens the chat once signed in
+            return None  # the sign-in panel says so and opens the chat once signed in
         except HostError as exc:
             if not self._superseded(request):
-                self._ops.notices.failed("Could not start a new chat", exc, topic=SESSION)
-            return
-        if not self._superseded(request):
-            self.show(result)
+                self._ops.notices.failed(failure, exc, topic=SESSION)
+            return None
+        if self._superseded(request):
+            return None
+        if before_show is not None:
+            before_show(result)
+        self.show(result)
+        return result
 
     @Slot(str)
     def openSession(self, key: str) -> None:

@@ -17,6 +17,7 @@ ROW_OBJECTS = (
     "fileChanges",
     "review",  # a footer's Review opens the turn's review
     "checkpoints",  # a user message's Restore to here
+    "branching",  # a user message's Continue from here, Edit and resend
     "turn",  # permission answers
     "search",
     "wholeText",
@@ -47,6 +48,7 @@ class RowObjects(QObject):
     fileChanges = _constant("fileChanges")
     review = _constant("review")
     checkpoints = _constant("checkpoints")
+    branching = _constant("branching")
     turn = _constant("turn")
     search = _constant("search")
     wholeText = _constant("wholeText")

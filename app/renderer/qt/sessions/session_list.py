@@ -61,8 +61,10 @@ class SessionList(ChatPart):
         parent: QObject | None = None,
         agents: AgentPicker | None = None,
         clock: Callable[[], datetime] = datetime.now,
+        branch_of: Callable[[str], str] | None = None,
     ) -> None:
         super().__init__(session, ops, parent)
+        self._branch_of = branch_of  # the title of the chat a chat continues ("" for none)
         self._clock = clock  # local time, for the groups and the rows' times
         self._query = ""  # as typed: title words and `agent:` (session_query.py); "" lists every chat
         self._search_pages = 0  # older pages loaded for this search
@@ -268,6 +270,7 @@ class SessionList(ChatPart):
                     "needsYouWhy": self.needs_you_why(key),
                     "current": key == current,
                     "pinned": pinned,
+                    "branchOf": self._branch_of(key) if self._branch_of is not None else "",
                     "group": NEEDS_YOU if needs_you else PINNED if pinned else time_group(updated, now),
                     "when": time_label(updated, now),
                 }

@@ -1,0 +1,159 @@
+"""Continue from here and Edit and resend in the real window, with two real agent processes: a new
+chat starts from one of the user's messages, with the chat's own agent or the other one; the
+conversation up to there goes with it (the agent's own fork when it offers one and nothing is left
+behind, else the transcript as hidden context of the first message), the banner says where the chat
+came from, the sidebar marks it, and the chat it came from stays as it was."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtTest import QTest
+
+from app.main.agents.profiles import AgentProfile
+from app.main.host.make import make_host
+from tests.conftest import scripted_agent_argv
+from tests.ui.agents.test_agents_window import _timeline_text, hub_of
+from tests.ui.terminals.test_panel_window import _outside_task, mouse_click
+from tests.ui_harness import find_all, user_texts
+
+
+def _hub(tmp_path):
+    return hub_of(
+        tmp_path,
+        AgentProfile("first", "First agent", scripted_agent_argv("--ids=one"), "config", "test"),
+        AgentProfile("second", "Second agent", scripted_agent_argv("--ids=two"), "config", "test"),
+    )
+
+
+async def _chat_of_two_messages(ui):
+    hub = _hub(ui.tmp_path)
+    window = await ui.open_host(make_host(hub, data_dir=ui.tmp_path / "data"))
+    await ui.send_and_settle(window, "first question")
+    await ui.send_and_settle(window, "second question")
+    return hub, window
+
+
+async def _menu_on(ui, window, index: int):
+    """The pointer on the user's message `index` (0: the oldest), then a click on its branch button:
+    the message's menu, open."""
+    bubbles = await ui.until(
+        lambda: (
+            len(find_all(window.root.contentItem(), "userBubble")) == 2
+            and find_all(window.root.contentItem(), "userBubble")
+        )
+    )
+    bubble = sorted(bubbles, key=lambda b: b.mapToScene(QPointF(0, 0)).y())[index]
+    centre = bubble.mapToScene(QPointF(bubble.width() / 2, bubble.height() / 2)).toPoint()
+    await _outside_task(lambda: QTest.mouseMove(window.root, centre))
+    content = window.root.contentItem()
+    await ui.until(lambda: [b for b in find_all(content, "branchHereButton") if b.isVisible()])
+    await mouse_click(ui, window, "branchHereButton")
+    await ui.shown(window, "menuEditResend")  # the menu is open
+
+
+async def _click_text(ui, window, text: str) -> None:
+    """A real click on the shown item whose text is `text` (a menu's submenu item has no name)."""
+
+    def shown():
+        items = find_all(window.root.contentItem(), "")
+        return next((i for i in items if i.property("text") == text and i.isVisible() and i.width()), None)
+
+    await _pointer_click(ui, window, await ui.until(shown))
+
+
+async def _pointer_click(ui, window, item) -> None:
+    """The pointer moves onto `item`, then clicks it (a menu follows the pointer, not the click)."""
+    centre = item.mapToScene(QPointF(item.width() / 2, item.height() / 2)).toPoint()
+    await _outside_task(lambda: QTest.mouseMove(window.root, centre))
+    await ui.frames(window, 1)
+    await _outside_task(lambda: QTest.mouseClick(window.root, Qt.MouseButton.LeftButton, pos=centre))
+
+
+def _banner(ui, window) -> str:
+    shown = ui.item(window, "branchBanner").isVisible()
+    return ui.item(window, "branchSummary").property("text") if shown else ""
+
+
+async def _new_chat(ui, objects, source: str) -> str:
+    key = objects.session
+    return await ui.until(
+        lambda: key.sessionKey not in ("", source) and key.sessionKey,
+        seen=lambda: (objects.notices.notice, key.opening),
+    )
+
+
+def test_continue_from_the_first_message_with_the_other_agent_hands_it_the_conversation(ui):
+    async def scenario():
+        hub, window = await _chat_of_two_messages(ui)
+        objects = window.objects
+        source = objects.session.sessionKey
+        await _menu_on(ui, window, 0)
+        await _click_text(ui, window, "Continue with")  # opens its submenu of agents
+        await ui.shown(window, "continueWith_second")
+        await ui.screenshots(window, "96-branch-menu")
+        await _pointer_click(ui, window, await ui.shown(window, "continueWith_second"))
+
+        new = await _new_chat(ui, objects, source)
+        assert hub.agent_of(new) == "second"
+        assert user_texts(objects) == []  # a new chat: the conversation went to the agent, not into it
+        await ui.until(lambda: "1 message handed over with your first message" in _banner(ui, window))
+        assert "with Scripted" in _banner(ui, window)  # the chat it continues was the first agent's
+        await ui.screenshots(window, "97-branch-banner")
+
+        await ui.send_and_settle(window, "recall")
+        answer = _timeline_text(objects, new)
+        assert "handed first question" in answer and "second question" not in answer, answer
+        await ui.until(lambda: "with your first message" not in _banner(ui, window))
+        await ui.send_and_settle(window, "recall")  # the transcript went once, not with every message
+        assert _timeline_text(objects, new).count("handed first question") == 1
+
+        # the sidebar marks the new chat; the chat it came from is as it was
+        await ui.until(lambda: any(e["key"] == new and e["branchOf"] for e in objects.sessions.model.entries))
+        await mouse_click(ui, window, "branchOpenOrigin")
+        await ui.until(lambda: objects.session.sessionKey == source)
+        assert not ui.item(window, "branchBanner").isVisible()
+        await ui.send_and_settle(window, "recall")  # its agent knows the two messages, nothing more
+        answer = _timeline_text(objects, source)
+        assert "said first question | second question" in answer and "handed" not in answer, answer
+
+    ui.run(scenario(), timeout=90)
+
+
+def test_edit_and_resend_by_keyboard_puts_the_message_back_in_the_new_chats_composer(ui):
+    async def scenario():
+        hub, window = await _chat_of_two_messages(ui)
+        objects = window.objects
+        source = objects.session.sessionKey
+        await _menu_on(ui, window, 1)
+        await ui.key(window, Qt.Key.Key_Down)  # the menu's first item: Edit and resend
+        await ui.key(window, Qt.Key.Key_Return)
+
+        new = await _new_chat(ui, objects, source)
+        assert hub.agent_of(new) == "first"  # the chat's own agent, handed the transcript (not a fork:
+        composer = ui.item(window, "composerInput")  # the edited message is left behind)
+        await ui.until(lambda: composer.property("text") == "second question")
+        assert "1 message handed over" in _banner(ui, window)
+        await ui.send_and_settle(window, "recall this")
+        answer = _timeline_text(objects, new)
+        assert "handed first question" in answer and "second question" not in answer, answer
+
+    ui.run(scenario(), timeout=90)
+
+
+def test_continue_from_the_last_message_with_the_same_agent_forks_its_session(ui):
+    async def scenario():
+        hub, window = await _chat_of_two_messages(ui)
+        objects = window.objects
+        source = objects.session.sessionKey
+        await _menu_on(ui, window, 1)
+        await mouse_click(ui, window, "menuContinueHere")
+
+        new = await _new_chat(ui, objects, source)
+        assert hub.agent_of(new) == "first"
+        await ui.until(lambda: "forked by the agent" in _banner(ui, window))
+        await ui.send_and_settle(window, "recall")
+        answer = _timeline_text(objects, new)
+        assert "forked from" in answer and "said first question | second question" in answer, answer
+        assert "handed" not in answer  # the fork carries it: no transcript besides
+
+    ui.run(scenario(), timeout=90)
