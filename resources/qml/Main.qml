@@ -352,6 +352,8 @@ ApplicationWindow {
     Shortcut { sequence: "F12"; onActivated: inspector.setOpen(!inspector.isOpen) }
     Shortcut { sequence: "Ctrl+Shift+E"; enabled: session.sessionKey !== "" && !chatExport.busy
                onActivated: chatExport.exportChat() }
+    Shortcut { sequence: "Ctrl+Shift+R"; enabled: session.sessionKey !== "" && !session.readOnly
+               onActivated: review.openChat() }
     Shortcut { sequences: [StandardKey.FindNext]; enabled: search.isOpen; onActivated: search.next() }
     Shortcut { sequences: [StandardKey.FindPrevious]; enabled: search.isOpen; onActivated: search.previous() }
     // the find bar's marks take the theme's colours (a dark scheme must not keep light marks)

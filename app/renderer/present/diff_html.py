@@ -101,17 +101,17 @@ def _file_header(file: FileDiff, palette: DiffPalette) -> str:
         f'  <span style="color:{palette.added_marker}">+{file.added}</span>'
         f' <span style="color:{palette.removed_marker}">\u2212{file.removed}</span>'
     )
-    return f'<p style="margin-top:6px; margin-bottom:2px; white-space:pre"><b>{_text(path)}</b>{counts}</p>'
+    return f'<p style="margin-top:6px; margin-bottom:2px; white-space:pre"><b>{escaped(path)}</b>{counts}</p>'
 
 
 def _block(line: DiffLine, palette: DiffPalette, width: int, language: str = "") -> str:
     if line.kind == "hunk":
         return _paragraph(
-            palette.hunk_background, f'<span style="color:{palette.hunk_text}">{_text(line.text)}</span>'
+            palette.hunk_background, f'<span style="color:{palette.hunk_text}">{escaped(line.text)}</span>'
         )
     if line.kind == "note":
         return _paragraph(
-            "", f'<span style="color:{palette.gutter}">{" " * (2 * width + 4)}{_text(line.text)}</span>'
+            "", f'<span style="color:{palette.gutter}">{" " * (2 * width + 4)}{escaped(line.text)}</span>'
         )
     old = str(line.old_no) if line.old_no is not None else ""
     new = str(line.new_no) if line.new_no is not None else ""
@@ -124,7 +124,7 @@ def _block(line: DiffLine, palette: DiffPalette, width: int, language: str = "")
     marker = _MARKERS[line.kind]
     if marker_colour:
         marker = f'<span style="color:{marker_colour}">{marker}</span>'
-    return _paragraph(background, gutter + marker + " " + _words(line, word, palette, language))
+    return _paragraph(background, gutter + marker + " " + marked_words(line, word, palette, language))
 
 
 def _paragraph(background: str, body: str) -> str:
@@ -134,12 +134,12 @@ def _paragraph(background: str, body: str) -> str:
     return f'<p style="{style}">{body or " "}</p>'
 
 
-def _words(line: DiffLine, colour: str, palette: DiffPalette = LIGHT, language: str = "") -> str:
+def marked_words(line: DiffLine, colour: str, palette: DiffPalette = LIGHT, language: str = "") -> str:
     """The line's text in its syntax colours (those that are not the text's own), with its changed
     spans highlighted."""
     runs = [run for run in colour_runs(line.text, language, palette.dark) if run[2].lower() != palette.text]
     if not line.changed and not runs:
-        return _text(line.text)
+        return escaped(line.text)
     spans = [*line.changed]
     cuts = sorted(
         {0, len(line.text), *(c for span in spans for c in span), *(c for r in runs for c in r[:2])}
@@ -157,13 +157,23 @@ def _words(line: DiffLine, colour: str, palette: DiffPalette = LIGHT, language: 
             for part in (f"color:{fore}" if fore else "", f"background-color:{back}" if back else "")
             if part
         )
-        piece = _text(line.text[start:end])
+        piece = escaped(line.text[start:end])
         pieces.append(f'<span style="{style}">{piece}</span>' if style else piece)
     return "".join(pieces)
 
 
-def _text(value: str) -> str:
+def escaped(value: str) -> str:
     return escape(value.replace("\t", TAB).replace("\r", ""), quote=False)
 
 
-__all__ = ["COLLAPSED_LINES", "DARK", "LIGHT", "MAX_LINES", "DiffPalette", "RenderedDiff", "render_diffs"]
+__all__ = [
+    "COLLAPSED_LINES",
+    "DARK",
+    "LIGHT",
+    "MAX_LINES",
+    "DiffPalette",
+    "RenderedDiff",
+    "escaped",
+    "marked_words",
+    "render_diffs",
+]

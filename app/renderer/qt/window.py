@@ -57,6 +57,7 @@ from app.renderer.qt.settings.dialog import SettingsView
 from app.renderer.qt.terminals.access import TerminalAccess
 from app.renderer.qt.terminals.painted_types import PaintedTypes
 from app.renderer.qt.terminals.panel import UserTerminalsView
+from app.renderer.timeline.handover import user_message_text
 
 
 class _Decorations:
@@ -112,6 +113,7 @@ class ChatObjects(QObject):
             lambda: self.session.sessionKey,
             lambda text: self.turn.send_aside(text),
             self,
+            asked=self._asked,
         )
         self.checkpoints = Checkpoints(host.files, self.ops, lambda: self.session.sessionKey, self)
         views = RowViews(Presenter(), _Decorations(self.attachments, self.files), self)
@@ -196,6 +198,11 @@ class ChatObjects(QObject):
         self.app.darkChanged.connect(self._on_dark)
         self.notices.show_problems(host.problems.reported())  # found at startup: shown as the window opens
         self._stop_problems = host.problems.subscribe(lambda problem: self.notices.show_problems([problem]))
+
+    def _asked(self, message_id: str) -> str:
+        """The user's message that started a turn, in the chat shown (the review's turn headings)."""
+        timeline = self.session.timeline
+        return user_message_text(timeline, message_id) if timeline is not None else ""
 
     def _branch_of(self, key: str) -> str:
         origin = self.host.branches.origin(key)

@@ -90,3 +90,8 @@ def handover(
             head += f" ({left_out} earlier exchanges are left out for length.)"
         text = "\n\n".join([head, "<conversation_so_far>", *parts, "</conversation_so_far>"])
     return Handover(text, exchanges[index][1], len(carried) - left_out, end == len(exchanges))
+
+
+def user_message_text(timeline: Timeline, message_id: str) -> str:
+    """What the user wrote in the message `message_id` ("" when it is not in the timeline)."""
+    return next((asked for mid, asked, _ in _exchanges(timeline) if mid == message_id and mid), "")

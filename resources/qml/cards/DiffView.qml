@@ -12,8 +12,9 @@ ColumnLayout {
     property bool showPath: true  // the files-changed row names the file itself
     property bool showHeader: true  // the path and Copy above the lines (a review hunk has its own)
     property bool showAll: false  // the row's view state (RowView) keeps it: a delegate does not outlive a scroll
+    property bool sideBySide: false  // old and new lines in two columns (the review's choice)
     signal showAllRequested()
-    readonly property var view: root.objects.diffs.render(root.diff, Theme.dark, root.showAll)
+    readonly property var view: root.objects.diffs.render(root.diff, Theme.dark, root.showAll, root.sideBySide)
     spacing: Theme.spaceHair
 
     RowLayout {
@@ -64,7 +65,7 @@ ColumnLayout {
             textFormat: TextEdit.RichText
             onTextChanged: root.objects.wholeText.keep(this)  // drawn whole (see TextBlocks.qml)
             readOnly: true; selectByMouse: true
-            wrapMode: TextEdit.NoWrap
+            wrapMode: root.sideBySide ? TextEdit.WrapAtWordBoundaryOrAnywhere : TextEdit.NoWrap  // the table fits
             font.family: Theme.mono; font.features: Theme.codeFeatures; font.pixelSize: Theme.fontCaption
             Accessible.role: Accessible.StaticText
             Accessible.name: "Diff, " + root.view.added + " lines added, " + root.view.removed + " removed"

@@ -10,6 +10,7 @@ Rectangle {
     id: root
     required property var hunk   // {id, kept, diff, line}
     required property string path
+    required property string turn
     required property int stop   // its place among the keyboard's stops (-1: kept)
     readonly property bool current: stop >= 0 && stop === review.current
     objectName: "reviewHunk"
@@ -68,15 +69,36 @@ Rectangle {
             diff: root.hunk.diff
             showPath: false
             showHeader: false
+            sideBySide: review.sideBySide
         }
-        TextField {  // what the user says about this change: sent with the others as the next message
-            objectName: "reviewComment"
+        RowLayout {
             Layout.fillWidth: true
-            placeholderText: "Comment on this change (Send comments sends them all to the agent)"
-            text: root.hunk.comment
-            onTextEdited: review.setComment(root.path, root.hunk.id, text)
-            Keys.onEscapePressed: (event) => { focus = false; event.accepted = true }
-            Accessible.name: "Comment on " + root.hunk.lines
+            spacing: Theme.spaceSmall
+            ComboBox {  // which line the comment is about, for a change of several lines
+                id: commentLine
+                objectName: "reviewCommentLine"
+                visible: root.hunk.lastLine > root.hunk.line
+                readonly property int first: root.hunk.line
+                model: {
+                    const lines = ["Whole change"]
+                    for (let n = root.hunk.line; n <= Math.min(root.hunk.lastLine, root.hunk.line + 199); ++n)
+                        lines.push("Line " + n)
+                    return lines
+                }
+                currentIndex: root.hunk.commentLine > 0 ? root.hunk.commentLine - first + 1 : 0
+                onActivated: (index) => review.setCommentLine(root.turn, root.path, root.hunk.id,
+                                                              index === 0 ? 0 : first + index - 1)
+                Accessible.name: "The line the comment is about"
+            }
+            TextField {  // what the user says about this change: sent with the others as the next message
+                objectName: "reviewComment"
+                Layout.fillWidth: true
+                placeholderText: "Comment on this change (Send comments sends them all to the agent)"
+                text: root.hunk.comment
+                onTextEdited: review.setComment(root.turn, root.path, root.hunk.id, text)
+                Keys.onEscapePressed: (event) => { focus = false; event.accepted = true }
+                Accessible.name: "Comment on " + root.hunk.lines
+            }
         }
     }
 }

@@ -3,8 +3,9 @@ import QtQuick.Controls
 import QtQuick.Layouts
 import "../common"
 
-// The review of one turn's changes (a footer's Review button): each changed file with its hunks, Keep
-// and Undo per hunk, Keep all / Undo file per file, Undo all of this turn. Keys while it has focus:
+// The review of one turn's changes (a footer's Review button) or of every turn of the chat (Review all
+// changes, Ctrl+Shift+R): each changed file with its hunks under the message that started its turn, Keep
+// and Undo per hunk, Keep all / Undo file per file, Undo all. Keys while it has focus:
 // J or Down and K or Up move between the pending changes, Y keeps, U undoes, Esc closes. Built the
 // first time it opens.
 Rectangle {
@@ -14,7 +15,7 @@ Rectangle {
     border.color: Theme.border
     focus: true
     Accessible.role: Accessible.Pane
-    Accessible.name: "Review of this turn's changes"
+    Accessible.name: review.wholeChat ? "Review of every change of this chat" : "Review of this turn's changes"
     Component.onCompleted: forceActiveFocus()
 
     Keys.onPressed: (event) => {
@@ -36,7 +37,8 @@ Rectangle {
             Layout.fillWidth: true
             spacing: Theme.gap
             Icon { icon: "git-compare"; size: Theme.iconSize; color: Theme.text2 }
-            Label { textFormat: Text.PlainText; text: "Review"; font.bold: true; font.pixelSize: Theme.fontTitle
+            Label { textFormat: Text.PlainText; text: review.wholeChat ? "Review all changes" : "Review"
+                    font.bold: true; font.pixelSize: Theme.fontTitle
                     color: Theme.text }
             Item { Layout.fillWidth: true }
             Button {
@@ -50,7 +52,7 @@ Rectangle {
             }
             DangerButton {
                 objectName: "reviewUndoTurn"
-                text: "Undo all of this turn"
+                text: review.wholeChat ? "Undo every change" : "Undo all of this turn"
                 enabled: review.files.length > 0
                 onClicked: undoTurnConfirm.open()
             }
@@ -82,6 +84,14 @@ Rectangle {
                         + (review.count === 0 ? "every change kept"
                            : review.count + (review.count === 1 ? " change" : " changes") + " to decide")
             }
+            Switch {
+                objectName: "reviewSideBySide"
+                text: "Side by side"
+                checked: review.sideBySide
+                onToggled: review.setSideBySide(checked)
+                font.pixelSize: Theme.fontSmall
+                Accessible.name: "Show the old and new lines side by side"
+            }
             Label {
                 visible: review.files.length > 0
                 Layout.fillWidth: true
@@ -104,10 +114,20 @@ Rectangle {
                     ColumnLayout {
                         id: fileBox
                         required property var modelData
-                        readonly property int stop: modelData.hunks.length === 0 ? review.stopOf(modelData.path, "") : -1
+                        readonly property int stop: modelData.hunks.length === 0 ? review.stopOf(modelData.turn, modelData.path, "") : -1
                         objectName: "reviewFile"
                         Layout.fillWidth: true
                         spacing: Theme.spaceTight
+                        Label {  // the whole chat's review: the message that started the turn, over its files
+                            objectName: "reviewTurnLabel"
+                            visible: !!fileBox.modelData.turnLabel
+                            Layout.fillWidth: true
+                            Layout.topMargin: Theme.gap
+                            textFormat: Text.PlainText
+                            elide: Text.ElideRight
+                            text: fileBox.modelData.turnLabel || ""
+                            color: Theme.text2; font.pixelSize: Theme.fontSmall; font.weight: Font.DemiBold
+                        }
                         RowLayout {
                             Layout.fillWidth: true
                             spacing: Theme.gap
@@ -123,14 +143,14 @@ Rectangle {
                                 objectName: "reviewKeepFile"
                                 text: "Keep all"
                                 contentItem: ButtonText {}
-                                onClicked: review.keepFile(fileBox.modelData.path)
+                                onClicked: review.keepFile(fileBox.modelData.turn, fileBox.modelData.path)
                                 Accessible.name: "Keep every change to " + fileBox.modelData.name
                             }
                             ToolButton {
                                 objectName: "reviewUndoFile"
                                 text: "Undo file"
                                 contentItem: ButtonText {}
-                                onClicked: review.undoFile(fileBox.modelData.path)
+                                onClicked: review.undoFile(fileBox.modelData.turn, fileBox.modelData.path)
                                 Accessible.name: "Undo every change to " + fileBox.modelData.name
                             }
                         }
@@ -153,7 +173,8 @@ Rectangle {
                                 Layout.fillWidth: true
                                 hunk: modelData
                                 path: fileBox.modelData.path
-                                stop: modelData.kept ? -1 : review.stopOf(fileBox.modelData.path, modelData.id)
+                                turn: fileBox.modelData.turn
+                                stop: modelData.kept ? -1 : review.stopOf(fileBox.modelData.turn, fileBox.modelData.path, modelData.id)
                             }
                         }
                     }
@@ -168,13 +189,15 @@ Rectangle {
         parent: Overlay.overlay
         anchors.centerIn: parent
         modal: true
-        title: "Undo all of this turn?"
+        title: review.wholeChat ? "Undo every change of this chat?" : "Undo all of this turn?"
         Label {
             textFormat: Text.PlainText
             width: Math.min(420, root.width)
             wrapMode: Text.Wrap
             color: Theme.text
-            text: "Every file this turn changed is put back as it was before it. A file changed since is left as it is, and the review says which."
+            text: (review.wholeChat ? "Every file the chat's turns changed is put back as it was before them, the newest turn first."
+                                    : "Every file this turn changed is put back as it was before it.")
+                  + " A file changed since is left as it is, and the review says which."
         }
         footer: DialogButtonBox {
             Button { text: "Cancel"; DialogButtonBox.buttonRole: DialogButtonBox.RejectRole }

@@ -99,7 +99,7 @@ ToolBar {
             contentItem: IconLabel { icon: "ellipsis-vertical"; color: Theme.text }
             Accessible.name: "Chat menu"
             ToolTip.visible: hovered
-            ToolTip.text: "Find, export, protocol inspector"
+            ToolTip.text: "Find, export, review, protocol inspector"
             onClicked: chatMenu.popup(this, 0, height)
             Menu {
                 id: chatMenu
@@ -110,6 +110,10 @@ ToolBar {
                            enabled: session.sessionKey !== "" && !chatExport.busy
                            onTriggered: chatExport.exportChat()
                            contentItem: ShortcutLabel { label: parent.text; keys: "Ctrl+Shift+E"; enabled: parent.enabled } }
+                MenuItem { objectName: "menuReviewAll"; text: "Review all changes…"
+                           enabled: session.sessionKey !== "" && !session.readOnly
+                           onTriggered: review.openChat()
+                           contentItem: ShortcutLabel { label: parent.text; keys: "Ctrl+Shift+R"; enabled: parent.enabled } }
                 MenuItem { objectName: "menuInspector"; text: inspector.isOpen ? "Hide protocol inspector" : "Protocol inspector"
                            onTriggered: inspector.setOpen(!inspector.isOpen)
                            contentItem: ShortcutLabel { label: parent.text; keys: "F12" } }

@@ -11,6 +11,7 @@ from tests.ui.terminals.test_panel_window import mouse_click
 from tests.ui_harness import find_all
 
 LINES = "".join(f"line {n}\n" for n in range(1, 21))
+CTRL_SHIFT = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
 
 
 def test_a_turn_is_reviewed_hunk_by_hunk_with_the_keyboard_and_undone_whole(ui):
@@ -81,5 +82,67 @@ def test_comments_on_changes_go_to_the_agent_as_the_next_message_and_the_draft_s
         )
         assert objects.turn.draft == "half a thought the user is still typing"  # the composer kept it
         assert objects.review.commentCount == 0
+
+    ui.run(scenario())
+
+
+def test_every_change_of_the_chat_is_reviewed_turn_by_turn_and_a_comment_names_its_line(ui):
+    target = ui.tmp_path / "app.txt"
+    target.write_text(LINES)
+
+    async def scenario():
+        window = await ui.open(scripted_agent_argv())
+        review = window.objects.review
+        await ui.send_and_settle(window, "shell sed -i 's/^line 3$/line three/' app.txt")
+        await ui.send_and_settle(
+            window,
+            "shell sed -i 's/^line 15$/line fifteen/; s/^line 16$/line sixteen/' app.txt && echo n > new.txt",
+        )
+        await ui.key(window, Qt.Key.Key_R, CTRL_SHIFT)  # Review all changes
+        await ui.shown(window, "reviewPane")
+        await ui.until(lambda: review.count == 3, seen=lambda: review.files)  # two hunks and a new file
+        assert review.wholeChat and review.turnId == ""
+        labels = [label.property("text") for label in find_all(window.root.contentItem(), "reviewTurnLabel")]
+        labels = sorted(label for label in labels if label)
+        assert len(labels) == 2 and all(label.startswith("After \u201cshell sed -i") for label in labels)
+        assert ui.item(window, "reviewUndoTurn").property("text") == "Undo every change"
+        await mouse_click(ui, window, "reviewSideBySide")  # old and new lines in two columns
+        await ui.until(lambda: review.sideBySide)
+        bodies = [b for b in find_all(window.root.contentItem(), "diffBody") if b.isVisible()]
+        await ui.until(lambda: all("<table" in b.property("text") for b in bodies) and bodies)
+        await ui.screenshots(window, "99-review-side-by-side")
+        await mouse_click(ui, window, "reviewSideBySide")
+        await ui.until(lambda: not review.sideBySide)
+
+        # a comment on one line of the two-line change
+        await ui.key(window, Qt.Key.Key_J)
+        picker = next(c for c in find_all(window.root.contentItem(), "reviewCommentLine") if c.isVisible())
+        picker.forceActiveFocus()
+        await ui.key(window, Qt.Key.Key_Down)  # "Line 15"
+        await ui.key(window, Qt.Key.Key_Down)  # "Line 16"
+        await ui.until(lambda: picker.property("currentText") == "Line 16")
+        field = next(
+            f
+            for f in find_all(window.root.contentItem(), "reviewComment")
+            if f.isVisible() and f.parentItem() is picker.parentItem()
+        )
+        field.forceActiveFocus()
+        await ui.keys(window, "say sixteen")
+        await ui.until(lambda: review.commentCount == 1)
+        await ui.screenshots(window, "98-review-all-changes")
+        await mouse_click(ui, window, "reviewSendComments")
+        sent = "Comments on your changes:\n- In app.txt line 16: say sixteen"
+        await ui.until(
+            lambda: any(ui.role(window, row, "text") == sent for row in ui.rows(window, "user")),
+            seen=lambda: [ui.role(window, row, "text") for row in ui.rows(window, "user")],
+        )
+
+        # the first turn's change undone from the chat's review; the second turn's stay
+        ui.item(window, "reviewPane").forceActiveFocus()
+        review.goTo(0)
+        await ui.key(window, Qt.Key.Key_U)
+        await ui.until(lambda: "line 3\n" in target.read_text())
+        assert "line fifteen\nline sixteen\n" in target.read_text() and (ui.tmp_path / "new.txt").exists()
+        await ui.until(lambda: review.count == 2)
 
     ui.run(scenario())

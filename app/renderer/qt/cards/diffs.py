@@ -22,13 +22,14 @@ class DiffRenderer(QObject):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._parsed: OrderedDict[str, list[FileDiff]] = OrderedDict()
-        self._rendered: OrderedDict[tuple[str, bool, bool], dict[str, Any]] = OrderedDict()
+        self._rendered: OrderedDict[tuple[str, bool, bool, bool], dict[str, Any]] = OrderedDict()
 
-    @Slot(str, bool, bool, result="QVariantMap")
-    def render(self, diff: str, dark: bool, show_all: bool) -> dict[str, Any]:
+    @Slot(str, bool, bool, bool, result="QVariantMap")
+    def render(self, diff: str, dark: bool, show_all: bool, side_by_side: bool = False) -> dict[str, Any]:
         """{html, shown, hidden, total, added, removed, tooLarge, files: [{path, created, added,
-        removed}]}; `tooLarge` is the sentence shown instead of a diff left out, else empty."""
-        key = (diff, dark, show_all)
+        removed}]}; `tooLarge` is the sentence shown instead of a diff left out, else empty;
+        `side_by_side`: old and new lines in two columns (diff_split.py), else one unified column."""
+        key = (diff, dark, show_all, side_by_side)
         cached = self._rendered.get(key)
         if cached is not None:
             self._rendered.move_to_end(key)
@@ -39,9 +40,10 @@ class DiffRenderer(QObject):
             _remember(self._rendered, key, result)
             return result
         from app.renderer.present.diff_html import DARK, LIGHT, render_diffs
+        from app.renderer.present.diff_split import render_split
 
         files = self._parse(diff)
-        rendered = render_diffs(files, DARK if dark else LIGHT, show_all)
+        rendered = (render_split if side_by_side else render_diffs)(files, DARK if dark else LIGHT, show_all)
         result = {
             "html": rendered.html,
             "shown": rendered.shown,

@@ -1,11 +1,14 @@
-"""`review` in QML: the pane that reviews one turn's changes, hunk by hunk. It asks the host for the
-turn's files when opened and again whenever that turn's files change (a FileChangesEnvelope: an undo,
-a keep, a later write), keeps which hunk the keyboard is on (UI state, here rather than in the host),
-and passes Keep / Undo / Undo all on. A refused undo says why, in the pane and as a notice."""
+"""`review` in QML: the pane that reviews changes hunk by hunk, of one turn (a footer's Review) or of
+every turn of the chat that changed files (Review all changes). It asks the host for the turns' files
+when opened and again whenever one of them changes (a FileChangesEnvelope: an undo, a keep, a later
+write, a new turn's changes), keeps which hunk the keyboard is on and what the user wrote about each
+change (UI state, here rather than in the host), and passes Keep / Undo / Undo all on. A refused undo
+says why, in the pane and as a notice."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from PySide6.QtCore import Property, QObject, Signal, Slot
@@ -16,6 +19,8 @@ from app.contract.host_api import SessionsHost
 from app.contract.review_host import FileChangesHost
 from app.renderer.qt.common.operations import Operations
 from app.renderer.qt.common.properties import variant_property
+
+Stop = tuple[str, str, str]  # (turn, path, hunk id or "" for a file undone whole)
 
 
 def hunk_diff(path: str, hunk: HunkView) -> str:
@@ -32,24 +37,25 @@ def _lines(hunk: HunkView) -> str:
     return f"line {first}" if count <= 1 else f"lines {first}-{first + count - 1}"
 
 
-def _file_entry(file: ReviewFileView, comments: dict[tuple[str, str], str]) -> dict[str, Any]:
-    return {
-        "path": file.path,
-        "name": file.name,
-        "status": file.status,
-        "whole": file.whole,
-        "hunks": [
+def _file_entry(turn: str, file: ReviewFileView, comments: dict[Stop, dict[str, Any]]) -> dict[str, Any]:
+    hunks = []
+    for h in file.hunks:
+        comment = comments.get((turn, file.path, h.id), {})
+        first = h.new_start + 1
+        hunks.append(
             {
                 "id": h.id,
                 "kept": h.kept,
                 "diff": hunk_diff(file.name, h),
-                "line": h.new_start + 1,
+                "line": first,
+                "lastLine": first + max(0, len(h.added) - 1),
                 "lines": _lines(h),
-                "comment": comments.get((file.path, h.id), ""),
+                "comment": comment.get("text", ""),
+                "commentLine": comment.get("line", 0),  # 0: the whole hunk
             }
-            for h in file.hunks
-        ],
-    }
+        )
+    return {"turn": turn, "path": file.path, "name": file.name, "status": file.status, "whole": file.whole,
+            "hunks": hunks}  # fmt: skip
 
 
 def comments_prompt(comments: list[tuple[str, str, str]]) -> str:
@@ -70,75 +76,108 @@ class ReviewPane(QObject):
         shown_key: Callable[[], str],
         send: Callable[[str], None],
         parent: QObject | None = None,
+        asked: Callable[[str], str] = lambda _turn: "",
     ) -> None:
         super().__init__(parent)
         self._files = files
         self._send = send  # a message to the agent, as the user's (the composer's draft is kept)
-        self._comments: dict[tuple[str, str], str] = {}  # (path, hunk id) -> what the user wrote
+        self._asked = asked  # the user's message that started a turn, as the chat shows it
+        self._comments: dict[Stop, dict[str, Any]] = {}  # what the user wrote, and on which line
         self._shown_key = shown_key  # the chat the window shows: the footers' turns are its
         self._ops = ops
         self._key = ""
-        self._turn = ""
+        self._turns: list[str] = []  # the turns shown, oldest first
+        self._whole_chat = False  # every turn of the chat, the list following new ones
         self._entries: list[dict[str, Any]] = []
         self._current = 0  # the hunk (or whole file) the keyboard is on, counted over the pane
         self._said = ""
+        self._side_by_side = False
         host.subscribe(self._on_envelope)
 
     # --- what the pane shows --------------------------------------------------------------------
-    isOpen = Property(bool, lambda self: bool(self._turn), notify=changed)
-    turnId = Property(str, lambda self: self._turn, notify=changed)
+    isOpen = Property(bool, lambda self: bool(self._turns) or self._whole_chat, notify=changed)
+    turnId = Property(str, lambda self: "" if self._whole_chat else "".join(self._turns[:1]), notify=changed)
+    wholeChat = Property(bool, lambda self: self._whole_chat, notify=changed)
     files = variant_property("QVariantList", lambda self: self._entries, notify=changed)
     current = Property(int, lambda self: self._current, notify=changed)
     said = Property(str, lambda self: self._said, notify=changed)  # the last refusal
+    sideBySideChanged = Signal()
+    # how the hunks are drawn: old and new side by side, or one unified column (kept while ClawQt runs)
+    sideBySide = Property(bool, lambda self: self._side_by_side, notify=sideBySideChanged)
 
-    def _stops(self) -> list[tuple[str, str]]:
-        """(path, hunk id or "") for every place the keyboard stops: each pending hunk, each whole file."""
+    @Slot(bool)
+    def setSideBySide(self, value: bool) -> None:
+        if value != self._side_by_side:
+            self._side_by_side = value
+            self.sideBySideChanged.emit()
+
+    def _stops(self) -> list[Stop]:
+        """Every place the keyboard stops: each pending hunk, each file undone whole."""
         stops = []
         for entry in self._entries:
+            turn, path = entry["turn"], entry["path"]
             if entry["hunks"]:
-                stops += [(entry["path"], h["id"]) for h in entry["hunks"] if not h["kept"]]
+                stops += [(turn, path, h["id"]) for h in entry["hunks"] if not h["kept"]]
             else:
-                stops.append((entry["path"], ""))
+                stops.append((turn, path, ""))
         return stops
 
     count = Property(int, lambda self: len(self._stops()), notify=changed)
 
-    @Slot(str, str, result=int)
-    def stopOf(self, path: str, hunk_id: str) -> int:
+    @Slot(str, str, str, result=int)
+    def stopOf(self, turn: str, path: str, hunk_id: str) -> int:
         """Where a hunk (or a whole file: hunk_id "") is among the keyboard's stops, or -1."""
         try:
-            return self._stops().index((path, hunk_id))
+            return self._stops().index((turn, path, hunk_id))
         except ValueError:
             return -1
 
     def _refresh(self) -> None:
-        if not self._turn:
+        if not self.isOpen:
             return
-        found = self._ops.call("Review", lambda: self._files.review(self._key, self._turn))
-        self._entries = [_file_entry(file, self._comments) for file in found or []]
+        if self._whole_chat:
+            self._turns = self._ops.call("Review", lambda: self._files.turns(self._key)) or []
+        entries: list[dict[str, Any]] = []
+        for turn in self._turns:
+            found = self._ops.call("Review", partial(self._files.review, self._key, turn)) or []
+            files = [_file_entry(turn, file, self._comments) for file in found]
+            if files and self._whole_chat:
+                asked = self._asked(turn).strip().splitlines()
+                files[0]["turnLabel"] = f"After \u201c{asked[0][:80]}\u201d" if asked else "A turn"
+            entries += files
+        self._entries = entries
         self._current = max(0, min(self._current, len(self._stops()) - 1))
         self.changed.emit()
 
     def _on_envelope(self, envelope: Envelope) -> None:
-        if isinstance(envelope, FileChangesEnvelope) and (envelope.session_key, envelope.turn_id) == (
-            self._key,
-            self._turn,
-        ):
+        if not isinstance(envelope, FileChangesEnvelope) or envelope.session_key != self._key:
+            return
+        if self._whole_chat or envelope.turn_id in self._turns:
             self._refresh()
 
     # --- what the user does ----------------------------------------------------------------------
+    def _open(self, turns: list[str], whole_chat: bool) -> None:
+        key = self._shown_key()
+        if (self._key, self._turns, self._whole_chat) != (key, turns, whole_chat):
+            self._comments = {}
+            self.commentsChanged.emit()
+        self._key, self._turns, self._whole_chat = key, turns, whole_chat
+        self._current, self._said = 0, ""
+        self._refresh()
+
     @Slot(str)
     def openTurn(self, turn_id: str) -> None:
         """Review a turn of the chat shown (its footer's Review button)."""
-        if (self._key, self._turn) != (self._shown_key(), turn_id):
-            self._comments = {}
-            self.commentsChanged.emit()
-        self._key, self._turn, self._current, self._said = self._shown_key(), turn_id, 0, ""
-        self._refresh()
+        self._open([turn_id], False)
+
+    @Slot()
+    def openChat(self) -> None:
+        """Review every change of the chat shown, turn by turn (Review all changes, Ctrl+Shift+R)."""
+        self._open([], True)
 
     @Slot()
     def close(self) -> None:
-        self._turn = ""
+        self._turns, self._whole_chat = [], False
         self._entries = []
         self.changed.emit()
 
@@ -163,10 +202,9 @@ class ReviewPane(QObject):
     def keepCurrent(self) -> None:
         stops = self._stops()
         if stops:
-            path, hunk = stops[self._current]
+            turn, path, hunk = stops[self._current]
             self._act(
-                "Not kept",
-                lambda: self._files.keep_hunks(self._key, self._turn, path, [hunk] if hunk else []),
+                "Not kept", lambda: self._files.keep_hunks(self._key, turn, path, [hunk] if hunk else [])
             )
 
     @Slot()
@@ -174,43 +212,61 @@ class ReviewPane(QObject):
         stops = self._stops()
         if not stops:
             return
-        path, hunk = stops[self._current]
+        turn, path, hunk = stops[self._current]
         if hunk:
-            self._act("Not undone", lambda: self._files.undo_hunk(self._key, self._turn, path, hunk))
+            self._act("Not undone", lambda: self._files.undo_hunk(self._key, turn, path, hunk))
         else:
-            self._act("Not undone", lambda: self._files.revert(self._key, self._turn, path))
+            self._act("Not undone", lambda: self._files.revert(self._key, turn, path))
 
-    @Slot(str)
-    def keepFile(self, path: str) -> None:
-        self._act("Not kept", lambda: self._files.keep_hunks(self._key, self._turn, path, []))
+    @Slot(str, str)
+    def keepFile(self, turn: str, path: str) -> None:
+        self._act("Not kept", lambda: self._files.keep_hunks(self._key, turn, path, []))
 
-    @Slot(str)
-    def undoFile(self, path: str) -> None:
-        self._act("Not undone", lambda: self._files.revert(self._key, self._turn, path))
+    @Slot(str, str)
+    def undoFile(self, turn: str, path: str) -> None:
+        self._act("Not undone", lambda: self._files.revert(self._key, turn, path))
 
     commentCount = Property(
-        int, lambda self: sum(1 for text in self._comments.values() if text.strip()), notify=commentsChanged
+        int,
+        lambda self: sum(1 for c in self._comments.values() if c.get("text", "").strip()),
+        notify=commentsChanged,
     )
 
-    @Slot(str, str, str)
-    def setComment(self, path: str, hunk_id: str, text: str) -> None:
-        """What the user says about a change (kept while the pane shows this turn)."""
-        self._comments[(path, hunk_id)] = text
-        for entry in self._entries:  # what a rebuilt delegate shows; the one typed in is not rebuilt
+    def _note(self, stop: Stop, **change: Any) -> None:
+        """A comment's text or line changed: kept here and in the entry a rebuilt delegate shows (the
+        field being typed in is not rebuilt)."""
+        comment = self._comments.setdefault(stop, {})
+        comment.update(change)
+        for entry in self._entries:
             for hunk in entry["hunks"]:
-                if (entry["path"], hunk["id"]) == (path, hunk_id):
-                    hunk["comment"] = text
+                if (entry["turn"], entry["path"], hunk["id"]) == stop:
+                    hunk["comment"], hunk["commentLine"] = comment.get("text", ""), comment.get("line", 0)
         self.commentsChanged.emit()
+
+    @Slot(str, str, str, str)
+    def setComment(self, turn: str, path: str, hunk_id: str, text: str) -> None:
+        """What the user says about a change (kept while the pane shows its turns)."""
+        self._note((turn, path, hunk_id), text=text)
+
+    @Slot(str, str, str, int)
+    def setCommentLine(self, turn: str, path: str, hunk_id: str, line: int) -> None:
+        """The one line of the change the comment is about (0: the whole change)."""
+        self._note((turn, path, hunk_id), line=line)
 
     @Slot()
     def sendComments(self) -> None:
         """Every comment as one message to the agent, then they are cleared."""
-        where = {
-            (entry["path"], hunk["id"]): (entry["name"], hunk["lines"])
-            for entry in self._entries
-            for hunk in entry["hunks"]
-        }
-        said = [(*where[key], text) for key, text in self._comments.items() if text.strip() and key in where]
+        where: dict[Stop, tuple[str, str]] = {}
+        for entry in self._entries:
+            for hunk in entry["hunks"]:
+                stop = (entry["turn"], entry["path"], hunk["id"])
+                line = self._comments.get(stop, {}).get("line", 0)
+                where[stop] = (entry["name"], f"line {line}" if line else hunk["lines"])
+        said = [
+            (*where[stop], c["text"])
+            for stop, c in self._comments.items()
+            if c.get("text", "").strip() and stop in where
+        ]
         if said:
             self._send(comments_prompt(said))
             self._comments = {}
@@ -219,8 +275,11 @@ class ReviewPane(QObject):
 
     @Slot()
     def undoTurn(self) -> None:
-        refused = self._ops.call("Not undone", lambda: self._files.undo_turn(self._key, self._turn))
-        self._said = " ".join(refused or [])
+        """Undo all of this turn, or of every turn shown (the newest first)."""
+        refused: list[str] = []
+        for turn in reversed(self._turns):
+            refused += self._ops.call("Not undone", partial(self._files.undo_turn, self._key, turn)) or []
+        self._said = " ".join(refused)
         self._refresh()
 
     def _act(self, failed: str, call: Any) -> None:
