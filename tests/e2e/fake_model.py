@@ -10,6 +10,8 @@ user's text (the message before OpenClaw's trailing context block):
   strips it: the turn has no assistant text at all);
 - contains "slow": 200 chunks 50 ms apart (for cancel);
 - contains "run command": an `exec` tool call (the gateway asks for approval), then text;
+- contains "run shell: COMMAND": an `exec` tool call of COMMAND (the rest of that line, as written), then
+  "The shell command ran.";
 - the heartbeat sentinel: "HEARTBEAT_OK";
 - contains "propose COMMAND": an `exec` tool call running the proposal command ClawQt's hidden context
   gives (its executable and channel, the payload proposing COMMAND for the user's terminal) with the
@@ -229,6 +231,11 @@ class FakeModel:
             self._tool_call(handler, "write", {"path": self.media_path, "content": self.media_text})
         elif "media only" in text:
             self._stream_text(handler, [f"MEDIA: {self.media_path}\n"])
+        elif "run shell:" in text and not done_tool:  # the command as the user wrote it, after the colon
+            command = current.split(HIDDEN_OPEN)[0].split("run shell:", 1)[1].strip().splitlines()[0]
+            self._tool_call(handler, "exec", {"command": command})
+        elif "run shell:" in text:
+            self._stream_text(handler, ["The shell command ran."])
         elif "run command" in text and not done_tool:
             self._tool_call(handler, "exec", {"command": "echo approved-run"})
         elif "run command" in text:

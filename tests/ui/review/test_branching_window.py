@@ -6,12 +6,14 @@ came from, the sidebar marks it, and the chat it came from stays as it was."""
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtTest import QTest
 
 from app.main.agents.profiles import AgentProfile
 from app.main.host.make import make_host
 from tests.conftest import scripted_agent_argv
+from tests.real_agents_support import RealAgentSetupError, ensure_fast_agent, fast_agent_args
 from tests.ui.agents.test_agents_window import _timeline_text, hub_of
 from tests.ui.terminals.test_panel_window import _outside_task, mouse_click
 from tests.ui_harness import find_all, user_texts
@@ -157,3 +159,56 @@ def test_continue_from_the_last_message_with_the_same_agent_forks_its_session(ui
         assert "handed" not in answer  # the fork carries it: no transcript besides
 
     ui.run(scenario(), timeout=90)
+
+
+@pytest.mark.real_agents
+def test_a_chat_continued_with_fast_agent_hands_it_the_conversation(ui, tmp_path_factory):
+    """fast-agent (a real agent nobody here wrote; its `passthrough` model echoes the message) gets the
+    scripted agent's chat as the hidden context of its first message: its saved history holds it."""
+    try:
+        fast = ensure_fast_agent()
+    except RealAgentSetupError as exc:
+        pytest.fail(f"fast-agent unavailable: {exc}", pytrace=False)
+    home = tmp_path_factory.mktemp("fast-agent-home")
+    argv = fast.argv + fast_agent_args(home, "passthrough", shell=False)
+
+    async def scenario():
+        hub = hub_of(
+            ui.tmp_path,
+            AgentProfile("first", "First agent", scripted_agent_argv("--ids=one"), "config", "test"),
+            AgentProfile("fast", "fast-agent", argv, "config", "test"),
+        )
+        window = await ui.open_host(make_host(hub, data_dir=ui.tmp_path / "data"))
+        objects = window.objects
+        await ui.send_and_settle(window, "the plan is to rename the module")
+        source = objects.session.sessionKey
+        [message_id] = user_message_ids(objects)
+        objects.branching.continueFrom(message_id, "fast")  # what the menu's Continue with > does
+        new = await _new_chat(ui, objects, source)
+        assert hub.agent_of(new) == "fast"
+        await ui.send_and_settle(window, "go on")
+        assert await ui.until(lambda: _timeline_text(objects, new), 60) == "go on"  # its echo of the message
+        # what fast-agent keeps of the message (its saved history) holds the conversation handed over
+        saved = await ui.until(lambda: _saved_text(home), 30)
+        assert "the plan is to rename the module" in saved and "Hello world" in saved
+
+    ui.run(scenario(), timeout=180)
+
+
+def _saved_text(home) -> str:
+    """Everything fast-agent saved of its sessions under `home` that mentions the message sent."""
+    texts = [p.read_text(errors="replace") for p in home.rglob("*.json") if p.is_file()]
+    return "\n".join(t for t in texts if "go on" in t)
+
+
+def user_message_ids(objects) -> list[str]:
+    from app.renderer.timeline.items import MessageSegment
+
+    timeline = objects.session.timeline
+    return list(
+        dict.fromkeys(
+            item.message_id
+            for item in (timeline.items[i] for i in timeline.order)
+            if isinstance(item, MessageSegment) and item.role == "user"
+        )
+    )
