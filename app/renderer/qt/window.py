@@ -169,7 +169,13 @@ class ChatObjects(QObject):
         self.inspector = InspectorModel(host.inspector, self.ops, self)
         self.trace_view = TraceViewer(host.inspector, self.session, self.ops, self)
         self.export = ChatExport(
-            host.exports, self.session, lambda: self.header.title, self.ops, self, self.files.files_changed
+            host.exports,
+            self.session,
+            lambda: self.header.title,
+            self.ops,
+            self,
+            self.files.files_changed,
+            origin=self.branching.origin_words,
         )
         self.proposal_cards = ProposalCards(host, sessions_host, self.session, self.ops, self)
         self.attachments.linkClicked.connect(self.conversation.openLink)

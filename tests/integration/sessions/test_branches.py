@@ -1,13 +1,17 @@
 """Chats that continue another one, on the main side with real scripted agents: the transcript goes
 with the new chat's first message only (as hidden context), the link and a transcript not sent yet
-survive a restart (a new hub on the same data folder), a fork needs the agent's capability and the
-chat's end, and a hand-edited links file is read as no link."""
+survive a restart (a new hub on the same data folder) and an agent crash, a fork needs the agent's
+capability and the chat's end, and a hand-edited links file is read as no link."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
+import pytest
+
 from app.contract.branches import BranchRequest
+from app.contract.errors import HostError
 from app.main.agents.profiles import AgentProfile
 from app.main.sessions.hub import AgentHub
 from app.main.sessions.service import ChatService
@@ -111,3 +115,22 @@ def test_a_hand_edited_links_file_is_read_as_no_link(tmp_path):
     hub = AgentHub([ONE], lambda profile: None, branches=store)  # type: ignore[arg-type,return-value]
     assert [hub.branches.origin(key) for key in "abc"] == [None, None, None]
     assert hub.branches.context("a") is None
+
+
+async def test_an_agent_crash_on_the_first_message_keeps_the_transcript_due(tmp_path):
+    hub = _hub(tmp_path)
+    try:
+        source = (await hub.new_session_with("one")).session_key
+        await hub.prompt(source, "first question")
+        key = (await hub.branches.branch(_request(source, "two"))).session_key
+        with pytest.raises(HostError):
+            await hub.prompt(key, "exit")  # the agent dies during the branch's first message
+        assert not hub.branches.origin(key).handed_over  # type: ignore[union-attr]
+        for _ in range(500):  # until the hub has seen the process end (a ceiling only a hang reaches)
+            if hub.service("two").connection.state in ("exited", "failed"):
+                break
+            await asyncio.sleep(0.02)  # the poll's interval
+        await hub.load_session(key)  # a new agent process: the chat is opened again
+        assert "handed first question" in await _answer(hub, key, "recall")
+    finally:
+        await hub.shutdown()

@@ -101,6 +101,10 @@ def test_continue_from_the_first_message_with_the_other_agent_hands_it_the_conve
         await ui.until(lambda: "1 message handed over with your first message" in _banner(ui, window))
         assert "with Scripted" in _banner(ui, window)  # the chat it continues was the first agent's
         await ui.screenshots(window, "97-branch-banner")
+        exported = ui.tmp_path / "branch.md"
+        objects.export.save_to(str(exported), "The branch")  # the export says where the chat came from
+        said = "It continues \u201cfirst question\u201d"
+        await ui.until(lambda: exported.exists() and said in exported.read_text())
 
         await ui.send_and_settle(window, "recall")
         answer = _timeline_text(objects, new)

@@ -44,11 +44,13 @@ class ChatExport(ChatPart):
         ops: Operations,
         parent: QObject | None = None,
         files_of: FilesOf | None = None,
+        origin: Callable[[], str] = lambda: "",
     ) -> None:
         super().__init__(session, ops, parent)
         self._exports = exports
         self._title = title
         self._files_of = files_of  # each turn's changed files (the footers'), said under the turn
+        self._origin = origin  # the chat this one continues, in words ("" for none)
         self._folder = str(Path.home())
         self._dialog: Any = None
         self._busy = False
@@ -74,6 +76,8 @@ class ChatExport(ChatPart):
         if timeline is None or not path:
             return
         subtitle = f"Exported from ClawQt on {time.strftime('%Y-%m-%d %H:%M')}"
+        if origin := self._origin():
+            subtitle += f". {origin}"
         text = timeline_markdown(timeline, title, subtitle, self._files_of)
         self._set_busy(True)
         self._ops.run(

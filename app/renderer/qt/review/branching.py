@@ -81,6 +81,14 @@ class Branching(QObject):
         self._origin = origin_map(self._branches.origin(key)) if key else {}
         self.changed.emit()
 
+    def origin_words(self) -> str:
+        """Where the shown chat came from, as a sentence (its export says it; "" for no branch)."""
+        origin = self._origin
+        if not origin:
+            return ""
+        agent = f" with {origin['agent']}" if origin.get("agent") else ""
+        return f"It continues \u201c{origin['title']}\u201d{agent} ({origin['how']})."
+
     @Slot(str, str)
     def continueFrom(self, message_id: str, agent_id: str) -> None:
         """A new chat with the conversation up to `message_id` and its answer (`agent_id` "": the
