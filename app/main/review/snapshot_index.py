@@ -10,6 +10,7 @@ import sqlite3
 from pathlib import Path
 from typing import Literal
 
+from app.main.review.change_sets import FileDelta, decode_deltas, encode_deltas
 from app.main.review.manifest import Manifest
 
 Phase = Literal["before", "after"]
@@ -43,6 +44,10 @@ CREATE TABLE IF NOT EXISTS kept (
 );
 CREATE TABLE IF NOT EXISTS outside (
     chat TEXT NOT NULL, turn TEXT NOT NULL, changed INTEGER NOT NULL, PRIMARY KEY (chat, turn)
+);
+CREATE TABLE IF NOT EXISTS change_sets (
+    chat TEXT NOT NULL, turn TEXT NOT NULL, kind TEXT NOT NULL, data BLOB NOT NULL,
+    PRIMARY KEY (chat, turn, kind)
 );
 CREATE TABLE IF NOT EXISTS undone (
     chat TEXT NOT NULL, turn TEXT NOT NULL, root TEXT NOT NULL, path TEXT NOT NULL,
@@ -96,13 +101,28 @@ class SnapshotIndex:
         ).fetchone()
         return Manifest.decode(row[1], row[0]) if row is not None else None
 
-    def settle(self, chat: str, turn: str, changed: int) -> None:
-        """The turn's after-snapshots are all in: how many files it changed (so a chat shown again
-        lists its changed turns without comparing every snapshot)."""
+    def settle(self, chat: str, turn: str, deltas: list[FileDelta]) -> None:
+        """The turn's after-snapshots are all in: its change set and how many files it changed (so a
+        chat shown again lists its changed turns and their changes without comparing any snapshot)."""
         with self._db:
             self._db.execute(
-                "INSERT OR REPLACE INTO settled (chat, turn, changed) VALUES (?, ?, ?)", (chat, turn, changed)
+                "INSERT OR REPLACE INTO settled (chat, turn, changed) VALUES (?, ?, ?)",
+                (chat, turn, len(deltas)),
             )
+            self._keep_deltas(chat, turn, "turn", deltas)
+
+    def _keep_deltas(self, chat: str, turn: str, kind: str, deltas: list[FileDelta]) -> None:
+        self._db.execute(
+            "INSERT OR REPLACE INTO change_sets VALUES (?, ?, ?, ?)",
+            (chat, turn, kind, encode_deltas(deltas)),
+        )
+
+    def deltas(self, chat: str, turn: str, kind: str) -> list[FileDelta] | None:
+        """A stored change set (`kind` "turn" or "outside"); None for one kept before they were stored."""
+        row = self._db.execute(
+            "SELECT data FROM change_sets WHERE chat = ? AND turn = ? AND kind = ?", (chat, turn, kind)
+        ).fetchone()
+        return decode_deltas(row[0]) if row is not None else None
 
     def turns(self, chat: str) -> list[str]:
         """The chat's settled turns that changed files, oldest first."""
@@ -111,10 +131,11 @@ class SnapshotIndex:
         ).fetchall()
         return [turn for (turn,) in rows]
 
-    def note_outside(self, chat: str, turn: str, changed: int) -> None:
-        """How many files changed outside the chat between its previous turn and this one."""
+    def note_outside(self, chat: str, turn: str, deltas: list[FileDelta]) -> None:
+        """What changed outside the chat between its previous turn and this one, and how many files."""
         with self._db:
-            self._db.execute("INSERT OR REPLACE INTO outside VALUES (?, ?, ?)", (chat, turn, changed))
+            self._db.execute("INSERT OR REPLACE INTO outside VALUES (?, ?, ?)", (chat, turn, len(deltas)))
+            self._keep_deltas(chat, turn, "outside", deltas)
 
     def outside_turns(self, chat: str) -> list[str]:
         rows = self._db.execute("SELECT turn FROM outside WHERE chat = ? AND changed > 0", (chat,))

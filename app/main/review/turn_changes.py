@@ -146,7 +146,7 @@ class TurnChanges:
             raise
         outside = self._outside(chat, turn, record.before)
         self._deltas[(chat, turn, "outside")] = outside
-        self.index.note_outside(chat, turn, len(outside))
+        self.index.note_outside(chat, turn, outside)
 
     def _outside(self, chat: str, turn: str, before: dict[str, Manifest]) -> list[FileDelta]:
         """What changed since the chat's previous turn ended and before this one began: the user's
@@ -165,8 +165,11 @@ class TurnChanges:
         if not self.usable():
             return []
         if key not in self._deltas:
-            before = self.index.of_turn(chat, turn, "before")
-            self._deltas[key] = self._outside(chat, turn, before) if before else []
+            stored = self.index.deltas(chat, turn, "outside")
+            if stored is None:  # kept before change sets were stored: from the snapshots
+                before = self.index.of_turn(chat, turn, "before")
+                stored = self._outside(chat, turn, before) if before else []
+            self._deltas[key] = stored
         return self._deltas[key]
 
     def outside_turns(self, chat: str) -> list[str]:
@@ -185,7 +188,7 @@ class TurnChanges:
             delta for root in record.roots for delta in difference(record.before[root], record.after[root])
         ]
         self._deltas[(chat, turn)] = deltas
-        self.index.settle(chat, turn, len(deltas))
+        self.index.settle(chat, turn, deltas)
         return deltas
 
     def changes(self, chat: str, turn: str) -> list[FileDelta]:
@@ -197,11 +200,14 @@ class TurnChanges:
         if key not in self._deltas:
             if key in self._live:
                 return []
-            before = self.index.of_turn(chat, turn, "before")
-            after = self.index.of_turn(chat, turn, "after")
-            self._deltas[key] = [
-                delta for root in before if root in after for delta in difference(before[root], after[root])
-            ]
+            stored = self.index.deltas(chat, turn, "turn")
+            if stored is None:  # kept before change sets were stored: from the snapshots
+                before = self.index.of_turn(chat, turn, "before")
+                after = self.index.of_turn(chat, turn, "after")
+                stored = [
+                    d for root in before if root in after for d in difference(before[root], after[root])
+                ]
+            self._deltas[key] = stored
         undone = self.index.undone(chat, turn)
         adjusted = self.index.adjusted(chat, turn)
         return [

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from app.main.review.manifest import Manifest
 from app.main.review.turn_changes import TurnChanges
 from app.main.review.undo import UndoRefused
 
@@ -94,3 +95,29 @@ async def test_a_folder_too_big_to_track_is_not_walked_again_every_turn(tmp_path
     monkeypatch.setattr(turn_changes, "TOO_BIG_RECHECK_NS", 0)  # the verdict's time is up
     await changes.before_turn("chat", "t2", [str(work)])
     assert len(walks) == 2
+
+
+async def test_a_chat_shown_after_a_restart_reads_its_change_sets_not_its_snapshots(tmp_path, monkeypatch):
+    """Every turn's change set (and what changed outside the chat) is stored when the turn settles:
+    listing a chat's changes after a restart decodes no snapshot of its folders."""
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "a.txt").write_text("a\n")
+    changes = TurnChanges(tmp_path / "store")
+    for turn in ("t1", "t2"):
+        (work / "user.txt").write_text(f"the user before {turn}\n")
+        await changes.before_turn("chat", turn, [str(work)])
+        (work / "a.txt").write_text(f"a in {turn}\n")
+        await changes.after_turn("chat", turn)
+    changes.close()
+
+    def no_snapshot(*_args, **_kwargs):
+        raise AssertionError("a snapshot was decoded")
+
+    monkeypatch.setattr(Manifest, "decode", classmethod(no_snapshot))
+    again = TurnChanges(tmp_path / "store")
+    assert again.turns("chat") == ["t1", "t2"]
+    assert [(d.path, d.status) for d in again.changes("chat", "t2")] == [("a.txt", "modified")]
+    assert [(d.path, d.status) for d in again.outside("chat", "t2")] == [("user.txt", "modified")]
+    delta = again.changes("chat", "t2")[0]
+    assert delta.before is not None and delta.after is not None and delta.before.digest != delta.after.digest
