@@ -84,6 +84,23 @@ def reset_peak() -> None:
         pass
 
 
+async def outside_task(action: Callable[[], Any]) -> None:
+    """Run `action` (a Qt call that may deliver events, as QTest's do) from the loop between two task
+    steps: called inside a task, the events it delivers can run another task's step inside this one,
+    which qasync refuses ("Cannot enter into task")."""
+    loop = asyncio.get_running_loop()
+    done = loop.create_future()
+
+    def run() -> None:
+        try:
+            action()
+        finally:
+            done.set_result(None)
+
+    loop.call_soon(run)
+    await done
+
+
 async def until(predicate: Callable[[], Any], timeout: float = 120.0, interval: float = 0.005) -> None:
     """Wait for `predicate`, checking every `interval` s; a benchmark never waits forever."""
     deadline = time.monotonic() + timeout

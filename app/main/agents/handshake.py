@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib.util
+import inspect
 import sys
 from typing import Any
 
@@ -55,12 +56,15 @@ async def initialize(rpc: RpcConnection, exited: asyncio.Task[int], timeout: flo
         "clientCapabilities": CLIENT_CAPABILITIES,
         "clientInfo": {"name": "clawqt", "title": "ClawQt", "version": __version__},
     }
-    init = asyncio.ensure_future(rpc.send_request("initialize", params))
+    sending = rpc.send_request("initialize", params)
+    init = asyncio.ensure_future(sending)
     init.add_done_callback(seen)  # abandoned (quit, timeout, exit), it still ends with an error
     try:
         done, _ = await asyncio.wait({init, exited}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
     except asyncio.CancelledError:
         init.cancel()
+        if inspect.getcoroutinestate(sending) == inspect.CORO_CREATED:
+            sending.close()  # cancelled before its first step: closed now, not left unawaited at exit
         raise
     if init in done and init.exception() is None:
         result = init.result()

@@ -14,6 +14,7 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtTest import QTest
 
 from app.renderer.qt.terminals.tabs import PARTICIPATION_MS
+from bench.ui_common import outside_task
 from tests.conftest import scripted_agent_argv
 from tests.ui_harness import has_colour_near
 
@@ -47,17 +48,7 @@ async def clicks(window, text: str) -> None:
 
 
 async def _outside_task(action) -> None:
-    loop = asyncio.get_running_loop()
-    done = loop.create_future()
-
-    def run() -> None:
-        try:
-            action()
-        finally:
-            done.set_result(None)
-
-    loop.call_soon(run)
-    await done
+    await outside_task(action)
     await asyncio.sleep(0.02)  # what the action set off on the loop runs
 
 
