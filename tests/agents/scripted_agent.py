@@ -4,7 +4,8 @@ so it can also misbehave in ways an SDK would not allow.
 Start-up flags: --no-init (never answers initialize), --exit-in-init=CODE, --init-delay=S, --banner
 (non-JSON lines on stdout first), --name=NAME (agentInfo.name), --caps=JSON (agentCapabilities),
 --fail-new=N (the first N session/new requests fail), --hang-new=N (the first N are never answered),
---no-info (no agentInfo), --ids=PREFIX (session ids PREFIX-N instead of acp-N).
+--no-info (no agentInfo), --ids=PREFIX (session ids PREFIX-N instead of acp-N), --think (a boolean
+config option, "Think harder").
 Sign-in: --auth=agent (session/new answers -32000 until `authenticate {methodId: "scripted-oauth"}`),
 --auth=env (until SCRIPTED_API_KEY is "sk-scripted" in its environment), --auth=terminal (until the file
 $SCRIPTED_AUTH_FILE exists; its method, offered only to clients advertising auth.terminal, runs this
@@ -195,7 +196,7 @@ class Agent:
         sid = f"{FLAGS.get('ids') or 'acp'}-{self.counter}"  # --ids=PREFIX: ids unlike another agent's
         self.sessions[sid] = {"cwd": params.get("cwd"), "meta": params.get("_meta")}
         self.update(sid, {"sessionUpdate": "available_commands_update", "availableCommands": COMMANDS})
-        self.respond(msg_id, {"sessionId": sid, "modes": MODES, "configOptions": [model_option("m1")]})
+        self.respond(msg_id, {"sessionId": sid, "modes": MODES, "configOptions": session_options(FLAGS)})
 
     async def on_session_load(self, msg_id: Any, params: dict[str, Any]) -> None:
         sid = params.get("sessionId", "")
@@ -264,8 +265,12 @@ class Agent:
         self.respond(msg_id, {})
 
     async def on_session_set_config_option(self, msg_id: Any, params: dict[str, Any]) -> None:
-        sys.stderr.write(f"set_config_option {params.get('configId')}={params.get('value')}\n")
+        said = f"{params.get('configId')}={params.get('value')} {params.get('type')}"
+        sys.stderr.write(f"set_config_option {said}\n")
         sys.stderr.flush()
+        if params.get("configId") == "think":  # --think's switch: a boolean, said with its type
+            self.respond(msg_id, {"configOptions": session_options(FLAGS, think=params.get("value") is True)})
+            return
         self.respond(msg_id, {"configOptions": [model_option(params["value"], params["configId"])]})
 
     async def on_session_cancel(self, msg_id: Any, params: dict[str, Any]) -> None:
@@ -337,6 +342,7 @@ PROMPT_MODULES = (
     "stop_prompts",
     "document_prompts",
     "branch_prompts",
+    "protocol_prompts",
 )
 
 
@@ -354,6 +360,7 @@ for _module in PROMPT_MODULES:
         setattr(Agent, "on_" + _method.replace("/", "_"), _handler)
 _options = _sibling("scripted_options")
 COMMANDS, MODES, model_option = _options.COMMANDS, _options.MODES, _options.model_option
+session_options = _options.session_options
 PromptFailed = _sibling("turn_prompts").PromptFailed
 _sign_in = _sibling("scripted_sign_in")
 AUTH_METHODS, login, signed_in = _sign_in.AUTH_METHODS, _sign_in.login, _sign_in.signed_in

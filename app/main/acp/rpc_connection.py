@@ -8,11 +8,15 @@ rules are the SDK's: each request and notification of the agent is handled in it
 permission question waits for the user while terminal output is still served); a handler's `RpcError`
 is answered as is, a bad parameter as invalid params (-32602), an unknown method as method not found
 (-32601, also for extension methods), anything else as an internal error (-32603) with its message;
-when the agent's output ends, every request still waiting fails with ConnectionError."""
+when the agent's output ends, every request still waiting fails with ConnectionError.
+`$/cancel_request` works both ways: the agent's cancels the handler still answering that request,
+which is answered -32800 (request cancelled); a request of ClawQt's given up before its answer (a
+deadline passed, the caller went away) is cancelled on the agent's side with one."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Protocol
@@ -22,6 +26,8 @@ from app.main.acp.json_rpc import RpcError
 log = logging.getLogger(__name__)
 
 Handler = Callable[[dict[str, Any]], Awaitable[Any]]
+CANCEL_REQUEST = "$/cancel_request"
+REQUEST_CANCELLED = -32800
 
 
 class Transport(Protocol):
@@ -49,6 +55,8 @@ class RpcConnection:
         self._pending: dict[int, asyncio.Future[Any]] = {}
         self._next_id = 0
         self._tasks: set[asyncio.Task[None]] = set()
+        self._serving: dict[int | str, asyncio.Task[None]] = {}  # the agent's requests being answered
+        self._withdrawn: set[int | str] = set()  # of those, the ones the agent cancelled
         self._closed = False
         self._disconnected = False
         self._receiver = self._track(self._receive_loop(), "agent-rpc-receive")
@@ -70,6 +78,12 @@ class RpcConnection:
             self._pending.pop(request_id, None)
             if not answer.done():
                 answer.cancel()
+            if answer.cancelled() and not (self._closed or self._disconnected):
+                self._track(self._withdraw(request_id), "cancel-request")  # given up: the agent may stop
+
+    async def _withdraw(self, request_id: int) -> None:
+        with contextlib.suppress(ConnectionError):
+            await self.send_notification(CANCEL_REQUEST, {"requestId": request_id})
 
     async def send_notification(self, method: str, params: dict[str, Any] | None = None) -> None:
         self._raise_if_unavailable()
@@ -96,7 +110,11 @@ class RpcConnection:
                 method = message.get("method")
                 if method is not None:
                     if "id" in message:
-                        self._track(self._answer(message), "agent-request")
+                        task = self._track(self._answer(message), "agent-request")
+                        if isinstance(message["id"], int | str):
+                            self._serving[message["id"]] = task
+                    elif method == CANCEL_REQUEST:
+                        self._cancelled(message)
                     else:
                         self._track(self._take_notification(message), "agent-notification")
                 elif "id" in message:
@@ -104,6 +122,15 @@ class RpcConnection:
         finally:
             self._disconnected = True
             self._fail_pending()
+
+    def _cancelled(self, message: dict[str, Any]) -> None:
+        """The agent withdrew one of its requests: the handler answering it stops."""
+        params = message.get("params")
+        request_id = params.get("requestId") if isinstance(params, dict) else None
+        task = self._serving.get(request_id) if isinstance(request_id, int | str) else None
+        if task is not None and not task.done() and isinstance(request_id, int | str):
+            self._withdrawn.add(request_id)
+            task.cancel()
 
     def _take_answer(self, message: dict[str, Any]) -> None:
         answer = self._pending.pop(message["id"], None) if isinstance(message["id"], int) else None
@@ -126,11 +153,19 @@ class RpcConnection:
             if handler is None:
                 raise RpcError.method_not_found(method)
             reply["result"] = await handler(_params(message))
+        except asyncio.CancelledError:
+            if message["id"] not in self._withdrawn:
+                raise  # the connection is closing
+            reply["error"] = RpcError(REQUEST_CANCELLED, "Request cancelled").to_error()
         except RpcError as exc:
             reply["error"] = exc.to_error()
         except Exception as exc:
             log.exception("answering the agent's %s failed", method)
             reply["error"] = RpcError(-32603, "Internal error", {"details": str(exc)}).to_error()
+        finally:
+            if isinstance(message["id"], int | str):
+                self._serving.pop(message["id"], None)
+                self._withdrawn.discard(message["id"])
         try:
             await self._transport.send(reply)
         except ConnectionError as exc:  # the agent went away while it waited: nobody reads the answer

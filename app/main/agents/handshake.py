@@ -28,6 +28,8 @@ CLIENT_CAPABILITIES: dict[str, Any] = {
     "terminal": PTY_AVAILABLE,
     # sign-in by running the agent's own login command where the user can type (AuthMethodTerminal)
     "auth": {"terminal": PTY_AVAILABLE},
+    # boolean config options are shown as switches and set with `type: "boolean"` (requests.py)
+    "session": {"configOptions": {"boolean": {}}},
     "_meta": {"terminal_output": True, "terminal_output_delta": True},
 }
 

@@ -52,6 +52,11 @@ class PermissionDesk:
         self._apply(step)
         try:
             return await waiter
+        except asyncio.CancelledError:  # the agent withdrew it, or its connection is closing
+            withdrawn = Step()
+            self._machine.permissions.withdraw(token, withdrawn)
+            self._apply(withdrawn)  # its card ends, not left waiting for an answer nobody reads
+            raise
         finally:
             self._waiters.pop(token, None)
             self._machine.permissions.forget(token)

@@ -93,6 +93,12 @@ class PermissionRoutes:
         self._resolve(token, option, "answered", step)
         step.answers.clear()  # already on the wire
 
+    def withdraw(self, token: Token, step: Step) -> None:
+        """The agent cancelled its request (`$/cancel_request`) before the user answered."""
+        if token in self._routes:
+            self._resolve(token, None, "agent-withdrew", step)
+            self._settled.add(token)
+
     def forget(self, token: Token) -> None:
         """The live client is done with a request (answered, or its handler went away)."""
         self._routes.pop(token, None)

@@ -29,6 +29,7 @@ RowLayout {
             required property var modelData
             sourceComponent: modelData.type === "boolean" ? boolOption : selectOption
             property var option: modelData
+            property bool labelled: false
         }
     }
     ToolButton {
@@ -56,6 +57,7 @@ RowLayout {
                         Loader {
                             sourceComponent: modelData.type === "boolean" ? boolOption : selectOption
                             property var option: modelData
+                            property bool labelled: true  // the row's label names it: the switch says nothing
                         }
                     }
                 }
@@ -95,7 +97,8 @@ RowLayout {
         Switch {
             id: optionSwitch
             objectName: "config_" + option.id
-            text: option.name
+            text: labelled ? "" : option.name
+            Accessible.name: option.name
             implicitWidth: Math.min(Theme.filterWidth, implicitContentWidth + leftPadding + rightPadding)
             contentItem: Text {
                 textFormat: Text.PlainText

@@ -21,6 +21,7 @@ async def test_client_capabilities_declare_fs_terminal_and_terminal_output_meta(
     assert caps["fs"] == {"readTextFile": True, "writeTextFile": True}
     assert caps["terminal"] is True
     assert caps["_meta"] == {"terminal_output": True, "terminal_output_delta": True}
+    assert caps["session"] == {"configOptions": {"boolean": {}}}  # switches, set with type "boolean"
 
 
 async def test_concurrent_actions_share_one_initialize(make_service):

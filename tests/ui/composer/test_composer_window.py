@@ -9,6 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 
 from tests.conftest import demo_agent_argv, scripted_agent_argv
+from tests.ui.terminals.test_panel_window import mouse_click
 from tests.ui.window.test_window import contrast, shown_over
 
 
@@ -142,5 +143,29 @@ def test_a_message_sent_before_the_chat_opens_is_shown_queued_then_sent(ui):
         await ui.until(lambda: not queued.property("visible"), 20)
         await ui.until(lambda: "assistant-text" in ui.kinds(window))
         assert ui.kinds(window)[0] == "user"
+
+    ui.run(scenario())
+
+
+def test_a_boolean_option_is_a_switch_and_is_set_as_a_boolean(ui):
+    """ACP 1.21's boolean config options (declared in initialize: session.configOptions.boolean): the
+    agent's "Think harder" is a switch in Options, and turning it on sends `type: "boolean"`."""
+
+    async def scenario():
+        window = await ui.open(scripted_agent_argv("--think"))
+        objects = window.objects
+        think = next(o for o in objects.header.configOptions if o["id"] == "think")
+        assert think["type"] == "boolean" and think["currentValue"] is False
+        await mouse_click(ui, window, "optionsButton")
+        await mouse_click(ui, window, "config_think")
+        log = ui.tmp_path / "agent-stderr.log"
+        await ui.until(lambda: "set_config_option think=True boolean" in log.read_text())
+        await ui.until(
+            lambda: (
+                next(o for o in objects.header.configOptions if o["id"] == "think")["currentValue"] is True
+            )
+        )
+        assert ui.item(window, "config_think").property("checked")
+        await ui.screenshots(window, "99a-boolean-option")
 
     ui.run(scenario())

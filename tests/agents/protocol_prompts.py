@@ -1,0 +1,46 @@
+"""The scripted agent's side of `$/cancel_request` (registered in scripted_agent.py): `permission-withdrawn`
+asks the user's permission, withdraws the request 0.3 s later and says the error it was answered with;
+`_test/hang` is a request it never answers, and the `$/cancel_request`s ClawQt sends are kept and
+reported by `cancelled-requests`."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+
+async def prompt_permission_withdrawn(agent: Any, sid: str, params: dict[str, Any], text: str) -> str:
+    tool = {"toolCallId": "t-withdrawn", "title": "rm -rf build", "kind": "execute"}
+    options = [
+        {"optionId": "allow", "name": "Allow", "kind": "allow_once"},
+        {"optionId": "deny", "name": "Deny", "kind": "reject_once"},
+    ]
+    request = {"sessionId": sid, "toolCall": tool, "options": options}
+    asking = asyncio.ensure_future(agent.request_raw("session/request_permission", request))
+    await asyncio.sleep(0.3)  # the card is shown meanwhile
+    agent.send({"jsonrpc": "2.0", "method": "$/cancel_request", "params": {"requestId": agent.next_id}})
+    response = await asyncio.wait_for(asking, 10)
+    error = response.get("error") or {}
+    agent.chunk(sid, f"withdrawn: {error.get('code')} {error.get('message')}")
+    return "end_turn"
+
+
+async def on_cancel_request(agent: Any, msg_id: Any, params: dict[str, Any]) -> None:
+    agent.__dict__.setdefault("cancel_requests", []).append(params.get("requestId"))
+
+
+async def on_hang(agent: Any, msg_id: Any, params: dict[str, Any]) -> None:
+    """Never answered: the client gives up and cancels it."""
+
+
+async def prompt_cancelled_requests(agent: Any, sid: str, params: dict[str, Any], text: str) -> str:
+    agent.chunk(sid, json.dumps({"cancelled": agent.__dict__.get("cancel_requests", [])}))
+    return "end_turn"
+
+
+HANDLERS = {"$/cancel_request": on_cancel_request, "_test/hang": on_hang}
+PROMPTS = {
+    "permission-withdrawn": prompt_permission_withdrawn,
+    "cancelled-requests": prompt_cancelled_requests,
+}
