@@ -146,6 +146,15 @@ class SignInHost(Protocol):
 
     def stop_terminal(self) -> None: ...
 
+    @property
+    def can_sign_out(self) -> bool:
+        """Whether the agent of the chat shown offers signing out (ACP `logout`)."""
+        ...
+
+    async def sign_out(self) -> None:
+        """Sign out of the agent of the chat shown: its sign-in is offered again."""
+        ...
+
 
 class AttachmentsHost(Protocol):
     """Attachment references in the conversation (`app/main/files/attachment_service.py`): each call

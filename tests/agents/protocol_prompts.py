@@ -1,12 +1,13 @@
 """The scripted agent's side of `$/cancel_request` (registered in scripted_agent.py): `permission-withdrawn`
 asks the user's permission, withdraws the request 0.3 s later and says the error it was answered with;
 `_test/hang` is a request it never answers, and the `$/cancel_request`s ClawQt sends are kept and
-reported by `cancelled-requests`."""
+reported by `cancelled-requests`; `logout` forgets the sign-in."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import sys
 from typing import Any
 
 
@@ -39,7 +40,15 @@ async def prompt_cancelled_requests(agent: Any, sid: str, params: dict[str, Any]
     return "end_turn"
 
 
-HANDLERS = {"$/cancel_request": on_cancel_request, "_test/hang": on_hang}
+async def on_logout(agent: Any, msg_id: Any, params: dict[str, Any]) -> None:
+    """ACP `logout` (offered with --caps naming auth.logout): the sign-in is forgotten."""
+    agent.authenticated = False
+    sys.stderr.write("logout\n")
+    sys.stderr.flush()
+    agent.respond(msg_id, {})
+
+
+HANDLERS = {"$/cancel_request": on_cancel_request, "_test/hang": on_hang, "logout": on_logout}
 PROMPTS = {
     "permission-withdrawn": prompt_permission_withdrawn,
     "cancelled-requests": prompt_cancelled_requests,

@@ -311,6 +311,11 @@ class AgentConnection:
         if self.state == "sign-in":
             self._set_state("ready", f"{self.label} is ready")
 
+    def signed_out(self) -> None:
+        """The agent forgot the user's sign-in (`logout`): a chat needs a sign-in again."""
+        if self.state == "ready":
+            self._set_state("sign-in", f"You signed out of {self.label}.")
+
     async def restart(self) -> None:
         """End the running child and start a new one (it reads new credentials at start). The chat
         service drops the old child's sessions first; this is no crash, so no `exited` state."""

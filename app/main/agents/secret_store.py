@@ -5,6 +5,7 @@ startup. Without a usable keyring the values are kept for this run only, and the
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 from pathlib import Path
@@ -85,6 +86,26 @@ class SecretStore:
         except OSError as exc:
             log.warning("cannot write %s: %s", self._index_path, exc)
         return persisted
+
+    def forget(self, agent: str) -> None:
+        """Every value kept for `agent` removed (from the keyring and from this run's memory)."""
+        index = self._index()
+        names = [n for n in index.pop(agent, []) if isinstance(n, str)]
+        for name in names:
+            self._memory.pop((agent, name), None)
+        try:
+            import keyring
+            import keyring.errors
+
+            for name in names:
+                with contextlib.suppress(keyring.errors.PasswordDeleteError):  # never kept there
+                    keyring.delete_password(SERVICE, f"{agent}:{name}")
+        except Exception as exc:  # no backend, locked keyring: what it kept stays there
+            log.warning("cannot remove %s's values from the keyring: %s", agent, exc)
+        try:
+            self._write_index(index)
+        except OSError as exc:
+            log.warning("cannot write %s: %s", self._index_path, exc)
 
 
 __all__ = ["SecretStore"]

@@ -102,6 +102,23 @@ class SignInService:
         self._set("done", method_id=method.id)
         return True
 
+    @property
+    def can_sign_out(self) -> bool:
+        """Whether the agent offers `logout` (agentCapabilities.auth.logout)."""
+        info = self._connection.info
+        return info is not None and info.supports("auth", "logout")
+
+    async def sign_out(self) -> None:
+        """`logout`: the agent forgets the user's sign-in, and so do the values ClawQt kept for it; its
+        sign-in methods are offered again."""
+        if not self.can_sign_out:
+            raise HostError(f"{self._connection.label} offers no way to sign out.", code="capability-missing")
+        await self._connection.request("logout", {})
+        self._secrets.forget(self._agent)
+        self._connection.env_overrides = {}
+        self.state = None  # a sign-in done before is over: the agent's state brings the methods back
+        self._connection.signed_out()
+
     # --- environment variables -----------------------------------------------------------------
     async def use_env(self, method_id: str, values: dict[str, str]) -> bool:
         """Keep the values, restart the agent with them; True when it started (the next chat shows

@@ -83,3 +83,10 @@ class SignInOfShown:
 
     def stop_terminal(self) -> None:
         self._shown.stop_terminal()
+
+    @property
+    def can_sign_out(self) -> bool:
+        return bool(self._shown.can_sign_out)
+
+    async def sign_out(self) -> None:
+        await self._shown.sign_out()

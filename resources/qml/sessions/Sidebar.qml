@@ -269,6 +269,15 @@ Rectangle {
                                  + (agent.state === "sign-in" ? "sign-in needed" : agent.state) + ". Open its settings"
                 PlainToolTip { visible: agentStatus.hovered; text: "The agent's settings" }
             }
+            ToolButton {  // agents that offer it (ACP `logout`): the agent forgets the user's sign-in
+                id: signOutButton
+                objectName: "signOutButton"
+                visible: signIn.canSignOut && !signIn.shown
+                contentItem: Icon { icon: "log-out"; size: Theme.iconSmall; color: Theme.text2 }
+                Accessible.name: "Sign out of " + agent.label
+                PlainToolTip { visible: signOutButton.hovered; text: "Sign out of " + agent.label + "\u2026" }
+                onClicked: signOutDialog.open()
+            }
         }
     }
     function showChatsOf(agentId) {  // the query's `agent:` word set (or taken away), its other words kept
@@ -292,6 +301,20 @@ Rectangle {
             Button { objectName: "deleteChatCancel"; text: "Cancel"; DialogButtonBox.buttonRole: DialogButtonBox.RejectRole }
         }
         onAccepted: sessions.delete(key)
+    }
+    Dialog {  // signing out asks first: every chat with this agent needs a sign-in again
+        id: signOutDialog
+        objectName: "signOutDialog"
+        title: "Sign out of " + agent.label + "?"
+        anchors.centerIn: Overlay.overlay
+        modal: true
+        Label { textFormat: Text.PlainText; width: 520; wrapMode: Text.Wrap; color: Theme.text
+                text: agent.label + " forgets your sign-in, and ClawQt the keys it kept for it. You sign in again to chat with it." }
+        footer: DialogButtonBox {
+            DangerButton { objectName: "signOutConfirm"; text: "Sign out"; DialogButtonBox.buttonRole: DialogButtonBox.AcceptRole }
+            Button { text: "Cancel"; DialogButtonBox.buttonRole: DialogButtonBox.RejectRole }
+        }
+        onAccepted: signIn.signOut()
     }
     Dialog {
         id: renameDialog

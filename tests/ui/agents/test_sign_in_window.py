@@ -7,6 +7,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 
 from tests.conftest import scripted_agent_argv
+from tests.ui.terminals.test_panel_window import mouse_click
 
 
 async def _open_refused(ui, flag: str):
@@ -82,5 +83,44 @@ def test_the_login_command_runs_in_a_terminal_that_takes_the_users_keys(ui, monk
         await ui.until(lambda: _gone(ui, window), 20)
         await ui.until(lambda: window.objects.session.sessionKey, 20)
         assert (tmp_path / "scripted-token").exists()
+
+    ui.run(scenario())
+
+
+LOGOUT_CAPS = '{"loadSession": true, "sessionCapabilities": {"list": {}}, "auth": {"logout": {}}}'
+
+
+def test_signing_out_asks_first_then_the_agent_forgets_and_its_sign_in_comes_back(ui):
+    """An agent offering ACP `logout` (agentCapabilities.auth.logout): the sidebar's Sign out asks,
+    then the agent is told to forget the sign-in and its methods are offered again."""
+
+    async def scenario():
+        window = await ui.open(scripted_agent_argv("--auth=agent", f"--caps={LOGOUT_CAPS}"), start=False)
+        objects = window.objects
+        objects.start()
+        await ui.shown(window, "signInAction_scripted-oauth", 20)
+        assert not objects.sign_in.canSignOut or objects.sign_in.shown  # not offered while signed out
+        ui.item(window, "signInAction_scripted-oauth").clicked.emit()
+        await ui.until(lambda: objects.session.sessionKey and _gone(ui, window), 20)
+        await mouse_click(ui, window, "signOutButton")
+        await ui.shown(window, "signOutConfirm")
+        await ui.screenshots(window, "27-sign-out")
+        await mouse_click(ui, window, "signOutConfirm")
+        log = ui.tmp_path / "agent-stderr.log"
+        await ui.until(lambda: "logout" in log.read_text().splitlines())
+        panel = await ui.until(lambda: ui.find(window, "signInPanel"), 20)
+        await ui.until(lambda: panel.isVisible())
+        assert "signed out of Scripted" in _text(ui, window, "signInReason")
+        assert not ui.item(window, "signOutButton").isVisible()
+
+    ui.run(scenario())
+
+
+def test_an_agent_without_logout_offers_no_sign_out(ui):
+    async def scenario():
+        window = await ui.open(scripted_agent_argv())
+        await ui.until(lambda: window.objects.session.sessionKey)
+        assert not window.objects.sign_in.canSignOut
+        assert not ui.item(window, "signOutButton").isVisible()
 
     ui.run(scenario())

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import Property, QObject, Signal, Slot
 from PySide6.QtGui import QGuiApplication
 
-from app.contract.envelopes import Envelope
+from app.contract.envelopes import AgentStateEnvelope, Envelope
 from app.contract.host_api import SessionsHost, SignInHost
 from app.contract.sign_in import AuthMethod, SignInEnvelope, SignInTerminalEnvelope
 from app.renderer.qt.common.operations import Operations
@@ -59,7 +59,9 @@ class SignIn(ChatPart):
         sessions.subscribe(self._on_envelope)
 
     def _on_envelope(self, envelope: Envelope) -> None:
-        if isinstance(envelope, SignInEnvelope):
+        if isinstance(envelope, AgentStateEnvelope):
+            self.changed.emit()  # started, or another agent shown: whether it offers signing out
+        elif isinstance(envelope, SignInEnvelope):
             opened_chat = envelope.phase == "done" and self._state is not None and self._state.phase != "done"
             self._state = envelope
             if envelope.terminal_id and (
@@ -135,7 +137,14 @@ class SignIn(ChatPart):
         """Signed in some other way (the agent's own tool): the agent starts again and the chat opens."""
         self._ops.spawn(self._host.retry())
 
+    @Slot()
+    def signOut(self) -> None:
+        """Sign out of the agent of the chat shown (asked first in the window): its sign-in comes back."""
+        self._ops.run(self._host.sign_out(), "Could not sign out")
+
     # --- what the panel shows ----------------------------------------------------------------------
+    canSignOut = Property(bool, lambda self: self._host.can_sign_out, notify=changed)
+
     def _field(self, name: str, default: Any = "") -> Any:
         return getattr(self._state, name) if self._state is not None else default
 
