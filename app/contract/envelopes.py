@@ -110,6 +110,7 @@ class PromptSettledEnvelope:
     elapsed_s: float
     stopped: bool = False  # the user pressed Stop, whatever the agent answered (some say `end_turn`)
     unconfirmed: bool = False  # ended by ClawQt: the agent did not answer within the grace after Stop
+    usage: dict[str, Any] | None = None  # the turn's tokens, when the agent reports them (PromptResponse)
     kind: Literal["prompt_settled"] = "prompt_settled"
 
 

@@ -48,8 +48,23 @@ async def on_logout(agent: Any, msg_id: Any, params: dict[str, Any]) -> None:
     agent.respond(msg_id, {})
 
 
+async def prompt_tokens(agent: Any, sid: str, params: dict[str, Any], text: str) -> str:
+    """`tokens`: a reply whose PromptResponse says the turn's tokens (ACP's unstable `usage`), with
+    fields an agent should not send (a string, a negative count) that ClawQt leaves out."""
+    agent.chunk(sid, "Counted.")
+    agent.next_usage = {
+        "totalTokens": 1534,
+        "inputTokens": 1200,
+        "outputTokens": 334,
+        "thoughtTokens": "many",
+        "cachedReadTokens": -5,
+    }
+    return "end_turn"
+
+
 HANDLERS = {"$/cancel_request": on_cancel_request, "_test/hang": on_hang, "logout": on_logout}
 PROMPTS = {
     "permission-withdrawn": prompt_permission_withdrawn,
     "cancelled-requests": prompt_cancelled_requests,
+    "tokens": prompt_tokens,
 }

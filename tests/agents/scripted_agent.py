@@ -296,7 +296,8 @@ class Agent:
         except PromptFailed as exc:  # a script that fails after it has begun to answer
             self.error(msg_id, -32603, str(exc))
             return
-        self.respond(msg_id, {"stopReason": stop})
+        usage = self.__dict__.pop("next_usage", None)  # a script's token count for this turn
+        self.respond(msg_id, {"stopReason": stop, **({"usage": usage} if usage else {})})
 
     # --- prompt scripts ----------------------------------------------------------------------------
     async def wait_unless_cancelled(self, sid: str, seconds: float) -> bool:

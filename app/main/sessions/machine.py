@@ -242,7 +242,7 @@ class SessionMachine:
         if result is None:
             error = str_field(msg.get("error"), "message") or "the agent answered with an error"
         stop = (str_field(result, "stopReason") or "end_turn") if result is not None else None
-        self._settle(live, stop, error, now, step)
+        self._settle(live, stop, error, now, step, usage=dict_field(result, "usage") or None)
 
     def settle_unconfirmed(self, session_key: str, now: float = 0.0) -> Step:
         """Stop went unanswered for the grace: ClawQt ends the turn itself (`cancelled`, marked
@@ -264,6 +264,7 @@ class SessionMachine:
         now: float,
         step: Step,
         unconfirmed: bool = False,
+        usage: dict[str, Any] | None = None,
     ) -> None:
         self.live.pop(live.key, None)
         if self.live_by_acp.get(live.acp_id) is live:
@@ -278,7 +279,7 @@ class SessionMachine:
         elapsed = round(now - live.started, 3)
         settled = PromptSettledEnvelope(
             live.key, live.generation, live.client_message_id, stop, error, elapsed, live.cancel_requested,
-            unconfirmed=unconfirmed,
+            unconfirmed=unconfirmed, usage=usage,
         )  # fmt: skip
         step.envelopes.append(settled)
 

@@ -241,4 +241,25 @@ def footer_entry(timeline: Timeline, group: Group, now: float) -> dict[str, Any]
             label = f"Took {format_duration(timing.elapsed_s)}"
         elif timing.sent_at is not None and timeline.live_message_id == message_id:
             label = f"{format_duration(now - timing.sent_at)} elapsed"
+        if timing.tokens:
+            label = " \u00b7 ".join(part for part in (label, tokens_words(timing.tokens)) if part)
     return {"timing": label, "messageId": message_id}
+
+
+def _count(value: int) -> str:
+    return f"{value / 1000:.1f}k" if value >= 1000 else str(value)
+
+
+def tokens_words(tokens: dict[str, int]) -> str:
+    """A turn's tokens as its footer says them: "1.2k tokens (1.0k in, 234 out)"."""
+    total = tokens.get("totalTokens", tokens.get("inputTokens", 0) + tokens.get("outputTokens", 0))
+    parts = [f"{_count(tokens[name])} {word}" for name, word in TOKEN_WORDS if name in tokens]
+    return f"{_count(total)} tokens" + (f" ({', '.join(parts)})" if parts else "")
+
+
+TOKEN_WORDS = (
+    ("inputTokens", "in"),
+    ("outputTokens", "out"),
+    ("thoughtTokens", "thinking"),
+    ("cachedReadTokens", "from cache"),
+)

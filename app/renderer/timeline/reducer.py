@@ -34,7 +34,7 @@ from app.renderer.timeline.message_rules import MessageRules
 from app.renderer.timeline.metadata import apply_metadata
 from app.renderer.timeline.parts import AttachmentPart, MarkdownPart, Part, content_to_part
 from app.renderer.timeline.rows import MetadataChanged, Row, TimelineEvent
-from app.renderer.timeline.state import TurnTiming
+from app.renderer.timeline.state import TurnTiming, turn_tokens
 from app.renderer.timeline.tool_rules import ToolRules
 from app.renderer.timeline.transcript_rules import apply_transcript_supplement
 
@@ -280,6 +280,7 @@ class Timeline(MessageRules, ToolRules):
         timing.elapsed_s = envelope.elapsed_s
         timing.stopped = envelope.stop_reason == "cancelled" or (envelope.stopped and envelope.error is None)
         timing.unconfirmed = envelope.unconfirmed is True
+        timing.tokens = turn_tokens(envelope.usage)
         if self.live_message_id == envelope.client_message_id:
             self.live_message_id = None
             self.terminals.drop_parked()

@@ -11,6 +11,7 @@ from PySide6.QtGui import QColor
 from tests.conftest import demo_agent_argv, scripted_agent_argv
 from tests.ui.terminals.test_panel_window import mouse_click
 from tests.ui.window.test_window import contrast, shown_over
+from tests.ui_harness import find_all
 
 
 def test_slash_command_completion_with_hints(ui):
@@ -167,5 +168,33 @@ def test_a_boolean_option_is_a_switch_and_is_set_as_a_boolean(ui):
         )
         assert ui.item(window, "config_think").property("checked")
         await ui.screenshots(window, "99a-boolean-option")
+
+    ui.run(scenario())
+
+
+def test_a_turns_tokens_are_in_its_footer_when_the_agent_reports_them(ui):
+    """ACP's per-turn `usage` (PromptResponse): the footer says the tokens beside the time; fields an
+    agent should not send (a string, a negative count) are left out."""
+
+    async def scenario():
+        window = await ui.open(scripted_agent_argv())
+        await ui.send_and_settle(window, "tokens")
+        timing = await ui.until(
+            lambda: next(
+                (
+                    t
+                    for t in find_all(window.root.contentItem(), "turnTiming")
+                    if "tokens" in t.property("text")
+                ),
+                None,
+            )
+        )
+        assert timing.property("text").endswith("\u00b7 1.5k tokens (1.2k in, 334 out)")
+        assert "thinking" not in timing.property("text") and "cache" not in timing.property("text")
+        await ui.send_and_settle(window, "hello")  # an agent that says nothing: only the time
+        texts = [
+            t.property("text") for t in find_all(window.root.contentItem(), "turnTiming") if t.isVisible()
+        ]
+        assert sum("tokens" in text for text in texts) == 1
 
     ui.run(scenario())
