@@ -305,11 +305,11 @@ Rectangle {
     Dialog {  // signing out asks first: every chat with this agent needs a sign-in again
         id: signOutDialog
         objectName: "signOutDialog"
-        title: "Sign out of " + agent.label + "?"
+        title: "Sign out?"
         anchors.centerIn: Overlay.overlay
         modal: true
         Label { textFormat: Text.PlainText; width: 520; wrapMode: Text.Wrap; color: Theme.text
-                text: agent.label + " forgets your sign-in, and ClawQt the keys it kept for it. You sign in again to chat with it." }
+                text: "Sign out of " + agent.label + "? It forgets your sign-in, and ClawQt the keys it kept for it. You sign in again to chat with it." }
         footer: DialogButtonBox {
             DangerButton { objectName: "signOutConfirm"; text: "Sign out"; DialogButtonBox.buttonRole: DialogButtonBox.AcceptRole }
             Button { text: "Cancel"; DialogButtonBox.buttonRole: DialogButtonBox.RejectRole }
