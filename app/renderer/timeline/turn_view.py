@@ -45,12 +45,16 @@ def from_the_agent(segment: MessageSegment) -> bool:
 
 
 def item_text(item: Item) -> str:
-    """The prose a message or thought shows ("" for other kinds)."""
+    """The prose a message or thought shows ("" for other kinds), as its view draws it: without the
+    terminal escape sequences an agent may pass on from a command's output (fast-agent puts a client
+    terminal's output in its reply), so copies, exports, `clawqt replay` and a handed-over transcript
+    never carry them either."""
     if isinstance(item, MessageSegment):
         text = markdown_of(item.parts, hide_media=item.role == "assistant")
-        return strip_cwd_prefix(text) if item.role == "user" and from_the_agent(item) else text
+        text = strip_cwd_prefix(text) if item.role == "user" and from_the_agent(item) else text
+        return strip_escapes(text)
     if isinstance(item, Thought):
-        return markdown_of(item.parts, hide_media=False)
+        return strip_escapes(markdown_of(item.parts, hide_media=False))
     return ""
 
 

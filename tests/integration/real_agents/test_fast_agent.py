@@ -501,3 +501,44 @@ async def test_an_earlier_session_loads_and_resumes_in_a_fresh_agent_process(sta
     assert replayed_users[0] == "remember the word banana" and "and now" in replayed_users
     result = await third.prompt(key, "resumed")
     assert result.stop_reason == "end_turn" and envelopes3.text(key) == "resumed"
+
+
+async def test_a_recorded_session_replays_as_it_was_shown_and_its_text_has_no_escapes(
+    make_service, fast_agent, workspace, tmp_path
+):
+    """`clawqt replay` of a recorded fast-agent turn whose command printed colours: the replay's
+    timeline is the live one, the command's output comes as the reply's text (fast-agent never names
+    its client terminal on the card, live or replayed), and no text carries a terminal escape."""
+    from app.main.acp.recorder import TraceRecorder
+    from app.renderer.timeline.serialize import timeline_json
+    from app.replay import replay_json
+    from tests.integration.replay.test_replay import _normalized
+
+    trace = tmp_path / "fast-agent.jsonl"
+    recorder = TraceRecorder(trace)
+    argv = fast_agent.argv + fast_agent_args(tmp_path / "home", "passthrough", shell=True)
+    service, envelopes = make_service(argv, cwd=str(workspace), recorder=recorder)
+    pipeline = HeadlessPipeline(service)
+    try:
+        timeline = await pipeline.new_session()
+        command = "printf 'plain \\033[31mred\\033[0m done\\n'"
+        await _turn(
+            service,
+            envelopes,
+            pipeline,
+            timeline.session_key,
+            _call("execute", command=command),
+            ("allow_once",),
+        )
+    finally:
+        await service.shutdown()
+        recorder.close()
+    live = timeline_json(pipeline.store.timelines[timeline.session_key], 0)
+    [replayed] = replay_json(trace)["sessions"]
+    assert _normalized(replayed) == _normalized(live)
+    [reply] = [i for g in live["groups"] for i in g.get("items", []) if i["kind"] == "message"]
+    assert "plain red done" in reply["text"] and "[Exit code: 0]" in reply["text"]
+    [tool] = [i for g in live["groups"] for i in g.get("items", []) if i["kind"] == "tool"]
+    assert tool["tool"]["terminal"] is None  # fast-agent does not name its terminal on the card
+    text = json.dumps({k: v for k, v in replayed.items() if k != "agentRequests"})
+    assert "\\u001b" not in text  # the wire's own record of terminal/output keeps the bytes as sent

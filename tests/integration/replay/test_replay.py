@@ -29,11 +29,12 @@ def fast_demo(monkeypatch):
 
 
 def _normalized(session: dict) -> str:
-    """Permission item ids come from main-side request ids (not in the trace): compare without them.
+    """Permission item ids come from main-side request ids (not in the trace), and a turn that starts
+    with a permission is named after it: compare without them.
     `agentRequests` is read off the trace's wire, which the live timeline does not hold: left out."""
     kept = {k: v for k, v in session.items() if k not in ("diagnostics", "agentRequests")}
     text = json.dumps(kept, sort_keys=True)
-    return re.sub(r'"permission:[^"]+"', '"permission:X"', text)
+    return re.sub(r'permission:[^"]+"', 'permission:X"', text)  # also in a turn's id named after one
 
 
 async def _answer_permissions(service, envelopes, choose: str) -> None:
