@@ -1,0 +1,1 @@
+"""An agent's questions (ACP elicitation): its forms read and the user's answers checked."""
