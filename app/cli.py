@@ -72,6 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command is None:  # the window: nothing is collected until its first frame
         from app import startup_collection
 
+        startup_collection.mark("cli")
         startup_collection.hold()
     from app.main.core.app_log import configure_logging
 
@@ -83,6 +84,8 @@ def main(argv: list[str] | None = None) -> int:
         return run_smoke(args, args.prompt)
     from app import gui
 
+    if args.command is None:
+        startup_collection.mark("imported")
     if args.command == "self-test":
         return gui.run_self_test(args)
     return gui.run_gui(args)

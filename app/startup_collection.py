@@ -1,5 +1,5 @@
 """The cyclic garbage collector is held off while the window starts, then the objects of the start
-are frozen out of its reach.
+are frozen out of its reach; and the start's steps are marked for the `ui_startup` benchmark's split.
 
 A start builds hundreds of thousands of objects (modules, classes, the QML engine's wrappers) that
 live as long as the process; the collector would walk them again and again while they are made, and
@@ -9,6 +9,16 @@ every full collection afterwards would walk them once more, in the middle of a s
 from __future__ import annotations
 
 import gc
+import os
+import time
+
+MARKS = "CLAWQT_STARTUP_MARKS"  # set by bench/ui_startup.py: each step's wall time on stdout
+
+
+def mark(step: str) -> None:
+    """`mark <step> <wall time>` on stdout when the benchmark asks (nothing otherwise)."""
+    if os.environ.get(MARKS):
+        print(f"mark {step} {time.time():.6f}", flush=True)
 
 
 def hold() -> None:

@@ -65,6 +65,19 @@ def scripted_service(cwd: str) -> Any:
     )
 
 
+def cpu_s() -> float:
+    """The CPU seconds this process has used (user and system)."""
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] if ordered else 0.0
+
+
 def median(values: list[float]) -> float:
     return statistics.median(values)
 

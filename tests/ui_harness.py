@@ -48,6 +48,21 @@ def focused(window: Any) -> str:
     return item.objectName() if item is not None else ""
 
 
+def shown_item(window: Any, name: str) -> QQuickItem | None:
+    """The first item of that objectName a user sees now (None when none is shown)."""
+    return next((item for item in find_all(window.root.contentItem(), name) if item.isVisible()), None)
+
+
+def shown_texts(window: Any, name: str) -> list[str]:
+    """The `text` of every shown item of that objectName (one per card or row that has one)."""
+    return [item.property("text") for item in find_all(window.root.contentItem(), name) if item.isVisible()]
+
+
+def timeline_items(window: Any, kind: type) -> list[Any]:
+    """The items of that class in the shown chat's timeline, oldest first."""
+    return [item for item in window.objects.session.timeline.items.values() if isinstance(item, kind)]
+
+
 def user_texts(objects: Any) -> list[str]:
     """The user's messages of the chat shown, oldest first, as the timeline holds them."""
     from app.renderer.timeline.items import MessageSegment
@@ -175,6 +190,13 @@ class UiHarness:
             await self.key(
                 window, Qt.Key(ord(char.upper())) if char.isalpha() else Qt.Key(ord(char)), text=char
             )
+
+    async def new_chat(self, window: Window) -> str:
+        """A new chat, as the sidebar's New chat opens it (the one shown is left); its key once shown."""
+        session = window.objects.session
+        left = session.sessionKey
+        session.newChat()
+        return await self.until(lambda: session.sessionKey not in ("", left) and session.sessionKey)
 
     async def type_and_send(self, window: Window, text: str) -> None:
         composer = self.item(window, "composerInput")

@@ -29,7 +29,11 @@ _SEQUENCE = re.compile(
 
 
 def has_escapes(text: str) -> bool:
-    return "\x1b" in text or "\x9b" in text or "\x9d" in text
+    """Whether `text` holds an escape introducer. The 8-bit ones (CSI, OSC) are not ASCII, and whether a
+    string is ASCII CPython knows without reading it: ASCII text is scanned once, not three times."""
+    if "\x1b" in text:
+        return True
+    return not text.isascii() and ("\x9b" in text or "\x9d" in text)
 
 
 def strip_escapes(text: str) -> str:

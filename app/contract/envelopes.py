@@ -12,9 +12,12 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from app.contract.agents import AgentRunState, AgentsChangedEnvelope
+from app.contract.elicitation import QuestionAskedEnvelope, QuestionEndedEnvelope
 from app.contract.hidden_context import strip_hidden_context
+from app.contract.mcp_servers import McpServerProblemEnvelope
 from app.contract.openclaw_prompts import strip_cwd_prefix
 from app.contract.proposals import ProposalEnvelope, ProposalNoticeEnvelope
+from app.contract.rules import RulesChangedEnvelope
 from app.contract.sign_in import SignInEnvelope, SignInTerminalEnvelope
 
 # "sign-in": the agent runs but refuses to open chats until someone signs in
@@ -83,6 +86,8 @@ class PermissionResolvedEnvelope:
     outcome: Literal["selected", "cancelled"]
     option_id: str | None
     reason: str
+    rule_id: str = ""  # answered by the user's rule (reason "rule"): which, and in words
+    rule_words: str = ""
     kind: Literal["permission_resolved"] = "permission_resolved"
 
 
@@ -235,6 +240,8 @@ Envelope = (
     | ReplayEnvelope
     | PermissionRequestEnvelope
     | PermissionResolvedEnvelope
+    | QuestionAskedEnvelope
+    | QuestionEndedEnvelope
     | PromptSentEnvelope
     | PromptSettledEnvelope
     | ToolCallsCancelledEnvelope
@@ -249,6 +256,8 @@ Envelope = (
     | ProposalEnvelope
     | ProposalNoticeEnvelope
     | AgentsChangedEnvelope
+    | RulesChangedEnvelope
+    | McpServerProblemEnvelope
 )
 
 

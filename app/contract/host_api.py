@@ -15,6 +15,7 @@ from typing import Any, Protocol, TypedDict, Unpack
 from app.contract.agents import AgentChoice, AgentTarget
 from app.contract.attachments import CheckedFile, Preview, PromptAttachment, Resolution
 from app.contract.branches import BranchesHost
+from app.contract.elicitation import QuestionAction
 from app.contract.envelopes import (
     AgentInfo,
     Envelope,
@@ -24,9 +25,12 @@ from app.contract.envelopes import (
 )
 from app.contract.links import LinkDecision
 from app.contract.local_stores import LocalStores, ProblemsHost
+from app.contract.mcp_servers import McpServersHost
 from app.contract.notifications import NotificationsHost
 from app.contract.protocol_log import InspectorPage, ReadTrace
 from app.contract.review_host import FileChangesHost
+from app.contract.rules import PermissionRulesHost
+from app.contract.settings_hosts import AgentSettingsHost, SettingsHost
 from app.contract.sign_in import SignInEnvelope
 from app.contract.terminal_hosts import ProposalsHost, TerminalAccessHost, UserTerminalsHost
 
@@ -89,6 +93,12 @@ class SessionsHost(Protocol):
     async def cancel(self, session_key: str) -> bool: ...
 
     def answer_permission(self, request_id: str, option_id: str | None) -> bool: ...
+
+    def answer_question(
+        self, request_id: str, action: QuestionAction, values: dict[str, Any]
+    ) -> dict[str, str]:
+        """Answer the agent's question; the problems by field name that keep it from going ({} sent)."""
+        ...
 
     async def set_mode(self, session_key: str, mode_id: str) -> None: ...
 
@@ -260,74 +270,6 @@ class LinkPolicy(Protocol):
         ...
 
 
-class SettingsHost(Protocol):
-    """What the user changes in Settings, kept in their config file (app/main/stores/settings_file.py)."""
-
-    def appearance(self) -> dict[str, Any]:
-        """{"colorScheme": "system"|"light"|"dark", "fontScale": float, "reducedMotion": bool,
-        "accent": one of appearance.ACCENTS}."""
-        ...
-
-    def location(self) -> str:
-        """Where the settings are kept, as the window shows it (`~/.config/clawqt/config.json`)."""
-        ...
-
-    async def save_appearance(self, changes: dict[str, Any]) -> str:
-        """Apply and save `changes` (keys of `appearance()`); "" when saved, else why not (one sentence;
-        the change still holds until the app quits)."""
-        ...
-
-    def notifications(self) -> dict[str, Any]:
-        """{"desktop": bool}: whether the user is called (tray or the window's alert) while away."""
-        ...
-
-    async def save_notifications(self, changes: dict[str, Any]) -> str:
-        """Like `save_appearance`, for keys of `notifications()`."""
-        ...
-
-    def folders(self) -> list[str]:
-        """The extra folders every agent may use beside each chat's own (`additionalDirectories`)."""
-        ...
-
-    async def save_folders(self, folders: list[str]) -> str:
-        """Check, apply at once and save the whole list; "" when saved, else why not (one sentence)."""
-        ...
-
-    def terminal_tools_port(self) -> int | None:
-        """The terminal tools' loopback port chosen in the config (None: ClawQt picks one)."""
-        ...
-
-    async def save_terminal_tools_port(self, port: int | None) -> str:
-        """Save the port for the next start (None: ClawQt picks); "" when saved, else why not."""
-        ...
-
-
-class AgentSettingsHost(Protocol):
-    """Adding, editing and removing agents in Settings (`app/main/stores/agent_settings.py`)."""
-
-    def configured(self) -> list[str]:
-        """The names of the agents the config file lists (the ones that may be edited and removed)."""
-        ...
-
-    def details(self, name: str) -> dict[str, str]:
-        """The configured agent's entry as written now, for Settings to show and edit ({} when none)."""
-        ...
-
-    async def add(self, name: str, command: str, *, folder: str = "", env_text: str = "") -> str:
-        """Offer a new agent at once and save it; "" when saved, else why not (one sentence)."""
-        ...
-
-    async def edit(
-        self, name: str, command: str, folder: str, env_text: str, default_mode: str, default_model: str
-    ) -> str:
-        """Save a configured agent's new details for its next start; "" when saved, else why not."""
-        ...
-
-    async def remove(self, name: str) -> str:
-        """Take a configured agent out of the config file (from the next start on)."""
-        ...
-
-
 class HostApi(Protocol):
     @property
     def sessions(self) -> SessionsHost: ...
@@ -382,6 +324,12 @@ class HostApi(Protocol):
 
     @property
     def notifications(self) -> NotificationsHost: ...
+
+    @property
+    def rules(self) -> PermissionRulesHost: ...
+
+    @property
+    def mcp_servers(self) -> McpServersHost: ...
 
     async def shutdown(self) -> None:
         """The app quits: everything the main side started ends (the agents, the user's shells)."""

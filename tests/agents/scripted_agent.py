@@ -344,6 +344,8 @@ PROMPT_MODULES = (
     "document_prompts",
     "branch_prompts",
     "protocol_prompts",
+    "question_prompts",
+    "rule_prompts",
 )
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Iterator
 from typing import Any
 
 
@@ -31,6 +32,17 @@ PROPOSAL_PAYLOAD = json.dumps(
     },
     separators=(",", ":"),
 )
+
+
+def paced_chunks(text: str) -> Iterator[tuple[str, int]]:
+    """`text` in chunks of 5-20 characters, the same sizes every run, each with the characters sent
+    once it is (the schedule `paced` keeps, and the benchmark's bare window follows)."""
+    sent, state = 0, 1
+    while sent < len(text):
+        state = (state * 1_103_515_245 + 12_345) % 2**31
+        size = 5 + (state >> 16) % 16
+        sent += size
+        yield text[sent - size : sent], sent
 
 
 def paced_markdown(size: int) -> str:
@@ -161,14 +173,11 @@ async def prompt_paced(agent: Any, sid: str, params: dict[str, Any], text: str) 
     rate = float(words[1]) if len(words) > 1 else 1_000.0
     reply = paced_markdown(int(words[2]) if len(words) > 2 else 20_000)
     loop = asyncio.get_running_loop()
-    started, sent, state = loop.time(), 0, 1
-    while sent < len(reply):
+    started = loop.time()
+    for chunk, sent in paced_chunks(reply):
         if sid in agent.cancelled:
             return "cancelled"
-        state = (state * 1_103_515_245 + 12_345) % 2**31  # the same 5..20 sizes every run
-        size = 5 + (state >> 16) % 16
-        agent.chunk(sid, reply[sent : sent + size])
-        sent += size
+        agent.chunk(sid, chunk)
         delay = started + sent / rate - loop.time()
         if delay > 0:
             await asyncio.sleep(delay)  # the pause the prompt asked for

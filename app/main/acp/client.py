@@ -5,8 +5,8 @@ agent's messages to; each reads its params with `rpc_params` (a wrong field is i
 answers a plain camelCase dict. `session/update` normally never reaches here (the transport routes it
 in arrival order before the connection); the method still routes correctly if a transport without
 interception is used. fs/* and terminal/* are served by the chat service (app/main/files/agent_files.py,
-app/main/terminals/client.py); what stays unimplemented (elicitation, MCP over ACP, extension
-methods) answers `method_not_found` (never `null`).
+app/main/terminals/client.py), elicitation/* by its question desk (app/main/sessions/question_desk.py);
+what stays unimplemented (MCP over ACP, extension methods) answers `method_not_found` (never `null`).
 """
 
 from __future__ import annotations
@@ -70,6 +70,14 @@ class TerminalRequests(Protocol):
     def release(self, acp_session_id: str, terminal_id: str) -> None: ...
 
 
+class QuestionRequests(Protocol):
+    """elicitation/* (app/main/sessions/question_desk.py): `ask` raises RpcError for a form it refuses."""
+
+    async def ask(self, params: dict[str, Any]) -> dict[str, Any]: ...
+
+    def complete(self, params: dict[str, Any]) -> None: ...
+
+
 class FileRequests(Protocol):
     """fs/* (app/main/sessions/file_host.py); both raise AgentFileError when refused."""
 
@@ -103,11 +111,17 @@ class ClawClient:
     adapt them to the agent's params."""
 
     def __init__(
-        self, sessions: SessionRequests, *, terminals: TerminalRequests, files: FileRequests
+        self,
+        sessions: SessionRequests,
+        *,
+        terminals: TerminalRequests,
+        files: FileRequests,
+        questions: Callable[[], QuestionRequests],
     ) -> None:
         self._sessions = sessions
         self._terminals = terminals
         self._files = files
+        self._questions = questions
 
     def requests(self) -> dict[str, Handler]:
         """The agent's requests ClawQt answers, by method."""
@@ -120,11 +134,12 @@ class ClawClient:
             "terminal/release": self._on_terminal(self.release_terminal),
             "terminal/wait_for_exit": self._on_terminal(self.wait_for_terminal_exit),
             "terminal/kill": self._on_terminal(self.kill_terminal),
+            "elicitation/create": self._on_question,
         }
 
     def notifications(self) -> dict[str, Handler]:
         """The agent's notifications ClawQt takes, by method (others are logged and ignored)."""
-        return {"session/update": self._on_session_update}
+        return {"session/update": self._on_session_update, "elicitation/complete": self._on_question_done}
 
     # --- params -> methods -----------------------------------------------------------------------
     async def _on_session_update(self, params: dict[str, Any]) -> None:
@@ -136,6 +151,14 @@ class ClawClient:
         return await self.request_permission(
             p.text(params, "sessionId"), p.obj(params, "toolCall"), p.objects(params, "options")
         )
+
+    async def _on_question(self, params: dict[str, Any]) -> dict[str, Any]:
+        p.text(params, "message")
+        p.text(params, "mode")
+        return await self._questions().ask(params)  # the rest is the form's: read (and refused) there
+
+    async def _on_question_done(self, params: dict[str, Any]) -> None:
+        self._questions().complete({"elicitationId": p.text(params, "elicitationId")})
 
     async def _on_read(self, params: dict[str, Any]) -> dict[str, Any]:
         return await self.read_text_file(

@@ -30,6 +30,8 @@ CLIENT_CAPABILITIES: dict[str, Any] = {
     "auth": {"terminal": PTY_AVAILABLE},
     # boolean config options are shown as switches and set with `type: "boolean"` (requests.py)
     "session": {"configOptions": {"boolean": {}}},
+    # the agent's questions: a form drawn as a card, a link opened on the user's click (question_desk.py)
+    "elicitation": {"form": {}, "url": {}},
     "_meta": {"terminal_output": True, "terminal_output_delta": True},
 }
 

@@ -45,6 +45,7 @@ class SecretStore:
             kept = keep_aside(self._index_path, self._unusable)  # OSError: not written over
             log.warning("kept the earlier %s as %s before writing it", self._index_path, kept.name)
             self._unusable = None
+        self._index_path.parent.mkdir(parents=True, exist_ok=True)
         tmp = self._index_path.with_suffix(".tmp")
         tmp.write_text(json.dumps(index, indent=1, sort_keys=True), encoding="utf-8")
         tmp.replace(self._index_path)

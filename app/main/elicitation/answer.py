@@ -9,8 +9,6 @@ import math
 from typing import Any
 from urllib.parse import urlsplit
 
-import regex
-
 from app.contract.elicitation import Form, FormField, Value
 from app.main.elicitation.form import EMAIL, MAX_TEXT_CHARS, PATTERN_TIMEOUT_S
 
@@ -38,6 +36,8 @@ def _text_problem(field: FormField, text: str) -> str:
         except ValueError:
             return "A date and time, like 2026-12-05T14:30."
     if field.pattern:
+        import regex  # a pattern's time limit; loaded when a form has a pattern, not at start
+
         try:
             matched = regex.search(field.pattern, text, timeout=PATTERN_TIMEOUT_S)
         except (regex.error, TimeoutError):  # not checkable here: the agent checks what it asked for

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, TypedDict
 
 from app.contract.local_stores import StringStore
+from app.contract.rules import RulesChangedEnvelope
 from app.main.core import paths
 from app.main.core.problems import LocalProblems
 from app.main.desktop.notifications import DesktopNotifications
@@ -19,9 +20,13 @@ from app.main.files.composer import ComposerFiles
 from app.main.files.exports import ChatExports
 from app.main.files.links import LinkPolicy
 from app.main.host.parts import InspectorOfCurrent, SignInOfShown
+from app.main.mcp_servers.host_part import McpServersOfUser
+from app.main.mcp_servers.servers import UserMcpServers
 from app.main.participation.access import TerminalAccess
 from app.main.participation.service import TerminalParticipation
 from app.main.proposals.service import ProposalService
+from app.main.rules.book import PermissionRules
+from app.main.rules.host_part import RulesOfUser
 from app.main.sessions.branching import ChatBranches
 from app.main.sessions.extras import HubPorts, ShareMaker
 from app.main.sessions.hub import AgentHub
@@ -52,6 +57,8 @@ class Host:
     exports: ChatExports
     inspector: InspectorOfCurrent
     notifications: DesktopNotifications
+    rules: RulesOfUser
+    mcp_servers: McpServersOfUser
 
     async def shutdown(self) -> None:
         """The app quits, one way for every entry point: the desktop's notifications are let go, the
@@ -75,6 +82,8 @@ class AgentsShare:
     terminals: UserTerminals
     proposals: ProposalService
     participation: TerminalParticipation
+    rules: PermissionRules
+    mcp_servers: UserMcpServers
 
 
 def hub_parts(
@@ -96,7 +105,10 @@ def hub_parts(
             configured_port=terminal_tools_port,
             proposals=proposals,  # the tool door to the same proposal pipeline
         )
-        return AgentsShare(terminals, proposals, participation)
+        rules = PermissionRules(data_dir, problems)  # every agent's, in the data folder
+        rules.listeners.append(lambda: ports.emit(RulesChangedEnvelope()))
+        servers = UserMcpServers(data_dir, problems)  # the user's own, given to every agent
+        return AgentsShare(terminals, proposals, participation, rules, servers)
 
     problems = LocalProblems() if problems is None else problems
     return HubParts(
@@ -151,4 +163,6 @@ def make_host(
         exports=ChatExports(),
         inspector=InspectorOfCurrent(hub),
         notifications=DesktopNotifications(),
+        rules=RulesOfUser(shared.rules),
+        mcp_servers=McpServersOfUser(shared.mcp_servers),
     )

@@ -16,6 +16,9 @@ from typing import Any, Protocol
 from app.contract.acp import SessionParams
 from app.contract.envelopes import AgentInfo, Envelope
 from app.contract.hidden_context import wrap as wrap_hidden
+from app.main.mcp_servers.agent import AgentMcpServers
+from app.main.mcp_servers.servers import McpServer, UserMcpServers
+from app.main.rules.book import PermissionRules
 
 
 class SessionExtras(Protocol):
@@ -85,6 +88,12 @@ class SharedParts(Protocol):
     @property
     def proposals(self) -> SharedProposals: ...
 
+    @property
+    def rules(self) -> PermissionRules: ...
+
+    @property
+    def mcp_servers(self) -> UserMcpServers: ...
+
 
 ShareMaker = Callable[[HubPorts], SharedParts]
 
@@ -96,17 +105,29 @@ class OpeningServers:
     them over HTTP, then bound to the session it opened, or let go when it opened none."""
 
     def __init__(
-        self, participation: SessionExtras | None, info: AgentInfo | None, open_id: str, spawn: Spawn
+        self,
+        participation: SessionExtras | None,
+        info: AgentInfo | None,
+        open_id: str,
+        spawn: Spawn,
+        user: AgentMcpServers | None = None,
     ) -> None:
         self._participation = participation
         self._info = info
         self._open_id = open_id  # unique across agents (one participation serves them all)
         self._spawn = spawn
+        self._user = user  # the user's own servers (Settings > MCP servers)
+        self._given: list[McpServer] = []
+        self._cwd = ""
 
     def offer(self, params: SessionParams) -> None:
         participation, info = self._participation, self._info
         if participation is not None and info is not None and info.supports("mcpCapabilities", "http"):
             params["mcpServers"] = participation.mcp_servers(info, self._open_id)  # the address is bound
+        if self._user is not None:
+            own, self._given = self._user.params(info)
+            params["mcpServers"] = [*params.get("mcpServers", []), *own]
+            self._cwd = str(params.get("cwd") or "")
         if params.get("mcpServers") and participation is not None:
             # the server's modules load beside the request: an agent that connects to the servers it
             # was given before it answers (fast-agent, with a 10 s budget) is served while it waits
@@ -115,6 +136,8 @@ class OpeningServers:
     def opened(self, session_key: str | None) -> None:
         """The agent answered: the servers are bound to the session it opened (None: it opened none)."""
         participation, info = self._participation, self._info
+        if self._user is not None and self._given and session_key is not None:  # said on the chat
+            self._spawn(self._user.check(self._given, session_key, self._cwd), "mcp-servers")
         if participation is None:
             return
         participation.bind(self._open_id, session_key)

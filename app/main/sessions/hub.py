@@ -17,19 +17,23 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Unpack
 
 from app.contract.agents import AgentChoice, AgentsChangedEnvelope, AgentTarget
+from app.contract.elicitation import QuestionAction
 from app.contract.envelopes import AgentInfo, Envelope, LoadResult, PromptResult, SessionPage, run_state
 from app.contract.errors import HostError, SignInRequired
 from app.contract.host_api import EnvelopeListener, PromptOptions
 from app.main.agents.profiles import AgentProfile, primary_profile
 from app.main.core.background_tasks import BackgroundTasks
 from app.main.core.listeners import Listeners
+from app.main.mcp_servers.agent import AgentMcpServers
 from app.main.openclaw.agents import service_targets
+from app.main.rules.book import AgentRules
 from app.main.sessions.branching import ChatBranches
 from app.main.sessions.chat_memory import MODE, MODEL, ChatMemory, model_option
 from app.main.sessions.extras import HubPorts
 from app.main.sessions.hub_parts import AgentProposals, FilesByChat
 from app.main.sessions.idle import IDLE_STOP_S, IdleStops
 from app.main.sessions.listing import list_pages, listing_agents
+from app.main.sessions.questions import UNKNOWN_QUESTION
 from app.main.sessions.service import ChatService
 
 if TYPE_CHECKING:
@@ -100,6 +104,8 @@ class AgentHub:
         if self.shared is not None:
             service.participation = self.shared.participation
             service.proposals = AgentProposals(self.shared.proposals, lambda: self._keys_of(agent_id))
+            service.rules = AgentRules(self.shared.rules, agent_id)
+            service.mcp_servers = AgentMcpServers(self.shared.mcp_servers, agent_id, self.emit)
 
     def set_additional_directories(self, folders: list[str]) -> None:
         """The extra folders every agent may use, changed in Settings: applied to each agent's service
@@ -126,7 +132,7 @@ class AgentHub:
             profile = self.profiles[agent_id]
             service = self._services[agent_id] = self._make(profile)
             service.owns_extras = False  # the hub starts and stops them once for every agent
-            service.machine.permissions.prefix = f"{agent_id}-"
+            service.machine.permissions.prefix = service.machine.questions.prefix = f"{agent_id}-"
             self._extras(agent_id, service)
             if self._folders is not None:
                 service.set_additional_directories(self._folders)
@@ -194,8 +200,7 @@ class AgentHub:
             choices.append(AgentChoice(agent_id, self._label(agent_id), *row))
         return choices
 
-    def choice_names(self) -> list[str]:
-        """The names of the agents offered now (a new agent may not take one)."""
+    def choice_names(self) -> list[str]:  # the names of the agents offered now (a new one may not take one)
         return [choice.name for choice in self.choices()]
 
     def _label(self, agent_id: str) -> str:
@@ -239,8 +244,7 @@ class AgentHub:
         return await self.memory.apply_defaults(agent_id, profile, service, result)
 
     async def targets(self, agent_id: str) -> list[AgentTarget]:
-        """The agents behind a running gateway agent a new chat may go to (openclaw/agents.py); [] for
-        an agent that has none or is not running (it is not started just to ask)."""
+        """The agents behind a running gateway agent a new chat may go to ([]: none, or not running)."""
         service = self._services.get(agent_id)
         return await service_targets(service) if service is not None else []
 
@@ -254,8 +258,7 @@ class AgentHub:
     def agent_label(self) -> str:
         return self._label(self._current)
 
-    def label_of(self, session_key: str) -> str:
-        """The name of the agent a chat belongs to."""
+    def label_of(self, session_key: str) -> str:  # the name of the agent a chat belongs to
         return self._label(self._owner(session_key))
 
     @property
@@ -263,8 +266,7 @@ class AgentHub:
         return self._current_service.last_active_key
 
     async def start(self) -> AgentInfo:
-        """The first agent (the one used last, or the first offered) starts; the others wait for a
-        chat that needs them."""
+        """The first agent (used last, or first offered) starts; the others wait for a chat's need."""
         if self.shared is not None:
             self._background.spawn(self.shared.proposals.start(), "proposals")
         return await self._current_service.start()
@@ -356,6 +358,12 @@ class AgentHub:
     def answer_permission(self, request_id: str, option_id: str | None) -> bool:
         """Request ids carry their agent's prefix, so at most one agent knows each."""
         return any(s.answer_permission(request_id, option_id) for s in list(self._services.values()))
+
+    def answer_question(
+        self, request_id: str, action: QuestionAction, values: dict[str, Any]
+    ) -> dict[str, str]:
+        answers = (s.answer_question(request_id, action, values) for s in list(self._services.values()))
+        return next((problems for problems in answers if problems != UNKNOWN_QUESTION), UNKNOWN_QUESTION)
 
     @property
     def pending_permissions(self) -> int:

@@ -1,7 +1,7 @@
 """The chat service's I/O around the session machine (`machine.py`, which decides every rule):
 a request the machine must know about goes out through the agent connection under a token, the machine
 sees it and then its answer (or why there was none), and what each transition produced is delivered:
-envelopes to the listeners, answers to the agent's permission requests waiting for the user, what was
+envelopes to the listeners, answers to the agent's permissions and questions waiting for the user, what was
 ignored as diagnostics. A prompt's answer waits under Stop's grace (`stop_grace.py`). The agent's
 `session/update` notifications come in here too, in arrival order."""
 
@@ -19,17 +19,20 @@ from app.contract.envelopes import DiagnosticEnvelope, Envelope
 from app.contract.errors import AgentUnavailable, HostError
 from app.main.sessions.machine import SessionMachine
 from app.main.sessions.permission_desk import PermissionDesk
+from app.main.sessions.question_desk import QuestionDesk
 from app.main.sessions.steps import Step, Token
 from app.main.sessions.stop_grace import StopGrace
 from app.main.sessions.terminal_host import ClientTerminalHost, raw_create_problem
 
 if TYPE_CHECKING:
     from app.contract.acp import RpcMessage
+    from app.main.rules.book import AgentRules
     from app.main.sessions.extras import ProposalsExtras
 
 log = logging.getLogger(__name__)
 
-EXPECTED_IGNORES = frozenset({"permission-auto-cancelled", "prompt-late-answer"})  # told as info
+# told as info
+EXPECTED_IGNORES = frozenset({"permission-auto-cancelled", "question-auto-cancelled", "prompt-late-answer"})
 
 Send = Callable[[str, dict[str, Any]], Awaitable[Any]]
 
@@ -50,6 +53,7 @@ class SessionIO:
         terminals: ClientTerminalHost,
         proposals: Callable[[], ProposalsExtras | None],
         failed: Callable[[HostError, str | None], None],
+        rules: Callable[[], AgentRules | None] = lambda: None,
     ) -> None:
         self.machine = machine
         self._send = send
@@ -58,7 +62,8 @@ class SessionIO:
         self._failed = failed  # a request the agent failed (OpenClaw's bridge recovery hears it)
         self.tokens = itertools.count(1)  # requests and permission requests share them
         self.ignored_updates = 0
-        self.permissions = PermissionDesk(machine, self.apply, proposals, self.tokens)
+        self.permissions = PermissionDesk(machine, self.apply, proposals, self.tokens, rules)
+        self.questions = QuestionDesk(machine, self.apply, self.tokens)
         self.stop_grace = StopGrace(machine, self.apply, terminals)  # Stop the agent ignores
 
     def diagnose(self, level: str, code: str, message: str, key: str | None = None) -> None:
@@ -68,6 +73,7 @@ class SessionIO:
     def apply(self, step: Step) -> None:
         """Deliver what a transition produced: envelopes, permission answers, diagnostics."""
         self.permissions.settle(step.answers)
+        self.questions.settle(step.replies)
         for envelope in step.envelopes:
             self._emit(envelope)
         for ignored in step.ignored:

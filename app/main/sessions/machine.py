@@ -1,19 +1,20 @@
 """The session state machine: which session every message belongs to, under which generation.
 
 It owns the session key <-> ACP id map, the generations, the load transaction, the live prompts and
-the routing of permission requests, and does no I/O: it is told about each message as it crosses the
-pipe (`on_send`: client to agent, `on_recv`: agent to client) and answers with a `Step`, the envelopes
-and results that follow. The chat service drives it live (the message ids are its own tokens);
-`clawqt replay` drives it from a recorded trace (the JSON-RPC ids). A few transitions have no message
-of their own (showing a live session again, the agent dying, the user answering a permission): they
-are methods here too, so every rule about sessions is written once.
+the routing of what the agent asks of the user (asking.py), and does no I/O: it is told about each
+message as it crosses the pipe (`on_send`: client to agent, `on_recv`: agent to client) and answers
+with a `Step`, the envelopes and results that follow. The chat service drives it live (the message ids
+are its own tokens); `clawqt replay` drives it from a recorded trace (the JSON-RPC ids). A few
+transitions have no message of their own (showing a live session again, the agent dying, the user
+answering a permission): they are methods here too, so every rule about sessions is written once.
 
 Rules (acp-chat.md): loads are serialized and issue a new generation each; a failed load commits
 nothing; a committed load makes its session active and hands over the updates it buffered, filtered by
 ACP id; a prompt is live from its request to its response, and its updates route to it even after a
-switch; a permission request belongs to the live prompt of its ACP id and waits for the user even while
-another session is shown (switching away cancels nothing a live prompt asked); only requests that match
-no live prompt are refused (answered `cancelled`), and so are those of a session being loaded.
+switch; a permission request or a question belongs to the live prompt of its ACP id and waits for the
+user even while another session is shown (switching away cancels nothing a live prompt asked); only
+requests that match no live prompt are refused (answered `cancelled`), and so are those of a session
+being loaded.
 """
 
 from __future__ import annotations
@@ -29,12 +30,14 @@ from app.contract.envelopes import (
     ToolCallsCancelledEnvelope,
 )
 from app.contract.errors import PromptRefused
-from app.main.sessions.permissions import MAX_OPTIONS, PermissionRoute, PermissionRoutes
+from app.main.sessions.asking import AskingRules
+from app.main.sessions.permissions import PermissionRoutes
+from app.main.sessions.questions import QuestionRoutes
 from app.main.sessions.routing import ActiveSession, LivePrompt, LoadTransaction, Route, route_update
 from app.main.sessions.steps import Ignored, Step, Token
 
 if TYPE_CHECKING:
-    from app.contract.acp import RequestPermissionParams, RpcMessage
+    from app.contract.acp import RpcMessage
 
 
 LOAD_METHODS = frozenset({"session/new", "session/fork", "session/load", "session/resume"})
@@ -61,7 +64,7 @@ class _Pending:
     ended_key: str | None = None
 
 
-class SessionMachine:
+class SessionMachine(AskingRules):
     def __init__(self) -> None:
         self.generation = 0  # the newest issued; issued generations only grow
         self.active: ActiveSession | None = None
@@ -72,6 +75,7 @@ class SessionMachine:
         self.last_active_key: str | None = None
         self._pending: dict[Token, _Pending] = {}
         self.permissions = PermissionRoutes()
+        self.questions = QuestionRoutes()
         self._unnamed_prompts = 0
         self.abandoned: set[str] = set()  # ACP ids whose turn ClawQt ended after an unanswered Stop
 
@@ -81,7 +85,9 @@ class SessionMachine:
         step = Step()
         method = msg.get("method")
         params = dict_field(msg, "params")
-        if not isinstance(method, str):
+        if not isinstance(method, str) and msg.get("id") in self.questions:
+            self.questions.answered_on_wire(msg.get("id"), msg, step)
+        elif not isinstance(method, str):
             self.permissions.answered_on_wire(msg.get("id"), msg.get("result"), step)
         elif "id" not in msg:
             if method == "session/cancel":
@@ -107,6 +113,10 @@ class SessionMachine:
         elif method == "session/request_permission" and "id" in msg:
             params = dict_field(msg, "params")
             self._permission_requested(msg["id"], params, step)  # type: ignore[arg-type]
+        elif method == "elicitation/create" and "id" in msg:
+            self._question_requested(msg["id"], dict_field(msg, "params"), step)
+        elif method == "elicitation/complete" and "id" not in msg:
+            self.questions.complete(str_field(dict_field(msg, "params"), "elicitationId") or "", step)
         elif method is not None or "id" not in msg:
             step.ignored.append(Ignored("message-ignored", f"unhandled agent message {method!r}"))
         else:
@@ -145,7 +155,7 @@ class SessionMachine:
             return
         self.generation += 1
         pending.txn = self.loading = LoadTransaction(key, self.generation, acp_id)
-        self.permissions.cancel_where(self._not_live, "session-switch", step)
+        self._cancel_asks(self._not_live, "session-switch", step)
 
     def _load_answered(self, pending: _Pending, result: dict[str, Any] | None, step: Step) -> None:
         txn = pending.txn
@@ -190,7 +200,7 @@ class SessionMachine:
         if live is None:
             return None
         step = Step()
-        self.permissions.cancel_where(self._not_live, "session-switch", step)
+        self._cancel_asks(self._not_live, "session-switch", step)
         self.active = ActiveSession(live.key, live.acp_id, live.generation, live.cwd, historical=False)
         return LoadResult(live.key, live.generation, live.cwd, (), resumed_live=True), step
 
@@ -269,7 +279,7 @@ class SessionMachine:
         self.live.pop(live.key, None)
         if self.live_by_acp.get(live.acp_id) is live:
             del self.live_by_acp[live.acp_id]
-        self.permissions.cancel_where(
+        self._cancel_asks(
             lambda route: route.key == live.key and route.generation == live.generation,
             "prompt-settled",
             step,
@@ -288,7 +298,7 @@ class SessionMachine:
         if live is None:
             return
         live.cancel_requested = True
-        self.permissions.cancel_where(lambda route: route.key == live.key, "cancelled", step)
+        self._cancel_asks(lambda route: route.key == live.key, "cancelled", step)
 
     def _mark_tools_cancelled(self, live: LivePrompt, step: Step) -> None:
         if live.open_tool_calls:
@@ -307,55 +317,16 @@ class SessionMachine:
             key = pending.ended_key
             self.acp_ids.pop(key, None)
             # shown or not: a request of a closed session could never be answered
-            self.permissions.cancel_where(lambda route: route.key == key, "session-closed", step)
+            self._cancel_asks(lambda route: route.key == key, "session-closed", step)
             if self.active is not None and self.active.key == key:
                 self.active = None
-
-    # --- permissions ---------------------------------------------------------------------------------
-    def _permission_requested(self, token: Token, params: RequestPermissionParams, step: Step) -> None:
-        live = self.live_by_acp.get(params.get("sessionId") or "")
-        # A live prompt's request waits even while another session is shown (the sidebar says the chat
-        # needs the user); a request no live prompt owns, or one of a session being loaded, would be
-        # a waiter nobody can see.
-        if live is None:
-            step.refusal = "load-running" if self.loading is not None else "no-live-prompt"
-        elif self.loading is not None and self.loading.key == live.key:
-            step.refusal = "load-running"
-        if step.refusal is not None or live is None:
-            message = f"a permission request was answered 'cancelled' automatically ({step.refusal})"
-            step.ignored.append(Ignored("permission-auto-cancelled", message))
-            return
-        options = tuple(dict_items(params, "options"))
-        if len(options) > MAX_OPTIONS:
-            message = f"a permission request offered {len(options):,} options: {MAX_OPTIONS} are shown"
-            step.ignored.append(Ignored("permission-options-capped", message, len(options) - MAX_OPTIONS))
-        tool_call = dict_field(params, "toolCall")
-        step.envelopes.append(self.permissions.open(token, live.key, live.generation, tool_call, options))
-
-    def _not_live(self, route: PermissionRoute) -> bool:
-        """A pending request that no running prompt owns any more (switching cancels only these)."""
-        live = self.live.get(route.key)
-        return live is None or live.generation != route.generation
-
-    def answer_permission(self, request_id: str, option_id: str | None) -> Step:
-        """The user's choice (None = declined); `answers` stays empty when the request is unknown,
-        already answered, or the option is not one of the request's."""
-        step = Step()
-        self.permissions.answer(request_id, option_id, step)
-        return step
-
-    def cancel_permissions(self, reason: str) -> Step:
-        """Answer every pending permission `cancelled` (the agent died, the app quits)."""
-        step = Step()
-        self.permissions.cancel_where(lambda route: True, reason, step)
-        return step
 
     # --- the agent went away -------------------------------------------------------------------------
     def agent_exited(self) -> Step:
         """The child died: its sessions are gone; live prompts' open tools are marked cancelled (the
         prompts themselves settle when their requests fail)."""
         step = Step()
-        self.permissions.cancel_where(lambda route: True, "agent-exited", step)
+        self._cancel_asks(lambda route: True, "agent-exited", step)
         if self.active is not None:
             self.last_active_key = self.active.key
         self.active = None

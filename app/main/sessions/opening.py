@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, TypeVar
 from app.contract.envelopes import LoadResult
 from app.contract.errors import HostError, LoadFailed, SignInRequired
 from app.main.agents.connection import AgentConnection
+from app.main.mcp_servers.agent import AgentMcpServers
 from app.main.openclaw.agents import new_session_key
 from app.main.sessions.extras import OpeningServers, SessionExtras, Spawn
 from app.main.sessions.io import SessionIO
@@ -36,7 +37,7 @@ class SessionOpening:
         connection: AgentConnection,
         default_cwd: str,
         folders: list[str],
-        participation: Callable[[], SessionExtras | None],
+        extras: Callable[[], tuple[SessionExtras | None, AgentMcpServers | None]],
         transcripts: OpenClawSupplements | None,
         spawn: Spawn,
     ) -> None:
@@ -44,7 +45,9 @@ class SessionOpening:
         self._connection = connection
         self._default_cwd = default_cwd
         self._folders = folders  # the service's own list: Settings changes it in place
-        self._participation = participation  # set on the service after it was made (`make_host`)
+        self._extras = (
+            extras  # set on the service after it was made: the terminal access, the user's MCP servers
+        )
         self._transcripts = transcripts
         self._spawn = spawn
         self.lock = asyncio.Lock()
@@ -105,7 +108,8 @@ class SessionOpening:
             info = self._connection.info
             params = open_params(method, key, normalize_cwd(cwd or self._default_cwd), self._folders, info)
             open_id = f"open-{uuid.uuid4().hex[:12]}"
-            servers = OpeningServers(self._participation(), info, open_id, self._spawn)
+            participation, own = self._extras()
+            servers = OpeningServers(participation, info, open_id, self._spawn, own)
             servers.offer(params)
             try:
                 _, step = await self._io.request(method, dict(params))

@@ -1,6 +1,8 @@
 """The agent's `session/request_permission`, held until the user answers: asked through the session
 machine (a PermissionRequestEnvelope the chat shows), unless the proposals answer it silently (the
-proposal CLI's own exec: allowed once when armed, else cancelled, never shown)."""
+proposal CLI's own exec: allowed once when armed, else cancelled, never shown, and never a rule's to
+answer). A request the user's rules decide is shown answered, saying by which rule; one they do not
+decide waits, and a rule the user adds meanwhile may still answer it."""
 
 from __future__ import annotations
 
@@ -8,10 +10,12 @@ import asyncio
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
+from app.contract.envelopes import PermissionRequestEnvelope
 from app.main.sessions.machine import SessionMachine
 from app.main.sessions.steps import Step, Token
 
 if TYPE_CHECKING:
+    from app.main.rules.book import AgentRules, RuleDecision
     from app.main.sessions.extras import ProposalsExtras
 
 
@@ -24,10 +28,12 @@ class PermissionDesk:
         apply: Callable[[Step], None],
         proposals: Callable[[], ProposalsExtras | None],
         tokens: Iterator[int],
+        rules: Callable[[], AgentRules | None] = lambda: None,
     ) -> None:
         self._machine = machine
         self._apply = apply
         self._proposals = proposals  # set on the service after it was made (`make_host`)
+        self._rules = rules  # the same
         self._tokens = tokens  # shared with the service's requests: the machine tells them apart by it
         self._waiters: dict[Token, asyncio.Future[str | None]] = {}
 
@@ -50,6 +56,19 @@ class PermissionDesk:
             return None
         waiter = self._waiters[token] = asyncio.get_running_loop().create_future()
         self._apply(step)
+        request_id = next(e.request_id for e in step.envelopes if isinstance(e, PermissionRequestEnvelope))
+        rules, context = self._rules(), self._machine.context_of(acp_session_id)
+        if rules is not None and context is not None:
+            decided = rules.check(
+                request_id,
+                context.key,
+                context.cwd,
+                tool_call,
+                options,
+                lambda d: self._by_rule(request_id, d),
+            )
+            if decided is not None:
+                self._by_rule(request_id, decided)
         try:
             return await waiter
         except asyncio.CancelledError:  # the agent withdrew it, or its connection is closing
@@ -60,6 +79,15 @@ class PermissionDesk:
         finally:
             self._waiters.pop(token, None)
             self._machine.permissions.forget(token)
+            if rules is not None:
+                rules.done(request_id)
+
+    def _by_rule(self, request_id: str, decided: RuleDecision) -> bool:
+        """The user's rule answers (its card says which); False when the request already ended."""
+        rule = decided.rule
+        step = self._machine.answer_permission(request_id, decided.option_id, (rule.id, rule.words()))
+        self._apply(step)
+        return bool(step.answers)
 
     def answer(self, request_id: str, option_id: str | None) -> bool:
         """The user's choice (None = cancel). False if unknown, already answered, or not an option."""

@@ -66,13 +66,16 @@ class PermissionRoutes:
             key, generation, route.request_id, tool_call, shown, hidden, stated.text, stated.kind
         )
 
-    def answer(self, request_id: str, option_id: str | None, step: Step) -> None:
-        """The user's choice (None = declined); nothing when the request is unknown, already answered,
-        or the option is not one it offered."""
+    def answer(
+        self, request_id: str, option_id: str | None, step: Step, rule: tuple[str, str] = ("", "")
+    ) -> None:
+        """The user's choice (None = declined), or their rule's (`rule`: its id and words); nothing when
+        the request is unknown, already answered, or the option is not one it offered."""
         token = next((t for t, route in self._routes.items() if route.request_id == request_id), None)
         route = self._routes.get(token) if token is not None else None
         if route is not None and (option_id is None or option_id in route.option_ids):
-            self._resolve(token, option_id, "answered" if option_id is not None else "declined", step)
+            reason = "rule" if rule[0] else "answered" if option_id is not None else "declined"
+            self._resolve(token, option_id, reason, step, rule)
 
     def cancel_where(self, predicate: Callable[[PermissionRoute], bool], reason: str, step: Step) -> None:
         for token, route in list(self._routes.items()):
@@ -104,12 +107,14 @@ class PermissionRoutes:
         self._routes.pop(token, None)
         self._settled.discard(token)
 
-    def _resolve(self, token: Token, option_id: str | None, reason: str, step: Step) -> None:
+    def _resolve(
+        self, token: Token, option_id: str | None, reason: str, step: Step, rule: tuple[str, str] = ("", "")
+    ) -> None:
         route = self._routes.pop(token)
         outcome: Literal["selected", "cancelled"] = "selected" if option_id is not None else "cancelled"
         step.answers.append((token, option_id))
         step.envelopes.append(
             PermissionResolvedEnvelope(
-                route.key, route.generation, route.request_id, outcome, option_id, reason
+                route.key, route.generation, route.request_id, outcome, option_id, reason, *rule
             )
         )

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Unpack
 
 from app.contract.acp_fields import dict_items, str_field
+from app.contract.elicitation import QuestionAction
 from app.contract.envelopes import (
     AgentInfo,
     AgentStateEnvelope,
@@ -44,7 +45,9 @@ from app.main.files.prompt_blocks import (
     build_prompt_blocks,
     build_prompt_meta,
 )
+from app.main.mcp_servers.agent import AgentMcpServers
 from app.main.review.turn_changes import TurnChanges
+from app.main.rules.book import AgentRules
 from app.main.sessions.extras import ProposalsExtras, SessionExtras, hidden_blocks
 from app.main.sessions.file_host import AgentFileHost
 from app.main.sessions.io import SessionIO
@@ -60,6 +63,8 @@ log = logging.getLogger(__name__)
 
 class ChatService:
     """Host API. All methods run on the event loop thread; envelopes are delivered synchronously."""
+
+    io: SessionIO  # made after the connection its requests go through
 
     def __init__(
         self,
@@ -95,7 +100,8 @@ class ChatService:
             self.additional_directories,
             turn_changes,
         )
-        self._client = ClawClient(self, terminals=self.terminals, files=self.files)
+        questions = lambda: self.io.questions  # noqa: E731
+        self._client = ClawClient(self, terminals=self.terminals, files=self.files, questions=questions)
         stderr_log = log_path if log_path is not None else paths.log_dir() / "agent-stderr.log"
         self.files.own_files(stderr_log, recorder.path if recorder else None)
         self.connection = AgentConnection(
@@ -123,17 +129,17 @@ class ChatService:
             self.terminals,
             lambda: self.proposals,
             self._failed,
+            lambda: self.rules,
         )
         self._background = BackgroundTasks("background work")
         self.agent_state: AgentStateEnvelope | None = None
-        # the user's terminals for agents (set by `make_host`): MCP servers in session/new|load|resume
-        # and the hidden context of each of the user's messages
+        # set by the hub: the user's terminals for agents (MCP servers, each message's hidden context),
+        # the terminal-action proposals (app/main/proposals), the user's permission rules (app/main/rules)
         self.participation: SessionExtras | None = None
-        # terminal-action proposals (set by `make_host`): a channel per prompt, the silent permission
-        # answer for the canonical command, the lifecycle (app/main/proposals/service.py)
         self.proposals: ProposalsExtras | None = None
-        # seed 003's transcript supplements and OpenClaw's bridge restarted when it is stuck: `openclaw
-        # acp` agents only (None for any other agent)
+        self.rules: AgentRules | None = None
+        self.mcp_servers: AgentMcpServers | None = None  # the user's own (app/main/mcp_servers)
+        # `openclaw acp` only (else None): seed 003's transcript supplements, its stuck bridge restarted
         self.transcripts, self.recovery = openclaw_extras(
             command.argv, self._emit, self._spawn_background, self.connection.request, self.restart_agent
         )
@@ -142,7 +148,7 @@ class ChatService:
             self.connection,
             self.default_cwd,
             self.additional_directories,
-            lambda: self.participation,
+            lambda: (self.participation, self.mcp_servers),
             self.transcripts,
             self._spawn_background,
         )
@@ -153,8 +159,7 @@ class ChatService:
         return self._envelopes.subscribe(listener)
 
     def observe_raw(self, observer: Callable[[str, dict[str, Any]], None]) -> Callable[[], None]:
-        """Raw JSON-RPC traffic ("send"/"recv", message) for recording and a protocol inspector. The
-        message objects are the transport's own: observers must copy before keeping or changing them."""
+        """Raw JSON-RPC traffic ("send"/"recv", message): the transport's own objects, copied to keep."""
         return self.connection.observers.add_raw(observer)
 
     def _emit(self, envelope: Envelope) -> None:
@@ -186,8 +191,7 @@ class ChatService:
         return self.machine.last_active_key
 
     def session_workspace(self, session_key: str, generation: int) -> str | None:
-        """The cwd of `session_key` if it is open at exactly `generation` (the active session, or one
-        with a live prompt), else None: what every attachment action checks against."""
+        """The cwd of `session_key` if open at exactly `generation` (shown, or live), else None."""
         return self.machine.workspace(session_key, generation)
 
     def is_live(self, session_key: str) -> bool:
@@ -195,7 +199,7 @@ class ChatService:
 
     @property
     def pending_permissions(self) -> int:
-        return len(self.machine.permissions)
+        return len(self.machine.permissions) + len(self.machine.questions)  # both wait for the user
 
     # --- agent lifecycle ---------------------------------------------------------------------
     async def start(self) -> AgentInfo:
@@ -222,15 +226,14 @@ class ChatService:
         await self.connection.stop()
 
     def set_additional_directories(self, folders: list[str]) -> None:
-        """The extra folders from now on: the next opened sessions get them, and the agent's fs/*
-        requests reach exactly these at once (the file host reads the same list)."""
+        """The extra folders from now on: for the next sessions, and at once for fs/* (the same list)."""
         self.additional_directories[:] = [normalize_cwd(d) for d in folders if d]
 
     @property
     def idle(self) -> bool:
-        """No turn runs, nothing waits for the user, no client terminal is open: stopping the child
-        now loses nothing but its open sessions, which load again on the next visit."""
-        return not (self.machine.live or self.machine.permissions or self.terminals.terminals.running_count)
+        """Nothing runs or waits: stopping the child loses only its open sessions (they load again)."""
+        asked = self.pending_permissions
+        return not (self.machine.live or asked or self.terminals.terminals.running_count)
 
     async def park(self, why: str) -> None:
         """Stop the agent's child while no chat needs it; the next request starts it again."""
@@ -257,13 +260,9 @@ class ChatService:
         if self.proposals is not None:  # no agent to hear a decision: every card ends unavailable
             self.proposals.agent_gone()
         self.io.apply(self.machine.agent_exited())
-        self.io.diagnose(
-            "error",
-            "agent-exited",
-            f"The agent exited with code {code}; reload the session to continue."
-            + (f"\n{stderr_tail}" if stderr_tail else ""),
-            self.machine.last_active_key,
-        )
+        said = f"The agent exited with code {code}; reload the session to continue."
+        said += f"\n{stderr_tail}" if stderr_tail else ""
+        self.io.diagnose("error", "agent-exited", said, self.machine.last_active_key)
 
     # --- incoming ----------------------------------------------------------------------------
     def route_session_update(self, params: Any) -> None:
@@ -278,6 +277,11 @@ class ChatService:
     def answer_permission(self, request_id: str, option_id: str | None) -> bool:
         """The user's choice (None = cancel). False if unknown, already answered, or not an option."""
         return self.io.permissions.answer(request_id, option_id)
+
+    def answer_question(
+        self, request_id: str, action: QuestionAction, values: dict[str, Any]
+    ) -> dict[str, str]:
+        return self.io.questions.answer(request_id, action, values)  # the problems; {} once it went
 
     # --- sessions ----------------------------------------------------------------------------
     async def new_session(self, cwd: str | None = None, target: str = "") -> LoadResult:
@@ -294,8 +298,7 @@ class ChatService:
         return await self.opening.resume(session_key, cwd)
 
     async def activate_session(self, session_key: str, cwd: str | None = None) -> LoadResult:
-        """Show a session: a live prompt's session comes back with the SAME generation and no
-        `session/load`; anything else is a normal load (replay)."""
+        """Show a session: a live one again at the SAME generation, no load; else a load (replay)."""
         return await self.opening.activate(session_key, cwd)
 
     async def list_sessions(self, cursor: str | None = None, cwd: str | None = None) -> SessionPage:
@@ -308,17 +311,15 @@ class ChatService:
 
     async def close_session(self, session_key: str) -> None:
         """`session/close` (capability-gated); closing the active session leaves none active."""
-        await self.connection.ensure_ready()
-        require(self.connection.info, "sessionCapabilities", "close", what="closing sessions")
-        await self._end_session("session/close", session_key)
+        await self._end_session("session/close", session_key, "closing sessions")
 
     async def delete_session(self, session_key: str) -> None:
         """`session/delete` (capability-gated; the SDK has no wrapper, so the raw request)."""
-        await self.connection.ensure_ready()
-        require(self.connection.info, "sessionCapabilities", "delete", what="deleting sessions")
-        await self._end_session("session/delete", session_key)
+        await self._end_session("session/delete", session_key, "deleting sessions")
 
-    async def _end_session(self, method: str, session_key: str) -> None:
+    async def _end_session(self, method: str, session_key: str, what: str) -> None:
+        await self.connection.ensure_ready()
+        require(self.connection.info, "sessionCapabilities", method.split("/")[1], what=what)
         if self.is_live(session_key):
             await self.cancel(session_key)
         self.terminals.close_session(session_key)
@@ -381,7 +382,7 @@ class ChatService:
         return PromptResult(active.key, active.generation, message_id, stop, usage)
 
     async def cancel(self, session_key: str) -> bool:
-        """Stop the live turn: pending permissions answer `cancelled`, then `session/cancel`.
+        """Stop the live turn: pending permissions and questions answer `cancelled`, then `session/cancel`.
         The prompt itself settles with `cancelled` (open tool calls are then marked cancelled)."""
         live = self.machine.live.get(session_key)
         if live is None:

@@ -1,5 +1,5 @@
 """What one transition of the session state machine produces: the envelopes to deliver, a committed
-load, permission answers to put on the wire, and what was ignored (counted by replay, reported as
+load, permission and question answers to put on the wire, and what was ignored (counted by replay, reported as
 diagnostics live). Plain data, no I/O."""
 
 from __future__ import annotations
@@ -29,4 +29,6 @@ class Step:
     failure: str | None = None  # why a load answered successfully could still not commit
     refusal: str | None = None  # a permission request answered `cancelled` at once, and why
     answers: list[tuple[Token, str | None]] = field(default_factory=list)  # permissions to answer now
+    # questions to answer now: the result, or the sentence a refused question is answered with as an error
+    replies: list[tuple[Token, dict[str, Any] | str]] = field(default_factory=list)
     ignored: list[Ignored] = field(default_factory=list)

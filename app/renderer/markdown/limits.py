@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from app.contract.text_pieces import TextPieces
+
 MESSAGE_CHARS = 1_000_000  # markdown source of one reply rendered before "Show more"
 STEP_CHARS = 32_000  # new source one streaming update renders at most (more than a build reveals)
 QUIET_CHARS = 16_000  # new source one other update renders at most (a reply read at once)
@@ -30,12 +32,12 @@ _TABLE_END = re.compile(r"\n(?![ \t]*\|)")  # a line break not followed by anoth
 _FENCE_LINE = re.compile(r"^ {0,3}(?:`{3,}|~{3,})[ \t]*$", re.M)
 
 
-def visible_source(text: str, limit: int = MESSAGE_CHARS) -> tuple[str, int]:
+def visible_source(text: str | TextPieces, limit: int = MESSAGE_CHARS) -> tuple[str, int]:
     """(the source to render: at most `limit` characters, oversized `data:` URLs replaced by
     `clawqt-omitted:LENGTH`; how many characters of `text` are left after it). Work is bounded by
-    `limit` except one `find` per dropped URL for its end."""
+    `limit` except one `find` per dropped URL for its end; a long text's pieces are read, not joined."""
     if len(text) <= limit and "data:" not in text:
-        return text, 0
+        return str(text), 0  # all of it is shown: one string
     out: list[str] = []
     pos = shown = 0
     while shown < limit and pos < len(text):
@@ -50,9 +52,9 @@ def visible_source(text: str, limit: int = MESSAGE_CHARS) -> tuple[str, int]:
             break
         out.append(text[pos:found])
         shown += found - pos
-        end = _URL_END.search(text, found, found + DATA_URL_CHARS)
+        end = _URL_END.search(text[found : found + DATA_URL_CHARS])
         if end is not None or found + DATA_URL_CHARS >= len(text):
-            stop = end.start() if end is not None else len(text)  # a short URL (or not long yet)
+            stop = found + end.start() if end is not None else len(text)  # a short URL (or not long yet)
             out.append(text[found:stop])
             shown += stop - found
             pos = stop

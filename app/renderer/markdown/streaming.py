@@ -8,6 +8,7 @@ import itertools
 import weakref
 
 from app.contract.ansi import strip_escapes
+from app.contract.text_pieces import TextPieces
 from app.renderer.markdown.limits import (
     MESSAGE_CHARS,
     MORE_CHARS,
@@ -63,13 +64,13 @@ class IncrementalMarkdown:
         self._source = ""
         self._final: list[DisplayBlock] = []
         self._final_offset = 0
-        self._text = ""
+        self._text: str | TextPieces = ""
         self._last: list[DisplayBlock] = []
         self.key = str(next(_KEYS))
         _RENDERERS[self.key] = self
         self.parses = 0  # tail parses, for tests
 
-    def update(self, text: str, live: bool = False) -> list[DisplayBlock]:
+    def update(self, text: str | TextPieces, live: bool = False) -> list[DisplayBlock]:
         self._text = text
         if live or self._streamed:  # a stream, or the update that ends one
             limit = min(max(MESSAGE_CHARS, self._allowed), self._shown + STEP_CHARS)

@@ -53,6 +53,8 @@ def permission_entry(item: PermissionItem) -> dict[str, Any]:
         "selectedMeaning": OPTION_KIND_LABELS.get(chosen_kind, ""),
         "title": str(call.get("title") or call.get("toolCallId") or "The agent asks permission"),
         "requestText": item.request_text,
+        "ruleId": item.rule_id,  # answered by the user's rule (the card says which, with Undo rule)
+        "ruleWords": item.rule_words,
         "requestKind": item.request_kind,
         "options": [
             {

@@ -4,8 +4,9 @@ costs nothing. Pure Python: no Qt here; the list model adds UI state (expansion,
 states) and hands the values to QML.
 
 Building a row's payload is also where streaming text is revealed: a live reply shows at most
-REVEAL_CHARS new characters per build. A build happens when a row is first read and when the model
-refreshes it (a flush, a reveal tick), never on a plain re-read, so reading stays side-effect free."""
+`reveal_chars` new characters per build (sized to what a reveal costs). A build happens when a row is
+first read and when the model refreshes it (a flush, a reveal tick), never on a plain re-read, so
+reading stays side-effect free."""
 
 from __future__ import annotations
 
@@ -17,11 +18,14 @@ from app.renderer.markdown.render import DisplayBlock, block_entries, render_blo
 from app.renderer.markdown.streaming import IncrementalMarkdown
 from app.renderer.present.permission_card import footing_tool, permission_entry
 from app.renderer.present.proposal_card import proposal_entry
+from app.renderer.present.question_card import question_entry
+from app.renderer.present.session_header import compact_count
 from app.renderer.present.tool_card import console_fallback, console_id, tool_entry, tool_summary
 from app.renderer.present.tool_details import output_html
 from app.renderer.terminal.screens import TerminalScreens
 from app.renderer.timeline.groups import Group
 from app.renderer.timeline.items import (
+    ElicitationItem,
     Item,
     MessageSegment,
     PermissionItem,
@@ -36,9 +40,22 @@ from app.renderer.timeline.reducer import Timeline
 from app.renderer.timeline.rows import Row
 from app.renderer.timeline.serialize import attachment_record
 from app.renderer.timeline.tool_text import forget_diffs
-from app.renderer.timeline.turn_view import group_attachments, item_text, user_text
+from app.renderer.timeline.turn_view import group_attachments, item_source, item_text, user_text
 
-REVEAL_CHARS = 8_000  # new characters of a streaming reply shown per build
+REVEAL_CHARS = 8_000  # new characters of a streaming reply shown per build, to start with
+REVEAL_BUDGET_S = 0.010  # what one reveal may cost: with the frame's own drawing, under two frames
+REVEAL_LIMITS = (1_000, 16_000)  # the fewest and the most characters one reveal shows
+
+
+def next_reveal_chars(chars: int, elapsed_s: float) -> int:
+    """The size of the next reveal, from what the last one of `chars` characters cost: the size that
+    would have cost REVEAL_BUDGET_S, averaged with the last size (one costly block of text, a table
+    or a code block, does not swing it), within REVEAL_LIMITS."""
+    low, high = REVEAL_LIMITS
+    fitting = chars * REVEAL_BUDGET_S / max(elapsed_s, 1e-6)
+    return int(min(high, max(low, (chars + fitting) / 2)))
+
+
 ATTACHMENT_KINDS = ("turn-attachments", "user-attachments")
 Payload = dict[str, Any]
 
@@ -64,6 +81,8 @@ class Presenter:
     _cache: dict[Any, tuple[tuple[Any, ...], Payload]] = field(default_factory=dict)
     _revealed: dict[str, int] = field(default_factory=dict)  # streaming item -> characters shown
     _behind: set[str] = field(default_factory=set)  # streaming items with text not shown yet
+    reveal_chars: int = REVEAL_CHARS  # new characters a build reveals (sized to what the last cost)
+    _sliced: bool = False  # a build since the last `sized_reveal` showed a slice of a burst
 
     def set_dark(self, dark: bool) -> bool:
         """Highlight code for a dark (or light) window from now on; True when that changed (every
@@ -85,10 +104,10 @@ class Presenter:
 
     # --- prose ---------------------------------------------------------------------------------------
     def blocks_for(self, item: Item, live: bool = False) -> list[DisplayBlock]:
-        """The item's display blocks. A streaming reply reveals at most REVEAL_CHARS new characters per
+        """The item's display blocks. A streaming reply reveals at most `reveal_chars` new characters per
         build: a burst (a thousand chunks between two frames) then shows over a few frames instead of
         one frame laying out hundreds of kilobytes; the rest follows on the next ticks (`rows_behind`)."""
-        text = item_text(item)
+        text = item_source(item)  # a long reply's pieces: only what is revealed is copied
         renderer = self._markdown.get(item.id)
         if renderer is None:
             renderer = self._markdown[item.id] = IncrementalMarkdown(self.dark)
@@ -96,10 +115,11 @@ class Presenter:
         if live or shown is not None:
             start = shown or 0
             # past what the renderer shows before "Show more" there is nothing left to reveal
-            if len(text) - start > REVEAL_CHARS and start < MESSAGE_CHARS:
-                text = text[: start + REVEAL_CHARS]
+            if len(text) - start > self.reveal_chars and start < MESSAGE_CHARS:
+                text = text[: start + self.reveal_chars]
                 self._revealed[item.id] = len(text)
                 self._behind.add(item.id)
+                self._sliced = True
                 return renderer.update(text, live=True)
             self._behind.discard(item.id)
             if live:
@@ -107,6 +127,13 @@ class Presenter:
             else:
                 self._revealed.pop(item.id, None)
         return renderer.update(text, live=live)
+
+    def sized_reveal(self, elapsed_s: float) -> None:
+        """After the view's refresh that took `elapsed_s` (building and laying out its rows): when it
+        showed a slice of a burst, the next slice is sized to what this one cost."""
+        if self._sliced:
+            self._sliced = False
+            self.reveal_chars = next_reveal_chars(self.reveal_chars, elapsed_s)
 
     @property
     def rows_behind(self) -> set[str]:
@@ -166,6 +193,8 @@ class Presenter:
             return {
                 "permission": {**permission_entry(first), "inCard": footing_tool(timeline, first) is not None}
             }
+        if row.kind == "elicitation" and isinstance(first, ElicitationItem):
+            return {"question": question_entry(first)}
         if row.kind == "proposal" and isinstance(first, ProposalItem):
             return {"proposal": proposal_entry(first)}
         if row.kind == "plan" and isinstance(first, PlanItem):
@@ -246,15 +275,11 @@ def footer_entry(timeline: Timeline, group: Group, now: float) -> dict[str, Any]
     return {"timing": label, "messageId": message_id}
 
 
-def _count(value: int) -> str:
-    return f"{value / 1000:.1f}k" if value >= 1000 else str(value)
-
-
 def tokens_words(tokens: dict[str, int]) -> str:
     """A turn's tokens as its footer says them: "1.2k tokens (1.0k in, 234 out)"."""
     total = tokens.get("totalTokens", tokens.get("inputTokens", 0) + tokens.get("outputTokens", 0))
-    parts = [f"{_count(tokens[name])} {word}" for name, word in TOKEN_WORDS if name in tokens]
-    return f"{_count(total)} tokens" + (f" ({', '.join(parts)})" if parts else "")
+    parts = [f"{compact_count(tokens[name])} {word}" for name, word in TOKEN_WORDS if name in tokens]
+    return f"{compact_count(total)} tokens" + (f" ({', '.join(parts)})" if parts else "")
 
 
 TOKEN_WORDS = (

@@ -9,16 +9,20 @@ copy, links), `search` (find in the chat), `chatExport` (the chat as a Markdown 
 `paintedTypes` (the painted screen's QML type, made on first use), `fileChanges`, `attachments`,
 `composerFiles`, `icons`, `diffs` (diff rendering),
 `signIn`, `userTerminals` (the terminal panel), `terminalAccess` (how the agent reaches the terminals),
-`proposalCards` (the proposal cards' confirm, cancel and keyboard position) and `app` (settings)."""
+`proposalCards` (the proposal cards' confirm, cancel and keyboard position), `questions` (the agent's
+questions: typed values, Send, Decline), `rules` (the user's permission rules and their decisions),
+`mcpServers` (the user's MCP servers) and `app` (settings)."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from PySide6.QtCore import QObject, Slot
 
 from app.contract.host_api import HostApi
 from app.renderer.present.presenter import ATTACHMENT_KINDS, Presenter
+from app.renderer.present.warm_up import warm_up
 from app.renderer.qt.agents.picker import AgentPicker
 from app.renderer.qt.agents.settings import AgentSettingsView
 from app.renderer.qt.agents.sign_in import SignIn
@@ -44,11 +48,14 @@ from app.renderer.qt.conversation.schedulers import ConversationScheduler
 from app.renderer.qt.conversation.search import ConversationSearch
 from app.renderer.qt.conversation.timeline_model import TimelineModel
 from app.renderer.qt.conversation.view_memory import ViewMemory
+from app.renderer.qt.elicitation.answers import QuestionAnswers
 from app.renderer.qt.inspector.inspector import InspectorModel
 from app.renderer.qt.inspector.trace_view import TraceViewer
+from app.renderer.qt.mcp_servers.servers_view import McpServersView
 from app.renderer.qt.review.branching import Branching
 from app.renderer.qt.review.checkpoints import Checkpoints
 from app.renderer.qt.review.review_pane import ReviewPane
+from app.renderer.qt.rules.rules_view import PermissionRulesView
 from app.renderer.qt.sessions.attention import Attention
 from app.renderer.qt.sessions.session_header import SessionHeader
 from app.renderer.qt.sessions.session_list import SessionList
@@ -178,6 +185,9 @@ class ChatObjects(QObject):
             origin=self.branching.origin_words,
         )
         self.proposal_cards = ProposalCards(host, sessions_host, self.session, self.ops, self)
+        self.questions = QuestionAnswers(sessions_host, self.session, self.ops, self)
+        self.rules = PermissionRulesView(host.rules, sessions_host, self.ops, self)
+        self.mcp_servers = McpServersView(host.mcp_servers, host.agents, sessions_host, self.ops, self)
         self.attachments.linkClicked.connect(self.conversation.openLink)
         self.sign_in = SignIn(host.sign_in, sessions_host, self.session, self.ops, self)
         self.user_terminals = UserTerminalsView(host.terminals, self.session, self.ops, self)
@@ -261,6 +271,9 @@ class ChatObjects(QObject):
             "userTerminals": self.user_terminals,
             "terminalAccess": self.terminal_access,
             "proposalCards": self.proposal_cards,
+            "questions": self.questions,
+            "rules": self.rules,
+            "mcpServers": self.mcp_servers,
             "settings": self.settings,
             "agentSettings": self.agent_settings,
             "agents": self.agents,
@@ -275,6 +288,7 @@ class ChatObjects(QObject):
 
     def start(self) -> None:
         self.session.start(reopen=self.view_memory.open_chat)
+        self.tasks.spawn(asyncio.to_thread(warm_up))  # the first reply's parsers, made while it is idle
 
     async def shutdown(self) -> None:
         self.turn.stash_draft()

@@ -35,6 +35,7 @@ def block_kind(item: Item) -> RowKind:
         "thought": "thought",
         "tool": "tool",
         "permission": "permission",
+        "elicitation": "elicitation",
         "plan": "plan",
         "proposal": "proposal",
     }

@@ -8,6 +8,7 @@ import codecs
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from app.contract.elicitation import Form, QuestionReason
 from app.contract.proposals import CardState, ProposalChoice
 from app.renderer.timeline.parts import (
     Attachment,
@@ -20,6 +21,7 @@ from app.renderer.timeline.parts import (
 Role = Literal["user", "assistant"]
 ToolStatus = Literal["pending", "running", "completed", "failed", "cancelled"]
 PermissionStatus = Literal["pending", "selected", "cancelled"]
+QuestionStatus = Literal["waiting", "accept", "decline", "cancel"]
 
 
 @dataclass(eq=False, slots=True)
@@ -190,7 +192,28 @@ class PermissionItem(ItemBase):
     request_kind: str = ""  # "command", "input" or ""
     status: PermissionStatus = "pending"
     selected_option: str | None = None
+    rule_id: str = ""  # answered by the user's rule: which, and in words
+    rule_words: str = ""
     kind: Literal["permission"] = "permission"
+
+
+@dataclass(eq=False, slots=True)
+class ElicitationItem(ItemBase):
+    """The agent's question (`elicitation:<request id>`): a form or a link, as the main side read it;
+    once it ended, how (`status`: the action answered, `reason`: why) and what was sent."""
+
+    request_id: str = ""
+    message: str = ""
+    form: Form | None = None
+    url: str = ""
+    host: str = ""
+    host_warning: str = ""
+    refused: str = ""  # why ClawQt could not show it
+    status: QuestionStatus = "waiting"
+    reason: QuestionReason | None = None
+    answers: tuple[tuple[str, str], ...] = ()
+    completed: bool = False  # a link's flow the agent said is done
+    kind: Literal["elicitation"] = "elicitation"
 
 
 @dataclass(eq=False, slots=True)
@@ -233,7 +256,9 @@ class ProposalItem(ItemBase):
     kind: Literal["proposal"] = "proposal"
 
 
-Item = MessageSegment | Thought | ToolCall | PermissionItem | PlanItem | TurnEnd | ProposalItem
+Item = (
+    MessageSegment | Thought | ToolCall | PermissionItem | ElicitationItem | PlanItem | TurnEnd | ProposalItem
+)
 
 
 def is_user(item: Item) -> bool:

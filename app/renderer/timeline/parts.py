@@ -15,6 +15,8 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 from urllib.parse import unquote, urlsplit
 
+from app.contract.ansi import has_escapes
+from app.contract.text_pieces import TextPieces
 from app.renderer.timeline.media import MediaScanner
 
 AttachmentStatus = Literal["pending", "available", "unavailable"]
@@ -24,6 +26,8 @@ COMPATIBILITY_SOURCES = ("media-directive", "media-transcript")  # evidence a na
 # the text of an embedded resource kept for its preview; the rest is counted, not kept
 MAX_EMBEDDED_TEXT_CHARS = 1_000_000
 _SAFE_IMAGE_SCHEMES = ("https://", "http://", "file://", "data:image/")
+JOIN_CHARS = 1_000_000  # a shorter text is always kept as one string
+MERGE_CHARS = 8_000_000  # pieces of a longer text are joined only up to this size (a bounded copy)
 
 
 def _nonblank(text: str) -> bool:
@@ -35,19 +39,26 @@ def _nonblank(text: str) -> bool:
 @dataclass(slots=True, init=False)
 class MarkdownPart:
     """Markdown text built from streamed chunks. Chunks wait in a list only until the text is read (it
-    joins them once); the text itself is one string: a long history keeps no list per part."""
+    joins them once); the text itself is one string: a long history keeps no list per part. A view
+    that reads only the start of a long text (`source`) gets its pieces instead, so a 100 MB reply is
+    not copied whole each time it grows. Whether it may hold a terminal escape is noted chunk by
+    chunk, so a view of an escape-free 100 MB reply never scans the whole text for one."""
 
     scanner: MediaScanner | None  # assistant prose only: MEDIA directives
     nonblank: bool
+    escapes: bool  # a chunk held an escape introducer (a retracted one may leave it set: only "may")
     _joined: str
+    _more: list[str] | None  # the pieces after `_joined` of a text read by `source` (None: none)
     _pending: list[str] | None
     kind: Literal["markdown"]
 
     def __init__(self, chunks: Iterable[str] = (), scanner: MediaScanner | None = None) -> None:
         self._joined = "".join(chunks)
+        self._more = None
         self._pending = None
         self.scanner = scanner
         self.nonblank = _nonblank(self._joined)
+        self.escapes = has_escapes(self._joined)
         self.kind = "markdown"
 
     def append(self, text: str) -> None:
@@ -57,6 +68,8 @@ class MarkdownPart:
             self._pending.append(text)
         if not self.nonblank and _nonblank(text):
             self.nonblank = True
+        if not self.escapes and has_escapes(text):
+            self.escapes = True
         if self.scanner is not None:
             self.scanner.feed(text)
 
@@ -73,21 +86,49 @@ class MarkdownPart:
             else:
                 count -= len(last)
         if count:
-            self._joined = self._joined[: max(0, len(self._joined) - count)]
-        if not pending and not _nonblank(self._joined[-1:]):
-            self.nonblank = _nonblank(self._joined)
+            self._pending = None
+            joined = self.text
+            self._joined = joined[: max(0, len(joined) - count)]
+        if pending:
+            return
+        pieces = [self._joined, *(self._more or ())]
+        if not _nonblank(pieces[-1][-1:]):
+            self.nonblank = any(_nonblank(piece) for piece in pieces)
 
     def compact(self) -> None:
         """Keep the text as one string: a replayed message's chunks would each stay an object."""
-        if self._pending:
+        if self._pending or self._more:
             self.text  # noqa: B018 - joining is what reading does
 
     @property
     def text(self) -> str:
-        if self._pending is not None:
-            self._joined += "".join(self._pending)
-            self._pending = None
+        if self._pending is not None or self._more is not None:
+            pieces = [p for p in (self._joined, *(self._more or ()), *(self._pending or ())) if p]
+            self._joined = pieces[0] if len(pieces) == 1 else "".join(pieces)  # one piece is not copied
+            self._pending = self._more = None
         return self._joined
+
+    def source(self) -> str | TextPieces:
+        """The text for a view that reads its start, its length and a few searches: one string, or for
+        a text longer than JOIN_CHARS its pieces, each new stretch joined once and pieces merged only
+        while the copy stays under MERGE_CHARS (so no read copies the whole of a huge text)."""
+        pending, more = self._pending, self._more
+        if pending is None and more is None:
+            return self._joined
+        size = len(self._joined) + sum(map(len, more or ())) + sum(map(len, pending or ()))
+        if size < JOIN_CHARS:
+            return self.text
+        pieces = [self._joined, *(more or ())]
+        if pending:
+            pieces.append("".join(pending))
+        self._pending = None
+        while len(pieces) > 1 and len(pieces[-2]) <= 2 * len(pieces[-1]):
+            if len(pieces[-2]) + len(pieces[-1]) > MERGE_CHARS and pieces[-2]:
+                break
+            last = pieces.pop()
+            pieces[-1] += last
+        self._joined, self._more = pieces[0], pieces[1:] or None
+        return pieces[0] if len(pieces) == 1 else TextPieces(pieces)
 
     @property
     def chunks(self) -> list[str]:

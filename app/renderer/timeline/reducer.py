@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from app.contract.acp_fields import METADATA_UPDATES
 from app.contract.credentials import redact_credentials
+from app.contract.elicitation import QuestionAskedEnvelope, QuestionEndedEnvelope
 from app.contract.envelopes import (
     PermissionRequestEnvelope,
     PermissionResolvedEnvelope,
@@ -33,6 +34,7 @@ from app.renderer.timeline.items import MessageSegment, PermissionItem, ToolCall
 from app.renderer.timeline.message_rules import MessageRules
 from app.renderer.timeline.metadata import apply_metadata
 from app.renderer.timeline.parts import AttachmentPart, MarkdownPart, Part, content_to_part
+from app.renderer.timeline.question_rules import ask, end
 from app.renderer.timeline.rows import MetadataChanged, Row, TimelineEvent
 from app.renderer.timeline.state import TurnTiming, turn_tokens
 from app.renderer.timeline.tool_rules import ToolRules
@@ -50,6 +52,8 @@ TIMELINE_KINDS = frozenset(
         "replay",
         "permission_request",
         "permission_resolved",
+        "question_asked",
+        "question_ended",
         "prompt_sent",
         "prompt_settled",
         "tool_calls_cancelled",
@@ -178,6 +182,10 @@ class Timeline(MessageRules, ToolRules):
                 self._permission_request(envelope)
             case PermissionResolvedEnvelope():
                 self._permission_resolved(envelope)
+            case QuestionAskedEnvelope():
+                ask(self, envelope)
+            case QuestionEndedEnvelope():
+                self.ignored += not end(self, envelope)
             case PromptSentEnvelope():
                 self._prompt_sent(envelope)
             case PromptSettledEnvelope():
@@ -259,6 +267,7 @@ class Timeline(MessageRules, ToolRules):
             return
         item.status = "selected" if envelope.outcome == "selected" else "cancelled"
         item.selected_option = envelope.option_id
+        item.rule_id, item.rule_words = str(envelope.rule_id or ""), str(envelope.rule_words or "")
         self.touch(item)
         tool = self.items.get(f"tool:{item.tool_call.get('toolCallId')}")
         if isinstance(tool, ToolCall) and tool.permission_id == item.id:

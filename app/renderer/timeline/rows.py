@@ -2,9 +2,10 @@
 list model's rowsInserted / rowsRemoved / dataChanged, plus named metadata changes).
 
 A row is one display block: user prose, its attachments, an assistant text segment, a thought, a tool
-card or tool group, a permission, a plan, a proposal card, the turn's lifted attachments, or the turn footer;
-`first`/`last` mark the ends of its group. Groups and rows are named by typed references (`GroupRef`,
-`RowKey`), never by parsing strings; `str()` of either is its stable public form (replay JSON, QML).
+card or tool group, a permission, an agent's question, a plan, a proposal card, the turn's lifted
+attachments, or the turn footer; `first`/`last` mark the ends of its group. Groups and rows are named
+by typed references (`GroupRef`, `RowKey`), never by parsing strings; `str()` of either is its stable
+public form (replay JSON, QML).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ RowKind = Literal[
     "tool",
     "tool-group",
     "permission",
+    "elicitation",
     "plan",
     "proposal",
     "turn-attachments",

@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from typing import Literal, NamedTuple
+from typing import Literal, NamedTuple, get_args
 
 from app.contract.ansi import strip_escapes
 from app.renderer.timeline import search_count
 from app.renderer.timeline.items import (
+    ElicitationItem,
     Item,
     MessageSegment,
     PermissionItem,
@@ -31,7 +32,7 @@ from app.renderer.timeline.items import (
     ToolCall,
 )
 from app.renderer.timeline.reducer import Timeline
-from app.renderer.timeline.rows import RowKey
+from app.renderer.timeline.rows import RowKey, RowKind
 from app.renderer.timeline.tool_text import screen_description, tool_output
 from app.renderer.timeline.turn_view import item_text
 
@@ -39,9 +40,11 @@ SearchField = Literal["text", "title", "output", "terminal"]
 MAX_HITS = 10_000  # past this the count says "10,000+"; a one-letter query in a long chat finds more
 MIN_QUERY_CHARS = 1
 # rows that show an item's own text (attachment rows and the footer name items shown elsewhere)
-SEARCHED_ROWS = frozenset(
-    {"user", "assistant-text", "thought", "tool", "tool-group", "permission", "plan", "proposal"}
-)
+SEARCHED_ROWS: frozenset[RowKind] = frozenset(get_args(RowKind)) - {
+    "user-attachments",
+    "turn-attachments",
+    "turn-footer",
+}
 
 
 class Hit(NamedTuple):
@@ -70,6 +73,8 @@ def searchable(item: Item) -> Iterator[tuple[SearchField, str]]:
             yield "output", tool_output(item)
     elif isinstance(item, PermissionItem):
         yield "title", str(item.tool_call.get("title") or "")
+    elif isinstance(item, ElicitationItem):
+        yield "text", item.message or (item.form.title if item.form is not None else "")
     elif isinstance(item, PlanItem):
         yield "text", "\n".join(str(entry.get("content", "")) for entry in item.entries)
     elif isinstance(item, ProposalItem):

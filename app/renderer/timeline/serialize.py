@@ -18,6 +18,7 @@ from typing import Any
 
 from app.renderer.timeline.groups import Group
 from app.renderer.timeline.items import (
+    ElicitationItem,
     Item,
     MessageSegment,
     PermissionItem,
@@ -63,6 +64,28 @@ def attachment_record(attachment: Attachment) -> dict[str, Any]:
 def option_record(option: dict[str, Any]) -> dict[str, Any]:
     """A permission option as the agent sent it (values unchecked: callers that show them convert)."""
     return {"optionId": option.get("optionId"), "name": option.get("name"), "kind": option.get("kind")}
+
+
+def question_record(item: ElicitationItem) -> dict[str, Any]:
+    """An agent's question: what it asked (a form's fields, a link's host, or why it was refused) and
+    how it ended, with what was sent as the user read it."""
+    form = item.form
+    fields = form.fields if form is not None else ()
+    return {
+        "message": item.message,
+        "mode": "form" if form is not None else "url" if item.url else "refused",
+        "title": form.title if form is not None else "",
+        "fields": [
+            {"name": f.name, "kind": f.kind, "label": f.label, "required": f.required} for f in fields
+        ],
+        "url": item.url,
+        "host": item.host,
+        "refused": item.refused,
+        "status": item.status,
+        "reason": item.reason,
+        "answers": [{"label": label, "value": value} for label, value in item.answers],
+        "completed": item.completed,
+    }
 
 
 def selected_record(item: PermissionItem) -> dict[str, Any] | None:
@@ -168,6 +191,8 @@ def item_record(item: Item) -> dict[str, Any]:
                 "selected": item.selected_option,
                 "options": [option_record(o) for o in item.options],
             }
+        case ElicitationItem():
+            return {"kind": "elicitation", "id": item.id, **question_record(item)}
         case PlanItem():
             return {"kind": "plan", "id": item.id, "entries": item.entries}
         case TurnEnd():
@@ -224,6 +249,8 @@ def item_json(item: Item) -> dict[str, Any] | None:
                 "id": item.id,
                 "permission": {"status": item.status, "selected": selected, "options": options},
             }
+        case ElicitationItem():
+            return {"kind": "question", "id": item.id, "question": question_record(item)}
         case PlanItem():
             return {"kind": "plan", "id": item.id, "plan": {"entries": item.entries}}
         case TurnEnd():
@@ -298,6 +325,11 @@ def item_lines(item: dict[str, Any]) -> list[str]:
             line += f": {chosen['name'] or chosen['optionId']}"
             line += f" ({chosen['kind']})" if chosen["kind"] else ""
         return [line]
+    if kind == "question":
+        question = item["question"]
+        ended = question["reason"] or question["status"]
+        lines = [f"- question ({ended}): {question['message'] or question['title']}".rstrip()]
+        return lines + [f"  {answer['label']}: {answer['value']}" for answer in question["answers"]]
     if kind == "stopped":
         return ["(stopped before a reply)"]
     if kind == "proposal":

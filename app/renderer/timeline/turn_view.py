@@ -10,6 +10,7 @@ from urllib.parse import unquote, urlsplit
 
 from app.contract.ansi import strip_escapes
 from app.contract.openclaw_prompts import strip_cwd_prefix
+from app.contract.text_pieces import TextPieces
 from app.renderer.timeline.groups import Group
 from app.renderer.timeline.items import Item, MessageSegment, Thought
 from app.renderer.timeline.media import strip_directives
@@ -38,6 +39,12 @@ def _may_hold_directives(parts: list[Part]) -> bool:
     return any(isinstance(p, MarkdownPart) and (p.scanner is None or p.scanner.refs) for p in parts)
 
 
+def _may_hold_escapes(parts: list[Part]) -> bool:
+    """False when no chunk of any part held an escape introducer: the whole-text strip is then skipped
+    (a view re-reading a 100 MB reply would scan it on every build)."""
+    return any(isinstance(p, MarkdownPart) and p.escapes for p in parts)
+
+
 def from_the_agent(segment: MessageSegment) -> bool:
     """Whether a user segment's text came from the agent (replayed history), not typed here. An echo
     confirms a message typed here but never replaces its text, so an echoed segment is the user's own."""
@@ -52,10 +59,26 @@ def item_text(item: Item) -> str:
     if isinstance(item, MessageSegment):
         text = markdown_of(item.parts, hide_media=item.role == "assistant")
         text = strip_cwd_prefix(text) if item.role == "user" and from_the_agent(item) else text
-        return strip_escapes(text)
-    if isinstance(item, Thought):
-        return strip_escapes(markdown_of(item.parts, hide_media=False))
-    return ""
+    elif isinstance(item, Thought):
+        text = markdown_of(item.parts, hide_media=False)
+    else:
+        return ""
+    return strip_escapes(text) if _may_hold_escapes(item.parts) else text
+
+
+def item_source(item: Item) -> str | TextPieces:
+    """What `item_text` gives, for a view that reads only the start of the text, its length and a few
+    searches: a long reply's pieces (not joined into one copy) when nothing has to be rewritten in it
+    (one part, no escape, no MEDIA line, no prefix), else `item_text` itself."""
+    if isinstance(item, MessageSegment | Thought):
+        parts = [p for p in item.parts if isinstance(p, MarkdownPart)]
+        rewritten = isinstance(item, MessageSegment) and (
+            (item.role == "assistant" and _may_hold_directives(item.parts))
+            or (item.role == "user" and from_the_agent(item))
+        )
+        if len(parts) == 1 and not parts[0].escapes and not rewritten:
+            return parts[0].source()
+    return item_text(item)
 
 
 def copy_text(items: dict[str, Item], group: Group) -> str:
@@ -64,7 +87,7 @@ def copy_text(items: dict[str, Item], group: Group) -> str:
     for item_id in group.item_ids:
         item = items[item_id]
         if isinstance(item, MessageSegment) and item.role == "assistant":
-            text = strip_escapes(item_text(item)).strip()
+            text = item_text(item).strip()  # item_text has taken the escapes out already
             if text:
                 texts.append(text)
     return "\n\n".join(texts)

@@ -2,6 +2,7 @@ import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
 import "../common"
+import "../rules"
 
 // A permission request's words and decision: what it asks (its title when it stands alone; in a tool
 // card's footer the card's title above says it), what exactly would run, and the agent's options as
@@ -39,7 +40,7 @@ ColumnLayout {
             visible: !root.pending
             objectName: "permissionAnswer"
             text: root.permission.status === "cancelled" ? "Cancelled"
-                  : "Answered: " + root.permission.selectedName
+                  : (root.permission.ruleId ? "Answered by your rule: " : "Answered: ") + root.permission.selectedName
                     + (root.permission.selectedMeaning ? " (" + root.permission.selectedMeaning + ")" : "")
             color: Theme.muted
             font.pixelSize: Theme.fontSmall
@@ -47,6 +48,27 @@ ColumnLayout {
             Layout.fillWidth: true
         }
         NeedsYouPill { objectName: "permissionWaiting"; visible: root.pending }
+    }
+    RowLayout {  // which of the user's rules answered, and the way to stop it
+        visible: !root.pending && root.permission.ruleId !== ""
+        Layout.fillWidth: true
+        Layout.leftMargin: Theme.iconMedium + Theme.gap
+        spacing: Theme.spaceSmall
+        Text {
+            objectName: "permissionRule"
+            textFormat: Text.PlainText
+            text: root.permission.ruleWords
+            color: Theme.muted; font.pixelSize: Theme.fontSmall
+            elide: Text.ElideMiddle
+            Layout.fillWidth: true
+        }
+        Button {
+            objectName: "permissionUndoRule"
+            text: "Undo rule"
+            flat: true
+            onClicked: root.objects.rules.remove(root.permission.ruleId)
+            Accessible.name: "Undo the rule: " + root.permission.ruleWords
+        }
     }
     // what the request itself says it would run (the title is the agent's own summary)
     ColumnLayout {
@@ -123,6 +145,11 @@ ColumnLayout {
                 }
             }
         }
+    }
+    RuleButtons {
+        visible: root.pending
+        rules: root.objects.rules
+        requestId: root.permission.requestId
     }
     Text {  // the agent offered more than the main side shows (those cannot be chosen)
         textFormat: Text.PlainText

@@ -3,6 +3,7 @@ import QtQuick.Controls
 import QtQml.Models
 import "../cards"
 import "../common"
+import "../elicitation"
 
 // The virtualized conversation: one ListView over the timeline model, delegates chosen by row kind.
 // Sticks to the bottom while streaming unless the user scrolled up; then "Jump to latest" shows.
@@ -38,6 +39,7 @@ Item {
             DelegateChoice { roleValue: "tool"; ToolRow { objects: root.objects } }
             DelegateChoice { roleValue: "tool-group"; ToolRow { objects: root.objects } }
             DelegateChoice { roleValue: "permission"; PermissionRow { objects: root.objects } }
+            DelegateChoice { roleValue: "elicitation"; QuestionRow { objects: root.objects } }
             DelegateChoice { roleValue: "plan"; PlanRow { objects: root.objects } }
             DelegateChoice { roleValue: "proposal"; ProposalCard { objects: root.objects } }
             DelegateChoice { roleValue: "user-attachments"; AttachmentsRow { objects: root.objects } }

@@ -308,6 +308,7 @@ Rectangle {
         title: "Sign out?"
         anchors.centerIn: Overlay.overlay
         modal: true
+        contentWidth: 520  // the label wraps to it (its own natural width, read back, looped the binding)
         Label { textFormat: Text.PlainText; width: 520; wrapMode: Text.Wrap; color: Theme.text
                 text: "Sign out of " + agent.label + "? It forgets your sign-in, and ClawQt the keys it kept for it. You sign in again to chat with it." }
         footer: DialogButtonBox {

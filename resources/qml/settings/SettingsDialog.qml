@@ -3,6 +3,8 @@ import QtQuick.Controls
 import QtQuick.Layouts
 import "../agents"
 import "../common"
+import "../mcp_servers"
+import "../rules"
 
 // Settings (Ctrl+, or the platform's Preferences key): a sheet with its sections listed on the left
 // (a click scrolls to one; the one read now is marked) and all of them in one scrolled column on the
@@ -23,7 +25,8 @@ Dialog {
     readonly property var sectionList: [
         { name: "Appearance", heading: appearanceHeading }, { name: "Notifications", heading: notificationsHeading },
         { name: "Folders", heading: foldersHeading }, { name: "Terminals", heading: terminalsHeading },
-        { name: "Agents", heading: agentsSection }
+        { name: "Agents", heading: agentsSection }, { name: "Permissions", heading: permissionsSection },
+        { name: "MCP servers", heading: mcpSection }
     ]
     property int chosenSection: -1  // the one clicked (it may be too near the end to scroll to the top)
     function showSection(name) {  // as a click on its name in the list, once the sheet is laid out
@@ -279,8 +282,20 @@ Dialog {
                 SettingsAgents {
                     id: agentsSection
                     Layout.fillWidth: true
-                    next: closeButton
+                    next: permissionsSection.first
                     onReveal: (item) => scroller.reveal(item)
+                }
+
+                RulesSection {
+                    id: permissionsSection
+                    Layout.fillWidth: true
+                    next: mcpSection.first
+                }
+
+                McpServersSection {
+                    id: mcpSection
+                    Layout.fillWidth: true
+                    next: closeButton
                 }
 
                 Label {

@@ -11,6 +11,8 @@
 //   "permission"        -> tool_call (execute, pending), session/request_permission with
 //                          allow_once / reject_once, then a chunk "allowed" | "rejected" | "cancelled"
 //                          and a tool_call_update completed | failed.
+//   "question"          -> elicitation/create (form mode: a colour to choose, a count, a yes/no), then a
+//                          chunk "answer: <the JSON result>" (or "question failed: <message>").
 //   contains "slow"     -> a chunk every 50 ms for up to 10 s; session/cancel stops it promptly and the
 //                          turn ends with stopReason "cancelled".
 //   anything else       -> "node says: <text>" in several agent_message_chunk pieces, then end_turn.
@@ -137,6 +139,32 @@ async function runPermission(client, sessionId, turn) {
   return word === "cancelled" ? "cancelled" : "end_turn";
 }
 
+async function runQuestion(client, sessionId) {
+  let said;
+  try {
+    const result = await client.request(acp.methods.client.elicitation.create, {
+      sessionId,
+      mode: "form",
+      message: "Pick a colour for the build badge",
+      requestedSchema: {
+        type: "object",
+        properties: {
+          colour: { type: "string", title: "Colour", enum: ["green", "blue"] },
+          count: { type: "integer", title: "How many", minimum: 1, maximum: 3 },
+          loud: { type: "boolean", title: "Loud", default: false },
+        },
+        required: ["colour"],
+      },
+    });
+    said = `answer: ${JSON.stringify(result)}`;
+  } catch (error) {
+    said = `question failed: ${error?.message ?? String(error)}`;
+  }
+  log(said);
+  await sendText(client, sessionId, said);
+  return "end_turn";
+}
+
 async function runSlow(client, sessionId, turn) {
   const started = Date.now();
   let tick = 0;
@@ -188,6 +216,7 @@ const app = acp
     try {
       let stopReason;
       if (text === "permission") stopReason = await runPermission(client, params.sessionId, turn);
+      else if (text === "question") stopReason = await runQuestion(client, params.sessionId);
       else if (text.includes("slow")) stopReason = await runSlow(client, params.sessionId, turn);
       else stopReason = await runEcho(client, params.sessionId, text, turn);
       log(`session/prompt ${params.sessionId} -> ${stopReason}`);

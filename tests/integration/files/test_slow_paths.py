@@ -44,8 +44,9 @@ async def test_closing_a_chat_with_64_agent_terminals_scans_proc_off_the_loop_in
     await service.close_session(session.session_key)
     await until(lambda: not any(process_alive(p) for p in pids), 30)
     await until(lambda: len(terminals) == 0 and terminals.running_count == 0, 30)
+    await until(lambda: sweeps, 30)  # the sweep runs in its worker thread: the shells may end first
     assert not scans_on_the_loop, f"{len(scans_on_the_loop)} scans of /proc on the loop's thread"
-    assert sweeps and sweeps[0] == 64 and len(sweeps) <= 2, sweeps  # every scope in the first sweep
+    assert sweeps[0] == 64 and len(sweeps) <= 2, sweeps  # every scope in the first sweep
 
 
 async def test_a_100_mb_line_from_the_agent_arrives_whole_and_in_order(make_service):

@@ -146,6 +146,27 @@ async def test_permission_answer_reaches_the_agent(node_service, option_id, word
     assert service.pending_permissions == 0
 
 
+async def test_a_question_the_official_sdk_asks_is_answered_with_typed_values(node_service):
+    """`elicitation/create` as the TypeScript SDK builds it (its own schema types): the form is drawn
+    from it and the checked answer reaches the agent."""
+    service, envelopes = node_service
+    session = await service.new_session()
+    turn = asyncio.create_task(service.prompt(session.session_key, "question"))
+    asked = (await envelopes.wait_for(lambda log: log.of_kind("question_asked")))[0]
+    assert [(f.name, f.kind, f.required) for f in asked.form.fields] == [
+        ("colour", "choice", True), ("count", "integer", False), ("loud", "boolean", False),
+    ]  # fmt: skip
+    assert asked.form.description == "Pick a colour for the build badge"
+    assert service.answer_question(asked.request_id, "accept", {"count": "2"}) == {
+        "colour": "This is needed."
+    }
+    answer = {"colour": "blue", "count": "2", "loud": True}
+    assert service.answer_question(asked.request_id, "accept", answer) == {}
+    assert (await asyncio.wait_for(turn, 10)).stop_reason == "end_turn"
+    said = envelopes.text(session.session_key)
+    assert said == 'answer: {"action":"accept","content":{"colour":"blue","count":2,"loud":true}}'
+
+
 async def test_cancel_while_permission_is_pending(node_service):
     service, envelopes = node_service
     session = await service.new_session()

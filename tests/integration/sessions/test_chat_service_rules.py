@@ -22,6 +22,7 @@ async def test_client_capabilities_declare_fs_terminal_and_terminal_output_meta(
     assert caps["terminal"] is True
     assert caps["_meta"] == {"terminal_output": True, "terminal_output_delta": True}
     assert caps["session"] == {"configOptions": {"boolean": {}}}  # switches, set with type "boolean"
+    assert caps["elicitation"] == {"form": {}, "url": {}}  # the agent's questions: forms and links
 
 
 async def test_concurrent_actions_share_one_initialize(make_service):

@@ -27,7 +27,10 @@ def test_an_empty_chat_says_whose_it_is_and_offers_the_agents_commands_as_first_
         await ui.until(lambda: ui.item(window, "welcomeAgent").property("text") == objects.agent.label)
         step = await ui.shown(window, "welcomeStep_echo")  # the demo agent's own command
         assert step.property("text") == "/echo"
-        assert 0.4 < _composer_middle(ui, window) < 0.7  # the composer waits mid-height, under the greeting
+        middle = lambda: _composer_middle(ui, window)  # noqa: E731 - read again on each poll
+        await ui.until(
+            lambda: 0.4 < middle() < 0.7, seen=middle
+        )  # the composer waits mid-height (it moves there)
         greeting = ui.item(window, "welcome")
         card = ui.item(window, "composerCard")
         greeting_bottom = greeting.mapToScene(QPointF(0, greeting.height())).y()

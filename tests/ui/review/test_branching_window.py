@@ -6,6 +6,8 @@ came from, the sidebar marks it, and the chat it came from stays as it was."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtTest import QTest
@@ -44,11 +46,15 @@ async def _menu_on(ui, window, index: int):
             and find_all(window.root.contentItem(), "userBubble")
         )
     )
-    bubble = sorted(bubbles, key=lambda b: b.mapToScene(QPointF(0, 0)).y())[index]
-    centre = bubble.mapToScene(QPointF(bubble.width() / 2, bubble.height() / 2)).toPoint()
-    await _outside_task(lambda: QTest.mouseMove(window.root, centre))
     content = window.root.contentItem()
-    await ui.until(lambda: [b for b in find_all(content, "branchHereButton") if b.isVisible()])
+    deadline = time.monotonic() + 15  # a ceiling only a broken hover reaches
+    while not [b for b in find_all(content, "branchHereButton") if b.isVisible()]:
+        # the bubble read where it is now: a list still settling after the reply moves it under the pointer
+        assert time.monotonic() < deadline, "the branch button never showed under the pointer"
+        bubble = sorted(bubbles, key=lambda b: b.mapToScene(QPointF(0, 0)).y())[index]
+        centre = bubble.mapToScene(QPointF(bubble.width() / 2, bubble.height() / 2)).toPoint()
+        await _outside_task(lambda c=centre: QTest.mouseMove(window.root, c))
+        await ui.frames(window, 2)
     await mouse_click(ui, window, "branchHereButton")
     await ui.shown(window, "menuEditResend")  # the menu is open
 

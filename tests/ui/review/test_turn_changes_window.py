@@ -66,6 +66,8 @@ def test_a_file_the_user_changed_between_turns_is_shown_as_theirs_not_the_agents
     async def scenario():
         window = await ui.open(scripted_agent_argv())
         await ui.send_and_settle(window, "shell echo v1 > app.txt")
+        footers = lambda: [ui.role(window, row, "footer")["files"] for row in ui.rows(window, "turn-footer")]  # noqa: E731
+        await ui.until(lambda: footers() and footers()[0])  # the turn's files were read after it ended
         (folder / "notes.md").write_text("the user's own notes\n")  # between the turns, in an editor
         await ui.send_and_settle(window, "shell echo v2 > app.txt")
         users = lambda: [ui.role(window, row, "outside") for row in ui.rows(window, "user")]  # noqa: E731

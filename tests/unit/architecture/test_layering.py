@@ -42,7 +42,8 @@ def test_the_import_contracts_hold():
             "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import app.renderer.qt.window\n",
         ),
         ("app/main/files/planted.py", "from app.main.sessions.service import ChatService\n"),
-        ("app/main/sessions/planted.py", "import app.main.stores.local\n"),  # siblings stay apart
+        ("app/main/sessions/planted.py", "import app.main.participation.access\n"),  # siblings stay apart
+        ("app/main/stores/planted.py", "import app.main.rules.book\n"),  # the stores are below the rules
         ("app/main/planted.py", "import app.main.core.paths\n"),  # a new package has no floor yet
         ("app/renderer/timeline/planted.py", "import PySide6.QtCore\n"),
     ],

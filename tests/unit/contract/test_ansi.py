@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from app.contract.ansi import strip_escapes
+from app.contract.ansi import has_escapes, strip_escapes
 from app.renderer.markdown.render import render_blocks
 from app.renderer.present.tool_card import console_fallback, tool_entry
-from app.renderer.timeline.turn_view import copy_text
-from tests.unit.timeline.helpers import Harness, agent, tool, user
+from app.renderer.timeline.parts import MarkdownPart
+from app.renderer.timeline.turn_view import copy_text, item_text
+from tests.unit.timeline.helpers import Harness, agent, thought, tool, user
 
 
 @pytest.mark.parametrize(
@@ -53,3 +54,38 @@ def test_plain_tool_output_stays_text():
 def test_copying_a_turn_copies_no_escapes():
     h = Harness()(user("q", "u"), agent("\x1b[31mred\x1b[0m words", "m"))
     assert copy_text(h.timeline.items, h.timeline.grouping.groups[1]) == "red words"
+
+
+def test_an_escape_in_a_later_chunk_is_stripped_and_escape_free_prose_is_the_text_itself():
+    """Each chunk is checked as it arrives, so the view never scans a whole reply for escapes: a reply
+    whose chunks held none is shown as the very string the part keeps (no copy, no scan)."""
+    h = Harness()(
+        user("q", "u"),
+        agent("plain ", "m"),
+        agent("words ", "m"),
+        agent("\x1b[31mred\x1b[0m", "m"),
+        thought("think \x9b1mhard", "t"),
+        agent("clean reply", "m2"),
+    )
+    assert item_text(h.item("m:0")) == "plain words red"
+    assert item_text(h.item("thought:t")) == "think hard"
+    clean = h.item("m2:0")
+    part = clean.parts[0]
+    assert isinstance(part, MarkdownPart) and not part.escapes
+    assert item_text(clean) is part.text
+    assert MarkdownPart(["a\x1bb"]).escapes and not MarkdownPart(["plain"]).escapes
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("plain words", False),
+        ("colour \x1b[31m", True),
+        ("Grüße, 世界", False),  # not ASCII, no introducer
+        ("Grüße \x9b31m", True),  # the 8-bit CSI
+        ("über \x9d0;title\x07", True),  # the 8-bit OSC
+        ("", False),
+    ],
+)
+def test_an_escape_introducer_is_found_in_ascii_and_in_other_text(text, found):
+    assert has_escapes(text) is found

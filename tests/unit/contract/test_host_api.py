@@ -11,7 +11,16 @@ from pathlib import Path
 
 import pytest
 
-from app.contract import branches, host_api, local_stores, review_host, terminal_hosts
+from app.contract import (
+    branches,
+    host_api,
+    local_stores,
+    mcp_servers,
+    review_host,
+    rules,
+    settings_hosts,
+    terminal_hosts,
+)
 from app.main.agents.command import AgentCommand
 from app.main.host.make import AgentsShare, hub_parts, make_host
 from app.main.sessions.hub import AgentHub
@@ -30,13 +39,15 @@ PARTS = {
     "terminals": terminal_hosts.UserTerminalsHost,
     "terminal_access": terminal_hosts.TerminalAccessHost,
     "proposals": terminal_hosts.ProposalsHost,
-    "settings": host_api.SettingsHost,
+    "settings": settings_hosts.SettingsHost,
     "agents": host_api.AgentsHost,
-    "agent_settings": host_api.AgentSettingsHost,
+    "agent_settings": settings_hosts.AgentSettingsHost,
     "exports": host_api.ExportsHost,
     "inspector": host_api.InspectorHost,
     "notifications": host_api.NotificationsHost,
     "branches": branches.BranchesHost,
+    "rules": rules.PermissionRulesHost,
+    "mcp_servers": mcp_servers.McpServersHost,
 }
 
 

@@ -31,3 +31,25 @@ def test_a_streaming_burst_is_revealed_over_several_refreshes_never_all_in_one()
     assert steps >= len(words) // REVEAL_CHARS  # spread over several refreshes
     final = "".join(b.html for b in presenter.blocks_for(segment, live=False))
     assert final.count("lorem") == 4000  # and in the end everything is shown
+
+
+def test_the_next_reveal_is_sized_to_what_the_last_one_cost():
+    """A reveal that took twice the budget is followed by a smaller one, a cheap one by a larger one
+    (halfway each time: one costly table does not swing it), never past the limits; a presenter
+    reveals what it is told."""
+    from app.renderer.present.presenter import REVEAL_BUDGET_S, REVEAL_LIMITS, next_reveal_chars
+
+    assert next_reveal_chars(8_000, 2 * REVEAL_BUDGET_S) == 6_000
+    assert next_reveal_chars(8_000, REVEAL_BUDGET_S) == 8_000
+    assert next_reveal_chars(8_000, REVEAL_BUDGET_S / 2) == 12_000
+    assert next_reveal_chars(1_200, 1.0) == REVEAL_LIMITS[0]
+    assert next_reveal_chars(15_000, 0.0) == REVEAL_LIMITS[1]
+
+    from app.renderer.timeline.items import MessageSegment
+    from app.renderer.timeline.parts import MarkdownPart
+
+    presenter = Presenter(reveal_chars=1_000)
+    segment = MessageSegment(id="m:0", role="assistant", message_id="m")
+    segment.parts.append(MarkdownPart(["word " * 1_000]))
+    blocks = presenter.blocks_for(segment, live=True)
+    assert 900 < sum(b.html.count("word") * 5 for b in blocks) <= 1_000

@@ -10,7 +10,7 @@ from typing import Any
 
 from PySide6.QtCore import Property, QObject, Signal, Slot
 
-from app.contract.host_api import AgentSettingsHost
+from app.contract.settings_hosts import AgentSettingsHost
 from app.renderer.qt.common.desktop_dialog import folder_dialog, open_dialog
 from app.renderer.qt.common.operations import Operations
 from app.renderer.qt.common.properties import variant_property

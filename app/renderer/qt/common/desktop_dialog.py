@@ -36,7 +36,7 @@ def local_path(chosen: str) -> str:
     return QUrl(chosen).toLocalFile() if chosen.startswith("file:") else chosen.strip()
 
 
-SAVE_FILTERS = {"md": "Markdown (*.md)", "jsonl": "JSON Lines trace (*.jsonl)"}
+SAVE_FILTERS = {"md": "Markdown (*.md)", "jsonl": "JSON Lines trace (*.jsonl)", "csv": "CSV (*.csv)"}
 
 
 def save_dialog(title: str, suggested: str, chosen: Callable[[str], None]) -> Any:

@@ -24,6 +24,8 @@ ROW_OBJECTS = (
     "paintedTypes",
     "diffs",
     "proposalCards",
+    "questions",  # the agent's questions: typed values, Send, Decline
+    "rules",  # a permission card's Always allow / Always deny, Undo rule
     "terminals",  # the cards' emulated screens
 )
 
@@ -55,4 +57,6 @@ class RowObjects(QObject):
     paintedTypes = _constant("paintedTypes")
     diffs = _constant("diffs")
     proposalCards = _constant("proposalCards")
+    questions = _constant("questions")
+    rules = _constant("rules")
     terminals = _constant("terminals")

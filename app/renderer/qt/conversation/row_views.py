@@ -35,6 +35,7 @@ CONTENT_ROLES = (
     "tools",
     "summary",
     "permission",
+    "question",
     "plan",
     "proposal",
     "cards",

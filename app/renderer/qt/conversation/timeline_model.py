@@ -144,6 +144,7 @@ class TimelineModel(QAbstractListModel):
         self._tell_updated()  # the view lays the changed rows out now: part of what this flush cost
         took_ms = (time.perf_counter() - began) * 1000
         self._timer.setInterval(max(FLUSH_INTERVAL_MS, min(MAX_FLUSH_INTERVAL_MS, round(2 * took_ms))))
+        self.views.presenter.sized_reveal(took_ms / 1000)  # a burst's next slice sized to this cost
         self.flushed.emit()
 
     def _tell_updated(self) -> None:
@@ -213,12 +214,14 @@ class TimelineModel(QAbstractListModel):
         timeline = self.timeline
         if timeline is None:
             return
+        began = time.perf_counter()
         positions = timeline.grouping.row_pos
         for key in list(self.views.shown()):
             at = positions.get(key)
             if at is not None and at < len(self._rows) and predicate(self._rows[at]):
                 self._changed(at, self.views.refresh(timeline, self._rows[at], rebuild=rebuild))
         self._tell_updated()
+        self.views.presenter.sized_reveal(time.perf_counter() - began)
 
     def refresh_items(self, item_ids: Iterable[Hashable], *, rebuild: bool = False) -> None:
         """Re-read the rows that show any of these items, or are named by them (a tool id, a row key)."""

@@ -82,6 +82,12 @@ class Attention(QObject):
             tool = envelope.tool_call.get("title")
             asks = f"permission to run {tool}" if isinstance(tool, str) and tool else "your permission"
             self._call(envelope.session_key, f"the agent asks {asks}.")
+        elif envelope.kind == "question_asked" and not envelope.refused:
+            asked = (envelope.form.title if envelope.form else "") or envelope.message
+            self._call(
+                envelope.session_key,
+                f"the agent asks: {asked[:120]}" if asked else "the agent asks a question.",
+            )
         elif envelope.kind == "proposal" and envelope.state == "awaiting":
             self._call(envelope.session_key, _proposes(envelope))
         elif envelope.kind == "prompt_settled" and not envelope.stopped:

@@ -17,6 +17,7 @@ from typing import Any
 
 from PySide6.QtCore import Property, QObject, Signal, Slot
 
+from app.contract.elicitation import QuestionAskedEnvelope, QuestionEndedEnvelope
 from app.contract.envelopes import (
     Envelope,
     LoadResult,
@@ -43,6 +44,10 @@ from app.renderer.timeline.turn_view import item_text
 PREVIEW_CHARS = 200
 NEEDS_YOU = "Needs you"  # the group of chats waiting for the user, above the others
 RECENT = 3  # chats an empty chat offers
+# what the agent asks of the user: a chat waits on the user while one of these is open
+Asking = (
+    PermissionRequestEnvelope | PermissionResolvedEnvelope | QuestionAskedEnvelope | QuestionEndedEnvelope
+)
 SEARCH_PAGES = 50  # older pages one search loads at most
 PINNED = "Pinned"  # the chats the user pinned, under those that need them, above the days
 _LIVE_KINDS = frozenset({"prompt_sent", "prompt_settled", "agent_state"})
@@ -100,7 +105,7 @@ class SessionList(ChatPart):
             self.changed.emit()
 
     def _on_envelope(self, envelope: Envelope) -> None:
-        if isinstance(envelope, PermissionRequestEnvelope | PermissionResolvedEnvelope):
+        if isinstance(envelope, Asking):
             self._on_asking(envelope)
         if isinstance(envelope, ProposalEnvelope):
             self._on_proposal(envelope)
@@ -111,10 +116,10 @@ class SessionList(ChatPart):
         if envelope.kind == "agents_changed":  # another agent runs now: its chats are listed too
             self.refresh()
 
-    def _on_asking(self, envelope: PermissionRequestEnvelope | PermissionResolvedEnvelope) -> None:
-        """A permission request waits for the user, or ended (answered, or cancelled by a rule)."""
+    def _on_asking(self, envelope: Asking) -> None:
+        """A permission or a question waits for the user, or ended (answered, or cancelled by a rule)."""
         key, request_id = envelope.session_key, envelope.request_id
-        if envelope.kind == "permission_request":
+        if envelope.kind in ("permission_request", "question_asked"):
             self._asking.setdefault(key, set()).add(request_id)
         else:
             pending = self._asking.get(key, set())

@@ -10,7 +10,7 @@ from typing import Any
 from PySide6.QtCore import Property, QObject, Signal, Slot
 
 from app.contract.appearance import ACCENTS
-from app.contract.host_api import SettingsHost
+from app.contract.settings_hosts import SettingsHost
 from app.renderer.qt.common.desktop_dialog import folder_dialog, local_path, open_dialog
 from app.renderer.qt.common.operations import Operations
 from app.renderer.qt.common.properties import variant_property

@@ -1,0 +1,1 @@
+"""The user's own MCP servers, given to the agents in every session they open."""

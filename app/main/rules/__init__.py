@@ -1,0 +1,1 @@
+"""The user's permission rules: "Always allow" / "Always deny" remembered per agent and folder."""
