@@ -9,6 +9,7 @@ import argparse
 import asyncio
 import contextlib
 import faulthandler
+import logging
 import os
 import signal
 import socket
@@ -16,7 +17,7 @@ import sys
 import time
 from collections.abc import MutableMapping
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from app import startup_collection
 from app.contract.bundled import APP_ID, app_icon, resources_dir
@@ -49,10 +50,6 @@ def color_scheme(saved: str = "system") -> str:
     """CLAWQT_COLOR_SCHEME=light|dark|system decides for this run; else the saved setting (default:
     the desktop's)."""
     return os.environ.get("CLAWQT_COLOR_SCHEME", "").strip().lower() or saved
-
-
-RENDER_SETTLE_S = 0.1  # a frame on its way when the window is hidden ends within it
-WINDOW_CLOSE_CEILING_S = 10.0  # a ceiling only a hang reaches
 
 
 class Window:
@@ -123,30 +120,6 @@ class Window:
         self.root.raise_()
         self.root.requestActivate()
 
-    async def close(self) -> None:
-        """Hide and destroy the window while the event loop still runs. A threaded render loop (Qt's
-        default on GPU desktops) waits for its render thread when a window is hidden or destroyed;
-        left to the interpreter's exit, where no event loop runs any more, that wait never ends. The
-        render thread may need the interpreter (a Python slot, a Python image provider) while the GUI
-        thread waits for it, so the engine is deleted by Qt's own event loop, which runs without the
-        interpreter lock (a delete called from Python holds it throughout), after frameSwapped's slot
-        is let go and a frame on its way has ended."""
-        # A wait inside Qt that never ends holds the interpreter, so no Python timer could end it:
-        # faulthandler's own thread prints every stack and ends the process (status 1) instead. The
-        # chats, drafts and agents were saved and stopped before the window closes.
-        faulthandler.dump_traceback_later(WINDOW_CLOSE_CEILING_S, exit=True)
-        try:
-            self.root.hide()
-            await asyncio.sleep(RENDER_SETTLE_S)  # the loop runs (the interpreter free) while a frame ends
-            with contextlib.suppress(RuntimeError):  # already let go (a window closed twice)
-                self.root.frameSwapped.disconnect(self.objects.after_frame)
-            gone = asyncio.Event()
-            self.engine.destroyed.connect(gone.set)
-            self.engine.deleteLater()  # done by the event loop once this callback returns to it
-            await gone.wait()
-        finally:
-            faulthandler.cancel_dump_traceback_later()
-
     def grab(self, path: Path) -> bool:
         image = self.root.grabWindow()
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -178,6 +151,7 @@ def _start_qt(args: argparse.Namespace, failure: str) -> tuple[Any, Host, TraceR
     app.setOrganizationName("ClawQt")
     app.setDesktopFileName(APP_ID)  # Wayland and the taskbar match the window to its desktop entry
     app.setWindowIcon(QIcon(str(app_icon())))
+    startup_collection.mark("qt")
     try:
         host, recorder = build_host(Launch.of(args))
     except AgentCommandError as exc:
@@ -249,6 +223,25 @@ def _quit_on_signals(loop: asyncio.AbstractEventLoop, closed: asyncio.Event) -> 
 _KEEP_ALIVE: list[Any] = []
 
 
+def end_process(code: int, recorder: TraceRecorder | None) -> NoReturn:
+    """End the process here, without tearing down the window. Destroying a window under a threaded
+    render loop (Qt's default on GPU desktops) waits for its render thread, and a render thread that
+    took its stop request between two sleeps never answers: a quit or a logout would hang. Everything
+    the user owns was saved or stopped before (chats, drafts, the agents' process groups, the work
+    handed to threads); the trace and the log are flushed here, and what the interpreter's exit would
+    have done for the agents (a group still alive killed) is done here."""
+    from app.main.agents.process import kill_all_groups_now
+
+    kill_all_groups_now()
+    if recorder is not None:
+        recorder.close()
+    logging.shutdown()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):  # a closed or broken pipe: nothing more can be said
+            stream.flush()
+    os._exit(code)
+
+
 def run_gui(args: argparse.Namespace) -> int:
     """The app: returns when the last window closes (or on SIGTERM/SIGINT)."""
     reason = no_display_reason()
@@ -265,7 +258,9 @@ def run_gui(args: argparse.Namespace) -> int:
     _quit_on_signals(loop, closed)
 
     async def main() -> int:
+        startup_collection.mark("host")
         window = Window(host)
+        startup_collection.mark("window")
         if os.environ.get("CLAWQT_FIRST_FRAME_EXIT"):  # ui_startup benchmark: report the first frame
 
             def first_frame() -> None:
@@ -279,14 +274,11 @@ def run_gui(args: argparse.Namespace) -> int:
         window.objects.start()
         await closed.wait()
         await window.objects.shutdown()  # the main side ends with it: the agents, the user's shells
-        await window.close()
         return 0
 
-    with loop:
+    with loop:  # closing it waits for the work handed to its threads (a save on its way)
         code = loop.run_until_complete(main())
-    if recorder is not None:
-        recorder.close()
-    return code
+    end_process(code, recorder)
 
 
 def _last_reply(timeline: Any) -> str:
@@ -376,10 +368,7 @@ def run_self_test(args: argparse.Namespace) -> int:
             return 1
         finally:
             await objects.shutdown()
-            await window.close()
 
     with loop:
         code = loop.run_until_complete(main())
-    if recorder is not None:
-        recorder.close()
-    return code
+    end_process(code, recorder)

@@ -44,6 +44,7 @@ def assert_self_test_passed(result: subprocess.CompletedProcess, shot) -> None:
     """Exit 0, the report with the demo agent's reply read from the window's accessibility tree, and a
     screenshot of a real window (many colours, not a blank or single-colour image)."""
     assert result.returncode == 0, result.stderr[-3000:]
+    assert "Binding loop" not in result.stderr, result.stderr[-3000:]  # QML evaluated each binding once
     assert "self-test ok" in result.stdout
     assert 'reply on screen: "That is the whole tour: a \u2026"' in result.stdout, result.stdout
     image = QImage(str(shot))
@@ -67,11 +68,11 @@ def test_self_test_fails_with_the_reason_when_the_agent_is_missing(tmp_path):
     assert "self-test failed" in result.stderr and "no-such-agent-cmd" in result.stderr
 
 
-@pytest.mark.parametrize("render_loop", ["basic", "threaded", "threaded-again", "threaded-third"])
+@pytest.mark.parametrize("render_loop", ["basic", "threaded", "threaded-again"])
 def test_sigterm_quits_cleanly_and_kills_the_agent_group(tmp_path, render_loop):
     """`kill <clawqt>` (or a logout) must not orphan the agent or its grandchildren, and must end under
-    a threaded render loop a user asked for with QSG_RENDER_LOOP too (its window, left to the
-    interpreter's exit, hung about one quit in two: hence three tries)."""
+    a threaded render loop a user asked for with QSG_RENDER_LOOP too (destroying its window hung a
+    quit now and then: the process now ends without destroying it; two tries under that loop)."""
     import shlex
     import signal
     import time
@@ -103,10 +104,10 @@ def test_sigterm_quits_cleanly_and_kills_the_agent_group(tmp_path, render_loop):
             app.send_signal(signal.SIGUSR1)
             time.sleep(1)  # time for the dump to be written before the kill
             app.kill()
-            raise AssertionError(
-                f"no exit 20 s after SIGTERM; stacks:\n{app.communicate()[1][-20000:]}"
-            ) from None
-        assert code == 0, app.communicate()[1][-20000:]  # a close that hung: its stacks
+            stacks = app.communicate()[1][-20000:].decode(errors="replace")
+            pytest.fail(f"no exit 20 s after SIGTERM; stacks:\n{stacks}")
+        if code != 0:  # what it printed, as text (pytest shortens a bytes message)
+            pytest.fail(f"exit {code}; stderr:\n{app.communicate()[1][-20000:].decode(errors='replace')}")
         deadline = time.monotonic() + 30  # a ceiling only a hang reaches
         while process_alive(grandchild) and time.monotonic() < deadline:
             time.sleep(0.05)  # the poll's interval
@@ -114,21 +115,3 @@ def test_sigterm_quits_cleanly_and_kills_the_agent_group(tmp_path, render_loop):
     finally:
         if app.poll() is None:
             app.kill()
-
-
-def test_a_quit_that_hangs_inside_qt_ends_with_the_stacks_printed(tmp_path):
-    """A wait inside Qt that never ends (here: a render thread needing the interpreter the GUI thread
-    holds while it hides the window) ends the process within the window's close ceiling, with every
-    thread's stack on stderr, instead of hanging a logout."""
-    probe = REPO / "tests" / "ui" / "window" / "close_hang_probe.py"
-    result = subprocess.run(
-        [sys.executable, str(probe)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        cwd=REPO,
-        env={**_env(tmp_path), "QSG_RENDER_LOOP": "threaded", "PYTHONPATH": str(REPO)},
-    )
-    assert result.returncode == 1, (result.stdout, result.stderr[-3000:])
-    assert "closed without a hang" not in result.stdout
-    assert "Timeout (0:00:02)!" in result.stderr and "in close" in result.stderr, result.stderr[-3000:]

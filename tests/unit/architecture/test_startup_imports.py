@@ -52,14 +52,13 @@ def init(self, host):
 def released():
     release()
     seen.append(f"after: collecting={gc.isenabled()} frozen={gc.get_freeze_count()}")
+    print(*seen, sep="\n", flush=True)  # the app ends its process itself, never returning here
     os.kill(os.getpid(), signal.SIGTERM)  # the app's own way out
 
 gui.Window.__init__, startup_collection.release = init, released
 sys.argv = ["clawqt", *sys.argv[1:]]
 from app.cli import main
-code = main()
-print(*seen, sep="\n")
-sys.exit(code)
+sys.exit(main())
 """
 
 
