@@ -91,6 +91,7 @@ class _Turn:
     started_tasks: list[str] | None = None  # background generations this turn started
     completes: str | None = None  # an undisplayed completion turn: the task it completes
     hidden: bool = False  # a user record OpenClaw does not display (never in ClawQt's timeline)
+    replied: bool = False  # an assistant record came after the user record (its files are written with it)
 
     def take(self, record: dict[str, Any]) -> None:
         stamp = _timestamp(record)
@@ -100,6 +101,7 @@ class _Turn:
             self._take_image_result(record)
         if record.get("role") != "assistant":
             return
+        self.replied = True
         content = record.get("content")
         for block in content[:64] if isinstance(content, list) else []:
             if (
@@ -194,7 +196,7 @@ def transcript_turns(messages: object) -> tuple[TranscriptTurn, ...]:
     done: dict[int, list[str]] = {}
     for turn in turns:
         starter = starters.get(turn.completes or "")
-        if turn.hidden and starter is not None:
+        if turn.hidden and starter is not None and turn.replied:  # its record lands before its reply
             done.setdefault(id(starter), []).append(turn.completes or "")
             starter.generated = [*(starter.generated or []), *turn.completion_files()][:MAX_MEDIA_PER_TURN]
     finished = []

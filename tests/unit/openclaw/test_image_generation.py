@@ -81,6 +81,30 @@ def test_a_started_generation_without_its_completion_is_waiting():
     assert drawn.waiting == ("t1",) and drawn.images == ()
 
 
+def test_a_completion_recorded_before_its_reply_still_waits():
+    """The Gateway writes the completion's user record first and its reply (with the files) after: read
+    in between, the generation still waits (the real gateway under load: the picture was lost)."""
+    record, _reply = completion(5_000, "t1", [PICTURE])
+    (drawn,) = transcript_turns([*drawing_turn(), record])
+    assert drawn.waiting == ("t1",) and drawn.images == ()
+
+
+def test_the_live_read_waits_for_a_completions_reply():
+    async def scenario() -> None:
+        record, reply = completion(5_000, "t1", [PICTURE])
+        transcript = Transcript([*drawing_turn(), record])
+        supplements, emitted, tasks = _supplements(transcript)
+        _asked_to_draw(supplements)
+        await asyncio.sleep(0.1)  # a few of its 10 ms polls, each finding the completion without a reply
+        assert emitted == [] and not tasks[0].done()
+        transcript.messages.append(reply)
+        await asyncio.wait_for(tasks[0], 5)
+        (envelope,) = emitted
+        assert envelope.turns[0].images == (PICTURE,)
+
+    asyncio.run(scenario())
+
+
 def test_completions_are_credited_only_to_the_turn_that_started_their_task():
     messages = [
         *drawing_turn("t1"),
