@@ -6,10 +6,11 @@ sent (the file made later removed). The chat itself stays as it was."""
 from __future__ import annotations
 
 from PySide6.QtCore import QObject, QPointF
+from PySide6.QtQuick import QQuickItem
 from PySide6.QtTest import QTest
 
 from tests.conftest import scripted_agent_argv
-from tests.ui.terminals.test_panel_window import _outside_task, mouse_click
+from tests.ui.terminals.test_panel_window import _outside_task, _settled_centre, mouse_click
 from tests.ui_harness import find_all
 
 
@@ -31,7 +32,8 @@ def test_restore_to_the_first_message_shows_the_plan_then_puts_the_files_back(ui
             )
         )
         first = min(bubbles, key=lambda b: b.mapToScene(QPointF(0, 0)).y())
-        centre = first.mapToScene(QPointF(first.width() / 2, first.height() / 2)).toPoint()
+        first_id = _row_message_id(first)
+        centre = await _settled_centre(ui, first)  # the list may still be scrolling to its end
         await _outside_task(lambda: QTest.mouseMove(window.root, centre))
         buttons = await ui.until(
             lambda: [b for b in find_all(window.root.contentItem(), "restoreHereButton") if b.isVisible()]
@@ -45,6 +47,7 @@ def test_restore_to_the_first_message_shows_the_plan_then_puts_the_files_back(ui
             lambda: dialog.property("opened"),
             seen=lambda: (objects.notices.notice, objects.checkpoints.turnId, objects.checkpoints.busy),
         )
+        assert objects.checkpoints.turnId == first_id  # the first message's checkpoint, not the second's
         steps = {step["name"]: step["action"] for step in objects.checkpoints.steps}
         assert steps == {"app.txt": "put back", "later.txt": "deleted"}
         assert (folder / "app.txt").read_text() == "version 2\n"  # nothing changed yet
@@ -57,3 +60,11 @@ def test_restore_to_the_first_message_shows_the_plan_then_puts_the_files_back(ui
         assert len(find_all(window.root.contentItem(), "userBubble")) == 2  # the chat stays as it was
 
     ui.run(scenario())
+
+
+def _row_message_id(item: QQuickItem) -> str:
+    """The message id of the user row holding `item` (what its Restore to here asks for)."""
+    while item is not None and not item.property("messageId"):
+        item = item.parentItem()
+    assert item is not None, "the bubble is in no user row"
+    return item.property("messageId")
