@@ -5,6 +5,9 @@
   for N = 2,000 and 10,000 (the larger is kept: the cost per turn must not grow with N); goal <= 8.
   Counted from a window that has shown a one-turn chat: what the first reply costs once per window
   (the Markdown parser and highlighter load on the first render) is reported apart (first_render_mb).
+- app_idle_mb: RSS of the app as a user starts it (`python -m app`, the demo agent over ACP, the whole
+  main side: terminal access, rules, MCP servers), settled once its agent is ready; printed beside the
+  bare window (`app_idle_ratio`), a figure, not a goal of its own.
 - back_ratio: RSS after leaving the 2,000-turn chat for a new empty one / RSS before it was opened
   (goal <= 1.15: nothing of it kept).
 - switch_slope_mb: switching back and forth between two 2,000-turn chats, the least-squares slope of
@@ -112,6 +115,43 @@ async def _child(mode: str, args: list[str]) -> dict:
             await close_window(window)
 
 
+def _app_idle_mb() -> float:
+    """The real app's resident memory once its agent is ready and it settled (read from /proc)."""
+    import signal
+    import tempfile
+    import time
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as folder:
+        root = Path(folder)
+        env = {
+            **os.environ,
+            "QT_QPA_PLATFORM": "offscreen",
+            "CLAWQT_DATA_DIR": str(root / "data"),
+            "CLAWQT_LOG_DIR": str(root / "logs"),
+            "CLAWQT_CONFIG": str(root / "none.json"),
+        }
+        agent = f"{sys.executable} -m app demo-agent"
+        argv = [sys.executable, "-m", "app", "--agent", agent, "--cwd", folder]
+        app = subprocess.Popen(argv, env=env, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            log, deadline = root / "logs" / "clawqt.log", time.monotonic() + 120
+            while not (log.exists() and "agent state ready" in log.read_text()):
+                if time.monotonic() > deadline or app.poll() is not None:
+                    raise RuntimeError("the app's agent was not ready in time")
+                time.sleep(0.1)  # the poll's interval
+            time.sleep(SETTLE_S * 3)
+            status = Path(f"/proc/{app.pid}/status").read_text()
+            kb = next(int(line.split()[1]) for line in status.splitlines() if line.startswith("VmRSS:"))
+        finally:
+            app.send_signal(signal.SIGTERM)
+            try:
+                app.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                app.kill()
+        return kb / 1024
+
+
 def _rss_now() -> float:
     from bench.ui_common import resident_mb
 
@@ -133,6 +173,7 @@ def run(rounds: int = 5) -> Result:
     python = sys.executable
     bare = _child_json([python, "-c", BARE.replace("SETTLE", str(SETTLE_S))])["rss_mb"]
     empty = _child_json([python, "-m", "bench.memory", "child", "empty"])["rss_mb"]
+    app_idle = _app_idle_mb()
     sizes = (100,) if QUICK else (2_000, 10_000)
     big = {n: _child_json([python, "-m", "bench.memory", "child", "big", str(n)]) for n in sizes}
     switched = str(sizes[0])
@@ -151,6 +192,8 @@ def run(rounds: int = 5) -> Result:
             "bare_mb": round(bare, 1),
             "empty_mb": round(empty, 1),
             "empty_ratio": round(ratio, 3),
+            "app_idle_mb": round(app_idle, 1),
+            "app_idle_ratio": round(app_idle / bare, 3),
             "kb_per_turn": round(kb_per_turn, 2),
             "kb_per_turn_by_n": {str(n): round(v, 2) for n, v in per_turn.items()},
             "first_render_mb": {str(n): round(v, 1) for n, v in first_render_mb.items()},
@@ -163,7 +206,8 @@ def run(rounds: int = 5) -> Result:
         },
     )
     result.extra_line = (
-        f"memory empty_ratio={ratio:.3f} (idle {empty:.0f} MB, bare Qt Quick {bare:.0f} MB) "
+        f"memory empty_ratio={ratio:.3f} (idle {empty:.0f} MB, bare Qt Quick {bare:.0f} MB; "
+        f"the app with the demo agent {app_idle:.0f} MB, {app_idle / bare:.2f}x) "
         f"kb_per_turn={kb_per_turn:.1f} back_ratio={back:.3f} switch_slope_mb={slope:.3f} goal={GOAL}"
     )
     return result

@@ -1,6 +1,6 @@
 """`ui_startup`: process launch to the first frame of ClawQt's window vs a bare PySide6 Qt Quick window
 with one label, both measured the same way (spawn -> the child prints after its first frameSwapped).
-Goal <= 2.
+Goal <= 1.6.
 
 Measured as a user's start: with the modules' bytecode cached (an installed app has it; a checkout
 writes it on its first start) and Qt's QML disk cache warm. So the children may write bytecode even

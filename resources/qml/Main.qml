@@ -242,42 +242,49 @@ ApplicationWindow {
         PreviewPanel { SplitView.preferredWidth: 400; SplitView.minimumWidth: 240 }
     }
 
-    Dialog {  // a link the main side wants confirmed: its real target, and why it asks
-        id: linkDialog
-        objectName: "linkDialog"
-        parent: Overlay.overlay
-        anchors.centerIn: parent
-        width: Math.min(560, window.width - 2 * Theme.spaceHuge)
-        modal: true
-        title: "Open this link?"
-        onRejected: conversation.cancelLink()
-        onAccepted: conversation.confirmLink()
-        Connections {  // opened and closed from here: a `visible` binding breaks at the first close
-            target: conversation
-            function onPendingLinkChanged() {
-                if (conversation.pendingLink.shown !== undefined) linkDialog.open()
-                else linkDialog.close()
+    Loader {  // made the first time a link asks to be confirmed
+        id: linkLoader
+        active: false
+        sourceComponent: Dialog {  // a link the main side wants confirmed: its real target, and why it asks
+            objectName: "linkDialog"
+            parent: Overlay.overlay
+            anchors.centerIn: parent
+            width: Math.min(560, window.width - 2 * Theme.spaceHuge)
+            modal: true
+            title: "Open this link?"
+            onRejected: conversation.cancelLink()
+            onAccepted: conversation.confirmLink()
+            ColumnLayout {
+                width: parent.width
+                spacing: Theme.gap
+                Label { textFormat: Text.PlainText; objectName: "linkReason"; text: "ClawQt asks because " + (conversation.pendingLink.reason || "")
+                        wrapMode: Text.Wrap; Layout.fillWidth: true; color: Theme.text }
+                TextEdit {  // selectable, plain: the exact target, nothing rendered from it
+                    objectName: "linkTarget"
+                    text: conversation.pendingLink.shown || ""
+                    textFormat: TextEdit.PlainText
+                    readOnly: true; selectByMouse: true
+                    wrapMode: TextEdit.WrapAnywhere
+                    font.family: Theme.mono; font.features: Theme.codeFeatures; font.pixelSize: Theme.fontSmall
+                    color: Theme.text
+                    Layout.fillWidth: true
+                }
+            }
+            footer: DialogButtonBox {
+                Button { objectName: "linkOpen"; text: "Open"; DialogButtonBox.buttonRole: DialogButtonBox.AcceptRole }
+                Button { objectName: "linkCancel"; text: "Cancel"; DialogButtonBox.buttonRole: DialogButtonBox.RejectRole }
             }
         }
-        ColumnLayout {
-            width: parent.width
-            spacing: Theme.gap
-            Label { textFormat: Text.PlainText; objectName: "linkReason"; text: "ClawQt asks because " + (conversation.pendingLink.reason || "")
-                    wrapMode: Text.Wrap; Layout.fillWidth: true; color: Theme.text }
-            TextEdit {  // selectable, plain: the exact target, nothing rendered from it
-                objectName: "linkTarget"
-                text: conversation.pendingLink.shown || ""
-                textFormat: TextEdit.PlainText
-                readOnly: true; selectByMouse: true
-                wrapMode: TextEdit.WrapAnywhere
-                font.family: Theme.mono; font.features: Theme.codeFeatures; font.pixelSize: Theme.fontSmall
-                color: Theme.text
-                Layout.fillWidth: true
+    }
+    Connections {  // opened and closed from here: a `visible` binding breaks at the first close
+        target: conversation
+        function onPendingLinkChanged() {
+            if (conversation.pendingLink.shown !== undefined) {
+                linkLoader.active = true
+                linkLoader.item.open()
+            } else if (linkLoader.item) {
+                linkLoader.item.close()
             }
-        }
-        footer: DialogButtonBox {
-            Button { objectName: "linkOpen"; text: "Open"; DialogButtonBox.buttonRole: DialogButtonBox.AcceptRole }
-            Button { objectName: "linkCancel"; text: "Cancel"; DialogButtonBox.buttonRole: DialogButtonBox.RejectRole }
         }
     }
 

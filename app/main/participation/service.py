@@ -81,6 +81,7 @@ class TerminalParticipation:
         self._socket: socket.socket | None = None  # reserved before the server's modules load
         self._reserved_url: str | None = None
         self._starting: asyncio.Task[str | None] | None = None
+        self._knock: Callable[[], None] | None = None  # the reserved socket watched for a first caller
         self.problem = ""  # why the server is not running, for the settings panel
         self._pending_bearers: dict[str, str] = {}
 
@@ -119,6 +120,12 @@ class TerminalParticipation:
         if self._server is not None:
             return self._server.url
         return self._reserved_url
+
+    @property
+    def started(self) -> bool:
+        """Whether the server was started (running, or its modules loading), not only its address
+        reserved."""
+        return self._starting is not None or self._server is not None
 
     def reserve(self) -> str | None:
         """Bind the address now (the saved port, else a free one) without loading the server: the URL
@@ -171,8 +178,33 @@ class TerminalParticipation:
             self._starting = asyncio.get_running_loop().create_task(self._start())
         return await asyncio.shield(self._starting)
 
+    def start_on_first_call(self) -> None:
+        """Start the server when an agent first connects to the reserved address, not before: its
+        modules (the `mcp` SDK, uvicorn, starlette, pydantic) are most of an idle window's memory, and
+        most chats never call a terminal tool. The first connection waits in the socket's backlog while
+        they load off the GUI thread."""
+        if self._server is not None or self._starting is not None or self._knock is not None:
+            return
+        if self.reserve() is None or self._socket is None:
+            return
+        loop = asyncio.get_running_loop()
+
+        def knocked() -> None:
+            self._stop_watching()
+            if self._starting is None:
+                self._starting = loop.create_task(self._start())
+
+        loop.add_reader(self._socket.fileno(), knocked)
+        self._knock = knocked
+
+    def _stop_watching(self) -> None:
+        if self._knock is not None and self._socket is not None:
+            asyncio.get_running_loop().remove_reader(self._socket.fileno())
+        self._knock = None
+
     async def _start(self) -> str | None:
         loop = asyncio.get_running_loop()
+        self._stop_watching()  # started before any caller came: the server takes the socket now
         if self.reserve() is None:
             return None
         sock, self._socket = self._socket, None
@@ -200,6 +232,7 @@ class TerminalParticipation:
         server, self._server = self._server, None
         if server is not None:
             await asyncio.get_running_loop().run_in_executor(None, server.stop)
+        self._stop_watching()
         if self._socket is not None:
             self._socket.close()
             self._socket = None

@@ -26,6 +26,8 @@ class SessionExtras(Protocol):
 
     async def start(self) -> str | None: ...
 
+    def start_on_first_call(self) -> None: ...
+
     def reserve(self) -> str | None: ...
 
     async def stop(self) -> None: ...
@@ -129,9 +131,9 @@ class OpeningServers:
             params["mcpServers"] = [*params.get("mcpServers", []), *own]
             self._cwd = str(params.get("cwd") or "")
         if params.get("mcpServers") and participation is not None:
-            # the server's modules load beside the request: an agent that connects to the servers it
-            # was given before it answers (fast-agent, with a 10 s budget) is served while it waits
-            self._spawn(participation.start(), "terminal-access")
+            # started by the agent's first connection (an agent that connects to the servers it was
+            # given before it answers waits in the backlog while the server's modules load)
+            participation.start_on_first_call()
 
     def opened(self, session_key: str | None) -> None:
         """The agent answered: the servers are bound to the session it opened (None: it opened none)."""
@@ -142,8 +144,8 @@ class OpeningServers:
             return
         participation.bind(self._open_id, session_key)
         if info is not None and participation.wanted_by(info):
-            # an agent connected on its side wants the server too (start() runs once)
-            self._spawn(participation.start(), "terminal-access")
+            # an agent connected on its side wants the server too, once it calls
+            participation.start_on_first_call()
 
     def failed(self) -> None:
         """The request failed: the servers' address is let go."""

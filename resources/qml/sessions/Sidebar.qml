@@ -276,7 +276,7 @@ Rectangle {
                 contentItem: Icon { icon: "log-out"; size: Theme.iconSmall; color: Theme.text2 }
                 Accessible.name: "Sign out of " + agent.label
                 PlainToolTip { visible: signOutButton.hovered; text: "Sign out of " + agent.label + "\u2026" }
-                onClicked: signOutDialog.open()
+                onClicked: root.askSignOut()
             }
         }
     }
@@ -284,48 +284,71 @@ Rectangle {
         const rest = sessions.query.split(/\s+/).filter(word => word && !/^agent:/i.test(word))
         sessions.setQuery((agentId ? "agent:" + agentId + " " : "") + rest.join(" "))
     }
-    function rename(key, title) { renameDialog.key = key; nameField.text = title; renameDialog.open() }
-    function askDelete(key, title) { deleteDialog.key = key; deleteDialog.chat = title; deleteDialog.open() }
-    Dialog {  // deleting asks first: the agent deletes the chat, and nothing brings it back
-        id: deleteDialog
-        objectName: "deleteChatDialog"
-        property string key: ""
-        property string chat: ""
-        title: "Delete this chat?"
-        anchors.centerIn: Overlay.overlay
-        modal: true
-        Label { textFormat: Text.PlainText; width: 320; wrapMode: Text.Wrap; color: Theme.text
-                text: "“" + deleteDialog.chat + "” is deleted by its agent; it cannot be brought back." }
-        footer: DialogButtonBox {
-            DangerButton { objectName: "deleteChatConfirm"; text: "Delete"; DialogButtonBox.buttonRole: DialogButtonBox.AcceptRole }
-            Button { objectName: "deleteChatCancel"; text: "Cancel"; DialogButtonBox.buttonRole: DialogButtonBox.RejectRole }
-        }
-        onAccepted: sessions.delete(key)
+    // the dialogs are made the first time they are asked for: the window's start does not pay for them
+    function rename(key, title) {
+        renameLoader.active = true
+        renameLoader.item.key = key
+        renameLoader.item.field.text = title
+        renameLoader.item.open()
     }
-    Dialog {  // signing out asks first: every chat with this agent needs a sign-in again
-        id: signOutDialog
-        objectName: "signOutDialog"
-        title: "Sign out?"
-        anchors.centerIn: Overlay.overlay
-        modal: true
-        contentWidth: 520  // the label wraps to it (its own natural width, read back, looped the binding)
-        Label { textFormat: Text.PlainText; width: 520; wrapMode: Text.Wrap; color: Theme.text
-                text: "Sign out of " + agent.label + "? It forgets your sign-in, and ClawQt the keys it kept for it. You sign in again to chat with it." }
-        footer: DialogButtonBox {
-            DangerButton { objectName: "signOutConfirm"; text: "Sign out"; DialogButtonBox.buttonRole: DialogButtonBox.AcceptRole }
-            Button { text: "Cancel"; DialogButtonBox.buttonRole: DialogButtonBox.RejectRole }
-        }
-        onAccepted: signIn.signOut()
+    function askDelete(key, title) {
+        deleteLoader.active = true
+        deleteLoader.item.key = key
+        deleteLoader.item.chat = title
+        deleteLoader.item.open()
     }
-    Dialog {
-        id: renameDialog
-        objectName: "renameChatDialog"
-        property string key: ""
-        property alias field: nameField
-        title: "Rename session"
-        standardButtons: Dialog.Ok | Dialog.Cancel
-        anchors.centerIn: Overlay.overlay
-        TextField { id: nameField; objectName: "renameChatField"; width: 260; onAccepted: renameDialog.accept() }
-        onAccepted: sessions.rename(key, nameField.text)
+    function askSignOut() { signOutLoader.active = true; signOutLoader.item.open() }
+    Loader {
+        id: deleteLoader
+        active: false
+        sourceComponent: Dialog {  // deleting asks first: the agent deletes the chat, and nothing brings it back
+            id: deleteDialog
+            objectName: "deleteChatDialog"
+            property string key: ""
+            property string chat: ""
+            title: "Delete this chat?"
+            anchors.centerIn: Overlay.overlay
+            modal: true
+            Label { textFormat: Text.PlainText; width: 320; wrapMode: Text.Wrap; color: Theme.text
+                    text: "“" + deleteDialog.chat + "” is deleted by its agent; it cannot be brought back." }
+            footer: DialogButtonBox {
+                DangerButton { objectName: "deleteChatConfirm"; text: "Delete"; DialogButtonBox.buttonRole: DialogButtonBox.AcceptRole }
+                Button { objectName: "deleteChatCancel"; text: "Cancel"; DialogButtonBox.buttonRole: DialogButtonBox.RejectRole }
+            }
+            onAccepted: sessions.delete(key)
+        }
+    }
+    Loader {
+        id: signOutLoader
+        active: false
+        sourceComponent: Dialog {  // signing out asks first: every chat with this agent needs a sign-in again
+            objectName: "signOutDialog"
+            title: "Sign out?"
+            anchors.centerIn: Overlay.overlay
+            modal: true
+            contentWidth: 520  // the label wraps to it (its own natural width, read back, looped the binding)
+            Label { textFormat: Text.PlainText; width: 520; wrapMode: Text.Wrap; color: Theme.text
+                    text: "Sign out of " + agent.label + "? It forgets your sign-in, and ClawQt the keys it kept for it. You sign in again to chat with it." }
+            footer: DialogButtonBox {
+                DangerButton { objectName: "signOutConfirm"; text: "Sign out"; DialogButtonBox.buttonRole: DialogButtonBox.AcceptRole }
+                Button { text: "Cancel"; DialogButtonBox.buttonRole: DialogButtonBox.RejectRole }
+            }
+            onAccepted: signIn.signOut()
+        }
+    }
+    Loader {
+        id: renameLoader
+        active: false
+        sourceComponent: Dialog {
+            id: renameDialog
+            objectName: "renameChatDialog"
+            property string key: ""
+            property alias field: nameField
+            title: "Rename session"
+            standardButtons: Dialog.Ok | Dialog.Cancel
+            anchors.centerIn: Overlay.overlay
+            TextField { id: nameField; objectName: "renameChatField"; width: 260; onAccepted: renameDialog.accept() }
+            onAccepted: sessions.rename(key, nameField.text)
+        }
     }
 }

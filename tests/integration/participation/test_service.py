@@ -225,6 +225,30 @@ async def test_the_address_is_bound_before_the_server_loads_and_an_early_connect
     await participation.stop()
 
 
+async def test_the_server_starts_only_when_an_agent_first_connects(tmp_path):
+    """Named in session/new, started by the first connection: most chats never call a terminal tool,
+    and the server's modules are most of an idle window's memory. The first caller is answered."""
+    import socket as sockets
+    from urllib.parse import urlparse
+
+    terminals = UserTerminals(str(tmp_path), lambda key, generation: None, shell=["/bin/sh"])
+    participation = TerminalParticipation(terminals, lambda _key: "Agent", tmp_path / "data")
+    url = participation.mcp_servers(HTTP_AGENT, "open-1")[0]["url"]
+    participation.start_on_first_call()
+    await asyncio.sleep(0.3)  # the loop runs: nothing starts without a caller
+    assert not participation.started and participation.url == url
+    caller = sockets.create_connection((urlparse(url).hostname, urlparse(url).port), timeout=60)
+    caller.sendall(
+        b"POST /mcp HTTP/1.1\r\nHost: " + urlparse(url).netloc.encode() + b"\r\nContent-Length: 0\r\n\r\n"
+    )
+    answer = await asyncio.get_running_loop().run_in_executor(None, caller.recv, 200)
+    caller.close()
+    assert answer.startswith(b"HTTP/1.1 401")  # the guard answered it (no bearer)
+    assert participation.started and participation.url == url
+    await participation.stop()
+    await terminals.shutdown()
+
+
 async def test_a_configured_port_is_used_and_when_taken_it_is_said_not_replaced(tmp_path):
     from app.main.participation.loopback_socket import bind_loopback
 
