@@ -243,7 +243,8 @@ def end_process(code: int, recorder: TraceRecorder | None) -> NoReturn:
 
 
 def run_gui(args: argparse.Namespace) -> int:
-    """The app: returns when the last window closes (or on SIGTERM/SIGINT)."""
+    """The app: ends the process when the last window closes (or on SIGTERM/SIGINT); returns only the
+    exit code of a start that could not begin."""
     reason = no_display_reason()
     if reason is not None:
         print(f"clawqt: {reason}", file=sys.stderr)
@@ -295,7 +296,8 @@ REPLY_DRAWN_WITHIN_S = 10.0
 
 
 def run_self_test(args: argparse.Namespace) -> int:
-    """Open the real window, send one prompt, wait for the turn, save a screenshot."""
+    """Open the real window, send one prompt, wait for the turn, save a screenshot; the process ends
+    with the result (returns only when it could not begin)."""
 
     os.environ.setdefault("CLAWQT_DEMO_DELAY_MS", "5")
     started = _start_qt(args, "self-test failed")

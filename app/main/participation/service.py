@@ -81,7 +81,7 @@ class TerminalParticipation:
         self._socket: socket.socket | None = None  # reserved before the server's modules load
         self._reserved_url: str | None = None
         self._starting: asyncio.Task[str | None] | None = None
-        self._knock: Callable[[], None] | None = None  # the reserved socket watched for a first caller
+        self._watching = False  # the reserved socket is watched for a first caller
         self.problem = ""  # why the server is not running, for the settings panel
         self._pending_bearers: dict[str, str] = {}
 
@@ -174,33 +174,33 @@ class TerminalParticipation:
     async def start(self) -> str | None:
         """Start the loopback server once (its modules load off the GUI thread); its URL, or None when
         it cannot run (`problem` says why)."""
+        return await asyncio.shield(self._begin_start())
+
+    def _begin_start(self) -> asyncio.Task[str | None]:
+        """The one start task, made on first need."""
         if self._starting is None:
             self._starting = asyncio.get_running_loop().create_task(self._start())
-        return await asyncio.shield(self._starting)
+        return self._starting
 
     def start_on_first_call(self) -> None:
         """Start the server when an agent first connects to the reserved address, not before: its
-        modules (the `mcp` SDK, uvicorn, starlette, pydantic) are most of an idle window's memory, and
-        most chats never call a terminal tool. The first connection waits in the socket's backlog while
-        they load off the GUI thread."""
-        if self._server is not None or self._starting is not None or self._knock is not None:
+        modules (the `mcp` SDK, uvicorn, starlette, pydantic) were about a third of an idle app's
+        memory, and most chats never call a terminal tool. The first connection waits in the socket's
+        backlog while they load off the GUI thread."""
+        if self.started or self._watching or self.reserve() is None or self._socket is None:
             return
-        if self.reserve() is None or self._socket is None:
-            return
-        loop = asyncio.get_running_loop()
 
         def knocked() -> None:
             self._stop_watching()
-            if self._starting is None:
-                self._starting = loop.create_task(self._start())
+            self._begin_start()
 
-        loop.add_reader(self._socket.fileno(), knocked)
-        self._knock = knocked
+        asyncio.get_running_loop().add_reader(self._socket.fileno(), knocked)
+        self._watching = True
 
     def _stop_watching(self) -> None:
-        if self._knock is not None and self._socket is not None:
+        if self._watching and self._socket is not None:
             asyncio.get_running_loop().remove_reader(self._socket.fileno())
-        self._knock = None
+        self._watching = False
 
     async def _start(self) -> str | None:
         loop = asyncio.get_running_loop()
