@@ -78,9 +78,9 @@ def main(argv: list[str] | None = None) -> int:
 def isolate(home: Path) -> None:
     """Every window a benchmark opens (and every child it starts) uses folders of its own: the user's
     drafts, window state and config are neither read nor written, and no run sees an earlier run's."""
-    for variable, folder in (("CLAWQT_DATA_DIR", "data"), ("CLAWQT_LOG_DIR", "logs")):
-        os.environ[variable] = str(home / folder)
-    os.environ["CLAWQT_CONFIG"] = str(home / "config.json")
+    from bench.common import app_folders  # here: bench.common reads --quick when first imported
+
+    os.environ.update(app_folders(home))
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -16,6 +16,16 @@ REPO = Path(__file__).resolve().parents[1]
 QUICK = os.environ.get("CLAWQT_BENCH_QUICK") == "1"  # `--quick`: every benchmark runs, on small inputs
 
 
+def app_folders(home: Path) -> dict[str, str]:
+    """The environment that gives a ClawQt process folders of its own under `home` (data, logs, config):
+    the user's are neither read nor written, and no run sees an earlier run's."""
+    return {
+        "CLAWQT_DATA_DIR": str(home / "data"),
+        "CLAWQT_LOG_DIR": str(home / "logs"),
+        "CLAWQT_CONFIG": str(home / "config.json"),
+    }
+
+
 def sized(full: int, quick: int) -> int:
     """A benchmark's input size: `full` for figures, `quick` when only checking that it runs (the
     suite's smoke test: the full sizes took five minutes of a 2-core machine)."""

@@ -8,8 +8,9 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
+from pathlib import Path
 
-from bench.common import Result, median
+from bench.common import Result, app_folders, median
 from bench.ui_startup import _time_to_frame
 
 GOAL = 1.2
@@ -30,9 +31,7 @@ def run(rounds: int = 7) -> Result:
             "QT_QPA_PLATFORM": "offscreen",
             "CLAWQT_FIRST_FRAME_EXIT": "1",
             "CLAWQT_DEMO_DELAY_MS": "0",
-            "CLAWQT_DATA_DIR": os.path.join(home, "data"),
-            "CLAWQT_LOG_DIR": os.path.join(home, "logs"),
-            "CLAWQT_CONFIG": os.path.join(home, "config.json"),
+            **app_folders(Path(home)),
         }
         source_argv = [sys.executable, "-m", "app"]
         frozen_argv = [str(bundle.executable)]

@@ -23,7 +23,7 @@ import os
 import subprocess
 import sys
 
-from bench.common import BARE_WINDOW, QUICK, REPO, Result
+from bench.common import BARE_WINDOW, QUICK, REPO, Result, app_folders
 
 GOAL = 1.3
 KB_PER_TURN_GOAL = 8.0
@@ -127,9 +127,7 @@ def _app_idle_mb() -> float:
         env = {
             **os.environ,
             "QT_QPA_PLATFORM": "offscreen",
-            "CLAWQT_DATA_DIR": str(root / "data"),
-            "CLAWQT_LOG_DIR": str(root / "logs"),
-            "CLAWQT_CONFIG": str(root / "none.json"),
+            **app_folders(root),
         }
         agent = f"{sys.executable} -m app demo-agent"
         argv = [sys.executable, "-m", "app", "--agent", agent, "--cwd", folder]
