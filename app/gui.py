@@ -1,12 +1,12 @@
-"""The window: Qt application, qasync loop, QML engine, the chat objects QML binds to. Also
-`clawqt self-test`, which
-opens the real window on an agent (the demo by default), sends one prompt, waits for the turn to end,
-saves a screenshot and exits 0 (or non-zero with the reason)."""
+"""The app's start and end: the Qt application, the window's first frame (before asyncio, qasync and
+the main side are imported: they load while it shows), the qasync loop, the main side, the chat bound
+into the window. Also `clawqt self-test`, which opens the real window on an agent (the demo by default),
+sends one prompt, waits for the turn to end, saves a screenshot and exits 0 (or non-zero with the
+reason)."""
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import contextlib
 import faulthandler
 import logging
@@ -15,136 +15,39 @@ import signal
 import socket
 import sys
 import time
-from collections.abc import MutableMapping
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from app import startup_collection
-from app.contract.bundled import APP_ID, app_icon, resources_dir
-from app.contract.envelopes import Envelope, PermissionRequestEnvelope
-from app.main.acp.recorder import TraceRecorder
+from app.contract.bundled import APP_ID, app_icon
 from app.main.agents.command import AgentCommandError
 from app.main.core import paths
-from app.main.host.build import Launch, build_host
-from app.main.host.make import Host
+from app.main.host.launch import Launch
+from app.main.host.prelude import Prelude, read_prelude
+
+if TYPE_CHECKING:
+    import asyncio
+
+    from app.main.acp.recorder import TraceRecorder
+    from app.main.host.make import Host
+    from app.renderer.qt.main_window import Window
 
 
-def qml_dir() -> Path:
-    """resources/qml in a checkout, or inside a PyInstaller bundle."""
-    return resources_dir() / "qml"
-
-
-# The app's own Quick Controls style (resources/qml/style/ClawQt, built on Basic; the default would be
-# each platform's native style, which Theme's tokens do not reach): buttons, combo boxes, menus and
-# fields look like one app everywhere, drawn from Theme.qml.
-CONTROLS_STYLE = "ClawQt"
-
-
-def reduced_motion(saved: bool = False) -> bool:
-    """CLAWQT_REDUCED_MOTION=1 (or 0) decides for this run; else the saved setting."""
-    value = os.environ.get("CLAWQT_REDUCED_MOTION", "")
-    return saved if value == "" else value != "0"
-
-
-def color_scheme(saved: str = "system") -> str:
-    """CLAWQT_COLOR_SCHEME=light|dark|system decides for this run; else the saved setting (default:
-    the desktop's)."""
-    return os.environ.get("CLAWQT_COLOR_SCHEME", "").strip().lower() or saved
-
-
-class Window:
-    """Owns the QML engine and the chat objects of one window, built on the host API it is given."""
-
-    def __init__(self, host: Host) -> None:
-        from PySide6.QtCore import QUrl
-        from PySide6.QtQml import QQmlApplicationEngine
-        from PySide6.QtQuick import QQuickWindow  # imported before load(): the root is one
-        from PySide6.QtQuickControls2 import QQuickStyle
-
-        if not os.environ.get("QT_QUICK_CONTROLS_STYLE"):  # a user's own choice of style still wins
-            QQuickStyle.setStyle(CONTROLS_STYLE)
-
-        from app.renderer.qt.common.feature_scan import answer_from_bytes
-
-        answer_from_bytes()  # before the view's modules load: PySide reads each one as it is imported
-        from app.renderer.qt.cards.attachments import IMAGE_PROVIDER
-        from app.renderer.qt.common.icon_images import ICON_PROVIDER, IconImages
-        from app.renderer.qt.common.image_provider import MemoryImages
-        from app.renderer.qt.composer.attachments import THUMBNAIL_PROVIDER
-        from app.renderer.qt.window import ChatObjects
-
-        prefer_basic_render_loop(os.environ)
-        self.host = host
-        saved = host.settings.appearance()  # the environment's overrides win for this run
-        self.engine = QQmlApplicationEngine()
-        # parented to the engine: destroyed after the QML that binds to them, never before
-        self.objects = ChatObjects(
-            host,
-            reduced_motion=reduced_motion(bool(saved.get("reducedMotion"))),
-            color_scheme=color_scheme(str(saved.get("colorScheme") or "system")),
-            font_scale=float(saved.get("fontScale") or 1.0),
-            parent=self.engine,
-            accent=str(saved.get("accent") or ""),
-        )
-        self.warnings: list[str] = []
-        self.engine.warnings.connect(lambda errors: self.warnings.extend(e.toString() for e in errors))
-        qml = qml_dir()  # each feature folder's qmldir names its types (common/qmldir the singletons)
-        for name, qobject in self.objects.context().items():
-            self.engine.rootContext().setContextProperty(name, qobject)
-        self.engine.addImageProvider(IMAGE_PROVIDER, MemoryImages(self.objects.attachments.image))
-        self.engine.addImageProvider(ICON_PROVIDER, IconImages())
-        self.engine.addImageProvider(THUMBNAIL_PROVIDER, MemoryImages(self.objects.composer_files.thumbnail))
-        self.engine.addImportPath(str(qml))
-        self.engine.addImportPath(str(qml / "style"))  # where QQuickStyle finds CONTROLS_STYLE
-        self.engine.load(QUrl.fromLocalFile(str(qml / "Main.qml")))
-        roots = self.engine.rootObjects()
-        if not roots:
-            raise RuntimeError("the window could not be created:\n" + "\n".join(self.warnings))
-        root = roots[0]
-        if not isinstance(root, QQuickWindow):
-            raise RuntimeError(f"Main.qml's root is not a window: {type(root).__name__}")
-        self.root = root
-        self.objects.view_memory.place(self.root)  # where the user left it, then shown
-        self.root.frameSwapped.connect(self.objects.after_frame)
-        self.root.afterAnimating.connect(self.objects.whole_text.before_sync)
-        self.objects.attention.openRequested.connect(lambda _key: self.bring_up())
-
-    def singleton(self, name: str) -> Any:
-        """A QML singleton of the window (`theme`, `spinnerClock`), as Main.qml exposes it."""
-        return self.root.property(name)
-
-    def bring_up(self) -> None:
-        """Show the window above the others with the keyboard (a clicked notification)."""
-        if self.root.visibility() == self.root.Visibility.Minimized:
-            self.root.showNormal()
-        self.root.raise_()
-        self.root.requestActivate()
-
-    def grab(self, path: Path) -> bool:
-        image = self.root.grabWindow()
-        path.parent.mkdir(parents=True, exist_ok=True)
-        return bool(image.save(str(path)))
-
-
-def prefer_basic_render_loop(environ: MutableMapping[str, str]) -> None:
-    """Render on the GUI thread (Qt's basic loop) unless the user chose a loop. The terminal screens are
-    painted by Python: a threaded render loop (Qt's default on most GPU desktops) paints them on its
-    render thread, which needs the interpreter lock while the GUI thread holds it waiting for that very
-    thread to finish the frame, and the window freezes. Every window test runs the basic loop too."""
-    environ.setdefault("QSG_RENDER_LOOP", "basic")
-
-
-def _start_qt(args: argparse.Namespace, failure: str) -> tuple[Any, Host, TraceRecorder | None, Any] | int:
-    """The Qt application, the host for the chosen agent and a qasync loop (or an exit code when the
-    --agent flag is unusable; a bad config file only adds problems the window shows)."""
-    import qasync
-
+def _start_qt(args: argparse.Namespace, failure: str) -> tuple[Any, Prelude] | int:
+    """The Qt application and what the window is drawn from (the prelude: config, placement), or an
+    exit code when the --agent flag is unusable (a bad config file only adds problems the window
+    shows). The event loop (`_event_loop`) and the main side (`_build_host`) come once the window shows."""
     from app.renderer.qt.common.feature_scan import answer_from_bytes
 
-    answer_from_bytes()  # PySide is loaded now; every module imported from here is read cheaply
+    answer_from_bytes()  # before PySide's modules: every module imported from here is read cheaply
     from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QApplication
 
+    try:
+        prelude = read_prelude(Launch.of(args))
+    except AgentCommandError as exc:
+        print(f"{failure}: {exc}", file=sys.stderr)
+        return 2
     existing = QApplication.instance()
     app = existing if isinstance(existing, QApplication) else QApplication(sys.argv[:1])
     app.setApplicationName("ClawQt")
@@ -152,21 +55,70 @@ def _start_qt(args: argparse.Namespace, failure: str) -> tuple[Any, Host, TraceR
     app.setDesktopFileName(APP_ID)  # Wayland and the taskbar match the window to its desktop entry
     app.setWindowIcon(QIcon(str(app_icon())))
     startup_collection.mark("qt")
-    try:
-        host, recorder = build_host(Launch.of(args))
-    except AgentCommandError as exc:
-        print(f"{failure}: {exc}", file=sys.stderr)
-        return 2
+    return app, prelude
+
+
+def _event_loop(app: Any) -> Any:
+    """The qasync loop on Qt's (a context manager: leaving it closes the loop): asyncio and qasync are
+    imported here, after the first frame."""
+    import asyncio
+
+    import qasync
+
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
-    return app, host, recorder, loop
+    return loop
 
 
-async def _first_frame(window: Window, timeout: float = 5.0) -> None:
+def _wait_for_frame(window: Window, say: str = "", timeout_ms: int = 5000) -> None:
+    """Qt's own loop spun until the window's next frame (`say` printed then, for the ui_startup
+    benchmark): the first frame needs no asyncio loop."""
+    from PySide6.QtCore import QEventLoop, QTimer
+
+    waiting = QEventLoop()
+    timer = QTimer()  # a platform without frames (never seen): start anyway
+    timer.setSingleShot(True)
+    timer.timeout.connect(waiting.quit)
+    said: list[bool] = []
+
+    def swapped() -> None:
+        if say and not said:
+            said.append(True)
+            print(say, flush=True)
+        waiting.quit()
+
+    window.root.frameSwapped.connect(swapped)
+    timer.start(timeout_ms)
+    waiting.exec()
+    timer.stop()
+    window.root.frameSwapped.disconnect(swapped)
+
+
+def _build_host(prelude: Prelude) -> Host:
+    """The main side (the agents, the chat stores, the rules, the MCP servers...) on the prelude."""
+    from app.main.host.build import build_host
+
+    host, _recorder = build_host(prelude.launch, prelude)
+    return host
+
+
+def _open_window(prelude: Prelude) -> Window:
+    """The window shown with its start frame: the main side is not imported yet."""
+    from app.renderer.qt.main_window import Window
+
+    return Window.open(prelude.appearance(), prelude.notifications(), prelude.placement())
+
+
+async def _first_frame(window: Window, timeout: float = 5.0, say: str = "") -> None:
+    """The window's next frame drawn (`say` printed then, for the ui_startup benchmark)."""
+    import asyncio
+
     shown = asyncio.get_running_loop().create_future()
 
     def swapped() -> None:
         if not shown.done():
+            if say:
+                print(say, flush=True)
             shown.set_result(None)
 
     window.root.frameSwapped.connect(swapped)
@@ -253,24 +205,28 @@ def run_gui(args: argparse.Namespace) -> int:
     started = _start_qt(args, "error")
     if isinstance(started, int):
         return started
-    app, host, recorder, loop = started
+    app, prelude = started
+    timing = bool(os.environ.get("CLAWQT_FIRST_FRAME_EXIT"))  # ui_startup: say each frame, then quit
+    window = _open_window(prelude)
+    startup_collection.mark("window")
+    _wait_for_frame(window, say="frame" if timing else "")  # then asyncio, qasync, the main side load
+    import asyncio
+
+    loop = _event_loop(app)
     closed = asyncio.Event()
     app.lastWindowClosed.connect(closed.set)
+    if not window.root.isVisible():  # closed while its first frame was drawn
+        closed.set()
     _quit_on_signals(loop, closed)
 
     async def main() -> int:
+        host = _build_host(prelude)
         startup_collection.mark("host")
-        window = Window(host)
-        startup_collection.mark("window")
-        if os.environ.get("CLAWQT_FIRST_FRAME_EXIT"):  # ui_startup benchmark: report the first frame
-
-            def first_frame() -> None:
-                print("frame", flush=True)
-                app.quit()
-                closed.set()
-
-            window.root.frameSwapped.connect(first_frame)
-        await _first_frame(window)  # the agent (and the SDK import) start once the window is up
+        window.attach(host)
+        startup_collection.mark("chat")
+        await _first_frame(window, say="ready" if timing else "")  # the chat drawn, then the agent starts
+        if timing:
+            return 0
         startup_collection.release()
         window.objects.start()
         await closed.wait()
@@ -279,7 +235,7 @@ def run_gui(args: argparse.Namespace) -> int:
 
     with loop:  # closing it waits for the work handed to its threads (a save on its way)
         code = loop.run_until_complete(main())
-    end_process(code, recorder)
+    end_process(code, prelude.recorder)
 
 
 def _last_reply(timeline: Any) -> str:
@@ -303,14 +259,20 @@ def run_self_test(args: argparse.Namespace) -> int:
     started = _start_qt(args, "self-test failed")
     if isinstance(started, int):
         return started
-    _app, host, recorder, loop = started
-    service = host.sessions
+    app, prelude = started
+    import asyncio
+
+    loop = _event_loop(app)
     screenshot = args.screenshot or (paths.data_dir() / "self-test.png")
 
     async def main() -> int:
+        from app.contract.envelopes import Envelope, PermissionRequestEnvelope
         from app.renderer.qt.common.notices import LOCAL
         from app.renderer.qt.common.screen_text import reply_shown, visible_texts
+        from app.renderer.qt.main_window import Window
 
+        host = _build_host(prelude)
+        service = host.sessions
         started = time.monotonic()
         window = Window(host)
         objects = window.objects
@@ -373,4 +335,4 @@ def run_self_test(args: argparse.Namespace) -> int:
 
     with loop:
         code = loop.run_until_complete(main())
-    end_process(code, recorder)
+    end_process(code, prelude.recorder)

@@ -111,8 +111,8 @@ async def until(predicate: Callable[[], Any], timeout: float = 120.0, interval: 
 
 
 async def open_window(cwd: str) -> Any:
-    from app.gui import Window
     from app.main.host.make import make_host
+    from app.renderer.qt.main_window import Window
 
     service = scripted_service(cwd)
     # a data folder of its own: a window must not reopen the chat an earlier window showed (the state

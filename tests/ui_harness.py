@@ -17,11 +17,11 @@ from PySide6.QtCore import QCoreApplication, QEvent, QRectF, Qt
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtQuick import QQuickItem
 
-from app.gui import Window
 from app.main.agents.command import AgentCommand
 from app.main.host.make import Host, make_host
 from app.main.sessions.service import ChatService
 from app.renderer.qt.conversation.timeline_model import ROLE_IDS
+from app.renderer.qt.main_window import Window
 from app.renderer.timeline.rows import Row
 from bench.quick_items import drawn_marks, find_all, plain_text  # noqa: F401 (the tests' names)
 from bench.ui_common import frame

@@ -1,12 +1,10 @@
 import QtQuick
 import QtQuick.Controls
-import QtQuick.Layouts
-import "cards"
 import "common"
-import "composer"
-import "conversation"
-import "review"
-import "sessions"
+
+// The window. Made before the main side is imported (gui.py): its first frame is the StartFrame (window/), the
+// shape of the window to come in the user's theme; the chat itself (ChatWindow.qml) is loaded into it
+// once Python has bound the chat objects (`chatReady`), and keeps what was typed meanwhile.
 
 ApplicationWindow {
     id: window
@@ -14,7 +12,7 @@ ApplicationWindow {
     width: 1180
     height: 780
     visible: false  // shown by Python where the user left it (view_memory.py)
-    title: "ClawQt \u2014 " + sessionHeader.title
+    title: chat.item ? "ClawQt \u2014 " + chat.item.chatTitle : "ClawQt"
     color: Theme.canvas
     // the controls take the theme's colours too (a forced dark scheme must not leave light buttons)
     palette.window: Theme.canvas
@@ -43,333 +41,33 @@ ApplicationWindow {
     palette.disabled.text: Theme.disabled
     palette.disabled.windowText: Theme.disabled
 
-    // under this width the chats fold away (the header's Chats button, Ctrl+B, brings them back over the
-    // chat; choosing one folds them again): the conversation keeps a readable column
-    readonly property bool sidebarFolded: width < Theme.sidebarFoldWidth
-    property bool sidebarShown: false
-    onSidebarFoldedChanged: sidebarShown = false
-    header: HeaderBar {
-        id: headerBar
-        sidebarFolded: window.sidebarFolded
-        sidebarShown: window.sidebarShown
-        onToggleSidebar: window.sidebarShown = !window.sidebarShown
-        directoryOpen: conversationView.directoryOpen
-        onToggleDirectory: conversation.setDirectoryOpen(!conversation.directoryOpen)
-        onToggleTerminals: if (userTerminals.panelOpen) window.hideTerminals(); else window.terminalFocus()
-        onOpenSettings: window.openSettings()
-        onOpenFind: conversationView.openFind()
-    }
+    property bool chatReady: false  // set by Python once the chat objects are bound (gui.py: Window.attach)
+    property bool chatOpens: false  // set by Python before the first frame: a chat will be reopened
+    readonly property Item chatWindow: chat.item  // the chat, as Python and tests reach it
 
-    // Ctrl+`: open the terminals and type in the one shown; pressed there, back to the composer
-    function terminalFocus() {
-        if (userTerminals.panelOpen && terminalPanel.item && terminalPanel.item.screenHasFocus) {
-            composerView.input.forceActiveFocus()
-            return
-        }
-        userTerminals.setPanelOpen(true)
-        if (terminalPanel.item) terminalPanel.item.focusScreen()
-    }
-    function hideTerminals() {
-        userTerminals.setPanelOpen(false)
-        composerView.input.forceActiveFocus()
-    }
-
-    SplitView {
-        id: mainSplit
-        objectName: "mainSplit"
+    Loader {
+        id: chat
+        objectName: "chatLoader"
         anchors.fill: parent
-        // the panes' sizes the user left (view_memory.py), noted when a drag of a handle ends
-        Component.onCompleted: restoreState(viewState.splitState("main"))
-        onResizingChanged: if (!resizing) viewState.setSplitState("main", saveState())
-        Sidebar { id: sidebar; SplitView.preferredWidth: 240; SplitView.minimumWidth: 160
-                  visible: !window.sidebarFolded || window.sidebarShown
-                  onChooseAgent: window.openAgentPicker()
-                  onOpenAgentSettings: window.openSettingsAt("Agents") }
-        SplitView {  // the chat above, the user's terminals below (hidden until opened)
-            id: chatSplit
-            objectName: "chatSplit"
-            orientation: Qt.Vertical
-            Component.onCompleted: restoreState(viewState.splitState("chat"))
-            onResizingChanged: if (!resizing) viewState.setSplitState("chat", saveState())
-            SplitView.fillWidth: true
-            SplitView.minimumWidth: 360
-            ColumnLayout {
-                spacing: 0
-                SplitView.fillHeight: true
-                SplitView.minimumHeight: 200
-                Banner { Layout.fillWidth: true; onChooseAgent: window.openAgentPicker()
-                         onOpenSettings: window.openSettingsAt("Agents") }
-                Rectangle {  // a replayed trace is shown (the inspector's Open trace…): read-only
-                    objectName: "traceBanner"
-                    visible: session.readOnly
-                    Layout.fillWidth: true
-                    implicitHeight: traceRow.implicitHeight + Theme.spaceSmall * 2
-                    color: Theme.warningSubtle
-                    Accessible.role: Accessible.AlertMessage
-                    Accessible.name: "A replayed trace, read-only: " + traceView.name
-                    RowLayout {
-                        id: traceRow
-                        x: Theme.pad; y: Theme.spaceSmall
-                        width: parent.width - 2 * Theme.pad
-                        spacing: Theme.gap
-                        IconLabel { icon: "rotate-ccw-clock"; label: "Replay of " + traceView.name; color: Theme.text
-                                    labelFont.bold: true }
-                        Label { textFormat: Text.PlainText; objectName: "traceSummary"; color: Theme.muted; elide: Text.ElideRight
-                                Layout.fillWidth: true
-                                text: "read-only: nothing here reaches an agent"
-                                      + (traceView.summary ? " \u00b7 " + traceView.summary : "")
-                                PlainToolTip { visible: traceTip.containsMouse && traceView.failures !== ""; text: traceView.failures }
-                                MouseArea { id: traceTip; anchors.fill: parent; hoverEnabled: true
-                                            acceptedButtons: Qt.NoButton } }
-                        Button { id: tracePrevious; objectName: "tracePrevious"; visible: traceView.count > 1
-                                 enabled: traceView.index > 0; flat: true
-                                 contentItem: IconLabel { icon: "arrow-left"; label: "Previous"
-                                                          color: tracePrevious.enabled ? Theme.text : Theme.muted }
-                                 Accessible.name: "The trace's previous session"
-                                 onClicked: traceView.previous() }
-                        Button { id: traceNext; objectName: "traceNext"; visible: traceView.count > 1
-                                 enabled: traceView.index < traceView.count - 1; flat: true
-                                 contentItem: IconLabel { icon: "arrow-right"; label: "Next"
-                                                          color: traceNext.enabled ? Theme.text : Theme.muted }
-                                 Accessible.name: "The trace's next session"
-                                 onClicked: traceView.next() }
-                        Button { id: traceClose; objectName: "traceClose"
-                                 contentItem: IconLabel { icon: "x"; label: "Close replay" }
-                                 Accessible.name: "Close the replay and go back to the chat"
-                                 onClicked: traceView.close() }
-                    }
-                }
-                BranchBanner { Layout.fillWidth: true }
-                Conversation { id: conversationView; objects: rowObjects; visible: !signIn.shown; Layout.fillWidth: true; Layout.fillHeight: true
-                               onFindClosed: composerView.input.forceActiveFocus()
-                               onSuggested: (text) => { composerView.input.text = text
-                                                        composerView.input.cursorPosition = text.length
-                                                        composerView.input.forceActiveFocus() } }
-                Loader {  // built only when needed: most starts never sign in
-                    active: signIn.shown
-                    visible: active
-                    Layout.fillWidth: true; Layout.fillHeight: true
-                    source: active ? paintedTypes.withTerminalScreen("agents/SignInPanel.qml") : ""
-                }
-                Rectangle {
-                    objectName: "noticeBar"
-                    // the agent's callout above already says it: one failure is told once
-                    visible: notices.notice.length > 0 && notices.notice !== (agent.banner.message || "")
-                    Layout.fillWidth: true
-                    implicitHeight: noticeRow.implicitHeight + Theme.pad
-                    color: Theme.warningSubtle
-                    ColumnLayout {
-                        id: noticeRow
-                        x: Theme.pad; y: Theme.spaceSmall
-                        width: parent.width - 2 * Theme.pad
-                        RowLayout {
-                            Layout.fillWidth: true
-                            Label { textFormat: Text.PlainText; text: notices.notice; wrapMode: Text.Wrap; Layout.fillWidth: true; color: Theme.text }
-                            ToolButton { id: detailsToggle; objectName: "noticeDetailsToggle"; checkable: true
-                                         visible: notices.details.length > 0
-                                         text: checked ? "Hide details" : "Details"
-                                         contentItem: IconLabel { icon: detailsToggle.checked ? "chevron-up" : "chevron-down"
-                                                                  label: detailsToggle.text }
-                                         Accessible.name: checked ? "Hide the error's details" : "Show the error's details" }
-                            Button { id: openConfig; objectName: "openConfigButton"; visible: notices.configFile !== ""
-                                     text: "Open config file"
-                                     contentItem: IconLabel { icon: "file-text"; label: openConfig.text }
-                                     onClicked: notices.openConfigFile()
-                                     Accessible.name: "Open the config file " + notices.configFile }
-                            Button { id: retryButton; objectName: "retryButton"; visible: notices.canRetry; text: "Retry"
-                                     contentItem: IconLabel { icon: "refresh-cw"; label: retryButton.text }
-                                     onClicked: notices.retry() }
-                        }
-                        TextEdit {
-                            objectName: "noticeDetails"
-                            visible: detailsToggle.checked && notices.details.length > 0
-                            Layout.fillWidth: true
-                            text: notices.details
-                            readOnly: true; selectByMouse: true
-                            textFormat: TextEdit.PlainText
-                            wrapMode: TextEdit.WrapAnywhere
-                            font.family: Theme.mono; font.features: Theme.codeFeatures; font.pixelSize: Theme.fontCaption
-                            color: Theme.muted
-                        }
-                    }
-                }
-                QueuePanel { Layout.fillWidth: true; visible: queue.count > 0 && !session.readOnly }
-                Composer { id: composerView; Layout.fillWidth: true; enabled: !session.readOnly }
-                Item {  // an empty chat holds the composer mid-height, under the greeting, the last chats below
-                    id: composerLift
-                    objectName: "composerLift"
-                    visible: conversationView.empty
-                    Layout.fillWidth: true
-                    Layout.fillHeight: true
-                    RecentChats {
-                        x: Theme.columnX(composerLift.width)
-                        y: Theme.spaceLarge
-                        width: Theme.columnWidth(composerLift.width)
-                        visible: y + implicitHeight < composerLift.height && hasChats
-                    }
-                }
-            }
-            Loader {  // built the first time the panel opens: startup does not pay for it
-                id: terminalPanel
-                objectName: "terminalPanelLoader"
-                active: userTerminals.panelOpen
-                visible: active
-                SplitView.preferredHeight: 300
-                SplitView.minimumHeight: 140
-                source: active ? paintedTypes.withTerminalScreen("terminals/TerminalPanel.qml") : ""
-                Connections { target: terminalPanel.item; function onHideRequested() { window.hideTerminals() } }
-            }
-            Loader {  // the protocol inspector (F12), built the first time it opens
-                id: inspectorPanel
-                objectName: "inspectorPanelLoader"
-                active: inspector.isOpen
-                visible: active
-                SplitView.preferredHeight: 280
-                SplitView.minimumHeight: 160
-                source: active ? "inspector/InspectorPanel.qml" : ""
-                Connections { target: inspectorPanel.item; function onHideRequested() { inspector.setOpen(false) } }
-            }
+        active: window.chatReady
+        source: active ? "window/ChatWindow.qml" : ""
+        onLoaded: {
+            const typed = start.item ? start.item.typed : ""
+            if (typed.length > 0) item.takeEarlyText(typed)
+            start.active = false  // its work is done: nothing of it stays in the window
         }
-        Loader {  // a turn's review (a footer's Review), built the first time it opens
-            id: reviewPanel
-            objectName: "reviewPaneLoader"
-            active: review.isOpen
-            visible: active
-            SplitView.preferredWidth: Math.min(640, window.width / 2)
-            SplitView.minimumWidth: 360
-            source: active ? "review/ReviewPane.qml" : ""
-        }
-        PreviewPanel { SplitView.preferredWidth: 400; SplitView.minimumWidth: 240 }
     }
+    Loader {
+        id: start
+        objectName: "startFrameLoader"
+        anchors.fill: parent
+        focus: true  // its composer takes the keys typed before the chat is there
+        source: "window/StartFrame.qml"
+    }
+    Binding { target: start.item; property: "chatOpens"; value: window.chatOpens; when: start.item !== null }
 
-    Loader {  // made the first time a link asks to be confirmed
-        id: linkLoader
-        active: false
-        sourceComponent: Dialog {  // a link the main side wants confirmed: its real target, and why it asks
-            objectName: "linkDialog"
-            parent: Overlay.overlay
-            anchors.centerIn: parent
-            width: Math.min(560, window.width - 2 * Theme.spaceHuge)
-            modal: true
-            title: "Open this link?"
-            onRejected: conversation.cancelLink()
-            onAccepted: conversation.confirmLink()
-            ColumnLayout {
-                width: parent.width
-                spacing: Theme.gap
-                Label { textFormat: Text.PlainText; objectName: "linkReason"; text: "ClawQt asks because " + (conversation.pendingLink.reason || "")
-                        wrapMode: Text.Wrap; Layout.fillWidth: true; color: Theme.text }
-                TextEdit {  // selectable, plain: the exact target, nothing rendered from it
-                    objectName: "linkTarget"
-                    text: conversation.pendingLink.shown || ""
-                    textFormat: TextEdit.PlainText
-                    readOnly: true; selectByMouse: true
-                    wrapMode: TextEdit.WrapAnywhere
-                    font.family: Theme.mono; font.features: Theme.codeFeatures; font.pixelSize: Theme.fontSmall
-                    color: Theme.text
-                    Layout.fillWidth: true
-                }
-            }
-            footer: DialogButtonBox {
-                Button { objectName: "linkOpen"; text: "Open"; DialogButtonBox.buttonRole: DialogButtonBox.AcceptRole }
-                Button { objectName: "linkCancel"; text: "Cancel"; DialogButtonBox.buttonRole: DialogButtonBox.RejectRole }
-            }
-        }
-    }
-    Connections {  // opened and closed from here: a `visible` binding breaks at the first close
-        target: conversation
-        function onPendingLinkChanged() {
-            if (conversation.pendingLink.shown !== undefined) {
-                linkLoader.active = true
-                linkLoader.item.open()
-            } else if (linkLoader.item) {
-                linkLoader.item.close()
-            }
-        }
-    }
-
-    Popup {  // the lightbox: an inline image or thumbnail shown large; Esc or a click closes it
-        id: lightbox
-        objectName: "lightbox"
-        parent: Overlay.overlay
-        anchors.centerIn: parent
-        width: window.width * 0.9; height: window.height * 0.9
-        modal: true
-        focus: true
-        visible: attachments.lightbox !== ""
-        onClosed: attachments.closeLightbox()
-        background: Rectangle { color: Theme.lightboxScrim; radius: Theme.radiusSmall }
-        Image {
-            objectName: "lightboxImage"
-            anchors.fill: parent
-            source: attachments.lightbox
-            fillMode: Image.PreserveAspectFit
-            TapHandler { onTapped: lightbox.close() }
-        }
-    }
-
-    Loader {  // Restore to here's dialog, made the first time a message's checkpoint is asked for
-        id: restoreLoader
-        objectName: "restoreDialogLoader"
-        active: false
-        source: active ? "review/RestoreDialog.qml" : ""
-        Connections { target: checkpoints; function onChanged() { restoreLoader.active = true } }
-    }
-    Loader {  // made on first use: nothing of Settings costs the window's start
-        id: settingsLoader
-        active: false
-        source: active ? "settings/SettingsDialog.qml" : ""
-    }
-    Loader {  // made on first use, like Settings
-        id: agentPickerLoader
-        active: false
-        source: active ? "agents/AgentPicker.qml" : ""
-    }
-    function openAgentPicker() {
-        agentPickerLoader.active = true
-        agentPickerLoader.item.open()
-    }
-    function openSettings() {
-        settingsLoader.active = true
-        settingsLoader.item.open()
-    }
-    function openSettingsAt(section) {  // at one of its sections ("Agents")
-        openSettings()
-        settingsLoader.item.showSection(section)
-    }
-    Shortcut { sequences: [StandardKey.Preferences, "Ctrl+,"]; onActivated: window.openSettings() }
-    Shortcut { sequences: [StandardKey.New]; onActivated: session.newChat() }
-    Shortcut { sequence: "Ctrl+Shift+N"; onActivated: window.openAgentPicker() }
-    Shortcut { sequence: "Ctrl+K"; onActivated: { if (window.sidebarFolded) window.sidebarShown = true
-                                                   sidebar.focusSearch() } }
-    Shortcut { sequence: "Ctrl+B"; enabled: window.sidebarFolded; onActivated: window.sidebarShown = !window.sidebarShown }
-    Connections {  // a chat chosen from the folded chats: they fold again, the chat has the room
-        target: session
-        function onSessionChanged() { if (window.sidebarFolded) window.sidebarShown = false }
-    }
-    Shortcut { sequence: "Ctrl+L"; onActivated: composerView.input.forceActiveFocus() }
-    Shortcut { sequence: "Ctrl+`"; onActivated: window.terminalFocus() }
-    Shortcut { sequence: "Ctrl+Shift+Q"; onActivated: if (headerBar.enabled) conversation.setDirectoryOpen(!conversation.directoryOpen) }
-    Shortcut { sequence: "Ctrl+End"; onActivated: conversationView.jumpToLatest() }
-    Shortcut { sequence: "Esc"; enabled: session.busy; onActivated: turn.stop() }
-    Shortcut { sequence: "Esc"; enabled: !session.busy && attachments.preview.name !== undefined
-               onActivated: attachments.closePreview() }
-    Shortcut { sequences: [StandardKey.Open]; onActivated: composerFiles.chooseFiles() }
-    Shortcut { sequences: [StandardKey.Find]; onActivated: conversationView.openFind() }
-    Shortcut { sequence: "F12"; onActivated: inspector.setOpen(!inspector.isOpen) }
-    Shortcut { sequence: "Ctrl+Shift+E"; enabled: session.sessionKey !== "" && !chatExport.busy
-               onActivated: chatExport.exportChat() }
-    Shortcut { sequence: "Ctrl+Shift+R"; enabled: session.sessionKey !== "" && !session.readOnly
-               onActivated: review.openChat() }
-    Shortcut { sequences: [StandardKey.FindNext]; enabled: search.isOpen; onActivated: search.next() }
-    Shortcut { sequences: [StandardKey.FindPrevious]; enabled: search.isOpen; onActivated: search.previous() }
-    // the find bar's marks take the theme's colours (a dark scheme must not keep light marks)
-    readonly property var searchColours: [Theme.searchMatch, Theme.searchCurrent, Theme.searchText]
-    onSearchColoursChanged: search.setColours(Theme.searchMatch, Theme.searchCurrent, Theme.searchText)
     Component.onCompleted: {
-        search.setColours(Theme.searchMatch, Theme.searchCurrent, Theme.searchText)
         app.setLinkColour(linkColour)
         app.setDark(darkTheme)
-        composerView.input.forceActiveFocus()
     }
 }

@@ -34,6 +34,7 @@ from app.main.sessions.service import ChatService
 from app.main.stores.agent_settings import AgentSettings
 from app.main.stores.local import JsonStringMap, LocalStores
 from app.main.stores.settings_file import SettingsFile
+from app.main.stores.view_state import ViewStates
 from app.main.terminals.user import UserTerminals
 
 
@@ -125,6 +126,7 @@ def make_host(
     terminal_tools_port: int | None = None,
     settings: SettingsFile | None = None,
     agent_settings: AgentSettings | None = None,
+    views: ViewStates | None = None,
 ) -> Host:
     """Everything around the agents' chat services: one service alone is one agent (its hub made
     here), a hub of several is made with `hub_parts` by the caller; `data_dir` overrides where the
@@ -138,7 +140,7 @@ def make_host(
     shared = hub.shared
     if not isinstance(shared, AgentsShare):
         raise ValueError("the agent hub has no shared parts: make it with hub_parts()")
-    stores = LocalStores(data_dir, problems)
+    stores = LocalStores(data_dir, problems, views=views)  # the window's placement may be read already
     first = hub.current_service  # its folder is the terminals' root; its command the access bar's
     settings = settings if settings is not None else SettingsFile(paths.config_file())
     if agent_settings is None:

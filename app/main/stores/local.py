@@ -45,7 +45,9 @@ class LocalStores:
     """The local stores as the host API offers them (contract: LocalStores), in one data folder;
     what is wrong with their files goes to `problems`."""
 
-    def __init__(self, base: Path | None = None, problems: LocalProblems | None = None) -> None:
+    def __init__(
+        self, base: Path | None = None, problems: LocalProblems | None = None, views: ViewStates | None = None
+    ) -> None:
         folder = base or paths.data_dir()
         problems = LocalProblems() if problems is None else problems
         check_folder(folder, problems)
@@ -54,4 +56,4 @@ class LocalStores:
         self.previews = session_previews(folder, problems)
         self.pins = session_pins(folder, problems)
         self.queues = QueuedMessages(folder, problems)
-        self.views = ViewStates(folder, problems)
+        self.views = views if views is not None else ViewStates(folder, problems)

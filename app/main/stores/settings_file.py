@@ -6,7 +6,6 @@ user is told why), keeping every other key, through a temporary file renamed int
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -53,6 +52,14 @@ class Notifications:
 
     def as_dict(self) -> dict[str, Any]:
         return {"desktop": self.desktop}
+
+
+async def _off_thread(function: Callable[..., str], *args: Any) -> str:
+    """A write on a worker thread. asyncio is imported here, not with the module: the config is read
+    before the window's first frame, which needs no event loop yet (app/gui.py)."""
+    import asyncio
+
+    return await asyncio.to_thread(function, *args)
 
 
 def folder_problem(path: object) -> str:
@@ -163,7 +170,7 @@ class SettingsFile:
         if port is not None and (isinstance(port, bool) or not MIN_PORT <= port <= MAX_PORT):
             return f"The port was not changed: it must be a number from {MIN_PORT} to {MAX_PORT}."
         self._port = port
-        return await asyncio.to_thread(self._write_key, PORT_KEY, port)
+        return await _off_thread(self._write_key, PORT_KEY, port)
 
     def folders(self) -> list[str]:
         return list(self._folders)
@@ -182,7 +189,7 @@ class SettingsFile:
         self._folders = normal
         if self.on_folders is not None:
             self.on_folders(normal)
-        return await asyncio.to_thread(self._write_key, FOLDERS_KEY, normal)
+        return await _off_thread(self._write_key, FOLDERS_KEY, normal)
 
     def appearance(self) -> dict[str, Any]:
         return self._appearance.as_dict()
@@ -196,7 +203,7 @@ class SettingsFile:
         if refused:
             return refused
         self._notifications = replace(self._notifications, **changes)
-        return await asyncio.to_thread(self._write, NOTIFICATIONS_KEY, changes)
+        return await _off_thread(self._write, NOTIFICATIONS_KEY, changes)
 
     def location(self) -> str:
         return shown(self.path)
@@ -212,7 +219,7 @@ class SettingsFile:
             field_value: Any = float(value) if key == "fontScale" else value
             updated = replace(updated, **{FIELDS[key]: field_value})
         self._appearance = updated
-        return await asyncio.to_thread(self._write, KEY, changes)
+        return await _off_thread(self._write, KEY, changes)
 
     def _write(self, section_key: str, changes: dict[str, Any]) -> str:
         def merge(data: dict[str, Any]) -> None:
@@ -224,7 +231,7 @@ class SettingsFile:
     async def update(self, change: Callable[[dict[str, Any]], None]) -> str:
         """Apply `change` to the config file's object and write it (the same rules as every save:
         never into a file ClawQt cannot read); "" when written, else why not."""
-        return await asyncio.to_thread(self._update, change)
+        return await _off_thread(self._update, change)
 
     def _write_key(self, key: str, value: Any) -> str:
         return self._update(lambda data: data.__setitem__(key, value))

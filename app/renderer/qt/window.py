@@ -97,12 +97,17 @@ class ChatObjects(QObject):
         font_scale: float = 1.0,
         parent: QObject | None = None,
         accent: str = "",
+        app: AppSettings | None = None,
     ) -> None:
+        """`app`: the window's settings in effect when the window made them before the host (its start
+        frame is drawn with them); else made here from the other arguments."""
         super().__init__(parent)
         sessions_host = host.sessions
         self.host = host
-        notify = bool(host.settings.notifications().get("desktop", True))
-        self.app = AppSettings(reduced_motion, color_scheme, self, font_scale, notify, accent)
+        if app is None:
+            notify = bool(host.settings.notifications().get("desktop", True))
+            app = AppSettings(reduced_motion, color_scheme, self, font_scale, notify, accent)
+        self.app = app
         self.icons = Icons(self)
         self.painted_types = PaintedTypes(self)
         self.whole_text = WholeText(self)

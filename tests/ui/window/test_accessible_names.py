@@ -78,7 +78,7 @@ def test_every_control_of_the_main_states_has_a_name(ui):
         await ui.frames(window, 2)
         assert unnamed_controls(window) == [], "the terminal panel"
 
-        window.root.openSettings()
+        window.root.property("chatWindow").openSettings()
         await ui.frames(window, 2)
         assert unnamed_controls(window) == [], "settings"
 

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QUrl
 from PySide6.QtQml import QQmlComponent, QQmlEngine
+from PySide6.QtQuickControls2 import QQuickStyle
 
-from app.gui import qml_dir
+from app.renderer.qt.main_window import CONTROLS_STYLE, qml_dir
 from app.renderer.qt.terminals import screen_item
 
 QML = qml_dir()
@@ -18,6 +19,9 @@ FILES = sorted(QML.rglob("*.qml"))
 
 
 def _compile(engine: QQmlEngine, path: Path) -> list[str]:
+    # the app's style, as the window asks for it: the first engine to load the controls fixes the style
+    # for the process, and a window test after this one on the same worker must still get the app's
+    QQuickStyle.setStyle(CONTROLS_STYLE)
     component = QQmlComponent(engine, QUrl.fromLocalFile(str(path)))
     return [error.toString() for error in component.errors()]
 

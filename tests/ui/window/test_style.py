@@ -6,7 +6,7 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, Qt, QUrl
 from PySide6.QtQuick import QQuickItem
 
-from app.gui import CONTROLS_STYLE
+from app.renderer.qt.main_window import CONTROLS_STYLE
 from tests.conftest import scripted_agent_argv
 from tests.ui.settings.test_settings_window import dialog_of, open_settings
 from tests.ui.terminals.test_panel_window import mouse_click

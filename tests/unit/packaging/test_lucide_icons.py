@@ -3,8 +3,8 @@ would draw nothing), and the shipped set carries Lucide's licence and no icon no
 
 from __future__ import annotations
 
-from app.gui import qml_dir
 from app.packaging.lucide import icons_in_qml, used_icons
+from app.renderer.qt.main_window import qml_dir
 from tests.paths import REPO
 
 LUCIDE = REPO / "resources" / "icons" / "lucide"

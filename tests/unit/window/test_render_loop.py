@@ -5,7 +5,7 @@ tests/ui/terminals/test_access_window.py hangs with QSG_RENDER_LOOP=threaded).""
 
 from __future__ import annotations
 
-from app.gui import prefer_basic_render_loop
+from app.renderer.qt.main_window import prefer_basic_render_loop
 
 
 def test_the_basic_render_loop_is_asked_for_when_the_user_chose_none():

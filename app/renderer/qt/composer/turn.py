@@ -97,9 +97,14 @@ class TurnController(ChatPart):
         pending = self._drafts.get(NEW_CHAT_DRAFT) if first_chat else ""
         self._draft_key = result.session_key
         self._draft = self._drafts.get(result.session_key)
-        if pending and not self._draft and result.created:
-            self._drafts.move(NEW_CHAT_DRAFT, result.session_key)
-            self._draft = pending
+        if pending:  # typed before any chat was shown (the window's start frame): the first one gets it
+            if self._draft:  # after that chat's own draft: neither is lost
+                self._draft = f"{self._draft}\n{pending}"
+                self._drafts.set(result.session_key, self._draft)
+                self._drafts.set(NEW_CHAT_DRAFT, "")
+            else:
+                self._drafts.move(NEW_CHAT_DRAFT, result.session_key)
+                self._draft = pending
         self._ops.notices.set_no_reply(False)
         self.draftChanged.emit()
         self._on_live_changed()

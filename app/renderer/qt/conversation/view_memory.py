@@ -15,16 +15,16 @@ import binascii
 from collections.abc import Hashable
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QObject, QRect, QTimer, Signal, Slot
-from PySide6.QtGui import QGuiApplication, QWindow
+from PySide6.QtCore import QByteArray, QObject, QTimer, Signal, Slot
+from PySide6.QtGui import QWindow
 
 from app.contract.local_stores import ChatView, ToggledCard, ViewStateStore, WindowPlacement
+from app.renderer.qt.common.window_placement import show_placed
 from app.renderer.qt.conversation.current_session import CurrentSession
 from app.renderer.qt.conversation.timeline_model import TimelineModel
 from app.renderer.timeline.rows import RowKey
 
 SAVE_DELAY_MS = 500
-MIN_VISIBLE_PX = 120  # a restored window shows at least this much of itself on some screen
 
 
 class ViewMemory(QObject):
@@ -53,20 +53,12 @@ class ViewMemory(QObject):
 
     # --- the window ----------------------------------------------------------------------------------
     def place(self, window: QWindow) -> None:
-        """Give the window its remembered geometry (on a screen that is still there) and show it;
-        from then on its moves and resizes are noted."""
-        placement = self._placement
-        width, height = placement.get("width"), placement.get("height")
-        if width and height:
-            window.resize(width, height)
-        if "x" in placement and "y" in placement:
-            rect = QRect(placement["x"], placement["y"], window.width(), window.height())
-            if _on_a_screen(rect):
-                window.setPosition(rect.topLeft())
-        if placement.get("maximized"):
-            window.showMaximized()
-        else:
-            window.show()
+        """Give the window its remembered geometry and show it, then `watch` it."""
+        show_placed(window, self._placement)
+        self.watch(window)
+
+    def watch(self, window: QWindow) -> None:
+        """From now on the window's moves and resizes are noted (it was shown where it was left)."""
         self._window = window
         for signal in (window.xChanged, window.yChanged, window.widthChanged, window.heightChanged):
             signal.connect(self._window_changed)
@@ -197,15 +189,6 @@ def _timer(owner: QObject, slot: Any) -> QTimer:
     timer.setInterval(SAVE_DELAY_MS)
     timer.timeout.connect(slot)
     return timer
-
-
-def _on_a_screen(rect: QRect) -> bool:
-    """Whether enough of `rect` is on a screen there now (a monitor unplugged since is not)."""
-    for screen in QGuiApplication.screens():
-        shown = rect.intersected(screen.availableGeometry())
-        if shown.width() >= MIN_VISIBLE_PX and shown.height() >= MIN_VISIBLE_PX:
-            return True
-    return False
 
 
 def _card_key(card: ToggledCard) -> Hashable:
