@@ -212,7 +212,17 @@ Item {
             SplitView.minimumWidth: 360
             source: active ? "../review/ReviewPane.qml" : ""
         }
-        PreviewPanel { SplitView.preferredWidth: 400; SplitView.minimumWidth: 240 }
+        Loader {  // the attachment preview, made the first time one opens, then kept (shown or hidden)
+            id: previewPanel
+            objectName: "previewPanelLoader"
+            readonly property bool wanted: attachments.preview.name !== undefined
+            active: false
+            onWantedChanged: if (wanted) active = true
+            visible: wanted
+            SplitView.preferredWidth: 400
+            SplitView.minimumWidth: 240
+            source: active ? "../cards/PreviewPanel.qml" : ""
+        }
     }
 
     Loader {  // made the first time a link asks to be confirmed

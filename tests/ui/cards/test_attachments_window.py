@@ -79,8 +79,7 @@ def test_cards_resolve_preview_and_open_only_where_eligible(ui):
             assert _child(card.parentItem(), "openWithButton").isVisible() == (uri in local), uri
         assert not opened  # nothing opened by itself
 
-        panel = ui.item(window, "previewPanel")
-        assert not panel.isVisible()
+        assert ui.find(window, "previewPanel") is None  # made the first time a preview opens
 
         def card(uri: str):  # looked up each time: a state change rebuilds the card delegates
             return next(c for c in _cards(window) if c.property("modelData")["uri"] == uri)
@@ -95,6 +94,7 @@ def test_cards_resolve_preview_and_open_only_where_eligible(ui):
         await ui.frames(window, 2)
         assert focused.hasActiveFocus() and card(str(root / "notes.md")) is focused
         await ui.key(window, Qt.Key.Key_Space, text=" ")
+        panel = await ui.until(lambda: ui.find(window, "previewPanel"))
         await ui.until(lambda: panel.isVisible() and attachments.preview.get("kind") == "markdown")
         text = _child(panel, "previewText").property("text")
         assert "Release notes" in text and "x.png" not in text.split("Release notes")[0]

@@ -34,7 +34,6 @@ def test_pdf_workbook_word_and_html_previews_show_their_content_and_load_nothing
                 and all(c.property("modelData")["status"] == "available" for c in _cards(window))
             )
         )
-        panel = ui.item(window, "previewPanel")
 
         def open_card(name: str) -> None:
             uri = str(root / name)
@@ -42,6 +41,7 @@ def test_pdf_workbook_word_and_html_previews_show_their_content_and_load_nothing
 
         open_card("report.pdf")
         await ui.until(lambda: attachments.preview.get("kind") == "pdf", 20)
+        panel = ui.item(window, "previewPanel")  # made by the first preview
         await ui.until(lambda: len(find_all(window.root.contentItem(), "previewPage")) == 10)
         assert attachments.preview["note"] == "Showing pages 1-10 of 12."
         first = find_all(window.root.contentItem(), "previewPage")[0]
