@@ -16,9 +16,18 @@ MARKS = "CLAWQT_STARTUP_MARKS"  # set by bench/ui_startup.py: each step's wall t
 
 
 def mark(step: str) -> None:
-    """`mark <step> <wall time>` on stdout when the benchmark asks (nothing otherwise)."""
+    """`mark <step> <wall time> <resident MB>` on stdout when the benchmark asks (nothing otherwise)."""
     if os.environ.get(MARKS):
-        print(f"mark {step} {time.time():.6f}", flush=True)
+        print(f"mark {step} {time.time():.6f} {_resident_mb():.1f}", flush=True)
+
+
+def _resident_mb() -> float:
+    """The process's resident memory (0 where /proc is not there)."""
+    try:
+        with open("/proc/self/statm") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+    except OSError:
+        return 0.0
 
 
 def hold() -> None:

@@ -68,8 +68,9 @@ def _time_to_frame(argv: list[str], env: dict[str, str], marks: dict[str, float]
     try:
         for line in proc.stdout:
             if line.startswith("mark ") and marks is not None:
-                _, step, at = line.split()
+                _, step, at, resident = line.split()
                 marks[step] = float(at) - wall
+                marks[f"{step}_mb"] = float(resident)
             if line.startswith("frame"):
                 elapsed = time.perf_counter() - started
                 if marks is None:
@@ -106,6 +107,8 @@ def run(rounds: int = 5) -> Result:
     ratio = median(ours) / median(bare)
     ready = median([m["ready"] for m in splits])
     ready_ratio = ready / median(bare)
+    # resident memory with the start frame made, the main side built, and the chat bound and loaded
+    resident = {s: round(median([m[f"{s}_mb"] for m in splits]), 1) for s in ("window", "host", "chat")}
     split = {}
     for before, step in zip(("", *STEPS), STEPS, strict=False):
         spans = [
@@ -125,11 +128,16 @@ def run(rounds: int = 5) -> Result:
             "clawqt_median_s": round(median(ours), 3),
             "ready_median_s": round(ready, 3),
             "ready_ratio": round(ready_ratio, 3),
+            "start_frame_mb": resident["window"],
+            "host_built_mb": resident["host"],
+            "chat_bound_mb": resident["chat"],
             "split": split,
         },
         extra_line=f"ui_startup ratio={ratio:.3f} goal={GOAL} (first frame {median(ours) * 1000:.0f} ms "
         f"vs a bare Qt Quick window {median(bare) * 1000:.0f} ms; the chat drawn at "
-        f"{ready * 1000:.0f} ms, ready_ratio {ready_ratio:.2f}; split: "
+        f"{ready * 1000:.0f} ms, ready_ratio {ready_ratio:.2f}; resident {resident['window']:.0f} MB at the "
+        f"start frame, {resident['host']:.0f} MB with the main side, {resident['chat']:.0f} MB with the "
+        "chat; split: "
         + ", ".join(f"{name.removesuffix('_ms')} {ms:.0f}" for name, ms in split.items())
         + " ms)",
     )
