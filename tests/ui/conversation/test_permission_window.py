@@ -57,9 +57,8 @@ def test_a_waiting_permission_stands_apart_and_its_number_key_answers_it(ui):
         assert answer.property("text").startswith("Answered: ")
         permission = next(i for i in objects.session.timeline.items.values() if i.kind == "permission")
         assert permission.selected_option == options[1]
-        assert not ui.item(window, "permissionWaiting").property("visible")
-        assert (
-            ui.item(window, "permissionCard").property("color") != waiting_colour
-        )  # tinted only while waiting
+        # the card drawn answered: the row's delegate follows the answer on the model's next beat
+        await ui.until(lambda: not ui.item(window, "permissionWaiting").property("visible"))
+        await ui.until(lambda: ui.item(window, "permissionCard").property("color") != waiting_colour)
 
     ui.run(scenario())
