@@ -42,6 +42,7 @@ BENCHMARKS = (
     "trace_open",
     "ui_frames",
     "turn_snapshots",
+    "search_index",
 )
 SAVED = Path(__file__).resolve().parent / "results.json"  # tracked: written only with --save
 SCRATCH = Path(__file__).resolve().parents[1] / ".cache" / "bench" / "results.json"  # git-ignored

@@ -40,6 +40,7 @@ EXPECTED = (
     "trace_open",
     "ui_frames",
     "turn_snapshots",
+    "search_index",
 )
 HANG_AFTER_S = 300  # a benchmark stuck this long prints its stacks and exits (the failure shows where)
 QUICK_RUN = ("--rounds", "1", "--quick", "--hang-after", str(HANG_AFTER_S))

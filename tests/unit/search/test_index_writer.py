@@ -1,0 +1,65 @@
+"""The index writer (app/main/search/writer.py): what is handed in is written by its own thread, in few
+transactions; `flush` waits for it; a write that fails is counted and logged, and the thread goes on;
+`close` writes what is left first."""
+
+from __future__ import annotations
+
+import threading
+
+from app.main.search.index import Chat, Entry, SearchIndex
+from app.main.search.writer import IndexWriter
+
+
+def _chat(n: int) -> Chat:
+    return Chat(f"c{n}", "agent", "/f", f"chat {n}", float(n))
+
+
+def test_everything_handed_in_is_written_in_a_few_transactions_off_the_callers_thread(tmp_path, monkeypatch):
+    index = SearchIndex(tmp_path)
+    writes: list[tuple[int, str]] = []
+    real = index.index
+
+    def counted(batches):
+        batches = list(batches)
+        writes.append((len(batches), threading.current_thread().name))
+        real(batches)
+
+    monkeypatch.setattr(index, "index", counted)
+    writer = IndexWriter(index)
+    for n in range(2000):
+        writer.put(_chat(n), [Entry("1", "answer", f"word{n} common", float(n))])
+    assert writer.flush(30)
+    assert index.counts() == (2000, 2000)
+    assert {name for _size, name in writes} == {"search-index"}
+    assert len(writes) < 2000 and sum(size for size, _name in writes) == 2000
+    writer.close(10)
+
+
+def test_a_failed_write_is_counted_and_the_writer_goes_on(tmp_path, monkeypatch):
+    index = SearchIndex(tmp_path)
+    real = index.index
+    calls = {"n": 0}
+
+    def failing_once(batches):
+        calls["n"] += 1
+        if calls["n"] == 1:
+            raise RuntimeError("disk on fire")
+        real(batches)
+
+    monkeypatch.setattr(index, "index", failing_once)
+    writer = IndexWriter(index)
+    writer.put(_chat(1), [Entry("1", "answer", "lost", 1.0)])
+    assert writer.flush(10)
+    writer.put(_chat(2), [Entry("1", "answer", "kept", 2.0)])
+    assert writer.flush(10)
+    assert writer.failures == 1 and [h.chat.key for h in index.search("kept")] == ["c2"]
+    writer.close(10)
+
+
+def test_close_writes_what_is_left(tmp_path):
+    index = SearchIndex(tmp_path)
+    writer = IndexWriter(index)
+    for n in range(50):
+        writer.put(_chat(n), [Entry("1", "answer", "last words", float(n))])
+    writer.close(30)
+    assert index.counts() == (50, 50)
