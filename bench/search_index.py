@@ -76,7 +76,7 @@ def _index_all(folder: Path, corpus: list[tuple[Chat, list[Entry]]]) -> tuple[fl
     from app.main.search.index import SearchIndex
     from app.main.search.writer import IndexWriter
 
-    writer = IndexWriter(SearchIndex(folder))
+    writer = IndexWriter(lambda: SearchIndex(folder))
     done = threading.Event()
     text_bytes = sum(len(e.text.encode()) for _chat, entries in corpus for e in entries)
     started = last = time.perf_counter()
@@ -99,7 +99,6 @@ def _index_all(folder: Path, corpus: list[tuple[Chat, list[Entry]]]) -> tuple[fl
         tick = max(tick, now)
     elapsed = time.perf_counter() - started
     writer.close()
-    writer.index.close()
     return elapsed, stall * 1000, text_bytes
 
 

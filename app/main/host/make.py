@@ -27,6 +27,7 @@ from app.main.participation.service import TerminalParticipation
 from app.main.proposals.service import ProposalService
 from app.main.rules.book import PermissionRules
 from app.main.rules.host_part import RulesOfUser
+from app.main.search.host_part import ChatSearch
 from app.main.sessions.branching import ChatBranches
 from app.main.sessions.extras import HubPorts, ShareMaker
 from app.main.sessions.hub import AgentHub
@@ -60,13 +61,16 @@ class Host:
     notifications: DesktopNotifications
     rules: RulesOfUser
     mcp_servers: McpServersOfUser
+    search: ChatSearch
 
     async def shutdown(self) -> None:
         """The app quits, one way for every entry point: the desktop's notifications are let go, the
-        agents stop (their sessions closed, their children reaped), then the user's shells end."""
+        agents stop (their sessions closed, their children reaped), then the user's shells end, and
+        what the search index still had to write is written."""
         await self.notifications.close()
         await self.sessions.shutdown()
         await self.terminals.shutdown()
+        await self.search.close()
 
 
 class HubParts(TypedDict):
@@ -146,6 +150,9 @@ def make_host(
     if agent_settings is None:
         agent_settings = AgentSettings(settings, offered=hub.choice_names, on_added=hub.add_profile)
     terminals, proposals, participation = shared.terminals, shared.proposals, shared.participation
+    search = ChatSearch(data_dir, problems, hub.label_of, hub.session_workspace)
+    hub.subscribe(search.feed.on_envelope)  # every agent's chats, live and loaded
+    hub.opened_chats.subscribe(search.feed.on_opened)
     return Host(
         sessions=hub,
         files=hub.files,
@@ -167,4 +174,5 @@ def make_host(
         notifications=DesktopNotifications(),
         rules=RulesOfUser(shared.rules),
         mcp_servers=McpServersOfUser(shared.mcp_servers),
+        search=search,
     )

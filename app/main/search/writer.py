@@ -1,14 +1,16 @@
-"""Indexing off the event loop: what is handed in (`put`) is written by one thread, everything that
-waited written in one transaction, so a burst of updates is a few commits and the GUI thread never
-waits for SQLite. `flush` waits for what was handed in so far (a test, a quit); `close` ends the thread
-after writing what is left."""
+"""Indexing off the event loop: what is handed in (`put`, `forget`) is written by one thread, in the
+order it came, everything that waited written in one transaction, so a burst of updates is a few
+commits and the GUI thread never waits for SQLite. `flush` waits for what was handed in so far (a test,
+a quit); `close` ends the thread after writing what is left."""
 
 from __future__ import annotations
 
 import logging
 import queue
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 from app.main.search.index import Chat, Entry, SearchIndex
 
@@ -17,55 +19,102 @@ log = logging.getLogger(__name__)
 BATCH_ITEMS = 512  # chats' batches written in one transaction at most
 
 
+@dataclass(frozen=True)
+class _Forget:
+    keys: tuple[str, ...]
+
+
+_Work = tuple[Chat, Sequence[Entry]] | _Forget | threading.Event | None
+
+
 class IndexWriter:
-    def __init__(self, index: SearchIndex) -> None:
-        self.index = index
-        self._queue: queue.Queue[tuple[Chat, Sequence[Entry]] | threading.Event | None] = queue.Queue()
-        self._thread = threading.Thread(target=self._run, name="search-index", daemon=True)
-        self._thread.start()
+    """The index is opened, and the thread started, on first use: a run where nothing is said (or a
+    window test that sends nothing) costs neither a file nor a thread."""
+
+    def __init__(self, open_index: Callable[[], SearchIndex]) -> None:
+        self._open_index = open_index
+        self._index: SearchIndex | None = None
+        self._queue: queue.Queue[_Work] = queue.Queue()
+        self._thread: threading.Thread | None = None
+        self._starting = threading.Lock()
         self.failures = 0  # batches a write refused (logged): the index is a cache, the chats stay
+
+    @property
+    def index(self) -> SearchIndex:
+        """The index, opened on first use (a write on the thread, or a search)."""
+        with self._starting:
+            if self._index is None:
+                self._index = self._open_index()
+            return self._index
+
+    def _send(self, item: _Work) -> None:
+        with self._starting:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="search-index", daemon=True)
+                self._thread.start()
+        self._queue.put(item)
 
     def put(self, chat: Chat, entries: Sequence[Entry]) -> None:
         if entries:
-            self._queue.put((chat, entries))
+            self._send((chat, entries))
+
+    def forget(self, keys: Sequence[str]) -> None:
+        """The chats' entries dropped, after everything handed in before is written."""
+        if keys:
+            self._send(_Forget(tuple(keys)))
 
     def flush(self, timeout: float | None = None) -> bool:
         """Whether everything handed in before was written within `timeout` seconds."""
+        if self._thread is None:
+            return True
         done = threading.Event()
         self._queue.put(done)
         return done.wait(timeout)
 
     def close(self, timeout: float | None = None) -> None:
-        self._queue.put(None)
-        self._thread.join(timeout)
+        """What is left written, the thread ended, the index closed."""
+        if self._thread is not None:
+            self._queue.put(None)
+            self._thread.join(timeout)
+        if self._index is not None and (self._thread is None or not self._thread.is_alive()):
+            self._index.close()
 
     def _run(self) -> None:
         while True:
-            first = self._queue.get()
+            item = self._queue.get()
             batch: list[tuple[Chat, Sequence[Entry]]] = []
             signals: list[threading.Event] = []
+            forget: _Forget | None = None
             ending = False
-            item = first
             while True:
                 if item is None:
                     ending = True
                 elif isinstance(item, threading.Event):
                     signals.append(item)
+                elif isinstance(item, _Forget):
+                    forget = item  # written after what came before it, then a new batch
                 else:
                     batch.append(item)
-                if ending or len(batch) >= BATCH_ITEMS:
+                if ending or forget is not None or len(batch) >= BATCH_ITEMS:
                     break
                 try:
                     item = self._queue.get_nowait()
                 except queue.Empty:
                     break
             if batch:
-                try:
-                    self.index.index(batch)
-                except Exception:  # a cache: a batch lost is found again when its chat is shown
-                    self.failures += 1
-                    log.exception("search index: %d chats' entries not written", len(batch))
+                self._safely(self.index.index, batch, len(batch))
+            if forget is not None:
+                self._safely(self.index.forget, forget.keys, len(forget.keys))
             for signal in signals:
                 signal.set()
             if ending:
                 return
+
+    def _safely(self, write: Callable[[Any], None], work: Any, chats: int) -> None:
+        """A write that fails is logged and counted: the index is a cache, and what a lost batch held is
+        found again when its chat is shown."""
+        try:
+            write(work)
+        except Exception:
+            self.failures += 1
+            log.exception("search index: a write for %d chats failed", chats)

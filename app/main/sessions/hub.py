@@ -1,12 +1,11 @@
 """Several agents in one window: one chat service (one child process) per agent, started when a chat
-first needs it and stopped once it has had no chat for a while.
-
-The hub is two host parts. As `sessions` it is the chat service the renderer always knew: every call
-about a chat goes to that chat's agent, and "the agent" (its info, label, state, sign-in) is the agent
-of the chat opened last; the state and sign-in envelopes of the other agents are held back and shown
-when one of their chats is opened. As `agents` it lists the agents, says which agent a chat belongs
-to and opens a new chat with a chosen one. What the user chose per agent (the last used agent, the
-mode and model picked last) and each chat's agent are remembered in the data folder."""
+first needs it and stopped once it has had no chat for a while. The hub is two host parts. As
+`sessions` it is the chat service the renderer always knew: every call about a chat goes to that
+chat's agent, and "the agent" (its info, label, state, sign-in) is the agent of the chat opened last;
+the other agents' state and sign-in envelopes are held back until one of their chats is opened. As
+`agents` it lists the agents, says which agent a chat belongs to and opens a new chat with a chosen
+one. The user's choices per agent (the last used agent, its mode and model) and each chat's agent
+are remembered in the data folder."""
 
 from __future__ import annotations
 
@@ -75,6 +74,7 @@ class AgentHub:
         self._envelopes: Listeners[Envelope] = Listeners(
             log, "envelope listener failed for %s", lambda envelope: envelope.kind
         )
+        self.opened_chats = Listeners[LoadResult](log, "a chat opening listener failed")  # search reads them
         self._held: dict[str, dict[str, Envelope]] = {}  # agent id -> kind -> its last agent envelope
         self._background = BackgroundTasks("agent hub work")
         self._idle = IdleStops(self._services, lambda: self._current, self._background, idle_stop_s)
@@ -86,10 +86,8 @@ class AgentHub:
         self._last_used = self._current
         if share is not None:
             workspace = self._current_service.default_cwd  # made now; its child starts later
-            ports = HubPorts(
-                workspace, self.emit, self.label_of, self.session_workspace, self.turn_is_current
-            )
-            self.shared = share(ports)
+            ports = (workspace, self.emit, self.label_of, self.session_workspace, self.turn_is_current)
+            self.shared = share(HubPorts(*ports))
             for agent_id, service in self._services.items():
                 self._extras(agent_id, service)
 
@@ -303,6 +301,7 @@ class AgentHub:
             self._make_current(agent_id)
             raise
         self._own(result.session_key, agent_id)
+        self.opened_chats.emit(result)  # its history as the agent gave it (the search index reads it)
         if result.has_history:
             self.memory.remember_chat(result.session_key, agent_id)
         self._make_current(agent_id)

@@ -25,7 +25,7 @@ def test_everything_handed_in_is_written_in_a_few_transactions_off_the_callers_t
         real(batches)
 
     monkeypatch.setattr(index, "index", counted)
-    writer = IndexWriter(index)
+    writer = IndexWriter(lambda: index)
     for n in range(2000):
         writer.put(_chat(n), [Entry("1", "answer", f"word{n} common", float(n))])
     assert writer.flush(30)
@@ -47,7 +47,7 @@ def test_a_failed_write_is_counted_and_the_writer_goes_on(tmp_path, monkeypatch)
         real(batches)
 
     monkeypatch.setattr(index, "index", failing_once)
-    writer = IndexWriter(index)
+    writer = IndexWriter(lambda: index)
     writer.put(_chat(1), [Entry("1", "answer", "lost", 1.0)])
     assert writer.flush(10)
     writer.put(_chat(2), [Entry("1", "answer", "kept", 2.0)])
@@ -58,8 +58,18 @@ def test_a_failed_write_is_counted_and_the_writer_goes_on(tmp_path, monkeypatch)
 
 def test_close_writes_what_is_left(tmp_path):
     index = SearchIndex(tmp_path)
-    writer = IndexWriter(index)
+    writer = IndexWriter(lambda: index)
     for n in range(50):
         writer.put(_chat(n), [Entry("1", "answer", "last words", float(n))])
     writer.close(30)
-    assert index.counts() == (50, 50)
+    assert SearchIndex(tmp_path).counts() == (50, 50)  # written, then the index closed with the writer
+
+
+def test_nothing_is_opened_or_started_before_the_first_write(tmp_path):
+    opened: list[SearchIndex] = []
+    writer = IndexWriter(lambda: opened.append(SearchIndex(tmp_path)) or opened[-1])
+    assert writer.flush(1) and not opened and not (tmp_path / "search.db").exists()
+    assert writer._thread is None
+    writer.put(_chat(1), [Entry("1", "answer", "now", 1.0)])
+    assert writer.flush(10) and len(opened) == 1
+    writer.close(10)

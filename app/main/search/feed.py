@@ -1,0 +1,209 @@
+"""What the chats say, as the search index's entries: the agents' envelopes (live updates, a loaded
+history's replay, the prompts sent) folded into one text per message, thought, tool call title and
+tool output, handed to the writer when a turn settles and FLUSH_S after a change otherwise (a long
+turn streaming, a load's replay). Credentials are cut from every text as the window cuts them.
+
+Item ids are stable for a chat's history: a chunk with a `messageId` is that message; chunks without
+one are numbered in the order the chat's updates came (a run of chunks of one kind is one segment). A
+chat's first load in a run first forgets what the index had of it (its replay is the whole truth) and
+indexes the replay; a chat loaded again in the same run is not indexed twice."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.contract.credentials import redact_text
+from app.main.search.index import Chat, Entry
+from app.main.search.writer import IndexWriter
+
+FLUSH_S = 2.0
+CHUNK_KINDS = {
+    "agent_message_chunk": "answer",
+    "user_message_chunk": "message",
+    "agent_thought_chunk": "thought",
+}
+
+
+@dataclass
+class _Open:
+    kind: str
+    at: float
+    pieces: list[str] = field(default_factory=list)
+
+    def text(self) -> str:
+        return redact_text("".join(self.pieces))
+
+
+@dataclass
+class _ChatFeed:
+    counter: int = 0
+    run_item: str = ""  # the segment a chunk without a messageId joins ("" after anything else)
+    run_kind: str = ""
+    open: dict[str, _Open] = field(default_factory=dict)  # items changed since the last hand-over
+    generation: int = 0  # of the envelopes last seen: the chat's folder is asked at it
+    loading: bool = False  # its history is being replayed and indexed
+    skipping: bool = False  # its history is being replayed again: indexed once a run
+    title: str = ""
+
+
+def _block_text(block: Any) -> str:
+    """The searchable words of an ACP content block: its text, or a resource's name or address."""
+    if not isinstance(block, dict):
+        return ""
+    if isinstance(block.get("text"), str):
+        return str(block["text"])
+    resource = block.get("resource")
+    if isinstance(resource, dict) and isinstance(resource.get("text"), str):
+        return str(resource["text"])
+    for name in ("name", "title", "uri"):
+        if isinstance(block.get(name), str):
+            return str(block[name])
+    return ""
+
+
+def _tool_output(update: dict[str, Any]) -> str:
+    parts: list[str] = []
+    content = update.get("content")
+    for item in content if isinstance(content, list) else ():
+        if isinstance(item, dict):
+            if item.get("type") == "diff" and isinstance(item.get("path"), str):
+                parts.append(str(item["path"]))
+            parts.append(_block_text(item.get("content")))
+    return "\n".join(p for p in parts if p)
+
+
+class SearchFeed:
+    def __init__(
+        self,
+        writer: IndexWriter,
+        agent_of: Callable[[str], str],
+        folder_of: Callable[[str, int], str | None],
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self._writer = writer
+        self._agent_of = agent_of
+        self._folder_of = folder_of
+        self._clock = clock
+        self._chats: dict[str, _ChatFeed] = {}
+        self._loaded: set[str] = set()  # chats whose history was indexed in this run
+        self._due: asyncio.TimerHandle | None = None
+
+    def on_envelope(self, envelope: Any) -> None:
+        kind = getattr(envelope, "kind", "")
+        key = getattr(envelope, "session_key", None)
+        if isinstance(key, str) and isinstance(getattr(envelope, "generation", None), int):
+            self._chat(key).generation = envelope.generation
+        if kind == "session_update":
+            self._update(envelope.session_key, envelope.notification, envelope.historical)
+        elif kind == "replay":
+            for update in envelope.updates:
+                self._update(update.session_key, update.notification, True)
+        elif kind == "prompt_sent":
+            self._prompt(envelope.session_key, envelope.client_message_id, envelope.prompt)
+        elif kind == "prompt_settled":
+            self.flush(envelope.session_key)
+            return
+        else:
+            return
+        self._flush_soon()
+
+    def on_opened(self, result: Any) -> None:
+        """A chat opened (`LoadResult`): the rest of a load's replay (what came before it came as
+        ReplayEnvelopes), then the whole history handed over."""
+        key = result.session_key
+        self._chat(key).generation = result.generation
+        for update in result.updates:
+            self._update(key, update.notification, True)
+        chat = self._chat(key)
+        chat.loading = chat.skipping = False
+        self.flush(key)
+
+    def _flush_soon(self) -> None:
+        """Everything handed over FLUSH_S from now (once: the first change since sets the time)."""
+        if self._due is not None:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no loop (a script): the caller flushes
+            return
+        self._due = loop.call_later(FLUSH_S, self._flush_due)
+
+    def _flush_due(self) -> None:
+        self._due = None
+        self.flush()
+
+    def _chat(self, key: str) -> _ChatFeed:
+        chat = self._chats.get(key)
+        if chat is None:
+            chat = self._chats[key] = _ChatFeed()
+        return chat
+
+    def _update(self, key: str, notification: Any, historical: bool) -> None:
+        update = notification.get("update") if isinstance(notification, dict) else None
+        if not isinstance(update, dict):
+            return
+        chat = self._chat(key)
+        if historical and not chat.loading and not chat.skipping:  # a load's replay begins
+            if key in self._loaded:
+                chat.skipping = True
+                return
+            self._loaded.add(key)
+            chat.loading, chat.counter, chat.run_item, chat.open = True, 0, "", {}
+            self._writer.forget([key])
+        elif not historical and (chat.loading or chat.skipping):
+            chat.loading = chat.skipping = False
+        if chat.skipping:
+            return
+        name = update.get("sessionUpdate")
+        now = self._clock()
+        if name in CHUNK_KINDS:
+            kind = CHUNK_KINDS[str(name)]
+            text = _block_text(update.get("content"))
+            message_id = update.get("messageId")
+            if isinstance(message_id, str) and message_id:
+                item = f"m:{message_id}"
+            elif chat.run_item and chat.run_kind == kind:
+                item = chat.run_item
+            else:
+                chat.counter += 1
+                item = f"s{chat.counter}"
+            chat.run_item, chat.run_kind = item, kind
+            entry = chat.open.setdefault(item, _Open(kind, now))
+            entry.pieces.append(text)
+            return
+        chat.run_item = chat.run_kind = ""
+        if name in ("tool_call", "tool_call_update") and isinstance(update.get("toolCallId"), str):
+            tool = update["toolCallId"]
+            if isinstance(update.get("title"), str) and update["title"]:  # each part replaces its own
+                chat.open[f"t:{tool}"] = _Open("tool", now, [str(update["title"])])
+            if isinstance(update.get("content"), list):
+                chat.open[f"o:{tool}"] = _Open("output", now, [_tool_output(update)])
+        elif name == "session_info_update" and isinstance(update.get("title"), str):
+            chat.title = str(update["title"])
+
+    def _prompt(self, key: str, message_id: str, prompt: Any) -> None:
+        chat = self._chat(key)
+        chat.run_item = chat.run_kind = ""
+        blocks = prompt if isinstance(prompt, (list, tuple)) else ()
+        text = "\n".join(t for t in (_block_text(b) for b in blocks) if t)
+        if text:
+            chat.open[f"p:{message_id}"] = _Open("message", self._clock(), [text])
+
+    def flush(self, key: str | None = None) -> None:
+        """Hand what changed to the writer: one chat's, or every chat's."""
+        keys = [key] if key is not None else list(self._chats)
+        for name in keys:
+            chat = self._chats.get(name)
+            if chat is None or not chat.open:
+                continue
+            entries = [Entry(item, o.kind, o.text(), o.at) for item, o in chat.open.items()]
+            updated = max(o.at for o in chat.open.values())
+            folder = self._folder_of(name, chat.generation) or ""
+            info = Chat(name, self._agent_of(name), folder, chat.title, updated)
+            self._writer.put(info, entries)
+            # a segment still streaming stays: its next chunks are indexed with its whole text
+            chat.open = {item: o for item, o in chat.open.items() if item == chat.run_item}

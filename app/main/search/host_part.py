@@ -1,0 +1,43 @@
+"""The `search` host part: every agent's envelopes feed the index (SearchFeed -> IndexWriter, opened
+on the first thing said), and a search runs off the event loop."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+
+from app.main.core import paths
+from app.main.core.problems import LocalProblems
+from app.main.search.feed import SearchFeed
+from app.main.search.index import Filters, Hit, SearchIndex
+from app.main.search.writer import IndexWriter
+
+CLOSE_WAIT_S = 10.0  # a quit waits this long for what is left to be written (the chats are the truth)
+
+
+class ChatSearch:
+    def __init__(
+        self,
+        data_dir: Path | None,
+        problems: LocalProblems,
+        agent_of: Callable[[str], str],
+        folder_of: Callable[[str, int], str | None],
+    ) -> None:
+        folder = data_dir if data_dir is not None else paths.data_dir()
+        self.writer = IndexWriter(lambda: SearchIndex(folder, problems))
+        self.feed = SearchFeed(self.writer, agent_of, folder_of)
+
+    async def search(self, text: str, filters: Filters | None = None, limit: int = 50) -> list[Hit]:
+        """What was said and handed to the writer so far (the last chunks of a turn streaming now come
+        with its next hand-over)."""
+        return await asyncio.to_thread(self.writer.index.search, text, filters or Filters(), limit)
+
+    async def written(self, timeout: float = CLOSE_WAIT_S) -> bool:
+        """Everything said so far handed over and written (a test, a quit)."""
+        self.feed.flush()
+        return await asyncio.to_thread(self.writer.flush, timeout)
+
+    async def close(self) -> None:
+        self.feed.flush()
+        await asyncio.to_thread(self.writer.close, CLOSE_WAIT_S)

@@ -1,0 +1,148 @@
+"""The search feed (app/main/search/feed.py): the agents' envelopes folded into one entry per message,
+thought, tool title and tool output; handed over when a turn settles; a load forgets the chat first
+and indexes its replay once a run; credentials cut."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.contract.envelopes import (
+    PromptSentEnvelope,
+    PromptSettledEnvelope,
+    ReplayEnvelope,
+    SessionUpdateEnvelope,
+)
+from app.main.search.feed import SearchFeed
+
+
+class Writer:
+    """What the feed hands over, kept in order."""
+
+    def __init__(self) -> None:
+        self.put_calls: list[tuple[Any, list[Any]]] = []
+        self.forgotten: list[str] = []
+
+    def put(self, chat, entries) -> None:
+        self.put_calls.append((chat, list(entries)))
+
+    def forget(self, keys) -> None:
+        self.forgotten.extend(keys)
+
+    def texts(self) -> dict[str, tuple[str, str]]:
+        """The last text handed over for each item: (kind, text)."""
+        return {e.item: (e.kind, e.text) for _chat, entries in self.put_calls for e in entries}
+
+
+def update(key: str, body: dict[str, Any], historical: bool = False) -> SessionUpdateEnvelope:
+    return SessionUpdateEnvelope(key, 1, historical, {"sessionId": key, "update": body})
+
+
+def chunk(kind: str, text: str, **extra: Any) -> dict[str, Any]:
+    return {"sessionUpdate": kind, "content": {"type": "text", "text": text}, **extra}
+
+
+def feed_of(writer: Writer) -> SearchFeed:
+    return SearchFeed(writer, lambda key: f"agent of {key}", lambda key, generation: f"/work/{key}")
+
+
+def settled(key: str) -> PromptSettledEnvelope:
+    return PromptSettledEnvelope(key, 1, "c1", "end_turn", None, 0.1)
+
+
+def test_a_turn_is_one_entry_per_message_thought_tool_title_and_output():
+    writer = Writer()
+    feed = feed_of(writer)
+    feed.on_envelope(PromptSentEnvelope("k", 1, "c1", ({"type": "text", "text": "refactor the parser"},)))
+    feed.on_envelope(update("k", chunk("agent_thought_chunk", "thinking about ")))
+    feed.on_envelope(update("k", chunk("agent_thought_chunk", "the lexer")))
+    feed.on_envelope(
+        update("k", {"sessionUpdate": "tool_call", "toolCallId": "t1", "title": "Read parser.py"})
+    )
+    feed.on_envelope(
+        update(
+            "k",
+            {
+                "sessionUpdate": "tool_call_update",
+                "toolCallId": "t1",
+                "content": [{"type": "content", "content": {"type": "text", "text": "def parse(): ..."}}],
+            },
+        )
+    )
+    feed.on_envelope(update("k", chunk("agent_message_chunk", "Done: ")))
+    feed.on_envelope(update("k", chunk("agent_message_chunk", "the parser is split.")))
+    assert writer.put_calls == []  # nothing handed over before the turn settles
+    feed.on_envelope(settled("k"))
+    chat, _entries = writer.put_calls[-1]
+    assert (chat.key, chat.agent, chat.folder) == ("k", "agent of k", "/work/k")
+    assert writer.texts() == {
+        "p:c1": ("message", "refactor the parser"),
+        "s1": ("thought", "thinking about the lexer"),
+        "t:t1": ("tool", "Read parser.py"),
+        "o:t1": ("output", "def parse(): ..."),
+        "s2": ("answer", "Done: the parser is split."),
+    }
+
+
+def test_a_message_id_keeps_its_chunks_together_across_other_updates():
+    writer = Writer()
+    feed = feed_of(writer)
+    feed.on_envelope(update("k", chunk("agent_message_chunk", "part one, ", messageId="m7")))
+    feed.on_envelope(update("k", {"sessionUpdate": "tool_call", "toolCallId": "t", "title": "ls"}))
+    feed.on_envelope(update("k", chunk("agent_message_chunk", "part two", messageId="m7")))
+    feed.flush()
+    assert writer.texts()["m:m7"] == ("answer", "part one, part two")
+
+
+def test_a_streaming_answer_handed_over_early_is_indexed_whole_later():
+    writer = Writer()
+    feed = feed_of(writer)
+    feed.on_envelope(update("k", chunk("agent_message_chunk", "first half ")))
+    feed.flush()  # the periodic hand-over during a long turn
+    feed.on_envelope(update("k", chunk("agent_message_chunk", "second half")))
+    feed.on_envelope(settled("k"))
+    assert [e.text for _c, entries in writer.put_calls for e in entries] == [
+        "first half ",
+        "first half second half",
+    ]
+
+
+def test_a_load_forgets_the_chat_first_and_indexes_its_replay_once_a_run():
+    writer = Writer()
+    feed = feed_of(writer)
+    history = ReplayEnvelope(
+        "k",
+        1,
+        (
+            update("k", chunk("user_message_chunk", "old question"), historical=True),
+            update("k", chunk("agent_message_chunk", "old answer"), historical=True),
+        ),
+    )
+    feed.on_envelope(history)
+    feed.flush()
+    assert writer.forgotten == ["k"]
+    assert writer.texts() == {"s1": ("message", "old question"), "s2": ("answer", "old answer")}
+    feed.on_envelope(update("k", chunk("user_message_chunk", "live"), historical=False))  # the load ended
+    writer.put_calls.clear()
+    feed.on_envelope(history)  # shown again later in the run: not indexed twice
+    feed.flush()
+    assert writer.forgotten == ["k"] and "s1" not in writer.texts()
+
+
+def test_credentials_are_cut_from_what_is_indexed():
+    writer = Writer()
+    feed = feed_of(writer)
+    secret = "cqs_" + "A1b2C3d4E5f6G7h8I9j0K1l2"
+    feed.on_envelope(update("k", chunk("agent_message_chunk", f"the token is {secret} ok")))
+    feed.flush()
+    text = writer.texts()["s1"][1]
+    assert secret not in text and "cqs_\u2026" in text
+
+
+def test_the_history_an_opened_chat_comes_with_is_indexed_at_once():
+    from app.contract.envelopes import LoadResult
+
+    writer = Writer()
+    feed = feed_of(writer)
+    history = (update("k", chunk("agent_message_chunk", "from the load"), historical=True),)
+    feed.on_opened(LoadResult("k", 1, "/w", history))
+    assert writer.forgotten == ["k"] and writer.texts() == {"s1": ("answer", "from the load")}
