@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.contract.credentials import redact_text
-from app.main.search.index import Chat, Entry
+from app.main.search.index import MAX_TEXT_CHARS, Chat, Entry
 from app.main.search.writer import IndexWriter
 
 FLUSH_S = 2.0
@@ -30,12 +30,29 @@ CHUNK_KINDS = {
 
 @dataclass
 class _Open:
+    """An item's text as it grows, kept to what the index takes of it (MAX_TEXT_CHARS): a 100 MB reply
+    is neither held twice nor joined whole on the event loop."""
+
     kind: str
     at: float
     pieces: list[str] = field(default_factory=list)
+    size: int = 0
+
+    def add(self, text: str) -> None:
+        room = MAX_TEXT_CHARS - self.size
+        if room > 0 and text:
+            piece = text if len(text) <= room else text[:room]
+            self.pieces.append(piece)
+            self.size += len(piece)
 
     def text(self) -> str:
         return redact_text("".join(self.pieces))
+
+
+def _opened(kind: str, at: float, text: str) -> _Open:
+    item = _Open(kind, at)
+    item.add(text)
+    return item
 
 
 @dataclass
@@ -65,15 +82,20 @@ def _block_text(block: Any) -> str:
     return ""
 
 
-def _tool_output(update: dict[str, Any]) -> str:
-    parts: list[str] = []
+def _tool_output(update: dict[str, Any], at: float) -> _Open:
+    """A tool's content as one text (a diff by its path), to what the index takes of it."""
+    output = _Open("output", at)
     content = update.get("content")
     for item in content if isinstance(content, list) else ():
+        if output.size >= MAX_TEXT_CHARS:
+            break
         if isinstance(item, dict):
-            if item.get("type") == "diff" and isinstance(item.get("path"), str):
-                parts.append(str(item["path"]))
-            parts.append(_block_text(item.get("content")))
-    return "\n".join(p for p in parts if p)
+            path = item.get("path") if item.get("type") == "diff" else None
+            for text in (path if isinstance(path, str) else "", _block_text(item.get("content"))):
+                if text:
+                    output.add("\n" if output.size else "")
+                    output.add(text)
+    return output
 
 
 class SearchFeed:
@@ -106,6 +128,8 @@ class SearchFeed:
             self._prompt(envelope.session_key, envelope.client_message_id, envelope.prompt)
         elif kind == "prompt_settled":
             self.flush(envelope.session_key)
+            chat = self._chat(envelope.session_key)
+            chat.open, chat.run_item, chat.run_kind = {}, "", ""  # the turn is whole: nothing stays open
             return
         else:
             return
@@ -172,16 +196,15 @@ class SearchFeed:
                 chat.counter += 1
                 item = f"s{chat.counter}"
             chat.run_item, chat.run_kind = item, kind
-            entry = chat.open.setdefault(item, _Open(kind, now))
-            entry.pieces.append(text)
+            chat.open.setdefault(item, _Open(kind, now)).add(text)
             return
         chat.run_item = chat.run_kind = ""
         if name in ("tool_call", "tool_call_update") and isinstance(update.get("toolCallId"), str):
             tool = update["toolCallId"]
             if isinstance(update.get("title"), str) and update["title"]:  # each part replaces its own
-                chat.open[f"t:{tool}"] = _Open("tool", now, [str(update["title"])])
+                chat.open[f"t:{tool}"] = _opened("tool", now, str(update["title"]))
             if isinstance(update.get("content"), list):
-                chat.open[f"o:{tool}"] = _Open("output", now, [_tool_output(update)])
+                chat.open[f"o:{tool}"] = _tool_output(update, now)
         elif name == "session_info_update" and isinstance(update.get("title"), str):
             chat.title = str(update["title"])
 
@@ -191,7 +214,7 @@ class SearchFeed:
         blocks = prompt if isinstance(prompt, (list, tuple)) else ()
         text = "\n".join(t for t in (_block_text(b) for b in blocks) if t)
         if text:
-            chat.open[f"p:{message_id}"] = _Open("message", self._clock(), [text])
+            chat.open[f"p:{message_id}"] = _opened("message", self._clock(), text)
 
     def flush(self, key: str | None = None) -> None:
         """Hand what changed to the writer: one chat's, or every chat's."""

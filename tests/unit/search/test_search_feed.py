@@ -146,3 +146,27 @@ def test_the_history_an_opened_chat_comes_with_is_indexed_at_once():
     history = (update("k", chunk("agent_message_chunk", "from the load"), historical=True),)
     feed.on_opened(LoadResult("k", 1, "/w", history))
     assert writer.forgotten == ["k"] and writer.texts() == {"s1": ("answer", "from the load")}
+
+
+def test_a_huge_reply_is_kept_only_to_what_the_index_takes():
+    from app.main.search.index import MAX_TEXT_CHARS
+
+    writer = Writer()
+    feed = feed_of(writer)
+    piece = "x" * (1024 * 1024)
+    for _ in range(10):  # 10 MB streamed in 1 MB chunks
+        feed.on_envelope(update("k", chunk("agent_message_chunk", piece)))
+    feed.on_envelope(settled("k"))
+    assert len(writer.texts()["s1"][1]) == MAX_TEXT_CHARS
+    assert feed._chats["k"].open == {}  # the turn settled: nothing of it kept
+
+
+def test_a_diff_is_indexed_by_its_path_and_a_tool_output_to_its_limit():
+    writer = Writer()
+    feed = feed_of(writer)
+    diff = {"type": "diff", "path": "/work/app/parser.py", "oldText": "a", "newText": "b"}
+    text = {"type": "content", "content": {"type": "text", "text": "log line"}}
+    body = {"sessionUpdate": "tool_call", "toolCallId": "t", "title": "Edit", "content": [diff, text]}
+    feed.on_envelope(update("k", body))
+    feed.flush()
+    assert writer.texts()["o:t"] == ("output", "/work/app/parser.py\nlog line")
