@@ -150,7 +150,7 @@ def make_host(
     if agent_settings is None:
         agent_settings = AgentSettings(settings, offered=hub.choice_names, on_added=hub.add_profile)
     terminals, proposals, participation = shared.terminals, shared.proposals, shared.participation
-    search = ChatSearch(data_dir, problems, hub.label_of, hub.session_workspace)
+    search = ChatSearch(problems, hub.label_of, hub.session_workspace)  # in the app's own data folder
     hub.subscribe(search.feed.on_envelope)  # every agent's chats, live and loaded
     hub.opened_chats.subscribe(search.feed.on_opened)
     return Host(

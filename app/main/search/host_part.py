@@ -17,15 +17,19 @@ CLOSE_WAIT_S = 10.0  # a quit waits this long for what is left to be written (th
 
 
 class ChatSearch:
+    """The index lives in the app's own data folder (`paths.data_dir()`, also when a test or benchmark
+    keeps the host's stores elsewhere): a folder the review never counts as an agent's change, even
+    when an agent works in a folder that holds it."""
+
     def __init__(
         self,
-        data_dir: Path | None,
         problems: LocalProblems,
         agent_of: Callable[[str], str],
         folder_of: Callable[[str, int], str | None],
+        folder: Path | None = None,
     ) -> None:
-        folder = data_dir if data_dir is not None else paths.data_dir()
-        self.writer = IndexWriter(lambda: SearchIndex(folder, problems))
+        where = folder if folder is not None else paths.data_dir()
+        self.writer = IndexWriter(lambda: SearchIndex(where, problems))
         self.feed = SearchFeed(self.writer, agent_of, folder_of)
 
     async def search(self, text: str, filters: Filters | None = None, limit: int = 50) -> list[Hit]:

@@ -5,6 +5,7 @@ shown again in the same run is not indexed twice; nothing is opened before anyth
 from __future__ import annotations
 
 from app.main.agents.command import AgentCommand
+from app.main.core import paths
 from app.main.host.make import make_host
 from app.main.sessions.service import ChatService
 from tests.conftest import scripted_agent_argv
@@ -22,7 +23,7 @@ def _host(tmp_path):
 async def test_what_an_agent_said_in_a_loaded_history_and_live_is_found(tmp_path):
     host = _host(tmp_path)
     try:
-        assert not (tmp_path / "data" / "search.db").exists()  # nothing said yet: no file
+        assert not (paths.data_dir() / "search.db").exists()  # nothing said yet: no file
         await host.sessions.load_session("big-5")
         assert await host.search.written()
         hits = await host.search.search("question 3")
@@ -43,4 +44,20 @@ async def test_what_an_agent_said_in_a_loaded_history_and_live_is_found(tmp_path
         assert host.search.writer.index.counts()[1] == entries
     finally:
         await host.shutdown()
-    assert (tmp_path / "data" / "search.db").exists()
+    assert (paths.data_dir() / "search.db").exists()  # the app's own folder, not the stores' (tmp_path)
+
+
+async def test_the_index_is_never_written_into_the_folder_an_agent_works_in(tmp_path):
+    """The host's stores may live inside the chat's folder (a benchmark's window does): the index still
+    goes to the app's own data folder, which the review never counts as the agent's change (in that
+    benchmark it once showed as a changed file and the turn's real change card never came)."""
+    host = _host(tmp_path)  # cwd tmp_path, the stores in tmp_path/data
+    try:
+        opened = await host.sessions.new_session()
+        await host.sessions.prompt(opened.session_key, "hello")
+        assert await host.search.written()
+        assert await host.search.search("hello")
+    finally:
+        await host.shutdown()
+    assert not list(tmp_path.glob("data/search.db*"))
+    assert (paths.data_dir() / "search.db").exists()
