@@ -92,21 +92,17 @@ class ChatObjects(QObject):
         self,
         host: HostApi,
         *,
-        reduced_motion: bool = False,
-        color_scheme: str = "system",
-        font_scale: float = 1.0,
         parent: QObject | None = None,
-        accent: str = "",
         app: AppSettings | None = None,
     ) -> None:
-        """`app`: the window's settings in effect when the window made them before the host (its start
-        frame is drawn with them); else made here from the other arguments."""
+        """`app`: the window's settings in effect, made by the window before the host (its start frame
+        is drawn with them: main_window.py); objects made without a window get the default look."""
         super().__init__(parent)
         sessions_host = host.sessions
         self.host = host
         if app is None:
             notify = bool(host.settings.notifications().get("desktop", True))
-            app = AppSettings(reduced_motion, color_scheme, self, font_scale, notify, accent)
+            app = AppSettings(False, parent=self, notify=notify)
         self.app = app
         self.icons = Icons(self)
         self.painted_types = PaintedTypes(self)
