@@ -158,6 +158,7 @@ Rectangle {
                     objectName: "toolOutputRendered"
                     visible: card.tool.outputHtml !== ""
                     Layout.fillWidth: true
+                    Layout.preferredWidth: 0  // never its natural width: that lays the whole text out again unwrapped
                     text: visible ? card.objects.app.proseStyle + card.tool.outputHtml : ""
                     textFormat: TextEdit.RichText
                     onTextChanged: { card.objects.wholeText.keep(this); if (card.objects.search.isActive) card.objects.search.watch(this) }

@@ -13,6 +13,7 @@ ColumnLayout {
     required property QtObject objects  // the window objects it uses (row_objects.py)
     property var blocks: []
     property color textColor: Theme.text
+    property bool naturalWidth: false  // prose tells its unwrapped width (a user's bubble fits its text)
     spacing: Theme.pad
 
     Repeater {
@@ -32,24 +33,34 @@ ColumnLayout {
 
     Component {
         id: proseBlock
-        TextEdit {
-            objectName: "proseText"
-            // links take the application palette's colour when the text is parsed: a new link colour
-            // re-parses (the comment naming it changes the text)
-            property bool sized: !!parent && parent.width > 0  // changes once, not on every resize
-            text: sized ? root.objects.app.proseStyle + parent.html + "<!--" + root.objects.app.linkColour + "-->" : ""
-            textFormat: TextEdit.RichText
-            onTextChanged: { root.objects.wholeText.keep(this); if (root.objects.search.isActive) root.objects.search.watch(this) }  // drawn whole: a culled block is redrawn whenever the list moves
-            readOnly: true
-            selectByMouse: true
-            wrapMode: TextEdit.Wrap
-            color: root.textColor
-            font.pixelSize: Theme.fontBody
+        Item {  // the Loader reads this item's natural width, not the text's unless asked: a TextEdit
+                // asked for its natural width lays its whole text out unwrapped again on every change
+                // (a reply's long paragraphs, costly to shape in bidi text and joined emoji, paid it twice)
+            id: prose
+            property var source: parent
             width: parent ? parent.width : 0
-            onLinkActivated: (link) => root.objects.conversation.openLink(link)
-            HoverHandler { enabled: parent.hoveredLink !== ""; cursorShape: Qt.PointingHandCursor }
-            Accessible.role: Accessible.StaticText
-            Accessible.name: getText(0, length)
+            implicitWidth: root.naturalWidth ? proseText.implicitWidth : 0
+            implicitHeight: proseText.implicitHeight
+            TextEdit {
+                id: proseText
+                objectName: "proseText"
+                // links take the application palette's colour when the text is parsed: a new link colour
+                // re-parses (the comment naming it changes the text)
+                property bool sized: prose.width > 0  // changes once, not on every resize
+                text: sized ? root.objects.app.proseStyle + prose.source.html + "<!--" + root.objects.app.linkColour + "-->" : ""
+                textFormat: TextEdit.RichText
+                onTextChanged: { root.objects.wholeText.keep(this); if (root.objects.search.isActive) root.objects.search.watch(this) }  // drawn whole: a culled block is redrawn whenever the list moves
+                readOnly: true
+                selectByMouse: true
+                wrapMode: TextEdit.Wrap
+                color: root.textColor
+                font.pixelSize: Theme.fontBody
+                width: prose.width
+                onLinkActivated: (link) => root.objects.conversation.openLink(link)
+                HoverHandler { enabled: parent.hoveredLink !== ""; cursorShape: Qt.PointingHandCursor }
+                Accessible.role: Accessible.StaticText
+                Accessible.name: getText(0, length)
+            }
         }
     }
 

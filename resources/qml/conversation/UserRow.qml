@@ -34,6 +34,7 @@ Item {
             x: Theme.pad; y: Theme.gap
             width: parent.width - 2 * Theme.pad
             blocks: root.blocks
+            naturalWidth: true  // the bubble is as wide as the words need
         }
     }
     Text {  // what the user (or anything outside this chat) changed since the last turn: theirs

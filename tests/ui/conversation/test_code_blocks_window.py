@@ -1,6 +1,7 @@
 """Code blocks and long replies in the real window: a block names its language and is highlighted again
 when the theme changes, a streamed block's highlighter is built off the GUI thread, and a long reply's
-text blocks are drawn whole rather than rebuilt as the list moves."""
+text blocks are drawn whole rather than rebuilt as the list moves, and no block of prose hands the layout
+its natural width."""
 
 from __future__ import annotations
 
@@ -119,5 +120,31 @@ def test_text_blocks_of_a_long_reply_are_drawn_whole_not_rebuilt_when_the_list_m
         shown = first.mapRectToScene(QRectF(0, 0, first.width(), min(first.height(), 200)))
         link = QColor(window.objects.app.property("linkColour"))
         assert has_colour_near(image, shown, (link.red(), link.green(), link.blue()))
+
+    ui.run(scenario())
+
+
+def test_no_block_of_prose_hands_its_natural_width_to_the_layout(ui):
+    """A TextEdit asked for its natural width lays its whole text out again unwrapped on every change;
+    the block's Loader read it, so each long paragraph was laid out twice or more per change (bidi text
+    and joined emoji, costly to shape, stalled the window for 130-170 ms instead of 50). A block of prose
+    sits in an item of no natural width: its Loader is as wide as the column, never as the text."""
+
+    async def scenario():
+        window = await ui.open(scripted_agent_argv())
+        await ui.type_and_send(window, "blast 60")  # one paragraph of 12,000 characters, in a few blocks
+
+        def prose(longer_than: int = 0, holding: str = "") -> list:
+            texts = [(e, e.property("text")) for e in find_all(window.root.contentItem(), "proseText")]
+            return [e for e, text in texts if len(text) > longer_than and holding in text]
+
+        edits = await ui.until(lambda: prose(longer_than=4_000))
+        await ui.frames(window, 2)
+        for edit in edits:
+            loader = edit.parentItem().parentItem()
+            assert 0 < edit.width() <= loader.width() and loader.implicitWidth() <= loader.width()
+        # a user's bubble still fits its words: "blast 60" on one line, not a word a line
+        asked = prose(holding="blast 60")
+        assert asked and asked[0].property("lineCount") == 1
 
     ui.run(scenario())
