@@ -30,6 +30,7 @@ from app.contract.notifications import NotificationsHost
 from app.contract.protocol_log import InspectorPage, ReadTrace
 from app.contract.review_host import FileChangesHost
 from app.contract.rules import PermissionRulesHost
+from app.contract.search import SearchHost
 from app.contract.settings_hosts import AgentSettingsHost, SettingsHost
 from app.contract.sign_in import SignInEnvelope
 from app.contract.terminal_hosts import ProposalsHost, TerminalAccessHost, UserTerminalsHost
@@ -330,6 +331,9 @@ class HostApi(Protocol):
 
     @property
     def mcp_servers(self) -> McpServersHost: ...
+
+    @property
+    def search(self) -> SearchHost: ...
 
     async def shutdown(self) -> None:
         """The app quits: everything the main side started ends (the agents, the user's shells)."""

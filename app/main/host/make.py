@@ -153,6 +153,7 @@ def make_host(
     search = ChatSearch(problems, hub.label_of, hub.session_workspace)  # in the app's own data folder
     hub.subscribe(search.feed.on_envelope)  # every agent's chats, live and loaded
     hub.opened_chats.subscribe(search.feed.on_opened)
+    hub.deleted_chats.subscribe(search.feed.on_deleted)
     return Host(
         sessions=hub,
         files=hub.files,

@@ -17,10 +17,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.contract.credentials import redact_text
+from app.contract.hidden_context import strip_hidden_context
 from app.main.search.index import MAX_TEXT_CHARS, Chat, Entry
+from app.main.search.terminal_feed import TERMINAL_CHARS, TurnTerminals
 from app.main.search.writer import IndexWriter
 
 FLUSH_S = 2.0
+TITLE_CHARS = 80  # of a chat's first message, its title until the agent names it
 CHUNK_KINDS = {
     "agent_message_chunk": "answer",
     "user_message_chunk": "message",
@@ -37,16 +40,18 @@ class _Open:
     at: float
     pieces: list[str] = field(default_factory=list)
     size: int = 0
+    limit: int = MAX_TEXT_CHARS
 
     def add(self, text: str) -> None:
-        room = MAX_TEXT_CHARS - self.size
+        room = self.limit - self.size
         if room > 0 and text:
             piece = text if len(text) <= room else text[:room]
             self.pieces.append(piece)
             self.size += len(piece)
 
     def text(self) -> str:
-        return redact_text("".join(self.pieces))
+        """What the user saw: without ClawQt's hidden blocks for the agent, credentials cut."""
+        return redact_text(strip_hidden_context("".join(self.pieces)))
 
 
 def _opened(kind: str, at: float, text: str) -> _Open:
@@ -65,6 +70,7 @@ class _ChatFeed:
     loading: bool = False  # its history is being replayed and indexed
     skipping: bool = False  # its history is being replayed again: indexed once a run
     title: str = ""
+    terminals: TurnTerminals[_Open] = field(default_factory=lambda: TurnTerminals(lambda: _Open("", 0)))
 
 
 def _block_text(block: Any) -> str:
@@ -124,12 +130,15 @@ class SearchFeed:
         elif kind == "replay":
             for update in envelope.updates:
                 self._update(update.session_key, update.notification, True)
+        elif kind == "terminal_output":  # a terminal ClawQt runs for the agent (terminal/create)
+            self._terminal(envelope.session_key, envelope.terminal_id, envelope.data)
         elif kind == "prompt_sent":
             self._prompt(envelope.session_key, envelope.client_message_id, envelope.prompt)
         elif kind == "prompt_settled":
             self.flush(envelope.session_key)
             chat = self._chat(envelope.session_key)
             chat.open, chat.run_item, chat.run_kind = {}, "", ""  # the turn is whole: nothing stays open
+            chat.terminals.turn_settled()
             return
         else:
             return
@@ -145,6 +154,12 @@ class SearchFeed:
         chat = self._chat(key)
         chat.loading = chat.skipping = False
         self.flush(key)
+
+    def on_deleted(self, key: str) -> None:
+        """A chat the user deleted: what the index has of it goes, and what was still to be written."""
+        self._chats.pop(key, None)
+        self._loaded.discard(key)
+        self._writer.forget([key])
 
     def _flush_soon(self) -> None:
         """Everything handed over FLUSH_S from now (once: the first change since sets the time)."""
@@ -163,7 +178,7 @@ class SearchFeed:
     def _chat(self, key: str) -> _ChatFeed:
         chat = self._chats.get(key)
         if chat is None:
-            chat = self._chats[key] = _ChatFeed()
+            chat = self._chats[key] = _ChatFeed(terminals=TurnTerminals(self._terminal_output))
         return chat
 
     def _update(self, key: str, notification: Any, historical: bool) -> None:
@@ -177,6 +192,7 @@ class SearchFeed:
                 return
             self._loaded.add(key)
             chat.loading, chat.counter, chat.run_item, chat.open = True, 0, "", {}
+            chat.terminals.turn_settled()
             self._writer.forget([key])
         elif not historical and (chat.loading or chat.skipping):
             chat.loading = chat.skipping = False
@@ -205,8 +221,21 @@ class SearchFeed:
                 chat.open[f"t:{tool}"] = _opened("tool", now, str(update["title"]))
             if isinstance(update.get("content"), list):
                 chat.open[f"o:{tool}"] = _tool_output(update, now)
+            for item in chat.terminals.note_tool(update):  # a card shows a terminal: its output so far
+                chat.open[item] = chat.terminals.outputs[item]
+            for terminal, data in chat.terminals.meta_output(update):  # an agent's own terminal
+                self._terminal(key, terminal, data)
         elif name == "session_info_update" and isinstance(update.get("title"), str):
             chat.title = str(update["title"])
+
+    def _terminal_output(self) -> _Open:
+        return _Open("terminal", self._clock(), limit=TERMINAL_CHARS)
+
+    def _terminal(self, key: str, terminal: str, data: str) -> None:
+        chat = self._chat(key)
+        item = chat.terminals.add(terminal, data)
+        if item is not None:
+            chat.open[item] = chat.terminals.outputs[item]
 
     def _prompt(self, key: str, message_id: str, prompt: Any) -> None:
         chat = self._chat(key)
@@ -224,6 +253,9 @@ class SearchFeed:
             if chat is None or not chat.open:
                 continue
             entries = [Entry(item, o.kind, o.text(), o.at) for item, o in chat.open.items()]
+            if not chat.title:  # until the agent names it, as the sidebar does: its first message
+                asked = next((e.text for e in entries if e.kind == "message" and e.text.strip()), "")
+                chat.title = " ".join(asked.split())[:TITLE_CHARS]
             updated = max(o.at for o in chat.open.values())
             folder = self._folder_of(name, chat.generation) or ""
             info = Chat(name, self._agent_of(name), folder, chat.title, updated)

@@ -7,10 +7,11 @@ import asyncio
 from collections.abc import Callable
 from pathlib import Path
 
+from app.contract.search import Facets, Filters, Hit
 from app.main.core import paths
 from app.main.core.problems import LocalProblems
 from app.main.search.feed import SearchFeed
-from app.main.search.index import Filters, Hit, SearchIndex
+from app.main.search.index import SearchIndex
 from app.main.search.writer import IndexWriter
 
 CLOSE_WAIT_S = 10.0  # a quit waits this long for what is left to be written (the chats are the truth)
@@ -36,6 +37,9 @@ class ChatSearch:
         """What was said and handed to the writer so far (the last chunks of a turn streaming now come
         with its next hand-over)."""
         return await asyncio.to_thread(self.writer.index.search, text, filters or Filters(), limit)
+
+    async def facets(self) -> Facets:
+        return await asyncio.to_thread(self.writer.index.facets)
 
     async def written(self, timeout: float = CLOSE_WAIT_S) -> bool:
         """Everything said so far handed over and written (a test, a quit)."""

@@ -23,18 +23,19 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from app.contract.search import Chat, Facets, Filters, Hit
 from app.main.core.problems import LocalProblems
 from app.main.search.query import parse
-from app.main.search.snippets import Snippet, snippet
+from app.main.search.snippets import snippet
 
 log = logging.getLogger(__name__)
 
 SCHEMA_VERSION = 1
 FILENAME = "search.db"
 DEFAULT_MAX_BYTES = 2 * 1024**3
-KINDS = ("message", "answer", "thought", "tool", "output", "terminal", "file")
 MAX_TEXT_CHARS = 4 * 1024 * 1024  # of one entry indexed (a 10 MB reply is found by its first 4 MB)
 BUSY_TIMEOUT_MS = 5000
+NO_FILTERS = Filters()
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS chats (
@@ -53,38 +54,11 @@ CREATE VIRTUAL TABLE IF NOT EXISTS words USING fts5 (
 
 
 @dataclass(frozen=True)
-class Chat:
-    key: str
-    agent: str
-    folder: str
-    title: str
-    updated: float  # when it last changed (seconds since the epoch): what the bound forgets first
-
-
-@dataclass(frozen=True)
 class Entry:
     item: str  # the timeline item (a message, a tool call...): indexed again, its text is replaced
     kind: str  # one of KINDS
     text: str
     at: float
-
-
-@dataclass(frozen=True)
-class Hit:
-    chat: Chat
-    item: str
-    kind: str
-    at: float
-    snippet: Snippet
-
-
-@dataclass(frozen=True)
-class Filters:
-    agent: str = ""
-    folder: str = ""
-    kinds: tuple[str, ...] = ()
-    since: float = 0.0
-    until: float = 0.0
 
 
 def _pack(text: str) -> bytes:
@@ -301,7 +275,7 @@ class SearchIndex:
             self._db.execute("INSERT INTO words (words) VALUES ('optimize')")
 
     # --- reading ------------------------------------------------------------------------------------
-    def search(self, text: str, filters: Filters = Filters(), limit: int = 50) -> list[Hit]:
+    def search(self, text: str, filters: Filters = NO_FILTERS, limit: int = 50) -> list[Hit]:
         """The newest `limit` hits for what the user typed (the last indexed first). Newest, not best:
         the word list gives its matches newest first and stops at the limit, where ranking every match
         of a common word reads all of them (0.3 ms against 300 ms on a 500-chat index)."""
@@ -341,6 +315,12 @@ class SearchIndex:
             Hit(Chat(*row[:5]), row[5], row[6], row[7], snippet(_unpack(row[8]), query.terms, query.prefix))
             for row in rows
         ]
+
+    def facets(self) -> Facets:
+        with self._lock:
+            agents = self._db.execute("SELECT DISTINCT agent FROM chats ORDER BY agent").fetchall()
+            folders = self._db.execute("SELECT DISTINCT folder FROM chats WHERE folder != '' ORDER BY folder")
+            return Facets(tuple(a for (a,) in agents), tuple(f for (f,) in folders.fetchall()))
 
     def counts(self) -> tuple[int, int]:
         """(chats, entries) indexed."""

@@ -71,10 +71,9 @@ class AgentHub:
         self.branches = ChatBranches(self, branches)  # which chat continues which
         self._services: dict[str, ChatService] = {}
         self._owners: dict[str, str] = {}  # session key -> agent id (this run; `remembered` keeps them)
-        self._envelopes: Listeners[Envelope] = Listeners(
-            log, "envelope listener failed for %s", lambda envelope: envelope.kind
-        )
+        self._envelopes = Listeners[Envelope](log, "envelope listener failed for %s", lambda e: e.kind)
         self.opened_chats = Listeners[LoadResult](log, "a chat opening listener failed")  # search reads them
+        self.deleted_chats = Listeners[str](log, "a chat deletion listener failed")  # search forgets them
         self._held: dict[str, dict[str, Envelope]] = {}  # agent id -> kind -> its last agent envelope
         self._background = BackgroundTasks("agent hub work")
         self._idle = IdleStops(self._services, lambda: self._current, self._background, idle_stop_s)
@@ -328,6 +327,7 @@ class AgentHub:
     async def delete_session(self, session_key: str) -> None:
         await self.service_of(session_key).delete_session(session_key)
         self._forget_chat(session_key)
+        self.deleted_chats.emit(session_key)
 
     def _forget_chat(self, session_key: str) -> None:
         self._owners.pop(session_key, None)

@@ -4,11 +4,11 @@ only: each object's behaviour (and its tests) lives in its own module.
 QML sees them as context properties (`context()`): `session` (the shown session), `sessions` (the
 sidebar), `agent` (the agent's state and banner), `sessionHeader` (the session's title, modes, options,
 usage, commands), `turn` (the composer's draft, send and stop), `notices`, `conversation` (questions,
-copy, links), `search` (find in the chat), `chatExport` (the chat as a Markdown file), `inspector`
-(the protocol inspector), `timeline` (the list model), `terminals` (the painted screens' source),
-`paintedTypes` (the painted screen's QML type, made on first use), `fileChanges`, `attachments`,
-`composerFiles`, `icons`, `diffs` (diff rendering),
-`signIn`, `userTerminals` (the terminal panel), `terminalAccess` (how the agent reaches the terminals),
+copy, links), `search` (find in the chat), `searchAll` (search every chat), `chatExport` (the chat as a
+Markdown file), `inspector` (the protocol inspector), `timeline` (the list model), `terminals` (the
+painted screens' source), `paintedTypes` (the painted screen's QML type, made on first use),
+`fileChanges`, `attachments`, `composerFiles`, `icons`, `diffs` (diff rendering), `signIn`,
+`userTerminals` (the terminal panel), `terminalAccess` (how the agent reaches the terminals),
 `proposalCards` (the proposal cards' confirm, cancel and keyboard position), `questions` (the agent's
 questions: typed values, Send, Decline), `rules` (the user's permission rules and their decisions),
 `mcpServers` (the user's MCP servers) and `app` (settings)."""
@@ -56,6 +56,7 @@ from app.renderer.qt.review.branching import Branching
 from app.renderer.qt.review.checkpoints import Checkpoints
 from app.renderer.qt.review.review_pane import ReviewPane
 from app.renderer.qt.rules.rules_view import PermissionRulesView
+from app.renderer.qt.search.search_all import SearchAll
 from app.renderer.qt.sessions.attention import Attention
 from app.renderer.qt.sessions.session_header import SessionHeader
 from app.renderer.qt.sessions.session_list import SessionList
@@ -189,6 +190,7 @@ class ChatObjects(QObject):
         self.questions = QuestionAnswers(sessions_host, self.session, self.ops, self)
         self.rules = PermissionRulesView(host.rules, sessions_host, self.ops, self)
         self.mcp_servers = McpServersView(host.mcp_servers, host.agents, sessions_host, self.ops, self)
+        self.search_all = SearchAll(host.search, self.session, self.search, self.ops, self)
         self.attachments.linkClicked.connect(self.conversation.openLink)
         self.sign_in = SignIn(host.sign_in, sessions_host, self.session, self.ops, self)
         self.user_terminals = UserTerminalsView(host.terminals, self.session, self.ops, self)
@@ -259,6 +261,7 @@ class ChatObjects(QObject):
             "notices": self.notices,
             "conversation": self.conversation,
             "search": self.search,
+            "searchAll": self.search_all,
             "chatExport": self.export,
             "inspector": self.inspector,
             "timeline": self.model,

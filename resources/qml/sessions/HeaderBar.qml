@@ -12,6 +12,7 @@ ToolBar {
     signal toggleTerminals()
     signal openSettings()
     signal openFind()
+    signal openSearchAll()
     signal toggleSidebar()
     objectName: "headerBar"
     property bool directoryOpen: false
@@ -99,13 +100,15 @@ ToolBar {
             contentItem: IconLabel { icon: "ellipsis-vertical"; color: Theme.text }
             Accessible.name: "Chat menu"
             ToolTip.visible: hovered
-            ToolTip.text: "Find, export, review, protocol inspector"
+            ToolTip.text: "Find, search every chat, export, review, protocol inspector"
             onClicked: chatMenu.popup(this, 0, height)
             Menu {
                 id: chatMenu
                 objectName: "chatMenu"
                 MenuItem { objectName: "menuFind"; text: "Find in chat…"; onTriggered: root.openFind()
                            contentItem: ShortcutLabel { label: parent.text; keys: "Ctrl+F" } }
+                MenuItem { objectName: "menuSearchAll"; text: "Search every chat…"; onTriggered: root.openSearchAll()
+                           contentItem: ShortcutLabel { label: parent.text; keys: "Ctrl+Shift+F" } }
                 MenuItem { objectName: "menuExport"; text: "Export as Markdown…"
                            enabled: session.sessionKey !== "" && !chatExport.busy
                            onTriggered: chatExport.exportChat()

@@ -31,6 +31,7 @@ Item {
         onToggleTerminals: if (userTerminals.panelOpen) chatWindow.hideTerminals(); else chatWindow.terminalFocus()
         onOpenSettings: chatWindow.openSettings()
         onOpenFind: conversationView.openFind()
+        onOpenSearchAll: chatWindow.openSearchAll()
     }
 
     // Ctrl+`: open the terminals and type in the one shown; pressed there, back to the composer
@@ -308,6 +309,15 @@ Item {
         active: false
         source: active ? "../agents/AgentPicker.qml" : ""
     }
+    Loader {  // made on first use, like Settings
+        id: searchAllLoader
+        active: false
+        source: active ? "../search/SearchPane.qml" : ""
+    }
+    function openSearchAll() {
+        searchAllLoader.active = true
+        searchAllLoader.item.open()
+    }
     function openAgentPicker() {
         agentPickerLoader.active = true
         agentPickerLoader.item.open()
@@ -339,6 +349,7 @@ Item {
                onActivated: attachments.closePreview() }
     Shortcut { sequences: [StandardKey.Open]; onActivated: composerFiles.chooseFiles() }
     Shortcut { sequences: [StandardKey.Find]; onActivated: conversationView.openFind() }
+    Shortcut { sequence: "Ctrl+Shift+F"; onActivated: chatWindow.openSearchAll() }
     Shortcut { sequence: "F12"; onActivated: inspector.setOpen(!inspector.isOpen) }
     Shortcut { sequence: "Ctrl+Shift+E"; enabled: session.sessionKey !== "" && !chatExport.busy
                onActivated: chatExport.exportChat() }

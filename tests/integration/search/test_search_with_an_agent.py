@@ -61,3 +61,35 @@ async def test_the_index_is_never_written_into_the_folder_an_agent_works_in(tmp_
         await host.shutdown()
     assert not list(tmp_path.glob("data/search.db*"))
     assert (paths.data_dir() / "search.db").exists()
+
+
+async def test_a_chat_the_user_deletes_is_no_longer_found(tmp_path):
+    host = _host(tmp_path)
+    try:
+        kept = await host.sessions.new_session()
+        await host.sessions.prompt(kept.session_key, "the kept chat says quokka")
+        gone = await host.sessions.new_session()
+        await host.sessions.prompt(gone.session_key, "the deleted chat says quokka and wombat")
+        assert await host.search.written()
+        found = {h.chat.key for h in await host.search.search("quokka")}
+        assert found == {kept.session_key, gone.session_key}
+
+        await host.sessions.delete_session(gone.session_key)
+        assert await host.search.written()
+        assert [h.chat.key for h in await host.search.search("quokka")] == [kept.session_key]
+        assert await host.search.search("wombat") == []
+    finally:
+        await host.shutdown()
+
+
+async def test_the_output_of_a_terminal_clawqt_runs_for_the_agent_is_found(tmp_path):
+    host = _host(tmp_path)
+    try:
+        opened = await host.sessions.new_session()
+        await host.sessions.prompt(opened.session_key, "term-create")  # a real bash through terminal/create
+        assert await host.search.written()
+        hits = await host.search.search("été-123")
+        assert [(h.chat.key, h.kind) for h in hits] == [(opened.session_key, "terminal")]
+        assert "été-123" in hits[0].snippet.text
+    finally:
+        await host.shutdown()

@@ -33,7 +33,7 @@ def hub_of(tmp_path: Path, *profiles: AgentProfile) -> AgentHub:
     return AgentHub(list(profiles), make, **hub_parts(tmp_path / "data"))
 
 
-def _two_agents(tmp_path: Path) -> AgentHub:
+def two_agents(tmp_path: Path) -> AgentHub:
     return hub_of(
         tmp_path,
         AgentProfile("scripted", "Scripted", scripted_agent_argv(), "config", "test"),
@@ -54,7 +54,7 @@ def _timeline_text(objects, key: str) -> str:
 
 def test_two_chats_stream_at_once_each_from_its_own_agent_and_closing_kills_both(ui):
     async def scenario():
-        hub = _two_agents(ui.tmp_path)
+        hub = two_agents(ui.tmp_path)
         window = await ui.open_host(make_host(hub, data_dir=ui.tmp_path / "data"))
         objects = window.objects
         first = objects.session.sessionKey

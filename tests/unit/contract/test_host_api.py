@@ -18,6 +18,7 @@ from app.contract import (
     mcp_servers,
     review_host,
     rules,
+    search,
     settings_hosts,
     terminal_hosts,
 )
@@ -48,6 +49,7 @@ PARTS = {
     "branches": branches.BranchesHost,
     "rules": rules.PermissionRulesHost,
     "mcp_servers": mcp_servers.McpServersHost,
+    "search": search.SearchHost,
 }
 
 

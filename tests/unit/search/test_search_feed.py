@@ -1,6 +1,6 @@
 """The search feed (app/main/search/feed.py): the agents' envelopes folded into one entry per message,
-thought, tool title and tool output; handed over when a turn settles; a load forgets the chat first
-and indexes its replay once a run; credentials cut."""
+thought, tool title, tool output and terminal output; handed over when a turn settles; a load forgets
+the chat first and indexes its replay once a run; credentials cut."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from app.contract.envelopes import (
     PromptSettledEnvelope,
     ReplayEnvelope,
     SessionUpdateEnvelope,
+    TerminalOutputEnvelope,
 )
 from app.main.search.feed import SearchFeed
 
@@ -170,3 +171,61 @@ def test_a_diff_is_indexed_by_its_path_and_a_tool_output_to_its_limit():
     feed.on_envelope(update("k", body))
     feed.flush()
     assert writer.texts()["o:t"] == ("output", "/work/app/parser.py\nlog line")
+
+
+def test_terminal_output_on_a_card_is_indexed_whole_through_the_turn_without_escapes():
+    """A terminal ClawQt runs for the agent (terminal/create, its card naming it after its first output)
+    and one an agent reports in `_meta`: each is one entry that grows through the turn (handed over
+    early, then again whole), escapes stripped. Output for a terminal no card shows is not indexed."""
+    writer = Writer()
+    feed = feed_of(writer)
+    feed.on_envelope(TerminalOutputEnvelope("k", 1, "term-1", "\x1b[32mcompiling\x1b[0m crate "))
+    feed.on_envelope(TerminalOutputEnvelope("k", 1, "nobody", "output no card shows"))
+    card = {"sessionUpdate": "tool_call", "toolCallId": "t1", "title": "cargo build",
+            "content": [{"type": "terminal", "terminalId": "term-1"}]}  # fmt: skip
+    feed.on_envelope(update("k", card))
+    feed.flush("k")  # handed over while the command still runs
+    assert writer.texts()["x:term-1"] == ("terminal", "compiling crate ")
+    feed.on_envelope(TerminalOutputEnvelope("k", 1, "term-1", "finished ok\n", exited=True, exit_code=0))
+    meta = {"terminal_info": {"terminal_id": "agent-t"}, "terminal_output": {"terminal_id": "agent-t",
+            "data": "\x1b[1mpytest\x1b[0m 12 passed"}}  # fmt: skip
+    feed.on_envelope(update("k", {"sessionUpdate": "tool_call_update", "toolCallId": "t9", "_meta": meta}))
+    delta = {"terminal_output_delta": {"terminalId": "agent-t", "data": " in 0.3 s"}}
+    feed.on_envelope(update("k", {"sessionUpdate": "tool_call_update", "toolCallId": "t9", "_meta": delta}))
+    feed.on_envelope(settled("k"))
+    texts = writer.texts()
+    assert texts["x:term-1"] == ("terminal", "compiling crate finished ok\n")
+    assert texts["x:agent-t"] == ("terminal", "pytest 12 passed in 0.3 s")
+    assert "x:nobody" not in texts
+
+
+def test_terminal_output_is_kept_bounded_while_no_card_names_it():
+    """Hundreds of megabytes of output for terminals nobody names: the feed keeps at most TURN_CHARS of
+    it for the turn, at most TERMINAL_CHARS of one terminal, and nothing once the turn settled."""
+    from app.main.search.terminal_feed import TERMINAL_CHARS, TURN_CHARS
+
+    writer = Writer()
+    feed = feed_of(writer)
+    for n in range(40):
+        feed.on_envelope(TerminalOutputEnvelope("k", 1, f"t{n}", "x" * (2 * 1024 * 1024)))
+    terminals = feed._chat("k").terminals
+    assert sum(o.size for o in terminals.outputs.values()) == TURN_CHARS
+    assert max(o.size for o in terminals.outputs.values()) == TERMINAL_CHARS
+    feed.on_envelope(settled("k"))
+    assert terminals.outputs == {} and writer.put_calls == []
+
+
+def test_what_clawqt_adds_for_the_agent_alone_is_not_indexed_and_the_first_message_names_the_chat():
+    from app.contract.hidden_context import wrap
+
+    writer = Writer()
+    feed = feed_of(writer)
+    text = "find the flaky test" + wrap("ClawQt terminal access for this chat: secretive plumbing")
+    feed.on_envelope(PromptSentEnvelope("k", 1, "c1", ({"type": "text", "text": text},)))
+    feed.on_envelope(settled("k"))
+    assert writer.texts()["p:c1"] == ("message", "find the flaky test")
+    assert writer.put_calls[-1][0].title == "find the flaky test"
+    feed.on_envelope(update("k", {"sessionUpdate": "session_info_update", "title": "Flaky test hunt"}))
+    feed.on_envelope(update("k", chunk("agent_message_chunk", "found it")))
+    feed.on_envelope(settled("k"))
+    assert writer.put_calls[-1][0].title == "Flaky test hunt"  # the agent's name for it wins

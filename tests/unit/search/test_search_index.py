@@ -69,6 +69,8 @@ def test_filters_by_agent_folder_kind_and_date(tmp_path):
     assert [h.item for h in index.search("deploy", Filters(kinds=("message",)))] == ["1"]
     assert [h.item for h in index.search("deploy", Filters(since=NOW - 3600))] == ["2"]
     assert [h.item for h in index.search("deploy", Filters(until=NOW - 3600))] == ["1"]
+    facets = index.facets()  # what the pane's filters offer
+    assert facets.agents == ("Claude", "Codex") and facets.folders == ("/a", "/b")
 
 
 @pytest.mark.parametrize(
@@ -226,3 +228,14 @@ def test_the_newest_hits_come_first_and_the_limit_is_kept(tmp_path):
         index.index([(chat(f"c{n}"), [entry("1", f"common word number{n}")])])
     hits = index.search("common", limit=5)
     assert [h.chat.key for h in hits] == ["c29", "c28", "c27", "c26", "c25"]
+
+
+def test_a_snippet_shows_where_the_words_are_said_together_not_the_first_time_one_is():
+    from app.main.search.snippets import snippet
+
+    text = "deploy " + "filler words here " * 40 + "then we deploy the parser to staging " + "tail " * 50
+    shown = snippet(text, ("deploy", "parser"))
+    assert "deploy the parser" in shown.text and shown.text.startswith("…")
+    marked = [shown.text[a:b] for a, b in shown.marks]
+    assert marked == ["deploy", "parser"]
+    assert snippet("parser only once " + "x " * 300, ("parser", "missing")).text.startswith("parser")

@@ -1,0 +1,60 @@
+"""Search over every chat: what the index holds and finds (`app/main/search/`), as the renderer reads
+it. The index is a cache the main side fills from the chats; the renderer only asks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+KINDS = ("message", "answer", "thought", "tool", "output", "terminal", "file")
+
+
+@dataclass(frozen=True)
+class Snippet:
+    text: str
+    marks: tuple[tuple[int, int], ...]  # (start, end) in `text`, in order, not overlapping
+
+
+@dataclass(frozen=True)
+class Chat:
+    key: str
+    agent: str  # the agent's name as the user knows it
+    folder: str
+    title: str
+    updated: float  # when it last changed (seconds since the epoch): what the bound forgets first
+
+
+@dataclass(frozen=True)
+class Hit:
+    chat: Chat
+    item: str  # the timeline item it is in (a message, a tool call...)
+    kind: str  # one of KINDS
+    at: float
+    snippet: Snippet
+
+
+@dataclass(frozen=True)
+class Filters:
+    agent: str = ""
+    folder: str = ""
+    kinds: tuple[str, ...] = ()  # any of KINDS; none: every kind
+    since: float = 0.0
+    until: float = 0.0
+
+
+@dataclass(frozen=True)
+class Facets:
+    """What the filters may choose from: the agents and folders of the chats indexed."""
+
+    agents: tuple[str, ...]
+    folders: tuple[str, ...]
+
+
+class SearchHost(Protocol):
+    """Every chat of every agent, found by its words (SQLite FTS5 off the event loop)."""
+
+    async def search(self, text: str, filters: Filters | None = None, limit: int = 50) -> list[Hit]:
+        """The newest hits first; [] for a query with no word in it."""
+        ...
+
+    async def facets(self) -> Facets: ...

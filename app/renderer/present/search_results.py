@@ -1,0 +1,94 @@
+"""Hits of the search over every chat, as the search pane lists them: grouped by chat in the order the
+index found them (the newest first), each chat with its agent, folder and when it last changed, each
+hit with what kind of text it is in and its snippet with the words found marked. Pure: the pane's
+Qt object asks and shows; the filters' words map to the index's kinds and times here."""
+
+from __future__ import annotations
+
+import html
+from datetime import datetime
+from typing import Any
+
+from app.contract.search import Filters, Hit, Snippet
+from app.renderer.present.session_times import time_label
+
+KIND_WORDS = {
+    "message": "You",
+    "answer": "Answer",
+    "thought": "Thought",
+    "tool": "Tool",
+    "output": "Tool output",
+    "terminal": "Terminal",
+    "file": "File",
+}
+KIND_FILTERS = {  # the pane's "Kind" choice -> the index's kinds
+    "all": (),
+    "messages": ("message", "answer", "thought"),
+    "tools": ("tool", "output", "terminal"),
+    "files": ("file",),
+}
+DAY = 86_400.0
+WHEN_FILTERS = {"any": 0.0, "day": DAY, "week": 7 * DAY, "month": 30 * DAY, "year": 365 * DAY}
+
+
+def filters_of(agent: str, folder: str, kind: str, when: str, now: float) -> Filters:
+    """The index's filters for the pane's choices ("" / "all" / "any": no filter of that kind)."""
+    span = WHEN_FILTERS.get(when, 0.0)
+    kinds = KIND_FILTERS.get(kind, ())
+    return Filters(agent=agent, folder=folder, kinds=kinds, since=now - span if span else 0.0)
+
+
+def snippet_html(snippet: Snippet, mark: str) -> str:
+    """The snippet as rich text, each word found on the `mark` colour; everything else escaped (an
+    agent's text is never markup here)."""
+    out: list[str] = []
+    at = 0
+    for start, end in snippet.marks:
+        out.append(html.escape(snippet.text[at:start]))
+        out.append(f'<span style="background-color:{mark}">{html.escape(snippet.text[start:end])}</span>')
+        at = end
+    out.append(html.escape(snippet.text[at:]))
+    return "".join(out).replace("\n", " ")
+
+
+def needle_of(snippet: Snippet) -> str:
+    """What find in the chat looks for once the chat is open at the hit: the first word found."""
+    if not snippet.marks:
+        return ""
+    start, end = snippet.marks[0]
+    return snippet.text[start:end]
+
+
+def grouped(hits: list[Hit], mark: str, now: datetime) -> list[dict[str, Any]]:
+    """One entry per chat, in the order its first hit came, with its hits in order."""
+    groups: dict[str, dict[str, Any]] = {}
+    for hit in hits:
+        chat = hit.chat
+        group = groups.get(chat.key)
+        if group is None:
+            group = groups[chat.key] = {
+                "key": chat.key,
+                "title": chat.title or "Untitled chat",
+                "agent": chat.agent,
+                "folder": chat.folder,
+                "when": time_label(datetime.fromtimestamp(chat.updated), now) if chat.updated else "",
+                "hits": [],
+            }
+        group["hits"].append(
+            {
+                "item": hit.item,
+                "kind": KIND_WORDS.get(hit.kind, hit.kind),
+                "when": time_label(datetime.fromtimestamp(hit.at), now) if hit.at else "",
+                "html": snippet_html(hit.snippet, mark),
+                "needle": needle_of(hit.snippet),
+            }
+        )
+    return list(groups.values())
+
+
+def summary(hits: int, chats: int, limit: int) -> str:
+    if not hits:
+        return "No chat says that"
+    more = "+" if hits >= limit else ""
+    matches = "match" if hits == 1 else "matches"
+    return f"{hits}{more} {matches} in {chats} {'chat' if chats == 1 else 'chats'}"

@@ -1,0 +1,167 @@
+"""`searchAll` in QML: search every chat of every agent (Ctrl+Shift+F). Results come as the user types
+(a short pause after the last key, each search off the event loop; an answer to an older query is
+dropped), grouped by chat with its agent, folder and time, the words found marked; filters narrow by
+agent, folder, kind of text and time. Opening a hit shows its chat (loaded through its agent when it is
+not open) and finds the word in it, so the view is scrolled to it and marked."""
+
+from __future__ import annotations
+
+import time
+from datetime import datetime
+from typing import Any
+
+from PySide6.QtCore import Property, QObject, QTimer, Signal, Slot
+from PySide6.QtGui import QColor
+
+from app.contract.search import Facets, Hit, SearchHost
+from app.renderer.present.search_results import filters_of, grouped, summary
+from app.renderer.qt.common.operations import Operations
+from app.renderer.qt.common.properties import variant_property
+from app.renderer.qt.conversation.current_session import CurrentSession
+from app.renderer.qt.conversation.search import ConversationSearch
+
+TYPING_PAUSE_MS = 150  # after the last key, the search runs
+LIMIT = 100  # hits listed at most
+FILTERS = ("agent", "folder", "kind", "when")
+
+
+class SearchAll(QObject):
+    changed = Signal()
+    resultsChanged = Signal()
+
+    def __init__(
+        self,
+        host: SearchHost,
+        session: CurrentSession,
+        find: ConversationSearch,
+        ops: Operations,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._host = host
+        self._session = session
+        self._find = find
+        self._ops = ops
+        self._open = False
+        self._query = ""
+        self._filters = {"agent": "", "folder": "", "kind": "all", "when": "any"}
+        self._facets = Facets((), ())
+        self._hits: list[Hit] = []
+        self._rows: list[dict[str, Any]] = []
+        self._summary = ""
+        self._busy = False
+        self._asked = 0  # the newest search started; an older one's answer is dropped
+        self._mark = "#fff3a0"
+        self._pending: tuple[str, str] | None = None  # (chat, word) to find once that chat is shown
+        self._typing = QTimer(self)
+        self._typing.setSingleShot(True)
+        self._typing.setInterval(TYPING_PAUSE_MS)
+        self._typing.timeout.connect(self._search)
+        session.shown.connect(self._on_shown)
+
+    isOpen = Property(bool, lambda self: self._open, notify=changed)
+    query = Property(str, lambda self: self._query, notify=changed)
+    busy = Property(bool, lambda self: self._busy, notify=resultsChanged)
+    summary = Property(str, lambda self: self._summary, notify=resultsChanged)
+    rows = variant_property("QVariantList", lambda self: self._rows, notify=resultsChanged)
+    filters = variant_property("QVariantMap", lambda self: dict(self._filters), notify=changed)
+    agents = variant_property("QVariantList", lambda self: list(self._facets.agents), notify=changed)
+    folders = variant_property("QVariantList", lambda self: list(self._facets.folders), notify=changed)
+
+    @Slot(bool)
+    def setOpen(self, open_: bool) -> None:
+        if open_ == self._open:
+            return
+        self._open = open_
+        if open_:  # the agents and folders to filter by, as the index knows them now
+            self._ops.run(self._host.facets(), "Could not read the search index", done=self._set_facets)
+            if self._query:
+                self._typing.start()
+        self.changed.emit()
+
+    def _set_facets(self, facets: Facets) -> None:
+        self._facets = facets
+        self.changed.emit()
+
+    @Slot(str)
+    def setQuery(self, query: str) -> None:
+        if query == self._query:
+            return
+        self._query = query
+        self.changed.emit()
+        self._typing.start()
+
+    @Slot(str, str)
+    def setFilter(self, name: str, value: str) -> None:
+        if name in FILTERS and self._filters[name] != value:
+            self._filters[name] = value
+            self.changed.emit()
+            self._typing.start()
+
+    @Slot(QColor)
+    def setMarkColour(self, colour: QColor) -> None:
+        """The colour the words found are marked on (the theme's)."""
+        name = colour.name()
+        if name != self._mark:
+            self._mark = name
+            self._show(self._hits)
+
+    @Slot()
+    def _search(self) -> None:
+        self._asked += 1
+        asked = self._asked
+        if not self._query.strip():
+            self._busy = False
+            self._hits, self._rows, self._summary = [], [], ""
+            self.resultsChanged.emit()
+            return
+        f = self._filters
+        filters = filters_of(f["agent"], f["folder"], f["kind"], f["when"], time.time())
+        self._busy = True
+        self.resultsChanged.emit()
+        self._ops.run(
+            self._host.search(self._query, filters, LIMIT),
+            "Could not search your chats",
+            done=lambda hits: self._answered(asked, hits),
+            after=lambda: self._done(asked),
+        )
+
+    def _done(self, asked: int) -> None:
+        if asked == self._asked:
+            self._busy = False
+            self.resultsChanged.emit()
+
+    def _answered(self, asked: int, hits: list[Hit]) -> None:
+        if asked == self._asked:
+            self._show(hits)
+
+    def _show(self, hits: list[Hit]) -> None:
+        self._hits = hits
+        groups = grouped(hits, self._mark, datetime.now())
+        rows: list[dict[str, Any]] = []
+        for group in groups:
+            rows.append({"type": "chat", **{k: v for k, v in group.items() if k != "hits"}})
+            rows += [{"type": "hit", "key": group["key"], **hit} for hit in group["hits"]]
+        self._rows = rows
+        self._summary = summary(len(hits), len(groups), LIMIT) if self._query.strip() else ""
+        self.resultsChanged.emit()
+
+    @Slot(str, str)
+    def openHit(self, key: str, needle: str) -> None:
+        """Show the chat `key` at the word `needle`: found in it as find in the chat finds (Ctrl+F)."""
+        self.setOpen(False)
+        if key == self._session.sessionKey:
+            self._find_word(needle)
+            return
+        self._pending = (key, needle)
+        self._session.openSession(key)
+
+    def _on_shown(self, _result: object) -> None:
+        pending, self._pending = self._pending, None
+        if pending is not None and pending[0] == self._session.sessionKey:
+            self._find_word(pending[1])
+
+    def _find_word(self, needle: str) -> None:
+        if needle:
+            self._find.setQuery(needle)
+            self._find.setOpen(True)

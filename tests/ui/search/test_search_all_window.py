@@ -1,0 +1,77 @@
+"""Search every chat in the real window (Ctrl+Shift+F) with two real agents (the scripted agent and the
+demo agent, each its own subprocess): a word the demo agent said is found from a chat with the other
+agent, grouped under its chat with its agent and the word marked; Enter opens that chat at the hit
+(find in the chat marks the word); the filters narrow by kind and by agent; a chat deleted is no
+longer found."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Qt
+
+from app.main.host.make import make_host
+from tests.ui.agents.test_agents_window import two_agents
+from tests.ui.window.test_accessible_names import unnamed_controls
+
+CTRL = Qt.KeyboardModifier.ControlModifier
+SHIFT = Qt.KeyboardModifier.ShiftModifier
+NONE = Qt.KeyboardModifier.NoModifier
+
+
+def _rows(objects, kind: str) -> list[dict]:
+    return [row for row in objects.search_all.property("rows") if row["type"] == kind]
+
+
+def test_a_word_another_agent_said_is_found_and_its_chat_opened_at_the_hit(ui):
+    async def scenario():
+        hub = two_agents(ui.tmp_path)
+        host = make_host(hub, data_dir=ui.tmp_path / "data")
+        window = await ui.open_host(host)
+        objects = window.objects
+        objects.agents.newChatWith("demo")
+        await ui.until(lambda: hub.agent_of(objects.session.sessionKey) == "demo")
+        demo_chat = objects.session.sessionKey
+        await ui.send_and_settle(window, "/echo the zanzibar quokka was here")
+        objects.agents.newChatWith("scripted")
+        await ui.until(lambda: objects.session.sessionKey not in ("", demo_chat))
+        scripted_chat = objects.session.sessionKey
+        await ui.send_and_settle(window, "hello from the wombat chat")
+        assert await host.search.written()
+
+        await ui.key(window, Qt.Key.Key_F, CTRL | SHIFT, "F")
+        pane = await ui.until(lambda: window.root.findChild(QObject, "searchPane"))
+        await ui.until(lambda: pane.property("opened"))
+        await ui.keys(window, "quokka")
+        await ui.until(lambda: _rows(objects, "hit"))
+        chats, hits = _rows(objects, "chat"), _rows(objects, "hit")
+        assert [c["key"] for c in chats] == [demo_chat]
+        assert chats[0]["agent"] == hub.label_of(demo_chat) != hub.label_of(scripted_chat)
+        assert sorted(h["kind"] for h in hits) == ["Answer", "You"]  # what the agent said, what was asked
+        assert all('">quokka</span>' in h["html"] for h in hits)  # the word marked
+        assert objects.search_all.property("summary") == "2 matches in 1 chat"
+        await ui.screenshots(window, "140-search-all")
+        assert unnamed_controls(window) == [], "the search pane"
+
+        objects.search_all.setFilter("kind", "tools")  # no tool said it
+        await ui.until(lambda: objects.search_all.property("summary") == "No chat says that")
+        objects.search_all.setFilter("kind", "all")
+        objects.search_all.setFilter("agent", hub.label_of(scripted_chat))
+        await ui.until(lambda: objects.search_all.property("summary") == "No chat says that")
+        objects.search_all.setFilter("agent", "")
+        await ui.until(lambda: len(_rows(objects, "hit")) == 2)
+
+        await ui.key(window, Qt.Key.Key_Return, NONE, "\r")  # the first hit: the newest
+        await ui.until(lambda: objects.session.sessionKey == demo_chat)
+        await ui.until(lambda: objects.search.property("isOpen") and objects.search.property("count") >= 2)
+        assert objects.search.property("query") == "quokka" and not pane.property("opened")
+        await ui.screenshots(window, "141-search-all-opened")
+
+        await ui.key(window, Qt.Key.Key_F, CTRL | SHIFT, "F")
+        await ui.until(lambda: pane.property("opened"))
+        objects.search_all.setQuery("wombat")
+        await ui.until(lambda: [c["key"] for c in _rows(objects, "chat")] == [scripted_chat])
+        await hub.delete_session(scripted_chat)  # what the sidebar's Delete asks
+        assert await host.search.written()
+        objects.search_all.setQuery("wombat chat")
+        await ui.until(lambda: objects.search_all.property("summary") == "No chat says that")
+
+    ui.run(scenario(), timeout=90)
