@@ -90,7 +90,8 @@ class Window:
     def _open(
         self, appearance: Mapping[str, Any], notifications: Mapping[str, Any], placement: WindowPlacement
     ) -> None:
-        if not os.environ.get("QT_QUICK_CONTROLS_STYLE"):  # a user's own choice of style still wins
+        # a user's own choice of style still wins; set once a process (a second window's is refused)
+        if not os.environ.get("QT_QUICK_CONTROLS_STYLE") and QQuickStyle.name() != CONTROLS_STYLE:
             QQuickStyle.setStyle(CONTROLS_STYLE)
         prefer_basic_render_loop(os.environ)
         self.engine = QQmlApplicationEngine()
