@@ -62,6 +62,7 @@ class WindowPlacement(TypedDict, total=False):
     maximized: bool
     splits: dict[str, str]  # a SplitView's saveState() by the split's name, base64
     openChat: str  # the session key shown last
+    sidebarGroups: str  # how the sidebar groups the chats: "date" or "folder"
 
 
 class ToggledCard(TypedDict):
@@ -97,7 +98,7 @@ class ViewStateStore(Protocol):
 
 class LocalStores(Protocol):
     """What the user owns locally: drafts and queued messages per session, local session names, pinned
-    chats, cached session previews, the window's placement and each chat's view."""
+    and archived chats, cached session previews, the window's placement and each chat's view."""
 
     @property
     def drafts(self) -> StringStore: ...
@@ -111,6 +112,11 @@ class LocalStores(Protocol):
     @property
     def pins(self) -> StringStore:
         """The chats pinned to the top of the sidebar, each with when it was pinned."""
+        ...
+
+    @property
+    def archived(self) -> StringStore:
+        """The chats archived out of the sidebar's list (shown when asked for), each with when."""
         ...
 
     @property

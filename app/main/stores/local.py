@@ -36,6 +36,11 @@ def session_pins(base: Path | None = None, problems: LocalProblems | None = None
     return JsonStringMap("session-pins.json", base, problems, "pinned chats")
 
 
+def session_archive(base: Path | None = None, problems: LocalProblems | None = None) -> JsonStringMap:
+    """The chats the user archived out of the sidebar's list (each key's value: when it was archived)."""
+    return JsonStringMap("session-archive.json", base, problems, "archived chats")
+
+
 def session_previews(base: Path | None = None, problems: LocalProblems | None = None) -> JsonStringMap:
     """The first user text this app sent to or loaded from each session (its cached summary)."""
     return JsonStringMap("session-previews.json", base, problems, "session previews")
@@ -55,5 +60,6 @@ class LocalStores:
         self.names = session_names(folder, problems)
         self.previews = session_previews(folder, problems)
         self.pins = session_pins(folder, problems)
+        self.archived = session_archive(folder, problems)
         self.queues = QueuedMessages(folder, problems)
         self.views = views if views is not None else ViewStates(folder, problems)

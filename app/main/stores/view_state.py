@@ -57,6 +57,8 @@ def window_placement(value: object) -> WindowPlacement | None:
             placement["splits"] = dict(list(kept.items())[:MAX_SPLITS])
     if (chat := _text(value.get("openChat"), MAX_KEY_CHARS)) is not None:
         placement["openChat"] = chat
+    if value.get("sidebarGroups") in ("date", "folder"):
+        placement["sidebarGroups"] = value["sidebarGroups"]
     return placement  # type: ignore[return-value]
 
 

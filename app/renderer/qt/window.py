@@ -174,6 +174,8 @@ class ChatObjects(QObject):
         )
         self.conversation = Conversation(self.session, host.links, self.ops, self)
         self.view_memory = ViewMemory(host.stores.views, self.session, self.model, self)
+        self.sessions.setGroupBy(self.view_memory.sidebar_groups)  # as the user left the sidebar
+        self.sessions.groupingChanged.connect(self.view_memory.set_sidebar_groups)
         self.search = ConversationSearch(self.session, self.model, self)
         self.inspector = InspectorModel(host.inspector, self.ops, self)
         self.trace_view = TraceViewer(host.inspector, self.session, self.ops, self)

@@ -50,14 +50,37 @@ Rectangle {
             text: sessions.query
             onTextEdited: sessions.setQuery(text)
             Keys.onEscapePressed: (event) => { event.accepted = text !== ""; sessions.setQuery("") }
-            rightPadding: agentMenuButton.visible ? agentMenuButton.width + Theme.spaceTight : Theme.spaceField
+            rightPadding: viewMenuButton.width + (agentMenuButton.visible ? agentMenuButton.width : 0) + Theme.spaceTight
             Accessible.name: "Search chats (agent:name keeps one agent's chats)"
             Icon { icon: "search"; color: Theme.muted; x: Theme.spaceField; anchors.verticalCenter: parent.verticalCenter }
+            ToolButton {  // how the list is grouped, and whether archived chats are listed
+                id: viewMenuButton
+                objectName: "sidebarViewButton"
+                anchors.right: parent.right; anchors.verticalCenter: parent.verticalCenter
+                contentItem: Icon { icon: "list"; size: Theme.iconMedium
+                                    color: sessions.groupBy !== "date" || sessions.showArchived ? Theme.accent : Theme.muted }
+                onClicked: viewMenu.popup(viewMenuButton, viewMenuButton.width - viewMenu.width, viewMenuButton.height)
+                Accessible.name: "Group the chats, show archived chats"
+                PlainToolTip { visible: viewMenuButton.hovered; text: "Group by date or folder; archived chats" }
+                Menu {
+                    id: viewMenu
+                    objectName: "sidebarViewMenu"
+                    MenuItem { objectName: "groupByDate"; text: "Group by date"; checkable: true
+                               checked: sessions.groupBy === "date"; onTriggered: sessions.setGroupBy("date") }
+                    MenuItem { objectName: "groupByFolder"; text: "Group by folder"; checkable: true
+                               checked: sessions.groupBy === "folder"; onTriggered: sessions.setGroupBy("folder") }
+                    MenuSeparator {}
+                    MenuItem { objectName: "showArchived"; checkable: true; checked: sessions.showArchived
+                               text: "Show archived chats" + (sessions.archivedCount ? " (" + sessions.archivedCount + ")" : "")
+                               contentItem: ButtonText { horizontalAlignment: Text.AlignLeft }
+                               onTriggered: sessions.setShowArchived(!sessions.showArchived) }
+                }
+            }
             ToolButton {  // "Show the chats of": writes the `agent:` word into the search
                 id: agentMenuButton
                 objectName: "agentMenuButton"
                 visible: agents.count > 1
-                anchors.right: parent.right; anchors.verticalCenter: parent.verticalCenter
+                anchors.right: viewMenuButton.left; anchors.verticalCenter: parent.verticalCenter
                 contentItem: Icon { icon: "funnel"; size: Theme.iconMedium
                                     color: /(^|\s)agent:\S/i.test(sessions.query) ? Theme.accent : Theme.muted }
                 onClicked: agentMenu.popup()
@@ -108,6 +131,8 @@ Rectangle {
                 width: ListView.view ? ListView.view.width : 0
                 textFormat: Text.PlainText
                 text: section
+                elide: Text.ElideRight  // a folder's name comes first: what is cut is where it is
+                rightPadding: Theme.spaceField
                 font.pixelSize: Theme.fontCaption
                 font.weight: Font.Medium
                 color: section === "Needs you" ? Theme.warning : Theme.muted
@@ -133,7 +158,9 @@ Rectangle {
                     Layout.fillWidth: true
                     textFormat: Text.PlainText
                     text: sessions.query !== "" ? "No chat is called anything like \u201c" + sessions.query + "\u201d"
-                                                : "Your chats will appear here. Start one with New chat (Ctrl+N)."
+                          : sessions.archivedCount && !sessions.showArchived
+                            ? "Every chat is archived. The list's menu shows them (" + sessions.archivedCount + ")."
+                            : "Your chats will appear here. Start one with New chat (Ctrl+N)."
                     color: Theme.muted
                     font.pixelSize: Theme.fontSmall
                     horizontalAlignment: Text.AlignHCenter
@@ -226,6 +253,8 @@ Rectangle {
                     MenuItem { text: entry.modelData.pinned ? "Unpin" : "Pin to the top"
                                onTriggered: sessions.setPinned(entry.modelData.key, !entry.modelData.pinned) }
                     MenuItem { text: "Rename"; onTriggered: root.rename(entry.modelData.key, entry.modelData.title) }
+                    MenuItem { objectName: "sessionArchive"; text: entry.modelData.archived ? "Back to the list" : "Archive"
+                               onTriggered: sessions.setArchived(entry.modelData.key, !entry.modelData.archived) }
                     MenuItem { text: "Close"; enabled: sessions.canClose
                                onTriggered: sessions.close(entry.modelData.key) }
                     MenuItem { text: "Delete…"; enabled: sessions.canDelete

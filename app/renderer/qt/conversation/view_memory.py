@@ -102,6 +102,16 @@ class ViewMemory(QObject):
         return "width" in self._placement and "height" in self._placement
 
     @property
+    def sidebar_groups(self) -> str:
+        """How the sidebar grouped the chats when ClawQt quit ("date" or "folder")."""
+        return self._placement.get("sidebarGroups", "date")
+
+    def set_sidebar_groups(self, groups: str) -> None:
+        if self._placement.get("sidebarGroups", "date") != groups:
+            self._placement["sidebarGroups"] = groups
+            self._window_timer.start()
+
+    @property
     def open_chat(self) -> str:
         """The chat shown when ClawQt quit ("" when none)."""
         return self._placement.get("openChat", "")

@@ -1,12 +1,14 @@
 """The sidebar: the sessions made here plus the agent's `session/list` pages, heartbeat-only ones hidden,
 each with its title (`session_titles.py`), a spinner while its turn runs, a dot when one finished
 unseen, and "needs you" while its agent waits for a permission answer or one of its terminal-action
-proposals waits for the user's decision (in a chat that may not be on screen); rename (a local name),
-pin (kept under the chats that need the user, above the days), close and delete. A chat made here is
-listed from its first message on: an empty "New chat" is not a row (one left behind with a typed draft
-is, so the draft can be reached again). Rows fall in groups by when they were last touched
-(`session_times.py`), a chat that needs the user in a group of its own at the top; a query keeps the
-rows whose title holds it. A keyed list model applied as a diff: a spinner starting is one row change,
+proposals waits for the user's decision (in a chat that may not be on screen: `waiting.py`); rename (a
+local name), pin (kept under the chats that need the user, above the others), archive (out of the list
+until the user shows the archived ones, then in a group of their own at the end; a chat that needs the
+user is listed all the same), close and delete. A chat made here is listed from its first message on:
+an empty "New chat" is not a row (one left behind with a typed draft is, so the draft can be reached
+again). Rows fall in groups by when they were last touched (`session_times.py`) or by their folder
+(`session_folders.py`), a chat that needs the user in a group of its own at the top; a query keeps
+the rows whose title holds it. A keyed list model applied as a diff: a spinner starting is one row change,
 never a reset."""
 
 from __future__ import annotations
@@ -17,18 +19,11 @@ from typing import Any
 
 from PySide6.QtCore import Property, QObject, Signal, Slot
 
-from app.contract.elicitation import QuestionAskedEnvelope, QuestionEndedEnvelope
-from app.contract.envelopes import (
-    Envelope,
-    LoadResult,
-    PermissionRequestEnvelope,
-    PermissionResolvedEnvelope,
-    SessionPage,
-    SessionSummary,
-)
+from app.contract.envelopes import Envelope, LoadResult, SessionPage, SessionSummary
 from app.contract.host_api import SessionsHost
 from app.contract.local_stores import LocalStores
 from app.contract.proposals import ProposalEnvelope
+from app.renderer.present.session_folders import folder_group, grouped_by_first
 from app.renderer.present.session_query import parse_query
 from app.renderer.present.session_times import parse_time, time_group, time_label
 from app.renderer.present.session_titles import session_title
@@ -38,24 +33,24 @@ from app.renderer.qt.common.operations import Operations
 from app.renderer.qt.common.properties import variant_property
 from app.renderer.qt.conversation.chat_part import ChatPart
 from app.renderer.qt.conversation.current_session import CurrentSession
+from app.renderer.qt.sessions.waiting import Asking, WaitingChats
 from app.renderer.timeline.heartbeat import is_heartbeat_only
 from app.renderer.timeline.turn_view import item_text
 
 PREVIEW_CHARS = 200
 NEEDS_YOU = "Needs you"  # the group of chats waiting for the user, above the others
 RECENT = 3  # chats an empty chat offers
-# what the agent asks of the user: a chat waits on the user while one of these is open
-Asking = (
-    PermissionRequestEnvelope | PermissionResolvedEnvelope | QuestionAskedEnvelope | QuestionEndedEnvelope
-)
 SEARCH_PAGES = 50  # older pages one search loads at most
 PINNED = "Pinned"  # the chats the user pinned, under those that need them, above the days
+ARCHIVED = "Archived"  # the chats the user archived, at the end when they are shown
+GROUPINGS = ("date", "folder")
 _LIVE_KINDS = frozenset({"prompt_sent", "prompt_settled", "agent_state"})
 
 
 class SessionList(ChatPart):
     changed = Signal()
     capabilitiesChanged = Signal()
+    groupingChanged = Signal(str)  # the user chose another grouping (the window remembers it)
 
     def __init__(
         self,
@@ -84,8 +79,11 @@ class SessionList(ChatPart):
         self._next_cursor: str | None = None
         self._unseen: set[str] = set()
         self._unsent: set[str] = set()  # chats made here with no message yet: not listed
-        self._asking: dict[str, set[str]] = {}  # session key -> its pending permission request ids
-        self._proposing: dict[str, set[str]] = {}  # session key -> its proposals awaiting the user
+        self.waiting = WaitingChats()
+        self._folders: dict[str, str] = {}  # session key -> its folder, as its opening said
+        self._group_by = "date"  # or "folder"
+        self._show_archived = False
+        self._archived_count = 0  # archived chats the last listing left out or showed
         self._shown_entries: list[dict[str, Any]] = []  # as the model has them (the recent ones read them)
         self.changed.connect(self._apply)
         session.shown.connect(self._on_shown)
@@ -105,10 +103,10 @@ class SessionList(ChatPart):
             self.changed.emit()
 
     def _on_envelope(self, envelope: Envelope) -> None:
-        if isinstance(envelope, Asking):
-            self._on_asking(envelope)
-        if isinstance(envelope, ProposalEnvelope):
-            self._on_proposal(envelope)
+        if isinstance(envelope, Asking) and self.waiting.asking(envelope):
+            self.changed.emit()
+        if isinstance(envelope, ProposalEnvelope) and self.waiting.proposal(envelope):
+            self.changed.emit()
         if envelope.kind in _LIVE_KINDS:  # a spinner starts or stops; the agent's capabilities
             self.changed.emit()
         if envelope.kind == "agent_state":
@@ -116,45 +114,8 @@ class SessionList(ChatPart):
         if envelope.kind == "agents_changed":  # another agent runs now: its chats are listed too
             self.refresh()
 
-    def _on_asking(self, envelope: Asking) -> None:
-        """A permission or a question waits for the user, or ended (answered, or cancelled by a rule)."""
-        key, request_id = envelope.session_key, envelope.request_id
-        if envelope.kind in ("permission_request", "question_asked"):
-            self._asking.setdefault(key, set()).add(request_id)
-        else:
-            pending = self._asking.get(key, set())
-            pending.discard(request_id)
-            if not pending:
-                self._asking.pop(key, None)
-        self.changed.emit()
-
-    def _on_proposal(self, envelope: ProposalEnvelope) -> None:
-        """A proposal card waits for the user's decision, or ended (decided, superseded, expired...)."""
-        key, proposal_id = envelope.session_key, envelope.proposal_id
-        waiting = self._proposing.get(key, set())
-        before = proposal_id in waiting
-        if envelope.state == "awaiting":
-            self._proposing.setdefault(key, set()).add(proposal_id)
-        else:
-            waiting.discard(proposal_id)
-            if not waiting:
-                self._proposing.pop(key, None)
-        if before != (envelope.state == "awaiting"):
-            self.changed.emit()
-
     def needs_you(self, key: str) -> bool:
-        """The agent of this chat waits for the user's answer to a permission request, or a card of
-        its proposed terminal actions waits for the user's decision."""
-        return bool(self._asking.get(key) or self._proposing.get(key))
-
-    def needs_you_why(self, key: str) -> str:
-        """What the chat waits for, as the sidebar row says it to assistive technology."""
-        reasons = []
-        if self._asking.get(key):
-            reasons.append("the agent asks for permission")
-        if self._proposing.get(key):
-            reasons.append("a proposed terminal action waits for your decision")
-        return " and ".join(reasons)
+        return self.waiting.needs_you(key)
 
     def _on_settled_elsewhere(self, key: str) -> None:
         self._unseen.add(key)
@@ -163,6 +124,8 @@ class SessionList(ChatPart):
     def _on_shown(self, result: LoadResult) -> None:
         key = result.session_key
         self._unseen.discard(key)
+        if result.cwd:
+            self._folders[key] = result.cwd
         if result.created and key not in self._local_keys:
             self._local_keys.insert(0, key)
             self._unsent.add(key)  # a row once its first message is sent
@@ -245,6 +208,7 @@ class SessionList(ChatPart):
         if self._agent_filter:
             agents = {self._agent_filter} if agents is None else agents & {self._agent_filter}
         entries = []
+        self._archived_count = 0
         for key in dict.fromkeys([*self._local_keys, *listed]):
             summary = listed.get(key)
             evidence = {
@@ -264,6 +228,16 @@ class SessionList(ChatPart):
             updated = parse_time(summary.updated_at) if summary else None
             needs_you = self.needs_you(key)
             pinned = bool(self._stores.pins.get(key))
+            archived = bool(self._stores.archived.get(key)) and not needs_you and key != current
+            self._archived_count += archived
+            if archived and not self._show_archived:
+                continue
+            if needs_you or archived or pinned:
+                group = NEEDS_YOU if needs_you else ARCHIVED if archived else PINNED
+            elif self._group_by == "folder":
+                group = folder_group(self._folders.get(key) or (summary.cwd if summary else None))
+            else:
+                group = time_group(updated, now)
             entries.append(
                 {
                     **self._agent_mark(agent),
@@ -272,16 +246,18 @@ class SessionList(ChatPart):
                     "live": self._host.is_live(key),
                     "unseen": key in self._unseen,
                     "needsYou": needs_you,
-                    "needsYouWhy": self.needs_you_why(key),
+                    "needsYouWhy": self.waiting.why(key),
                     "current": key == current,
                     "pinned": pinned,
+                    "archived": archived,
                     "branchOf": self._branch_of(key) if self._branch_of is not None else "",
-                    "group": NEEDS_YOU if needs_you else PINNED if pinned else time_group(updated, now),
+                    "group": group,
                     "when": time_label(updated, now),
                 }
             )
-        # stable: within a group the rows keep the agent's order
-        return sorted(entries, key=lambda entry: (not entry["needsYou"], not entry["pinned"]))
+        # stable: within a group the rows keep the agent's order; folders in the order their newest came
+        entries = grouped_by_first(entries) if self._group_by == "folder" else entries
+        return sorted(entries, key=lambda e: (not e["needsYou"], e["archived"], not e["pinned"]))
 
     def _agent_mark(self, agent_id: str) -> dict[str, Any]:
         """The chat's agent as its row shows it (a mark only when more than one agent is offered)."""
@@ -334,6 +310,26 @@ class SessionList(ChatPart):
         self._stores.pins.set(key, self._clock().isoformat(timespec="seconds") if pinned else "")
         self.changed.emit()
 
+    @Slot(str, bool)
+    def setArchived(self, key: str, archived: bool) -> None:
+        """Take the chat out of the list (shown again with the archived ones), or bring it back."""
+        self._stores.archived.set(key, self._clock().isoformat(timespec="seconds") if archived else "")
+        self.changed.emit()
+
+    @Slot(bool)
+    def setShowArchived(self, shown: bool) -> None:
+        if shown != self._show_archived:
+            self._show_archived = shown
+            self.changed.emit()
+
+    @Slot(str)
+    def setGroupBy(self, grouping: str) -> None:
+        """Group the chats by when they were last touched ("date") or by their folder ("folder")."""
+        if grouping in GROUPINGS and grouping != self._group_by:
+            self._group_by = grouping
+            self.changed.emit()
+            self.groupingChanged.emit(grouping)
+
     @Slot(str)
     def close(self, key: str) -> None:
         self._end(key, delete=False)
@@ -348,11 +344,12 @@ class SessionList(ChatPart):
         self._ops.run(call, failed, done=lambda _: self._ops.spawn(self._ended(key, delete)))
 
     async def _ended(self, key: str, deleted: bool) -> None:
-        if deleted:
-            self._stores.pins.set(key, "")  # a pin outliving its chat would pin nothing
+        if deleted:  # a pin or an archive mark outliving its chat would mark nothing
+            self._stores.pins.set(key, "")
+            self._stores.archived.set(key, "")
         self._listed = [s for s in self._listed if s.session_key != key]
         self._local_keys = [k for k in self._local_keys if k != key]
-        self._asking.pop(key, None)
+        self.waiting.forget(key)
         await self._session.ended(key)
         self.changed.emit()
 
@@ -369,6 +366,9 @@ class SessionList(ChatPart):
         notify=changed,
     )
     agentFilter = Property(str, lambda self: self._agent_filter, notify=changed)
+    groupBy = Property(str, lambda self: self._group_by, notify=changed)
+    showArchived = Property(bool, lambda self: self._show_archived, notify=changed)
+    archivedCount = Property(int, lambda self: self._archived_count, notify=changed)
     query = Property(str, lambda self: self._query, notify=changed)
     # a search is on and older pages are still coming in ("Searching older chats…")
     searchingOlder = Property(
