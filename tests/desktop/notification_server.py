@@ -2,7 +2,8 @@
 `org.freedesktop.Notifications`, answers GetCapabilities with argv[2] (comma-separated, e.g.
 `body,body-markup,actions`), prints each Notify call as a JSON line on stdout (after "ready"), and with
 `--click` emits ActionInvoked(id, "default") for each notification, as a desktop does when the user
-clicks one. The desktop's own daemon (GNOME Shell, Plasma, dunst) needs a display; the protocol is the
+clicks one; with `--click=ACTION` the button ACTION where the notification has it (else "default").
+The desktop's own daemon (GNOME Shell, Plasma, dunst) needs a display; the protocol is the
 same. Standard library and jeepney only."""
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ PATH = "/org/freedesktop/Notifications"
 
 def main() -> None:
     address, capabilities = sys.argv[1], [c for c in sys.argv[2].split(",") if c]
-    click = "--click" in sys.argv
+    chosen = [arg.partition("=")[2] or "default" for arg in sys.argv if arg.startswith("--click")]
+    click = chosen[0] if chosen else ""
     conn = open_dbus_connection(bus=address)
     conn.send_and_get_reply(new_method_call(message_bus, "RequestName", "su", (SERVICE, 4)))
     emitter = DBusAddress(PATH, interface=SERVICE)
@@ -41,7 +43,8 @@ def main() -> None:
             print(json.dumps(record), flush=True)
             conn.send(new_method_return(message, "u", (next_id,)))
             if click:
-                conn.send(new_signal(emitter, "ActionInvoked", "us", (next_id, "default")))
+                action = click if click in actions[::2] else "default"
+                conn.send(new_signal(emitter, "ActionInvoked", "us", (next_id, action)))
         else:
             conn.send(new_method_return(message))
 

@@ -63,10 +63,10 @@ class _ServiceProcess:
 class NotificationService(_ServiceProcess):
     """The test notification service running on a bus; `shown()` reads what it was sent."""
 
-    def __init__(self, address: str, capabilities: str, click: bool = False) -> None:
-        super().__init__(
-            [sys.executable, str(SERVER), address, capabilities, *(["--click"] if click else [])]
-        )
+    def __init__(self, address: str, capabilities: str, click: bool | str = False) -> None:
+        """`click`: True clicks each notification, an action's id chooses that button where it has it."""
+        flag = f"--click={click}" if isinstance(click, str) else "--click"
+        super().__init__([sys.executable, str(SERVER), address, capabilities, *([flag] if click else [])])
 
     def shown(self) -> list[dict[str, Any]]:
         return self.calls()

@@ -6,7 +6,8 @@ A service that reads markup in bodies (the `body-markup` capability: `<b>`, `<a 
 gets the body escaped, so `<img src="http://...">` in a title is shown as written and nothing is
 fetched; a service without it gets the text as it is (it shows bodies as text). The summary is plain
 text by the specification. A click on a notification (its "default" action) is handed to the
-listeners with the key it was sent with.
+listeners with the key it was sent with; a button (`actions`, where the service draws them: Allow and
+Deny on a permission request) to the action listeners with the key and the button's id.
 
 When there is no session bus or no such service (not Linux, a bare session), `notify` says False and
 the window calls the user its own way (the tray where the platform draws it, else its alert)."""
@@ -16,10 +17,11 @@ from __future__ import annotations
 import asyncio
 import html
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from app.contract.credentials import redact_text
+from app.contract.notifications import Action
 from app.main.core.background_tasks import BackgroundTasks
 
 log = logging.getLogger(__name__)
@@ -53,18 +55,26 @@ class DesktopNotifications:
         # clicks read before the id's Notify answer was: the answer is handled after the signal
         self._unclaimed: dict[int, str] = {}
         self._listeners: list[Callable[[str], None]] = []
+        self._action_listeners: list[Callable[[str, str], None]] = []
 
     def subscribe_clicks(self, listener: Callable[[str], None]) -> None:
         self._listeners.append(listener)
 
-    async def notify(self, summary: str, body: str, key: str) -> bool:
+    def subscribe_actions(self, listener: Callable[[str, str], None]) -> None:
+        self._action_listeners.append(listener)
+
+    def has_actions(self) -> bool:
+        return self._capabilities is not None and "actions" in self._capabilities
+
+    async def notify(self, summary: str, body: str, key: str, actions: Sequence[Action] = ()) -> bool:
         """Show a notification; False when the desktop has no notification service to show it."""
         router = await self._connected()
         if router is None:
             return False
         try:
             capabilities = await self._capabilities_of(router)
-            actions = ["default", "Open"] if "actions" in capabilities else []
+            buttons = ["default", "Open", *(word for action in actions for word in action)]
+            buttons = buttons if "actions" in capabilities else []
             hints = {"desktop-entry": ("s", DESKTOP_ENTRY)}
             reply = await self._call(
                 router,
@@ -76,7 +86,7 @@ class DesktopNotifications:
                     "",
                     redact_text(summary),
                     body_for(body, capabilities),
-                    actions,
+                    buttons,
                     hints,
                     SHOWN_MS,
                 ),
@@ -154,3 +164,6 @@ class DesktopNotifications:
         if key is not None and action == "default":
             for listener in self._listeners:
                 listener(key)
+        elif key is not None:
+            for action_listener in self._action_listeners:
+                action_listener(key, str(action))

@@ -11,7 +11,8 @@ painted screens' source), `paintedTypes` (the painted screen's QML type, made on
 `userTerminals` (the terminal panel), `terminalAccess` (how the agent reaches the terminals),
 `proposalCards` (the proposal cards' confirm, cancel and keyboard position), `questions` (the agent's
 questions: typed values, Send, Decline), `rules` (the user's permission rules and their decisions),
-`mcpServers` (the user's MCP servers) and `app` (settings)."""
+`mcpServers` (the user's MCP servers), `inbox` (what waits for the user in every chat) and `app`
+(settings)."""
 
 from __future__ import annotations
 
@@ -49,6 +50,7 @@ from app.renderer.qt.conversation.search import ConversationSearch
 from app.renderer.qt.conversation.timeline_model import TimelineModel
 from app.renderer.qt.conversation.view_memory import ViewMemory
 from app.renderer.qt.elicitation.answers import QuestionAnswers
+from app.renderer.qt.inbox.inbox import Inbox
 from app.renderer.qt.inspector.inspector import InspectorModel
 from app.renderer.qt.inspector.trace_view import TraceViewer
 from app.renderer.qt.mcp_servers.servers_view import McpServersView
@@ -150,6 +152,8 @@ class ChatObjects(QObject):
             ops=self.ops,
         )
         self.attention.openRequested.connect(self._open_notified)
+        self.inbox = Inbox(sessions_host, self.session, self.sessions.title_of, self.ops, self)
+        self.attention.answered.connect(self.inbox.answer_from_notification)
         self.agent = AgentStatus(sessions_host, self.session, self.ops, self)
         self.header = SessionHeader(sessions_host, self.session, self.sessions, self.ops, self)
         self.branching = Branching(
@@ -264,6 +268,7 @@ class ChatObjects(QObject):
             "conversation": self.conversation,
             "search": self.search,
             "searchAll": self.search_all,
+            "inbox": self.inbox,
             "chatExport": self.export,
             "inspector": self.inspector,
             "timeline": self.model,

@@ -13,6 +13,7 @@ ToolBar {
     signal openSettings()
     signal openFind()
     signal openSearchAll()
+    signal openInbox()
     signal toggleSidebar()
     objectName: "headerBar"
     property bool directoryOpen: false
@@ -67,6 +68,17 @@ ToolBar {
             Accessible.name: "with the agent " + text
         }
         Item { Layout.fillWidth: true }
+        ToolButton {  // everything that waits for the user in every chat, its count on it
+            objectName: "inboxButton"
+            text: "Inbox"
+            contentItem: IconLabel { icon: "inbox"; label: root.narrow ? (inbox.count ? String(inbox.count) : "")
+                                                              : inbox.count ? "Inbox \u00b7 " + inbox.count : "Inbox"
+                                     color: inbox.waiting ? Theme.warning : Theme.text }
+            onClicked: root.openInbox()
+            Accessible.name: "Inbox" + (inbox.count ? ", " + inbox.count + (inbox.waiting ? ", " + inbox.waiting + " waiting for you" : "") : ", empty")
+            ToolTip.visible: hovered
+            ToolTip.text: "What waits for you in every chat (Ctrl+Shift+I)"
+        }
         ToolButton {
             objectName: "questionToggle"
             text: "Questions"

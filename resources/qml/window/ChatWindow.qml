@@ -32,6 +32,7 @@ Item {
         onOpenSettings: chatWindow.openSettings()
         onOpenFind: conversationView.openFind()
         onOpenSearchAll: chatWindow.openSearchAll()
+        onOpenInbox: chatWindow.openInbox()
     }
 
     // Ctrl+`: open the terminals and type in the one shown; pressed there, back to the composer
@@ -314,6 +315,16 @@ Item {
         active: false
         source: active ? "../search/SearchPane.qml" : ""
     }
+    Loader {  // made on first use, like Settings
+        id: inboxLoader
+        active: false
+        source: active ? "../inbox/InboxPanel.qml" : ""
+    }
+    function openInbox() {
+        inboxLoader.active = true
+        inboxLoader.item.top = headerBar.height
+        if (inboxLoader.item.opened) inboxLoader.item.close(); else inboxLoader.item.open()
+    }
     function openSearchAll() {
         searchAllLoader.active = true
         searchAllLoader.item.open()
@@ -350,6 +361,7 @@ Item {
     Shortcut { sequences: [StandardKey.Open]; onActivated: composerFiles.chooseFiles() }
     Shortcut { sequences: [StandardKey.Find]; onActivated: conversationView.openFind() }
     Shortcut { sequence: "Ctrl+Shift+F"; onActivated: chatWindow.openSearchAll() }
+    Shortcut { sequence: "Ctrl+Shift+I"; onActivated: chatWindow.openInbox() }
     Shortcut { sequence: "F12"; onActivated: inspector.setOpen(!inspector.isOpen) }
     Shortcut { sequence: "Ctrl+Shift+E"; enabled: session.sessionKey !== "" && !chatExport.busy
                onActivated: chatExport.exportChat() }

@@ -75,3 +75,28 @@ async def test_no_service_or_no_bus_is_a_plain_false(session_bus, tmp_path):
 def test_only_markup_bodies_are_escaped():
     assert body_for("a <b> & c", frozenset({"body-markup"})) == "a &lt;b&gt; &amp; c"
     assert body_for("a <b> & c", frozenset({"body"})) == "a <b> & c"
+
+
+async def test_a_notifications_buttons_come_back_with_the_chat_and_the_button(session_bus):
+    import asyncio
+
+    service = NotificationService(session_bus, "body,actions", click="allow")
+    notifications = DesktopNotifications(bus=session_bus)
+    chosen: list[tuple[str, str]] = []
+    clicked: list[str] = []
+    notifications.subscribe_actions(lambda key, action: chosen.append((key, action)))
+    notifications.subscribe_clicks(clicked.append)
+    try:
+        assert await notifications.notify("ClawQt", "asks", "chat-1", (("allow", "Allow"), ("deny", "Deny")))
+        assert await notifications.notify("ClawQt", "done", "chat-2")  # no buttons: a click
+        for _ in range(250):
+            if chosen and clicked:
+                break
+            await asyncio.sleep(0.02)  # the poll's interval
+        shown = service.wait_shown(2)
+        assert shown[0]["actions"] == ["default", "Open", "allow", "Allow", "deny", "Deny"]
+        assert chosen == [("chat-1", "allow")] and clicked == ["chat-2"]
+        assert notifications.has_actions()
+    finally:
+        await notifications.close()
+        service.stop()

@@ -4,8 +4,10 @@ one on screen either). A desktop notification (clicking it brings the window up 
 `openRequested`): through the desktop's notification service (the `notifications` host part, which
 decides how the text is sent so a chosen title is shown as written), else through the system tray
 where the platform draws its messages itself (not on Linux, where the tray's fallback balloon reads
-rich text), else the window's alert (its taskbar entry flashes). Presentation only: that the request
-waits at all is the main side's rule.
+rich text), else the window's alert (its taskbar entry flashes). A permission request's notification
+carries Allow and Deny where the desktop draws buttons (the request's own once-options: `answered`
+hands the choice to the inbox, which answers it). Presentation only: that the request waits at all is
+the main side's rule.
 
 At most one notification per chat until the window is focused again: an agent asking ten times in a
 row is one message, not ten. A turn the user stopped is not announced (they know)."""
@@ -13,20 +15,22 @@ row is one message, not ten. A turn the user stopped is not announced (they know
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QGuiApplication, QWindow
 
 from app.contract.envelopes import Envelope
 from app.contract.host_api import SessionsHost
-from app.contract.notifications import NotificationsHost
+from app.contract.notifications import Action, NotificationsHost
 from app.contract.proposals import ProposalEnvelope
+from app.renderer.present.inbox_items import quick_answers
 from app.renderer.qt.common.operations import Operations
 
 NOTIFY_MS = 10_000  # how long the tray message stays (the desktop may cap it)
 WINDOW_NAME = "mainWindow"  # the chat window's objectName (Main.qml)
 COMMAND_CHARS = 80  # how much of a proposed command a notification quotes
+ANSWERS = (("allow", "Allow"), ("deny", "Deny"))  # a permission request's buttons, where it has both
 
 
 def _is_chat_window(window: QWindow | None) -> bool:
@@ -48,6 +52,7 @@ def _proposes(envelope: ProposalEnvelope) -> str:
 class Attention(QObject):
     notified = Signal(str, str)  # (how: "desktop" | "tray" | "alert", the message) at each call
     openRequested = Signal(str)  # the user clicked a notification: bring the window up on this chat
+    answered = Signal(str, str)  # (chat, "allow" | "deny"): a permission request's button was chosen
 
     def __init__(
         self,
@@ -63,6 +68,7 @@ class Attention(QObject):
         self._ops = ops
         if self._desktop is not None:
             self._desktop.subscribe_clicks(self.openRequested.emit)
+            self._desktop.subscribe_actions(self.answered.emit)
         self._title_of = title_of
         self._enabled = enabled  # the user's Settings: off means the sidebar's mark alone says it
         self._tray: object | None = None  # QSystemTrayIcon, made on first use (widgets only then)
@@ -81,7 +87,8 @@ class Attention(QObject):
         if envelope.kind == "permission_request":
             tool = envelope.tool_call.get("title")
             asks = f"permission to run {tool}" if isinstance(tool, str) and tool else "your permission"
-            self._call(envelope.session_key, f"the agent asks {asks}.")
+            buttons = ANSWERS if len(quick_answers(envelope.options)) == len(ANSWERS) else ()
+            self._call(envelope.session_key, f"the agent asks {asks}.", actions=buttons)
         elif envelope.kind == "question_asked" and not envelope.refused:
             asked = (envelope.form.title if envelope.form else "") or envelope.message
             self._call(
@@ -95,29 +102,29 @@ class Attention(QObject):
             done = f"the turn failed: {error}" if error else "the agent finished its reply."
             self._call(envelope.session_key, done, needs_you=bool(error))
 
-    def _call(self, key: str, what: str, needs_you: bool = True) -> None:
+    def _call(self, key: str, what: str, needs_you: bool = True, actions: Sequence[Action] = ()) -> None:
         """Notify once per chat while the chat window is not focused."""
         if key in self._told or not self._enabled() or _is_chat_window(QGuiApplication.focusWindow()):
             return
         self._told.add(key)
         self._last = key
-        self.notify(f"{self._title_of(key)} {'needs you' if needs_you else 'is done'}: {what}", key)
+        self.notify(f"{self._title_of(key)} {'needs you' if needs_you else 'is done'}: {what}", key, actions)
 
     def clicked(self) -> None:
         """The user clicked the newest notification (the tray's `messageClicked`)."""
         if self._last:
             self.openRequested.emit(self._last)
 
-    def notify(self, message: str, key: str = "") -> None:
+    def notify(self, message: str, key: str = "", actions: Sequence[Action] = ()) -> None:
         """Tell the user outside the window: a desktop notification, else the tray's message where the
         platform draws it, else the window's alert."""
         if self._desktop is not None and self._ops is not None:
-            self._ops.spawn(self._deliver(message, key))
+            self._ops.spawn(self._deliver(message, key, actions))
         else:
             self._without_desktop(message)
 
-    async def _deliver(self, message: str, key: str) -> None:
-        if self._desktop is not None and await self._desktop.notify("ClawQt", message, key):
+    async def _deliver(self, message: str, key: str, actions: Sequence[Action]) -> None:
+        if self._desktop is not None and await self._desktop.notify("ClawQt", message, key, actions):
             self.notified.emit("desktop", message)
         else:
             self._without_desktop(message)

@@ -1,0 +1,107 @@
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+import "../common"
+
+// The inbox (Ctrl+Shift+I, the header's Inbox): everything that waits for the user in every chat, the
+// newest first. A permission request is answered in place (Allow / Deny: its once-options); a question
+// or a proposal opens its chat, where its card takes the answer; a turn that ended out of sight is
+// there until its chat is shown. Up/Down move, Enter opens, Esc closes.
+Popup {
+    id: root
+    objectName: "inboxPanel"
+    parent: Overlay.overlay
+    x: parent.width - width - Theme.pad
+    property real top: 0  // under the header: where the window places it
+    y: top
+    width: Math.min(420, parent.width - 2 * Theme.pad)
+    height: Math.min(list.contentHeight + heading.implicitHeight + 3 * Theme.pad + (list.count ? 0 : empty.implicitHeight),
+                     parent.height - y - Theme.pad)
+    padding: Theme.pad
+    focus: true
+    onOpened: { list.currentIndex = 0; list.forceActiveFocus() }
+
+    ColumnLayout {
+        anchors.fill: parent
+        spacing: Theme.gap
+        Accessible.role: Accessible.Dialog
+        Accessible.name: "Inbox: what waits for you"
+        Label {
+            id: heading
+            textFormat: Text.PlainText
+            text: inbox.waiting ? "Waiting for you" : "Inbox"
+            font.bold: true; font.pixelSize: Theme.fontBody
+            color: Theme.text
+            Accessible.role: Accessible.Heading
+        }
+        Text {
+            id: empty
+            objectName: "inboxEmpty"
+            visible: list.count === 0
+            textFormat: Text.PlainText
+            text: "Nothing waits for you. Permission requests, questions and finished turns of every chat come here."
+            color: Theme.muted
+            wrapMode: Text.Wrap
+            Layout.fillWidth: true
+        }
+        ListView {
+            id: list
+            objectName: "inboxList"
+            Layout.fillWidth: true
+            Layout.fillHeight: true
+            clip: true
+            model: inbox.items
+            spacing: Theme.spaceHair
+            keyNavigationEnabled: true
+            highlightMoveDuration: 0
+            Keys.onReturnPressed: if (currentItem) inbox.open(currentItem.entry.id)
+            Keys.onEnterPressed: if (currentItem) inbox.open(currentItem.entry.id)
+            delegate: ItemDelegate {
+                id: row
+                required property var modelData
+                required property int index
+                readonly property var entry: modelData
+                objectName: "inboxItem_" + modelData.kind
+                width: list.width
+                highlighted: ListView.isCurrentItem
+                Accessible.name: modelData.title + ": " + modelData.words + (modelData.when ? ", " + modelData.when : "")
+                onClicked: inbox.open(modelData.id)
+                background: Rectangle { radius: Theme.radiusSmall
+                                        color: row.highlighted ? Theme.selected : row.hovered ? Theme.hover : "transparent" }
+                contentItem: ColumnLayout {
+                    spacing: Theme.spaceHair
+                    RowLayout {
+                        spacing: Theme.gap
+                        Icon { icon: row.modelData.kind === "permission" ? "shield-alert"
+                                     : row.modelData.kind === "question" ? "circle-question-mark"
+                                     : row.modelData.kind === "proposal" ? "square-terminal"
+                                     : row.modelData.kind === "failed" ? "circle-x" : "circle-check"
+                               color: row.modelData.kind === "done" ? Theme.muted
+                                    : row.modelData.kind === "failed" ? Theme.danger : Theme.warning
+                               size: Theme.iconMedium; Accessible.ignored: true }
+                        Label { textFormat: Text.PlainText; text: row.modelData.title; font.weight: Font.DemiBold
+                                color: Theme.text; elide: Text.ElideRight; Layout.fillWidth: true }
+                        Label { textFormat: Text.PlainText; text: row.modelData.when; color: Theme.muted
+                                font.pixelSize: Theme.fontCaption }
+                    }
+                    Label { objectName: "inboxWords"; textFormat: Text.PlainText; text: row.modelData.words
+                            color: Theme.text2; wrapMode: Text.Wrap; maximumLineCount: 3; elide: Text.ElideRight
+                            Layout.fillWidth: true; Layout.preferredWidth: 0; leftPadding: Theme.iconMedium + Theme.gap }
+                    RowLayout {
+                        spacing: Theme.gap
+                        Layout.leftMargin: Theme.iconMedium + Theme.gap
+                        Button { objectName: "inboxAllow"; text: "Allow"; visible: row.modelData.canAllow; highlighted: true
+                                 Accessible.name: "Allow once: " + row.modelData.words
+                                 onClicked: inbox.allow(row.modelData.id) }
+                        Button { objectName: "inboxDeny"; text: "Deny"; visible: row.modelData.canDeny
+                                 Accessible.name: "Deny: " + row.modelData.words
+                                 onClicked: inbox.deny(row.modelData.id) }
+                        Button { objectName: "inboxOpen"; text: "Open"; flat: true
+                                 Accessible.name: "Open the chat: " + row.modelData.title
+                                 onClicked: inbox.open(row.modelData.id) }
+                    }
+                }
+            }
+        }
+    }
+}
