@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
+from app.contract.usage import UsageDay
+
 KINDS = ("message", "answer", "thought", "tool", "output", "terminal", "file")
 
 
@@ -58,3 +60,7 @@ class SearchHost(Protocol):
         ...
 
     async def facets(self) -> Facets: ...
+
+    async def usage(self, days: int) -> list[UsageDay]:
+        """The usage ledger: each agent's turns of each of the last `days` days (today the last)."""
+        ...

@@ -18,8 +18,10 @@ from typing import Any
 
 from app.contract.credentials import redact_text
 from app.contract.hidden_context import strip_hidden_context
+from app.contract.usage import turn_tokens
 from app.main.search.index import MAX_TEXT_CHARS, Chat, Entry
 from app.main.search.terminal_feed import TERMINAL_CHARS, TurnTerminals
+from app.main.search.usage_ledger import TurnUsage
 from app.main.search.writer import IndexWriter
 
 FLUSH_S = 2.0
@@ -70,6 +72,9 @@ class _ChatFeed:
     loading: bool = False  # its history is being replayed and indexed
     skipping: bool = False  # its history is being replayed again: indexed once a run
     title: str = ""
+    cost: float | None = None  # the chat's cost so far as its agent last said (usage_update)
+    cost_counted: float = 0.0  # the part of it already put on a turn in the ledger
+    currency: str = ""
     terminals: TurnTerminals[_Open] = field(default_factory=lambda: TurnTerminals(lambda: _Open("", 0)))
 
 
@@ -135,6 +140,7 @@ class SearchFeed:
         elif kind == "prompt_sent":
             self._prompt(envelope.session_key, envelope.client_message_id, envelope.prompt)
         elif kind == "prompt_settled":
+            self._turn_used(envelope)
             self.flush(envelope.session_key)
             chat = self._chat(envelope.session_key)
             chat.open, chat.run_item, chat.run_kind = {}, "", ""  # the turn is whole: nothing stays open
@@ -227,6 +233,23 @@ class SearchFeed:
                 self._terminal(key, terminal, data)
         elif name == "session_info_update" and isinstance(update.get("title"), str):
             chat.title = str(update["title"])
+        elif name == "usage_update" and isinstance(update.get("cost"), dict):
+            amount = update["cost"].get("amount")
+            if isinstance(amount, int | float) and not isinstance(amount, bool) and amount >= 0:
+                chat.cost, chat.currency = float(amount), str(update["cost"].get("currency") or "")
+                if historical:  # a past turn's: not this run's to count
+                    chat.cost_counted = chat.cost
+
+    def _turn_used(self, settled: Any) -> None:
+        """A turn ended: what it used into the ledger (its tokens, its time, what it added to the cost)."""
+        chat = self._chat(settled.session_key)
+        added = 0.0
+        if chat.cost is not None:
+            added, chat.cost_counted = max(0.0, chat.cost - chat.cost_counted), chat.cost
+        key, seconds = settled.session_key, float(settled.elapsed_s or 0.0)
+        tokens = turn_tokens(settled.usage)
+        used = TurnUsage(key, self._agent_of(key), self._clock(), tokens, seconds, added, chat.currency)
+        self._writer.record_usage([used])
 
     def _terminal_output(self) -> _Open:
         return _Open("terminal", self._clock(), limit=TERMINAL_CHARS)

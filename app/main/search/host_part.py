@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from datetime import datetime, timedelta
 from pathlib import Path
 
 from app.contract.search import Facets, Filters, Hit
+from app.contract.usage import UsageDay
 from app.main.core import paths
 from app.main.core.problems import LocalProblems
 from app.main.search.feed import SearchFeed
@@ -37,6 +39,11 @@ class ChatSearch:
         """What was said and handed to the writer so far (the last chunks of a turn streaming now come
         with its next hand-over)."""
         return await asyncio.to_thread(self.writer.index.search, text, filters or Filters(), limit)
+
+    async def usage(self, days: int) -> list[UsageDay]:
+        """Each agent's turns of each of the last `days` days (today the last), summed."""
+        since = (datetime.now() - timedelta(days=max(1, days) - 1)).strftime("%Y-%m-%d")
+        return await asyncio.to_thread(self.writer.index.usage_days, since)
 
     async def facets(self) -> Facets:
         return await asyncio.to_thread(self.writer.index.facets)

@@ -24,7 +24,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from app.contract.search import Chat, Facets, Filters, Hit
+from app.contract.usage import UsageDay
 from app.main.core.problems import LocalProblems
+from app.main.search import usage_ledger
 from app.main.search.query import parse
 from app.main.search.snippets import snippet
 
@@ -111,7 +113,7 @@ class SearchIndex:
                 raise sqlite3.DatabaseError(f"schema version {version}, this ClawQt reads {SCHEMA_VERSION}")
             if not self.in_memory:
                 db.execute("PRAGMA journal_mode = WAL")
-            db.executescript(SCHEMA)
+            db.executescript(SCHEMA + usage_ledger.USAGE_SCHEMA)
             db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         except sqlite3.DatabaseError:
             db.close()
@@ -315,6 +317,14 @@ class SearchIndex:
             Hit(Chat(*row[:5]), row[5], row[6], row[7], snippet(_unpack(row[8]), query.terms, query.prefix))
             for row in rows
         ]
+
+    def add_usage(self, turns: Sequence[usage_ledger.TurnUsage]) -> None:
+        with self._lock, self._db:  # one transaction
+            usage_ledger.add(self._db, turns)
+
+    def usage_days(self, since: str) -> list[UsageDay]:
+        with self._lock:
+            return usage_ledger.days(self._db, since)
 
     def facets(self) -> Facets:
         with self._lock:

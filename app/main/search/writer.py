@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.main.search.index import Chat, Entry, SearchIndex
+from app.main.search.usage_ledger import TurnUsage
 
 log = logging.getLogger(__name__)
 
@@ -24,7 +25,12 @@ class _Forget:
     keys: tuple[str, ...]
 
 
-_Work = tuple[Chat, Sequence[Entry]] | _Forget | threading.Event | None
+@dataclass(frozen=True)
+class _Usage:
+    turns: tuple[TurnUsage, ...]
+
+
+_Work = tuple[Chat, Sequence[Entry]] | _Forget | _Usage | threading.Event | None
 
 
 class IndexWriter:
@@ -63,6 +69,11 @@ class IndexWriter:
         if keys:
             self._send(_Forget(tuple(keys)))
 
+    def record_usage(self, turns: Sequence[TurnUsage]) -> None:
+        """Turns' usage into the ledger, in order with what was handed in before."""
+        if turns:
+            self._send(_Usage(tuple(turns)))
+
     def flush(self, timeout: float | None = None) -> bool:
         """Whether everything handed in before was written within `timeout` seconds."""
         if self._thread is None:
@@ -84,18 +95,18 @@ class IndexWriter:
             item = self._queue.get()
             batch: list[tuple[Chat, Sequence[Entry]]] = []
             signals: list[threading.Event] = []
-            forget: _Forget | None = None
+            alone: _Forget | _Usage | None = None
             ending = False
             while True:
                 if item is None:
                     ending = True
                 elif isinstance(item, threading.Event):
                     signals.append(item)
-                elif isinstance(item, _Forget):
-                    forget = item  # written after what came before it, then a new batch
+                elif isinstance(item, _Forget | _Usage):
+                    alone = item  # written after what came before it, then a new batch
                 else:
                     batch.append(item)
-                if ending or forget is not None or len(batch) >= BATCH_ITEMS:
+                if ending or alone is not None or len(batch) >= BATCH_ITEMS:
                     break
                 try:
                     item = self._queue.get_nowait()
@@ -103,8 +114,10 @@ class IndexWriter:
                     break
             if batch:
                 self._safely(self.index.index, batch, len(batch))
-            if forget is not None:
-                self._safely(self.index.forget, forget.keys, len(forget.keys))
+            if isinstance(alone, _Forget):
+                self._safely(self.index.forget, alone.keys, len(alone.keys))
+            elif isinstance(alone, _Usage):
+                self._safely(self.index.add_usage, alone.turns, len(alone.turns))
             for signal in signals:
                 signal.set()
             if ending:

@@ -49,9 +49,13 @@ class Appearance:
 @dataclass(frozen=True)
 class Notifications:
     desktop: bool = True  # a tray message or the window's alert when an agent waits while ClawQt is away
+    dailyTokens: int = 0  # a day's token budget: warned at WARN_AT of it and past it (0: none)
 
     def as_dict(self) -> dict[str, Any]:
-        return {"desktop": self.desktop}
+        return {"desktop": self.desktop, "dailyTokens": self.dailyTokens}
+
+
+MAX_DAILY_TOKENS = 10**12
 
 
 async def _off_thread(function: Callable[..., str], *args: Any) -> str:
@@ -79,6 +83,10 @@ def notification_problem(key: str, value: object) -> str:
     """Why `value` cannot be `notifications.<key>` ("" when it can)."""
     if key == "desktop":
         return "" if isinstance(value, bool) else "it must be true or false"
+    if key == "dailyTokens":
+        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_DAILY_TOKENS:
+            return ""
+        return "it must be a whole number of tokens, 0 for none"
     return "ClawQt has no such setting"
 
 
@@ -91,14 +99,17 @@ def read_notifications(value: object, path: Path, problems: list[LocalProblem]) 
         text = f'"{NOTIFICATIONS_KEY}" in your config file {shown(path)} is ignored: {why}.'
         problems.append(LocalProblem(text, "", str(path)))
         return Notifications()
-    if "desktop" not in value:
-        return Notifications()
-    why = notification_problem("desktop", value["desktop"])
-    if why:
-        text = f'"{NOTIFICATIONS_KEY}.desktop" in your config file {shown(path)} is ignored: {why}.'
-        problems.append(LocalProblem(text, "", str(path)))
-        return Notifications()
-    return Notifications(value["desktop"])
+    kept: dict[str, Any] = {}
+    for key in ("desktop", "dailyTokens"):
+        if key not in value:
+            continue
+        why = notification_problem(key, value[key])
+        if why:
+            text = f'"{NOTIFICATIONS_KEY}.{key}" in your config file {shown(path)} is ignored: {why}.'
+            problems.append(LocalProblem(text, "", str(path)))
+        else:
+            kept[key] = value[key]
+    return Notifications(**kept)
 
 
 def problem_with(key: str, value: object) -> str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.contract.usage import total_tokens
 from app.renderer.markdown.limits import MESSAGE_CHARS
 from app.renderer.markdown.render import DisplayBlock, block_entries, render_blocks
 from app.renderer.markdown.streaming import IncrementalMarkdown
@@ -277,7 +278,7 @@ def footer_entry(timeline: Timeline, group: Group, now: float) -> dict[str, Any]
 
 def tokens_words(tokens: dict[str, int]) -> str:
     """A turn's tokens as its footer says them: "1.2k tokens (1.0k in, 234 out)"."""
-    total = tokens.get("totalTokens", tokens.get("inputTokens", 0) + tokens.get("outputTokens", 0))
+    total = total_tokens(tokens)
     parts = [f"{compact_count(tokens[name])} {word}" for name, word in TOKEN_WORDS if name in tokens]
     return f"{compact_count(total)} tokens" + (f" ({', '.join(parts)})" if parts else "")
 

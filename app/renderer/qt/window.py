@@ -11,8 +11,8 @@ painted screens' source), `paintedTypes` (the painted screen's QML type, made on
 `userTerminals` (the terminal panel), `terminalAccess` (how the agent reaches the terminals),
 `proposalCards` (the proposal cards' confirm, cancel and keyboard position), `questions` (the agent's
 questions: typed values, Send, Decline), `rules` (the user's permission rules and their decisions),
-`mcpServers` (the user's MCP servers), `inbox` (what waits for the user in every chat) and `app`
-(settings)."""
+`mcpServers` (the user's MCP servers), `inbox` (what waits for the user in every chat), `usage` (the
+usage ledger and the daily budget) and `app` (settings)."""
 
 from __future__ import annotations
 
@@ -67,6 +67,7 @@ from app.renderer.qt.settings.dialog import SettingsView
 from app.renderer.qt.terminals.access import TerminalAccess
 from app.renderer.qt.terminals.painted_types import PaintedTypes
 from app.renderer.qt.terminals.panel import UserTerminalsView
+from app.renderer.qt.usage.usage_view import UsageView
 from app.renderer.timeline.handover import user_message_text
 
 
@@ -153,6 +154,7 @@ class ChatObjects(QObject):
         )
         self.attention.openRequested.connect(self._open_notified)
         self.inbox = Inbox(sessions_host, self.session, self.sessions.title_of, self.ops, self)
+        self.usage = UsageView(host.search, host.settings, sessions_host, self.ops, self)
         self.attention.answered.connect(self.inbox.answer_from_notification)
         self.agent = AgentStatus(sessions_host, self.session, self.ops, self)
         self.header = SessionHeader(sessions_host, self.session, self.sessions, self.ops, self)
@@ -269,6 +271,7 @@ class ChatObjects(QObject):
             "search": self.search,
             "searchAll": self.search_all,
             "inbox": self.inbox,
+            "usage": self.usage,
             "chatExport": self.export,
             "inspector": self.inspector,
             "timeline": self.model,

@@ -30,13 +30,14 @@ from app.contract.envelopes import (
 )
 from app.contract.hidden_context import strip_hidden_context
 from app.contract.proposals import ProposalEnvelope
+from app.contract.usage import turn_tokens
 from app.renderer.timeline.items import MessageSegment, PermissionItem, ToolCall, TurnEnd
 from app.renderer.timeline.message_rules import MessageRules
 from app.renderer.timeline.metadata import apply_metadata
 from app.renderer.timeline.parts import AttachmentPart, MarkdownPart, Part, content_to_part
 from app.renderer.timeline.question_rules import ask, end
 from app.renderer.timeline.rows import MetadataChanged, Row, TimelineEvent
-from app.renderer.timeline.state import TurnTiming, turn_tokens
+from app.renderer.timeline.state import TurnTiming
 from app.renderer.timeline.tool_rules import ToolRules
 from app.renderer.timeline.transcript_rules import apply_transcript_supplement
 

@@ -29,22 +29,6 @@ class TurnTiming:
     tokens: dict[str, int] | None = None  # the agent's count of the turn's tokens (`turn_tokens`)
 
 
-TOKEN_FIELDS = ("totalTokens", "inputTokens", "outputTokens", "thoughtTokens", "cachedReadTokens")
-
-
-def turn_tokens(usage: object) -> dict[str, int] | None:
-    """The token counts of a PromptResponse's `usage` that are whole numbers of at least 0 (anything
-    else an agent sends there is left out); None when none is."""
-    if not isinstance(usage, dict):
-        return None
-    counts = {
-        name: value
-        for name in TOKEN_FIELDS
-        if isinstance(value := usage.get(name), int) and not isinstance(value, bool) and value >= 0
-    }
-    return counts or None
-
-
 class TimelineState:
     """One session's timeline state and its primitives (no rules: those build on it)."""
 

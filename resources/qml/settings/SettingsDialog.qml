@@ -5,6 +5,7 @@ import "../agents"
 import "../common"
 import "../mcp_servers"
 import "../rules"
+import "../usage"
 
 // Settings (Ctrl+, or the platform's Preferences key): a sheet with its sections listed on the left
 // (a click scrolls to one; the one read now is marked) and all of them in one scrolled column on the
@@ -26,7 +27,7 @@ Dialog {
         { name: "Appearance", heading: appearanceHeading }, { name: "Notifications", heading: notificationsHeading },
         { name: "Folders", heading: foldersHeading }, { name: "Terminals", heading: terminalsHeading },
         { name: "Agents", heading: agentsSection }, { name: "Permissions", heading: permissionsSection },
-        { name: "MCP servers", heading: mcpSection }
+        { name: "MCP servers", heading: mcpSection }, { name: "Usage", heading: usageSection }
     ]
     property int chosenSection: -1  // the one clicked (it may be too near the end to scroll to the top)
     function showSection(name) {  // as a click on its name in the list, once the sheet is laid out
@@ -294,6 +295,12 @@ Dialog {
 
                 McpServersSection {
                     id: mcpSection
+                    Layout.fillWidth: true
+                    next: usageSection.first
+                }
+
+                UsageSection {
+                    id: usageSection
                     Layout.fillWidth: true
                     next: closeButton
                 }

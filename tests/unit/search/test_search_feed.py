@@ -22,12 +22,16 @@ class Writer:
     def __init__(self) -> None:
         self.put_calls: list[tuple[Any, list[Any]]] = []
         self.forgotten: list[str] = []
+        self.used: list[Any] = []
 
     def put(self, chat, entries) -> None:
         self.put_calls.append((chat, list(entries)))
 
     def forget(self, keys) -> None:
         self.forgotten.extend(keys)
+
+    def record_usage(self, turns) -> None:
+        self.used.extend(turns)
 
     def texts(self) -> dict[str, tuple[str, str]]:
         """The last text handed over for each item: (kind, text)."""
@@ -229,3 +233,29 @@ def test_what_clawqt_adds_for_the_agent_alone_is_not_indexed_and_the_first_messa
     feed.on_envelope(update("k", chunk("agent_message_chunk", "found it")))
     feed.on_envelope(settled("k"))
     assert writer.put_calls[-1][0].title == "Flaky test hunt"  # the agent's name for it wins
+
+
+def test_each_turn_goes_into_the_usage_ledger_with_its_tokens_time_and_the_cost_it_added():
+    writer = Writer()
+    feed = feed_of(writer)
+    cost = {
+        "sessionUpdate": "usage_update",
+        "used": 900,
+        "size": 8000,
+        "cost": {"amount": 0.5, "currency": "USD"},
+    }
+    feed.on_envelope(update("k", cost, historical=True))  # a past turn's cost: not this run's
+    feed.on_envelope(update("k", {**cost, "cost": {"amount": 0.75, "currency": "USD"}}))
+    usage = {"totalTokens": 1534, "inputTokens": 1200, "outputTokens": 334, "thoughtTokens": "many"}
+    feed.on_envelope(PromptSettledEnvelope("k", 1, "c1", "end_turn", None, 2.5, usage=usage))
+    feed.on_envelope(PromptSettledEnvelope("k", 1, "c2", "end_turn", None, 1.0))  # no count said
+    first, second = writer.used
+    assert (first.chat, first.agent, first.seconds, first.cost, first.currency) == (
+        "k",
+        "agent of k",
+        2.5,
+        0.25,
+        "USD",
+    )
+    assert first.tokens == {"totalTokens": 1534, "inputTokens": 1200, "outputTokens": 334}
+    assert second.tokens is None and second.cost == 0.0  # the cost did not grow since

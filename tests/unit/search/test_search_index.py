@@ -239,3 +239,30 @@ def test_a_snippet_shows_where_the_words_are_said_together_not_the_first_time_on
     marked = [shown.text[a:b] for a, b in shown.marks]
     assert marked == ["deploy", "parser"]
     assert snippet("parser only once " + "x " * 300, ("parser", "missing")).text.startswith("parser")
+
+
+def test_the_usage_ledger_sums_each_agents_turns_by_day_and_keeps_them_across_a_reopen(tmp_path):
+    from datetime import datetime
+
+    from app.main.search.usage_ledger import TurnUsage
+
+    index = SearchIndex(tmp_path)
+    today = datetime.now().replace(hour=12).timestamp()
+    index.add_usage(
+        [
+            TurnUsage("a", "Claude", today - 86_400, {"totalTokens": 1000}, 3.0, 0.1, "USD"),
+            TurnUsage("a", "Claude", today, {"inputTokens": 200, "outputTokens": 50}, 2.0, 0.2, "USD"),
+            TurnUsage("b", "Claude", today, {"totalTokens": 100}, 1.0),
+            TurnUsage("c", "Codex", today, None, 4.0),
+        ]
+    )
+    index.close()
+    days = SearchIndex(tmp_path).usage_days("2000-01-01")
+    yesterday, *now = days
+    assert (yesterday.agent, yesterday.turns, yesterday.tokens) == ("Claude", 1, 1000)
+    assert [(d.agent, d.turns, d.tokens, d.seconds) for d in now] == [
+        ("Claude", 2, 350, 3.0),
+        ("Codex", 1, 0, 4.0),
+    ]
+    assert round(now[0].cost, 2) == 0.2 and now[0].currency == "USD"
+    assert SearchIndex(tmp_path).usage_days(now[0].day) == now  # from a day on

@@ -141,9 +141,15 @@ async def test_notifications_are_read_and_saved_beside_the_appearance(tmp_path):
         "notifications": {"desktop": False},
     }
     assert read_config(config).notifications == Notifications(False) and settings.notifications() == {
-        "desktop": False
+        "desktop": False,
+        "dailyTokens": 0,
     }
     assert "was not changed" in await settings.save_notifications({"desktop": 0})
+    # a day's token budget (Settings' usage section): a whole number, 0 for none
+    assert await settings.save_notifications({"dailyTokens": 50_000}) == ""
+    assert read_config(config).notifications == Notifications(False, 50_000)
+    for wrong in (-1, 2.5, "many", True):
+        assert "was not changed" in await settings.save_notifications({"dailyTokens": wrong})
     problems: list = []
     assert read_notifications("loud", config, problems) == Notifications()
     assert problems[0].text.endswith("it must be an object of settings, not text.")

@@ -3,8 +3,8 @@ are kept, and the footer says them beside the time."""
 
 from __future__ import annotations
 
+from app.contract.usage import turn_tokens
 from app.renderer.present.presenter import tokens_words
-from app.renderer.timeline.state import turn_tokens
 
 
 def test_only_whole_counts_of_at_least_zero_are_kept():

@@ -1,0 +1,61 @@
+"""The usage ledger: each turn's tokens (as the agent reports them), its time and its cost, per chat,
+per agent and per day, in the search database's `usage` table. Unlike the index, these rows are not
+made again from the chats (an agent does not say again what a past turn used): a damaged database
+moved aside keeps the ledger it held in the file kept aside, and a new one starts empty."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from app.contract.usage import UsageDay, total_tokens
+
+USAGE_SCHEMA = """
+CREATE TABLE IF NOT EXISTS usage (
+    id INTEGER PRIMARY KEY, chat TEXT NOT NULL, agent TEXT NOT NULL, at REAL NOT NULL, day TEXT NOT NULL,
+    tokens INTEGER NOT NULL, input INTEGER, output INTEGER, thought INTEGER, cached INTEGER,
+    seconds REAL NOT NULL, cost REAL NOT NULL, currency TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS usage_day ON usage (day);
+"""
+
+
+@dataclass(frozen=True)
+class TurnUsage:
+    chat: str
+    agent: str
+    at: float  # when the turn ended (seconds since the epoch)
+    tokens: dict[str, int] | None  # `turn_tokens` of the agent's PromptResponse
+    seconds: float
+    cost: float = 0.0  # what this turn added to the chat's cost, where the agent reports one
+    currency: str = ""
+
+    def row(self) -> tuple[object, ...]:
+        counts = self.tokens or {}
+        day = datetime.fromtimestamp(self.at).strftime("%Y-%m-%d")  # the user's own day
+        return (self.chat, self.agent, self.at, day, total_tokens(self.tokens), counts.get("inputTokens"),
+                counts.get("outputTokens"), counts.get("thoughtTokens"), counts.get("cachedReadTokens"),
+                self.seconds, self.cost, self.currency)  # fmt: skip
+
+
+def add(db: sqlite3.Connection, turns: Sequence[TurnUsage]) -> None:
+    db.executemany(
+        "INSERT INTO usage (chat, agent, at, day, tokens, input, output, thought, cached, seconds, cost, "
+        "currency) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [turn.row() for turn in turns],
+    )
+
+
+def days(db: sqlite3.Connection, since: str) -> list[UsageDay]:
+    """Each agent's turns of each day from `since` (YYYY-MM-DD) on, the oldest day first."""
+    rows = db.execute(
+        "SELECT day, agent, count(*), sum(tokens), sum(seconds), sum(cost), max(currency) FROM usage "
+        "WHERE day >= ? GROUP BY day, agent ORDER BY day, agent",
+        (since,),
+    ).fetchall()
+    return [
+        UsageDay(str(d), str(a), int(n), int(t), float(s), float(c), str(cur or ""))
+        for d, a, n, t, s, c, cur in rows
+    ]

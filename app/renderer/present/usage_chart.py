@@ -1,0 +1,82 @@
+"""The usage ledger as Settings charts it: one bar a day over the last days (a day with no turn is a
+bar of nothing, not a gap), each bar in parts by agent; each agent's totals; and the daily budget's
+warning. Pure, so a test holds the day."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from typing import Any
+
+from app.contract.usage import UsageDay
+from app.renderer.present.session_header import compact_count
+from app.renderer.present.session_times import WEEKDAYS
+
+SPAN_DAYS = 14  # the days charted, today the last
+WARN_AT = (0.8, 1.0)  # of the daily budget: warned once a day at each
+
+
+def chart_days(days: list[UsageDay], today: date, span: int = SPAN_DAYS) -> list[dict[str, Any]]:
+    """One entry per day from `span` days back to today: its label, its tokens, its parts by agent (in
+    the order of `agents_of`)."""
+    agents = agents_of(days)
+    by_day: dict[str, dict[str, int]] = {}
+    for entry in days:
+        by_day.setdefault(entry.day, {})[entry.agent] = entry.tokens
+    chart: list[dict[str, Any]] = []
+    for back in range(span - 1, -1, -1):
+        day = today - timedelta(days=back)
+        used = by_day.get(day.isoformat(), {})
+        parts = [
+            {"agent": agent, "tokens": used.get(agent, 0), "index": index}
+            for index, agent in enumerate(agents)
+        ]
+        label = f"{WEEKDAYS[day.weekday()]} {day.day}"
+        chart.append({"day": day.isoformat(), "label": label, "tokens": sum(used.values()), "parts": parts})
+    return chart
+
+
+def agents_of(days: list[UsageDay]) -> list[str]:
+    """The agents of the ledger, the one that used most first."""
+    used: dict[str, int] = {}
+    for entry in days:
+        used[entry.agent] = used.get(entry.agent, 0) + entry.tokens
+    return sorted(used, key=lambda agent: (-used[agent], agent))
+
+
+def agent_totals(days: list[UsageDay]) -> list[dict[str, Any]]:
+    """Each agent's turns, tokens, time and cost over the days given, in words for the table."""
+    totals: dict[str, dict[str, Any]] = {}
+    for entry in days:
+        total = totals.setdefault(entry.agent, {"agent": entry.agent, "turns": 0, "tokens": 0, "seconds": 0.0,
+                                                "cost": 0.0, "currency": entry.currency})  # fmt: skip
+        total["turns"] += entry.turns
+        total["tokens"] += entry.tokens
+        total["seconds"] += entry.seconds
+        total["cost"] += entry.cost
+        total["currency"] = total["currency"] or entry.currency
+    rows = []
+    for index, agent in enumerate(agents_of(days)):
+        total = totals[agent]
+        cost = f"{total['cost']:.2f} {total['currency']}".strip() if total["cost"] else ""
+        words = (
+            f"{compact_count(total['tokens'])} tokens in {total['turns']} turn{'s' * (total['turns'] != 1)}"
+        )
+        seconds = total["seconds"]
+        time_words = f"{round(seconds / 60)} min" if seconds >= 60 else f"{round(seconds)} s"
+        rows.append({**total, "index": index, "words": words, "costWords": cost, "time": time_words})
+    return rows
+
+
+def budget_warning(used: int, budget: int, warned: set[float]) -> tuple[float, str] | None:
+    """The warning due now for a day that used `used` tokens of `budget` (0: none), past the levels
+    `warned` already: (its level, its words), or None."""
+    if budget <= 0:
+        return None
+    due = [level for level in WARN_AT if used >= level * budget and level not in warned]
+    if not due:
+        return None
+    level = max(due)
+    share = round(100 * used / budget)
+    if level >= 1.0:
+        return level, f"Today's turns used {used:,} tokens, past your daily budget of {budget:,} ({share}%)."
+    return level, f"Today's turns used {used:,} tokens: {share}% of your daily budget of {budget:,}."
