@@ -45,6 +45,22 @@ class Filters:
 
 
 @dataclass(frozen=True)
+class IndexedText:
+    """One text of a chat as the index keeps it (what a view can show when its agent is gone)."""
+
+    item: str
+    kind: str  # one of KINDS
+    at: float
+    text: str
+
+
+@dataclass(frozen=True)
+class IndexedChat:
+    chat: Chat
+    texts: tuple[IndexedText, ...]  # in the order they were indexed (the chat's order)
+
+
+@dataclass(frozen=True)
 class Facets:
     """What the filters may choose from: the agents and folders of the chats indexed."""
 
@@ -60,6 +76,10 @@ class SearchHost(Protocol):
         ...
 
     async def facets(self) -> Facets: ...
+
+    async def indexed_chat(self, key: str) -> IndexedChat | None:
+        """What the index keeps of a chat, to read it without its agent; None when it has nothing."""
+        ...
 
     async def usage(self, days: int) -> list[UsageDay]:
         """The usage ledger: each agent's turns of each of the last `days` days (today the last)."""

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from app.contract.search import Facets, Filters, Hit
+from app.contract.search import Facets, Filters, Hit, IndexedChat
 from app.contract.usage import UsageDay
 from app.main.core import paths
 from app.main.core.problems import LocalProblems
@@ -44,6 +44,9 @@ class ChatSearch:
         """Each agent's turns of each of the last `days` days (today the last), summed."""
         since = (datetime.now() - timedelta(days=max(1, days) - 1)).strftime("%Y-%m-%d")
         return await asyncio.to_thread(self.writer.index.usage_days, since)
+
+    async def indexed_chat(self, key: str) -> IndexedChat | None:
+        return await asyncio.to_thread(self.writer.index.indexed_chat, key)
 
     async def facets(self) -> Facets:
         return await asyncio.to_thread(self.writer.index.facets)

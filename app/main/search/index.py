@@ -23,7 +23,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from app.contract.search import Chat, Facets, Filters, Hit
+from app.contract.search import Chat, Facets, Filters, Hit, IndexedChat, IndexedText
 from app.contract.usage import UsageDay
 from app.main.core.problems import LocalProblems
 from app.main.search import usage_ledger
@@ -325,6 +325,19 @@ class SearchIndex:
     def usage_days(self, since: str) -> list[UsageDay]:
         with self._lock:
             return usage_ledger.days(self._db, since)
+
+    def indexed_chat(self, key: str) -> IndexedChat | None:
+        with self._lock:
+            chat = self._db.execute(
+                "SELECT id, key, agent, folder, title, updated FROM chats WHERE key = ?", (key,)
+            ).fetchone()
+            if chat is None:
+                return None
+            rows = self._db.execute(
+                "SELECT item, kind, at, body FROM docs WHERE chat = ? ORDER BY id", (chat[0],)
+            ).fetchall()
+        texts = tuple(IndexedText(item, kind, at, _unpack(body)) for item, kind, at, body in rows)
+        return IndexedChat(Chat(*chat[1:]), texts)
 
     def facets(self) -> Facets:
         with self._lock:

@@ -198,7 +198,9 @@ class ChatObjects(QObject):
         self.questions = QuestionAnswers(sessions_host, self.session, self.ops, self)
         self.rules = PermissionRulesView(host.rules, sessions_host, self.ops, self)
         self.mcp_servers = McpServersView(host.mcp_servers, host.agents, sessions_host, self.ops, self)
-        self.search_all = SearchAll(host.search, self.session, self.search, self.ops, self)
+        self.search_all = SearchAll(
+            host.search, self.session, self.search, self.ops, self, agents=host.agents
+        )
         self.attachments.linkClicked.connect(self.conversation.openLink)
         self.sign_in = SignIn(host.sign_in, sessions_host, self.session, self.ops, self)
         self.user_terminals = UserTerminalsView(host.terminals, self.session, self.ops, self)

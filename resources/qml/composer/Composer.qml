@@ -175,7 +175,8 @@ Rectangle {
                     textFormat: TextEdit.PlainText
                     id: input
                     objectName: "composerInput"
-                    placeholderText: session.readOnly ? "A replayed trace is read-only: Close replay to write again"
+                    placeholderText: session.readOnly ? (session.readOnlyNote ? "Read-only: Close it to write again"
+                                                                              : "A replayed trace is read-only: Close replay to write again")
                                      : session.busy ? "The agent is working\u2026 (Enter queues a message, Esc stops)"
                                      : "Message the agent (Enter to send, Shift+Enter for a new line)"
                     wrapMode: TextArea.Wrap

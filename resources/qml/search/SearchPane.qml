@@ -6,7 +6,8 @@ import "../common"
 // Search every chat (Ctrl+Shift+F): every agent's chats, live and loaded, as the index holds them.
 // Results come as the user types, grouped by chat (its agent, folder and time), the words found marked;
 // filters narrow by agent, folder, kind of text and time. Up/Down move between hits, Enter opens the
-// chat at the hit (find in the chat then marks the word), Esc closes.
+// chat at the hit (find in the chat then marks the word; read-only from the index when its agent is
+// gone), Shift+Enter reads it from the index without its agent, Esc closes.
 Popup {
     id: root
     objectName: "searchPane"
@@ -32,9 +33,11 @@ Popup {
             if (rows[at].type === "hit") { results.currentIndex = at; return }
         }
     }
-    function openCurrent() {
+    function openCurrent(fromIndex) {
         const row = results.currentIndex >= 0 ? searchAll.rows[results.currentIndex] : undefined
-        if (row && row.type === "hit") { close(); searchAll.openHit(row.key, row.needle) }
+        if (!row || row.type !== "hit") return
+        close()
+        if (fromIndex) searchAll.readHit(row.key, row.needle); else searchAll.openHit(row.key, row.needle)
     }
     Connections {
         target: searchAll
@@ -59,8 +62,8 @@ Popup {
             Accessible.description: searchAll.summary
             Keys.onDownPressed: root.move(1)
             Keys.onUpPressed: root.move(-1)
-            Keys.onReturnPressed: root.openCurrent()
-            Keys.onEnterPressed: root.openCurrent()
+            Keys.onReturnPressed: (event) => root.openCurrent(event.modifiers & Qt.ShiftModifier)
+            Keys.onEnterPressed: (event) => root.openCurrent(event.modifiers & Qt.ShiftModifier)
             Icon { id: searchIcon; icon: "search"; color: Theme.muted; x: Theme.gap
                    anchors.verticalCenter: parent.verticalCenter; Accessible.ignored: true }
         }
@@ -162,7 +165,7 @@ Popup {
             objectName: "searchAllHit"
             highlighted: results.currentIndex === rowIndex
             Accessible.name: row.kind + ": " + snippet.text.replace(/<[^>]*>/g, "")
-            onClicked: { results.currentIndex = rowIndex; root.openCurrent() }
+            onClicked: { results.currentIndex = rowIndex; root.openCurrent(false) }
             background: Rectangle { radius: Theme.radiusSmall
                                     color: hit.highlighted ? Theme.selected : (hit.hovered ? Theme.hover : "transparent") }
             contentItem: RowLayout {

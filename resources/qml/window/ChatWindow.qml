@@ -81,14 +81,14 @@ Item {
                     implicitHeight: traceRow.implicitHeight + Theme.spaceSmall * 2
                     color: Theme.warningSubtle
                     Accessible.role: Accessible.AlertMessage
-                    Accessible.name: "A replayed trace, read-only: " + traceView.name
+                    Accessible.name: session.readOnlyNote || "A replayed trace, read-only: " + traceView.name
                     RowLayout {
                         id: traceRow
                         x: Theme.pad; y: Theme.spaceSmall
                         width: parent.width - 2 * Theme.pad
                         spacing: Theme.gap
-                        IconLabel { icon: "rotate-ccw-clock"; label: "Replay of " + traceView.name; color: Theme.text
-                                    labelFont.bold: true }
+                        IconLabel { icon: session.readOnlyNote ? "search" : "rotate-ccw-clock"; color: Theme.text
+                                    label: session.readOnlyNote || "Replay of " + traceView.name; labelFont.bold: true }
                         Label { textFormat: Text.PlainText; objectName: "traceSummary"; color: Theme.muted; elide: Text.ElideRight
                                 Layout.fillWidth: true
                                 text: "read-only: nothing here reaches an agent"
@@ -109,7 +109,7 @@ Item {
                                  Accessible.name: "The trace's next session"
                                  onClicked: traceView.next() }
                         Button { id: traceClose; objectName: "traceClose"
-                                 contentItem: IconLabel { icon: "x"; label: "Close replay" }
+                                 contentItem: IconLabel { icon: "x"; label: session.readOnlyNote ? "Close" : "Close replay" }
                                  Accessible.name: "Close the replay and go back to the chat"
                                  onClicked: traceView.close() }
                     }

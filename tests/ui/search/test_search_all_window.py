@@ -2,14 +2,17 @@
 demo agent, each its own subprocess): a word the demo agent said is found from a chat with the other
 agent, grouped under its chat with its agent and the word marked; Enter opens that chat at the hit
 (find in the chat marks the word); the filters narrow by kind and by agent; a chat deleted is no
-longer found."""
+longer found; a chat whose agent is gone is read from the index."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QObject, Qt
 
+from app.main.agents.profiles import AgentProfile
 from app.main.host.make import make_host
-from tests.ui.agents.test_agents_window import two_agents
+from tests.conftest import demo_agent_argv, scripted_agent_argv
+from tests.ui.agents.test_agents_window import hub_of, two_agents
+from tests.ui.terminals.test_panel_window import mouse_click
 from tests.ui.window.test_accessible_names import unnamed_controls
 
 CTRL = Qt.KeyboardModifier.ControlModifier
@@ -75,3 +78,41 @@ def test_a_word_another_agent_said_is_found_and_its_chat_opened_at_the_hit(ui):
         await ui.until(lambda: objects.search_all.property("summary") == "No chat says that")
 
     ui.run(scenario(), timeout=90)
+
+
+def test_a_chat_whose_agent_is_gone_is_read_from_the_index(ui):
+    """A chat of the scripted agent, then a window whose only agent is the demo agent (the user removed
+    the other): the word is found, and Enter shows the chat read-only as the index keeps it, at the
+    word; nothing in it reaches an agent, and Close goes back to a chat."""
+
+    async def scenario():
+        scripted = AgentProfile("scripted", "Scripted", scripted_agent_argv(), "config", "test")
+        demo = AgentProfile("demo", "Demo agent", demo_agent_argv(), "demo", "test")
+        host = make_host(hub_of(ui.tmp_path, scripted), data_dir=ui.tmp_path / "data")
+        window = await ui.open_host(host)
+        old_chat = window.objects.session.sessionKey
+        await ui.send_and_settle(window, "hello from the otter chat")
+        assert await host.search.written()
+        await window.objects.shutdown()
+
+        host = make_host(hub_of(ui.tmp_path, demo), data_dir=ui.tmp_path / "data")
+        window = await ui.open_host(host)
+        objects = window.objects
+        await ui.key(window, Qt.Key.Key_F, CTRL | SHIFT, "F")
+        pane = await ui.until(lambda: window.root.findChild(QObject, "searchPane"))
+        await ui.until(lambda: pane.property("opened"))
+        await ui.keys(window, "otter")
+        await ui.until(lambda: [c["key"] for c in _rows(objects, "chat")] == [old_chat])
+        await ui.key(window, Qt.Key.Key_Return, NONE, "\r")
+        await ui.until(lambda: objects.session.property("readOnly"))
+        note = objects.session.property("readOnlyNote")
+        assert note == "A chat with Scripted, from the search index: its agent is not one of yours now"
+        assert objects.session.sessionKey == ""  # no agent's chat is shown: nothing reaches one
+        await ui.until(lambda: objects.search.property("count") >= 1)
+        assert objects.search.property("query") == "otter"
+        await ui.shown(window, "traceBanner")
+        await ui.screenshots(window, "148-search-read-from-index")
+        await mouse_click(ui, window, "traceClose")
+        await ui.until(lambda: not objects.session.property("readOnly"))
+
+    ui.run(scenario(), 90)

@@ -93,6 +93,7 @@ class CurrentSession(QObject):
         self._failed_elsewhere: dict[str, bool] = {}  # message id -> whether it reached the agent
         self._trace: Timeline | None = None  # a replayed trace shown instead of a chat
         self.trace_title = ""
+        self.read_only_note = ""  # what the read-only view is, when not a trace (the search index's copy)
         host.subscribe(self._on_envelope)
         ops.notices.reopenRequested.connect(self.openSession)
 
@@ -109,6 +110,7 @@ class CurrentSession(QObject):
     sessionKey = value_property(str, lambda self: self._key, notify=sessionChanged)
     # a replayed trace is shown: nothing in it can be sent to, answered or changed (trace_view.py)
     readOnly = Property(bool, lambda self: self._trace is not None, notify=sessionChanged)
+    readOnlyNote = Property(str, lambda self: self.read_only_note, notify=sessionChanged)
     busy = Property(bool, _get_busy, notify=liveChanged)
     opening = Property(str, lambda self: self._opening, notify=openingChanged)
 
@@ -189,11 +191,12 @@ class CurrentSession(QObject):
         return timeline.optimistic.get(message_id) in timeline.items
 
     # --- showing sessions --------------------------------------------------------------------------
-    def show_trace(self, timeline: Timeline, title: str) -> None:
-        """A replayed trace's session, shown read-only instead of a chat: no chat of an agent is shown
-        (the key is empty), so nothing the window does reaches an agent from it."""
+    def show_trace(self, timeline: Timeline, title: str, note: str = "") -> None:
+        """A replayed trace's session (or a chat as the search index keeps it: `note` says so), shown
+        read-only instead of a chat: no chat of an agent is shown (the key is empty), so nothing the
+        window does reaches an agent from it."""
         self._trace = timeline
-        self.trace_title = title
+        self.trace_title, self.read_only_note = title, note
         self._key = ""
         self.store.keep_only("")
         self.model.set_timeline(timeline)
@@ -201,7 +204,7 @@ class CurrentSession(QObject):
         self.sessionChanged.emit()
 
     def show(self, result: LoadResult) -> None:
-        self._trace, self.trace_title = None, ""
+        self._trace, self.trace_title, self.read_only_note = None, "", ""
         timeline, _ = self.store.load(result)
         changed = result.session_key != self._key
         self._key = result.session_key

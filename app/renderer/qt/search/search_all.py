@@ -2,10 +2,13 @@
 (a short pause after the last key, each search off the event loop; an answer to an older query is
 dropped), grouped by chat with its agent, folder and time, the words found marked; filters narrow by
 agent, folder, kind of text and time. Opening a hit shows its chat (loaded through its agent when it is
-not open) and finds the word in it, so the view is scrolled to it and marked."""
+not open) and finds the word in it, so the view is scrolled to it and marked. A chat whose agent is
+gone (no agent of the app's list has it) is shown read-only as the index keeps it (`readHit` does the
+same for any chat: Shift+Enter)."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from datetime import datetime
 from typing import Any
@@ -13,12 +16,15 @@ from typing import Any
 from PySide6.QtCore import Property, QObject, QTimer, Signal, Slot
 from PySide6.QtGui import QColor
 
-from app.contract.search import Facets, Hit, SearchHost
+from app.contract.host_api import AgentsHost
+from app.contract.search import Facets, Hit, IndexedChat, SearchHost
 from app.renderer.present.search_results import filters_of, grouped, summary
 from app.renderer.qt.common.operations import Operations
 from app.renderer.qt.common.properties import variant_property
 from app.renderer.qt.conversation.current_session import CurrentSession
 from app.renderer.qt.conversation.search import ConversationSearch
+from app.renderer.timeline.from_index import index_timeline
+from app.renderer.timeline.reducer import Timeline
 
 TYPING_PAUSE_MS = 150  # after the last key, the search runs
 LIMIT = 100  # hits listed at most
@@ -36,9 +42,11 @@ class SearchAll(QObject):
         find: ConversationSearch,
         ops: Operations,
         parent: QObject | None = None,
+        agents: AgentsHost | None = None,
     ) -> None:
         super().__init__(parent)
         self._host = host
+        self._agents = agents
         self._session = session
         self._find = find
         self._ops = ops
@@ -152,9 +160,37 @@ class SearchAll(QObject):
         self.setOpen(False)
         if key == self._session.sessionKey:
             self._find_word(needle)
+        elif self._agent_gone(key):
+            self.readHit(key, needle)
+        else:
+            self._pending = (key, needle)
+            self._session.openSession(key)
+
+    def _agent_gone(self, key: str) -> bool:
+        if self._agents is None:
+            return False
+        return self._agents.agent_of(key) not in {choice.agent_id for choice in self._agents.choices()}
+
+    @Slot(str, str)
+    def readHit(self, key: str, needle: str) -> None:
+        """Show the chat read-only as the index keeps it, at the word (nothing of it reaches an agent)."""
+        self.setOpen(False)
+        self._ops.run(self._read(key), "Could not read that chat from the search index",
+                      done=lambda read: self._show_read(key, needle, read))  # fmt: skip
+
+    async def _read(self, key: str) -> tuple[IndexedChat, Timeline] | None:
+        indexed = await self._host.indexed_chat(key)
+        return (indexed, await asyncio.to_thread(index_timeline, indexed)) if indexed is not None else None
+
+    def _show_read(self, key: str, needle: str, read: tuple[IndexedChat, Timeline] | None) -> None:
+        if read is None:
+            self._ops.notices.show("The search index keeps nothing of that chat any more.", topic="search")
             return
-        self._pending = (key, needle)
-        self._session.openSession(key)
+        indexed, timeline = read
+        gone = ": its agent is not one of yours now" if self._agent_gone(key) else ""
+        note = f"A chat with {indexed.chat.agent or 'an agent'}, from the search index{gone}"
+        self._session.show_trace(timeline, indexed.chat.title or "Untitled chat", note)
+        self._find_word(needle)
 
     def _on_shown(self, _result: object) -> None:
         pending, self._pending = self._pending, None
