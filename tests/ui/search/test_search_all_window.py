@@ -2,13 +2,18 @@
 demo agent, each its own subprocess): a word the demo agent said is found from a chat with the other
 agent, grouped under its chat with its agent and the word marked; Enter opens that chat at the hit
 (find in the chat marks the word); the filters narrow by kind and by agent; a chat deleted is no
-longer found; a chat whose agent is gone is read from the index."""
+longer found; a chat whose agent is gone is read from the index; an index damaged or deleted between
+runs is made again from the chats."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt
 
 from app.main.agents.profiles import AgentProfile
+from app.main.core import paths
 from app.main.host.make import make_host
 from tests.conftest import demo_agent_argv, scripted_agent_argv
 from tests.ui.agents.test_agents_window import hub_of, two_agents
@@ -116,3 +121,52 @@ def test_a_chat_whose_agent_is_gone_is_read_from_the_index(ui):
         await ui.until(lambda: not objects.session.property("readOnly"))
 
     ui.run(scenario(), 90)
+
+
+def test_an_index_damaged_or_deleted_between_runs_is_made_again_from_the_chats(ui):
+    """The chats are the truth, the index a cache: a search.db made garbage between two runs is kept aside
+    with a word to the user and made again empty; the chat shown again through its agent (the scripted
+    agent's stored `big-5`) is found again. Deleted: made again without a word."""
+
+    async def scenario():
+        scripted = AgentProfile("scripted", "Scripted", scripted_agent_argv(), "config", "test")
+
+        async def run(damage: Callable[[Path], None], *, told: bool) -> None:
+            host = make_host(hub_of(ui.tmp_path, scripted), data_dir=ui.tmp_path / "data")
+            window = await ui.open_host(host)
+            objects = window.objects
+            objects.session.openSession("big-5")
+            await ui.until(lambda: objects.session.sessionKey == "big-5")
+            assert await host.search.written()
+            assert [h.chat.key for h in await host.search.search("question 3")] == ["big-5"]
+            await ui.new_chat(window)  # the next start opens this one, not big-5 (which would index it)
+            await objects.shutdown()
+            damage(paths.data_dir() / "search.db")
+
+            host = make_host(hub_of(ui.tmp_path, scripted), data_dir=ui.tmp_path / "data")
+            window = await ui.open_host(host)
+            objects = window.objects
+            objects.search_all.setOpen(True)
+            objects.search_all.setQuery("question 3")
+            await ui.until(lambda: objects.search_all.property("summary") == "No chat says that")
+            if told:
+                await ui.until(lambda: "could not be read and is being made again" in objects.notices.notice)
+                assert list(paths.data_dir().glob("search.db.corrupt-*"))  # kept aside, not deleted
+            objects.search_all.setOpen(False)
+            objects.session.openSession("big-5")  # shown again: its history indexed again
+            await ui.until(lambda: objects.session.sessionKey == "big-5")
+            assert await host.search.written()
+            objects.search_all.setQuery("question 3 again")
+            objects.search_all.setQuery("question 3")
+            await ui.until(lambda: [c["key"] for c in _rows(objects, "chat")] == ["big-5"])
+            await objects.shutdown()
+
+        def garbage(path: Path) -> None:
+            for extra in path.parent.glob("search.db-*"):
+                extra.unlink()
+            path.write_bytes(b"this is not a database, just bytes " * 100)
+
+        await run(garbage, told=True)
+        await run(lambda path: path.unlink(), told=False)
+
+    ui.run(scenario(), 120)
