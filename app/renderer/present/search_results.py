@@ -59,6 +59,42 @@ def needle_of(snippet: Snippet) -> str:
     return snippet.text[start:end]
 
 
+CONTEXT_CHARS = 24  # of a hit's snippet on each side of its first word: how the hit is known in its chat
+
+
+def hit_context(snippet: Snippet) -> str:
+    """The words around the hit's first word, one line: found again in the item that says them when
+    the chat is shown (its ids may differ once its agent replays it)."""
+    if not snippet.marks:
+        return ""
+    text = snippet.text
+    start, end = snippet.marks[0]
+    low, high = max(0, start - CONTEXT_CHARS), min(len(text), end + CONTEXT_CHARS)
+    if low > 0 and not text[low - 1].isspace():  # cut inside a word: from the next one
+        space = text.find(" ", low, start)
+        low = space + 1 if space >= 0 else start
+    if high < len(text) and not text[high].isspace():  # likewise at the end
+        space = text.rfind(" ", end, high)
+        high = space if space >= 0 else end
+    return " ".join(text[low:high].strip("…").split())
+
+
+def says(item_texts: list[str], context: str) -> bool:
+    """Whether an item's texts hold the hit's context (spaces and line breaks compared as one)."""
+    return bool(context) and any(context in " ".join(text.split()) for text in item_texts)
+
+
+def is_indexed_as(item: object, index_item: str) -> bool:
+    """Whether a timeline item is the one the index keeps as `index_item` (`m:`/`p:` a message by its
+    id, `t:`/`o:` a tool call's title or output; a run of chunks, `s<n>`, only in a chat read from the
+    index, where its segment bears that name)."""
+    message_id = getattr(item, "message_id", "")
+    tool_call_id = getattr(item, "tool_call_id", "")
+    if message_id and index_item in (f"m:{message_id}", f"p:{message_id}", message_id):
+        return True
+    return bool(tool_call_id) and index_item in (f"t:{tool_call_id}", f"o:{tool_call_id}")
+
+
 def grouped(hits: list[Hit], mark: str, now: datetime) -> list[dict[str, Any]]:
     """One entry per chat, in the order its first hit came, with its hits in order."""
     groups: dict[str, dict[str, Any]] = {}
@@ -81,6 +117,7 @@ def grouped(hits: list[Hit], mark: str, now: datetime) -> list[dict[str, Any]]:
                 "when": time_label(datetime.fromtimestamp(hit.at), now) if hit.at else "",
                 "html": snippet_html(hit.snippet, mark),
                 "needle": needle_of(hit.snippet),
+                "context": hit_context(hit.snippet),
             }
         )
     return list(groups.values())

@@ -20,13 +20,10 @@ def _text_block(text: str) -> dict[str, Any]:
 
 
 def _update(entry: IndexedText) -> dict[str, Any] | None:
-    if entry.kind in CHUNKS:
-        return {
-            "sessionUpdate": CHUNKS[entry.kind],
-            "messageId": entry.item,
-            "content": _text_block(entry.text),
-        }
-    tool = entry.item.split(":", 1)[-1]  # t:<id>, o:<id>, x:<terminal id>
+    named = entry.item.split(":", 1)[-1]  # m:<message id>, p:<client id>, t:<id>, o:<id>, x:<terminal id>
+    if entry.kind in CHUNKS:  # each its own segment (a run of chunks, `s<n>`, by that name)
+        return {"sessionUpdate": CHUNKS[entry.kind], "messageId": named, "content": _text_block(entry.text)}
+    tool = named
     content = [{"type": "content", "content": _text_block(entry.text)}]
     if entry.kind == "tool":
         return {"sessionUpdate": "tool_call", "toolCallId": tool, "title": entry.text, "status": "completed"}

@@ -37,7 +37,8 @@ Popup {
         const row = results.currentIndex >= 0 ? searchAll.rows[results.currentIndex] : undefined
         if (!row || row.type !== "hit") return
         close()
-        if (fromIndex) searchAll.readHit(row.key, row.needle); else searchAll.openHit(row.key, row.needle)
+        if (fromIndex) searchAll.readHit(row.key, row.needle, row.item)
+        else searchAll.openHit(row.key, row.needle, row.item)
     }
     Connections {
         target: searchAll

@@ -67,10 +67,14 @@ def test_a_word_another_agent_said_is_found_and_its_chat_opened_at_the_hit(ui):
         objects.search_all.setFilter("agent", "")
         await ui.until(lambda: len(_rows(objects, "hit")) == 2)
 
-        await ui.key(window, Qt.Key.Key_Return, NONE, "\r")  # the first hit: the newest
+        assert [h["kind"] for h in _rows(objects, "hit")] == ["Answer", "You"]  # the newest first
+        await ui.key(window, Qt.Key.Key_Down, NONE)  # to the user's own message
+        await ui.key(window, Qt.Key.Key_Return, NONE, "\r")
         await ui.until(lambda: objects.session.sessionKey == demo_chat)
         await ui.until(lambda: objects.search.property("isOpen") and objects.search.property("count") >= 2)
         assert objects.search.property("query") == "quokka" and not pane.property("opened")
+        # at that hit: the user's message, the second match from the newest (Ctrl+F alone goes to 1)
+        await ui.until(lambda: objects.search.property("current") == 2)
         await ui.screenshots(window, "141-search-all-opened")
 
         await ui.key(window, Qt.Key.Key_F, CTRL | SHIFT, "F")

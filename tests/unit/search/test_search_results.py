@@ -56,3 +56,24 @@ def test_the_summary_counts_matches_and_chats_and_says_when_there_may_be_more():
     assert summary(0, 0, 100) == "No chat says that"
     assert summary(1, 1, 100) == "1 match in 1 chat"
     assert summary(100, 7, 100) == "100+ matches in 7 chats"
+
+
+def test_a_hit_is_known_in_its_chat_by_its_id_or_by_the_words_around_it():
+    from types import SimpleNamespace
+
+    from app.renderer.present.search_results import hit_context, is_indexed_as, says
+
+    snippet = Snippet(
+        "…ed the deploy script, then the quokka ran tests and it all passed fine today…", ((32, 38),)
+    )
+    context = hit_context(snippet)
+    assert context == "deploy script, then the quokka ran tests and it all"  # whole words only
+    assert hit_context(Snippet("quokka", ((0, 6),))) == "quokka" and hit_context(Snippet("x", ())) == ""
+    assert says(["We fixed the deploy script, then the quokka\nran tests and it all passed."], context)
+    assert not says(["the quokka ran"], context) and not says(["anything"], "")
+
+    message = SimpleNamespace(message_id="abc")
+    tool = SimpleNamespace(tool_call_id="t1", message_id="")
+    assert is_indexed_as(message, "m:abc") and is_indexed_as(message, "p:abc")
+    assert is_indexed_as(tool, "t:t1") and is_indexed_as(tool, "o:t1")
+    assert not is_indexed_as(message, "m:other") and not is_indexed_as(tool, "t:t2")

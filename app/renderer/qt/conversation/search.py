@@ -13,6 +13,8 @@ the match it draws (`markIn`, `search_marks.py`) and scrolls to it. The chat cha
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from typing import Literal
 
 from PySide6.QtCore import Property, QObject, QRectF, QTimer, Signal, Slot
@@ -22,6 +24,7 @@ from PySide6.QtQuick import QQuickItem
 from app.renderer.qt.conversation.current_session import CurrentSession
 from app.renderer.qt.conversation.search_marks import SearchMarks, tool_card
 from app.renderer.qt.conversation.timeline_model import TimelineModel
+from app.renderer.timeline.items import Item
 from app.renderer.timeline.rows import Row
 from app.renderer.timeline.search import MAX_HITS, Hit, SearchScan
 
@@ -33,6 +36,7 @@ HOLD_FALLBACK_MS = 150  # ... or this long, when the window draws nothing (hidde
 RECOUNT_DELAY_MS = 300  # after the chat changed (a reply streams: at most this often)
 MARKED_FIELDS = frozenset({"text", "output"})  # drawn in text edits the marks reach
 TOOL_ROWS = frozenset({"tool", "tool-group"})
+WANTED_S = 0.1  # how long `find_in` looks for a match in the item it wants before the newest will do
 
 
 class ConversationSearch(QObject):
@@ -152,6 +156,29 @@ class ConversationSearch(QObject):
             return
         self._current = self._current - 1 if self._current > 1 else len(scan.hits)
         self._go()
+
+    def find_in(self, needle: str, wanted: Callable[[Item], bool]) -> None:
+        """Find `needle` and go to its newest match in an item `wanted` picks (the hit a search of every
+        chat opened), looked for up to WANTED_S; else the newest match, as Ctrl+F goes."""
+        self.setQuery(needle)
+        self.setOpen(True)
+        scan, timeline = self._scan, self._session.timeline
+        if scan is None or timeline is None:
+            return
+        deadline = time.perf_counter() + WANTED_S
+        at = 0
+        while True:
+            for index in range(at, len(scan.hits)):
+                item = timeline.items.get(scan.hits[index].item_id)
+                if item is not None and wanted(item):
+                    if index + 1 != self._current:
+                        self._current, self._wanted = index + 1, None
+                        self._go()
+                    return
+            at = len(scan.hits)
+            if scan.done or time.perf_counter() > deadline:
+                return
+            scan.advance(SLICE_S, stop_at_hits=at + 1)
 
     # --- the view's part ---------------------------------------------------------------------------
     @Slot(QQuickItem)

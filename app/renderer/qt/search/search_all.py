@@ -18,13 +18,15 @@ from PySide6.QtGui import QColor
 
 from app.contract.host_api import AgentsHost
 from app.contract.search import Facets, Hit, IndexedChat, SearchHost
-from app.renderer.present.search_results import filters_of, grouped, summary
+from app.renderer.present.search_results import filters_of, grouped, is_indexed_as, says, summary
 from app.renderer.qt.common.operations import Operations
 from app.renderer.qt.common.properties import variant_property
 from app.renderer.qt.conversation.current_session import CurrentSession
 from app.renderer.qt.conversation.search import ConversationSearch
 from app.renderer.timeline.from_index import index_timeline
+from app.renderer.timeline.items import Item
 from app.renderer.timeline.reducer import Timeline
+from app.renderer.timeline.search import searchable
 
 TYPING_PAUSE_MS = 150  # after the last key, the search runs
 LIMIT = 100  # hits listed at most
@@ -60,7 +62,7 @@ class SearchAll(QObject):
         self._busy = False
         self._asked = 0  # the newest search started; an older one's answer is dropped
         self._mark = "#fff3a0"
-        self._pending: tuple[str, str] | None = None  # (chat, word) to find once that chat is shown
+        self._pending: tuple[str, str, str] | None = None  # (chat, word, its item) once that chat is shown
         self._typing = QTimer(self)
         self._typing.setSingleShot(True)
         self._typing.setInterval(TYPING_PAUSE_MS)
@@ -154,16 +156,16 @@ class SearchAll(QObject):
         self._summary = summary(len(hits), len(groups), LIMIT) if self._query.strip() else ""
         self.resultsChanged.emit()
 
-    @Slot(str, str)
-    def openHit(self, key: str, needle: str) -> None:
+    @Slot(str, str, str)
+    def openHit(self, key: str, needle: str, item: str = "") -> None:
         """Show the chat `key` at the word `needle`: found in it as find in the chat finds (Ctrl+F)."""
         self.setOpen(False)
         if key == self._session.sessionKey:
-            self._find_word(needle)
+            self._find_word(needle, item)
         elif self._agent_gone(key):
-            self.readHit(key, needle)
+            self.readHit(key, needle, item)
         else:
-            self._pending = (key, needle)
+            self._pending = (key, needle, item)
             self._session.openSession(key)
 
     def _agent_gone(self, key: str) -> bool:
@@ -171,18 +173,18 @@ class SearchAll(QObject):
             return False
         return self._agents.agent_of(key) not in {choice.agent_id for choice in self._agents.choices()}
 
-    @Slot(str, str)
-    def readHit(self, key: str, needle: str) -> None:
+    @Slot(str, str, str)
+    def readHit(self, key: str, needle: str, item: str = "") -> None:
         """Show the chat read-only as the index keeps it, at the word (nothing of it reaches an agent)."""
         self.setOpen(False)
         self._ops.run(self._read(key), "Could not read that chat from the search index",
-                      done=lambda read: self._show_read(key, needle, read))  # fmt: skip
+                      done=lambda read: self._show_read(key, needle, item, read))  # fmt: skip
 
     async def _read(self, key: str) -> tuple[IndexedChat, Timeline] | None:
         indexed = await self._host.indexed_chat(key)
         return (indexed, await asyncio.to_thread(index_timeline, indexed)) if indexed is not None else None
 
-    def _show_read(self, key: str, needle: str, read: tuple[IndexedChat, Timeline] | None) -> None:
+    def _show_read(self, key: str, needle: str, item: str, read: tuple[IndexedChat, Timeline] | None) -> None:
         if read is None:
             self._ops.notices.show("The search index keeps nothing of that chat any more.", topic="search")
             return
@@ -190,14 +192,22 @@ class SearchAll(QObject):
         gone = ": its agent is not one of yours now" if self._agent_gone(key) else ""
         note = f"A chat with {indexed.chat.agent or 'an agent'}, from the search index{gone}"
         self._session.show_trace(timeline, indexed.chat.title or "Untitled chat", note)
-        self._find_word(needle)
+        self._find_word(needle, item)
 
     def _on_shown(self, _result: object) -> None:
         pending, self._pending = self._pending, None
         if pending is not None and pending[0] == self._session.sessionKey:
-            self._find_word(pending[1])
+            self._find_word(pending[1], pending[2])
 
-    def _find_word(self, needle: str) -> None:
-        if needle:
-            self._find.setQuery(needle)
-            self._find.setOpen(True)
+    def _find_word(self, needle: str, item: str = "") -> None:
+        """Find in the chat on the word, at its match in the hit's own item: the one the index names
+        (its id), else the one saying the words around it (ids may differ once an agent replays it)."""
+        if not needle:
+            return
+        context = next((row["context"] for row in self._rows if row.get("item") == item and item), "")
+
+        def wanted(timeline_item: Item) -> bool:
+            said = [text for _field, text in searchable(timeline_item)]
+            return is_indexed_as(timeline_item, item) or says(said, context)
+
+        self._find.find_in(needle, wanted)
