@@ -61,6 +61,14 @@ class IndexedChat:
 
 
 @dataclass(frozen=True)
+class IndexSize:
+    chats: int
+    texts: int
+    used_bytes: int
+    max_bytes: int  # past it the chats changed longest ago are forgotten (found again when shown)
+
+
+@dataclass(frozen=True)
 class Facets:
     """What the filters may choose from: the agents and folders of the chats indexed."""
 
@@ -76,6 +84,8 @@ class SearchHost(Protocol):
         ...
 
     async def facets(self) -> Facets: ...
+
+    async def size(self) -> IndexSize: ...
 
     async def indexed_chat(self, key: str) -> IndexedChat | None:
         """What the index keeps of a chat, to read it without its agent; None when it has nothing."""

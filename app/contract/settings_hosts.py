@@ -48,6 +48,14 @@ class SettingsHost(Protocol):
         """Save the port for the next start (None: ClawQt picks); "" when saved, else why not."""
         ...
 
+    def search_index_megabytes(self) -> int:
+        """The search index's bound in megabytes (past it the chats changed longest ago are forgotten)."""
+        ...
+
+    async def save_search_index_megabytes(self, megabytes: int) -> str:
+        """Apply at once and save the bound; "" when saved, else why not (one sentence)."""
+        ...
+
 
 class AgentSettingsHost(Protocol):
     """Adding, editing and removing agents in Settings (`app/main/stores/agent_settings.py`)."""

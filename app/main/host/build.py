@@ -54,6 +54,7 @@ def build_host(launch: Launch, prelude: Prelude | None = None) -> tuple[Host, Tr
         config.additional_directories,
         config.terminal_tools_port,
         on_folders=lambda folders: hub.set_additional_directories([*folders, *flag_folders]),
+        search_megabytes=config.search_megabytes,
     )
     agent_settings = AgentSettings(settings, config.agents, hub.choice_names, on_added=hub.add_profile)
     host = make_host(

@@ -27,7 +27,7 @@ from app.main.participation.service import TerminalParticipation
 from app.main.proposals.service import ProposalService
 from app.main.rules.book import PermissionRules
 from app.main.rules.host_part import RulesOfUser
-from app.main.search.host_part import ChatSearch
+from app.main.search.host_part import MEGABYTE, ChatSearch
 from app.main.sessions.branching import ChatBranches
 from app.main.sessions.extras import HubPorts, ShareMaker
 from app.main.sessions.hub import AgentHub
@@ -150,7 +150,9 @@ def make_host(
     if agent_settings is None:
         agent_settings = AgentSettings(settings, offered=hub.choice_names, on_added=hub.add_profile)
     terminals, proposals, participation = shared.terminals, shared.proposals, shared.participation
-    search = ChatSearch(problems, hub.label_of, hub.session_workspace)  # in the app's own data folder
+    megabytes = settings.search_index_megabytes()
+    search = ChatSearch(problems, hub.label_of, hub.session_workspace, max_bytes=megabytes * MEGABYTE)
+    settings.on_search_size = lambda megabytes: search.set_max_bytes(megabytes * MEGABYTE)
     hub.subscribe(search.feed.on_envelope)  # every agent's chats, live and loaded
     hub.opened_chats.subscribe(search.feed.on_opened)
     hub.deleted_chats.subscribe(search.feed.on_deleted)

@@ -8,14 +8,15 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from app.contract.search import Facets, Filters, Hit, IndexedChat
+from app.contract.search import Facets, Filters, Hit, IndexedChat, IndexSize
 from app.contract.usage import UsageDay
 from app.main.core import paths
 from app.main.core.problems import LocalProblems
 from app.main.search.feed import SearchFeed
-from app.main.search.index import SearchIndex
+from app.main.search.index import DEFAULT_MAX_BYTES, SearchIndex
 from app.main.search.writer import IndexWriter
 
+MEGABYTE = 1024 * 1024
 CLOSE_WAIT_S = 10.0  # a quit waits this long for what is left to be written (the chats are the truth)
 
 
@@ -30,9 +31,11 @@ class ChatSearch:
         agent_of: Callable[[str], str],
         folder_of: Callable[[str, int], str | None],
         folder: Path | None = None,
+        max_bytes: int = DEFAULT_MAX_BYTES,
     ) -> None:
         where = folder if folder is not None else paths.data_dir()
-        self.writer = IndexWriter(lambda: SearchIndex(where, problems))
+        self._max_bytes = max_bytes
+        self.writer = IndexWriter(lambda: SearchIndex(where, problems, self._max_bytes))
         self.feed = SearchFeed(self.writer, agent_of, folder_of)
 
     async def search(self, text: str, filters: Filters | None = None, limit: int = 50) -> list[Hit]:
@@ -47,6 +50,17 @@ class ChatSearch:
 
     async def indexed_chat(self, key: str) -> IndexedChat | None:
         return await asyncio.to_thread(self.writer.index.indexed_chat, key)
+
+    def set_max_bytes(self, max_bytes: int) -> None:
+        """A new bound (Settings): the index keeps to it from its next write."""
+        self._max_bytes = max_bytes
+        if self.writer.opened:
+            self.writer.index.max_bytes = max_bytes
+
+    async def size(self) -> IndexSize:
+        """How big the index is now (chats, texts, bytes) and its bound."""
+        chats, texts, used = await asyncio.to_thread(self.writer.index.sizes)
+        return IndexSize(chats, texts, used, self._max_bytes)
 
     async def facets(self) -> Facets:
         return await asyncio.to_thread(self.writer.index.facets)

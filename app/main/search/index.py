@@ -345,6 +345,12 @@ class SearchIndex:
             folders = self._db.execute("SELECT DISTINCT folder FROM chats WHERE folder != '' ORDER BY folder")
             return Facets(tuple(a for (a,) in agents), tuple(f for (f,) in folders.fetchall()))
 
+    def sizes(self) -> tuple[int, int, int]:
+        """(chats, entries, bytes in use) of the index."""
+        chats, entries = self.counts()
+        with self._lock:
+            return chats, entries, self.used_bytes()
+
     def counts(self) -> tuple[int, int]:
         """(chats, entries) indexed."""
         with self._lock:

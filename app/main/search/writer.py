@@ -46,6 +46,10 @@ class IndexWriter:
         self.failures = 0  # batches a write refused (logged): the index is a cache, the chats stay
 
     @property
+    def opened(self) -> bool:
+        return self._index is not None
+
+    @property
     def index(self) -> SearchIndex:
         """The index, opened on first use (a write on the thread, or a search)."""
         with self._starting:

@@ -13,14 +13,18 @@ from app.main.agents.profiles import AgentProfile, read_agents
 from app.main.core.json_files import Unusable, json_kind, parse_object
 from app.main.core.paths import shown
 from app.main.files.regular_files import read_user_file
-from app.main.stores.settings_file import KEY as APPEARANCE_KEY
 from app.main.stores.settings_file import (
+    DEFAULT_SEARCH_MB,
+    MAX_SEARCH_MB,
+    MIN_SEARCH_MB,
     NOTIFICATIONS_KEY,
+    SEARCH_SIZE_KEY,
     Appearance,
     Notifications,
     read_appearance,
     read_notifications,
 )
+from app.main.stores.settings_file import KEY as APPEARANCE_KEY
 
 
 @dataclass(frozen=True)
@@ -39,6 +43,7 @@ class Config:
     appearance: Appearance = field(default_factory=Appearance)  # theme, text size, motion (Settings)
     notifications: Notifications = field(default_factory=Notifications)  # calling the user (Settings)
     agents: tuple[AgentProfile, ...] = ()  # the agents the user listed under "agents" (agents/profiles.py)
+    search_megabytes: int = DEFAULT_SEARCH_MB  # the search index's bound (Settings)
 
 
 def read_config(path: Path) -> Config:
@@ -59,7 +64,20 @@ def read_config(path: Path) -> Config:
     appearance = read_appearance(data.get(APPEARANCE_KEY), path, problems)
     notifications = read_notifications(data.get(NOTIFICATIONS_KEY), path, problems)
     agents = read_agents(data.get("agents"), path, problems)
-    return Config(path, argv, origin, directories, tuple(problems), port, appearance, notifications, agents)
+    search_mb = _search_megabytes(data.get(SEARCH_SIZE_KEY), path, problems)
+    return Config(
+        path, argv, origin, directories, tuple(problems), port, appearance, notifications, agents, search_mb
+    )
+
+
+def _search_megabytes(value: object, path: Path, problems: list[LocalProblem]) -> int:
+    if value is None:
+        return DEFAULT_SEARCH_MB
+    if isinstance(value, bool) or not isinstance(value, int) or not MIN_SEARCH_MB <= value <= MAX_SEARCH_MB:
+        why = f"it must be a whole number of megabytes from {MIN_SEARCH_MB} to {MAX_SEARCH_MB:,}"
+        problems.append(_ignored(SEARCH_SIZE_KEY, path, why))
+        return DEFAULT_SEARCH_MB
+    return value
 
 
 def _port(value: object, path: Path, problems: list[LocalProblem]) -> int | None:

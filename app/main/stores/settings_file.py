@@ -25,6 +25,8 @@ FOLDERS_KEY = "additionalDirectories"  # folders the agents may use beside each 
 MAX_FOLDERS = 32
 PORT_KEY = "terminalToolsPort"  # the terminal tools' loopback port (null: ClawQt picks one)
 MIN_PORT, MAX_PORT = 1024, 65535
+SEARCH_SIZE_KEY = "searchIndexMegabytes"  # the search index's bound: past it the oldest chats go first
+MIN_SEARCH_MB, MAX_SEARCH_MB, DEFAULT_SEARCH_MB = 16, 1_000_000, 2048
 COLOR_SCHEMES = ("system", "light", "dark")
 MIN_FONT_SCALE, MAX_FONT_SCALE = 0.75, 2.0  # what a text-size setting may be (the window offers 85-150%)
 FIELDS = {
@@ -163,9 +165,12 @@ class SettingsFile:
         folders: tuple[str, ...] = (),
         terminal_tools_port: int | None = None,
         on_folders: Callable[[list[str]], None] | None = None,
+        search_megabytes: int = DEFAULT_SEARCH_MB,
     ) -> None:
         self.path = path
         self._port = terminal_tools_port
+        self._search_mb = search_megabytes
+        self.on_search_size: Callable[[int], None] | None = None  # the index takes a new bound at once
         self._appearance = appearance or Appearance()
         self._notifications = notifications or Notifications()
         self._folders = list(folders)
@@ -182,6 +187,19 @@ class SettingsFile:
             return f"The port was not changed: it must be a number from {MIN_PORT} to {MAX_PORT}."
         self._port = port
         return await _off_thread(self._write_key, PORT_KEY, port)
+
+    def search_index_megabytes(self) -> int:
+        return self._search_mb
+
+    async def save_search_index_megabytes(self, megabytes: int) -> str:
+        """The search index's bound, applied at once (past it the chats changed longest ago are
+        forgotten, found again when shown) and written; "" when written, else why not."""
+        if isinstance(megabytes, bool) or not MIN_SEARCH_MB <= megabytes <= MAX_SEARCH_MB:
+            return f"The size was not changed: it must be {MIN_SEARCH_MB} to {MAX_SEARCH_MB:,} MB."
+        self._search_mb = megabytes
+        if self.on_search_size is not None:
+            self.on_search_size(megabytes)
+        return await _off_thread(self._write_key, SEARCH_SIZE_KEY, megabytes)
 
     def folders(self) -> list[str]:
         return list(self._folders)

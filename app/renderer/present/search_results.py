@@ -9,7 +9,7 @@ import html
 from datetime import datetime
 from typing import Any
 
-from app.contract.search import Filters, Hit, Snippet
+from app.contract.search import Filters, Hit, IndexSize, Snippet
 from app.renderer.present.session_times import time_label
 
 KIND_WORDS = {
@@ -129,3 +129,11 @@ def summary(hits: int, chats: int, limit: int) -> str:
     more = "+" if hits >= limit else ""
     matches = "match" if hits == 1 else "matches"
     return f"{hits}{more} {matches} in {chats} {'chat' if chats == 1 else 'chats'}"
+
+
+def size_words(size: IndexSize) -> str:
+    """ "12 chats, 430 texts: 3.2 MB of 2,048 MB"."""
+    megabytes = size.used_bytes / 1024 / 1024
+    used = f"{megabytes:.1f} MB" if megabytes < 100 else f"{round(megabytes):,} MB"
+    chats = f"{size.chats:,} chat{'s' * (size.chats != 1)}"
+    return f"{chats}, {size.texts:,} texts: {used} of {size.max_bytes // 1024 // 1024:,} MB"

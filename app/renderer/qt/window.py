@@ -199,7 +199,7 @@ class ChatObjects(QObject):
         self.rules = PermissionRulesView(host.rules, sessions_host, self.ops, self)
         self.mcp_servers = McpServersView(host.mcp_servers, host.agents, sessions_host, self.ops, self)
         self.search_all = SearchAll(
-            host.search, self.session, self.search, self.ops, self, agents=host.agents
+            host.search, self.session, self.search, self.ops, self, agents=host.agents, settings=host.settings
         )
         self.attachments.linkClicked.connect(self.conversation.openLink)
         self.sign_in = SignIn(host.sign_in, sessions_host, self.session, self.ops, self)

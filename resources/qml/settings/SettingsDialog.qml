@@ -5,6 +5,7 @@ import "../agents"
 import "../common"
 import "../mcp_servers"
 import "../rules"
+import "../search"
 import "../usage"
 
 // Settings (Ctrl+, or the platform's Preferences key): a sheet with its sections listed on the left
@@ -27,7 +28,8 @@ Dialog {
         { name: "Appearance", heading: appearanceHeading }, { name: "Notifications", heading: notificationsHeading },
         { name: "Folders", heading: foldersHeading }, { name: "Terminals", heading: terminalsHeading },
         { name: "Agents", heading: agentsSection }, { name: "Permissions", heading: permissionsSection },
-        { name: "MCP servers", heading: mcpSection }, { name: "Usage", heading: usageSection }
+        { name: "MCP servers", heading: mcpSection }, { name: "Usage", heading: usageSection },
+        { name: "Search", heading: searchSection }
     ]
     property int chosenSection: -1  // the one clicked (it may be too near the end to scroll to the top)
     function showSection(name) {  // as a click on its name in the list, once the sheet is laid out
@@ -301,6 +303,12 @@ Dialog {
 
                 UsageSection {
                     id: usageSection
+                    Layout.fillWidth: true
+                    next: searchSection.first
+                }
+
+                SearchSettings {
+                    id: searchSection
                     Layout.fillWidth: true
                     next: closeButton
                 }

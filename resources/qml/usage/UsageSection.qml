@@ -99,17 +99,19 @@ ColumnLayout {
         spacing: Theme.gap
         Layout.fillWidth: true
         Label { textFormat: Text.PlainText; text: "Warn me past"; color: Theme.text }
-        SpinBox {
+        TextField {
             id: budgetField
             objectName: "usageBudget"
-            from: 0; to: 1000000000; stepSize: 10000
-            editable: true
-            value: usage.budget
-            onValueModified: usage.setBudget(value)
+            text: usage.budget ? String(usage.budget) : ""
+            placeholderText: "no budget"
+            inputMethodHints: Qt.ImhDigitsOnly
+            validator: IntValidator { bottom: 0; top: 1000000000 }
+            Layout.preferredWidth: 140
+            onEditingFinished: usage.setBudget(text === "" ? 0 : parseInt(text))
             KeyNavigation.tab: root.next
-            Accessible.name: "A day's token budget, 0 for none"
+            Accessible.name: "A day's token budget: " + (text || "none")
         }
-        Label { textFormat: Text.PlainText; text: budgetField.value ? "tokens a day (at 80% and past it)" : "tokens a day (0: no budget)"
+        Label { textFormat: Text.PlainText; text: usage.budget ? "tokens a day (warned at 80% and past it)" : "tokens a day (empty: no budget)"
                 color: Theme.muted; font.pixelSize: Theme.fontSmall; wrapMode: Text.Wrap; Layout.fillWidth: true }
     }
     Label {

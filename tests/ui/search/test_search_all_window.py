@@ -7,16 +7,19 @@ runs is made again from the chats."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import Q_ARG, QMetaObject, QObject, QPointF, Qt
 
 from app.main.agents.profiles import AgentProfile
 from app.main.core import paths
+from app.main.host.build import Launch, build_host
 from app.main.host.make import make_host
 from tests.conftest import demo_agent_argv, scripted_agent_argv
 from tests.ui.agents.test_agents_window import hub_of, two_agents
+from tests.ui.settings.test_settings_window import dialog_of, open_settings
 from tests.ui.terminals.test_panel_window import mouse_click
 from tests.ui.window.test_accessible_names import unnamed_controls
 
@@ -174,3 +177,42 @@ def test_an_index_damaged_or_deleted_between_runs_is_made_again_from_the_chats(u
         await run(lambda path: path.unlink(), told=False)
 
     ui.run(scenario(), 120)
+
+
+def test_settings_say_how_big_the_index_is_and_keep_its_bound(ui, isolated_dirs):
+    """Settings' Search: the index's size in words, and its bound in megabytes, applied at once to the
+    index and kept in the config file; a bound out of range is refused in words, the old one kept."""
+    config = isolated_dirs / "config.json"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text(json.dumps({"agent": {"command": " ".join(scripted_agent_argv())}}))
+
+    async def scenario():
+        host, _recorder = build_host(Launch(agent=" ".join(scripted_agent_argv()), cwd=str(ui.tmp_path)))
+        window = await ui.open_host(host)
+        objects = window.objects
+        await ui.send_and_settle(window, "hello from the heron chat")
+        assert await host.search.written()
+        await open_settings(ui, window)
+        await ui.until(lambda: objects.search_all.property("indexSize").startswith("1 chat, "))
+        assert objects.search_all.property("indexSize").endswith(" of 2,048 MB")
+        assert objects.search_all.property("indexLimit") == 2048
+        field = await ui.shown(window, "searchIndexLimit")
+        assert field.property("text") == "2048"
+
+        objects.search_all.setIndexLimit(64)  # what the field does when edited
+        await ui.until(lambda: json.loads(config.read_text()).get("searchIndexMegabytes") == 64)
+        assert host.search.writer.index.max_bytes == 64 * 1024 * 1024  # at once
+        await ui.until(lambda: objects.search_all.property("indexSize").endswith(" of 64 MB"))
+        objects.search_all.setIndexLimit(3)
+        await ui.until(
+            lambda: "must be 16 to 1,000,000 MB" in objects.search_all.property("indexLimitProblem")
+        )
+        assert json.loads(config.read_text())["searchIndexMegabytes"] == 64
+        QMetaObject.invokeMethod(dialog_of(window), "showSection", Q_ARG("QVariant", "Search"))
+        await ui.until(
+            lambda: field.mapToScene(QPointF(0, 0)).y() < window.root.height() - 2 * field.height()
+        )
+        await ui.frames(window, 3)
+        await ui.screenshots(window, "149-settings-search")
+
+    ui.run(scenario(), 60)

@@ -179,3 +179,26 @@ async def test_extra_folders_are_checked_applied_and_written_and_an_unreadable_f
     said = await settings.save_folders([])
     assert "does not write to it" in said and config.read_bytes() == b"{oops"
     assert applied[-1] == [] and settings.folders() == []  # it holds for this run
+
+
+async def test_the_search_indexs_bound_is_read_checked_applied_and_written(tmp_path):
+    from app.main.stores.config import read_config
+    from app.main.stores.settings_file import DEFAULT_SEARCH_MB, SettingsFile
+
+    config = tmp_path / "config.json"
+    config.write_text(json.dumps({"searchIndexMegabytes": "lots"}))
+    read = read_config(config)
+    assert read.search_megabytes == DEFAULT_SEARCH_MB
+    assert [p.text for p in read.problems] == [
+        f'"searchIndexMegabytes" in your config file {config} is ignored: it must be a whole number of '
+        "megabytes from 16 to 1,000,000."
+    ]
+    applied: list[int] = []
+    settings = SettingsFile(config, search_megabytes=read.search_megabytes)
+    settings.on_search_size = applied.append
+    assert await settings.save_search_index_megabytes(256) == ""
+    assert applied == [256] and settings.search_index_megabytes() == 256
+    assert read_config(config).search_megabytes == 256
+    for wrong in (8, 2_000_000, True):
+        assert "was not changed" in await settings.save_search_index_megabytes(wrong)
+    assert applied == [256] and read_config(config).search_megabytes == 256

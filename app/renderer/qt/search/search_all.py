@@ -17,8 +17,9 @@ from PySide6.QtCore import Property, QObject, QTimer, Signal, Slot
 from PySide6.QtGui import QColor
 
 from app.contract.host_api import AgentsHost
-from app.contract.search import Facets, Hit, IndexedChat, SearchHost
-from app.renderer.present.search_results import filters_of, grouped, is_indexed_as, says, summary
+from app.contract.search import Facets, Hit, IndexedChat, IndexSize, SearchHost
+from app.contract.settings_hosts import SettingsHost
+from app.renderer.present.search_results import filters_of, grouped, is_indexed_as, says, size_words, summary
 from app.renderer.qt.common.operations import Operations
 from app.renderer.qt.common.properties import variant_property
 from app.renderer.qt.conversation.current_session import CurrentSession
@@ -45,10 +46,14 @@ class SearchAll(QObject):
         ops: Operations,
         parent: QObject | None = None,
         agents: AgentsHost | None = None,
+        settings: SettingsHost | None = None,
     ) -> None:
         super().__init__(parent)
         self._host = host
         self._agents = agents
+        self._settings = settings
+        self._size = ""  # the index's size in words (Settings' Search), read when shown
+        self._limit_problem = ""
         self._session = session
         self._find = find
         self._ops = ops
@@ -92,6 +97,32 @@ class SearchAll(QObject):
     def _set_facets(self, facets: Facets) -> None:
         self._facets = facets
         self.changed.emit()
+
+    # --- Settings' Search: the index's size and its bound -----------------------------------------------
+    @Slot()
+    def readSize(self) -> None:
+        self._ops.run(self._host.size(), "Could not read the search index", done=self._show_size)
+
+    def _show_size(self, size: IndexSize) -> None:
+        self._size = size_words(size)
+        self.changed.emit()
+
+    @Slot(int)
+    def setIndexLimit(self, megabytes: int) -> None:
+        if self._settings is not None and megabytes != self._settings.search_index_megabytes():
+            self._ops.run(self._settings.save_search_index_megabytes(megabytes), "Could not save the size",
+                          done=self._limit_saved)  # fmt: skip
+
+    def _limit_saved(self, problem: str) -> None:
+        self._limit_problem = problem
+        self.changed.emit()
+        self.readSize()
+
+    indexSize = Property(str, lambda self: self._size, notify=changed)
+    indexLimit = Property(
+        int, lambda self: self._settings.search_index_megabytes() if self._settings else 0, notify=changed
+    )
+    indexLimitProblem = Property(str, lambda self: self._limit_problem, notify=changed)
 
     @Slot(str)
     def setQuery(self, query: str) -> None:
