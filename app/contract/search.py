@@ -3,6 +3,7 @@ it. The index is a cache the main side fills from the chats; the renderer only a
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -86,6 +87,12 @@ class SearchHost(Protocol):
     async def facets(self) -> Facets: ...
 
     async def size(self) -> IndexSize: ...
+
+    async def index_agent(self, agent_id: str, progress: Callable[[int, int, int], None]) -> int:
+        """Index every chat the agent lists that is not indexed yet, through a connection of its own
+        (its loads never reach the window); `progress(listed, done, failed)` after each; how many were
+        indexed. HostError when the agent cannot list its chats; cancelled by cancelling the call."""
+        ...
 
     async def indexed_chat(self, key: str) -> IndexedChat | None:
         """What the index keeps of a chat, to read it without its agent; None when it has nothing."""

@@ -6,6 +6,7 @@ Built by the app's entry points (`app/gui.py`) and by tests; the renderer never 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypedDict
@@ -123,6 +124,22 @@ def hub_parts(
     )
 
 
+def search_reader(hub: AgentHub) -> Callable[[str], tuple[ChatService, str]]:
+    """A connection of an agent's own for indexing its chats: a second child process with its own log,
+    no trace recorder, nothing shared with the window's chats."""
+
+    def reader(agent_id: str) -> tuple[ChatService, str]:
+        profile = hub.profiles[agent_id]
+        log_path = paths.log_dir() / f"agent-{agent_id}-search-stderr.log"
+        service = ChatService(profile.command(), cwd=hub.default_cwd or profile.cwd, log_path=log_path)
+        name = next(
+            (c.name for c in hub.choices() if c.agent_id == agent_id), profile.name
+        )  # as chats say it
+        return service, name
+
+    return reader
+
+
 def make_host(
     agents: ChatService | AgentHub,
     data_dir: Path | None = None,
@@ -151,7 +168,13 @@ def make_host(
         agent_settings = AgentSettings(settings, offered=hub.choice_names, on_added=hub.add_profile)
     terminals, proposals, participation = shared.terminals, shared.proposals, shared.participation
     megabytes = settings.search_index_megabytes()
-    search = ChatSearch(problems, hub.label_of, hub.session_workspace, max_bytes=megabytes * MEGABYTE)
+    search = ChatSearch(
+        problems,
+        hub.label_of,
+        hub.session_workspace,
+        max_bytes=megabytes * MEGABYTE,
+        reader=search_reader(hub),
+    )
     settings.on_search_size = lambda megabytes: search.set_max_bytes(megabytes * MEGABYTE)
     hub.subscribe(search.feed.on_envelope)  # every agent's chats, live and loaded
     hub.opened_chats.subscribe(search.feed.on_opened)

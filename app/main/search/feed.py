@@ -122,6 +122,8 @@ class SearchFeed:
         self._folder_of = folder_of
         self._clock = clock
         self._chats: dict[str, _ChatFeed] = {}
+        self.labels: dict[str, str] = {}  # the agent of a chat the hub does not know (the backfill's)
+        self._folders: dict[str, str] = {}  # each opened chat's folder, as its opening said
         self._loaded: set[str] = set()  # chats whose history was indexed in this run
         self._due: asyncio.TimerHandle | None = None
 
@@ -155,11 +157,17 @@ class SearchFeed:
         ReplayEnvelopes), then the whole history handed over."""
         key = result.session_key
         self._chat(key).generation = result.generation
+        if isinstance(getattr(result, "cwd", None), str) and result.cwd:
+            self._folders[key] = result.cwd
         for update in result.updates:
             self._update(key, update.notification, True)
         chat = self._chat(key)
         chat.loading = chat.skipping = False
         self.flush(key)
+
+    def titled(self, key: str, title: str) -> None:
+        """The chat's title as its agent lists it (a chat indexed without being shown)."""
+        self._chat(key).title = title
 
     def on_deleted(self, key: str) -> None:
         """A chat the user deleted: what the index has of it goes, and what was still to be written."""
@@ -280,8 +288,8 @@ class SearchFeed:
                 asked = next((e.text for e in entries if e.kind == "message" and e.text.strip()), "")
                 chat.title = " ".join(asked.split())[:TITLE_CHARS]
             updated = max(o.at for o in chat.open.values())
-            folder = self._folder_of(name, chat.generation) or ""
-            info = Chat(name, self._agent_of(name), folder, chat.title, updated)
+            folder = self._folder_of(name, chat.generation) or self._folders.get(name, "")
+            info = Chat(name, self.labels.get(name) or self._agent_of(name), folder, chat.title, updated)
             self._writer.put(info, entries)
             # a segment still streaming stays: its next chunks are indexed with its whole text
             chat.open = {item: o for item, o in chat.open.items() if item == chat.run_item}

@@ -8,10 +8,12 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from app.contract.errors import HostError
 from app.contract.search import Facets, Filters, Hit, IndexedChat, IndexSize
 from app.contract.usage import UsageDay
 from app.main.core import paths
 from app.main.core.problems import LocalProblems
+from app.main.search.backfill import Reader, backfill
 from app.main.search.feed import SearchFeed
 from app.main.search.index import DEFAULT_MAX_BYTES, SearchIndex
 from app.main.search.writer import IndexWriter
@@ -32,7 +34,9 @@ class ChatSearch:
         folder_of: Callable[[str, int], str | None],
         folder: Path | None = None,
         max_bytes: int = DEFAULT_MAX_BYTES,
+        reader: Callable[[str], tuple[Reader, str]] | None = None,
     ) -> None:
+        self._reader = reader  # a connection of an agent's own, and its name: for `index_agent`
         where = folder if folder is not None else paths.data_dir()
         self._max_bytes = max_bytes
         self.writer = IndexWriter(lambda: SearchIndex(where, problems, self._max_bytes))
@@ -50,6 +54,17 @@ class ChatSearch:
 
     async def indexed_chat(self, key: str) -> IndexedChat | None:
         return await asyncio.to_thread(self.writer.index.indexed_chat, key)
+
+    async def index_agent(self, agent_id: str, progress: Callable[[int, int, int], None]) -> int:
+        """Index every chat the agent lists that the index does not have yet (backfill.py), saying
+        (listed, done, failed) as it goes; how many were indexed. Cancel the call to stop."""
+        if self._reader is None:
+            raise HostError("This window cannot index an agent's chats: it has no second connection to it.")
+        reader, label = self._reader(agent_id)
+        known = self.writer.index.has_chat
+        indexed = await backfill(reader, self.feed, lambda key: known(key), label, progress)
+        await self.written()
+        return indexed
 
     def set_max_bytes(self, max_bytes: int) -> None:
         """A new bound (Settings): the index keeps to it from its next write."""

@@ -326,6 +326,10 @@ class SearchIndex:
         with self._lock:
             return usage_ledger.days(self._db, since)
 
+    def has_chat(self, key: str) -> bool:
+        with self._lock:
+            return self._db.execute("SELECT 1 FROM chats WHERE key = ?", (key,)).fetchone() is not None
+
     def indexed_chat(self, key: str) -> IndexedChat | None:
         with self._lock:
             chat = self._db.execute(

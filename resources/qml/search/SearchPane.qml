@@ -80,7 +80,9 @@ Popup {
                 onChosen: (value) => searchAll.setFilter("kind", value)
             }
             ComboBox {
+                id: agentFilter
                 objectName: "searchAllAgent"
+                delegate: PlainChoice { box: agentFilter }  // an agent's name, as written
                 Layout.fillWidth: true
                 Accessible.name: "Agent"
                 model: ["Every agent"].concat(searchAll.agents)
@@ -88,7 +90,9 @@ Popup {
                 onActivated: (index) => searchAll.setFilter("agent", index > 0 ? searchAll.agents[index - 1] : "")
             }
             ComboBox {
+                id: folderFilter
                 objectName: "searchAllFolder"
+                delegate: PlainChoice { box: folderFilter }  // a folder's path, as written
                 Layout.fillWidth: true
                 Accessible.name: "Folder"
                 visible: searchAll.folders.length > 1
@@ -138,10 +142,43 @@ Popup {
         Text {
             visible: searchAll.query === ""
             textFormat: Text.PlainText
-            text: "Words said in any chat with any agent: messages, answers, tool output and file names."
+            text: "Words said in any chat with any agent: messages, answers, tool output and file names. A chat is "
+                  + "in the index once it was shown here; an agent's older chats are read when you ask:"
             color: Theme.muted
             wrapMode: Text.Wrap
             Layout.fillWidth: true
+        }
+        RowLayout {  // an agent's every chat indexed (through a connection of its own), with progress
+            visible: searchAll.query === "" || searchAll.indexing
+            spacing: Theme.gap
+            Layout.fillWidth: true
+            ComboBox {
+                id: indexAgent
+                objectName: "searchIndexAgent"
+                Accessible.name: "The agent whose chats to index"
+                enabled: !searchAll.indexing
+                model: searchAll.indexChoices
+                textRole: "name"
+                valueRole: "id"
+                delegate: PlainChoice { box: indexAgent }  // an agent's name, as written
+                Layout.fillWidth: true
+            }
+            Button {
+                objectName: "searchIndexAgentButton"
+                text: searchAll.indexing ? "Stop" : "Index its chats"
+                Accessible.name: searchAll.indexing ? "Stop indexing" : "Index every chat of " + indexAgent.currentText
+                onClicked: searchAll.indexing ? searchAll.stopIndexing() : searchAll.indexAgent(indexAgent.currentValue)
+            }
+        }
+        Text {
+            objectName: "searchIndexProgress"
+            visible: text !== ""
+            textFormat: Text.PlainText
+            text: searchAll.indexProgress
+            color: Theme.muted; font.pixelSize: Theme.fontSmall
+            wrapMode: Text.Wrap; Layout.fillWidth: true
+            Accessible.role: Accessible.StaticText
+            Accessible.name: text
         }
     }
 

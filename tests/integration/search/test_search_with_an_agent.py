@@ -93,3 +93,61 @@ async def test_the_output_of_a_terminal_clawqt_runs_for_the_agent_is_found(tmp_p
         assert "été-123" in hits[0].snippet.text
     finally:
         await host.shutdown()
+
+
+async def test_every_chat_an_agent_lists_is_indexed_through_a_connection_of_its_own(tmp_path):
+    """The scripted agent lists 25 chats in three pages: each is loaded through a second process of the
+    agent (its loads never reach the window's subscribers), indexed with the agent's name and folder,
+    progress said after each; run again, nothing is loaded twice; cancelled, the second process ends."""
+    host = _host(tmp_path)
+    seen: list = []
+    host.sessions.subscribe(seen.append)  # what the window would receive
+    try:
+        said: list[tuple[int, int, int]] = []
+        indexed = await host.search.index_agent(host.agents.current, lambda *step: said.append(step))
+        assert indexed == 25 and said[0] == (25, 0, 0) and said[-1] == (25, 25, 0)
+        hits = await host.search.search("a1", limit=100)
+        assert {h.chat.key for h in hits} == {f"listed-{n}" for n in range(25)}
+        assert {h.chat.agent for h in hits} == {host.sessions.label_of("listed-0")}
+        assert [e for e in seen if getattr(e, "session_key", "").startswith("listed-")] == []
+
+        again: list[tuple[int, int, int]] = []
+        assert await host.search.index_agent(host.agents.current, lambda *step: again.append(step)) == 0
+        assert again == [(0, 0, 0)]
+    finally:
+        await host.shutdown()
+
+
+async def test_indexing_an_agents_chats_stops_when_cancelled_and_its_process_ends(tmp_path):
+    import asyncio
+    import contextlib
+
+    from tests.conftest import process_group_gone
+    from tests.waits import until
+
+    host = _host(tmp_path)
+    readers: list = []
+    make_reader = host.search._reader
+
+    def watched(agent_id: str):
+        reader, label = make_reader(agent_id)
+        readers.append(reader)
+        return reader, label
+
+    host.search._reader = watched
+    try:
+        said: list[tuple[int, int, int]] = []
+
+        def progress(*step: int) -> None:
+            said.append(step)
+            if step[1] == 3:  # a few chats in: the user presses Cancel
+                task.cancel()
+
+        task = asyncio.ensure_future(host.search.index_agent(host.agents.current, progress))
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        pid = readers[0].connection.pid
+        assert said[-1] == (25, 3, 0)  # stopped there
+        await until(lambda: process_group_gone(pid))  # its own agent process ended with it
+    finally:
+        await host.shutdown()

@@ -216,3 +216,32 @@ def test_settings_say_how_big_the_index_is_and_keep_its_bound(ui, isolated_dirs)
         await ui.screenshots(window, "149-settings-search")
 
     ui.run(scenario(), 60)
+
+
+def test_an_agents_older_chats_are_indexed_when_asked_with_progress(ui):
+    """The scripted agent lists 25 chats never shown here: the pane's "Index its chats" reads each
+    through a second process of the agent (nothing of it reaches the chat on screen), says how far it
+    is, and what was said in them is found then."""
+
+    async def scenario():
+        window = await ui.open(scripted_agent_argv())
+        objects = window.objects
+        shown = objects.session.sessionKey
+        await ui.key(window, Qt.Key.Key_F, CTRL | SHIFT, "F")
+        pane = await ui.until(lambda: window.root.findChild(QObject, "searchPane"))
+        await ui.until(lambda: pane.property("opened"))
+        await mouse_click(ui, window, "searchIndexAgentButton")
+        await ui.until(
+            lambda: objects.search_all.property("indexProgress") == "Scripted: 25 more chats indexed.", 30
+        )
+        assert not objects.search_all.property("indexing")
+        assert objects.session.sessionKey == shown  # the window's chat untouched
+        await mouse_click(ui, window, "searchAllField")
+        await ui.keys(window, "a1")
+        await ui.until(lambda: len(_rows(objects, "chat")) == 25)
+        chats = _rows(objects, "chat")
+        assert {c["key"] for c in chats} == {f"listed-{n}" for n in range(25)}
+        assert chats[0]["title"] == "Session 24" and chats[0]["agent"] == "Scripted"  # as the agent lists it
+        await ui.screenshots(window, "150-search-indexed-an-agent")
+
+    ui.run(scenario(), 60)

@@ -16,6 +16,7 @@ from typing import Any
 from PySide6.QtCore import Property, QObject, QTimer, Signal, Slot
 from PySide6.QtGui import QColor
 
+from app.contract.errors import HostError
 from app.contract.host_api import AgentsHost
 from app.contract.search import Facets, Hit, IndexedChat, IndexSize, SearchHost
 from app.contract.settings_hosts import SettingsHost
@@ -53,6 +54,8 @@ class SearchAll(QObject):
         self._agents = agents
         self._settings = settings
         self._size = ""  # the index's size in words (Settings' Search), read when shown
+        self._indexing: asyncio.Task[Any] | None = None  # an agent's every chat being indexed
+        self._index_words = ""  # its progress, then what it did
         self._limit_problem = ""
         self._session = session
         self._find = find
@@ -97,6 +100,54 @@ class SearchAll(QObject):
     def _set_facets(self, facets: Facets) -> None:
         self._facets = facets
         self.changed.emit()
+
+    # --- an agent's every chat, indexed when the user asks ------------------------------------------------
+    @Slot(str)
+    def indexAgent(self, agent_id: str) -> None:
+        if self._indexing is not None:
+            return
+        name = self._agent_name(agent_id)
+        self._say(f"Asking {name} for its chats\u2026")
+        self._indexing = self._ops.tasks.spawn(self._index(agent_id, name))
+
+    async def _index(self, agent_id: str, name: str) -> None:
+        def progress(listed: int, done: int, failed: int) -> None:
+            could_not = f" ({failed:,} could not be read)" if failed else ""
+            self._say(f"Indexing {name}'s chats: {done:,} of {listed:,}{could_not}\u2026")
+
+        try:
+            indexed = await self._host.index_agent(agent_id, progress)
+            self._say(f"{name}: {indexed:,} more chat{'s' * (indexed != 1)} indexed." if indexed
+                      else f"{name}: every chat it lists is indexed.")  # fmt: skip
+            self._typing.start()  # what is searched for now finds them too
+        except HostError as exc:
+            self._say(f"{name}'s chats could not be indexed: {exc}")
+        except asyncio.CancelledError:
+            self._say(f"Stopped indexing {name}'s chats.")
+        finally:
+            self._indexing = None
+            self.changed.emit()
+
+    @Slot()
+    def stopIndexing(self) -> None:
+        if self._indexing is not None:
+            self._indexing.cancel()
+
+    def _say(self, words: str) -> None:
+        self._index_words = words
+        self.changed.emit()
+
+    def _agent_name(self, agent_id: str) -> str:
+        choices = self._agents.choices() if self._agents is not None else []
+        return next((c.name for c in choices if c.agent_id == agent_id), agent_id)
+
+    def _index_choices(self) -> list[dict[str, str]]:
+        choices = self._agents.choices() if self._agents is not None else []
+        return [{"id": c.agent_id, "name": c.name} for c in choices]
+
+    indexing = Property(bool, lambda self: self._indexing is not None, notify=changed)
+    indexProgress = Property(str, lambda self: self._index_words, notify=changed)
+    indexChoices = variant_property("QVariantList", lambda self: self._index_choices(), notify=changed)
 
     # --- Settings' Search: the index's size and its bound -----------------------------------------------
     @Slot()
