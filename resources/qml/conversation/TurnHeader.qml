@@ -19,14 +19,14 @@ Item {
         AgentAvatar {
             objectName: "agentAvatar"
             size: Theme.avatarSmall
-            initials: header.objects.agent.initials
-            colourIndex: header.objects.agent.colourIndex
+            initials: header.objects.agent.turnInitials
+            colourIndex: header.objects.agent.turnColour
             anchors.verticalCenter: parent.verticalCenter
         }
         Text {
             objectName: "turnAgentName"
             textFormat: Text.PlainText
-            text: header.objects.agent.label
+            text: header.objects.agent.turnLabel
             font.pixelSize: Theme.fontUi
             font.weight: Font.DemiBold
             color: Theme.text

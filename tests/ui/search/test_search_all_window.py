@@ -22,6 +22,7 @@ from tests.ui.agents.test_agents_window import hub_of, two_agents
 from tests.ui.settings.test_settings_window import dialog_of, open_settings
 from tests.ui.terminals.test_panel_window import mouse_click
 from tests.ui.window.test_accessible_names import unnamed_controls
+from tests.ui_harness import find_all
 
 CTRL = Qt.KeyboardModifier.ControlModifier
 SHIFT = Qt.KeyboardModifier.ShiftModifier
@@ -123,6 +124,12 @@ def test_a_chat_whose_agent_is_gone_is_read_from_the_index(ui):
         await ui.until(lambda: objects.search.property("count") >= 1)
         assert objects.search.property("query") == "otter"
         await ui.shown(window, "traceBanner")
+
+        def turn_names() -> list[str]:
+            return [n.property("text") for n in find_all(window.root.contentItem(), "turnAgentName")]
+
+        await ui.until(turn_names)
+        assert set(turn_names()) == {"Scripted"}  # the chat's own agent, not the one this window runs
         await ui.screenshots(window, "148-search-read-from-index")
         await mouse_click(ui, window, "traceClose")
         await ui.until(lambda: not objects.session.property("readOnly"))

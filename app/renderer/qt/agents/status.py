@@ -35,6 +35,7 @@ class AgentStatus(ChatPart):
         self._message = ""
         self._banner: dict[str, Any] = {}
         session.liveChanged.connect(self.changed)
+        session.sessionChanged.connect(self.changed)  # a read-only chat names its own agent
         host.subscribe(self._on_envelope)
 
     def _on_envelope(self, envelope: Envelope) -> None:
@@ -85,6 +86,14 @@ class AgentStatus(ChatPart):
     label = Property(str, lambda self: self._label, notify=changed)
     initials = Property(str, lambda self: initials(self._label), notify=changed)
     colourIndex = Property(int, lambda self: colour_index(self._label), notify=changed)
+    # whose turns the conversation shows: the agent's, or the one a read-only chat was with
+    turnLabel = Property(str, lambda self: self._turn_label(), notify=changed)
+    turnInitials = Property(str, lambda self: initials(self._turn_label()), notify=changed)
+    turnColour = Property(int, lambda self: colour_index(self._turn_label()), notify=changed)
     state = Property(str, _get_state, notify=changed)
+
+    def _turn_label(self) -> str:
+        return (self._session.read_only_agent if self._session.readOnly else "") or self._label
+
     message = Property(str, lambda self: self._message, notify=changed)
     banner = variant_property("QVariantMap", lambda self: self._banner, notify=bannerChanged)

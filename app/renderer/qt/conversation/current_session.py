@@ -94,6 +94,7 @@ class CurrentSession(QObject):
         self._trace: Timeline | None = None  # a replayed trace shown instead of a chat
         self.trace_title = ""
         self.read_only_note = ""  # what the read-only view is, when not a trace (the search index's copy)
+        self.read_only_agent = ""  # the agent a read-only chat was with, when known
         host.subscribe(self._on_envelope)
         ops.notices.reopenRequested.connect(self.openSession)
 
@@ -191,12 +192,12 @@ class CurrentSession(QObject):
         return timeline.optimistic.get(message_id) in timeline.items
 
     # --- showing sessions --------------------------------------------------------------------------
-    def show_trace(self, timeline: Timeline, title: str, note: str = "") -> None:
+    def show_trace(self, timeline: Timeline, title: str, note: str = "", agent: str = "") -> None:
         """A replayed trace's session (or a chat as the search index keeps it: `note` says so), shown
         read-only instead of a chat: no chat of an agent is shown (the key is empty), so nothing the
         window does reaches an agent from it."""
         self._trace = timeline
-        self.trace_title, self.read_only_note = title, note
+        self.trace_title, self.read_only_note, self.read_only_agent = title, note, agent
         self._key = ""
         self.store.keep_only("")
         self.model.set_timeline(timeline)
@@ -204,7 +205,7 @@ class CurrentSession(QObject):
         self.sessionChanged.emit()
 
     def show(self, result: LoadResult) -> None:
-        self._trace, self.trace_title, self.read_only_note = None, "", ""
+        self._trace, self.trace_title, self.read_only_note, self.read_only_agent = None, "", "", ""
         timeline, _ = self.store.load(result)
         changed = result.session_key != self._key
         self._key = result.session_key

@@ -273,7 +273,7 @@ class SearchAll(QObject):
         indexed, timeline = read
         gone = ": its agent is not one of yours now" if self._agent_gone(key) else ""
         note = f"A chat with {indexed.chat.agent or 'an agent'}, from the search index{gone}"
-        self._session.show_trace(timeline, indexed.chat.title or "Untitled chat", note)
+        self._session.show_trace(timeline, indexed.chat.title or "Untitled chat", note, indexed.chat.agent)
         self._find_word(needle, item)
 
     def _on_shown(self, _result: object) -> None:
