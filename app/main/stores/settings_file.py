@@ -7,7 +7,7 @@ user is told why), keeping every other key, through a temporary file renamed int
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -92,26 +92,40 @@ def notification_problem(key: str, value: object) -> str:
     return "ClawQt has no such setting"
 
 
-def read_notifications(value: object, path: Path, problems: list[LocalProblem]) -> Notifications:
-    """`notifications` of the config file, read like `appearance`."""
+def _usable(
+    section: str,
+    value: object,
+    keys: Iterable[str],
+    problem: Callable[[str, object], str],
+    path: Path,
+    problems: list[LocalProblem],
+) -> dict[str, Any]:
+    """A section of the config file: each usable field of `keys` taken, each wrong one named (its
+    default applies); keys ClawQt does not know are left alone (a newer ClawQt may have written them)."""
     if value is None:
-        return Notifications()
+        return {}
     if not isinstance(value, dict):
         why = f"it must be an object of settings, not {json_kind(value)}"
-        text = f'"{NOTIFICATIONS_KEY}" in your config file {shown(path)} is ignored: {why}.'
+        text = f'"{section}" in your config file {shown(path)} is ignored: {why}.'
         problems.append(LocalProblem(text, "", str(path)))
-        return Notifications()
+        return {}
     kept: dict[str, Any] = {}
-    for key in ("desktop", "dailyTokens"):
+    for key in keys:
         if key not in value:
             continue
-        why = notification_problem(key, value[key])
+        why = problem(key, value[key])
         if why:
-            text = f'"{NOTIFICATIONS_KEY}.{key}" in your config file {shown(path)} is ignored: {why}.'
+            text = f'"{section}.{key}" in your config file {shown(path)} is ignored: {why}.'
             problems.append(LocalProblem(text, "", str(path)))
         else:
             kept[key] = value[key]
-    return Notifications(**kept)
+    return kept
+
+
+def read_notifications(value: object, path: Path, problems: list[LocalProblem]) -> Notifications:
+    """`notifications` of the config file, read like `appearance`."""
+    keys = ("desktop", "dailyTokens")
+    return Notifications(**_usable(NOTIFICATIONS_KEY, value, keys, notification_problem, path, problems))
 
 
 def problem_with(key: str, value: object) -> str:
@@ -131,27 +145,10 @@ def problem_with(key: str, value: object) -> str:
 
 
 def read_appearance(value: object, path: Path, problems: list[LocalProblem]) -> Appearance:
-    """`appearance` of the config file: each usable field taken, each wrong one named (its default
-    applies); keys ClawQt does not know are left alone (a newer ClawQt may have written them)."""
-    if value is None:
-        return Appearance()
-    if not isinstance(value, dict):
-        why = f"it must be an object of settings, not {json_kind(value)}"
-        text = f'"{KEY}" in your config file {shown(path)} is ignored: {why}.'
-        problems.append(LocalProblem(text, "", str(path)))
-        return Appearance()
-    appearance = Appearance()
-    for key, name in FIELDS.items():
-        if key not in value:
-            continue
-        why = problem_with(key, value[key])
-        if why:
-            text = f'"{KEY}.{key}" in your config file {shown(path)} is ignored: {why}.'
-            problems.append(LocalProblem(text, "", str(path)))
-            continue
-        field_value: Any = float(value[key]) if key == "fontScale" else value[key]
-        appearance = replace(appearance, **{name: field_value})
-    return appearance
+    """`appearance` of the config file (`_usable`)."""
+    kept = _usable(KEY, value, FIELDS, problem_with, path, problems)
+    fields: dict[str, Any] = {FIELDS[key]: float(v) if key == "fontScale" else v for key, v in kept.items()}
+    return Appearance(**fields)
 
 
 class SettingsFile:
