@@ -61,8 +61,7 @@ class ChatSearch:
         if self._reader is None:
             raise HostError("This window cannot index an agent's chats: it has no second connection to it.")
         reader, label = self._reader(agent_id)
-        known = self.writer.index.has_chat
-        indexed = await backfill(reader, self.feed, lambda key: known(key), label, progress)
+        indexed = await backfill(reader, self.feed, self.writer.index.has_chat, label, progress)
         await self.written()
         return indexed
 

@@ -15,7 +15,7 @@ from app.contract.host_api import SessionsHost
 from app.contract.search import SearchHost
 from app.contract.settings_hosts import SettingsHost
 from app.contract.usage import UsageDay
-from app.renderer.present.usage_chart import SPAN_DAYS, agent_totals, budget_warning, chart_days
+from app.renderer.present.usage_chart import SPAN_DAYS, WARN_AT, agent_totals, budget_warning, chart_days
 from app.renderer.qt.common.operations import Operations
 from app.renderer.qt.common.properties import variant_property
 
@@ -38,6 +38,7 @@ class UsageView(QObject):
         self._settings = settings
         self._ops = ops
         self._days: list[UsageDay] = []
+        self._chart: list[dict[str, Any]] = []  # the days as charted, made once per reading
         self._budget = int(settings.notifications().get("dailyTokens", 0) or 0)
         self._warned: tuple[str, set[float]] = ("", set())  # (the day, the levels warned that day)
         self._problem = ""
@@ -53,7 +54,7 @@ class UsageView(QObject):
         self._ops.run(self._search.usage(SPAN_DAYS), "Could not read the usage ledger", done=self._read)
 
     def _read(self, days: list[UsageDay]) -> None:
-        self._days = days
+        self._days, self._chart = days, chart_days(days, date.today())
         self.changed.emit()
         today = date.today().isoformat()
         day, warned = self._warned
@@ -63,7 +64,7 @@ class UsageView(QObject):
         due = budget_warning(self._today(), self._budget, warned)
         if due is not None:
             level, words = due
-            warned.update(w for w in (0.8, 1.0) if w <= level)
+            warned.update(w for w in WARN_AT if w <= level)
             self._ops.notices.show(words, topic=USAGE)
 
     def _today(self) -> int:
@@ -85,14 +86,9 @@ class UsageView(QObject):
         self._problem = problem
         self.changed.emit()
 
-    def _chart(self) -> list[dict[str, Any]]:
-        return chart_days(self._days, date.today())
-
-    days = variant_property("QVariantList", lambda self: self._chart(), notify=changed)
+    days = variant_property("QVariantList", lambda self: self._chart, notify=changed)
     agents = variant_property("QVariantList", lambda self: agent_totals(self._days), notify=changed)
-    maxTokens = Property(
-        int, lambda self: max((d["tokens"] for d in self._chart()), default=0), notify=changed
-    )
+    maxTokens = Property(int, lambda self: max((d["tokens"] for d in self._chart), default=0), notify=changed)
     today = Property(int, lambda self: self._today(), notify=changed)
     budget = Property(int, lambda self: self._budget, notify=changed)
     problem = Property(str, lambda self: self._problem, notify=changed)
