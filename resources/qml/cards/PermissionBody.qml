@@ -103,7 +103,7 @@ ColumnLayout {
             }
         }
     }
-    Flow {  // wraps: an agent may offer up to a hundred options (the main side keeps no more)
+    Flow {  // wraps: the first options as buttons (permission_card.py picks them: a refusal among them)
         visible: root.pending
         Layout.fillWidth: true
         spacing: Theme.spaceSmall
@@ -143,6 +143,59 @@ ColumnLayout {
                         event.accepted = true
                     }
                 }
+            }
+        }
+    }
+    ColumnLayout {  // the options past the buttons, listed on request; rows are made as the list scrolls
+        id: more
+        objectName: "permissionMore"
+        visible: root.pending && root.permission.moreOptions.length > 0
+        Layout.fillWidth: true
+        spacing: Theme.spaceHair
+        property bool open: false
+        Button {
+            id: moreToggle
+            objectName: "permissionMoreToggle"
+            flat: true
+            text: (more.open ? "Fewer options" : "More options")
+                  + " (" + root.permission.moreOptions.length.toLocaleString(Qt.locale(), "f", 0) + ")"
+            contentItem: IconLabel { icon: more.open ? "chevron-down" : "chevron-right"; label: moreToggle.text
+                                     color: Theme.text2 }
+            Accessible.name: moreToggle.text
+            onClicked: { more.open = !more.open; if (more.open) moreList.forceActiveFocus() }
+        }
+        ListView {
+            id: moreList
+            objectName: "permissionMoreList"
+            visible: more.open
+            Layout.fillWidth: true
+            Layout.preferredHeight: Math.min(count, 6) * (Theme.controlSmall + spacing)
+            clip: true
+            spacing: Theme.spaceHair
+            model: more.open ? root.permission.moreOptions : []
+            keyNavigationEnabled: true
+            highlightMoveDuration: 0
+            boundsBehavior: Flickable.StopAtBounds
+            ScrollBar.vertical: ScrollBar {}
+            Accessible.role: Accessible.List
+            Accessible.name: "More options"
+            Keys.onReturnPressed: if (currentItem) currentItem.clicked()
+            Keys.onEnterPressed: if (currentItem) currentItem.clicked()
+            Keys.onSpacePressed: if (currentItem) currentItem.clicked()
+            delegate: ItemDelegate {
+                id: moreOption
+                required property var modelData
+                objectName: "permissionOption_" + modelData.optionId
+                width: moreList.width - Theme.spaceSmall
+                height: Theme.controlSmall
+                highlighted: ListView.isCurrentItem
+                text: modelData.name
+                contentItem: ButtonText { text: moreOption.text; color: Theme.text; elide: Text.ElideRight
+                                          horizontalAlignment: Text.AlignLeft }
+                background: Rectangle { radius: Theme.radiusSmall
+                                        color: moreOption.highlighted ? Theme.selected : moreOption.hovered ? Theme.hover : "transparent" }
+                Accessible.name: modelData.name
+                onClicked: root.objects.turn.answerPermission(root.permission.requestId, modelData.optionId)
             }
         }
     }

@@ -138,7 +138,7 @@ def test_output_for_terminals_no_tool_names_is_capped_and_returned_after_new_cha
     ui.run(scenario())
 
 
-def test_ten_thousand_permission_options_show_a_hundred_deny_answers_and_memory_returns(ui):
+def test_ten_thousand_permission_options_show_nine_buttons_the_rest_listed_as_it_scrolls(ui):
     async def scenario():
         window = await ui.open(scripted_agent_argv())
         objects = window.objects
@@ -146,10 +146,22 @@ def test_ten_thousand_permission_options_show_a_hundred_deny_answers_and_memory_
         await ui.type_and_send(window, "hostile-options 10000")
         deny = await ui.until(lambda: ui.find(window, "permissionOption_deny"), 30)
         await ui.frames(window)
-        assert len(_option_buttons(window.root.contentItem())) == 100
+        buttons = [item.objectName() for item in _option_buttons(window.root.contentItem())]
+        expected = [f"permissionOption_o{n}" for n in range(8)] + ["permissionOption_deny"]
+        assert sorted(buttons) == sorted(expected)
         hidden = ui.item(window, "permissionHidden")
         count, _, rest = hidden.property("text").partition(" more options not shown")
         assert hidden.isVisible() and rest and "".join(filter(str.isdigit, count)) == "9901"  # locale digits
+        toggle = ui.item(window, "permissionMoreToggle")
+        assert "(91)" in toggle.property("text")
+        toggle.clicked.emit()
+        listed = await ui.shown(window, "permissionMoreList")
+        await ui.frames(window)
+        assert listed.property("count") == 91
+        made = len(_option_buttons(window.root.contentItem())) - len(buttons)
+        assert 0 < made < 20, f"{made} rows made for a list showing six"
+        listed.positionViewAtEnd()
+        await ui.until(lambda: ui.find(window, "permissionOption_o98"), 10)
         deny.clicked.emit()
         await ui.until(lambda: not objects.session.busy, 30)
         records = str([item_record(item) for item in objects.session.timeline.items.values()])

@@ -62,3 +62,29 @@ def test_a_waiting_permission_stands_apart_and_its_number_key_answers_it(ui):
         await ui.until(lambda: ui.item(window, "permissionCard").property("color") != waiting_colour)
 
     ui.run(scenario())
+
+
+def test_options_past_nine_are_listed_under_more_options_and_answered_with_the_keyboard(ui):
+    async def scenario():
+        window = await ui.open(scripted_agent_argv())
+        objects = window.objects
+        await ui.type_and_send(window, "hostile-options 30")  # o0..o29, then Deny
+        await ui.shown(window, "permissionOption_deny")
+        await ui.frames(window, 2)
+        assert ui.find(window, "permissionOption_o8") is None  # not a button: listed on request
+        toggle = ui.item(window, "permissionMoreToggle")
+        assert toggle.property("text") == "More options (22)"
+        toggle.forceActiveFocus()
+        await ui.key(window, Qt.Key.Key_Space, text=" ")
+        listed = await ui.shown(window, "permissionMoreList")
+        await ui.until(lambda: listed.hasActiveFocus())
+        await ui.frames(window, 2)
+        await ui.screenshots(window, "151-permission-more-options")
+        await ui.key(window, Qt.Key.Key_Down)
+        await ui.key(window, Qt.Key.Key_Down)
+        await ui.key(window, Qt.Key.Key_Return)  # the third listed: o10
+        await ui.until(lambda: not objects.session.busy, 10)
+        permission = next(i for i in objects.session.timeline.items.values() if i.kind == "permission")
+        assert permission.selected_option == "o10"
+
+    ui.run(scenario())

@@ -4,7 +4,7 @@ group of calls, further up, or unknown); the card's footer follows the answer.""
 
 from __future__ import annotations
 
-from app.renderer.present.permission_card import permission_entry
+from app.renderer.present.permission_card import permission_entry, split_options
 from app.renderer.present.presenter import Presenter
 from app.renderer.timeline.items import PermissionItem
 from tests.unit.timeline.helpers import Harness, agent, permission, resolved, tool
@@ -53,3 +53,23 @@ def test_a_permission_answer_shows_the_options_name_and_meaning_not_its_id():
     assert (entry["selectedName"], entry["selectedMeaning"]) == ("Allow", "allowed once")
     item.selected_option = "gone"  # an id the options do not have: shown as is, no meaning invented
     assert (permission_entry(item)["selectedName"], permission_entry(item)["selectedMeaning"]) == ("gone", "")
+
+
+def _offered(*kinds: str) -> list[dict[str, str]]:
+    return [{"optionId": f"o{n}", "name": f"Option {n}", "optionKind": kind} for n, kind in enumerate(kinds)]
+
+
+def test_up_to_nine_options_are_buttons_past_that_the_first_refusal_takes_the_last_button():
+    few = _offered("allow_once", "allow_always", "reject_once")
+    assert split_options(few) == (few, [])
+    nine = _offered(*["allow_once"] * 9)
+    assert split_options(nine) == (nine, [])
+    many = _offered(*["allow_once"] * 20, "reject_once", "reject_always")
+    buttons, more = split_options(many)
+    assert [o["optionId"] for o in buttons] == [f"o{n}" for n in range(8)] + ["o20"]
+    assert [o["optionId"] for o in more] == [f"o{n}" for n in range(8, 20)] + ["o21"]  # the agent's order
+    early = _offered("reject_once", *["allow_once"] * 20)
+    buttons, more = split_options(early)  # a refusal among the first nine keeps its place
+    assert buttons == early[:9] and more == early[9:]
+    no_refusal = _offered(*["allow_once"] * 12)
+    assert split_options(no_refusal) == (no_refusal[:9], no_refusal[9:])
