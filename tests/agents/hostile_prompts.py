@@ -24,8 +24,9 @@ def hostile_text(case: str) -> str:
         rows = ["| " + " | ".join(f"c{n}" for n in columns) + " |", "|" + "---|" * len(columns)]
         rows += ["| " + " | ".join(f"v{r}" for _ in columns) + " |" for r in range(3)]
         return "\n".join(rows) + "\n"
-    if case == "links":
-        return " ".join(f"[link {n}](https://example.com/{n})" for n in range(50_000))
+    if case == "links" or case.startswith("links-"):  # `links-N`: N of them
+        count = int(case.split("-", 1)[1]) if "-" in case else 50_000
+        return " ".join(f"[link {n}](https://example.com/{n})" for n in range(count))
     if case == "autolinks":
         return " ".join(f"https://example.com/page/{n}" for n in range(50_000))
     if case == "bidi":

@@ -11,6 +11,8 @@ import pytest
 from PySide6.QtGui import QGuiApplication
 
 from app.renderer.markdown.limits import MESSAGE_CHARS
+from app.renderer.markdown.render import UNDERLINED_LINKS
+from app.renderer.qt.conversation.search_marks import quick_document
 from tests.agents.hostile_prompts import hostile_text
 from tests.conftest import scripted_agent_argv
 from tests.ui_harness import find_all, plain_text
@@ -89,3 +91,34 @@ def test_show_more_lays_out_the_next_part_of_a_long_reply(ui):
         assert "link 700 " in _shown_text(window)  # the next part, after what was shown first
 
     ui.run(scenario(), timeout=60)
+
+
+def _link_underlines(window) -> list[bool]:
+    """Whether each link the reply draws is underlined (read from the text edit's document)."""
+    underlined = []
+    for edit in find_all(window.root.contentItem(), "proseText"):
+        quick = quick_document(edit)
+        block = quick.textDocument().begin() if quick is not None else None
+        while block is not None and block.isValid():
+            fragments = block.begin()
+            while not fragments.atEnd():
+                fragment = fragments.fragment()
+                if fragment.charFormat().isAnchor():
+                    underlined.append(fragment.charFormat().fontUnderline())
+                fragments += 1
+            block = block.next()
+    return underlined
+
+
+def test_a_few_links_are_underlined_a_block_dense_with_links_draws_them_in_colour_alone(ui):
+    async def scenario():
+        window = await ui.open(scripted_agent_argv())
+        await _send_and_draw(ui, window, f"hostile-render links-{UNDERLINED_LINKS}")
+        assert _link_underlines(window) == [True] * UNDERLINED_LINKS
+        await ui.screenshots(window, "152-links-few-underlined")
+        await ui.new_chat(window)
+        await _send_and_draw(ui, window, f"hostile-render links-{UNDERLINED_LINKS + 1}")
+        assert _link_underlines(window) == [False] * (UNDERLINED_LINKS + 1)
+        await ui.screenshots(window, "153-links-dense-in-colour")
+
+    ui.run(scenario())

@@ -9,6 +9,7 @@ from app.renderer.markdown.render import (
     DARK_PROSE,
     LIGHT_PROSE,
     PROSE_STYLE,
+    UNDERLINED_LINKS,
     merge_prose,
     render_blocks,
 )
@@ -213,3 +214,14 @@ def test_prose_carries_the_type_scale_and_headings_a_step_above_the_body(qapp):
     assert seen["Part"] == (0, 17, 600)
     assert seen["A paragraph."] == (157, 14, 400)
     assert [value for text, value in seen.items() if "an item" in text] == [(157, 14, 400)], seen
+
+
+def test_a_block_of_more_than_forty_links_draws_them_without_underlines():
+    few = render_blocks(" ".join(f"[l{n}](https://example.com/{n})" for n in range(UNDERLINED_LINKS)))
+    assert few[0].html.count('<a href="https://example.com/') == UNDERLINED_LINKS
+    many = render_blocks(" ".join(f"https://example.com/{n}" for n in range(UNDERLINED_LINKS + 1)))
+    assert (
+        many[0].html.count('<a style="text-decoration: none" href="https://example.com/')
+        == UNDERLINED_LINKS + 1
+    )
+    assert "<a href=" not in many[0].html
