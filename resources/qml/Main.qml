@@ -25,9 +25,9 @@ ApplicationWindow {
     palette.placeholderText: Theme.muted
     palette.highlight: Theme.accent  // behind white text: a selection
     palette.highlightedText: Theme.textOnAccent
-    palette.link: Theme.accent
-    palette.linkVisited: Theme.accent
-    readonly property color linkColour: Theme.accent
+    palette.link: Theme.accentText
+    palette.linkVisited: Theme.accentText
+    readonly property color linkColour: Theme.accentText  // words on the canvas: the accent made readable on it
     onLinkColourChanged: app.setLinkColour(linkColour)
     readonly property bool darkTheme: Theme.dark
     // the window's singletons (common/qmldir), as Python reaches them (`Window.singleton`)
