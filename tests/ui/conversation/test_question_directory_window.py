@@ -77,3 +77,20 @@ def test_the_question_directory_opens_at_the_newest_entry_has_tooltips_and_stays
         await ui.until(lambda: entries.isVisible())
 
     ui.run(scenario())
+
+
+def test_the_directory_is_made_again_only_when_the_questions_change(ui):
+    async def scenario():
+        window = await ui.open(scripted_agent_argv())
+        objects = window.objects
+        made: list[None] = []
+        objects.conversation.questionsChanged.connect(lambda: made.append(None))
+        await ui.type_and_send(
+            window, "paced 40 60"
+        )  # 60 characters at 40 a second: chunks 250 ms apart and more
+        await ui.until(lambda: not objects.session.busy, 20)
+        await ui.until(lambda: len(objects.conversation.questions) == 1)
+        await ui.frames(window, 2)
+        assert 1 <= len(made) <= 2, f"the directory was made {len(made)} times for one question"
+
+    ui.run(scenario())

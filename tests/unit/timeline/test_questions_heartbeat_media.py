@@ -6,7 +6,7 @@ import pytest
 
 from app.renderer.timeline.heartbeat import SENTINEL, is_heartbeat_only
 from app.renderer.timeline.media import MediaScanner, parse_directive, strip_directives
-from app.renderer.timeline.questions import question_directory, truncate_graphemes
+from app.renderer.timeline.questions import directory_key, question_directory, truncate_graphemes
 from app.renderer.timeline.rows import RowKey
 from app.renderer.timeline.terminal_screen import render_screen
 from tests.unit.timeline.helpers import Harness, agent, user
@@ -22,6 +22,22 @@ def test_questions_come_only_from_user_groups_and_duplicates_stay_separate():
     directory = _directory(h)
     assert [q.title for q in directory.entries] == ["Same?", "Same?"]
     assert [q.anchor for q in directory.entries] == [RowKey("user", "u1:0"), RowKey("user", "u2:0")]
+
+
+def test_the_directorys_key_stays_while_a_reply_streams_and_moves_with_the_questions():
+    h = Harness()(user("First?", "u1"), agent("a", "m1"))
+
+    def key() -> tuple:
+        return directory_key(h.timeline.items, h.timeline.grouping)
+
+    before = key()
+    h(agent(" more of the reply", "m1"), agent(" and more", "m1"))
+    assert key() == before  # the answer grows: the same questions
+    h(user(" and again", "u1"))
+    assert key() != before  # the question's text changed
+    changed = key()
+    h(user("Second?", "u2"))
+    assert key() != changed and len(_directory(h).entries) == 2
 
 
 def test_question_title_is_the_first_non_blank_markdown_with_whitespace_collapsed():

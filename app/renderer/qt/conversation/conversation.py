@@ -18,7 +18,8 @@ from app.renderer.qt.conversation.chat_part import ChatPart
 from app.renderer.qt.conversation.current_session import CurrentSession
 from app.renderer.timeline.items import ToolCall
 from app.renderer.timeline.markdown_export import turn_markdown
-from app.renderer.timeline.questions import Question, question_directory
+from app.renderer.timeline.questions import Question, directory_key, question_directory
+from app.renderer.timeline.reducer import Timeline
 from app.renderer.timeline.turn_view import copy_text, earlier_prompt
 
 QUESTIONS_DEBOUNCE_MS = 250
@@ -40,6 +41,8 @@ class Conversation(ChatPart):
         self._pending: LinkDecision | None = None  # a link waiting for the user's confirmation
         self.open_external = QDesktopServices.openUrl  # tests replace it: nothing opens on their machine
         self._hidden = 0
+        self._questions_key: tuple[tuple[str, int], ...] | None = None  # what the directory was made of
+        self._questions_of: Timeline | None = None  # and in which timeline
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(QUESTIONS_DEBOUNCE_MS)
@@ -51,6 +54,10 @@ class Conversation(ChatPart):
     # --- the question directory -------------------------------------------------------------------
     def refresh_questions(self) -> None:
         timeline = self._session.timeline
+        key = directory_key(timeline.items, timeline.grouping) if timeline is not None else None
+        if key == self._questions_key and self._questions_of is timeline:
+            return
+        self._questions_key, self._questions_of = key, timeline
         if timeline is None:
             self._questions, self._hidden = [], 0
         else:
