@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable, Iterable, Iterator
 from PySide6.QtCore import Property, QObject, Signal, Slot
 
 from app.contract.envelopes import Envelope, LoadResult, PromptSettledEnvelope
-from app.contract.errors import HostError, SignInRequired
+from app.contract.errors import CapabilityMissing, HostError, SignInRequired
 from app.contract.host_api import AgentsHost, SessionsHost
 from app.renderer.qt.common.notices import AGENT, OPEN, SESSION
 from app.renderer.qt.common.operations import Operations
@@ -303,7 +303,13 @@ class CurrentSession(QObject):
         if key and key != self._key:
             self._ops.spawn(self._open(key))
 
-    async def _open(self, key: str) -> None:
+    def open_or_else(self, key: str, cannot_load: Callable[[], None]) -> None:
+        """Open `key`; when its agent cannot open a chat that is not running (it offers no
+        `session/load`), call `cannot_load` instead of saying it failed."""
+        if key and key != self._key:
+            self._ops.spawn(self._open(key, cannot_load))
+
+    async def _open(self, key: str, cannot_load: Callable[[], None] | None = None) -> None:
         request = self._next_request()
         try:
             with self._waiting("Opening the session\u2026"):
@@ -311,6 +317,9 @@ class CurrentSession(QObject):
         except HostError as exc:
             if self._superseded(request):
                 return  # the user went on to another chat: nothing to say, nothing to replace
+            if cannot_load is not None and isinstance(exc, CapabilityMissing):
+                cannot_load()
+                return
             # stays up over the empty chat that replaces it: the user asked for that session
             self._ops.notices.failed("Could not open that session", exc, topic=OPEN, reopen=key)
             await self.new_chat()  # a load failure leaves an empty, usable chat

@@ -3,8 +3,9 @@
 dropped), grouped by chat with its agent, folder and time, the words found marked; filters narrow by
 agent, folder, kind of text and time. Opening a hit shows its chat (loaded through its agent when it is
 not open) and finds the word in it, so the view is scrolled to it and marked. A chat whose agent is
-gone (no agent of the app's list has it) is shown read-only as the index keeps it (`readHit` does the
-same for any chat: Shift+Enter)."""
+gone (no agent of the app's list has it), or whose agent cannot open a chat again once it is left (it
+offers no `session/load`), is shown read-only as the index keeps it (`readHit` does the same for any
+chat: Shift+Enter)."""
 
 from __future__ import annotations
 
@@ -248,7 +249,12 @@ class SearchAll(QObject):
             self.readHit(key, needle, item)
         else:
             self._pending = (key, needle, item)
-            self._session.openSession(key)
+            self._session.open_or_else(key, lambda: self._cannot_open(key, needle, item))
+
+    def _cannot_open(self, key: str, needle: str, item: str) -> None:
+        """Its agent cannot open a chat it is no longer running (no `session/load`): the index's copy."""
+        self._pending = None
+        self._read_from_index(key, needle, item, ": its agent cannot open a chat again once it is left")
 
     def _agent_gone(self, key: str) -> bool:
         if self._agents is None:
@@ -259,20 +265,26 @@ class SearchAll(QObject):
     def readHit(self, key: str, needle: str, item: str = "") -> None:
         """Show the chat read-only as the index keeps it, at the word (nothing of it reaches an agent)."""
         self.setOpen(False)
+        self._read_from_index(
+            key, needle, item, ": its agent is not one of yours now" if self._agent_gone(key) else ""
+        )
+
+    def _read_from_index(self, key: str, needle: str, item: str, why: str) -> None:
         self._ops.run(self._read(key), "Could not read that chat from the search index",
-                      done=lambda read: self._show_read(key, needle, item, read))  # fmt: skip
+                      done=lambda read: self._show_read(key, needle, item, read, why))  # fmt: skip
 
     async def _read(self, key: str) -> tuple[IndexedChat, Timeline] | None:
         indexed = await self._host.indexed_chat(key)
         return (indexed, await asyncio.to_thread(index_timeline, indexed)) if indexed is not None else None
 
-    def _show_read(self, key: str, needle: str, item: str, read: tuple[IndexedChat, Timeline] | None) -> None:
+    def _show_read(
+        self, key: str, needle: str, item: str, read: tuple[IndexedChat, Timeline] | None, why: str
+    ) -> None:
         if read is None:
             self._ops.notices.show("The search index keeps nothing of that chat any more.", topic="search")
             return
         indexed, timeline = read
-        gone = ": its agent is not one of yours now" if self._agent_gone(key) else ""
-        note = f"A chat with {indexed.chat.agent or 'an agent'}, from the search index{gone}"
+        note = f"A chat with {indexed.chat.agent or 'an agent'}, from the search index{why}"
         self._session.show_trace(timeline, indexed.chat.title or "Untitled chat", note, indexed.chat.agent)
         self._find_word(needle, item)
 
