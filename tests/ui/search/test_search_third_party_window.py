@@ -14,6 +14,7 @@ from app.main.host.make import make_host
 from tests.conftest import scripted_agent_argv
 from tests.real_agents_support import InstalledAgent, RealAgentSetupError, ensure_python_sdk_examples
 from tests.ui.agents.test_agents_window import hub_of
+from tests.ui.terminals.test_panel_window import mouse_click
 
 pytestmark = pytest.mark.real_agents
 
@@ -80,5 +81,14 @@ def test_what_the_sdks_example_agent_said_is_found_and_its_chat_opened_at_the_hi
         assert objects.search.property("query") == "axolotl" and not pane.property("opened")
         await ui.until(lambda: objects.search.property("current") == 1)
         await ui.screenshots(window, "154-search-agent-cannot-load")
+
+        await mouse_click(ui, window, "traceClose")
+        await ui.until(lambda: not objects.session.property("readOnly"))
+        objects.session.openSession(sdk_chat)  # what a click on its row in the sidebar asks
+        await ui.until(lambda: objects.session.property("readOnly"))
+        assert objects.session.property("readOnlyNote").endswith(
+            ": its agent cannot open a chat again once it is left"
+        )
+        assert objects.notices.property("notice") == ""
 
     ui.run(scenario(), timeout=120)

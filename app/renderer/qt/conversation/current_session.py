@@ -85,6 +85,8 @@ class CurrentSession(QObject):
         self._agents = agents
         self.model = model
         self._ops = ops
+        # what shows a chat its agent cannot open again (no session/load, not running): the search index
+        self.unopenable: Callable[[str], None] | None = None
         self.store = TimelineStore()
         self._key = ""
         self._busy = False
@@ -305,7 +307,8 @@ class CurrentSession(QObject):
 
     def open_or_else(self, key: str, cannot_load: Callable[[], None]) -> None:
         """Open `key`; when its agent cannot open a chat that is not running (it offers no
-        `session/load`), call `cannot_load` instead of saying it failed."""
+        `session/load`), call `cannot_load` instead of saying it failed (`unopenable` for any other
+        opening, a click on the chat in the sidebar)."""
         if key and key != self._key:
             self._ops.spawn(self._open(key, cannot_load))
 
@@ -317,8 +320,9 @@ class CurrentSession(QObject):
         except HostError as exc:
             if self._superseded(request):
                 return  # the user went on to another chat: nothing to say, nothing to replace
-            if cannot_load is not None and isinstance(exc, CapabilityMissing):
-                cannot_load()
+            fallback = cannot_load or (functools.partial(self.unopenable, key) if self.unopenable else None)
+            if fallback is not None and isinstance(exc, CapabilityMissing):
+                fallback()
                 return
             # stays up over the empty chat that replaces it: the user asked for that session
             self._ops.notices.failed("Could not open that session", exc, topic=OPEN, reopen=key)

@@ -36,6 +36,9 @@ LIMIT = 100  # hits listed at most
 FILTERS = ("agent", "folder", "kind", "when")
 
 
+CANNOT_OPEN = ": its agent cannot open a chat again once it is left"
+
+
 class SearchAll(QObject):
     changed = Signal()
     resultsChanged = Signal()
@@ -77,6 +80,7 @@ class SearchAll(QObject):
         self._typing.setInterval(TYPING_PAUSE_MS)
         self._typing.timeout.connect(self._search)
         session.shown.connect(self._on_shown)
+        session.unopenable = self._read_unopenable  # a chat its agent cannot open again: the index's copy
 
     isOpen = Property(bool, lambda self: self._open, notify=changed)
     query = Property(str, lambda self: self._query, notify=changed)
@@ -254,7 +258,10 @@ class SearchAll(QObject):
     def _cannot_open(self, key: str, needle: str, item: str) -> None:
         """Its agent cannot open a chat it is no longer running (no `session/load`): the index's copy."""
         self._pending = None
-        self._read_from_index(key, needle, item, ": its agent cannot open a chat again once it is left")
+        self._read_from_index(key, needle, item, CANNOT_OPEN)
+
+    def _read_unopenable(self, key: str) -> None:
+        self._read_from_index(key, "", "", CANNOT_OPEN)
 
     def _agent_gone(self, key: str) -> bool:
         if self._agents is None:
@@ -281,7 +288,10 @@ class SearchAll(QObject):
         self, key: str, needle: str, item: str, read: tuple[IndexedChat, Timeline] | None, why: str
     ) -> None:
         if read is None:
-            self._ops.notices.show("The search index keeps nothing of that chat any more.", topic="search")
+            words = "The search index keeps nothing of that chat any more."
+            if why == CANNOT_OPEN:
+                words = "Its agent cannot open that chat again, and the search index keeps nothing of it."
+            self._ops.notices.show(words, topic="search")
             return
         indexed, timeline = read
         note = f"A chat with {indexed.chat.agent or 'an agent'}, from the search index{why}"
