@@ -2,11 +2,13 @@ import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
 import "../common"
+import "../elicitation"
 
 // The inbox (Ctrl+Shift+I, the header's Inbox): everything that waits for the user in every chat, the
-// newest first. A permission request is answered in place (Allow / Deny: its once-options); a question
-// or a proposal opens its chat, where its card takes the answer; a turn that ended out of sight is
-// there until its chat is shown. Up/Down move, Enter opens, Esc closes.
+// newest first. A permission request is answered in place (Allow / Deny: its once-options), and so is a
+// question's form (its fields as on its card, Send / Decline; what is typed is the card's too); a link
+// to open or a proposal opens its chat, where its card takes the answer; a turn that ended out of sight
+// is there until its chat is shown. Up/Down move, Enter opens, Esc closes.
 Popup {
     id: root
     objectName: "inboxPanel"
@@ -87,9 +89,45 @@ Popup {
                     Label { objectName: "inboxWords"; textFormat: Text.PlainText; text: row.modelData.words
                             color: Theme.text2; wrapMode: Text.Wrap; maximumLineCount: 3; elide: Text.ElideRight
                             Layout.fillWidth: true; Layout.preferredWidth: 0; leftPadding: Theme.iconMedium + Theme.gap }
+                    ColumnLayout {  // a question's form, answered here as on its card
+                        objectName: "inboxForm"
+                        visible: row.modelData.fields.length > 0
+                        Layout.fillWidth: true
+                        Layout.leftMargin: Theme.iconMedium + Theme.gap
+                        spacing: Theme.gap
+                        Repeater {
+                            model: row.modelData.fields
+                            QuestionField {
+                                required property var modelData
+                                Layout.fillWidth: true
+                                answers: questions
+                                requestId: row.modelData.requestId
+                                field: modelData
+                                onSubmit: questions.send(row.modelData.requestId)
+                                onDismiss: root.close()
+                            }
+                        }
+                        Text {  // the answer could not go (the question ended meanwhile, the agent is gone)
+                            objectName: "inboxFormProblem"
+                            readonly property string said: { questions.revision; return questions.problem(row.modelData.requestId, "") }
+                            visible: said !== ""
+                            textFormat: Text.PlainText
+                            text: said
+                            color: Theme.danger
+                            font.pixelSize: Theme.fontSmall
+                            wrapMode: Text.Wrap
+                            Layout.fillWidth: true
+                        }
+                    }
                     RowLayout {
                         spacing: Theme.gap
                         Layout.leftMargin: Theme.iconMedium + Theme.gap
+                        Button { objectName: "inboxSend"; text: "Send"; visible: row.modelData.fields.length > 0; highlighted: true
+                                 Accessible.name: "Send the answer: " + row.modelData.words
+                                 onClicked: questions.send(row.modelData.requestId) }
+                        Button { objectName: "inboxDecline"; text: "Decline"; visible: row.modelData.fields.length > 0
+                                 Accessible.name: "Decline to answer: " + row.modelData.words
+                                 onClicked: questions.decline(row.modelData.requestId) }
                         Button { objectName: "inboxAllow"; text: "Allow"; visible: row.modelData.canAllow; highlighted: true
                                  Accessible.name: "Allow once: " + row.modelData.words
                                  onClicked: inbox.allow(row.modelData.id) }

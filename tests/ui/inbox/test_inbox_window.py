@@ -15,6 +15,7 @@ from tests.ui.agents.test_agents_window import two_agents
 from tests.ui.sessions.test_background_chats_window import leave_window
 from tests.ui.terminals.test_panel_window import mouse_click
 from tests.ui.window.test_accessible_names import unnamed_controls
+from tests.ui_harness import find_all
 
 CTRL_SHIFT = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
 
@@ -101,3 +102,45 @@ def test_a_notifications_deny_answers_the_permission_request(ui, session_bus, mo
         ui.run(scenario(), 60)
     finally:
         service.stop()
+
+
+def _in_panel(panel: QObject, name: str):
+    """The item named `name` inside the inbox panel (a question's card in its chat has the same names)."""
+    items = [item for item in find_all(panel.property("contentItem"), name) if item.isVisible()]
+    return items[0] if items else None
+
+
+def test_a_question_of_a_chat_not_shown_is_answered_in_the_inbox(ui):
+    async def scenario():
+        hub = two_agents(ui.tmp_path)
+        window = await ui.open_host(make_host(hub, data_dir=ui.tmp_path / "data"))
+        objects = window.objects
+        said = _said(hub)
+        first = objects.session.sessionKey
+        await ui.type_and_send(window, "ask-short")  # one required text field, Colour
+        await ui.until(lambda: "elicitation" in ui.kinds(window))
+        objects.agents.newChatWith("demo")
+        await ui.until(lambda: hub.agent_of(objects.session.sessionKey) == "demo")
+        await ui.send_and_settle(window, "/echo meanwhile, another agent")
+        await ui.until(lambda: _kinds(objects) == ["question"], 15)
+        (asked,) = objects.inbox.property("items")
+        assert asked["key"] == first and [f["name"] for f in asked["fields"]] == ["colour"]
+
+        await ui.key(window, Qt.Key.Key_I, CTRL_SHIFT, "I")
+        panel = await ui.until(lambda: window.root.findChild(QObject, "inboxPanel"))
+        await ui.until(lambda: panel.property("opened"))
+        field = await ui.until(lambda: _in_panel(panel, "questionField_colour"))
+        await mouse_click(ui, window, "inboxSend")  # nothing typed: the field says what it wants
+        problem = await ui.until(lambda: _in_panel(panel, "questionProblem_colour"))
+        assert problem.property("text") != "" and "answered" not in said.get(first, "")
+        field.forceActiveFocus()
+        await ui.keys(window, "teal")
+        await ui.frames(window, 2)
+        await ui.screenshots(window, "155-inbox-question")
+        assert unnamed_controls(window) == [], "the inbox's form"
+        await mouse_click(ui, window, "inboxSend")
+        await ui.until(lambda: '"colour": "teal"' in said.get(first, ""), 15)  # the agent got it
+        await ui.until(lambda: "question" not in _kinds(objects))
+        assert objects.session.sessionKey != first  # answered without leaving the chat shown
+
+    ui.run(scenario(), 90)

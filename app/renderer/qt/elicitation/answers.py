@@ -15,7 +15,8 @@ from PySide6.QtCore import Property, QObject, QUrl, Signal, Slot
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtQml import QJSValue
 
-from app.contract.elicitation import QuestionAction
+from app.contract.elicitation import Form, QuestionAction
+from app.contract.envelopes import Envelope
 from app.contract.host_api import SessionsHost
 from app.renderer.qt.common.operations import Operations
 from app.renderer.qt.conversation.chat_part import ChatPart
@@ -37,7 +38,16 @@ class QuestionAnswers(ChatPart):
         self._problems: dict[str, dict[str, str]] = {}
         self._revision = 0
         self.open_external = QDesktopServices.openUrl  # tests replace it: nothing opens on their machine
+        # the forms waiting in every chat, by question: the inbox answers those of chats not shown
+        self._forms: dict[str, Form] = {}
         session.sessionChanged.connect(self._changed)  # a replayed trace is read-only
+        host.subscribe(self._on_envelope)
+
+    def _on_envelope(self, envelope: Envelope) -> None:
+        if envelope.kind == "question_asked" and envelope.form is not None and not envelope.refused:
+            self._forms[envelope.request_id] = envelope.form
+        elif envelope.kind == "question_ended":
+            self._forms.pop(envelope.request_id, None)
 
     def _changed(self) -> None:
         self._revision += 1
@@ -104,15 +114,23 @@ class QuestionAnswers(ChatPart):
         self._changed()
         return problems
 
+    def _form(self, request_id: str) -> Form | None:
+        """The form of a question waiting: on the chat shown, else in another chat (from the inbox)."""
+        question = self._question(request_id)
+        if question is not None:
+            return question.form
+        shown = self._item(request_id)
+        return self._forms.get(request_id) if shown is None else None  # a replayed trace's stays shut
+
     @Slot(str, result=bool)
     def send(self, request_id: str) -> bool:
         """Send the form; False (and each field's problem shown) when something must change first."""
-        question = self._question(request_id)
-        if question is None or question.form is None:
+        form = self._form(request_id)
+        if form is None:
             return False
         typed = self._values.get(request_id, {})
         values: dict[str, Any] = {}
-        for field in question.form.fields:
+        for field in form.fields:
             value = typed.get(field.name, field.default)
             values[field.name] = False if value is None and field.kind == "boolean" else value
         return not self._answer(request_id, "accept", values)

@@ -1,10 +1,11 @@
 """`inbox` in QML: one list of everything that waits for the user across every chat, of every agent:
 permission requests (Allow and Deny in place, as the request's own once-options), the agent's
-questions and proposed terminal actions (opened in their chat: a form is filled in and a proposal
-confirmed on its card), turns that finished or failed in a chat not on screen (until that chat is
-shown). The desktop notification of a permission request carries the same Allow and Deny
-(`answer_from_notification`). Presentation only: what waits, and what an answer does, is the main
-side's (a request already answered elsewhere is refused there and leaves the list here)."""
+questions (a form filled in and sent in place, through the window's `questions` as on its card; a
+link opened in its chat), proposed terminal actions (opened in their chat: confirmed on its card),
+turns that finished or failed in a chat not on screen (until that chat is shown). The desktop
+notification of a permission request carries the same Allow and Deny (`answer_from_notification`).
+Presentation only: what waits, and what an answer does, is the main side's (a request already
+answered elsewhere is refused there and leaves the list here)."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from app.renderer.present.inbox_items import (
     quick_answers,
     settled_words,
 )
+from app.renderer.present.question_card import field_entry
 from app.renderer.present.session_times import time_label
 from app.renderer.qt.common.operations import Operations
 from app.renderer.qt.common.properties import variant_property
@@ -63,7 +65,10 @@ class Inbox(QObject):
             self._drop(f"permission:{envelope.request_id}")
         elif envelope.kind == "question_asked" and not envelope.refused:
             words = question_words(envelope.message, envelope.form.title if envelope.form else "")
-            self._add(f"question:{envelope.request_id}", envelope.session_key, "question", words)
+            fields = [field_entry(f) for f in envelope.form.fields] if envelope.form else []
+            self._add(
+                f"question:{envelope.request_id}", envelope.session_key, "question", words, fields=fields
+            )
         elif envelope.kind == "question_ended":
             self._drop(f"question:{envelope.request_id}")
         elif envelope.kind == "proposal":
@@ -84,9 +89,18 @@ class Inbox(QObject):
     def _on_shown(self, result: LoadResult) -> None:
         self._drop(f"settled:{result.session_key}")  # read now
 
-    def _add(self, item: str, key: str, kind: str, words: str, answers: dict[str, str] | None = None) -> None:
+    def _add(
+        self,
+        item: str,
+        key: str,
+        kind: str,
+        words: str,
+        answers: dict[str, str] | None = None,
+        fields: list[dict[str, Any]] | None = None,  # a question's form, filled in here
+    ) -> None:
         self._items[item] = {"id": item, "key": key, "kind": kind, "words": words, "at": time.time(),
-                             "answers": answers or {}}  # fmt: skip
+                             "answers": answers or {}, "fields": fields or [],
+                             "requestId": item.split(":", 1)[1]}  # fmt: skip
         self.changed.emit()
 
     def _drop(self, item: str) -> None:
