@@ -153,7 +153,9 @@ class ChatObjects(QObject):
             ops=self.ops,
         )
         self.attention.openRequested.connect(self._open_notified)
-        self.inbox = Inbox(sessions_host, self.session, self.sessions.title_of, self.ops, self)
+        self.inbox = Inbox(
+            sessions_host, self.session, self.sessions.title_of, self.ops, self, proposals=host.proposals
+        )
         self.usage = UsageView(host.search, host.settings, sessions_host, self.ops, self)
         self.attention.answered.connect(self.inbox.answer_from_notification)
         self.agent = AgentStatus(sessions_host, self.session, self.ops, self)

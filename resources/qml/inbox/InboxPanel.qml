@@ -6,9 +6,9 @@ import "../elicitation"
 
 // The inbox (Ctrl+Shift+I, the header's Inbox): everything that waits for the user in every chat, the
 // newest first. A permission request is answered in place (Allow / Deny: its once-options), and so is a
-// question's form (its fields as on its card, Send / Decline; what is typed is the card's too); a link
-// to open or a proposal opens its chat, where its card takes the answer; a turn that ended out of sight
-// is there until its chat is shown. Up/Down move, Enter opens, Esc closes.
+// question's form (its fields as on its card, Send / Decline; what is typed is the card's too); a
+// proposal is dismissed here and run from its card (Open to run), as is a link to open; a turn that
+// ended out of sight is there until its chat is shown. Up/Down move, Enter opens, Esc closes.
 Popup {
     id: root
     objectName: "inboxPanel"
@@ -134,7 +134,10 @@ Popup {
                         Button { objectName: "inboxDeny"; text: "Deny"; visible: row.modelData.canDeny
                                  Accessible.name: "Deny: " + row.modelData.words
                                  onClicked: inbox.deny(row.modelData.id) }
-                        Button { objectName: "inboxOpen"; text: "Open"; flat: true
+                        Button { objectName: "inboxDismiss"; text: "Dismiss"; visible: row.modelData.kind === "proposal"
+                                 Accessible.name: "Dismiss the proposal: " + row.modelData.words
+                                 onClicked: inbox.dismiss(row.modelData.id) }
+                        Button { objectName: "inboxOpen"; text: row.modelData.kind === "proposal" ? "Open to run" : "Open"; flat: true
                                  Accessible.name: "Open the chat: " + row.modelData.title
                                  onClicked: inbox.open(row.modelData.id) }
                     }

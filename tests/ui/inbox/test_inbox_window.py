@@ -1,6 +1,7 @@
 """The inbox in the real window with real agents: a permission request of the scripted agent in a chat
 not on screen (the demo agent's chat is) is listed and answered in place with Allow; the turn it let
-go on ends out of sight and waits in the inbox until Open shows its chat. And from the desktop: the
+go on ends out of sight and waits in the inbox until Open shows its chat; a question's form is filled
+in and sent there, and a proposal dismissed there. And from the desktop: the
 notification of a permission request carries Allow and Deny (a real dbus-daemon and a notification
 service that chooses Deny), and the choice answers the request."""
 
@@ -12,6 +13,8 @@ from app.main.host.make import make_host
 from tests.conftest import scripted_agent_argv
 from tests.desktop.session_bus import NotificationService
 from tests.ui.agents.test_agents_window import two_agents
+from tests.ui.cards.test_proposal_card_window import open_window as open_proposal_window
+from tests.ui.cards.test_proposal_card_window import propose, run_cli
 from tests.ui.sessions.test_background_chats_window import leave_window
 from tests.ui.terminals.test_panel_window import mouse_click
 from tests.ui.window.test_accessible_names import unnamed_controls
@@ -142,5 +145,32 @@ def test_a_question_of_a_chat_not_shown_is_answered_in_the_inbox(ui):
         await ui.until(lambda: '"colour": "teal"' in said.get(first, ""), 15)  # the agent got it
         await ui.until(lambda: "question" not in _kinds(objects))
         assert objects.session.sessionKey != first  # answered without leaving the chat shown
+
+    ui.run(scenario(), 90)
+
+
+def test_a_proposal_of_a_chat_not_shown_is_dismissed_in_the_inbox(ui):
+    async def scenario():
+        window, proposals = await open_proposal_window(ui)
+        objects = window.objects
+        turn = await run_cli(ui, window)
+        await propose(ui, window, proposals, turn)
+        first = objects.session.sessionKey
+        await ui.new_chat(window)
+        await ui.until(lambda: objects.session.sessionKey not in ("", first))
+        await ui.until(lambda: _kinds(objects) == ["proposal"])
+        (proposed,) = objects.inbox.property("items")
+        assert proposed["key"] == first and proposed["words"] == "Proposes to run ls"
+
+        await ui.key(window, Qt.Key.Key_I, CTRL_SHIFT, "I")
+        panel = await ui.until(lambda: window.root.findChild(QObject, "inboxPanel"))
+        await ui.until(lambda: panel.property("opened"))
+        await ui.frames(window, 2)
+        await ui.screenshots(window, "156-inbox-proposal")
+        assert unnamed_controls(window) == [], "the inbox's proposal"
+        await mouse_click(ui, window, "inboxDismiss")
+        await ui.until(lambda: _kinds(objects) == [])  # ended cancelled: off the list
+        assert proposals.calls == [("cancel", "p1")]  # dismissed, never confirmed
+        assert objects.session.sessionKey != first
 
     ui.run(scenario(), 90)

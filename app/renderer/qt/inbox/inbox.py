@@ -1,7 +1,7 @@
 """`inbox` in QML: one list of everything that waits for the user across every chat, of every agent:
 permission requests (Allow and Deny in place, as the request's own once-options), the agent's
 questions (a form filled in and sent in place, through the window's `questions` as on its card; a
-link opened in its chat), proposed terminal actions (opened in their chat: confirmed on its card),
+link opened in its chat), proposed terminal actions (dismissed in place; run from their card),
 turns that finished or failed in a chat not on screen (until that chat is shown). The desktop
 notification of a permission request carries the same Allow and Deny (`answer_from_notification`).
 Presentation only: what waits, and what an answer does, is the main side's (a request already
@@ -18,6 +18,7 @@ from PySide6.QtCore import Property, QObject, Signal, Slot
 
 from app.contract.envelopes import Envelope, LoadResult
 from app.contract.host_api import SessionsHost
+from app.contract.terminal_hosts import ProposalsHost
 from app.renderer.present.inbox_items import (
     permission_words,
     proposal_words,
@@ -45,9 +46,11 @@ class Inbox(QObject):
         title_of: Callable[[str], str],
         ops: Operations,
         parent: QObject | None = None,
+        proposals: ProposalsHost | None = None,
     ) -> None:
         super().__init__(parent)
         self._host = host
+        self._proposals = proposals  # a proposal is dismissed here; it runs from its card
         self._session = session
         self._title_of = title_of
         self._ops = ops
@@ -135,6 +138,18 @@ class Inbox(QObject):
     @Slot(str)
     def deny(self, item: str) -> None:
         self._answer(item, "deny")
+
+    @Slot(str)
+    def dismiss(self, item: str) -> None:
+        """Dismiss a proposal in place (the main side ends it `cancelled` unless it already ended; its
+        envelope takes it off the list). Running one stays on its card, which shows each choice's
+        actions and the terminal they go to."""
+        entry = self._items.get(item)
+        proposals = self._proposals
+        if entry is None or entry["kind"] != "proposal" or proposals is None:
+            return
+        proposal_id = entry["requestId"]
+        self._ops.call("Could not dismiss the proposal", lambda: proposals.cancel(proposal_id), topic=INBOX)
 
     @Slot(str)
     def open(self, item: str) -> None:
