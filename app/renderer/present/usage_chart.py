@@ -58,8 +58,12 @@ def agent_totals(days: list[UsageDay]) -> list[dict[str, Any]]:
     for index, agent in enumerate(agents_of(days)):
         total = totals[agent]
         cost = f"{total['cost']:.2f} {total['currency']}".strip() if total["cost"] else ""
+        turns = f"{total['turns']} turn{'s' * (total['turns'] != 1)}"
+        # an agent that reports no tokens did not use none: its turns are counted, its tokens unknown
         words = (
-            f"{compact_count(total['tokens'])} tokens in {total['turns']} turn{'s' * (total['turns'] != 1)}"
+            f"{compact_count(total['tokens'])} tokens in {turns}"
+            if total["tokens"]
+            else f"{turns}, tokens not reported"
         )
         seconds = total["seconds"]
         time_words = f"{round(seconds / 60)} min" if seconds >= 60 else f"{round(seconds)} s"

@@ -47,6 +47,11 @@ def test_each_agents_totals_in_words_the_one_that_used_most_first():
     )
 
 
+def test_an_agent_that_reports_no_tokens_has_its_turns_counted_not_zero_tokens():
+    (silent,) = agent_totals([UsageDay("2026-12-06", "Gemini", 4, 0, 20.0, 0.0, "")])
+    assert silent["words"] == "4 turns, tokens not reported"
+
+
 def test_the_budget_is_warned_once_at_eighty_percent_and_once_past_it():
     assert budget_warning(9_000, 0, set()) is None  # no budget
     assert budget_warning(7_000, 10_000, set()) is None
