@@ -6,6 +6,7 @@ each closed again where the agent can; progress said after each; cancelling ends
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 from typing import Any, Protocol
 
 from app.contract.envelopes import LoadResult, SessionPage
@@ -34,7 +35,7 @@ class Reader(Protocol):
 class Feed(Protocol):
     labels: dict[str, str]
 
-    def titled(self, key: str, title: str) -> None: ...
+    def titled(self, key: str, title: str, updated: float | None = None) -> None: ...
 
     def on_envelope(self, envelope: Any) -> None: ...
 
@@ -58,8 +59,8 @@ async def backfill(
         closes = reader.agent_info is not None and reader.agent_info.supports("sessionCapabilities", "close")
         for key in keys:
             feed.labels[key] = label
-            if listed[key]:
-                feed.titled(key, listed[key])
+            title, updated = listed[key]
+            feed.titled(key, title, updated)
             try:
                 feed.on_opened(await reader.load_session(key))
                 if closes:
@@ -74,15 +75,24 @@ async def backfill(
         await reader.shutdown()
 
 
-async def _listed(reader: Reader) -> dict[str, str]:
-    """Each chat the agent lists, with its title ("" when it gives none), in the agent's order."""
-    listed: dict[str, str] = {}
+async def _listed(reader: Reader) -> dict[str, tuple[str, float | None]]:
+    """Each chat the agent lists, with its title ("" when it gives none) and its last change (None when
+    not given or not a date), in the agent's order."""
+    listed: dict[str, tuple[str, float | None]] = {}
     cursor: str | None = None
     for _ in range(MAX_PAGES):
         page = await reader.list_sessions(cursor)
         for summary in page.sessions:
-            listed.setdefault(summary.session_key, summary.title or "")
+            listed.setdefault(summary.session_key, (summary.title or "", _epoch(summary.updated_at)))
         cursor = page.next_cursor
         if not cursor:
             break
     return listed
+
+
+def _epoch(stamp: str | None) -> float | None:
+    """An agent's `updatedAt` (ISO 8601; a date alone is that day's start, local) in seconds."""
+    try:
+        return datetime.fromisoformat(stamp).timestamp() if stamp else None
+    except ValueError:
+        return None

@@ -72,6 +72,7 @@ class _ChatFeed:
     loading: bool = False  # its history is being replayed and indexed
     skipping: bool = False  # its history is being replayed again: indexed once a run
     title: str = ""
+    listed_at: float | None = None  # when its agent last changed it, as listed (a chat indexed unseen)
     cost: float | None = None  # the chat's cost so far as its agent last said (usage_update)
     cost_counted: float = 0.0  # the part of it already put on a turn in the ledger
     currency: str = ""
@@ -165,9 +166,12 @@ class SearchFeed:
         chat.loading = chat.skipping = False
         self.flush(key)
 
-    def titled(self, key: str, title: str) -> None:
-        """The chat's title as its agent lists it (a chat indexed without being shown)."""
-        self._chat(key).title = title
+    def titled(self, key: str, title: str, updated: float | None = None) -> None:
+        """The chat's title and last change as its agent lists them (a chat indexed without being
+        shown): its history is dated then, not when it was indexed."""
+        chat = self._chat(key)
+        chat.title = title or chat.title
+        chat.listed_at = updated
 
     def on_deleted(self, key: str) -> None:
         """A chat the user deleted: what the index has of it goes, and what was still to be written."""
@@ -210,6 +214,8 @@ class SearchFeed:
             self._writer.forget([key])
         elif not historical and (chat.loading or chat.skipping):
             chat.loading = chat.skipping = False
+        if not historical:
+            chat.listed_at = None  # said now: dated now
         if chat.skipping:
             return
         name = update.get("sessionUpdate")
@@ -283,11 +289,12 @@ class SearchFeed:
             chat = self._chats.get(name)
             if chat is None or not chat.open:
                 continue
-            entries = [Entry(item, o.kind, o.text(), o.at) for item, o in chat.open.items()]
+            listed = chat.listed_at
+            entries = [Entry(item, o.kind, o.text(), listed or o.at) for item, o in chat.open.items()]
             if not chat.title:  # until the agent names it, as the sidebar does: its first message
                 asked = next((e.text for e in entries if e.kind == "message" and e.text.strip()), "")
                 chat.title = " ".join(asked.split())[:TITLE_CHARS]
-            updated = max(o.at for o in chat.open.values())
+            updated = listed or max(o.at for o in chat.open.values())
             folder = self._folder_of(name, chat.generation) or self._folders.get(name, "")
             info = Chat(name, self.labels.get(name) or self._agent_of(name), folder, chat.title, updated)
             self._writer.put(info, entries)

@@ -4,6 +4,8 @@ shown again in the same run is not indexed twice; nothing is opened before anyth
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from app.main.agents.command import AgentCommand
 from app.main.core import paths
 from app.main.host.make import make_host
@@ -109,6 +111,8 @@ async def test_every_chat_an_agent_lists_is_indexed_through_a_connection_of_its_
         hits = await host.search.search("a1", limit=100)
         assert {h.chat.key for h in hits} == {f"listed-{n}" for n in range(25)}
         assert {h.chat.agent for h in hits} == {host.sessions.label_of("listed-0")}
+        listed_day = datetime(2026, 11, 30).timestamp()  # each listed "updatedAt": dated then, not now
+        assert {h.chat.updated for h in hits} == {listed_day} and {h.at for h in hits} == {listed_day}
         assert [e for e in seen if getattr(e, "session_key", "").startswith("listed-")] == []
 
         again: list[tuple[int, int, int]] = []
