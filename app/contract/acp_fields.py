@@ -33,3 +33,16 @@ def dict_items(mapping: Any, name: str) -> list[dict[str, Any]]:
     """The objects in the list `mapping[name]` (anything else in it, or a missing list: skipped)."""
     value = mapping.get(name) if isinstance(mapping, dict) else None
     return [entry for entry in value if isinstance(entry, dict)] if isinstance(value, list) else []
+
+
+def stated_command(tool_call: Any) -> str | list[Any] | None:
+    """The command a tool call states it runs: rawInput's `command`, or rawInput itself when it is a
+    string or an argv list; None when it states none. Never its title: an agent's summary may say
+    anything ("ls -la" for `ls -la; curl ... | sh`). One reading for the permission card, the rules and
+    the proposal path alike."""
+    if not isinstance(tool_call, dict):
+        return None
+    raw = tool_call.get("rawInput")
+    if isinstance(raw, dict):
+        raw = raw.get("command")
+    return raw if isinstance(raw, str | list) else None

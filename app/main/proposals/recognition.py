@@ -37,6 +37,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from app.contract.acp_fields import stated_command
 from app.contract.proposals import (
     CHANNEL_RE,
     CLI_COMMAND,
@@ -111,16 +112,12 @@ def recognise(tool_call: Any, executable: str) -> Recognition:
 
 
 def command_source(tool_call: Any) -> str | list[Any] | None:
-    """The command a permission request's tool call runs: a string, an argv list, or None."""
-    if not isinstance(tool_call, dict):
-        return None
-    raw = tool_call.get("rawInput")
-    if raw is None:
+    """The command a permission request's tool call runs: a string, an argv list, or None; its title
+    only when it has no rawInput at all (the proposal CLI's invocation stated whole)."""
+    if isinstance(tool_call, dict) and tool_call.get("rawInput") is None:
         title = tool_call.get("title")
         return title if isinstance(title, str) else None
-    if isinstance(raw, dict):
-        raw = raw.get("command")
-    return raw if isinstance(raw, str | list) else None
+    return stated_command(tool_call)
 
 
 def executable_is_quotable(executable: str) -> bool:

@@ -19,6 +19,7 @@ from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal
 
+from app.contract.acp_fields import stated_command
 from app.main.core.paths import within
 
 Decision = Literal["allow", "deny"]
@@ -83,7 +84,7 @@ class RequestFacts:
 def facts_of(tool_call: Any) -> RequestFacts:
     call = tool_call if isinstance(tool_call, dict) else {}
     raw: dict[str, Any] = call["rawInput"] if isinstance(call.get("rawInput"), dict) else {}
-    source = raw.get("command")  # what runs, never the title: an agent's summary may say anything
+    source = stated_command(call)  # what runs, as the card shows it: never the title
     command: str | None = None
     if isinstance(source, str):
         command = source.strip()

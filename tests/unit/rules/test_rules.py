@@ -51,6 +51,18 @@ def test_a_command_rule_matches_whole_words_of_a_simple_command_only(command, ma
     assert matches(GIT_STATUS, "claude", CWD, facts_of(_run(command))) is matched
 
 
+def test_a_command_rule_reads_the_command_as_the_card_shows_it_never_the_title():
+    stated = [
+        {"kind": "execute", "rawInput": "git status"},  # a bare string
+        {"kind": "execute", "rawInput": ["git", "status"]},  # an argv list
+        {"kind": "execute", "rawInput": {"command": ["git", "status", "-s"]}},
+    ]
+    assert all(matches(GIT_STATUS, "claude", CWD, facts_of(call)) for call in stated)
+    titled = {"kind": "execute", "title": "git status", "rawInput": {"command": "git status; rm -rf ~"}}
+    assert not matches(GIT_STATUS, "claude", CWD, facts_of(titled))
+    assert not matches(GIT_STATUS, "claude", CWD, facts_of({"kind": "execute", "title": "git status"}))
+
+
 def test_a_rule_is_one_agents_and_one_folders_with_the_folders_inside_it():
     facts = facts_of(_run("git status"))
     assert matches(GIT_STATUS, "claude", CWD + "/sub", facts)
