@@ -37,6 +37,9 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
+
+import pytest
 
 from tests.install_cache import file_lock, remove_leftovers, tail
 from tests.node_support import NodeAgentSetupError, _node_version, _tool
@@ -68,6 +71,23 @@ NPM_FILES = ("package.json", "package-lock.json")
 
 class RealAgentSetupError(RuntimeError):
     """A real agent could not be installed or found; the message says how to fix it."""
+
+
+Installed = TypeVar("Installed")
+
+
+def installed_or_fail(
+    what: str, install: Callable[[], Installed], error: type[Exception] = RealAgentSetupError
+) -> Installed:
+    """What `install` makes ready; when it cannot, the test FAILS with its words (how to fix it), never
+    skips. Failed outside the except block: no chained traceback in the report."""
+    try:
+        agent = install()
+    except error as exc:
+        problem = str(exc)
+    else:
+        return agent
+    pytest.fail(f"{what} unavailable: {problem}", pytrace=False)
 
 
 @dataclass(frozen=True)

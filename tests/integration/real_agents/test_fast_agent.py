@@ -43,6 +43,7 @@ from tests.real_agents_support import (
     RealAgentSetupError,
     ensure_fast_agent,
     fast_agent_args,
+    installed_or_fail,
 )
 
 pytestmark = pytest.mark.real_agents
@@ -53,14 +54,7 @@ log = logging.getLogger(__name__)
 @pytest.fixture(scope="session")
 def fast_agent() -> InstalledAgent:
     """fast-agent installed in .cache/ (on first use), with a Python >= 3.12 of this machine."""
-    try:
-        agent = ensure_fast_agent()
-    except RealAgentSetupError as exc:
-        problem = str(exc)
-    else:
-        problem = None
-    if problem is not None:  # failed outside the except block: no chained traceback in the report
-        pytest.fail(f"fast-agent unavailable: {problem}", pytrace=False)
+    agent = installed_or_fail("fast-agent", ensure_fast_agent)
     log.info(
         "fast-agent %s (%s): %s in %.3f s",
         agent.version,

@@ -14,6 +14,7 @@ import logging
 import pytest
 
 from tests.node_support import NodeAgent, NodeAgentSetupError, ensure_node_agent
+from tests.real_agents_support import installed_or_fail
 
 pytestmark = pytest.mark.node
 
@@ -25,14 +26,7 @@ AGENT_NAME = "node-sdk-test-agent"
 @pytest.fixture(scope="session")
 def node_agent() -> NodeAgent:
     """The installed Node test agent (installed on first use, then reused from .cache/)."""
-    try:
-        agent = ensure_node_agent()
-    except NodeAgentSetupError as exc:
-        problem = str(exc)
-    else:
-        problem = None
-    if problem is not None:  # failed outside the except block: no chained traceback in the report
-        pytest.fail(f"Node ACP SDK test agent unavailable: {problem}", pytrace=False)
+    agent = installed_or_fail("Node ACP SDK test agent", ensure_node_agent, NodeAgentSetupError)
     log.info(
         "node agent %s (node %s): %s in %.3f s",
         agent.argv,

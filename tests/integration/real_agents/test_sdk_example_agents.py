@@ -29,9 +29,9 @@ from app.renderer.timeline.pipeline import HeadlessPipeline
 from tests.real_agents_support import (
     TS_SDK_VERSION,
     InstalledAgent,
-    RealAgentSetupError,
     ensure_python_sdk_examples,
     ensure_ts_sdk_example,
+    installed_or_fail,
     installed_sdk_version,
 )
 
@@ -40,21 +40,9 @@ pytestmark = pytest.mark.real_agents
 log = logging.getLogger(__name__)
 
 
-def _installed(what: str, install):
-    try:
-        agent = install()
-    except RealAgentSetupError as exc:
-        problem = str(exc)
-    else:
-        problem = None
-    if problem is not None:  # failed outside the except block: no chained traceback in the report
-        pytest.fail(f"{what} unavailable: {problem}", pytrace=False)
-    return agent
-
-
 @pytest.fixture(scope="session")
 def python_examples() -> dict[str, InstalledAgent]:
-    examples = _installed("the Python ACP SDK's example agents", ensure_python_sdk_examples)
+    examples = installed_or_fail("the Python ACP SDK's example agents", ensure_python_sdk_examples)
     first = next(iter(examples.values()))
     log.info("python sdk examples %s: %s", first.version, "installed" if first.installed_now else "cached")
     return examples
@@ -62,7 +50,7 @@ def python_examples() -> dict[str, InstalledAgent]:
 
 @pytest.fixture(scope="session")
 def ts_example() -> InstalledAgent:
-    agent = _installed("the TypeScript ACP SDK's example agent", ensure_ts_sdk_example)
+    agent = installed_or_fail("the TypeScript ACP SDK's example agent", ensure_ts_sdk_example)
     log.info("ts sdk example %s (%s): %s", agent.version, agent.runtime, agent.installed_now)
     return agent
 

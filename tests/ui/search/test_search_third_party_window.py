@@ -12,7 +12,7 @@ from PySide6.QtCore import QObject, Qt
 from app.main.agents.profiles import AgentProfile
 from app.main.host.make import make_host
 from tests.conftest import scripted_agent_argv
-from tests.real_agents_support import InstalledAgent, RealAgentSetupError, ensure_python_sdk_examples
+from tests.real_agents_support import InstalledAgent, ensure_python_sdk_examples, installed_or_fail
 from tests.ui.agents.test_agents_window import hub_of
 from tests.ui.terminals.test_panel_window import mouse_click
 
@@ -25,13 +25,7 @@ NONE = Qt.KeyboardModifier.NoModifier
 
 @pytest.fixture(scope="module")
 def sdk_agent() -> InstalledAgent:
-    try:
-        examples = ensure_python_sdk_examples()
-    except RealAgentSetupError as exc:
-        problem = str(exc)
-    else:
-        return examples["agent.py"]
-    pytest.fail(f"the Python ACP SDK's example agents unavailable: {problem}", pytrace=False)
+    return installed_or_fail("the Python ACP SDK's example agents", ensure_python_sdk_examples)["agent.py"]
 
 
 def _rows(objects, kind: str) -> list[dict]:
