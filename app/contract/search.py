@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from app.contract.usage import UsageDay
+from app.contract.usage import UsageChat, UsageDay
 
 KINDS = ("message", "answer", "thought", "tool", "output", "terminal", "file")
 
@@ -100,4 +100,8 @@ class SearchHost(Protocol):
 
     async def usage(self, days: int) -> list[UsageDay]:
         """The usage ledger: each agent's turns of each of the last `days` days (today the last)."""
+        ...
+
+    async def usage_chats(self, days: int, limit: int) -> list[UsageChat]:
+        """The `limit` chats that used the most tokens over the last `days` days, the most first."""
         ...

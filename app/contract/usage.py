@@ -40,3 +40,17 @@ class UsageDay:
     seconds: float
     cost: float  # in `currency`, where the agent reports a cost
     currency: str
+
+
+@dataclass(frozen=True)
+class UsageChat:
+    """One chat's turns over some days, summed: what the ledger's per-chat view lists."""
+
+    chat: str  # its key
+    title: str  # as the search index knows it ("" when it does not)
+    agent: str
+    turns: int
+    tokens: int
+    seconds: float
+    cost: float
+    currency: str

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from app.contract.errors import HostError
 from app.contract.search import Facets, Filters, Hit, IndexedChat, IndexSize
-from app.contract.usage import UsageDay
+from app.contract.usage import UsageChat, UsageDay
 from app.main.core import paths
 from app.main.core.problems import LocalProblems
 from app.main.search.backfill import Reader, backfill
@@ -49,8 +49,11 @@ class ChatSearch:
 
     async def usage(self, days: int) -> list[UsageDay]:
         """Each agent's turns of each of the last `days` days (today the last), summed."""
-        since = (datetime.now() - timedelta(days=max(1, days) - 1)).strftime("%Y-%m-%d")
-        return await asyncio.to_thread(self.writer.index.usage_days, since)
+        return await asyncio.to_thread(self.writer.index.usage_days, _since(days))
+
+    async def usage_chats(self, days: int, limit: int) -> list[UsageChat]:
+        """The chats that used the most tokens over the last `days` days, the most first."""
+        return await asyncio.to_thread(self.writer.index.usage_chats, _since(days), limit)
 
     async def indexed_chat(self, key: str) -> IndexedChat | None:
         return await asyncio.to_thread(self.writer.index.indexed_chat, key)
@@ -87,3 +90,8 @@ class ChatSearch:
     async def close(self) -> None:
         self.feed.flush()
         await asyncio.to_thread(self.writer.close, CLOSE_WAIT_S)
+
+
+def _since(days: int) -> str:
+    """The first of the last `days` days (today the last), as the ledger writes days."""
+    return (datetime.now() - timedelta(days=max(1, days) - 1)).strftime("%Y-%m-%d")

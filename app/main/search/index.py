@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from app.contract.search import Chat, Facets, Filters, Hit, IndexedChat, IndexedText
-from app.contract.usage import UsageDay
+from app.contract.usage import UsageChat, UsageDay
 from app.main.core.problems import LocalProblems
 from app.main.search import usage_ledger
 from app.main.search.query import parse
@@ -325,6 +325,10 @@ class SearchIndex:
     def usage_days(self, since: str) -> list[UsageDay]:
         with self._lock:
             return usage_ledger.days(self._db, since)
+
+    def usage_chats(self, since: str, limit: int) -> list[UsageChat]:
+        with self._lock:
+            return usage_ledger.chats(self._db, since, limit)
 
     def has_chat(self, key: str) -> bool:
         with self._lock:

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from app.contract.usage import UsageDay, total_tokens
+from app.contract.usage import UsageChat, UsageDay, total_tokens
 
 USAGE_SCHEMA = """
 CREATE TABLE IF NOT EXISTS usage (
@@ -58,4 +58,19 @@ def days(db: sqlite3.Connection, since: str) -> list[UsageDay]:
     return [
         UsageDay(str(d), str(a), int(n), int(t), float(s), float(c), str(cur or ""))
         for d, a, n, t, s, c, cur in rows
+    ]
+
+
+def chats(db: sqlite3.Connection, since: str, limit: int) -> list[UsageChat]:
+    """The chats that used the most tokens from `since` (YYYY-MM-DD) on, with their titles as the index
+    knows them (a turn's time breaks a tie: an agent that reports no tokens still lists its chats)."""
+    rows = db.execute(
+        "SELECT u.chat, coalesce(max(c.title), ''), max(u.agent), count(*), sum(u.tokens), sum(u.seconds), "
+        "sum(u.cost), max(u.currency) FROM usage u LEFT JOIN chats c ON c.key = u.chat WHERE u.day >= ? "
+        "GROUP BY u.chat ORDER BY sum(u.tokens) DESC, sum(u.seconds) DESC LIMIT ?",
+        (since, max(0, limit)),
+    ).fetchall()
+    return [
+        UsageChat(str(k), str(t), str(a), int(n), int(tok), float(s), float(c), str(cur or ""))
+        for k, t, a, n, tok, s, c, cur in rows
     ]

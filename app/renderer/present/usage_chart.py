@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 from typing import Any
 
-from app.contract.usage import UsageDay
+from app.contract.usage import UsageChat, UsageDay
 from app.renderer.present.session_header import compact_count
 from app.renderer.present.session_times import WEEKDAYS
 
@@ -68,6 +68,26 @@ def agent_totals(days: list[UsageDay]) -> list[dict[str, Any]]:
         seconds = total["seconds"]
         time_words = f"{round(seconds / 60)} min" if seconds >= 60 else f"{round(seconds)} s"
         rows.append({**total, "index": index, "words": words, "costWords": cost, "time": time_words})
+    return rows
+
+
+TOP_CHATS = 5  # the chats Settings lists as those that used most
+
+
+def chat_totals(chats: list[UsageChat]) -> list[dict[str, Any]]:
+    """The chats that used most, in words for the list: their title (or that it has none), agent and
+    what their turns used."""
+    rows = []
+    for chat in chats:
+        turns = f"{chat.turns} turn{'s' * (chat.turns != 1)}"
+        words = (
+            f"{compact_count(chat.tokens)} tokens in {turns}"
+            if chat.tokens
+            else f"{turns}, tokens not reported"
+        )
+        cost = f"{chat.cost:.2f} {chat.currency}".strip() if chat.cost else ""
+        rows.append({"key": chat.chat, "title": chat.title or "Untitled chat", "agent": chat.agent,
+                     "words": words + (f" \u00b7 {cost}" if cost else "")})  # fmt: skip
     return rows
 
 

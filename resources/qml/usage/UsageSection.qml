@@ -5,6 +5,7 @@ import "../common"
 
 // Settings' usage section: each day's tokens over the last two weeks, a bar a day in parts by agent
 // (drawn on a Canvas: Qt Graphs is not in PySide6-Essentials), each agent's turns, tokens, time and cost,
+// the chats that used most,
 // and a day's token budget the window warns about. What turns used is what the agents reported.
 ColumnLayout {
     id: root
@@ -93,6 +94,30 @@ ColumnLayout {
             Label { textFormat: Text.PlainText; text: modelData.words + " \u00b7 " + modelData.time
                                                       + (modelData.costWords ? " \u00b7 " + modelData.costWords : "")
                     color: Theme.text2; font.pixelSize: Theme.fontSmall }
+        }
+    }
+    Label {
+        visible: usage.chats.length > 0
+        textFormat: Text.PlainText
+        text: "Chats that used most"
+        font.weight: Font.DemiBold
+        color: Theme.text
+        Layout.topMargin: Theme.gap
+        Accessible.role: Accessible.Heading
+    }
+    Repeater {  // the chats that used most over the two weeks: title, agent, what their turns used
+        model: usage.chats
+        delegate: ColumnLayout {
+            required property var modelData
+            objectName: "usageChat"
+            Layout.fillWidth: true
+            spacing: 0
+            Accessible.role: Accessible.StaticText
+            Accessible.name: modelData.title + ", " + modelData.agent + ": " + modelData.words
+            Label { textFormat: Text.PlainText; text: modelData.title; color: Theme.text; elide: Text.ElideRight
+                    Layout.fillWidth: true }
+            Label { textFormat: Text.PlainText; text: modelData.agent + " \u00b7 " + modelData.words
+                    color: Theme.text2; font.pixelSize: Theme.fontSmall; elide: Text.ElideRight; Layout.fillWidth: true }
         }
     }
     RowLayout {

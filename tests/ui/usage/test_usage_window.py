@@ -33,6 +33,13 @@ def test_turns_tokens_are_charted_by_day_and_agent_and_a_budget_is_warned_about(
         await ui.until(lambda: usage.property("today") == 2 * 1534)
         (agent,) = usage.property("agents")
         assert agent["agent"] == objects.agent.label and agent["words"] == "3.1k tokens in 2 turns"
+        (chat,) = usage.property("chats")  # the chats that used most: this one
+        assert (chat["key"], chat["agent"], chat["words"]) == (
+            objects.session.sessionKey,
+            objects.agent.label,
+            "3.1k tokens in 2 turns",
+        )
+        assert chat["title"] == "tokens"  # the index's title: its first message, until the agent names it
         days = usage.property("days")
         assert len(days) == 14 and days[-1]["tokens"] == 3068 and sum(d["tokens"] for d in days) == 3068
         chart = await ui.shown(window, "usageChart")
@@ -40,6 +47,7 @@ def test_turns_tokens_are_charted_by_day_and_agent_and_a_budget_is_warned_about(
             dialog_of(window), "showSection", Q_ARG("QVariant", "Usage")
         )  # its name clicked
         await ui.until(lambda: chart.mapToScene(QPointF(0, 0)).y() < window.root.height() - chart.height())
+        await ui.shown(window, "usageChat")
         await ui.frames(window, 3)
         await ui.screenshots(window, "147-settings-usage")
         assert unnamed_controls(window) == [], "the usage section"

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from datetime import date
 
-from app.contract.usage import UsageDay
-from app.renderer.present.usage_chart import agent_totals, budget_warning, chart_days
+from app.contract.usage import UsageChat, UsageDay
+from app.renderer.present.usage_chart import agent_totals, budget_warning, chart_days, chat_totals
 
 TODAY = date(2026, 12, 6)
 
@@ -50,6 +50,18 @@ def test_each_agents_totals_in_words_the_one_that_used_most_first():
 def test_an_agent_that_reports_no_tokens_has_its_turns_counted_not_zero_tokens():
     (silent,) = agent_totals([UsageDay("2026-12-06", "Gemini", 4, 0, 20.0, 0.0, "")])
     assert silent["words"] == "4 turns, tokens not reported"
+
+
+def test_the_chats_that_used_most_are_worded_with_their_title_agent_and_cost():
+    named, untitled = chat_totals(
+        [
+            UsageChat("k1", "Fix the parser", "Claude", 3, 4200, 61.0, 0.35, "USD"),
+            UsageChat("k2", "", "Gemini", 1, 0, 5.0, 0.0, ""),
+        ]
+    )
+    assert named == {"key": "k1", "title": "Fix the parser", "agent": "Claude",
+                     "words": "4.2k tokens in 3 turns \u00b7 0.35 USD"}  # fmt: skip
+    assert (untitled["title"], untitled["words"]) == ("Untitled chat", "1 turn, tokens not reported")
 
 
 def test_the_budget_is_warned_once_at_eighty_percent_and_once_past_it():

@@ -266,3 +266,31 @@ def test_the_usage_ledger_sums_each_agents_turns_by_day_and_keeps_them_across_a_
     ]
     assert round(now[0].cost, 2) == 0.2 and now[0].currency == "USD"
     assert SearchIndex(tmp_path).usage_days(now[0].day) == now  # from a day on
+
+
+def test_the_chats_that_used_most_are_listed_with_their_titles_the_most_first(tmp_path):
+    from datetime import datetime
+
+    from app.main.search.usage_ledger import TurnUsage
+
+    index = SearchIndex(tmp_path)
+    index.index([(chat("a"), [entry("m1", "hello")]), (chat("b"), [entry("m2", "hi")])])
+    today = datetime.now().replace(hour=12).timestamp()
+    index.add_usage(
+        [
+            TurnUsage("a", "Claude", today, {"totalTokens": 100}, 3.0),
+            TurnUsage("b", "Claude", today, {"totalTokens": 500}, 1.0, 0.5, "USD"),
+            TurnUsage("b", "Claude", today, {"totalTokens": 500}, 1.0, 0.25, "USD"),
+            TurnUsage("c", "Gemini", today, None, 9.0),  # no tokens reported, not in the index
+            TurnUsage("a", "Claude", today - 30 * 86_400, {"totalTokens": 9999}, 1.0),  # before the span
+        ]
+    )
+    since = datetime.fromtimestamp(today - 86_400).strftime("%Y-%m-%d")
+    listed = index.usage_chats(since, 5)
+    assert [(c.chat, c.title, c.turns, c.tokens) for c in listed] == [
+        ("b", "Chat b", 2, 1000),
+        ("a", "Chat a", 1, 100),
+        ("c", "", 1, 0),  # listed by its time: its agent reports no tokens
+    ]
+    assert listed[0].cost == 0.75 and listed[0].currency == "USD"
+    assert [c.chat for c in index.usage_chats(since, 1)] == ["b"]

@@ -1,7 +1,8 @@
 """`usage` in QML: the usage ledger in Settings (each day's tokens of the last SPAN_DAYS, by agent, each
-agent's totals) and the daily token budget: set there (kept in the config file's notifications), and
-warned about in the window once a day at WARN_AT of it and once past it, as turns end. The ledger is the
-main side's (the search database); this reads it when shown and after each turn."""
+agent's totals, the chats that used most) and the daily token budget: set there (kept in the config
+file's notifications), and warned about in the window once a day at WARN_AT of it and once past it, as
+turns end. The ledger is the main side's (the search database); this reads it when shown and after each
+turn."""
 
 from __future__ import annotations
 
@@ -14,8 +15,16 @@ from app.contract.envelopes import Envelope
 from app.contract.host_api import SessionsHost
 from app.contract.search import SearchHost
 from app.contract.settings_hosts import SettingsHost
-from app.contract.usage import UsageDay
-from app.renderer.present.usage_chart import SPAN_DAYS, WARN_AT, agent_totals, budget_warning, chart_days
+from app.contract.usage import UsageChat, UsageDay
+from app.renderer.present.usage_chart import (
+    SPAN_DAYS,
+    TOP_CHATS,
+    WARN_AT,
+    agent_totals,
+    budget_warning,
+    chart_days,
+    chat_totals,
+)
 from app.renderer.qt.common.operations import Operations
 from app.renderer.qt.common.properties import variant_property
 
@@ -39,6 +48,7 @@ class UsageView(QObject):
         self._ops = ops
         self._days: list[UsageDay] = []
         self._chart: list[dict[str, Any]] = []  # the days as charted, made once per reading
+        self._chats: list[dict[str, Any]] = []  # the chats that used most, in words
         self._budget = int(settings.notifications().get("dailyTokens", 0) or 0)
         self._warned: tuple[str, set[float]] = ("", set())  # (the day, the levels warned that day)
         self._problem = ""
@@ -51,10 +61,14 @@ class UsageView(QObject):
     @Slot()
     def refresh(self) -> None:
         """Read the ledger again (Settings shows it; a turn ended under a budget)."""
-        self._ops.run(self._search.usage(SPAN_DAYS), "Could not read the usage ledger", done=self._read)
+        self._ops.run(self._ledger(), "Could not read the usage ledger", done=self._read)
 
-    def _read(self, days: list[UsageDay]) -> None:
-        self._days, self._chart = days, chart_days(days, date.today())
+    async def _ledger(self) -> tuple[list[UsageDay], list[UsageChat]]:
+        return await self._search.usage(SPAN_DAYS), await self._search.usage_chats(SPAN_DAYS, TOP_CHATS)
+
+    def _read(self, ledger: tuple[list[UsageDay], list[UsageChat]]) -> None:
+        days, chats = ledger
+        self._days, self._chart, self._chats = days, chart_days(days, date.today()), chat_totals(chats)
         self.changed.emit()
         today = date.today().isoformat()
         day, warned = self._warned
@@ -88,6 +102,7 @@ class UsageView(QObject):
 
     days = variant_property("QVariantList", lambda self: self._chart, notify=changed)
     agents = variant_property("QVariantList", lambda self: agent_totals(self._days), notify=changed)
+    chats = variant_property("QVariantList", lambda self: self._chats, notify=changed)
     maxTokens = Property(int, lambda self: max((d["tokens"] for d in self._chart), default=0), notify=changed)
     today = Property(int, lambda self: self._today(), notify=changed)
     budget = Property(int, lambda self: self._budget, notify=changed)
