@@ -54,3 +54,4 @@ class UsageChat:
     seconds: float
     cost: float
     currency: str
+    context: tuple[int, int] | None = None  # the context used and its size at its last turn, if said

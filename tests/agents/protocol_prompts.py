@@ -50,8 +50,10 @@ async def on_logout(agent: Any, msg_id: Any, params: dict[str, Any]) -> None:
 
 async def prompt_tokens(agent: Any, sid: str, params: dict[str, Any], text: str) -> str:
     """`tokens`: a reply whose PromptResponse says the turn's tokens (ACP's unstable `usage`), with
-    fields an agent should not send (a string, a negative count) that ClawQt leaves out."""
+    fields an agent should not send (a string, a negative count) that ClawQt leaves out; its context
+    use said before (`usage_update`: 62,000 of 200,000)."""
     agent.chunk(sid, "Counted.")
+    agent.update(sid, {"sessionUpdate": "usage_update", "used": 62_000, "size": 200_000})
     agent.next_usage = {
         "totalTokens": 1534,
         "inputTokens": 1200,

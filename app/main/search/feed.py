@@ -76,6 +76,7 @@ class _ChatFeed:
     cost: float | None = None  # the chat's cost so far as its agent last said (usage_update)
     cost_counted: float = 0.0  # the part of it already put on a turn in the ledger
     currency: str = ""
+    context: tuple[int, int] | None = None  # the context used and its size, as its agent last said
     terminals: TurnTerminals[_Open] = field(default_factory=lambda: TurnTerminals(lambda: _Open("", 0)))
 
 
@@ -247,12 +248,26 @@ class SearchFeed:
                 self._terminal(key, terminal, data)
         elif name == "session_info_update" and isinstance(update.get("title"), str):
             chat.title = str(update["title"])
-        elif name == "usage_update" and isinstance(update.get("cost"), dict):
-            amount = update["cost"].get("amount")
-            if isinstance(amount, int | float) and not isinstance(amount, bool) and amount >= 0:
-                chat.cost, chat.currency = float(amount), str(update["cost"].get("currency") or "")
-                if historical:  # a past turn's: not this run's to count
-                    chat.cost_counted = chat.cost
+        elif name == "usage_update":
+            self._usage(chat, update, historical)
+
+    @staticmethod
+    def _usage(chat: _ChatFeed, update: dict[str, Any], historical: bool) -> None:
+        """An agent's `usage_update`: the chat's cost so far and the context it uses."""
+        used, size = update.get("used"), update.get("size")
+        if type(used) is int and type(size) is int and used >= 0 and size > 0:
+            chat.context = (used, size)
+        cost = update.get("cost")
+        amount = cost.get("amount") if isinstance(cost, dict) else None
+        if (
+            isinstance(cost, dict)
+            and isinstance(amount, int | float)
+            and not isinstance(amount, bool)
+            and amount >= 0
+        ):
+            chat.cost, chat.currency = float(amount), str(cost.get("currency") or "")
+            if historical:  # a past turn's: not this run's to count
+                chat.cost_counted = chat.cost
 
     def _turn_used(self, settled: Any) -> None:
         """A turn ended: what it used into the ledger (its tokens, its time, what it added to the cost)."""
@@ -262,7 +277,9 @@ class SearchFeed:
             added, chat.cost_counted = max(0.0, chat.cost - chat.cost_counted), chat.cost
         key, seconds = settled.session_key, float(settled.elapsed_s or 0.0)
         tokens = turn_tokens(settled.usage)
-        used = TurnUsage(key, self._agent_of(key), self._clock(), tokens, seconds, added, chat.currency)
+        used = TurnUsage(
+            key, self._agent_of(key), self._clock(), tokens, seconds, added, chat.currency, chat.context
+        )
         self._writer.record_usage([used])
 
     def _terminal_output(self) -> _Open:

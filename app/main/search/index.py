@@ -114,6 +114,7 @@ class SearchIndex:
             if not self.in_memory:
                 db.execute("PRAGMA journal_mode = WAL")
             db.executescript(SCHEMA + usage_ledger.USAGE_SCHEMA)
+            usage_ledger.add_columns(db)
             db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         except sqlite3.DatabaseError:
             db.close()

@@ -75,8 +75,8 @@ TOP_CHATS = 5  # the chats Settings lists as those that used most
 
 
 def chat_totals(chats: list[UsageChat]) -> list[dict[str, Any]]:
-    """The chats that used most, in words for the list: their title (or that it has none), agent and
-    what their turns used."""
+    """The chats that used most, in words for the list: their title (or that it has none), agent, what
+    their turns used and how full their context was at the last."""
     rows = []
     for chat in chats:
         turns = f"{chat.turns} turn{'s' * (chat.turns != 1)}"
@@ -86,8 +86,15 @@ def chat_totals(chats: list[UsageChat]) -> list[dict[str, Any]]:
             else f"{turns}, tokens not reported"
         )
         cost = f"{chat.cost:.2f} {chat.currency}".strip() if chat.cost else ""
-        rows.append({"key": chat.chat, "title": chat.title or "Untitled chat", "agent": chat.agent,
-                     "words": words + (f" \u00b7 {cost}" if cost else "")})  # fmt: skip
+        if cost:
+            words += f" \u00b7 {cost}"
+        if chat.context is not None:  # how full its context was at its last turn
+            used, size = chat.context
+            share = round(100 * used / size)
+            words += f" \u00b7 context {compact_count(used)} of {compact_count(size)} ({share} %)"
+        rows.append(
+            {"key": chat.chat, "title": chat.title or "Untitled chat", "agent": chat.agent, "words": words}
+        )
     return rows
 
 

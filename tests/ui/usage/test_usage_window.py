@@ -37,7 +37,7 @@ def test_turns_tokens_are_charted_by_day_and_agent_and_a_budget_is_warned_about(
         assert (chat["key"], chat["agent"], chat["words"]) == (
             objects.session.sessionKey,
             objects.agent.label,
-            "3.1k tokens in 2 turns",
+            "3.1k tokens in 2 turns \u00b7 context 62k of 200k (31 %)",
         )
         assert chat["title"] == "tokens"  # the index's title: its first message, until the agent names it
         days = usage.property("days")

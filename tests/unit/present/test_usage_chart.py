@@ -55,12 +55,12 @@ def test_an_agent_that_reports_no_tokens_has_its_turns_counted_not_zero_tokens()
 def test_the_chats_that_used_most_are_worded_with_their_title_agent_and_cost():
     named, untitled = chat_totals(
         [
-            UsageChat("k1", "Fix the parser", "Claude", 3, 4200, 61.0, 0.35, "USD"),
+            UsageChat("k1", "Fix the parser", "Claude", 3, 4200, 61.0, 0.35, "USD", (62_000, 200_000)),
             UsageChat("k2", "", "Gemini", 1, 0, 5.0, 0.0, ""),
         ]
     )
-    assert named == {"key": "k1", "title": "Fix the parser", "agent": "Claude",
-                     "words": "4.2k tokens in 3 turns \u00b7 0.35 USD"}  # fmt: skip
+    assert (named["key"], named["title"], named["agent"]) == ("k1", "Fix the parser", "Claude")
+    assert named["words"] == "4.2k tokens in 3 turns \u00b7 0.35 USD \u00b7 context 62k of 200k (31 %)"
     assert (untitled["title"], untitled["words"]) == ("Untitled chat", "1 turn, tokens not reported")
 
 

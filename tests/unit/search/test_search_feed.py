@@ -259,3 +259,7 @@ def test_each_turn_goes_into_the_usage_ledger_with_its_tokens_time_and_the_cost_
     )
     assert first.tokens == {"totalTokens": 1534, "inputTokens": 1200, "outputTokens": 334}
     assert second.tokens is None and second.cost == 0.0  # the cost did not grow since
+    assert first.context == second.context == (900, 8000)  # the context as last said
+    feed.on_envelope(update("k", {"sessionUpdate": "usage_update", "used": -1, "size": "big"}))  # ignored
+    feed.on_envelope(PromptSettledEnvelope("k", 1, "c3", "end_turn", None, 1.0))
+    assert writer.used[-1].context == (900, 8000)

@@ -279,8 +279,8 @@ def test_the_chats_that_used_most_are_listed_with_their_titles_the_most_first(tm
     index.add_usage(
         [
             TurnUsage("a", "Claude", today, {"totalTokens": 100}, 3.0),
-            TurnUsage("b", "Claude", today, {"totalTokens": 500}, 1.0, 0.5, "USD"),
-            TurnUsage("b", "Claude", today, {"totalTokens": 500}, 1.0, 0.25, "USD"),
+            TurnUsage("b", "Claude", today - 60, {"totalTokens": 500}, 1.0, 0.5, "USD", (40_000, 200_000)),
+            TurnUsage("b", "Claude", today, {"totalTokens": 500}, 1.0, 0.25, "USD", (62_000, 200_000)),
             TurnUsage("c", "Gemini", today, None, 9.0),  # no tokens reported, not in the index
             TurnUsage("a", "Claude", today - 30 * 86_400, {"totalTokens": 9999}, 1.0),  # before the span
         ]
@@ -293,4 +293,22 @@ def test_the_chats_that_used_most_are_listed_with_their_titles_the_most_first(tm
         ("c", "", 1, 0),  # listed by its time: its agent reports no tokens
     ]
     assert listed[0].cost == 0.75 and listed[0].currency == "USD"
+    assert listed[0].context == (62_000, 200_000) and listed[1].context is None  # at its last turn
     assert [c.chat for c in index.usage_chats(since, 1)] == ["b"]
+
+
+def test_a_ledger_written_before_the_context_columns_gets_them_and_keeps_its_rows(tmp_path):
+    from app.main.search.usage_ledger import TurnUsage
+
+    index = SearchIndex(tmp_path)
+    index.add_usage([TurnUsage("a", "Claude", NOW, {"totalTokens": 100}, 3.0)])
+    index.close()
+    with contextlib.closing(sqlite3.connect(tmp_path / FILENAME)) as db:  # the ledger as it first was
+        db.execute("ALTER TABLE usage DROP COLUMN context_used")
+        db.execute("ALTER TABLE usage DROP COLUMN context_size")
+        db.commit()
+    reopened = SearchIndex(tmp_path)
+    assert not reopened.in_memory
+    reopened.add_usage([TurnUsage("a", "Claude", NOW + 1, {"totalTokens": 50}, 1.0, context=(10, 100))])
+    (chat,) = reopened.usage_chats("2000-01-01", 5)
+    assert (chat.turns, chat.tokens, chat.context) == (2, 150, (10, 100))
