@@ -23,7 +23,7 @@ from tests.paths import REPO, TESTS
 # only by its own check, tests/conftest.py BUNDLE_CHECK)
 INSTALLS = (
     ("Node 24 and OpenClaw", "tests.e2e.openclaw_env", "ensure_openclaw"),
-    ("fast-agent", "tests.real_agents_support", "ensure_fast_agent"),
+    ("fast-agent", "tests.fast_agent_support", "ensure_fast_agent"),
     ("the Node ACP SDK test agent", "tests.node_support", "ensure_node_agent"),
     ("the TypeScript ACP SDK's example agent", "tests.real_agents_support", "ensure_ts_sdk_example"),
     ("the Python ACP SDK's example agents", "tests.real_agents_support", "ensure_python_sdk_examples"),

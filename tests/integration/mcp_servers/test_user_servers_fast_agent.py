@@ -14,9 +14,9 @@ import pytest
 
 from app.main.mcp_servers.agent import AgentMcpServers
 from app.main.mcp_servers.servers import UserMcpServers
+from tests.fast_agent_support import fast_agent_args
 from tests.integration.real_agents.test_fast_agent import fast_agent, workspace  # noqa: F401 (fixtures)
 from tests.paths import TESTS
-from tests.real_agents_support import fast_agent_args
 
 pytestmark = pytest.mark.real_agents
 

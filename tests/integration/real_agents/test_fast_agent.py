@@ -5,7 +5,7 @@ an LLM. `--shell` gives it the `execute` tool, which it runs in ClawQt's termina
 
 Everything goes through ChatService and the renderer's headless pipeline (the timeline a window would
 show). fast-agent is installed once into `<repo>/.cache/fast-agent/` with a Python >= 3.12 the machine
-has (tests/real_agents_support.py); when there is none, or the install fails, every test here FAILS
+has (tests/fast_agent_support.py); when there is none, or the install fails, every test here FAILS
 with instructions instead of skipping.
 
 What fast-agent sends that differs from the protocol's happy path (each pinned below):
@@ -37,14 +37,8 @@ from app.renderer.timeline.items import MessageSegment, PermissionItem, ToolCall
 from app.renderer.timeline.parts import DiffPart, MarkdownPart
 from app.renderer.timeline.pipeline import HeadlessPipeline
 from tests.conftest import process_alive
-from tests.real_agents_support import (
-    FAST_AGENT_VERSION,
-    InstalledAgent,
-    RealAgentSetupError,
-    ensure_fast_agent,
-    fast_agent_args,
-    installed_or_fail,
-)
+from tests.fast_agent_support import FAST_AGENT_VERSION, ensure_fast_agent, fast_agent_args
+from tests.real_agents_support import InstalledAgent, RealAgentSetupError, installed_or_fail
 
 pytestmark = pytest.mark.real_agents
 

@@ -6,17 +6,15 @@ from __future__ import annotations
 
 import pytest
 
-from tests.real_agents_support import RealAgentSetupError, ensure_fast_agent, fast_agent_args
+from tests.fast_agent_support import ensure_fast_agent, fast_agent_args
+from tests.real_agents_support import installed_or_fail
 from tests.ui_harness import user_texts
 
 pytestmark = pytest.mark.real_agents
 
 
 def test_fast_agent_gets_the_queued_messages_one_by_one_and_send_now_stops_its_turn(ui, tmp_path):
-    try:
-        agent = ensure_fast_agent()
-    except RealAgentSetupError as exc:
-        pytest.fail(f"fast-agent unavailable: {exc}", pytrace=False)
+    agent = installed_or_fail("fast-agent", ensure_fast_agent)
     argv = agent.argv + fast_agent_args(tmp_path / "fast-agent-home", "slow", shell=False)
 
     async def scenario():

@@ -15,7 +15,8 @@ from PySide6.QtTest import QTest
 from app.main.agents.profiles import AgentProfile
 from app.main.host.make import make_host
 from tests.conftest import scripted_agent_argv
-from tests.real_agents_support import RealAgentSetupError, ensure_fast_agent, fast_agent_args
+from tests.fast_agent_support import ensure_fast_agent, fast_agent_args
+from tests.real_agents_support import installed_or_fail
 from tests.ui.agents.test_agents_window import _timeline_text, hub_of
 from tests.ui.terminals.test_panel_window import _outside_task, mouse_click
 from tests.ui_harness import find_all, user_texts
@@ -175,10 +176,7 @@ def test_continue_from_the_last_message_with_the_same_agent_forks_its_session(ui
 def test_a_chat_continued_with_fast_agent_hands_it_the_conversation(ui, tmp_path_factory):
     """fast-agent (a real agent nobody here wrote; its `passthrough` model echoes the message) gets the
     scripted agent's chat as the hidden context of its first message: its saved history holds it."""
-    try:
-        fast = ensure_fast_agent()
-    except RealAgentSetupError as exc:
-        pytest.fail(f"fast-agent unavailable: {exc}", pytrace=False)
+    fast = installed_or_fail("fast-agent", ensure_fast_agent)
     home = tmp_path_factory.mktemp("fast-agent-home")
     argv = fast.argv + fast_agent_args(home, "passthrough", shell=False)
 

@@ -11,7 +11,8 @@ import json
 import pytest
 from PySide6.QtCore import Qt
 
-from tests.real_agents_support import RealAgentSetupError, ensure_fast_agent, fast_agent_args
+from tests.fast_agent_support import ensure_fast_agent, fast_agent_args
+from tests.real_agents_support import installed_or_fail
 from tests.ui.review.test_turn_changes_window import _footer_files
 from tests.ui.terminals.test_panel_window import mouse_click
 from tests.ui_harness import find_all
@@ -23,10 +24,7 @@ COMMAND = "sed -i 's/^line 3$/line three/; s/^line 15$/line fifteen/' app.txt &&
 
 
 def test_fast_agents_shell_command_is_reviewed_hunk_by_hunk(ui, tmp_path_factory):
-    try:
-        agent = ensure_fast_agent()
-    except RealAgentSetupError as exc:
-        pytest.fail(f"fast-agent unavailable: {exc}", pytrace=False)
+    agent = installed_or_fail("fast-agent", ensure_fast_agent)
     home = tmp_path_factory.mktemp("fast-agent-home")  # outside the chat's folder: its saved sessions
     argv = agent.argv + fast_agent_args(home, "passthrough", shell=True)  # are not the turn's changes
     target = ui.tmp_path / "app.txt"
