@@ -15,7 +15,7 @@ import pytest
 from app.main.mcp_servers.agent import AgentMcpServers
 from app.main.mcp_servers.servers import UserMcpServers
 from tests.fast_agent_support import fast_agent_args
-from tests.integration.real_agents.test_fast_agent import fast_agent, workspace  # noqa: F401 (fixtures)
+from tests.integration.real_agents.fast_agent_harness import fast_agent, workspace  # noqa: F401 (fixtures)
 from tests.paths import TESTS
 
 pytestmark = pytest.mark.real_agents

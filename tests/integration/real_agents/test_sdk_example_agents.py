@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
-from pathlib import Path
 
 import pytest
 
@@ -53,13 +51,6 @@ def ts_example() -> InstalledAgent:
     agent = installed_or_fail("the TypeScript ACP SDK's example agent", ensure_ts_sdk_example)
     log.info("ts sdk example %s (%s): %s", agent.version, agent.runtime, agent.installed_now)
     return agent
-
-
-@pytest.fixture
-def workspace(tmp_path: Path) -> Path:
-    folder = tmp_path / "ws"
-    folder.mkdir()
-    return Path(os.path.realpath(folder))
 
 
 @pytest.fixture
