@@ -57,18 +57,23 @@ def agent_totals(days: list[UsageDay]) -> list[dict[str, Any]]:
     rows = []
     for index, agent in enumerate(agents_of(days)):
         total = totals[agent]
-        cost = f"{total['cost']:.2f} {total['currency']}".strip() if total["cost"] else ""
-        turns = f"{total['turns']} turn{'s' * (total['turns'] != 1)}"
-        # an agent that reports no tokens did not use none: its turns are counted, its tokens unknown
-        words = (
-            f"{compact_count(total['tokens'])} tokens in {turns}"
-            if total["tokens"]
-            else f"{turns}, tokens not reported"
-        )
+        cost = _cost_words(total["cost"], total["currency"])
+        words = _used_words(total["tokens"], total["turns"])
         seconds = total["seconds"]
         time_words = f"{round(seconds / 60)} min" if seconds >= 60 else f"{round(seconds)} s"
         rows.append({**total, "index": index, "words": words, "costWords": cost, "time": time_words})
     return rows
+
+
+def _used_words(tokens: int, turns: int) -> str:
+    """What turns used, in words: an agent that reports no tokens did not use none (its turns are
+    counted, its tokens unknown)."""
+    counted = f"{turns} turn{'s' * (turns != 1)}"
+    return f"{compact_count(tokens)} tokens in {counted}" if tokens else f"{counted}, tokens not reported"
+
+
+def _cost_words(cost: float, currency: str) -> str:
+    return f"{cost:.2f} {currency}".strip() if cost else ""
 
 
 TOP_CHATS = 5  # the chats Settings lists as those that used most
@@ -79,13 +84,8 @@ def chat_totals(chats: list[UsageChat]) -> list[dict[str, Any]]:
     their turns used and how full their context was at the last."""
     rows = []
     for chat in chats:
-        turns = f"{chat.turns} turn{'s' * (chat.turns != 1)}"
-        words = (
-            f"{compact_count(chat.tokens)} tokens in {turns}"
-            if chat.tokens
-            else f"{turns}, tokens not reported"
-        )
-        cost = f"{chat.cost:.2f} {chat.currency}".strip() if chat.cost else ""
+        words = _used_words(chat.tokens, chat.turns)
+        cost = _cost_words(chat.cost, chat.currency)
         if cost:
             words += f" \u00b7 {cost}"
         if chat.context is not None:  # how full its context was at its last turn

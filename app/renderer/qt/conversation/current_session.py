@@ -305,14 +305,7 @@ class CurrentSession(QObject):
         if key and key != self._key:
             self._ops.spawn(self._open(key))
 
-    def open_or_else(self, key: str, cannot_load: Callable[[], None]) -> None:
-        """Open `key`; when its agent cannot open a chat that is not running (it offers no
-        `session/load`), call `cannot_load` instead of saying it failed (`unopenable` for any other
-        opening, a click on the chat in the sidebar)."""
-        if key and key != self._key:
-            self._ops.spawn(self._open(key, cannot_load))
-
-    async def _open(self, key: str, cannot_load: Callable[[], None] | None = None) -> None:
+    async def _open(self, key: str) -> None:
         request = self._next_request()
         try:
             with self._waiting("Opening the session\u2026"):
@@ -320,9 +313,8 @@ class CurrentSession(QObject):
         except HostError as exc:
             if self._superseded(request):
                 return  # the user went on to another chat: nothing to say, nothing to replace
-            fallback = cannot_load or (functools.partial(self.unopenable, key) if self.unopenable else None)
-            if fallback is not None and isinstance(exc, CapabilityMissing):
-                fallback()
+            if self.unopenable is not None and isinstance(exc, CapabilityMissing):
+                self.unopenable(key)  # its agent offers no session/load and no longer runs it
                 return
             # stays up over the empty chat that replaces it: the user asked for that session
             self._ops.notices.failed("Could not open that session", exc, topic=OPEN, reopen=key)

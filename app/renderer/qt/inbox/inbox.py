@@ -172,7 +172,6 @@ class Inbox(QObject):
         option = entry["answers"].get(which) if entry is not None else None
         if entry is None or option is None:
             return
-        request_id = item.split(":", 1)[1]
-        if not self._host.answer_permission(request_id, option):  # answered meanwhile, or gone
+        if not self._host.answer_permission(entry["requestId"], option):  # answered meanwhile, or gone
             self._drop(item)
             self._ops.notices.show("That request was already answered.", topic=INBOX)

@@ -253,15 +253,14 @@ class SearchAll(QObject):
             self.readHit(key, needle, item)
         else:
             self._pending = (key, needle, item)
-            self._session.open_or_else(key, lambda: self._cannot_open(key, needle, item))
-
-    def _cannot_open(self, key: str, needle: str, item: str) -> None:
-        """Its agent cannot open a chat it is no longer running (no `session/load`): the index's copy."""
-        self._pending = None
-        self._read_from_index(key, needle, item, CANNOT_OPEN)
+            self._session.openSession(key)
 
     def _read_unopenable(self, key: str) -> None:
-        self._read_from_index(key, "", "", CANNOT_OPEN)
+        """A chat its agent cannot open again (no `session/load`, no longer running), from a hit or the
+        sidebar alike: the index's copy, at the hit's word when a hit asked for it."""
+        pending, self._pending = self._pending, None
+        needle, item = pending[1:] if pending is not None and pending[0] == key else ("", "")
+        self._read_from_index(key, needle, item, CANNOT_OPEN)
 
     def _agent_gone(self, key: str) -> bool:
         if self._agents is None:
