@@ -122,6 +122,8 @@ class IndexWriter:
                 self._safely(self.index.forget, alone.keys, len(alone.keys))
             elif isinstance(alone, _Usage):
                 self._safely(self.index.add_usage, alone.turns, len(alone.turns))
+            # nothing written stays referenced while the thread waits: a loaded history's whole text
+            item, batch, alone = None, [], None
             for signal in signals:
                 signal.set()
             if ending:

@@ -73,3 +73,24 @@ def test_nothing_is_opened_or_started_before_the_first_write(tmp_path):
     writer.put(_chat(1), [Entry("1", "answer", "now", 1.0)])
     assert writer.flush(10) and len(opened) == 1
     writer.close(10)
+
+
+class _Entries(list):
+    """A list a weak reference can follow."""
+
+
+def test_nothing_written_stays_referenced_while_the_writer_waits(tmp_path):
+    """A loaded history's entries (its whole text) are freed once written, not kept by the idle thread
+    until the next write."""
+    import gc
+    import weakref
+
+    writer = IndexWriter(lambda: SearchIndex(tmp_path))
+    entries = _Entries([Entry("1", "answer", "a long history", 1.0)])
+    gone = weakref.ref(entries)
+    writer.put(_chat(1), entries)
+    del entries
+    assert writer.flush(10)
+    gc.collect()
+    assert gone() is None
+    writer.close(10)
