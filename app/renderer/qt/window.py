@@ -17,78 +17,37 @@ usage ledger and the daily budget) and `app` (settings)."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 from PySide6.QtCore import QObject, Slot
 
 from app.contract.host_api import HostApi
-from app.renderer.present.presenter import ATTACHMENT_KINDS, Presenter
 from app.renderer.present.warm_up import warm_up
 from app.renderer.qt.agents.picker import AgentPicker
 from app.renderer.qt.agents.settings import AgentSettingsView
 from app.renderer.qt.agents.sign_in import SignIn
-from app.renderer.qt.agents.status import AgentStatus
 from app.renderer.qt.cards.attachments import AttachmentController
 from app.renderer.qt.cards.diffs import DiffRenderer
-from app.renderer.qt.cards.file_changes import FileChanges
-from app.renderer.qt.cards.proposals import ProposalCards
 from app.renderer.qt.common.icons import Icons
 from app.renderer.qt.common.notices import Notices
 from app.renderer.qt.common.operations import Operations
 from app.renderer.qt.common.tasks import TaskRunner
 from app.renderer.qt.common.whole_text import WholeText
-from app.renderer.qt.composer.attachments import ComposerAttachments
-from app.renderer.qt.composer.queue import MessageQueue
-from app.renderer.qt.composer.turn import TurnController
-from app.renderer.qt.conversation.conversation import Conversation
-from app.renderer.qt.conversation.current_session import CurrentSession
 from app.renderer.qt.conversation.export import ChatExport
-from app.renderer.qt.conversation.row_objects import ROW_OBJECTS, RowObjects
-from app.renderer.qt.conversation.row_views import RowViews
-from app.renderer.qt.conversation.schedulers import ConversationScheduler
-from app.renderer.qt.conversation.search import ConversationSearch
-from app.renderer.qt.conversation.timeline_model import TimelineModel
-from app.renderer.qt.conversation.view_memory import ViewMemory
-from app.renderer.qt.elicitation.answers import QuestionAnswers
 from app.renderer.qt.inbox.inbox import Inbox
 from app.renderer.qt.inspector.inspector import InspectorModel
 from app.renderer.qt.inspector.trace_view import TraceViewer
 from app.renderer.qt.mcp_servers.servers_view import McpServersView
-from app.renderer.qt.review.branching import Branching
-from app.renderer.qt.review.checkpoints import Checkpoints
-from app.renderer.qt.review.review_pane import ReviewPane
 from app.renderer.qt.rules.rules_view import PermissionRulesView
 from app.renderer.qt.search.search_all import SearchAll
 from app.renderer.qt.sessions.attention import Attention
-from app.renderer.qt.sessions.session_header import SessionHeader
 from app.renderer.qt.sessions.session_list import SessionList
 from app.renderer.qt.settings.app_settings import AppSettings
 from app.renderer.qt.settings.dialog import SettingsView
 from app.renderer.qt.terminals.access import TerminalAccess
 from app.renderer.qt.terminals.painted_types import PaintedTypes
 from app.renderer.qt.terminals.panel import UserTerminalsView
+from app.renderer.qt.tiles.pane import ChatPane, WindowParts
 from app.renderer.qt.usage.usage_view import UsageView
-from app.renderer.timeline.handover import user_message_text
-
-
-class _Decorations:
-    """What rows look up in other views (the RowDecorations protocol)."""
-
-    def __init__(self, attachments: AttachmentController, files: FileChanges) -> None:
-        self._attachments = attachments
-        self._files = files
-
-    def attachment_cards(self, attachments: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        return self._attachments.attachment_cards(attachments)
-
-    def inline_images(self, uris: list[str]) -> list[dict[str, Any]]:
-        return self._attachments.inline_images(uris)
-
-    def files_changed(self, turn_id: str) -> list[dict[str, Any]]:
-        return self._files.files_changed(turn_id)
-
-    def outside_files(self, turn_id: str) -> list[dict[str, Any]]:
-        return self._files.outside_files(turn_id)
 
 
 class ChatObjects(QObject):
@@ -117,23 +76,23 @@ class ChatObjects(QObject):
         self.tasks.failed.connect(self.notices.show)
         self.ops = Operations(self.tasks, self.notices)
         self.attachments = AttachmentController(host.attachments, self.ops, self)
-        self.files = FileChanges(host.files, sessions_host, self.ops, self)
-        self.review = ReviewPane(
-            host.files,
-            sessions_host,
+        self.rules = PermissionRulesView(host.rules, sessions_host, self.ops, self)
+        self.parts = WindowParts(
+            host,
+            app,
             self.ops,
-            lambda: self.session.sessionKey,
-            lambda text: self.turn.send_aside(text),
-            self,
-            asked=self._asked,
+            self.attachments,
+            self.icons,
+            self.whole_text,
+            self.painted_types,
+            self.diffs,
+            self.rules,
         )
-        self.checkpoints = Checkpoints(host.files, self.ops, lambda: self.session.sessionKey, self)
-        views = RowViews(Presenter(), _Decorations(self.attachments, self.files), self)
-        self.model = TimelineModel(views, self)
-        self.scheduler = ConversationScheduler(self.model, self)
-        self.session = CurrentSession(sessions_host, self.model, self.ops, self, agents=host.agents)
+        self.main = main = ChatPane(self.parts, self)  # the main chat; tiles are panes beside it
+        self.files, self.review, self.checkpoints = main.files, main.review, main.checkpoints
+        self.model, self.scheduler, self.session = main.model, main.scheduler, main.session
+        self.composer_files = main.composer_files
         self.agents = AgentPicker(host.agents, sessions_host, self.session, self.ops, self)
-        self.composer_files = ComposerAttachments(host.composer, self.session, self.ops, self)
         self.sessions = SessionList(
             sessions_host,
             host.stores,
@@ -144,6 +103,15 @@ class ChatObjects(QObject):
             branch_of=self._branch_of,
         )
         self.agents.changed.connect(self.sessions.changed)  # the rows' agent marks
+        main.bind(self.sessions, self.agents)
+        self.agent, self.header, self.branching = main.agent, main.header, main.branching
+        self.queue, self.turn, self.conversation = main.queue, main.turn, main.conversation
+        self.view_memory, self.search = main.view_memory, main.search
+        self.proposal_cards, self.questions, self.row_objects = (
+            main.proposal_cards,
+            main.questions,
+            main.row_objects,
+        )
         self.attention = Attention(
             sessions_host,
             self.sessions.title_of,
@@ -158,33 +126,8 @@ class ChatObjects(QObject):
         )
         self.usage = UsageView(host.search, host.settings, sessions_host, self.ops, self)
         self.attention.answered.connect(self.inbox.answer_from_notification)
-        self.agent = AgentStatus(sessions_host, self.session, self.ops, self)
-        self.header = SessionHeader(sessions_host, self.session, self.sessions, self.ops, self)
-        self.branching = Branching(
-            host.branches,
-            self.session,
-            host.stores.drafts,
-            self.ops,
-            title=lambda: self.header.title,
-            agent_label=lambda: sessions_host.agent_label,
-            agent_names=self.agents.names,
-            parent=self,
-        )
-        self.queue = MessageQueue(host.stores.queues, self)
-        self.turn = TurnController(
-            sessions_host,
-            host.stores.drafts,
-            self.session,
-            self.composer_files,
-            self.ops,
-            self.queue,
-            self,
-        )
-        self.conversation = Conversation(self.session, host.links, self.ops, self)
-        self.view_memory = ViewMemory(host.stores.views, self.session, self.model, self)
         self.sessions.setGroupBy(self.view_memory.sidebar_groups)  # as the user left the sidebar
         self.sessions.groupingChanged.connect(self.view_memory.set_sidebar_groups)
-        self.search = ConversationSearch(self.session, self.model, self)
         self.inspector = InspectorModel(host.inspector, self.ops, self)
         self.trace_view = TraceViewer(host.inspector, self.session, self.ops, self)
         self.export = ChatExport(
@@ -196,9 +139,6 @@ class ChatObjects(QObject):
             self.files.files_changed,
             origin=self.branching.origin_words,
         )
-        self.proposal_cards = ProposalCards(host, sessions_host, self.session, self.ops, self)
-        self.questions = QuestionAnswers(sessions_host, self.session, self.ops, self)
-        self.rules = PermissionRulesView(host.rules, sessions_host, self.ops, self)
         self.mcp_servers = McpServersView(host.mcp_servers, host.agents, sessions_host, self.ops, self)
         self.search_all = SearchAll(
             host.search, self.session, self.search, self.ops, self, agents=host.agents, settings=host.settings
@@ -209,31 +149,10 @@ class ChatObjects(QObject):
         self.terminal_access = TerminalAccess(host.terminal_access, self.ops, self)
         self.settings = SettingsView(host.settings, self.app, self.ops, self)
         self.agent_settings = AgentSettingsView(host.agent_settings, self.ops, self)
-        rows = {name: self._named()[name] for name in ROW_OBJECTS}
-        self.row_objects = RowObjects(rows, self)  # what each conversation row is handed
         self.agent.changed.connect(self.terminal_access.refresh)  # which agent runs decides the way in
         self.session.shown.connect(self.attachments.on_shown)
-        self.session.shown.connect(self.files.on_shown)
-        self.session.shown.connect(lambda _result: self.review.close())  # a footer's turn is its chat's
-        self.turn.messageSent.connect(self.sessions.message_sent)
-        self.turn.turnEnded.connect(lambda _reason: self.branching.refresh())  # a transcript went
-        self.turn.draftChanged.connect(self.sessions.changed)  # a chat left with a draft is listed
-        self.attachments.statesChanged.connect(
-            lambda: self.model.refresh(
-                lambda row: row.kind in ATTACHMENT_KINDS or row.kind == "assistant-text"
-            )
-        )
-        self.files.changed.connect(
-            lambda _turn: self.model.refresh(lambda row: row.kind in ("turn-footer", "user"))
-        )
-        self.app.darkChanged.connect(self._on_dark)
         self.notices.show_problems(host.problems.reported())  # found at startup: shown as the window opens
         self._stop_problems = host.problems.subscribe(lambda problem: self.notices.show_problems([problem]))
-
-    def _asked(self, message_id: str) -> str:
-        """The user's message that started a turn, in the chat shown (the review's turn headings)."""
-        timeline = self.session.timeline
-        return user_message_text(timeline, message_id) if timeline is not None else ""
 
     def _branch_of(self, key: str) -> str:
         origin = self.host.branches.origin(key)
@@ -243,11 +162,6 @@ class ChatObjects(QObject):
         """A notification was clicked: its chat is shown (the window brings itself up: gui.py)."""
         if key != self.session.sessionKey:
             self.session.openSession(key)
-
-    def _on_dark(self) -> None:
-        """Code blocks already shown are highlighted again for the new theme."""
-        if self.model.views.presenter.set_dark(self.app.dark):
-            self.model.refresh(lambda row: row.kind in ("assistant-text", "user"), rebuild=True)
 
     def context(self) -> dict[str, QObject]:
         """What QML binds to, by context property name: Main.qml and the panels read these; the
@@ -300,17 +214,15 @@ class ChatObjects(QObject):
     @Slot()
     def after_frame(self) -> None:
         """The window drew a frame: deferred work for what it showed (reveal, terminals, attachments)."""
-        self.scheduler.after_frame()
+        self.main.after_frame()
         self.attachments.after_frame()
-        self.search.after_frame()
 
     def start(self) -> None:
         self.session.start(reopen=self.view_memory.open_chat)
         self.tasks.spawn(asyncio.to_thread(warm_up))  # the first reply's parsers, made while it is idle
 
     async def shutdown(self) -> None:
-        self.turn.stash_draft()
-        self.view_memory.flush()
+        self.main.stash()
         self.user_terminals.shutdown()
         self._stop_problems()
         self.tasks.close()

@@ -36,9 +36,14 @@ class ViewMemory(QObject):
         session: CurrentSession,
         model: TimelineModel,
         parent: QObject | None = None,
+        *,
+        remembers_window: bool = True,
     ) -> None:
+        """`remembers_window`: this chat is the window's main one, whose key is the chat reopened at
+        start (a tile's is kept with the tiles)."""
         super().__init__(parent)
         self._store = store
+        self._remembers_window = remembers_window
         self._session = session
         self._model = model
         self._placement: WindowPlacement = store.window()
@@ -122,7 +127,7 @@ class ViewMemory(QObject):
         key = self._session.sessionKey
         self._chat_key = key
         self._chat_view = self._store.chat(key) if key else ChatView()
-        if self._placement.get("openChat") != key:
+        if self._remembers_window and self._placement.get("openChat") != key:
             self._placement["openChat"] = key
             self._window_timer.start()
         self.chatShown.emit()
