@@ -85,6 +85,15 @@ class SessionsHost(Protocol):
 
     def is_live(self, session_key: str) -> bool: ...
 
+    def label_of(self, session_key: str) -> str:
+        """The name of the agent a chat is with."""
+        ...
+
+    def shown_elsewhere(self, session_key: str) -> bool:
+        """Its agent runs and has another of its chats open for prompts (an agent has one at a time;
+        its chats running a turn go on): a prompt to this one needs it opened again first."""
+        ...
+
     def session_workspace(self, session_key: str, generation: int) -> str | None:
         """The session's folder while it is open at exactly `generation`, else None."""
         ...

@@ -52,6 +52,9 @@ class QueueStore(Protocol):
     def move(self, old: str, new: str) -> None: ...
 
 
+MAX_TILES = 3  # chats shown beside the main one: four on screen at most
+
+
 class WindowPlacement(TypedDict, total=False):
     """Where the window was and how it was divided, restored at the next start."""
 
@@ -63,6 +66,7 @@ class WindowPlacement(TypedDict, total=False):
     splits: dict[str, str]  # a SplitView's saveState() by the split's name, base64
     openChat: str  # the session key shown last
     sidebarGroups: str  # how the sidebar groups the chats: "date" or "folder"
+    tiles: list[str]  # the chats shown side by side with openChat, left to right
 
 
 class ToggledCard(TypedDict):

@@ -337,6 +337,10 @@ class AgentHub:
         service = self._services.get(self._owner(session_key))
         return service is not None and service.is_live(session_key)
 
+    def shown_elsewhere(self, session_key: str) -> bool:
+        service = self._services.get(self._owner(session_key))
+        return service is not None and service.shown_elsewhere(session_key)
+
     def session_workspace(self, session_key: str, generation: int) -> str | None:
         service = self._services.get(self._owner(session_key))
         return service.session_workspace(session_key, generation) if service is not None else None

@@ -197,6 +197,18 @@ class ChatService:
     def is_live(self, session_key: str) -> bool:
         return session_key in self.machine.live
 
+    def label_of(self, session_key: str) -> str:
+        return self.agent_label
+
+    def shown_elsewhere(self, session_key: str) -> bool:
+        active = self.machine.active
+        return (
+            self.connection.state == "ready"
+            and active is not None
+            and active.key != session_key
+            and session_key not in self.machine.live
+        )
+
     @property
     def pending_permissions(self) -> int:
         return len(self.machine.permissions) + len(self.machine.questions)  # both wait for the user

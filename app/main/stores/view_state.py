@@ -13,7 +13,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-from app.contract.local_stores import ChatView, ToggledCard, WindowPlacement
+from app.contract.local_stores import MAX_TILES, ChatView, ToggledCard, WindowPlacement
 from app.main.core.problems import LocalProblems
 from app.main.stores.json_map import JsonMap
 
@@ -59,6 +59,10 @@ def window_placement(value: object) -> WindowPlacement | None:
         placement["openChat"] = chat
     if value.get("sidebarGroups") in ("date", "folder"):
         placement["sidebarGroups"] = value["sidebarGroups"]
+    tiles = value.get("tiles")
+    if isinstance(tiles, list):
+        keys = [key for key in tiles if _text(key, MAX_KEY_CHARS)]
+        placement["tiles"] = list(dict.fromkeys(keys))[:MAX_TILES]
     return placement  # type: ignore[return-value]
 
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QUrl
 from PySide6.QtQml import QQmlApplicationEngine
-from PySide6.QtQuick import QQuickWindow  # imported before load(): the root is one
+from PySide6.QtQuick import QQuickItem, QQuickWindow  # imported before load(): the root is one
 from PySide6.QtQuickControls2 import QQuickStyle
 
 from app.contract.bundled import resources_dir
@@ -124,6 +124,7 @@ class Window:
         from app.renderer.qt.common.icon_images import ICON_PROVIDER, IconImages
         from app.renderer.qt.common.image_provider import MemoryImages
         from app.renderer.qt.composer.attachments import THUMBNAIL_PROVIDER
+        from app.renderer.qt.tiles.items import TileItems
         from app.renderer.qt.window import ChatObjects
 
         self.host = host
@@ -132,14 +133,22 @@ class Window:
             self.engine.rootContext().setContextProperty(name, qobject)
         self.engine.addImageProvider(IMAGE_PROVIDER, MemoryImages(self.objects.attachments.image))
         self.engine.addImageProvider(ICON_PROVIDER, IconImages())
-        self.engine.addImageProvider(THUMBNAIL_PROVIDER, MemoryImages(self.objects.composer_files.thumbnail))
+        self.engine.addImageProvider(THUMBNAIL_PROVIDER, MemoryImages(self.objects.tiles.thumbnail))
         self.root.setProperty("chatReady", True)  # the Loader makes the chat now, synchronously
         if self.root.property("chatWindow") is None:
             raise RuntimeError("the chat could not be created:\n" + "\n".join(self.warnings))
+        self.objects.tiles.view = TileItems(self.engine, self._chat_row())
         self.objects.view_memory.watch(self.root)
         self.root.frameSwapped.connect(self.objects.after_frame)
         self.root.afterAnimating.connect(self.objects.whole_text.before_sync)
         self.objects.attention.openRequested.connect(lambda _key: self.bring_up())
+
+    def _chat_row(self) -> QQuickItem:
+        """The row the main chat and its tiles share (ChatWindow.qml)."""
+        row = self.root.findChild(QQuickItem, "chatRow")
+        if row is None:
+            raise RuntimeError("the chat has no row for tiles (chatRow)")
+        return row
 
     def singleton(self, name: str) -> Any:
         """A QML singleton of the window (`theme`, `spinnerClock`), as Main.qml exposes it."""

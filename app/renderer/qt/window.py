@@ -47,6 +47,7 @@ from app.renderer.qt.terminals.access import TerminalAccess
 from app.renderer.qt.terminals.painted_types import PaintedTypes
 from app.renderer.qt.terminals.panel import UserTerminalsView
 from app.renderer.qt.tiles.pane import ChatPane, WindowParts
+from app.renderer.qt.tiles.tiles import Tiles
 from app.renderer.qt.usage.usage_view import UsageView
 
 
@@ -149,6 +150,16 @@ class ChatObjects(QObject):
         self.terminal_access = TerminalAccess(host.terminal_access, self.ops, self)
         self.settings = SettingsView(host.settings, self.app, self.ops, self)
         self.agent_settings = AgentSettingsView(host.agent_settings, self.ops, self)
+        self.tiles = Tiles(
+            self.parts,
+            main,
+            self.sessions,
+            self.agents,
+            self,
+            shown=(self.sessions.chat_shown, self.inbox.chat_shown),
+        )
+        self.session.started.connect(lambda: self.tiles.restore(self.view_memory.tile_chats))
+        self.inbox.on_screen = self.sessions.on_screen = lambda key: self.tiles.showing(key) is not None
         self.agent.changed.connect(self.terminal_access.refresh)  # which agent runs decides the way in
         self.session.shown.connect(self.attachments.on_shown)
         self.notices.show_problems(host.problems.reported())  # found at startup: shown as the window opens
@@ -209,12 +220,15 @@ class ChatObjects(QObject):
             "settings": self.settings,
             "agentSettings": self.agent_settings,
             "agents": self.agents,
+            "tiles": self.tiles,
+            "tilePane": self.main,  # the main chat's pane (each tile's context names its own)
         }
 
     @Slot()
     def after_frame(self) -> None:
         """The window drew a frame: deferred work for what it showed (reveal, terminals, attachments)."""
         self.main.after_frame()
+        self.tiles.after_frame()
         self.attachments.after_frame()
 
     def start(self) -> None:
@@ -223,6 +237,7 @@ class ChatObjects(QObject):
 
     async def shutdown(self) -> None:
         self.main.stash()
+        self.tiles.stash()
         self.user_terminals.shutdown()
         self._stop_problems()
         self.tasks.close()

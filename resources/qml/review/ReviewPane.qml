@@ -95,6 +95,8 @@ Rectangle {
             Label {
                 visible: review.files.length > 0
                 Layout.fillWidth: true
+                Layout.minimumWidth: 0  // a narrow pane (a tile's) cuts the hint, never overlaps the switch
+                elide: Text.ElideRight
                 horizontalAlignment: Text.AlignRight
                 textFormat: Text.PlainText
                 text: "J and K move, Y keeps, U undoes, Esc closes"

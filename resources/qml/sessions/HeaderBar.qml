@@ -52,14 +52,14 @@ ToolBar {
         AgentAvatar {
             objectName: "headerAgentMark"
             size: Theme.avatarSmall
-            initials: agent.initials
-            colourIndex: agent.colourIndex
+            initials: agent.turnInitials  // the main chat's own agent (a tile's may run another)
+            colourIndex: agent.turnColour
             Accessible.ignored: true  // the label beside it says it
         }
         Label {
             objectName: "headerAgent"
             textFormat: Text.PlainText
-            text: agent.label + (agents.shownTarget ? " \u00b7 " + agents.shownTarget : "")
+            text: agent.turnLabel + (agents.shownTarget ? " \u00b7 " + agents.shownTarget : "")
             color: Theme.text2
             font.pixelSize: Theme.fontSmall
             elide: Text.ElideRight  // its whole name, given up only when the header has no more room

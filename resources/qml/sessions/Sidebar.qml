@@ -238,20 +238,25 @@ Rectangle {
                         }
                     }
                 }
-                onClicked: session.openSession(modelData.key)
+                onClicked: tiles.open(modelData.key)
                 TapHandler { acceptedButtons: Qt.RightButton; onTapped: menu.popup() }
                 Keys.onPressed: (event) => {
                     if (event.key === Qt.Key_F2) { root.rename(modelData.key, modelData.title); event.accepted = true }
                     else if (event.key === Qt.Key_Delete && sessions.canDelete) {
                         root.askDelete(modelData.key, modelData.title); event.accepted = true }
                     else if (event.key === Qt.Key_Menu) { menu.popup(); event.accepted = true }
+                    else if ((event.key === Qt.Key_Return || event.key === Qt.Key_Enter)
+                             && (event.modifiers & Qt.ControlModifier)) {
+                        tiles.openBeside(modelData.key); event.accepted = true }  // side by side
                     else if (event.key === Qt.Key_Return || event.key === Qt.Key_Enter) {
-                        session.openSession(modelData.key); event.accepted = true }
+                        tiles.open(modelData.key); event.accepted = true }
                 }
                 Menu {
                     id: menu
                     MenuItem { text: entry.modelData.pinned ? "Unpin" : "Pin to the top"
                                onTriggered: sessions.setPinned(entry.modelData.key, !entry.modelData.pinned) }
+                    MenuItem { objectName: "sessionBeside"; text: "Open side by side"
+                               onTriggered: tiles.openBeside(entry.modelData.key) }
                     MenuItem { text: "Rename"; onTriggered: root.rename(entry.modelData.key, entry.modelData.title) }
                     MenuItem { objectName: "sessionArchive"; text: entry.modelData.archived ? "Back to the list" : "Archive"
                                onTriggered: sessions.setArchived(entry.modelData.key, !entry.modelData.archived) }

@@ -68,119 +68,141 @@ Item {
             onResizingChanged: if (!resizing) viewState.setSplitState("chat", saveState())
             SplitView.fillWidth: true
             SplitView.minimumWidth: 360
-            ColumnLayout {
+            RowLayout {  // the main chat, then the chats beside it (tiles/items.py places them here)
+                id: chatRow
+                objectName: "chatRow"
                 spacing: 0
                 SplitView.fillHeight: true
                 SplitView.minimumHeight: 200
-                Banner { Layout.fillWidth: true; onChooseAgent: chatWindow.openAgentPicker()
-                         onOpenSettings: chatWindow.openSettingsAt("Agents") }
-                Rectangle {  // a replayed trace is shown (the inspector's Open trace…): read-only
-                    objectName: "traceBanner"
-                    visible: session.readOnly
-                    Layout.fillWidth: true
-                    implicitHeight: traceRow.implicitHeight + Theme.spaceSmall * 2
-                    color: Theme.warningSubtle
-                    Accessible.role: Accessible.AlertMessage
-                    Accessible.name: session.readOnlyNote || "A replayed trace, read-only: " + traceView.name
-                    RowLayout {
-                        id: traceRow
-                        x: Theme.pad; y: Theme.spaceSmall
-                        width: parent.width - 2 * Theme.pad
-                        spacing: Theme.gap
-                        IconLabel { icon: session.readOnlyNote ? "search" : "rotate-ccw-clock"; color: Theme.text
-                                    label: session.readOnlyNote || "Replay of " + traceView.name; labelFont.bold: true }
-                        Label { textFormat: Text.PlainText; objectName: "traceSummary"; color: Theme.muted; elide: Text.ElideRight
-                                Layout.fillWidth: true
-                                text: "read-only: nothing here reaches an agent"
-                                      + (traceView.summary ? " \u00b7 " + traceView.summary : "")
-                                PlainToolTip { visible: traceTip.containsMouse && traceView.failures !== ""; text: traceView.failures }
-                                MouseArea { id: traceTip; anchors.fill: parent; hoverEnabled: true
-                                            acceptedButtons: Qt.NoButton } }
-                        Button { id: tracePrevious; objectName: "tracePrevious"; visible: traceView.count > 1
-                                 enabled: traceView.index > 0; flat: true
-                                 contentItem: IconLabel { icon: "arrow-left"; label: "Previous"
-                                                          color: tracePrevious.enabled ? Theme.text : Theme.muted }
-                                 Accessible.name: "The trace's previous session"
-                                 onClicked: traceView.previous() }
-                        Button { id: traceNext; objectName: "traceNext"; visible: traceView.count > 1
-                                 enabled: traceView.index < traceView.count - 1; flat: true
-                                 contentItem: IconLabel { icon: "arrow-right"; label: "Next"
-                                                          color: traceNext.enabled ? Theme.text : Theme.muted }
-                                 Accessible.name: "The trace's next session"
-                                 onClicked: traceView.next() }
-                        Button { id: traceClose; objectName: "traceClose"
-                                 contentItem: IconLabel { icon: "x"; label: session.readOnlyNote ? "Close" : "Close replay" }
-                                 Accessible.name: "Close the replay and go back to the chat"
-                                 onClicked: traceView.close() }
-                    }
-                }
-                BranchBanner { Layout.fillWidth: true }
-                Conversation { id: conversationView; objects: rowObjects; visible: !signIn.shown; Layout.fillWidth: true; Layout.fillHeight: true
-                               onFindClosed: composerView.input.forceActiveFocus()
-                               onSuggested: (text) => { composerView.input.text = text
-                                                        composerView.input.cursorPosition = text.length
-                                                        composerView.input.forceActiveFocus() } }
-                Loader {  // built only when needed: most starts never sign in
-                    active: signIn.shown
-                    visible: active
-                    Layout.fillWidth: true; Layout.fillHeight: true
-                    source: active ? paintedTypes.withTerminalScreen("../agents/SignInPanel.qml") : ""
-                }
-                Rectangle {
-                    objectName: "noticeBar"
-                    // the agent's callout above already says it: one failure is told once
-                    visible: notices.notice.length > 0 && notices.notice !== (agent.banner.message || "")
-                    Layout.fillWidth: true
-                    implicitHeight: noticeRow.implicitHeight + Theme.pad
-                    color: Theme.warningSubtle
-                    ColumnLayout {
-                        id: noticeRow
-                        x: Theme.pad; y: Theme.spaceSmall
-                        width: parent.width - 2 * Theme.pad
-                        RowLayout {
-                            Layout.fillWidth: true
-                            Label { textFormat: Text.PlainText; text: notices.notice; wrapMode: Text.Wrap; Layout.fillWidth: true; color: Theme.text }
-                            ToolButton { id: detailsToggle; objectName: "noticeDetailsToggle"; checkable: true
-                                         visible: notices.details.length > 0
-                                         text: checked ? "Hide details" : "Details"
-                                         contentItem: IconLabel { icon: detailsToggle.checked ? "chevron-up" : "chevron-down"
-                                                                  label: detailsToggle.text }
-                                         Accessible.name: checked ? "Hide the error's details" : "Show the error's details" }
-                            Button { id: openConfig; objectName: "openConfigButton"; visible: notices.configFile !== ""
-                                     text: "Open config file"
-                                     contentItem: IconLabel { icon: "file-text"; label: openConfig.text }
-                                     onClicked: notices.openConfigFile()
-                                     Accessible.name: "Open the config file " + notices.configFile }
-                            Button { id: retryButton; objectName: "retryButton"; visible: notices.canRetry; text: "Retry"
-                                     contentItem: IconLabel { icon: "refresh-cw"; label: retryButton.text }
-                                     onClicked: notices.retry() }
-                        }
-                        TextEdit {
-                            objectName: "noticeDetails"
-                            visible: detailsToggle.checked && notices.details.length > 0
-                            Layout.fillWidth: true
-                            text: notices.details
-                            readOnly: true; selectByMouse: true
-                            textFormat: TextEdit.PlainText
-                            wrapMode: TextEdit.WrapAnywhere
-                            font.family: Theme.mono; font.features: Theme.codeFeatures; font.pixelSize: Theme.fontCaption
-                            color: Theme.muted
-                        }
-                    }
-                }
-                QueuePanel { Layout.fillWidth: true; visible: queue.count > 0 && !session.readOnly }
-                Composer { id: composerView; Layout.fillWidth: true; enabled: !session.readOnly }
-                Item {  // an empty chat holds the composer mid-height, under the greeting, the last chats below
-                    id: composerLift
-                    objectName: "composerLift"
-                    visible: conversationView.empty
+                Item {
+                    id: mainChat
+                    objectName: "mainChat"
                     Layout.fillWidth: true
                     Layout.fillHeight: true
-                    RecentChats {
-                        x: Theme.columnX(composerLift.width)
-                        y: Theme.spaceLarge
-                        width: Theme.columnWidth(composerLift.width)
-                        visible: y + implicitHeight < composerLift.height && hasChats
+                    Layout.preferredWidth: 100  // as a tile's: the row shares its width out evenly
+                    Layout.minimumWidth: 300
+                    ColumnLayout {
+                        anchors.fill: parent
+                        spacing: 0
+                        Banner { Layout.fillWidth: true; onChooseAgent: chatWindow.openAgentPicker()
+                                 onOpenSettings: chatWindow.openSettingsAt("Agents") }
+                        Rectangle {  // a replayed trace is shown (the inspector's Open trace…): read-only
+                            objectName: "traceBanner"
+                            visible: session.readOnly
+                            Layout.fillWidth: true
+                            implicitHeight: traceRow.implicitHeight + Theme.spaceSmall * 2
+                            color: Theme.warningSubtle
+                            Accessible.role: Accessible.AlertMessage
+                            Accessible.name: session.readOnlyNote || "A replayed trace, read-only: " + traceView.name
+                            RowLayout {
+                                id: traceRow
+                                x: Theme.pad; y: Theme.spaceSmall
+                                width: parent.width - 2 * Theme.pad
+                                spacing: Theme.gap
+                                IconLabel { icon: session.readOnlyNote ? "search" : "rotate-ccw-clock"; color: Theme.text
+                                            label: session.readOnlyNote || "Replay of " + traceView.name; labelFont.bold: true }
+                                Label { textFormat: Text.PlainText; objectName: "traceSummary"; color: Theme.muted; elide: Text.ElideRight
+                                        Layout.fillWidth: true
+                                        text: "read-only: nothing here reaches an agent"
+                                              + (traceView.summary ? " \u00b7 " + traceView.summary : "")
+                                        PlainToolTip { visible: traceTip.containsMouse && traceView.failures !== ""; text: traceView.failures }
+                                        MouseArea { id: traceTip; anchors.fill: parent; hoverEnabled: true
+                                                    acceptedButtons: Qt.NoButton } }
+                                Button { id: tracePrevious; objectName: "tracePrevious"; visible: traceView.count > 1
+                                         enabled: traceView.index > 0; flat: true
+                                         contentItem: IconLabel { icon: "arrow-left"; label: "Previous"
+                                                                  color: tracePrevious.enabled ? Theme.text : Theme.muted }
+                                         Accessible.name: "The trace's previous session"
+                                         onClicked: traceView.previous() }
+                                Button { id: traceNext; objectName: "traceNext"; visible: traceView.count > 1
+                                         enabled: traceView.index < traceView.count - 1; flat: true
+                                         contentItem: IconLabel { icon: "arrow-right"; label: "Next"
+                                                                  color: traceNext.enabled ? Theme.text : Theme.muted }
+                                         Accessible.name: "The trace's next session"
+                                         onClicked: traceView.next() }
+                                Button { id: traceClose; objectName: "traceClose"
+                                         contentItem: IconLabel { icon: "x"; label: session.readOnlyNote ? "Close" : "Close replay" }
+                                         Accessible.name: "Close the replay and go back to the chat"
+                                         onClicked: traceView.close() }
+                            }
+                        }
+                        BranchBanner { Layout.fillWidth: true }
+                        Conversation { id: conversationView; objects: rowObjects; visible: !signIn.shown; Layout.fillWidth: true; Layout.fillHeight: true
+                                       onFindClosed: composerView.input.forceActiveFocus()
+                                       onSuggested: (text) => { composerView.input.text = text
+                                                                composerView.input.cursorPosition = text.length
+                                                                composerView.input.forceActiveFocus() } }
+                        Loader {  // built only when needed: most starts never sign in
+                            active: signIn.shown
+                            visible: active
+                            Layout.fillWidth: true; Layout.fillHeight: true
+                            source: active ? paintedTypes.withTerminalScreen("../agents/SignInPanel.qml") : ""
+                        }
+                        Rectangle {
+                            objectName: "noticeBar"
+                            // the agent's callout above already says it: one failure is told once
+                            visible: notices.notice.length > 0 && notices.notice !== (agent.banner.message || "")
+                            Layout.fillWidth: true
+                            implicitHeight: noticeRow.implicitHeight + Theme.pad
+                            color: Theme.warningSubtle
+                            ColumnLayout {
+                                id: noticeRow
+                                x: Theme.pad; y: Theme.spaceSmall
+                                width: parent.width - 2 * Theme.pad
+                                RowLayout {
+                                    Layout.fillWidth: true
+                                    Label { textFormat: Text.PlainText; text: notices.notice; wrapMode: Text.Wrap; Layout.fillWidth: true; color: Theme.text }
+                                    ToolButton { id: detailsToggle; objectName: "noticeDetailsToggle"; checkable: true
+                                                 visible: notices.details.length > 0
+                                                 text: checked ? "Hide details" : "Details"
+                                                 contentItem: IconLabel { icon: detailsToggle.checked ? "chevron-up" : "chevron-down"
+                                                                          label: detailsToggle.text }
+                                                 Accessible.name: checked ? "Hide the error's details" : "Show the error's details" }
+                                    Button { id: openConfig; objectName: "openConfigButton"; visible: notices.configFile !== ""
+                                             text: "Open config file"
+                                             contentItem: IconLabel { icon: "file-text"; label: openConfig.text }
+                                             onClicked: notices.openConfigFile()
+                                             Accessible.name: "Open the config file " + notices.configFile }
+                                    Button { id: retryButton; objectName: "retryButton"; visible: notices.canRetry; text: "Retry"
+                                             contentItem: IconLabel { icon: "refresh-cw"; label: retryButton.text }
+                                             onClicked: notices.retry() }
+                                }
+                                TextEdit {
+                                    objectName: "noticeDetails"
+                                    visible: detailsToggle.checked && notices.details.length > 0
+                                    Layout.fillWidth: true
+                                    text: notices.details
+                                    readOnly: true; selectByMouse: true
+                                    textFormat: TextEdit.PlainText
+                                    wrapMode: TextEdit.WrapAnywhere
+                                    font.family: Theme.mono; font.features: Theme.codeFeatures; font.pixelSize: Theme.fontCaption
+                                    color: Theme.muted
+                                }
+                            }
+                        }
+                        QueuePanel { Layout.fillWidth: true; visible: queue.count > 0 && !session.readOnly }
+                        Composer { id: composerView; Layout.fillWidth: true; enabled: !session.readOnly }
+                        Item {  // an empty chat holds the composer mid-height, under the greeting, the last chats below
+                            id: composerLift
+                            objectName: "composerLift"
+                            visible: conversationView.empty
+                            Layout.fillWidth: true
+                            Layout.fillHeight: true
+                            RecentChats {
+                                x: Theme.columnX(composerLift.width)
+                                y: Theme.spaceLarge
+                                width: Theme.columnWidth(composerLift.width)
+                                visible: y + implicitHeight < composerLift.height && hasChats
+                            }
+                        }
+                    }
+                    Rectangle {  // which chat the keyboard is in, while more than one is on screen
+                        objectName: "mainFocusRing"
+                        anchors.fill: parent
+                        color: "transparent"
+                        border.width: 2
+                        border.color: Theme.accent
+                        visible: tiles.count > 0 && tiles.focusedPane === tilePane
                     }
                 }
             }
@@ -352,10 +374,24 @@ Item {
         function onSessionChanged() { if (chatWindow.sidebarFolded) chatWindow.sidebarShown = false }
     }
     Shortcut { sequence: "Ctrl+L"; onActivated: composerView.input.forceActiveFocus() }
+    // chats side by side (tiles/tiles.py): the keyboard moves between them, a new one opens beside
+    Shortcut { sequence: "Ctrl+Alt+Right"; onActivated: tiles.focusNext() }
+    Shortcut { sequence: "Ctrl+Alt+Left"; onActivated: tiles.focusPrevious() }
+    Shortcut { sequence: "Ctrl+Alt+N"; onActivated: tiles.newBeside() }
+    Shortcut { sequence: "Ctrl+Alt+W"; enabled: tiles.count > 0 && tiles.focusedPane !== tilePane
+               onActivated: tiles.closeFocused() }
+    Connections {
+        target: tiles
+        function onFocusChanged() { if (tiles.focusedPane === tilePane) composerView.input.forceActiveFocus() }
+    }
+    Connections {
+        target: composerView.input
+        function onActiveFocusChanged() { if (composerView.input.activeFocus) tiles.setFocusedPane(tilePane) }
+    }
     Shortcut { sequence: "Ctrl+`"; onActivated: chatWindow.terminalFocus() }
     Shortcut { sequence: "Ctrl+Shift+Q"; onActivated: if (headerBar.enabled) conversation.setDirectoryOpen(!conversation.directoryOpen) }
     Shortcut { sequence: "Ctrl+End"; onActivated: conversationView.jumpToLatest() }
-    Shortcut { sequence: "Esc"; enabled: session.busy; onActivated: turn.stop() }
+    Shortcut { sequence: "Esc"; enabled: session.busy && tiles.focusedPane === tilePane; onActivated: turn.stop() }
     Shortcut { sequence: "Esc"; enabled: !session.busy && attachments.preview.name !== undefined
                onActivated: attachments.closePreview() }
     Shortcut { sequences: [StandardKey.Open]; onActivated: composerFiles.chooseFiles() }

@@ -93,7 +93,12 @@ class AgentStatus(ChatPart):
     state = Property(str, _get_state, notify=changed)
 
     def _turn_label(self) -> str:
-        return (self._session.read_only_agent if self._session.readOnly else "") or self._label
+        """The agent of the chat this pane shows (a tile's may not be the running agent the window's
+        footer speaks of)."""
+        if self._session.readOnly:
+            return self._session.read_only_agent or self._label
+        key = self._session.sessionKey
+        return (self._host.label_of(key) if key else "") or self._label
 
     message = Property(str, lambda self: self._message, notify=changed)
     banner = variant_property("QVariantMap", lambda self: self._banner, notify=bannerChanged)

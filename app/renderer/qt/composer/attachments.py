@@ -26,6 +26,9 @@ log = logging.getLogger(__name__)
 THUMBNAIL_PROVIDER = "thumb"
 
 
+_CHIP_IDS = itertools.count(1)  # one sequence for every composer: a thumbnail's id names one chip
+
+
 class ComposerAttachments(ChatPart):
     changed = Signal()
 
@@ -35,7 +38,6 @@ class ComposerAttachments(ChatPart):
         super().__init__(session, ops, parent)
         self._host = host
         self._chips: list[dict[str, Any]] = []
-        self._ids = itertools.count(1)
         self.thumbnails: dict[str, QImage] = {}  # by chip id, served to QML by a MemoryImages provider
         self.dialog: Any = None  # the open file dialog, if any
 
@@ -59,7 +61,7 @@ class ComposerAttachments(ChatPart):
         except PromptRefused as exc:
             self._notify(str(exc))
             return False
-        chip_id = str(next(self._ids))
+        chip_id = str(next(_CHIP_IDS))
         chip = {
             "id": chip_id,
             "path": checked.path,

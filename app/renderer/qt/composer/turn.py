@@ -204,6 +204,9 @@ class TurnController(ChatPart):
     def _send_now(self, key: str, text: str, chips: list[Any]) -> None:
         """`chips`: the composer's, or a queued message's files (both have path, name and mime)."""
         session = self._session
+        if self._host.shown_elsewhere(key):  # its agent has another chat open (a tile beside)
+            self._ops.spawn(self._reopen_then_send(key, text, chips))
+            return
         message_id = f"user:{uuid.uuid4()}"
         self.messageSent.emit(key, text.strip())
         parts = [
@@ -214,6 +217,15 @@ class TurnController(ChatPart):
         self._ops.notices.set_no_reply(False)
         self._ops.notices.clear()
         self._ops.spawn(self._send(key, text, message_id, prompt_attachments(chips), chips))
+
+    async def _reopen_then_send(self, key: str, text: str, chips: list[Any]) -> None:
+        """Opened again first (before the message is shown: a reload replaces the timeline), then
+        sent; given back to the composer when it could not be opened."""
+        reopened = await self._session.reopen_for_prompt()
+        if reopened and self._session.sessionKey == key and not self._host.shown_elsewhere(key):
+            self._send_now(key, text, chips)
+            return
+        self._give_back(key, text, chips)
 
     async def _send(
         self,

@@ -206,6 +206,17 @@ class CurrentSession(QObject):
         self._update_busy()
         self.sessionChanged.emit()
 
+    def clear(self) -> None:
+        """Nothing shown (a closed tile, kept for the next one): what was being opened here is not
+        shown, and the chat's timeline goes unless its turn still runs."""
+        self._next_request()
+        self._trace, self.trace_title, self.read_only_note, self.read_only_agent = None, "", "", ""
+        self._key = ""
+        self.store.keep_only("")
+        self.model.set_timeline(None)
+        self._update_busy()
+        self.sessionChanged.emit()
+
     def show(self, result: LoadResult) -> None:
         self._trace, self.trace_title, self.read_only_note, self.read_only_agent = None, "", "", ""
         timeline, _ = self.store.load(result)
@@ -327,6 +338,24 @@ class CurrentSession(QObject):
             keep_chat_own=True
         )  # the user's choice went through: earlier notices are moot
         self.show(result)
+
+    async def reopen_for_prompt(self) -> bool:
+        """The chat shown here while its agent has another of its chats open (a tile beside shows
+        it): opened again so a prompt can go to it. False when it could not be (said) or the user
+        went on to another chat meanwhile."""
+        key = self._key
+        request = self._next_request()
+        try:
+            with self._waiting("Opening the session\u2026"):
+                result = await self._host.activate_session(key)
+        except HostError as exc:
+            if not self._superseded(request):
+                self._ops.notices.failed("Could not open this chat again", exc, topic=SESSION)
+            return False
+        if self._superseded(request) or result.session_key != key:
+            return False
+        self.show(result)
+        return True
 
     async def reconnect(self) -> None:
         """Start the agent again and reload the session it was showing (or a new chat)."""

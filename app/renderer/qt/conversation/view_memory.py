@@ -121,6 +121,16 @@ class ViewMemory(QObject):
         """The chat shown when ClawQt quit ("" when none)."""
         return self._placement.get("openChat", "")
 
+    @property
+    def tile_chats(self) -> list[str]:
+        """The chats shown side by side with the main one when ClawQt quit, left to right."""
+        return list(self._placement.get("tiles", []))
+
+    def set_tile_chats(self, keys: list[str]) -> None:
+        if self._placement.get("tiles", []) != keys:
+            self._placement["tiles"] = list(keys)
+            self._window_timer.start()
+
     # --- each chat's view --------------------------------------------------------------------------
     def _on_session_changed(self) -> None:
         self._flush_chat()

@@ -52,11 +52,13 @@ class Inbox(QObject):
         self._host = host
         self._proposals = proposals  # a proposal is dismissed here; it runs from its card
         self._session = session
+        # a chat on screen (the main one or a tile beside it): a turn ending there is read
+        self.on_screen: Callable[[str], bool] = lambda key: key == session.sessionKey
         self._title_of = title_of
         self._ops = ops
         self._items: dict[str, dict[str, Any]] = {}  # item id -> what it says (insertion: oldest first)
         host.subscribe(self._on_envelope)
-        session.shown.connect(self._on_shown)
+        session.shown.connect(self.chat_shown)
 
     # --- what waits --------------------------------------------------------------------------------------
     def _on_envelope(self, envelope: Envelope) -> None:
@@ -84,12 +86,12 @@ class Inbox(QObject):
                 self._drop(item)
         elif envelope.kind == "prompt_settled" and not envelope.stopped:
             key = envelope.session_key
-            if key != self._session.sessionKey:  # a turn ended out of sight: waiting to be read
+            if not self.on_screen(key):  # a turn ended out of sight: waiting to be read
                 self._drop(f"settled:{key}")
                 what = "failed" if envelope.error else "done"
                 self._add(f"settled:{key}", key, what, settled_words(envelope.error))
 
-    def _on_shown(self, result: LoadResult) -> None:
+    def chat_shown(self, result: LoadResult) -> None:
         self._drop(f"settled:{result.session_key}")  # read now
 
     def _add(

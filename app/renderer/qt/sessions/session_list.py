@@ -78,6 +78,7 @@ class SessionList(ChatPart):
         self._local_keys: list[str] = []
         self._next_cursor: str | None = None
         self._unseen: set[str] = set()
+        self.on_screen: Callable[[str], bool] = lambda _key: False  # a chat in a tile beside is seen
         self._unsent: set[str] = set()  # chats made here with no message yet: not listed
         self.waiting = WaitingChats()
         self._folders: dict[str, str] = {}  # session key -> its folder, as its opening said
@@ -86,7 +87,7 @@ class SessionList(ChatPart):
         self._archived_count = 0  # archived chats the last listing left out or showed
         self._shown_entries: list[dict[str, Any]] = []  # as the model has them (the recent ones read them)
         self.changed.connect(self._apply)
-        session.shown.connect(self._on_shown)
+        session.shown.connect(self.chat_shown)
         session.sessionChanged.connect(self.changed)  # no row is current while a replayed trace is shown
         session.started.connect(lambda: self.refresh())
         session.metadataChanged.connect(self._on_metadata)
@@ -118,10 +119,12 @@ class SessionList(ChatPart):
         return self.waiting.needs_you(key)
 
     def _on_settled_elsewhere(self, key: str) -> None:
+        if self.on_screen(key):
+            return
         self._unseen.add(key)
         self.changed.emit()
 
-    def _on_shown(self, result: LoadResult) -> None:
+    def chat_shown(self, result: LoadResult) -> None:
         key = result.session_key
         self._unseen.discard(key)
         if result.cwd:

@@ -51,7 +51,7 @@ class WindowParts:
 
     host: HostApi
     app: AppSettings
-    ops: Operations
+    ops: Operations  # the window's: its tasks, its notice bar
     attachments: AttachmentController
     icons: Icons
     whole_text: WholeText
@@ -85,10 +85,18 @@ class ChatPane(QObject):
     are bound to the main pane's session), then what needs those lists (`bind`)."""
 
     def __init__(
-        self, parts: WindowParts, parent: QObject | None = None, *, remembers_window: bool = True
+        self,
+        parts: WindowParts,
+        parent: QObject | None = None,
+        *,
+        remembers_window: bool = True,
+        ops: Operations | None = None,
     ) -> None:
+        """`remembers_window`: the window's main chat (reopened at start); `ops`: a tile's own, whose
+        notices are said in the tile (the main chat's are the window's)."""
         super().__init__(parent)
-        host, ops = parts.host, parts.ops
+        self.ops = ops = ops if ops is not None else parts.ops
+        host = parts.host
         sessions_host = host.sessions
         self.parts = parts
         self._remembers_window = remembers_window
@@ -110,8 +118,8 @@ class ChatPane(QObject):
         self.composer_files = ComposerAttachments(host.composer, self.session, ops, self)
 
     def bind(self, sessions: SessionList, agents: AgentPicker) -> None:
-        parts = self.parts
-        host, ops = parts.host, parts.ops
+        parts, ops = self.parts, self.ops
+        host = parts.host
         sessions_host = host.sessions
         self.header = SessionHeader(sessions_host, self.session, sessions, ops, self)
         self.agent = AgentStatus(sessions_host, self.session, ops, self)
@@ -195,6 +203,7 @@ class ChatPane(QObject):
             "queue": self.queue,
             "viewState": self.view_memory,
             "composerFiles": self.composer_files,
+            "notices": self.ops.notices,
             "rowObjects": self.row_objects,
         }
 
