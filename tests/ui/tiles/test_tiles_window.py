@@ -130,6 +130,10 @@ def test_a_fourth_tile_is_refused_a_chat_on_screen_gets_the_keyboard_and_a_faile
         await ui.until(lambda: tiles.keys() == ["big-1", "big-3", "big-5"], 20)
         assert len({id(pane) for pane in tiles.panes}) == 3
 
+        objects.sessions.delete("big-3")  # a chat deleted while a tile shows it: the tile goes
+        await ui.until(lambda: tiles.keys() == ["big-1", "big-5"], 20)
+        assert objects.session.sessionKey == first
+
     ui.run(scenario(), timeout=90)
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 
+from app.contract.local_stores import MAX_TILES
 from app.main.core.problems import LocalProblems
 from app.main.stores.view_state import MAX_CHATS, MAX_TOGGLED, ViewStates, chat_view, window_placement
 
@@ -22,6 +23,7 @@ def test_the_window_and_a_chats_view_come_back_after_a_restart(tmp_path):
             "maximized": True,
             "openChat": "s1",
             "splits": {"main": "AAEC"},
+            "tiles": ["s2", "s3"],
         }
     )
     views.set_chat(
@@ -43,6 +45,7 @@ def test_the_window_and_a_chats_view_come_back_after_a_restart(tmp_path):
         "maximized": True,
         "openChat": "s1",
         "splits": {"main": "AAEC"},
+        "tiles": ["s2", "s3"],
     }
     assert again.chat("s1")["toggled"] == [{"slot": "", "item": "tool:t1", "open": True}]
     assert again.chat("s1")["row"] == 12 and again.chat("elsewhere") == {"toggled": []}
@@ -77,6 +80,12 @@ def test_only_usable_values_are_read_from_a_hostile_file(tmp_path):
     assert len(chat_view(many)["toggled"]) == MAX_TOGGLED
     assert chat_view({"offset": 1e300})["offset"] == 100_000.0
     assert window_placement([1, 2]) is None and chat_view("x") is None
+
+
+def test_the_tiles_read_back_are_chat_keys_at_most_max_tiles_each_once():
+    tiles = ["a", 7, "", None, "b", "a", "x" * 100_000, "c", "d", "e"]
+    assert window_placement({"tiles": tiles}) == {"tiles": ["a", "b", "c"][:MAX_TILES]}
+    assert window_placement({"tiles": "a"}) == {}
 
 
 def test_the_views_of_the_chats_changed_last_are_kept(tmp_path):

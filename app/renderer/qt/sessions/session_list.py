@@ -51,6 +51,7 @@ class SessionList(ChatPart):
     changed = Signal()
     capabilitiesChanged = Signal()
     groupingChanged = Signal(str)  # the user chose another grouping (the window remembers it)
+    chatEnded = Signal(str)  # a chat was closed or deleted
 
     def __init__(
         self,
@@ -353,6 +354,7 @@ class SessionList(ChatPart):
         self._listed = [s for s in self._listed if s.session_key != key]
         self._local_keys = [k for k in self._local_keys if k != key]
         self.waiting.forget(key)
+        self.chatEnded.emit(key)  # a tile showing it closes
         await self._session.ended(key)
         self.changed.emit()
 

@@ -55,6 +55,7 @@ class Tiles(QObject):
         self._spare: list[ChatPane] = []  # closed tiles' panes, emptied, for the next tiles
         self._focused: ChatPane = main
         self.view: PaneView | None = None  # set by the window; objects made without one show none
+        sessions.chatEnded.connect(self._chat_ended)
 
     # --- what QML reads ------------------------------------------------------------------------------
     count = Property(int, lambda self: len(self.panes), notify=changed)
@@ -171,6 +172,13 @@ class Tiles(QObject):
             return
         if pane in self.panes and not pane.session.sessionKey:  # not closed meanwhile
             pane.session.show(result)
+
+    def _chat_ended(self, key: str) -> None:
+        """A chat closed or deleted: the tile showing it closes (the main chat opens a new one)."""
+        pane = self.showing(key)
+        if pane is not None and pane is not self.main:
+            pane.session.store.forget(key)
+            self.close(pane)
 
     def _chat_changed(self) -> None:
         self._save()
