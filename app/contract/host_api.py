@@ -15,6 +15,7 @@ from typing import Any, Protocol, TypedDict, Unpack
 from app.contract.agents import AgentChoice, AgentTarget
 from app.contract.attachments import CheckedFile, Preview, PromptAttachment, Resolution
 from app.contract.branches import BranchesHost
+from app.contract.doctor import DoctorHost
 from app.contract.elicitation import QuestionAction
 from app.contract.envelopes import (
     AgentInfo,
@@ -343,6 +344,9 @@ class HostApi(Protocol):
 
     @property
     def search(self) -> SearchHost: ...
+
+    @property
+    def doctor(self) -> DoctorHost: ...
 
     async def shutdown(self) -> None:
         """The app quits: everything the main side started ends (the agents, the user's shells)."""

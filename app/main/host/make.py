@@ -16,6 +16,7 @@ from app.contract.rules import RulesChangedEnvelope
 from app.main.core import paths
 from app.main.core.problems import LocalProblems
 from app.main.desktop.notifications import DesktopNotifications
+from app.main.doctor.host_part import Doctor
 from app.main.files.attachment_service import AttachmentService
 from app.main.files.composer import ComposerFiles
 from app.main.files.exports import ChatExports
@@ -63,6 +64,7 @@ class Host:
     rules: RulesOfUser
     mcp_servers: McpServersOfUser
     search: ChatSearch
+    doctor: Doctor
 
     async def shutdown(self) -> None:
         """The app quits, one way for every entry point: the desktop's notifications are let go, the
@@ -124,18 +126,22 @@ def hub_parts(
     )
 
 
+def own_connection(hub: AgentHub, agent_id: str, purpose: str) -> ChatService:
+    """A connection of an agent's own, apart from the window's chats: a second child process with its
+    own log (`agent-<id>-<purpose>-stderr.log`), no trace recorder, nothing shared."""
+    profile = hub.profiles[agent_id]
+    log_path = paths.log_dir() / f"agent-{agent_id}-{purpose}-stderr.log"
+    return ChatService(profile.command(), cwd=hub.default_cwd or profile.cwd, log_path=log_path)
+
+
 def search_reader(hub: AgentHub) -> Callable[[str], tuple[ChatService, str]]:
-    """A connection of an agent's own for indexing its chats: a second child process with its own log,
-    no trace recorder, nothing shared with the window's chats."""
+    """A connection of an agent's own for indexing its chats."""
 
     def reader(agent_id: str) -> tuple[ChatService, str]:
-        profile = hub.profiles[agent_id]
-        log_path = paths.log_dir() / f"agent-{agent_id}-search-stderr.log"
-        service = ChatService(profile.command(), cwd=hub.default_cwd or profile.cwd, log_path=log_path)
         name = next(
-            (c.name for c in hub.choices() if c.agent_id == agent_id), profile.name
+            (c.name for c in hub.choices() if c.agent_id == agent_id), hub.profiles[agent_id].name
         )  # as chats say it
-        return service, name
+        return own_connection(hub, agent_id, "search"), name
 
     return reader
 
@@ -197,6 +203,7 @@ def make_host(
         branches=hub.branches,
         exports=ChatExports(),
         inspector=InspectorOfCurrent(hub),
+        doctor=Doctor(hub, lambda agent_id: own_connection(hub, agent_id, "doctor")),
         notifications=DesktopNotifications(),
         rules=RulesOfUser(shared.rules),
         mcp_servers=McpServersOfUser(shared.mcp_servers),

@@ -122,6 +122,10 @@ class AgentHub:
         return agent_id
 
     # --- the services ---------------------------------------------------------------------------------
+    def started(self, agent_id: str) -> ChatService | None:
+        """The agent's chat service if one was made (its child may be starting, running or gone)."""
+        return self._services.get(agent_id)
+
     def service(self, agent_id: str) -> ChatService:
         """The agent's chat service, made on first use (its child starts with its first request)."""
         service = self._services.get(agent_id)

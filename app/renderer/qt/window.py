@@ -33,6 +33,7 @@ from app.renderer.qt.common.operations import Operations
 from app.renderer.qt.common.tasks import TaskRunner
 from app.renderer.qt.common.whole_text import WholeText
 from app.renderer.qt.conversation.export import ChatExport
+from app.renderer.qt.doctor.doctor_view import DoctorView
 from app.renderer.qt.inbox.inbox import Inbox
 from app.renderer.qt.inspector.inspector import InspectorModel
 from app.renderer.qt.inspector.trace_view import TraceViewer
@@ -150,6 +151,7 @@ class ChatObjects(QObject):
         self.terminal_access = TerminalAccess(host.terminal_access, self.ops, self)
         self.settings = SettingsView(host.settings, self.app, self.ops, self)
         self.agent_settings = AgentSettingsView(host.agent_settings, self.ops, self)
+        self.doctor = DoctorView(host.doctor, self.ops, self, current=lambda: host.agents.current)
         self.tiles = Tiles(
             self.parts,
             main,
@@ -219,6 +221,7 @@ class ChatObjects(QObject):
             "mcpServers": self.mcp_servers,
             "settings": self.settings,
             "agentSettings": self.agent_settings,
+            "doctor": self.doctor,
             "agents": self.agents,
             "tiles": self.tiles,
             "tilePane": self.main,  # the main chat's pane (each tile's context names its own)

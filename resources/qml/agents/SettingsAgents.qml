@@ -86,6 +86,15 @@ ColumnLayout {
                                 wrapMode: Text.Wrap; Layout.fillWidth: true }
                     }
                     ToolButton {
+                        objectName: "settingsDoctor"
+                        Layout.alignment: Qt.AlignTop
+                        contentItem: IconLabel { icon: "activity"; color: Theme.muted }
+                        onClicked: doctor.open(agentRow.modelData.agentId)
+                        Accessible.name: "Protocol doctor for " + agentRow.modelData.name
+                        ToolTip.visible: hovered
+                        ToolTip.text: "Protocol doctor: what it offers, what ClawQt allows it, a check"
+                    }
+                    ToolButton {
                         objectName: "settingsEditAgent"
                         visible: agentRow.configured
                         checkable: true

@@ -64,6 +64,10 @@ Rectangle {
                          Accessible.name: "Open a trace file as a read-only chat"
                          ToolTip.visible: hovered; ToolTip.text: "Open trace\u2026 (shown as a read-only chat)"
                          onClicked: traceView.openTrace() }
+            ToolButton { objectName: "inspectorDoctor"; contentItem: IconLabel { icon: "activity" }
+                         Accessible.name: "Protocol doctor for this agent"
+                         ToolTip.visible: hovered; ToolTip.text: "Protocol doctor: what it offers, what ClawQt allows it, a check"
+                         onClicked: doctor.openCurrent() }
             ToolButton { objectName: "inspectorClear"; contentItem: IconLabel { icon: "list-x"; label: "Clear" }
                          Accessible.name: "Clear the inspector"
                          onClicked: { root.picked = -1; inspector.clear() } }

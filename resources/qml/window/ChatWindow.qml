@@ -337,6 +337,20 @@ Item {
         active: false
         source: active ? "../search/SearchPane.qml" : ""
     }
+    Loader {  // the protocol doctor (Settings > Agents, the inspector), made the first time it opens
+        id: doctorLoader
+        objectName: "doctorLoader"
+        active: false
+        source: active ? "../doctor/DoctorDialog.qml" : ""
+        Connections {
+            target: doctor
+            function onChanged() {
+                if (!doctor.isOpen) return
+                doctorLoader.active = true
+                if (!doctorLoader.item.opened) doctorLoader.item.open()
+            }
+        }
+    }
     Loader {  // made on first use, like Settings
         id: inboxLoader
         active: false
