@@ -16,8 +16,9 @@ Dialog {
     height: Math.min(implicitHeight, parent ? parent.height - 2 * Theme.spaceHuge : implicitHeight)
     modal: true
     focus: true
-    title: "Protocol doctor: " + doctor.agentName
-    Accessible.name: title
+    // the agent's name (its own words) is drawn as plain text below, not in the style's title
+    title: "Protocol doctor"
+    Accessible.name: "Protocol doctor for " + doctor.agentName
     onClosed: doctor.close()
     onOpened: checkButton.forceActiveFocus()
 
@@ -26,7 +27,7 @@ Dialog {
         Layout.fillWidth: true
         spacing: Theme.gap
         Icon { icon: modelData.on ? "circle-check" : "circle-slash"; size: Theme.iconSmall
-               color: modelData.on ? Theme.success : Theme.muted; Layout.alignment: Qt.AlignTop; Layout.topMargin: 3 }
+               color: modelData.on ? Theme.success : Theme.muted; Layout.alignment: Qt.AlignTop; Layout.topMargin: Theme.spaceHair }
         Label { textFormat: Text.PlainText; text: modelData.feature; color: Theme.text; font.weight: Font.DemiBold
                 Layout.preferredWidth: 190; Layout.alignment: Qt.AlignTop; wrapMode: Text.Wrap }
         Label { textFormat: Text.PlainText; text: modelData.words; color: modelData.on ? Theme.text2 : Theme.text
@@ -42,6 +43,9 @@ Dialog {
         ColumnLayout {
             width: scroller.availableWidth
             spacing: Theme.gap
+            Label { objectName: "doctorAgent"; textFormat: Text.PlainText; text: doctor.agentName
+                    font.weight: Font.DemiBold; font.pixelSize: Theme.fontTitle; color: Theme.text
+                    elide: Text.ElideRight; Layout.fillWidth: true }
             Label { objectName: "doctorCommand"; textFormat: Text.PlainText; text: doctor.command
                     font.family: Theme.mono; font.features: Theme.codeFeatures; font.pixelSize: Theme.fontCaption
                     color: Theme.muted; elide: Text.ElideMiddle; Layout.fillWidth: true }
@@ -75,14 +79,14 @@ Dialog {
                     Layout.fillWidth: true
                     spacing: Theme.gap
                     Icon { icon: modelData.ok ? "circle-check" : "circle-x"; size: Theme.iconSmall
-                           color: modelData.ok ? Theme.success : Theme.danger; Layout.alignment: Qt.AlignTop; Layout.topMargin: 3 }
+                           color: modelData.ok ? Theme.success : Theme.danger; Layout.alignment: Qt.AlignTop; Layout.topMargin: Theme.spaceHair }
                     Label { textFormat: Text.PlainText; text: modelData.name; color: Theme.text; font.weight: Font.DemiBold
                             Layout.preferredWidth: 190; Layout.alignment: Qt.AlignTop }
                     Label { textFormat: Text.PlainText; text: modelData.seconds < 1 ? Math.round(modelData.seconds * 1000) + " ms"
                                                             : modelData.seconds.toFixed(1) + " s"
                             color: Theme.muted
                             font.pixelSize: Theme.fontCaption; Layout.preferredWidth: 56; Layout.alignment: Qt.AlignTop
-                            Layout.topMargin: 2 }
+                            Layout.topMargin: Theme.spaceHair }
                     Label { textFormat: Text.PlainText; text: modelData.words; wrapMode: Text.Wrap; Layout.fillWidth: true
                             color: modelData.ok ? Theme.text2 : Theme.danger }
                     Accessible.role: Accessible.StaticText
@@ -92,10 +96,10 @@ Dialog {
             }
 
             Rectangle { Layout.fillWidth: true; implicitHeight: 1; color: Theme.border; Layout.topMargin: Theme.gap }
-            Label { visible: doctor.findings.length > 0; text: "What " + doctor.agentName + " offers"
+            Label { visible: doctor.findings.length > 0; textFormat: Text.PlainText; text: "What " + doctor.agentName + " offers"
                     font.weight: Font.DemiBold; color: Theme.text; Accessible.role: Accessible.Heading }
             Repeater { model: doctor.findings.filter(f => f.side === "agent"); delegate: FindingRow {} }
-            Label { visible: doctor.findings.length > 0; text: "What ClawQt allows it"
+            Label { visible: doctor.findings.length > 0; textFormat: Text.PlainText; text: "What ClawQt allows it"
                     font.weight: Font.DemiBold; color: Theme.text; Layout.topMargin: Theme.gap
                     Accessible.role: Accessible.Heading }
             Repeater { model: doctor.findings.filter(f => f.side === "clawqt"); delegate: FindingRow {} }

@@ -13,6 +13,7 @@ import pytest
 
 from app.contract import (
     branches,
+    doctor,
     host_api,
     local_stores,
     mcp_servers,
@@ -50,6 +51,7 @@ PARTS = {
     "rules": rules.PermissionRulesHost,
     "mcp_servers": mcp_servers.McpServersHost,
     "search": search.SearchHost,
+    "doctor": doctor.DoctorHost,
 }
 
 
