@@ -69,8 +69,8 @@ AGENT_FEATURES: tuple[tuple[tuple[str, ...], str, str, str], ...] = (
         ("mcpCapabilities", "http"),
         "MCP servers over HTTP",
         "Your HTTP MCP servers and ClawQt's terminal tools are offered to it.",
-        "It takes no HTTP MCP servers: your HTTP servers and ClawQt's terminal tools are not offered "
-        "to it (stdio servers are).",
+        "It takes no HTTP MCP servers in a chat: your HTTP servers are not offered to it (stdio servers "
+        "are), and ClawQt's terminal tools reach it only once you connect it (the terminal bar's Connect).",
     ),
     (
         ("auth", "logout"),

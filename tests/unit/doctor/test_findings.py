@@ -22,7 +22,7 @@ def test_a_bare_agent_has_every_feature_of_its_side_off_with_what_that_means():
         "It cannot open an old chat again: ClawQt shows its old chats read-only, from the search index.",
     )
     assert found["MCP servers over HTTP"][:2] == ("agent", False)
-    assert "terminal tools are not offered" in found["MCP servers over HTTP"][2]
+    assert "terminal tools reach it only once you connect it" in found["MCP servers over HTTP"][2]
     assert (
         found["Pictures in a message"][1] is False
         and "refused before it is sent" in found["Pictures in a message"][2]
