@@ -263,6 +263,11 @@ class InspectorHost(Protocol):
         """The kept entries written as a `--record` trace; how many. SaveFailed says why not."""
         ...
 
+    async def save_report_trace(self, path: str) -> tuple[int, str]:
+        """The kept entries as a trace for a bug report, what is the user's own taken out (the rules:
+        `app/main/acp/bug_trace.py`); how many, and the note of what was taken out."""
+        ...
+
     async def open_trace(self, path: str) -> ReadTrace:
         """A trace file replayed through the session machine, off the GUI thread (nothing is sent to
         any agent). TraceUnreadable says why not."""

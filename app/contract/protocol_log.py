@@ -47,3 +47,15 @@ class ReadTrace:
     sessions_left_out: int = 0  # sessions opened earlier than those kept
     more_failures: int = 0  # failures past those in words
     long_lines: str = ""  # the lines too long to open, in words ("" when none)
+
+
+# what a trace for a bug report takes out (app/main/acp/bug_trace.py), as the user is shown before saving
+REPORT_RULES = (
+    "Values given to agents and MCP servers as environment or headers, and of your environment "
+    "variables named like a secret, wherever they appear",
+    "Fields named like a secret (token, password, API key, authorization, cookie)",
+    "Text shaped like a credential: API keys, bearer tokens, JWTs, passwords in addresses",
+    "The contents of files the agent read or wrote through ClawQt (also where it quotes them), and of "
+    "diffs (their length stays)",
+    "Your home folder in paths, written as ~",
+)

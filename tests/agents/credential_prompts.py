@@ -6,6 +6,8 @@ shows `cqt_…` everywhere and the credential nowhere."""
 
 from __future__ import annotations
 
+import os
+
 import itertools
 from typing import Any
 
@@ -60,4 +62,16 @@ async def prompt_leak_token(agent: Any, sid: str, params: dict[str, Any], text: 
     return "end_turn"
 
 
-PROMPTS = {"leak-token": prompt_leak_token}
+async def prompt_echo_env(agent: Any, sid: str, params: dict[str, Any], text: str) -> str:
+    """`echo-env NAME`: a tool whose output is the agent's own environment variable NAME (an agent
+    printing what it was started with)."""
+    name = text.split()[1] if len(text.split()) > 1 else "HOME"
+    output = f"{name}={os.environ.get(name, '')}"
+    content = [{"type": "content", "content": {"type": "text", "text": output}}]
+    call = {"toolCallId": f"t-env-{name}", "title": f"printenv {name}", "kind": "execute", "content": content}
+    agent.update(sid, {"sessionUpdate": "tool_call", "status": "completed", **call})
+    agent.chunk(sid, "printed it")
+    return "end_turn"
+
+
+PROMPTS = {"leak-token": prompt_leak_token, "echo-env": prompt_echo_env}

@@ -20,6 +20,7 @@ from typing import Any, cast
 from app.contract.credentials import TRACED, redact_text
 from app.contract.errors import SaveFailed
 from app.contract.protocol_log import Direction, EntryKind, InspectorEntry, InspectorPage
+from app.main.acp.bug_trace import Redactor
 from app.main.files.exports import save_user_file
 
 MAX_ENTRIES = 20_000  # while the inspector is open
@@ -144,6 +145,38 @@ class ProtocolLog:
         if not lines:
             raise SaveFailed("There is no traffic to save yet.")
         await save_user_file(path, "\n".join(lines) + "\n")
+        return len(lines)
+
+    async def save_report_trace(self, path: str, redactor: Redactor) -> int:
+        """The kept entries as a trace for a bug report (bug_trace.py): what is the user's own taken
+        out, a note of it first; the number of entries written."""
+        kept: list[tuple[InspectorEntry, Any]] = []
+        for entry in self._described():
+            raw = self._kept.get(entry.seq)
+            if raw is None:
+                continue
+            text = _text(raw).strip()
+            if entry.direction == "stderr":
+                kept.append((entry, text))
+                continue
+            try:
+                message = json.loads(text)
+            except ValueError:
+                message = text
+            redactor.learn(message, entry.method)
+            kept.append((entry, message))
+        if not kept:
+            raise SaveFailed("There is no traffic to save yet.")
+        lines = []
+        for entry, value in kept:
+            t = round(entry.t, 6)
+            if entry.direction == "stderr":
+                record: dict[str, Any] = {"t": t, "dir": "stderr", "text": redactor.text(value)}
+            else:
+                record = {"t": t, "dir": entry.direction, "msg": redactor.message(value, entry.method)}
+            lines.append(json.dumps(record, ensure_ascii=False))
+        note = json.dumps({"t": 0, "dir": "note", "text": redactor.summary()}, ensure_ascii=False)
+        await save_user_file(path, "\n".join([note, *lines]) + "\n")
         return len(lines)
 
     def clear(self) -> None:

@@ -4,6 +4,7 @@ the replay's modules."""
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING, Any
 
 from app.contract.protocol_log import InspectorPage, ReadTrace
@@ -37,6 +38,20 @@ class InspectorOfCurrent:
 
     async def save_trace(self, path: str) -> int:
         return await self._log.save_trace(path)
+
+    async def save_report_trace(self, path: str) -> tuple[int, str]:
+        """A trace for a bug report (bug_trace.py): the number of entries written and its note of
+        what was taken out."""
+        from app.main.acp.bug_trace import SECRET_NAME, Redactor
+
+        command = self._hub.current_service.connection.command
+        # the environment the agent was started with: ClawQt's own (its variables named like a secret)
+        # and what the config adds for it
+        known = {value: f"env {name}" for name, value in os.environ.items() if SECRET_NAME.search(name)}
+        known.update({value: f"agent env {name}" for name, value in command.env})
+        redactor = Redactor(known, os.path.expanduser("~"))
+        written = await self._log.save_report_trace(path, redactor)
+        return written, redactor.summary()
 
     async def open_trace(self, path: str) -> ReadTrace:
         from app.main.replay.opening import open_trace  # the replay's modules load when first used

@@ -138,7 +138,7 @@ class _Feed:
     def entry(self, entry: dict[str, Any]) -> Iterator[FeedOutput]:
         direction, msg = entry.get("dir"), entry.get("msg")
         shown = self.machine.active.key if self.machine.active is not None else None
-        if direction == "stderr":
+        if direction in ("stderr", "note"):  # the agent's own words; a bug report's note of what it lacks
             return
         if direction not in ("send", "recv") or not isinstance(msg, dict) or jsonrpc_problem(msg):
             yield TraceIgnored(shown)  # what the live reader would have dropped too

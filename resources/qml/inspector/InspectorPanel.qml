@@ -25,8 +25,11 @@ Rectangle {
             Layout.fillWidth: true
             Layout.margins: Theme.gap
             spacing: Theme.gap
-            Label { textFormat: Text.PlainText; text: "Protocol \u00b7 " + inspector.agent; font.bold: true; color: Theme.text }
+            // the two labels give up their width first (elided), so the buttons always fit
+            Label { textFormat: Text.PlainText; text: "Protocol \u00b7 " + inspector.agent; font.bold: true; color: Theme.text
+                    elide: Text.ElideRight; Layout.minimumWidth: 0; Layout.maximumWidth: implicitWidth; Layout.fillWidth: true }
             Label { textFormat: Text.PlainText; objectName: "inspectorCount"; color: Theme.muted; font.pixelSize: Theme.fontSmall
+                    elide: Text.ElideRight; Layout.minimumWidth: 0; Layout.maximumWidth: implicitWidth; Layout.fillWidth: true
                     text: entries.count === inspector.total ? inspector.total + " messages"
                                                             : entries.count + " of " + inspector.total + " messages" }
             TextField {
@@ -59,6 +62,10 @@ Rectangle {
                          Accessible.name: "Save the traffic as a trace file"
                          ToolTip.visible: hovered; ToolTip.text: "Save trace\u2026"
                          onClicked: inspector.saveTrace() }
+            ToolButton { objectName: "inspectorSaveReport"; contentItem: IconLabel { icon: "shield-check" }
+                         Accessible.name: "Save the traffic for a bug report, what is yours taken out"
+                         ToolTip.visible: hovered; ToolTip.text: "Save trace for a bug report\u2026"
+                         onClicked: reportRules.open() }
             ToolButton { objectName: "inspectorOpen"; contentItem: IconLabel { icon: "folder-open" }
                          enabled: !traceView.loading
                          Accessible.name: "Open a trace file as a read-only chat"
@@ -68,8 +75,9 @@ Rectangle {
                          Accessible.name: "Protocol doctor for this agent"
                          ToolTip.visible: hovered; ToolTip.text: "Protocol doctor: what it offers, what ClawQt allows it, a check"
                          onClicked: doctor.openCurrent() }
-            ToolButton { objectName: "inspectorClear"; contentItem: IconLabel { icon: "list-x"; label: "Clear" }
+            ToolButton { objectName: "inspectorClear"; contentItem: IconLabel { icon: "list-x" }
                          Accessible.name: "Clear the inspector"
+                         ToolTip.visible: hovered; ToolTip.text: "Clear"
                          onClicked: { root.picked = -1; inspector.clear() } }
             ToolButton { objectName: "inspectorClose"; contentItem: IconLabel { icon: "x" }
                          Accessible.name: "Close the inspector (F12)"
@@ -145,5 +153,42 @@ Rectangle {
                 }
             }
         }
+    }
+    Dialog {  // the rules a trace for a bug report is saved by, shown before the file is chosen
+        id: reportRules
+        objectName: "reportRulesDialog"
+        parent: Overlay.overlay
+        anchors.centerIn: parent
+        width: Math.min(560, parent ? parent.width - 2 * Theme.spaceHuge : 560)
+        modal: true
+        title: "Save trace for a bug report"
+        ColumnLayout {
+            width: parent.width
+            spacing: Theme.gap
+            Label { textFormat: Text.PlainText; wrapMode: Text.Wrap; Layout.fillWidth: true; color: Theme.text2
+                    text: "The trace keeps the messages ClawQt and the agent exchanged, with these taken out:" }
+            Repeater {
+                model: inspector.reportRules
+                delegate: RowLayout {
+                    required property string modelData
+                    Layout.fillWidth: true
+                    spacing: Theme.gap
+                    Icon { icon: "shield-check"; size: Theme.iconSmall; color: Theme.success; Layout.alignment: Qt.AlignTop
+                           Layout.topMargin: Theme.spaceHair }
+                    Label { textFormat: Text.PlainText; text: modelData; wrapMode: Text.Wrap; Layout.fillWidth: true
+                            color: Theme.text }
+                }
+            }
+            Label { textFormat: Text.PlainText; wrapMode: Text.Wrap; Layout.fillWidth: true; color: Theme.muted
+                    font.pixelSize: Theme.fontSmall
+                    text: "Anything else you typed or the agent said stays: read the file before you share it. Its first line says what was taken out." }
+        }
+        footer: DialogButtonBox {
+            Button { objectName: "reportRulesSave"; text: "Choose where to save\u2026"
+                     DialogButtonBox.buttonRole: DialogButtonBox.AcceptRole }
+            Button { objectName: "reportRulesCancel"; text: "Cancel"
+                     DialogButtonBox.buttonRole: DialogButtonBox.RejectRole }
+        }
+        onAccepted: inspector.saveReportTrace()
     }
 }

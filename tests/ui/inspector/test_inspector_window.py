@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import json
 
-from PySide6.QtCore import QPointF, Qt
+from PySide6.QtCore import QObject, QPointF, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QLineEdit
 
+from app.contract.protocol_log import REPORT_RULES
 from app.replay import replay_json
 from tests.conftest import scripted_agent_argv
 from tests.ui.terminals.test_panel_window import _outside_task, mouse_click
@@ -96,6 +97,23 @@ def test_the_inspector_shows_the_live_traffic_filters_it_and_saves_a_trace_repla
         assert "hello inspector" in users
 
         window.root.requestActivate()  # the dialog closed: the window manager gives the window back
+        await ui.until(lambda: window.root.isActive())
+
+        # Save trace for a bug report: its rules first, then the desktop's dialog; a note leads the file
+        await mouse_click(ui, window, "inspectorSaveReport")
+        rules = window.root.findChild(QObject, "reportRulesDialog")
+        await ui.until(lambda: rules is not None and rules.property("opened"))
+        assert objects.inspector.reportRules == list(REPORT_RULES)
+        await ui.frames(window, 2)
+        await ui.screenshots(window, "162-trace-for-a-bug-report-rules")
+        await mouse_click(ui, window, "reportRulesSave")
+        dialog = await ui.until(shown_save_dialog)
+        report = tmp_path / "for-a-bug-report.jsonl"
+        dialog.findChild(QLineEdit, "fileNameEdit").setText(str(report))
+        dialog.accept()
+        await ui.until(lambda: report.exists() and "Taken out:" in objects.notices.notice, 20)
+        assert json.loads(report.read_text().splitlines()[0])["dir"] == "note"
+        window.root.requestActivate()
         await ui.until(lambda: window.root.isActive())
         await ui.key(window, Qt.Key.Key_F12)  # closed again: the log is no longer read
         await ui.until(lambda: not model.isOpen and ui.find(window, "inspectorPanel") is None)

@@ -25,7 +25,7 @@ from PySide6.QtCore import (
 )
 
 from app.contract.host_api import InspectorHost
-from app.contract.protocol_log import InspectorEntry
+from app.contract.protocol_log import REPORT_RULES, InspectorEntry
 from app.renderer.qt.common.desktop_dialog import open_dialog, save_dialog
 from app.renderer.qt.common.named_roles import ModelIndex, numbered_roles, role_names
 from app.renderer.qt.common.operations import Operations
@@ -148,6 +148,29 @@ class InspectorModel(QAbstractListModel):
                 "The trace was not saved",
                 done=lambda written: self._ops.notices.show(
                     f"Trace of {written:,} messages saved to {path}", topic=INSPECTOR
+                ),
+                topic=INSPECTOR,
+            )
+
+    reportRules = Property(list, lambda self: list(REPORT_RULES), constant=True)
+
+    @Slot()
+    def saveReportTrace(self) -> None:
+        """Save trace for a bug report (its rules were shown first: InspectorPanel.qml)."""
+        if not self._all:
+            self._ops.notices.show("There is no traffic to save yet.", topic=INSPECTOR)
+            return
+        suggested = str(Path.home() / "clawqt-trace-for-a-bug-report.jsonl")
+        self._dialog = open_dialog(self._dialog, lambda: self._ask_path(suggested, self.report_to))
+
+    def report_to(self, path: str) -> None:
+        if path:
+            self._ops.run(
+                self._host.save_report_trace(path),
+                "The trace was not saved",
+                done=lambda saved: self._ops.notices.show(
+                    f"Trace of {saved[0]:,} messages saved to {path}. {saved[1].split(' Rules: ')[0]}",
+                    topic=INSPECTOR,
                 ),
                 topic=INSPECTOR,
             )
