@@ -138,6 +138,15 @@ class AgentsHost(Protocol):
         """The agent id a chat belongs to ("" when not known)."""
         ...
 
+    def agent_for_new_chat(self, cwd: str = "") -> str:
+        """The agent a new chat starts with when the user names none: the one the folder's project
+        settings (`.clawqt.json`) name, else the one used last."""
+        ...
+
+    def project_settings(self, cwd: str = "") -> dict[str, str] | None:
+        """The project settings for chats in `cwd` (`file`, and `agent`, `mode`, `model` when set)."""
+        ...
+
     async def new_session_with(self, agent_id: str, cwd: str | None = None, target: str = "") -> LoadResult:
         """A new chat with that agent (started first if it is not running); `target`: one of the agents
         behind it (`targets`), "" for its default."""

@@ -6,9 +6,8 @@ shows `cqt_…` everywhere and the credential nowhere."""
 
 from __future__ import annotations
 
-import os
-
 import itertools
+import os
 from typing import Any
 
 SECRET = "cqt_" + "Q7wZ-k_9" * 5

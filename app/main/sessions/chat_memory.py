@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from app.contract.local_stores import StringStore
     from app.main.agents.profiles import AgentProfile
     from app.main.sessions.service import ChatService
+    from app.main.stores.projects import Project
 
 LAST_USED = "lastUsed"
 CHAT = "chat:"  # + session key -> its agent id
@@ -83,18 +84,24 @@ class ChatMemory:
         return chats
 
     async def apply_defaults(
-        self, agent_id: str, profile: AgentProfile, service: ChatService, result: LoadResult
+        self,
+        agent_id: str,
+        profile: AgentProfile,
+        service: ChatService,
+        result: LoadResult,
+        project: Project | None = None,
     ) -> LoadResult:
-        """A new chat of `agent_id` in the mode and model the user picked last for it, else the
-        config's defaults. One the session does not offer is left alone."""
-        mode = self.choice(agent_id, MODE) or profile.default_mode
+        """A new chat of `agent_id` in the mode and model its folder's project settings name, else the
+        ones the user picked last for it, else the config's defaults. One the session does not offer
+        is left alone."""
+        mode = (project.mode if project else "") or self.choice(agent_id, MODE) or profile.default_mode
         modes = result.modes or {}
         offered = {m.get("id") for m in modes.get("availableModes") or [] if isinstance(m, dict)}
         if mode and mode in offered and modes.get("currentModeId") != mode:
             with contextlib.suppress(HostError):
                 await service.set_mode(result.session_key, mode)
                 result = replace(result, modes={**modes, "currentModeId": mode})
-        model = self.choice(agent_id, MODEL) or profile.default_model
+        model = (project.model if project else "") or self.choice(agent_id, MODEL) or profile.default_model
         option = model_option(result.config_options)
         if model and option is not None and option.get("currentValue") != model:
             values = {o.get("value") for o in option.get("options") or [] if isinstance(o, dict)}

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Unpack
@@ -34,6 +35,7 @@ from app.main.sessions.idle import IDLE_STOP_S, IdleStops
 from app.main.sessions.listing import list_pages, listing_agents
 from app.main.sessions.questions import UNKNOWN_QUESTION
 from app.main.sessions.service import ChatService
+from app.main.stores.projects import PROJECT_FILE, Projects
 
 if TYPE_CHECKING:
     from app.contract.local_stores import StringStore
@@ -79,6 +81,7 @@ class AgentHub:
         self._idle = IdleStops(self._services, lambda: self._current, self._background, idle_stop_s)
         self.shared: SharedParts | None = None
         self.default_cwd = default_cwd
+        self.projects = Projects()  # a `.clawqt.json` of the chat's folder (make_host reports its problems)
         self._folders: list[str] | None = None  # set when Settings changed the extra folders
         chosen = first if first in self.profiles else self.memory.last_used()
         self._current = chosen or next(iter(self.profiles))
@@ -225,14 +228,35 @@ class AgentHub:
         """A new chat with the agent of the chat shown."""
         return await self.new_session_with(self._current, cwd)
 
+    def agent_for_new_chat(self, cwd: str = "") -> str:
+        """The agent a new chat starts with when the user names none: the one its folder's project
+        settings name (one of the agents offered), else the one the user made a chat with last."""
+        project = self.projects.of(cwd or self.default_cwd or os.getcwd())
+        wanted = project.agent.casefold() if project is not None else ""
+        if wanted:
+            for agent_id, profile in self.profiles.items():
+                if wanted in (agent_id.casefold(), profile.name.casefold(), self._label(agent_id).casefold()):
+                    return agent_id
+        return self._last_used
+
+    def project_settings(self, cwd: str = "") -> dict[str, str] | None:
+        """The project settings for chats in `cwd` as Settings shows them (the file and its values)."""
+        project = self.projects.of(cwd or self.default_cwd or os.getcwd())
+        if project is None:
+            return None
+        found = {"file": os.path.join(project.folder, PROJECT_FILE)}
+        found.update({name: value for name, value in vars(project).items() if name != "folder" and value})
+        return found
+
     async def new_session_with(self, agent_id: str, cwd: str | None = None, target: str = "") -> LoadResult:
         """A new chat with that agent; `target`: one of its own agents (`targets`), "" for its default."""
         if agent_id not in self.profiles:
             raise HostError(f"There is no agent {agent_id!r} to start a chat with.", code="unknown-agent")
         profile = self.profiles[agent_id]
         service = self.service(agent_id)
+        folder = cwd or profile.cwd
         try:
-            result = await service.new_session(cwd or profile.cwd, target)
+            result = await service.new_session(folder, target)
         except SignInRequired:
             self._make_current(agent_id)  # its sign-in panel is what the user sees now
             raise
@@ -242,7 +266,8 @@ class AgentHub:
         if self._last_used != agent_id:
             self._last_used = agent_id
             self.emit(AgentsChangedEnvelope(agent_id))
-        return await self.memory.apply_defaults(agent_id, profile, service, result)
+        project = self.projects.of(result.cwd or folder or self.default_cwd or os.getcwd())
+        return await self.memory.apply_defaults(agent_id, profile, service, result, project)
 
     async def targets(self, agent_id: str) -> list[AgentTarget]:
         """The agents behind a running gateway agent a new chat may go to ([]: none, or not running)."""

@@ -99,6 +99,11 @@ class AgentPicker(ChatPart):
     def name_of(self, agent_id: str) -> str:
         return self._names.get(agent_id, "")
 
+    @Slot(result="QVariantMap")
+    def projectSettings(self) -> dict[str, str]:
+        """The project settings of the shown chat's folder ({} when none): Settings > Folders says them."""
+        return self._host.project_settings(self._session.workspace() or "") or {}
+
     def agent_of(self, session_key: str) -> str:
         return self._host.agent_of(session_key)
 

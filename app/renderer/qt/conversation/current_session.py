@@ -264,8 +264,9 @@ class CurrentSession(QObject):
 
     @Slot()
     def newChat(self) -> None:
-        """Ctrl+N: a new chat with the agent the user made a chat with last."""
-        self._ops.spawn(self.new_chat(self._agents.last_used if self._agents is not None else ""))
+        """Ctrl+N: a new chat with the agent its folder's project settings name, else the one the user
+        made a chat with last."""
+        self._ops.spawn(self.new_chat(self._agents.agent_for_new_chat() if self._agents is not None else ""))
 
     def _next_request(self) -> int:
         self._request += 1

@@ -111,7 +111,7 @@ class Tiles(QObject):
         """A new chat in a tile with `agent_id` ("": the agent the user made a chat with last)."""
         pane = self._new_tile()
         if pane is not None:
-            pane.ops.spawn(pane.session.new_chat(agent_id or self._parts.host.agents.last_used))
+            pane.ops.spawn(pane.session.new_chat(agent_id or self._parts.host.agents.agent_for_new_chat()))
 
     @Slot(QObject)
     def close(self, pane: QObject) -> None:

@@ -1,0 +1,87 @@
+"""Per-project settings: a `.clawqt.json` in a chat's folder, or in a folder above it up to the user's
+home (the nearest wins), naming the agent new chats there start with and the mode and model they
+start in. It may come with a repository the user cloned, so it chooses only among what the user
+already has: one of the agents ClawQt offers, a mode or model the agent itself offers (anything else
+is left alone); it grants no folder and adds no MCP server.
+
+Read each time a chat is made (the file is small and the user may have just edited it), through
+`read_user_file` (a regular file of at most MAX_PROJECT_BYTES); a file that cannot be used says why
+once per change, and the chat is made as without it."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from app.main.core.problems import LocalProblems
+from app.main.files.regular_files import read_user_file
+
+PROJECT_FILE = ".clawqt.json"
+MAX_PROJECT_BYTES = 64 * 1024
+MAX_VALUE_CHARS = 200
+FIELDS = ("agent", "mode", "model")
+
+
+@dataclass(frozen=True)
+class Project:
+    folder: str  # the folder the file is in
+    agent: str = ""  # an agent's id or name, as the user's Settings list them
+    mode: str = ""
+    model: str = ""
+
+
+def _candidates(cwd: str, home: str) -> list[Path]:
+    """`cwd` and the folders above it, up to `home` when `cwd` is inside it (else up to the root)."""
+    here = Path(os.path.abspath(cwd))
+    top = Path(os.path.abspath(home)) if home else None
+    folders = [here, *here.parents]
+    if top is not None and (here == top or top in here.parents):
+        folders = folders[: folders.index(top) + 1]
+    return folders
+
+
+class Projects:
+    def __init__(self, problems: LocalProblems | None = None, home: str | None = None) -> None:
+        self._problems = problems
+        self._home = home if home is not None else os.path.expanduser("~")
+
+    def of(self, cwd: str) -> Project | None:
+        """The settings for chats in `cwd` (None when no folder up to the home folder has any)."""
+        if not cwd:
+            return None
+        for folder in _candidates(cwd, self._home):
+            path = folder / PROJECT_FILE
+            if not os.path.lexists(path):
+                continue
+            return self._read(path)
+        return None
+
+    def _read(self, path: Path) -> Project | None:
+        try:
+            data = json.loads(read_user_file(path, MAX_PROJECT_BYTES))
+        except OSError as exc:
+            self._unusable(path, exc.strerror or str(exc))
+            return None
+        except ValueError as exc:
+            self._unusable(path, f"it is not JSON ({exc})")
+            return None
+        if not isinstance(data, dict):
+            self._unusable(path, "it is not a JSON object")
+            return None
+        values = {}
+        for name in FIELDS:
+            value = data.get(name, "")
+            if not isinstance(value, str) or len(value) > MAX_VALUE_CHARS:
+                self._unusable(path, f'"{name}" is not a name of at most {MAX_VALUE_CHARS} characters')
+                continue
+            values[name] = value.strip()
+        return Project(str(path.parent), **values)
+
+    def _unusable(self, path: Path, why: str) -> None:
+        """Said once for each file and reason (LocalProblems keeps the keys)."""
+        if self._problems is not None:
+            self._problems.add(
+                f"The project settings {path} were not used: {why}.", key=f"project {path} {why}"
+            )
