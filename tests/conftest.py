@@ -30,6 +30,10 @@ _PREFETCH = pytest.StashKey[subprocess.Popen]()  # the background installs of a 
 # every shell ClawQt starts as "the user's shell" is bash without the user's rc files (tests/shell/bash)
 os.environ["SHELL"] = str(TESTS / "shell" / "bash")
 
+# the ACP registry is never fetched from the internet by a test: a closed loopback port refuses at once
+# (the registry's own tests serve one on a real loopback server)
+os.environ["CLAWQT_REGISTRY_URL"] = "http://127.0.0.1:9/registry.json"
+
 # a private D-Bus session bus with a notification service on it (tests/desktop)
 pytest_plugins = ["tests.desktop.session_bus"]
 

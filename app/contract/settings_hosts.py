@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from app.contract.registry import Catalog
+
 
 class SettingsHost(Protocol):
     """What the user changes in Settings, kept in their config file (app/main/stores/settings_file.py)."""
@@ -76,6 +78,15 @@ class AgentSettingsHost(Protocol):
         self, name: str, command: str, folder: str, env_text: str, default_mode: str, default_model: str
     ) -> str:
         """Save a configured agent's new details for its next start; "" when saved, else why not."""
+        ...
+
+    def registry(self) -> Catalog:
+        """The ACP registry's agents known without the network (the last fetched copy, else the one
+        bundled with ClawQt), with a note of where they came from."""
+        ...
+
+    async def refresh_registry(self) -> Catalog:
+        """The registry fetched again; offline, the copy known before with a note saying why."""
         ...
 
     async def remove(self, name: str) -> str:

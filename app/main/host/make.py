@@ -6,6 +6,7 @@ Built by the app's entry points (`app/gui.py`) and by tests; the renderer never 
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,6 +14,7 @@ from typing import Any, TypedDict
 
 from app.contract.local_stores import StringStore
 from app.contract.rules import RulesChangedEnvelope
+from app.main.agents.registry import REGISTRY_URL, Registry
 from app.main.core import paths
 from app.main.core.problems import LocalProblems
 from app.main.desktop.notifications import DesktopNotifications
@@ -174,6 +176,9 @@ def make_host(
     settings = settings if settings is not None else SettingsFile(paths.config_file())
     if agent_settings is None:
         agent_settings = AgentSettings(settings, offered=hub.choice_names, on_added=hub.add_profile)
+    if getattr(agent_settings, "catalog", "") is None:
+        url = os.environ.get("CLAWQT_REGISTRY_URL") or REGISTRY_URL  # another registry (a test's, a mirror)
+        agent_settings.catalog = Registry(data_dir or paths.data_dir(), url)
     terminals, proposals, participation = shared.terminals, shared.proposals, shared.participation
     megabytes = settings.search_index_megabytes()
     search = ChatSearch(

@@ -15,7 +15,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from app.contract.registry import Catalog
 from app.main.agents.profiles import KEY, AgentProfile, slug
+from app.main.agents.registry import Registry
 from app.main.core.json_files import parse_object
 from app.main.core.paths import shown
 from app.main.files.regular_files import read_user_file
@@ -45,6 +47,17 @@ class AgentSettings:
         self._offered = offered  # the names offered now (a new agent may not take one)
         self._which = which
         self.on_added = on_added  # the hub offers an added agent at once
+        self.catalog: Registry | None = None  # the ACP registry (make_host gives it the data folder)
+
+    def registry(self) -> Catalog:
+        if self.catalog is None:
+            return Catalog((), "bundled", "The ACP registry is not available here.")
+        return self.catalog.catalog()
+
+    async def refresh_registry(self) -> Catalog:
+        if self.catalog is None:
+            return self.registry()
+        return await self.catalog.refresh()
 
     def configured(self) -> list[str]:
         """The names of the agents the config file lists (the ones Settings may edit and remove)."""

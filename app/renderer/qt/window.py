@@ -23,6 +23,7 @@ from PySide6.QtCore import QObject, Slot
 from app.contract.host_api import HostApi
 from app.renderer.present.warm_up import warm_up
 from app.renderer.qt.agents.picker import AgentPicker
+from app.renderer.qt.agents.registry_view import AgentRegistryView
 from app.renderer.qt.agents.settings import AgentSettingsView
 from app.renderer.qt.agents.sign_in import SignIn
 from app.renderer.qt.cards.attachments import AttachmentController
@@ -151,6 +152,7 @@ class ChatObjects(QObject):
         self.terminal_access = TerminalAccess(host.terminal_access, self.ops, self)
         self.settings = SettingsView(host.settings, self.app, self.ops, self)
         self.agent_settings = AgentSettingsView(host.agent_settings, self.ops, self)
+        self.agent_registry = AgentRegistryView(host.agent_settings, self.ops, self)
         self.doctor = DoctorView(host.doctor, self.ops, self, current=lambda: host.agents.current)
         self.tiles = Tiles(
             self.parts,
@@ -221,6 +223,7 @@ class ChatObjects(QObject):
             "mcpServers": self.mcp_servers,
             "settings": self.settings,
             "agentSettings": self.agent_settings,
+            "agentRegistry": self.agent_registry,
             "doctor": self.doctor,
             "agents": self.agents,
             "tiles": self.tiles,

@@ -186,4 +186,5 @@ ColumnLayout {
         font.pixelSize: Theme.fontSmall
         Layout.fillWidth: true
     }
+    RegistryAgents { Layout.fillWidth: true }
 }

@@ -45,8 +45,9 @@ ToolBar {
             color: Theme.text
             font.pixelSize: Theme.fontBody; font.weight: Font.DemiBold
             elide: Text.ElideRight
-            Layout.maximumWidth: implicitWidth
-            Layout.fillWidth: true
+            // its whole width, given up (elided) only when the header has no more room; a width that
+            // fills the row would share the spare room with the spacer and elide a short title
+            Layout.preferredWidth: implicitWidth
             Layout.minimumWidth: 0
         }
         AgentAvatar {

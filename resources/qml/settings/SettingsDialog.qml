@@ -22,7 +22,7 @@ Dialog {
     focus: true
     title: "Settings"
     Accessible.name: "Settings"
-    onOpened: schemeBox.forceActiveFocus()
+    onOpened: { schemeBox.forceActiveFocus(); agentRegistry.load() }
     // the sections as the list on the left names them, each with the heading it scrolls to
     readonly property var sectionList: [
         { name: "Appearance", heading: appearanceHeading }, { name: "Notifications", heading: notificationsHeading },
