@@ -35,7 +35,7 @@ from app.main.sessions.idle import IDLE_STOP_S, IdleStops
 from app.main.sessions.listing import list_pages, listing_agents
 from app.main.sessions.questions import UNKNOWN_QUESTION
 from app.main.sessions.service import ChatService
-from app.main.stores.projects import PROJECT_FILE, Projects
+from app.main.stores.projects import Projects
 
 if TYPE_CHECKING:
     from app.contract.local_stores import StringStore
@@ -231,22 +231,11 @@ class AgentHub:
     def agent_for_new_chat(self, cwd: str = "") -> str:
         """The agent a new chat starts with when the user names none: the one its folder's project
         settings name (one of the agents offered), else the one the user made a chat with last."""
-        project = self.projects.of(cwd or self.default_cwd or os.getcwd())
-        wanted = project.agent.casefold() if project is not None else ""
-        if wanted:
-            for agent_id, profile in self.profiles.items():
-                if wanted in (agent_id.casefold(), profile.name.casefold(), self._label(agent_id).casefold()):
-                    return agent_id
-        return self._last_used
+        offered = {a: (a, p.name, self._label(a)) for a, p in self.profiles.items()}
+        return self.projects.agent_for(cwd or self.default_cwd or os.getcwd(), offered) or self._last_used
 
     def project_settings(self, cwd: str = "") -> dict[str, str] | None:
-        """The project settings for chats in `cwd` as Settings shows them (the file and its values)."""
-        project = self.projects.of(cwd or self.default_cwd or os.getcwd())
-        if project is None:
-            return None
-        found = {"file": os.path.join(project.folder, PROJECT_FILE)}
-        found.update({name: value for name, value in vars(project).items() if name != "folder" and value})
-        return found
+        return self.projects.shown(cwd or self.default_cwd or os.getcwd())
 
     async def new_session_with(self, agent_id: str, cwd: str | None = None, target: str = "") -> LoadResult:
         """A new chat with that agent; `target`: one of its own agents (`targets`), "" for its default."""

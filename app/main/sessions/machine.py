@@ -339,6 +339,11 @@ class SessionMachine(AskingRules):
     def key_of(self, acp_id: str) -> str | None:
         return next((key for key, known in self.acp_ids.items() if known == acp_id), acp_id or None)
 
+    def shown_elsewhere(self, session_key: str) -> bool:
+        """Another chat is the one prompts go to, and this one runs no turn: it must be shown again."""
+        active = self.active
+        return active is not None and active.key != session_key and session_key not in self.live
+
     def opened_acp_id(self, session_key: str) -> str:
         """The ACP id of a session open in the agent now (live or shown), else PromptRefused."""
         live = self.live.get(session_key)

@@ -201,13 +201,7 @@ class ChatService:
         return self.agent_label
 
     def shown_elsewhere(self, session_key: str) -> bool:
-        active = self.machine.active
-        return (
-            self.connection.state == "ready"
-            and active is not None
-            and active.key != session_key
-            and session_key not in self.machine.live
-        )
+        return self.connection.state == "ready" and self.machine.shown_elsewhere(session_key)
 
     @property
     def pending_permissions(self) -> int:

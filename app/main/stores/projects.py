@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -57,6 +58,22 @@ class Projects:
                 continue
             return self._read(path)
         return None
+
+    def agent_for(self, cwd: str, offered: Mapping[str, tuple[str, ...]]) -> str:
+        """The id of the offered agent the project of `cwd` names by any of its names ("" for none)."""
+        project = self.of(cwd)
+        wanted = project.agent.casefold() if project is not None else ""
+        names = ((agent_id, {n.casefold() for n in known}) for agent_id, known in offered.items())
+        return next((agent_id for agent_id, known in names if wanted and wanted in known), "")
+
+    def shown(self, cwd: str) -> dict[str, str] | None:
+        """The project settings for chats in `cwd` as Settings shows them (the file and its values)."""
+        project = self.of(cwd)
+        if project is None:
+            return None
+        found = {"file": os.path.join(project.folder, PROJECT_FILE)}
+        found.update({name: value for name, value in vars(project).items() if name != "folder" and value})
+        return found
 
     def _read(self, path: Path) -> Project | None:
         try:
