@@ -128,34 +128,33 @@ class ProtocolLog:
                 text = json.dumps(json.loads(text), indent=2, ensure_ascii=False)
         return redact_text(text, TRACED)
 
+    def _saved_lines(self) -> list[tuple[InspectorEntry, str]]:
+        """The kept entries and their text, oldest first, for a trace file; SaveFailed when none."""
+        texts = ((entry, self._kept.get(entry.seq)) for entry in self._described())
+        kept = [(entry, _text(raw).strip()) for entry, raw in texts if raw is not None]
+        if not kept:
+            raise SaveFailed("There is no traffic to save yet.")
+        return kept
+
     async def save_trace(self, path: str) -> int:
         """The kept entries as a `--record` trace (times from the log's start); the number written."""
         lines = []
-        for entry in self._described():
-            raw = self._kept.get(entry.seq)
-            if raw is None:
-                continue
-            text = _text(raw).strip()
+        for entry, text in self._saved_lines():
             if entry.direction == "stderr":
                 line = {"t": round(entry.t, 6), "dir": "stderr", "text": text}
                 record = json.dumps(line, ensure_ascii=False)
             else:
                 record = f'{{"t":{round(entry.t, 6)},"dir":"{entry.direction}","msg":{text}}}'
             lines.append(redact_text(record, TRACED))
-        if not lines:
-            raise SaveFailed("There is no traffic to save yet.")
         await save_user_file(path, "\n".join(lines) + "\n")
         return len(lines)
 
     async def save_report_trace(self, path: str, redactor: Redactor) -> int:
         """The kept entries as a trace for a bug report (bug_trace.py): what is the user's own taken
-        out, a note of it first; the number of entries written."""
+        out, a note of it first; the number of entries written. Every message is read first, so a
+        value learnt late (an MCP server's header) is taken out of the lines before it too."""
         kept: list[tuple[InspectorEntry, Any]] = []
-        for entry in self._described():
-            raw = self._kept.get(entry.seq)
-            if raw is None:
-                continue
-            text = _text(raw).strip()
+        for entry, text in self._saved_lines():
             if entry.direction == "stderr":
                 kept.append((entry, text))
                 continue
@@ -165,8 +164,6 @@ class ProtocolLog:
                 message = text
             redactor.learn(message, entry.method)
             kept.append((entry, message))
-        if not kept:
-            raise SaveFailed("There is no traffic to save yet.")
         lines = []
         for entry, value in kept:
             t = round(entry.t, 6)

@@ -135,11 +135,15 @@ class InspectorModel(QAbstractListModel):
 
     @Slot()
     def saveTrace(self) -> None:
+        self._ask_to_save("clawqt-trace.jsonl", self.save_to)
+
+    def _ask_to_save(self, name: str, save_to: Callable[[str], None]) -> None:
+        """The desktop's save dialog for a trace (nothing to save yet: said instead)."""
         if not self._all:
             self._ops.notices.show("There is no traffic to save yet.", topic=INSPECTOR)
             return
-        suggested = str(Path.home() / "clawqt-trace.jsonl")
-        self._dialog = open_dialog(self._dialog, lambda: self._ask_path(suggested, self.save_to))
+        suggested = str(Path.home() / name)
+        self._dialog = open_dialog(self._dialog, lambda: self._ask_path(suggested, save_to))
 
     def save_to(self, path: str) -> None:
         if path:
@@ -157,11 +161,7 @@ class InspectorModel(QAbstractListModel):
     @Slot()
     def saveReportTrace(self) -> None:
         """Save trace for a bug report (its rules were shown first: InspectorPanel.qml)."""
-        if not self._all:
-            self._ops.notices.show("There is no traffic to save yet.", topic=INSPECTOR)
-            return
-        suggested = str(Path.home() / "clawqt-trace-for-a-bug-report.jsonl")
-        self._dialog = open_dialog(self._dialog, lambda: self._ask_path(suggested, self.report_to))
+        self._ask_to_save("clawqt-trace-for-a-bug-report.jsonl", self.report_to)
 
     def report_to(self, path: str) -> None:
         if path:
