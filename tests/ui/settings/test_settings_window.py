@@ -94,8 +94,8 @@ def test_the_keyboard_alone_changes_theme_text_size_and_motion_and_they_are_save
         await ui.until(lambda: not dialog_of(window).property("visible"))
 
         saved = lambda: json.loads(config.read_text())  # noqa: E731
-        await ui.until(lambda: saved().get("notifications", {}).get("desktop") is False)
-        assert saved() == {
+        # each section is written on its own: the file is awaited whole, not only its last section
+        expected = {
             "agent": {"command": " ".join(scripted_agent_argv())},
             "keep": [1, 2],
             "appearance": {
@@ -106,6 +106,7 @@ def test_the_keyboard_alone_changes_theme_text_size_and_motion_and_they_are_save
             },
             "notifications": {"desktop": False},
         }
+        await ui.until(lambda: saved() == expected, seen=saved)
         assert ui.item(window, "settingsProblem").property("text") == ""
 
         # the next start reads them
