@@ -12,12 +12,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from app.contract.heap import trim_heap
 from app.main.search.index import Chat, Entry, SearchIndex
 from app.main.search.usage_ledger import TurnUsage
 
 log = logging.getLogger(__name__)
 
 BATCH_ITEMS = 512  # chats' batches written in one transaction at most
+RELEASE_AFTER = 1000  # entries written before the idle thread hands SQLite's cache and the heap back
 
 
 @dataclass(frozen=True)
@@ -44,6 +46,7 @@ class IndexWriter:
         self._thread: threading.Thread | None = None
         self._starting = threading.Lock()
         self.failures = 0  # batches a write refused (logged): the index is a cache, the chats stay
+        self._unreleased = 0  # entries written since memory was last handed back
 
     @property
     def opened(self) -> bool:
@@ -118,16 +121,28 @@ class IndexWriter:
                     break
             if batch:
                 self._safely(self.index.index, batch, len(batch))
+                self._unreleased += sum(len(entries) for _chat, entries in batch)
             if isinstance(alone, _Forget):
                 self._safely(self.index.forget, alone.keys, len(alone.keys))
             elif isinstance(alone, _Usage):
                 self._safely(self.index.add_usage, alone.turns, len(alone.turns))
             # nothing written stays referenced while the thread waits: a loaded history's whole text
             item, batch, alone = None, [], None
+            if not ending and self._unreleased >= RELEASE_AFTER and self._queue.empty():
+                self._release()
+            if not ending and self._queue.empty():
+                self._safely(lambda _: self.index.release_memory(), None, 0)
             for signal in signals:
                 signal.set()
             if ending:
                 return
+
+    def _release(self) -> None:
+        """After a history was indexed (not after each turn's few entries): SQLite's page cache and the
+        pages this thread's heap arena freed go back to the system; a search reads from the file."""
+        self._unreleased = 0
+        self._safely(lambda _: self.index.release_memory(), None, 0)
+        trim_heap()
 
     def _safely(self, write: Callable[[Any], None], work: Any, chats: int) -> None:
         """A write that fails is logged and counted: the index is a cache, and what a lost batch held is

@@ -8,19 +8,19 @@ import sys
 
 import pytest
 
-from app.renderer.qt.conversation import current_session
+from app.contract import heap
 from tests.conftest import scripted_agent_argv
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's malloc_trim: Linux only")
 def test_the_real_malloc_trim_is_found_and_answers():
-    trim = current_session.malloc_trim()
+    trim = heap.malloc_trim()
     assert trim is not None and trim(0) in (0, 1)
 
 
 def test_showing_another_chat_hands_the_freed_heap_back(ui, monkeypatch):
     trims: list[int] = []
-    monkeypatch.setattr(current_session, "malloc_trim", lambda: trims.append)
+    monkeypatch.setattr(heap, "malloc_trim", lambda: trims.append)
 
     async def scenario():
         window = await ui.open(scripted_agent_argv())

@@ -10,13 +10,12 @@ take back)."""
 
 from __future__ import annotations
 
-import contextlib
-import ctypes
 import gc
 import weakref
 
 from PySide6.QtGui import QGuiApplication
 
+from app.contract.heap import trim_heap
 from app.renderer.timeline.serialize import item_record
 from bench.ui_common import resident_mb
 from tests.conftest import scripted_agent_argv
@@ -26,8 +25,7 @@ MEMORY_LIMIT_MB = 100  # what may stay after New chat (the hostile inputs held 3
 
 def rss_mb() -> float:
     gc.collect()
-    with contextlib.suppress(OSError, AttributeError):  # glibc only: elsewhere the figure is higher
-        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    trim_heap()  # glibc only: elsewhere the figure is higher
     resident = resident_mb()
     assert resident is not None, "no VmRSS in /proc/self/status"
     return resident

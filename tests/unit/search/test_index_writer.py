@@ -94,3 +94,41 @@ def test_nothing_written_stays_referenced_while_the_writer_waits(tmp_path):
     gc.collect()
     assert gone() is None
     writer.close(10)
+
+
+def _sqlite_memory_used() -> int | None:
+    """SQLite's own count of the memory it holds, when Python's sqlite3 uses the system library."""
+    import ctypes
+    import ctypes.util
+
+    name = ctypes.util.find_library("sqlite3")
+    if name is None:
+        return None
+    library = ctypes.CDLL(name)
+    library.sqlite3_memory_used.restype = ctypes.c_int64
+    return int(library.sqlite3_memory_used())
+
+
+def test_the_idle_writer_hands_sqlites_page_cache_back(tmp_path, monkeypatch):
+    """A history indexed once does not keep a page cache as large as what it wrote for the whole run,
+    nor the heap pages it freed; a turn's few entries do not trim the heap each time."""
+    import pytest
+
+    from app.main.search import writer as writer_module
+
+    trims: list[int] = []
+    monkeypatch.setattr(writer_module, "trim_heap", lambda: trims.append(1))
+    before = _sqlite_memory_used()
+    if before is None:
+        pytest.skip("this Python's sqlite3 does not report through the system library")
+    writer = IndexWriter(lambda: SearchIndex(tmp_path))
+    writer.put(_chat(1), [Entry("turn", "answer", "a turn's reply", 1.0)])
+    assert writer.flush(10) and trims == []
+    for n in range(2000):
+        text = " ".join(f"w{n}x{k}" for k in range(60))
+        writer.put(_chat(n % 7), [Entry(str(n), "answer", text, float(n))])
+    assert writer.flush(60)
+    held = (_sqlite_memory_used() or 0) - before
+    assert held < 512 * 1024, f"SQLite holds {held} bytes after the writes"
+    assert trims == [1] and writer.index.counts()[1] == 2001
+    writer.close(10)

@@ -10,16 +10,15 @@ nor replaces anything with a new chat. A failed open offers Retry, which opens i
 from __future__ import annotations
 
 import contextlib
-import functools
 import gc
 import logging
-import sys
 from collections.abc import Awaitable, Callable, Iterable, Iterator
 
 from PySide6.QtCore import Property, QObject, Signal, Slot
 
 from app.contract.envelopes import Envelope, LoadResult, PromptSettledEnvelope
 from app.contract.errors import CapabilityMissing, HostError, SignInRequired
+from app.contract.heap import trim_heap
 from app.contract.host_api import AgentsHost, SessionsHost
 from app.renderer.qt.common.notices import AGENT, OPEN, SESSION
 from app.renderer.qt.common.operations import Operations
@@ -42,24 +41,7 @@ def settle_heap() -> None:
     old is left (a small, bounded cost against a visible stall)."""
     gc.collect(1)
     gc.freeze()
-    trim = malloc_trim()
-    if trim is not None:  # the pages a chat just left freed go back to the system
-        trim(0)
-
-
-@functools.cache
-def malloc_trim() -> Callable[[int], int] | None:
-    """glibc's `malloc_trim` (freed heap pages handed back to the system, well under a millisecond after a
-    2,000-turn chat), or None where there is no such call (not glibc)."""
-    if not sys.platform.startswith("linux"):
-        return None
-    import ctypes
-
-    try:
-        trim: Callable[[int], int] = ctypes.CDLL("libc.so.6").malloc_trim
-    except (OSError, AttributeError):  # another C library (musl)
-        return None
-    return trim
+    trim_heap()  # the pages a chat just left freed go back to the system
 
 
 class CurrentSession(QObject):
