@@ -19,7 +19,7 @@ class AgentChoice:
     agent_id: str  # stable: what a chat's agent is remembered by
     name: str  # the agent's own name once it said it (`agentInfo`), else the profile's
     command: str  # the command line, shown beside the name
-    source: str  # "flag", "config", "path" or "demo": where ClawQt found it
+    source: str  # "flag", "config", "path", "demo" or "registry": where ClawQt found it
     reason: str  # a sentence saying where it came from
     state: AgentRunState = "stopped"  # its child process now
     profile_name: str = ""  # the name ClawQt offers it under (the config's, or a well-known one)

@@ -4,9 +4,10 @@ have their own: rules.py, mcp_servers.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Protocol
 
-from app.contract.registry import Catalog
+from app.contract.registry import Catalog, InstalledAgent
 
 
 class SettingsHost(Protocol):
@@ -87,6 +88,35 @@ class AgentSettingsHost(Protocol):
 
     async def refresh_registry(self) -> Catalog:
         """The registry fetched again; offline, the copy known before with a note saying why."""
+        ...
+
+    def installed(self) -> list[InstalledAgent]:
+        """The agents installed from the registry, each with its version, the one before and its pin."""
+        ...
+
+    def installing(self) -> list[str]:
+        """The registry ids of the agents being installed now."""
+        ...
+
+    async def install(self, agent_id: str, progress: Callable[[str], None]) -> str:
+        """Install (or update to) the catalog's version of an agent, each line of its log to `progress`;
+        "" when it is the current version now, else why not."""
+        ...
+
+    def cancel_install(self, agent_id: str) -> bool:
+        """Stop an install under way (nothing of it is kept)."""
+        ...
+
+    def pin(self, agent_id: str, pinned: bool) -> str:
+        """Keep (or stop keeping) an installed agent at its version; "" when saved, else why not."""
+        ...
+
+    def roll_back(self, agent_id: str) -> str:
+        """Return an installed agent to the version before; "" when done, else why not."""
+        ...
+
+    async def uninstall(self, agent_id: str) -> str:
+        """Remove an installed agent's every version; "" when done, else why not."""
         ...
 
     async def remove(self, name: str) -> str:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, Protocol
 
-AgentSource = Literal["flag", "config", "openclaw", "path", "demo"]
+AgentSource = Literal["flag", "config", "openclaw", "path", "demo", "registry"]
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from app.main.agents.command import AgentCommand, demo_agent_argv
 from app.main.core.json_files import json_kind
 from app.main.core.paths import shown
 
-ProfileSource = Literal["flag", "config", "path", "demo"]
+ProfileSource = Literal["flag", "config", "path", "demo", "registry"]
 Which = Callable[[str], str | None]
 
 KEY = "agents"
@@ -35,6 +35,7 @@ SOURCES: dict[str, ProfileSource] = {
     "openclaw": "path",
     "path": "path",
     "demo": "demo",
+    "registry": "registry",
 }
 
 

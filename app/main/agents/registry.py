@@ -15,13 +15,14 @@ import contextlib
 import json
 import re
 import time
+import urllib.parse
 import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from app.contract.bundled import resources_dir
-from app.contract.registry import Catalog, RegistryAgent
+from app.contract.registry import BinaryTarget, Catalog, RegistryAgent
 from app.main.files.atomic import atomic_write_bytes
 from app.main.files.regular_files import read_user_file
 
@@ -32,11 +33,44 @@ MAX_AGENTS = 500
 MAX_TEXT = 500  # characters of a description; names and versions are shorter still
 FETCH_TIMEOUT_S = 10.0
 AGENT_ID = re.compile(r"^[a-z][a-z0-9-]{0,63}$")
+LOOPBACK_HOSTS = ("127.0.0.1", "::1", "localhost")
+ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,100}$")
 KINDS = ("npx", "uvx", "binary")  # how an agent installs, in the order one is chosen
 
 
 def _text(value: Any, limit: int = 100) -> str:
     return value.strip()[:limit] if isinstance(value, str) else ""
+
+
+def _args(value: Any) -> tuple[str, ...]:
+    listed: list[Any] = value if isinstance(value, list) else []
+    return tuple(_text(a, 200) for a in listed[:32] if isinstance(a, str))
+
+
+def _env(value: Any) -> tuple[tuple[str, str], ...]:
+    if not isinstance(value, dict):
+        return ()
+    pairs = [(k, _text(v, 500)) for k, v in value.items() if isinstance(k, str) and isinstance(v, str)]
+    return tuple((k, v) for k, v in pairs[:32] if ENV_NAME.match(k))
+
+
+def _download_address(url: str) -> bool:
+    """https, or http to this machine (a local mirror): a download is never sent in the clear."""
+    if url.startswith("https://"):
+        return True
+    host = urllib.parse.urlsplit(url).hostname if url.startswith("http://") else None
+    return host in LOOPBACK_HOSTS
+
+
+def _binary(platform: str, spec: Any) -> BinaryTarget | None:
+    """One platform's download: an https archive and a relative program inside it."""
+    if not isinstance(spec, dict):
+        return None
+    archive, cmd = _text(spec.get("archive"), 1000), _text(spec.get("cmd"), 200)
+    if not _download_address(archive) or not cmd or cmd.startswith("/") or ".." in cmd.split("/"):
+        return None
+    sha256 = _text(spec.get("sha256"), 64).lower()
+    return BinaryTarget(platform[:40], archive, cmd, _args(spec.get("args")), sha256)
 
 
 def _agent(raw: Any) -> RegistryAgent | None:
@@ -50,21 +84,23 @@ def _agent(raw: Any) -> RegistryAgent | None:
         if not isinstance(spec, dict) or not spec:
             continue
         if kind == "binary":
-            platforms = tuple(
-                sorted(k for k, v in spec.items() if isinstance(k, str) and isinstance(v, dict))
-            )
-            if not platforms:
+            found = (_binary(k, v) for k, v in sorted(spec.items()) if isinstance(k, str))
+            targets = tuple(target for target in found if target is not None)[:32]
+            if not targets:
                 continue
-            extra: dict[str, Any] = {"platforms": platforms[:32]}
+            extra: dict[str, Any] = {
+                "platforms": tuple(t.platform for t in targets),
+                "binaries": targets,
+            }
         else:
             package = _text(spec.get("package"), 200)
             if not package:
                 continue
-            listed = spec.get("args")
-            args: list[Any] = listed if isinstance(listed, list) else []
             extra = {
                 "package": package,
-                "args": tuple(_text(a, 200) for a in args[:32] if isinstance(a, str)),
+                "args": _args(spec.get("args")),
+                "cmd": _text(spec.get("cmd"), 100),
+                "env": _env(spec.get("env")),
             }
         return RegistryAgent(
             raw["id"],
@@ -140,7 +176,7 @@ class Registry:
         with contextlib.suppress(OSError):  # shown now; fetched again next time
             await asyncio.to_thread(atomic_write_bytes, str(self._cache), data, 0o600, False)
         now = time.time()
-        note = f"The ACP registry, fetched now: {len(agents)} agents."
+        note = f"The ACP registry, fetched now: {_count(agents)}."
         self._catalog = Catalog(agents, "fetched", note, skipped, now)
         return self._catalog
 
@@ -156,8 +192,12 @@ class Registry:
                 if at
                 else "the copy bundled with ClawQt"
             )
-            return Catalog(agents, source, f"{why}Showing {said}: {len(agents)} agents.", skipped, at)
+            return Catalog(agents, source, f"{why}Showing {said}: {_count(agents)}.", skipped, at)
         return Catalog((), "bundled", f"{why}No copy of the ACP registry could be read.")
+
+
+def _count(agents: tuple[RegistryAgent, ...]) -> str:
+    return "1 agent" if len(agents) == 1 else f"{len(agents)} agents"
 
 
 def _why(exc: Exception) -> str:

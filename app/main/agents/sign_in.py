@@ -134,15 +134,22 @@ class SignInService:
         given = {name: value for name, value in wanted.items() if value}
         persisted = self._secrets.store(self._agent, given)
         self._connection.env_overrides = {**self._connection.env_overrides, **given}
-        return await self._restart(method.id, "" if persisted else NO_KEYRING)
+        return await self._restart(method.id, "" if persisted else NO_KEYRING, tell_agent=True)
 
-    async def _restart(self, method_id: str, notice: str) -> bool:
+    async def _restart(self, method_id: str, notice: str, *, tell_agent: bool = False) -> bool:
+        """The agent started again; with `tell_agent`, then told which method's values it was given
+        (`authenticate {methodId}`: Codex reads its key only then), before a chat is opened again."""
         self._set("working", method_id=method_id, notice=notice)
         try:
             await self._restart_agent()
         except HostError as exc:
             self._set("needed", error=f"The agent did not start again: {exc}", notice=notice)
             return False
+        if tell_agent:
+            try:
+                await self._connection.request("authenticate", {"methodId": method_id})
+            except HostError as exc:  # an agent that reads its variables alone may refuse: the chat says
+                log.info("authenticate %s after the restart: %s", method_id, exc)
         self._set("done", method_id=method_id, notice=notice)
         return True
 

@@ -6,6 +6,7 @@ Tests build a host from their own services with `make_host`; nothing else builds
 from __future__ import annotations
 
 from app.main.acp.recorder import TraceRecorder
+from app.main.agents.installs import Installs
 from app.main.agents.profiles import AgentProfile, agent_profiles
 from app.main.core import paths
 from app.main.host.launch import Launch
@@ -26,7 +27,10 @@ def build_host(launch: Launch, prelude: Prelude | None = None) -> tuple[Host, Tr
     problems, config, command, recorder = prelude.problems, prelude.config, prelude.command, prelude.recorder
     flag_folders = list(launch.add_dirs)  # this run's --add-dir stay added
     extra = [*config.additional_directories, *flag_folders]
-    profiles = agent_profiles(command, config.agents)
+    installs = Installs(
+        paths.data_dir()
+    )  # agents installed from the ACP registry, offered as configured ones
+    profiles = agent_profiles(command, (*config.agents, *installs.profiles()))
     first = profiles[0].id
     turn_changes = TurnChanges(
         paths.data_dir() / "review", paths.own_folders()
@@ -57,6 +61,7 @@ def build_host(launch: Launch, prelude: Prelude | None = None) -> tuple[Host, Tr
         search_megabytes=config.search_megabytes,
     )
     agent_settings = AgentSettings(settings, config.agents, hub.choice_names, on_added=hub.add_profile)
+    agent_settings.installs = installs
     host = make_host(
         hub, problems=problems, settings=settings, agent_settings=agent_settings, views=prelude.views
     )

@@ -14,6 +14,7 @@ from typing import Any, TypedDict
 
 from app.contract.local_stores import StringStore
 from app.contract.rules import RulesChangedEnvelope
+from app.main.agents.installs import Installs
 from app.main.agents.registry import REGISTRY_URL, Registry
 from app.main.core import paths
 from app.main.core.problems import LocalProblems
@@ -179,6 +180,10 @@ def make_host(
     if getattr(agent_settings, "catalog", "") is None:
         url = os.environ.get("CLAWQT_REGISTRY_URL") or REGISTRY_URL  # another registry (a test's, a mirror)
         agent_settings.catalog = Registry(data_dir or paths.data_dir(), url)
+    if getattr(agent_settings, "installs", "") is None:
+        agent_settings.installs = Installs(data_dir or paths.data_dir())
+    if agent_settings.installs is not None and agent_settings.installs.on_installed is None:
+        agent_settings.installs.on_installed = hub.add_profile  # offered at once
     terminals, proposals, participation = shared.terminals, shared.proposals, shared.participation
     megabytes = settings.search_index_megabytes()
     search = ChatSearch(

@@ -15,7 +15,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from app.contract.registry import Catalog
+from app.contract.registry import Catalog, InstalledAgent
+from app.main.agents.installs import Installs
 from app.main.agents.profiles import KEY, AgentProfile, slug
 from app.main.agents.registry import Registry
 from app.main.core.json_files import parse_object
@@ -48,6 +49,7 @@ class AgentSettings:
         self._which = which
         self.on_added = on_added  # the hub offers an added agent at once
         self.catalog: Registry | None = None  # the ACP registry (make_host gives it the data folder)
+        self.installs: Installs | None = None  # the agents installed from it (make_host or build_host)
 
     def registry(self) -> Catalog:
         if self.catalog is None:
@@ -58,6 +60,34 @@ class AgentSettings:
         if self.catalog is None:
             return self.registry()
         return await self.catalog.refresh()
+
+    # --- agents installed from the registry --------------------------------------------------------
+    def installed(self) -> list[InstalledAgent]:
+        return self.installs.installed() if self.installs is not None else []
+
+    def installing(self) -> list[str]:
+        return self.installs.installing() if self.installs is not None else []
+
+    async def install(self, agent_id: str, progress: Callable[[str], None]) -> str:
+        """The registry's agent `agent_id` at the catalog's version (installed, or updated to it)."""
+        agent = next((a for a in self.registry().agents if a.id == agent_id), None)
+        if agent is None or self.installs is None:
+            return f"The ACP registry lists no agent {agent_id!r}."
+        return await self.installs.install(agent, progress)
+
+    def cancel_install(self, agent_id: str) -> bool:
+        return self.installs is not None and self.installs.cancel(agent_id)
+
+    def pin(self, agent_id: str, pinned: bool) -> str:
+        return self.installs.pin(agent_id, pinned) if self.installs is not None else "Nothing is installed."
+
+    def roll_back(self, agent_id: str) -> str:
+        return self.installs.roll_back(agent_id) if self.installs is not None else "Nothing is installed."
+
+    async def uninstall(self, agent_id: str) -> str:
+        if self.installs is None:
+            return "Nothing is installed."
+        return await self.installs.uninstall(agent_id)
 
     def configured(self) -> list[str]:
         """The names of the agents the config file lists (the ones Settings may edit and remove)."""
