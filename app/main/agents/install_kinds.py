@@ -1,14 +1,13 @@
 """How each kind of registry agent is put into a folder of its own (installs.py owns the folders): an
-npx package with npm into a private prefix, a uvx package into a private venv (uv when it is on PATH,
-else Python's venv and pip), a binary downloaded (download.py) and unpacked. Each returns the program
-that starts the agent, inside the folder. Every tool's output goes to the progress log line by line,
-and a cancelled install stops the tool's whole process group."""
+npx package with npm into a private prefix (npm_agents.py), a uvx package into a private venv (uv when
+it is on PATH, else Python's venv and pip), a binary downloaded (download.py) and unpacked. Each
+returns the program that starts the agent, inside the folder. Every tool's output goes to the progress
+log line by line, and a cancelled install stops the tool's whole process group."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import os
 import re
 import shutil
@@ -22,7 +21,7 @@ from app.contract.registry import RegistryAgent
 Progress = Callable[[str], None]
 PYTHON_ENV_VAR = "CLAWQT_AGENT_PYTHON"  # the Python a uvx agent's venv is made with
 PYTHONS = ("python3.14", "python3.13", "python3.12", "python3.11", "python3.10", "python3")
-LOG_TAIL = 6  # lines of a failed tool's output in its error
+KEPT_LINES = 200  # of a tool's output returned to its caller (the whole goes to the log)
 NPM_NAME = re.compile(r"^(@[a-z0-9][\w.-]*/)?[a-z0-9][\w.-]*$", re.IGNORECASE)
 PYPI_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*(\[[A-Za-z0-9_,.-]+\])?$")
 VERSION = re.compile(r"^[A-Za-z0-9][A-Za-z0-9.+_-]*$")
@@ -54,14 +53,17 @@ def pypi_spec(agent: RegistryAgent) -> tuple[str, str]:
     return name, f"{name}=={version}"
 
 
-async def run_logged(argv: list[str], progress: Progress, *, cwd: Path, what: str) -> None:
-    """`argv` run in `cwd`, each line of its output (stdout and stderr) handed to `progress`; a
-    non-zero exit an InstallError naming `what` with the output's last lines; cancelled, its whole
-    process group is killed before the cancellation goes on."""
+async def run_logged(
+    argv: list[str], progress: Progress, *, cwd: Path, what: str, env: dict[str, str] | None = None
+) -> list[str]:
+    """`argv` run in `cwd`, each line of its output (stdout and stderr) handed to `progress` and the
+    last KEPT_LINES returned; a non-zero exit an InstallError naming `what` with the output's last
+    lines; cancelled, its whole process group is killed before the cancellation goes on."""
     progress(f"$ {' '.join(argv)}")
     process = await asyncio.create_subprocess_exec(
         *argv,
         cwd=str(cwd),
+        env=env,
         stdin=asyncio.subprocess.DEVNULL,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.STDOUT,
@@ -74,7 +76,8 @@ async def run_logged(argv: list[str], progress: Progress, *, cwd: Path, what: st
             line = raw.decode("utf-8", "replace").rstrip()
             if line:
                 progress(line)
-                tail = [*tail[-(LOG_TAIL - 1) :], line]
+                tail.append(line)
+                del tail[:-KEPT_LINES]
         code = await process.wait()
     except BaseException:
         with contextlib.suppress(ProcessLookupError, PermissionError):
@@ -85,45 +88,14 @@ async def run_logged(argv: list[str], progress: Progress, *, cwd: Path, what: st
     if code != 0:
         said = " / ".join(tail[-3:]) or "no output"
         raise InstallError(f"{what} failed (exit code {code}): {said}")
+    return tail
 
 
-def _tool(name: str, why: str) -> str:
+def tool(name: str, why: str) -> str:
     found = shutil.which(name)
     if found is None:
         raise InstallError(f"{name} is not on PATH: {why}")
     return found
-
-
-async def install_npx(agent: RegistryAgent, folder: Path, progress: Progress) -> Path:
-    """npm into `folder` (its own node_modules, no global change); the package's program."""
-    name, spec = npm_spec(agent)
-    npm = _tool("npm", "install Node.js (18 or later, with npm) to install agents from npm.")
-    (folder / "package.json").write_text('{"private": true}\n', encoding="utf-8")
-    argv = [npm, "install", "--no-audit", "--no-fund", "--no-save", "--prefix", str(folder), spec]
-    await run_logged(argv, progress, cwd=folder, what=f"npm install {spec}")
-    return npm_program(folder, name, agent.cmd)
-
-
-def npm_program(folder: Path, name: str, cmd: str) -> Path:
-    """The installed package's program in node_modules/.bin: `cmd` when the registry names one, else
-    the package's only program or the one named like it."""
-    manifest = folder / "node_modules" / name / "package.json"
-    try:
-        declared = json.loads(manifest.read_text(encoding="utf-8")).get("bin")
-    except (OSError, ValueError) as exc:
-        raise InstallError(f"npm installed {name} without a readable package.json ({exc}).") from None
-    base = name.rsplit("/", 1)[-1]
-    programs = {base: declared} if isinstance(declared, str) else declared
-    if not isinstance(programs, dict) or not programs:
-        raise InstallError(f'The npm package {name} has no program to start (no "bin").')
-    chosen = cmd or (base if base in programs else next(iter(programs)) if len(programs) == 1 else "")
-    if chosen not in programs:
-        names = ", ".join(sorted(programs))
-        raise InstallError(f"The npm package {name} has no program {chosen or base!r} (it has {names}).")
-    program = folder / "node_modules" / ".bin" / chosen
-    if not program.exists():
-        raise InstallError(f"npm did not link {chosen} into {program.parent}.")
-    return program
 
 
 def find_python() -> str:

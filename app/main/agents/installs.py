@@ -20,7 +20,8 @@ from typing import Any
 
 from app.contract.registry import InstalledAgent, RegistryAgent
 from app.main.agents.download import install_binary
-from app.main.agents.install_kinds import InstallError, Progress, install_npx, install_uvx
+from app.main.agents.install_kinds import InstallError, Progress, install_uvx
+from app.main.agents.npm_agents import install_npx
 from app.main.agents.profiles import AgentProfile
 from app.main.files.atomic import PRIVATE, atomic_write_bytes
 
