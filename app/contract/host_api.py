@@ -144,7 +144,13 @@ class AgentsHost(Protocol):
         ...
 
     def project_settings(self, cwd: str = "") -> dict[str, str] | None:
-        """The project settings for chats in `cwd` (`file`, and `agent`, `mode`, `model` when set)."""
+        """The project settings for chats in `cwd` (`file`, and `agent`, `mode`, `model` when set; the
+        `folders` and `servers` it asks to grant, one a line, and `trusted` "yes"/"no" when it asks)."""
+        ...
+
+    def trust_project(self, cwd: str, trusted: bool) -> str:
+        """Trust (or stop trusting) what the project of `cwd` asks to grant, as it reads now; "" when
+        done, else why not. Chats opened from then on get (or no longer get) them."""
         ...
 
     async def new_session_with(self, agent_id: str, cwd: str | None = None, target: str = "") -> LoadResult:

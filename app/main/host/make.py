@@ -39,6 +39,7 @@ from app.main.sessions.hub import AgentHub
 from app.main.sessions.service import ChatService
 from app.main.stores.agent_settings import AgentSettings
 from app.main.stores.local import JsonStringMap, LocalStores
+from app.main.stores.project_grants import ProjectTrust
 from app.main.stores.projects import Projects
 from app.main.stores.settings_file import SettingsFile
 from app.main.stores.view_state import ViewStates
@@ -171,7 +172,8 @@ def make_host(
     shared = hub.shared
     if not isinstance(shared, AgentsShare):
         raise ValueError("the agent hub has no shared parts: make it with hub_parts()")
-    hub.projects = Projects(problems)  # a project settings file that cannot be used is said
+    trust = ProjectTrust(data_dir, problems)  # the project files whose folders and servers the user trusted
+    hub.projects = Projects(problems, trust=trust)  # a project settings file that cannot be used is said
     stores = LocalStores(data_dir, problems, views=views)  # the window's placement may be read already
     first = hub.current_service  # its folder is the terminals' root; its command the access bar's
     settings = settings if settings is not None else SettingsFile(paths.config_file())

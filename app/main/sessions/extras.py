@@ -122,7 +122,9 @@ class OpeningServers:
         self._given: list[McpServer] = []
         self._cwd = ""
 
-    def offer(self, params: SessionParams) -> None:
+    def offer(self, params: SessionParams, project: tuple[dict[str, str], ...] = ()) -> None:
+        """The servers given with the request: terminal access's, the user's own, and the ones the
+        chat's project asks for that the user trusted (`project`: records as project_grants.py reads)."""
         participation, info = self._participation, self._info
         if participation is not None and info is not None and info.supports("mcpCapabilities", "http"):
             params["mcpServers"] = participation.mcp_servers(info, self._open_id)  # the address is bound
@@ -130,6 +132,14 @@ class OpeningServers:
             own, self._given = self._user.params(info)
             params["mcpServers"] = [*params.get("mcpServers", []), *own]
             self._cwd = str(params.get("cwd") or "")
+        for record in project:
+            server = McpServer.read(record["name"], record)
+            takes = server is not None and (
+                server.transport == "stdio"
+                or (info is not None and info.supports("mcpCapabilities", server.transport))
+            )
+            if server is not None and takes:
+                params["mcpServers"] = [*params.get("mcpServers", []), server.params({})]
         if params.get("mcpServers") and participation is not None:
             # started by the agent's first connection (an agent that connects to the servers it was
             # given before it answers waits in the backlog while the server's modules load)
@@ -175,3 +185,9 @@ def hidden_blocks(
         if proposal:
             blocks.append({"type": "text", "text": wrap_hidden(proposal)})
     return blocks
+
+
+def _takes(info: AgentInfo | None, transport: str) -> bool:
+    """Whether the agent takes a server of `transport`: stdio always (ACP requires it), http and sse
+    when it declared them."""
+    return transport == "stdio" or (info is not None and info.supports("mcpCapabilities", transport))

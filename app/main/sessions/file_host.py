@@ -5,7 +5,8 @@ every other change the turn's snapshots saw (`review/turn_changes.py`: its shell
 tools), a file written through `fs/*` shown once, with the diff against what the agent read.
 
 Authority: a request is served only for a session open right now; its roots are the session's cwd plus
-the folders the user granted (`--add-dir`, `additionalDirectories`); writes are recorded under the live
+the folders the user granted (`--add-dir`, `additionalDirectories`, a project's folders the user
+trusted); writes are recorded under the live
 prompt's message id (the turn). Every change to that record is announced with a FileChangesEnvelope."""
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from app.main.review.review_desk import ReviewDesk
 from app.main.review.turn_changes import TurnChanges
 from app.main.review.undo import UndoRefused
 from app.main.sessions.machine import SessionContext, SessionMachine
+from app.main.stores.project_grants import NO_GRANTS, Grants
 
 UNKNOWN_TURN = "turn:unknown"  # a write outside any prompt (an agent acting on its own)
 
@@ -58,6 +60,7 @@ class AgentFileHost:
         self._emit = emit
         self._diagnose = diagnose
         self.additional_directories = additional_directories
+        self.grants: Callable[[str], Grants] = lambda _cwd: NO_GRANTS  # the chat's project's, trusted
         self.files = AgentFiles()
         # (key, turn, path) -> (after, diff) for writes; ("", root, path) -> (stamp, diff, note) for the rest
         self._diffs: dict[tuple[str, str, str], tuple[str, ...]] = {}
@@ -71,7 +74,7 @@ class AgentFileHost:
         return context
 
     def _roots(self, context: SessionContext) -> list[str]:
-        return [context.cwd, *self.additional_directories]
+        return [context.cwd, *self.additional_directories, *self.grants(context.cwd).folders]
 
     # --- fs/* -----------------------------------------------------------------------------------------
     async def read(self, acp_session_id: str, path: str, line: int | None, limit: int | None) -> str:

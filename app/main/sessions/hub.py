@@ -101,6 +101,7 @@ class AgentHub:
         return cls([only], lambda _profile: service, default_cwd=service.default_cwd, **parts)
 
     def _extras(self, agent_id: str, service: ChatService) -> None:
+        service.opening.grants = service.files.grants = lambda cwd: self.projects.grants(cwd)
         if self.shared is not None:
             service.participation = self.shared.participation
             service.proposals = AgentProposals(self.shared.proposals, lambda: self._keys_of(agent_id))
@@ -236,6 +237,9 @@ class AgentHub:
 
     def project_settings(self, cwd: str = "") -> dict[str, str] | None:
         return self.projects.shown(cwd or self.default_cwd or os.getcwd())
+
+    def trust_project(self, cwd: str, trusted: bool) -> str:
+        return self.projects.set_trusted(cwd or self.default_cwd or os.getcwd(), trusted)
 
     async def new_session_with(self, agent_id: str, cwd: str | None = None, target: str = "") -> LoadResult:
         """A new chat with that agent; `target`: one of its own agents (`targets`), "" for its default."""

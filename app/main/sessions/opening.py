@@ -21,6 +21,7 @@ from app.main.openclaw.agents import new_session_key
 from app.main.sessions.extras import OpeningServers, SessionExtras, Spawn
 from app.main.sessions.io import SessionIO
 from app.main.sessions.requests import normalize_cwd, open_params, require
+from app.main.stores.project_grants import NO_GRANTS, Grants
 
 T = TypeVar("T")
 
@@ -51,6 +52,7 @@ class SessionOpening:
         self._transcripts = transcripts
         self._spawn = spawn
         self.lock = asyncio.Lock()
+        self.grants: Callable[[str], Grants] = lambda _cwd: NO_GRANTS  # the project's trusted grants
 
     async def send_after(self, before: Awaitable[None], request: Awaitable[T]) -> asyncio.Future[T]:
         """`request` started once `before` is done, no chat opened in between (an open waits for the
@@ -106,11 +108,13 @@ class SessionOpening:
         async with self.lock:
             await self._connection.ensure_ready()
             info = self._connection.info
-            params = open_params(method, key, normalize_cwd(cwd or self._default_cwd), self._folders, info)
+            folder = normalize_cwd(cwd or self._default_cwd)
+            granted = self.grants(folder)
+            params = open_params(method, key, folder, [*self._folders, *granted.folders], info)
             open_id = f"open-{uuid.uuid4().hex[:12]}"
             participation, own = self._extras()
             servers = OpeningServers(participation, info, open_id, self._spawn, own)
-            servers.offer(params)
+            servers.offer(params, granted.servers)
             try:
                 _, step = await self._io.request(method, dict(params))
             except SignInRequired:

@@ -247,19 +247,9 @@ Dialog {
                     Accessible.name: "Add a folder the agents may use"
                     KeyNavigation.tab: portField
                 }
-                Label {  // the shown chat's folder's .clawqt.json, read again each time Settings opens
-                    objectName: "settingsProject"
-                    readonly property var project: root.opened ? agents.projectSettings() : ({})
-                    visible: project.file !== undefined
-                    textFormat: Text.PlainText
-                    wrapMode: Text.Wrap; Layout.fillWidth: true
-                    color: Theme.muted; font.pixelSize: Theme.fontSmall
-                    text: project.file === undefined ? ""
-                          : "Project settings for this chat's folder (" + project.file + "): new chats there start with "
-                            + [project.agent ? "the agent " + project.agent : "",
-                               project.mode ? "the mode " + project.mode : "",
-                               project.model ? "the model " + project.model : ""].filter(w => w).join(", ")
-                            + " when offered."
+                ProjectSettings {  // the shown chat's folder's .clawqt.json, read again each time Settings opens
+                    opened: root.opened
+                    Layout.fillWidth: true
                 }
 
                 Label {

@@ -104,6 +104,12 @@ class AgentPicker(ChatPart):
         """The project settings of the shown chat's folder ({} when none): Settings > Folders says them."""
         return self._host.project_settings(self._session.workspace() or "") or {}
 
+    @Slot(bool, result=str)
+    def trustProject(self, trusted: bool) -> str:
+        """Trust (or stop trusting) the folders and MCP servers the shown chat's project asks for; ""
+        when done, else why not. The decision and its record are the main side's."""
+        return self._host.trust_project(self._session.workspace() or "", trusted)
+
     def agent_of(self, session_key: str) -> str:
         return self._host.agent_of(session_key)
 
