@@ -48,6 +48,7 @@ from app.main.files.prompt_blocks import (
 from app.main.mcp_servers.agent import AgentMcpServers
 from app.main.review.turn_changes import TurnChanges
 from app.main.rules.book import AgentRules
+from app.main.sessions.ending import end_session
 from app.main.sessions.extras import ProposalsExtras, SessionExtras, hidden_blocks
 from app.main.sessions.file_host import AgentFileHost
 from app.main.sessions.io import SessionIO
@@ -317,24 +318,11 @@ class ChatService:
 
     async def close_session(self, session_key: str) -> None:
         """`session/close` (capability-gated); closing the active session leaves none active."""
-        await self._end_session("session/close", session_key, "closing sessions")
+        await end_session(self, "session/close", session_key, "closing sessions")
 
     async def delete_session(self, session_key: str) -> None:
         """`session/delete` (capability-gated; the SDK has no wrapper, so the raw request)."""
-        await self._end_session("session/delete", session_key, "deleting sessions")
-
-    async def _end_session(self, method: str, session_key: str, what: str) -> None:
-        await self.connection.ensure_ready()
-        require(self.connection.info, "sessionCapabilities", method.split("/")[1], what=what)
-        if self.is_live(session_key):
-            await self.cancel(session_key)
-        self.terminals.close_session(session_key)
-        self.files.forget_session(session_key)
-        if self.participation is not None:
-            self.participation.session_ended(session_key)
-        if self.proposals is not None:  # the chat is gone: its waiting cards end session_replaced
-            self.proposals.session_closed(session_key)
-        await self.io.request(method, {"sessionId": self.machine.acp_ids.get(session_key, session_key)})
+        await end_session(self, "session/delete", session_key, "deleting sessions")
 
     async def set_mode(self, session_key: str, mode_id: str) -> None:
         acp_id = self.machine.opened_acp_id(session_key)
