@@ -54,3 +54,6 @@ class InstalledAgent:
     previous: str = ""  # the one Roll back returns to ("" when there is none)
     pinned: bool = False  # Update leaves it at `version`
     agent_id: str = ""  # the id the picker offers it under
+    answered: bool | None = None  # its first handshake at this version (None: not checked)
+    sign_in: tuple[str, ...] = ()  # the ways to sign in it offered then
+    check_note: str = ""  # why it did not answer

@@ -20,6 +20,7 @@ from typing import Any
 
 from app.contract.registry import InstalledAgent, RegistryAgent
 from app.main.agents.download import install_binary
+from app.main.agents.install_check import first_handshake
 from app.main.agents.install_kinds import InstallError, Progress, install_uvx
 from app.main.agents.npm_agents import install_npx
 from app.main.agents.profiles import AgentProfile
@@ -107,7 +108,34 @@ class Installs:
             if entry is None and not any(folder.parent.iterdir()):
                 folder.parent.rmdir()  # a first install that failed leaves no trace
         progress(f"Installed {agent.name} {agent.version}.")
-        return self._switch(agent.id, agent.version, agent)
+        why = self._switch(agent.id, agent.version, agent)
+        if not why:
+            await self._check(agent, progress)
+        return why
+
+    async def _check(self, agent: RegistryAgent, progress: Progress) -> None:
+        """A first handshake with the version now current; what it said kept beside it."""
+        manifest = self._manifest()
+        entry = manifest.get(agent.id)
+        if entry is None:
+            return
+        profile = self._profile(agent.id, entry)
+        progress("Checking that it answers ACP...")
+        found = await first_handshake(profile.argv, dict(profile.env), os.path.expanduser("~"))
+        if found.answered:
+            said = f" (version {found.version})" if found.version else ""
+            ways = ", ".join(found.sign_in) or "nothing asked"
+            progress(f"It answers ACP{said}; signing in: {ways}.")
+        else:
+            progress(f"It did not answer a first handshake: {found.note}. It may need its own setup first.")
+        entry["check"] = {
+            "version": agent.version,
+            "answered": found.answered,
+            "signIn": list(found.sign_in),
+            "note": found.note,
+        }
+        with contextlib.suppress(OSError):  # a note only: the install stands
+            self._write(manifest)
 
     async def _fresh(self, agent: RegistryAgent, folder: Path, progress: Progress) -> Path:
         installer = self._installers.get(agent.installs)
@@ -201,12 +229,18 @@ def _strings(value: Any) -> tuple[str, ...]:
 
 
 def _installed(agent_id: str, entry: dict[str, Any]) -> InstalledAgent:
+    version = str(entry.get("version") or "")
+    check = entry.get("check")
+    check = check if isinstance(check, dict) and check.get("version") == version else {}
     return InstalledAgent(
         agent_id,
         str(entry.get("name") or agent_id),
         str(entry.get("installs") or ""),
-        str(entry.get("version") or ""),
+        version,
         str(entry.get("previous") or ""),
         bool(entry.get("pinned")),
         agent_id,
+        answered=check.get("answered") if isinstance(check.get("answered"), bool) else None,
+        sign_in=_strings(check.get("signIn")),
+        check_note=str(check.get("note") or ""),
     )

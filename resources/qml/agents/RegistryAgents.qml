@@ -141,6 +141,17 @@ ColumnLayout {
                     Accessible.name: (row.showLog ? "Hide" : "Show") + " the install log of " + modelData.name
                 }
             }
+            Label {
+                objectName: "registryCheck"
+                textFormat: Text.PlainText
+                text: modelData.check
+                visible: text !== "" && modelData.state !== "installing"
+                color: Theme.muted
+                font.pixelSize: Theme.fontCaption
+                wrapMode: Text.Wrap
+                Layout.fillWidth: true
+                Layout.leftMargin: Theme.avatarSmall + Theme.pad
+            }
             RowLayout {  // Uninstall, asked
                 Layout.fillWidth: true
                 Layout.leftMargin: Theme.avatarSmall + Theme.pad

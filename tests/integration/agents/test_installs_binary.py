@@ -88,6 +88,7 @@ def test_a_checked_download_is_unpacked_and_starts(tmp_path: Path, server: str) 
     )
     (profile,) = installs.profiles()
     assert initialize(profile.argv)["agentInfo"]["name"]
+    assert installs.installed()[0].answered is True
 
 
 def test_a_bad_checksum_is_refused_and_nothing_is_installed(tmp_path: Path, server: str) -> None:

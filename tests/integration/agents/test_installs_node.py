@@ -19,7 +19,6 @@ from app.main.agents.node_runtime import PRIVATE, node_for, parse_version, satis
 from app.main.agents.registry import parse_registry
 from tests.e2e.openclaw_env import OPENCLAW_VERSION
 
-pytestmark = pytest.mark.xdist_group("node_installs")
 OPENCLAW_NODE = ">=24.16.0 <25 || >=26.1.0"
 
 
@@ -50,6 +49,8 @@ def test_openclaw_installed_with_an_old_node_on_path_starts_with_a_node_clawqt_i
     assert any(f"is not what the agent needs ({OPENCLAW_NODE}): installing Node for it." in x for x in lines)
     (profile,) = installs.profiles()
     assert profile.argv[1:] == ("acp",)
+    (checked,) = installs.installed()  # `openclaw acp` needs its gateway: installed, and said so
+    assert checked.answered is False and "ECONNREFUSED" in checked.check_note
     version = subprocess.run([profile.argv[0], "--version"], capture_output=True, text=True, timeout=60)
     assert version.stdout.startswith(f"OpenClaw {OPENCLAW_VERSION}"), version.stderr[-500:]
     (kept,) = (tmp_path / "installed-agents" / PRIVATE).iterdir()

@@ -19,8 +19,6 @@ from app.contract.registry import RegistryAgent
 from app.main.agents.installs import CURRENT, LAUNCHER, MANIFEST, ROOT, Installs
 from app.main.agents.registry import parse_registry
 
-pytestmark = pytest.mark.xdist_group("npm_installs")
-
 INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": 1}}
 
 
@@ -66,6 +64,9 @@ def test_install_update_pin_roll_back_and_uninstall_a_real_npm_agent(tmp_path: P
         assert profile.argv == (str(tmp_path / ROOT / "pi-acp" / CURRENT / LAUNCHER),)
         assert initialize(profile.argv)["agentInfo"]["version"] == "0.0.24"
         assert any(line.startswith("$ ") and "npm" in line for line in lines)
+        (checked,) = installs.installed()  # its first handshake, kept beside it
+        assert checked.answered is True and checked.sign_in == ("Launch pi in the terminal",)
+        assert "It answers ACP (version 0.0.24); signing in: Launch pi in the terminal." in lines
 
         assert await installs.install(registry_agent("pi-acp@0.0.34", "0.0.34"), lines.append) == ""
         (now,) = installs.installed()

@@ -23,8 +23,6 @@ from tests.fast_agent_support import (
     find_python_for_fast_agent,
 )
 
-pytestmark = pytest.mark.xdist_group("pip_installs")
-
 
 async def test_fast_agent_installed_from_pypi_opens_a_chat_and_answers(
     make_service, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -37,7 +35,11 @@ async def test_fast_agent_installed_from_pypi_opens_a_chat_and_answers(
         "version": FAST_AGENT_VERSION,
         "description": "fast-agent over ACP",
         "distribution": {
-            "uvx": {"package": f"{FAST_AGENT_PACKAGE}=={FAST_AGENT_VERSION}", "cmd": "fast-agent"}
+            "uvx": {
+                "package": f"{FAST_AGENT_PACKAGE}=={FAST_AGENT_VERSION}",
+                "cmd": "fast-agent",
+                "args": list(fast_agent_args(tmp_path / "home", shell=False)),
+            }
         },
     }
     (agent,), skipped = parse_registry(json.dumps({"agents": [entry]}).encode())
@@ -46,14 +48,13 @@ async def test_fast_agent_installed_from_pypi_opens_a_chat_and_answers(
     lines: list[str] = []
     said = await installs.install(agent, lines.append)
     assert said == "", "\n".join(lines[-20:])
-    assert (
-        any("-m venv" in line for line in lines)
-        and lines[-1] == f"Installed fast-agent {FAST_AGENT_VERSION}."
-    )
+    assert any("-m venv" in line for line in lines) and f"Installed fast-agent {FAST_AGENT_VERSION}." in lines
+    assert installs.installed()[0].answered is True  # its first handshake
     (profile,) = installs.profiles()
-    assert profile.argv == (str(tmp_path / "data" / ROOT / "fast-agent" / "current" / "agent"),)
+    program = str(tmp_path / "data" / ROOT / "fast-agent" / "current" / "agent")
+    assert profile.argv == (program, *fast_agent_args(tmp_path / "home", shell=False))
 
-    service, envelopes = make_service(profile.argv + fast_agent_args(tmp_path / "home", shell=False))
+    service, envelopes = make_service(profile.argv)
     opened = await service.new_session()
     result = await asyncio.wait_for(service.prompt(opened.session_key, "hello from the registry"), 60)
     assert (

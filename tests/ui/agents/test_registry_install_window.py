@@ -17,8 +17,6 @@ from PySide6.QtCore import Q_ARG, QMetaObject, QObject
 from tests.conftest import scripted_agent_argv
 from tests.ui.terminals.test_panel_window import mouse_click
 
-pytestmark = pytest.mark.xdist_group("npm_installs")
-
 
 class _Registry(http.server.BaseHTTPRequestHandler):
     version: ClassVar[str] = "0.0.24"
@@ -102,6 +100,8 @@ def test_install_update_roll_back_pin_and_uninstall_from_settings(
         await mouse_click(ui, window, "registryInstall")
         await ui.until(lambda: row()["state"] == "installed", 120)
         assert row()["installedVersion"] == "0.0.24" and row()["said"] == "Installed: offered on New chat."
+        check = await ui.shown(window, "registryCheck")
+        assert check.property("text") == "Answers ACP; signs in with Launch pi in the terminal."
         choices = {c.agent_id: c for c in window.objects.host.sessions.choices()}
         assert choices["pi-acp"].source == "registry" and choices["pi-acp"].command.endswith("current/agent")
 

@@ -34,6 +34,16 @@ def _state(agent: RegistryAgent | None, installed: InstalledAgent | None, busy: 
     return "installed"
 
 
+def _check(installed: InstalledAgent | None) -> str:
+    """What its first handshake at this version found, in a sentence ("" when not checked)."""
+    if installed is None or installed.answered is None:
+        return ""
+    if installed.answered:
+        ways = ", ".join(installed.sign_in)
+        return f"Answers ACP; signs in with {ways}." if ways else "Answers ACP; asks for no sign-in."
+    return f"Did not answer a first handshake ({installed.check_note}): it may need its own setup first."
+
+
 class AgentRegistryView(QObject):
     changed = Signal()
     logChanged = Signal()  # a line of an install's log came: the rows stay, their log lines follow
@@ -160,6 +170,7 @@ class AgentRegistryView(QObject):
             "previous": installed.previous if installed else "",
             "pinned": bool(installed and installed.pinned),
             "said": self._said.get(agent_id, ""),
+            "check": _check(installed),
         }
 
     agents = variant_property("QVariantList", lambda self: self._rows(), notify=changed)
