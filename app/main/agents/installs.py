@@ -105,7 +105,7 @@ class Installs:
             return str(exc)
         finally:
             self._jobs.pop(agent.id, None)
-            if entry is None and not any(folder.parent.iterdir()):
+            if entry is None and folder.parent.is_dir() and not any(folder.parent.iterdir()):
                 folder.parent.rmdir()  # a first install that failed leaves no trace
         progress(f"Installed {agent.name} {agent.version}.")
         why = self._switch(agent.id, agent.version, agent)
@@ -115,8 +115,7 @@ class Installs:
 
     async def _check(self, agent: RegistryAgent, progress: Progress) -> None:
         """A first handshake with the version now current; what it said kept beside it."""
-        manifest = self._manifest()
-        entry = manifest.get(agent.id)
+        entry = self._manifest().get(agent.id)
         if entry is None:
             return
         profile = self._profile(agent.id, entry)
@@ -128,7 +127,10 @@ class Installs:
             progress(f"It answers ACP{said}; signing in: {ways}.")
         else:
             progress(f"It did not answer a first handshake: {found.note}. It may need its own setup first.")
-        entry["check"] = {
+        manifest = self._manifest()  # read again: another agent's install may have ended meanwhile
+        if agent.id not in manifest:
+            return
+        manifest[agent.id]["check"] = {
             "version": agent.version,
             "answered": found.answered,
             "signIn": list(found.sign_in),
