@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
 import json
 import logging
 import os
@@ -19,10 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from app.contract.registry import InstalledAgent, RegistryAgent
-from app.main.agents.download import install_binary
-from app.main.agents.install_check import first_handshake
-from app.main.agents.install_kinds import InstallError, Progress, install_uvx
-from app.main.agents.npm_agents import install_npx
+from app.main.agents.install_kinds import InstallError, Progress
 from app.main.agents.profiles import AgentProfile
 from app.main.files.atomic import PRIVATE, atomic_write_bytes
 
@@ -33,13 +31,27 @@ MANIFEST = "installed.json"
 LAUNCHER = "agent"  # in each version's folder: a link to its program
 CURRENT = "current"
 Installer = Callable[[RegistryAgent, Path, Progress], Awaitable[Path]]
-INSTALLERS: dict[str, Installer] = {"npx": install_npx, "uvx": install_uvx, "binary": install_binary}
+# each kind's installer, imported on first use (a run that installs nothing loads no archive, download
+# or npm code)
+INSTALLERS = {
+    "npx": ("app.main.agents.npm_agents", "install_npx"),
+    "uvx": ("app.main.agents.install_kinds", "install_uvx"),
+    "binary": ("app.main.agents.download", "install_binary"),
+}
+
+
+def _installer(kind: str) -> Installer | None:
+    where = INSTALLERS.get(kind)
+    if where is None:
+        return None
+    found: Installer = getattr(importlib.import_module(where[0]), where[1])
+    return found
 
 
 class Installs:
     def __init__(self, data_dir: Path, installers: dict[str, Installer] | None = None) -> None:
         self.root = data_dir / ROOT
-        self._installers = installers if installers is not None else INSTALLERS
+        self._installers = installers  # None: the kinds ClawQt knows (INSTALLERS)
         self._jobs: dict[str, asyncio.Task[Path]] = {}
         self.on_installed: Callable[[AgentProfile], object] | None = None  # offered at once
 
@@ -120,6 +132,8 @@ class Installs:
             return
         profile = self._profile(agent.id, entry)
         progress("Checking that it answers ACP...")
+        from app.main.agents.install_check import first_handshake  # only when something was installed
+
         found = await first_handshake(profile.argv, dict(profile.env), os.path.expanduser("~"))
         if found.answered:
             said = f" (version {found.version})" if found.version else ""
@@ -140,7 +154,8 @@ class Installs:
             self._write(manifest)
 
     async def _fresh(self, agent: RegistryAgent, folder: Path, progress: Progress) -> Path:
-        installer = self._installers.get(agent.installs)
+        installers = self._installers
+        installer = installers.get(agent.installs) if installers is not None else _installer(agent.installs)
         if installer is None:
             raise InstallError(f"ClawQt cannot install {agent.installs!r} agents.")
         with contextlib.suppress(FileNotFoundError):

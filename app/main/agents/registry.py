@@ -16,7 +16,6 @@ import json
 import re
 import time
 import urllib.parse
-import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -143,6 +142,8 @@ def bundled_registry() -> Path:
 
 
 def _fetch(url: str) -> bytes:
+    import urllib.request  # http.client and email with it: only when the registry is fetched
+
     request = urllib.request.Request(url, headers={"User-Agent": "ClawQt"})
     with urllib.request.urlopen(request, timeout=FETCH_TIMEOUT_S) as response:
         data: bytes = response.read(MAX_REGISTRY_BYTES + 1)
