@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import importlib
 import json
 import logging
 import os
@@ -31,27 +30,30 @@ MANIFEST = "installed.json"
 LAUNCHER = "agent"  # in each version's folder: a link to its program
 CURRENT = "current"
 Installer = Callable[[RegistryAgent, Path, Progress], Awaitable[Path]]
-# each kind's installer, imported on first use (a run that installs nothing loads no archive, download
-# or npm code)
-INSTALLERS = {
-    "npx": ("app.main.agents.npm_agents", "install_npx"),
-    "uvx": ("app.main.agents.install_kinds", "install_uvx"),
-    "binary": ("app.main.agents.download", "install_binary"),
-}
 
 
 def _installer(kind: str) -> Installer | None:
-    where = INSTALLERS.get(kind)
-    if where is None:
-        return None
-    found: Installer = getattr(importlib.import_module(where[0]), where[1])
-    return found
+    """Each kind's installer, imported on first use: a run that installs nothing loads no archive,
+    download or npm code (import statements, so the bundle's analysis finds them)."""
+    if kind == "npx":
+        from app.main.agents.npm_agents import install_npx
+
+        return install_npx
+    if kind == "uvx":
+        from app.main.agents.install_kinds import install_uvx
+
+        return install_uvx
+    if kind == "binary":
+        from app.main.agents.download import install_binary
+
+        return install_binary
+    return None
 
 
 class Installs:
     def __init__(self, data_dir: Path, installers: dict[str, Installer] | None = None) -> None:
         self.root = data_dir / ROOT
-        self._installers = installers  # None: the kinds ClawQt knows (INSTALLERS)
+        self._installers = installers  # None: the kinds ClawQt knows (_installer)
         self._jobs: dict[str, asyncio.Task[Path]] = {}
         self.on_installed: Callable[[AgentProfile], object] | None = None  # offered at once
 
