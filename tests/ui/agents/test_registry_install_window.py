@@ -12,9 +12,9 @@ from collections.abc import Iterator
 from typing import ClassVar
 
 import pytest
-from PySide6.QtCore import Q_ARG, QMetaObject, QObject
 
 from tests.conftest import scripted_agent_argv
+from tests.ui.settings.test_settings_window import open_settings_at
 from tests.ui.terminals.test_panel_window import mouse_click
 
 
@@ -71,11 +71,7 @@ def test_install_update_roll_back_pin_and_uninstall_from_settings(
     async def scenario():
         window = await ui.open(scripted_agent_argv())
         registry = window.objects.agent_registry
-        QMetaObject.invokeMethod(
-            window.root.property("chatWindow"), "openSettingsAt", Q_ARG("QVariant", "Agents")
-        )
-        dialog = window.root.findChild(QObject, "settingsDialog")
-        await ui.until(lambda: dialog.property("opened"))
+        await open_settings_at(ui, window, "Agents")
         await ui.until(lambda: registry.source == "fetched" and not registry.fetching, 20)
 
         def row() -> dict:

@@ -3,9 +3,10 @@ address refuses at once) the copy bundled with ClawQt, the note saying so and wh
 
 from __future__ import annotations
 
-from PySide6.QtCore import Q_ARG, QMetaObject, QObject
+from PySide6.QtCore import Q_ARG, QMetaObject
 
 from tests.conftest import scripted_agent_argv
+from tests.ui.settings.test_settings_window import open_settings_at
 from tests.ui.terminals.test_panel_window import mouse_click
 from tests.ui_harness import find_all
 
@@ -14,11 +15,7 @@ def test_the_registry_is_listed_offline_from_the_bundled_copy_with_a_note(ui):
     async def scenario():
         window = await ui.open(scripted_agent_argv())
         registry = window.objects.agent_registry
-        QMetaObject.invokeMethod(
-            window.root.property("chatWindow"), "openSettingsAt", Q_ARG("QVariant", "Agents")
-        )
-        dialog = window.root.findChild(QObject, "settingsDialog")
-        await ui.until(lambda: dialog.property("opened"))
+        dialog = await open_settings_at(ui, window, "Agents")
         await ui.until(lambda: not registry.fetching and registry.note.startswith("Offline: "), 20)
         assert registry.source == "bundled" and "the copy bundled with ClawQt: 4 agents." in registry.note
         rows = [r for r in find_all(window.root.contentItem(), "registryAgent") if r.isVisible()]

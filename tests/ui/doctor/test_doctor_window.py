@@ -5,13 +5,14 @@ checked from nothing, a short message sent only when ticked; Copy report gives t
 
 from __future__ import annotations
 
-from PySide6.QtCore import Q_ARG, QMetaObject, QObject, Qt
+from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtTest import QTest
 
 from app.main.host.make import make_host
 from app.renderer.qt.doctor.doctor_view import NOT_STARTED
 from tests.ui.agents.test_agents_window import two_agents
+from tests.ui.settings.test_settings_window import open_settings_at
 from tests.ui.terminals.test_panel_window import _outside_task, _settled_centre, mouse_click
 from tests.ui_harness import find_all
 
@@ -49,10 +50,7 @@ def test_the_doctor_reports_an_agent_and_checks_it_step_by_step(ui, tmp_path):
         window.root.resize(1180, 900)
         doctor = window.objects.doctor
 
-        chat = window.root.property("chatWindow")
-        QMetaObject.invokeMethod(chat, "openSettingsAt", Q_ARG("QVariant", "Agents"))
-        settings = window.root.findChild(QObject, "settingsDialog")
-        await ui.until(lambda: settings.property("opened"))
+        settings = await open_settings_at(ui, window, "Agents")
         button = await ui.until(
             lambda: _doctor_button(window, "scripted"), seen=lambda: _agents_shown(window)
         )

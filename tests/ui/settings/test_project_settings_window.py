@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import json
 
-from PySide6.QtCore import Q_ARG, QMetaObject, QObject, Qt
+from PySide6.QtCore import Qt
 
 from app.main.stores.projects import PROJECT_FILE
 from tests.conftest import scripted_agent_argv
-from tests.ui.settings.test_settings_window import CTRL
+from tests.ui.settings.test_settings_window import CTRL, open_settings_at
 from tests.ui.terminals.test_panel_window import mouse_click
 
 
@@ -29,10 +29,7 @@ def test_a_folders_project_settings_start_its_new_chats_and_settings_says_them(u
         model = next(o for o in objects.header.configOptions if o.get("category") == "model")
         assert model["currentValue"] == "m2"
 
-        chat = window.root.property("chatWindow")
-        QMetaObject.invokeMethod(chat, "openSettingsAt", Q_ARG("QVariant", "Folders"))
-        dialog = window.root.findChild(QObject, "settingsDialog")
-        await ui.until(lambda: dialog.property("opened"))
+        await open_settings_at(ui, window, "Folders")
         said = await ui.shown(window, "settingsProjectSummary")
         text = said.property("text")
         assert text.startswith(f"Project settings for this chat's folder ({project}): ")
@@ -55,10 +52,7 @@ def test_a_projects_folders_and_servers_wait_for_trust_in_settings(ui):
             "mcpServers": {"git": {"command": "uvx mcp-server-git"}},
         }
         project.write_text(json.dumps({"mode": "b", **asks}))
-        chat = window.root.property("chatWindow")
-        QMetaObject.invokeMethod(chat, "openSettingsAt", Q_ARG("QVariant", "Folders"))
-        dialog = window.root.findChild(QObject, "settingsDialog")
-        await ui.until(lambda: dialog.property("opened"))
+        await open_settings_at(ui, window, "Folders")
         pill = await ui.shown(window, "settingsProjectTrust")
         assert pill.property("label") == "Not trusted"
         folders = await ui.shown(window, "settingsProjectFolders")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import sys
 
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import Q_ARG, QMetaObject, QObject, Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtQuick import QQuickItem
 
@@ -37,6 +37,14 @@ def dialog_of(window) -> QObject:
     found = window.root.findChild(QObject, "settingsDialog")
     assert found is not None
     return found
+
+
+async def open_settings_at(ui, window, section: str):
+    """Settings opened at `section` (as a link in the window opens it); the dialog once it is open."""
+    QMetaObject.invokeMethod(window.root.property("chatWindow"), "openSettingsAt", Q_ARG("QVariant", section))
+    dialog = dialog_of(window)
+    await ui.until(lambda: dialog.property("opened"))
+    return dialog
 
 
 async def open_settings(ui, window) -> None:
