@@ -52,15 +52,19 @@ def seen(future: asyncio.Future[Any]) -> None:
         future.exception()
 
 
-async def initialize(rpc: RpcConnection, exited: asyncio.Task[int], timeout: float) -> dict[str, Any]:
-    """The agent's answer to `initialize`; InitializeFailed when it refused, exited or stayed silent
-    for `timeout` seconds."""
-    params = {
+def initialize_params() -> dict[str, Any]:
+    """What ClawQt says in `initialize`, as it sends it (a chat's agent, the doctor, an install's check)."""
+    return {
         "protocolVersion": PROTOCOL_VERSION,
         "clientCapabilities": CLIENT_CAPABILITIES,
         "clientInfo": {"name": "clawqt", "title": "ClawQt", "version": __version__},
     }
-    sending = rpc.send_request("initialize", params)
+
+
+async def initialize(rpc: RpcConnection, exited: asyncio.Task[int], timeout: float) -> dict[str, Any]:
+    """The agent's answer to `initialize`; InitializeFailed when it refused, exited or stayed silent
+    for `timeout` seconds."""
+    sending = rpc.send_request("initialize", initialize_params())
     init = asyncio.ensure_future(sending)
     init.add_done_callback(seen)  # abandoned (quit, timeout, exit), it still ends with an error
     try:

@@ -12,9 +12,8 @@ import os
 import signal
 from dataclasses import dataclass, replace
 
-from app import __version__
 from app.main.agents.auth_methods import parse_auth_methods
-from app.main.agents.handshake import CLIENT_CAPABILITIES, PROTOCOL_VERSION
+from app.main.agents.handshake import initialize_params
 
 CHECK_TIMEOUT_S = 30.0
 MAX_LINE = 1024 * 1024  # of an answer line read
@@ -35,11 +34,7 @@ async def first_handshake(argv: tuple[str, ...], env: dict[str, str], cwd: str) 
         "jsonrpc": "2.0",
         "id": 1,
         "method": "initialize",
-        "params": {
-            "protocolVersion": PROTOCOL_VERSION,
-            "clientCapabilities": CLIENT_CAPABILITIES,
-            "clientInfo": {"name": "clawqt", "title": "ClawQt", "version": __version__},
-        },
+        "params": initialize_params(),
     }
     try:
         process = await asyncio.create_subprocess_exec(

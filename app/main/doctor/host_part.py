@@ -8,10 +8,9 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-from app import __version__
 from app.contract.doctor import CheckStep, DoctorReport
 from app.contract.envelopes import AgentInfo
-from app.main.agents.handshake import CLIENT_CAPABILITIES, PROTOCOL_VERSION
+from app.main.agents.handshake import PROTOCOL_VERSION, initialize_params
 from app.main.doctor.check import Check
 from app.main.doctor.findings import findings
 from app.main.sessions.hub import AgentHub
@@ -24,11 +23,7 @@ MakeService = Callable[[str], ChatService]  # a connection of the check's own to
 
 def declared() -> dict[str, Any]:
     """What ClawQt says in `initialize`, as it sends it."""
-    return {
-        "protocolVersion": PROTOCOL_VERSION,
-        "clientInfo": {"name": "clawqt", "title": "ClawQt", "version": __version__},
-        "clientCapabilities": CLIENT_CAPABILITIES,
-    }
+    return initialize_params()
 
 
 def offered(info: AgentInfo) -> dict[str, Any]:
