@@ -76,6 +76,21 @@ def one_call(fake_model, since: int, reply: str) -> dict:
     return calls[0]
 
 
+def explained(chat: Chat, gateway: Gateway, call: dict, reply: str) -> str:
+    """What a failed read tells about who refused it: the capability the model sent and whether this
+    window's store knows it (a refusal by a server that is not this window's would say unknown to a
+    token the store knows), and the gateway's lines about MCP."""
+    token = str(call["arguments"].get("args", {}).get("contextToken", ""))
+    store = chat.window.host.sessions.shared.participation.capabilities
+    check = store.check(token, None)
+    key = chat.window.objects.session.sessionKey
+    mcp_lines = [line for line in gateway.log_tail(60000).splitlines() if "mcp" in line.lower()][-25:]
+    return (
+        f"{reply}\n-- token sent {token[:12]}..., this window's store: {check}, its token for the chat "
+        f"{str(store.current_token(key))[:12]}...\n-- the gateway about MCP:\n" + "\n".join(mcp_lines)
+    )
+
+
 def user_texts(chat: Chat) -> list[str]:
     timeline = chat.window.objects.session.timeline
     return [
@@ -195,7 +210,9 @@ def test_openclaw_is_refused_a_paused_terminal_and_never_gets_what_was_typed_whi
         calls_before = len(fake_model.tool_results)
         reply = await chat.say(f"terminal read {terminal}")
         read = one_call(fake_model, calls_before, reply)
-        assert "before-pause-2" in read["content"] and "after-resume-16" in read["content"], reply
+        assert "before-pause-2" in read["content"] and "after-resume-16" in read["content"], explained(
+            chat, shared_gateway, read, reply
+        )
         # what was typed while paused never reached the model: not in a tool result, not in a snapshot
         seen = json.dumps(fake_model.requests[requests_before:])
         assert "before-pause-2" in seen and "while-paused" not in seen
