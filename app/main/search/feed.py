@@ -25,6 +25,7 @@ from app.main.search.usage_ledger import TurnUsage
 from app.main.search.writer import IndexWriter
 
 FLUSH_S = 2.0
+LOAD_HANDOVER_ITEMS = 64  # a load's replay is handed over in pieces of this many items as it comes
 TITLE_CHARS = 80  # of a chat's first message, its title until the agent names it
 CHUNK_KINDS = {
     "agent_message_chunk": "answer",
@@ -219,6 +220,12 @@ class SearchFeed:
             chat.listed_at = None  # said now: dated now
         if chat.skipping:
             return
+        self._fold(key, chat, update, historical)
+        if chat.loading and len(chat.open) > LOAD_HANDOVER_ITEMS:
+            self.flush(key)
+
+    def _fold(self, key: str, chat: _ChatFeed, update: dict[str, Any], historical: bool) -> None:
+        """One update into the chat's open items."""
         name = update.get("sessionUpdate")
         now = self._clock()
         if name in CHUNK_KINDS:

@@ -1,11 +1,17 @@
 """Indexing off the event loop: what is handed in (`put`, `forget`) is written by one thread, in the
 order it came, everything that waited written in one transaction, so a burst of updates is a few
 commits and the GUI thread never waits for SQLite. `flush` waits for what was handed in so far (a test,
-a quit); `close` ends the thread after writing what is left."""
+a quit); `close` ends the thread after writing what is left.
+
+Entries wait in the queue packed (`_Packed`): one bytes object a hand-over, not the caller's objects.
+A loaded history is handed over while the window builds its rows; thousands of small objects kept
+across that and freed afterwards would leave holes in pymalloc's arenas around the rows, which the
+process never gives back."""
 
 from __future__ import annotations
 
 import logging
+import marshal
 import queue
 import threading
 from collections.abc import Callable, Sequence
@@ -32,7 +38,21 @@ class _Usage:
     turns: tuple[TurnUsage, ...]
 
 
-_Work = tuple[Chat, Sequence[Entry]] | _Forget | _Usage | threading.Event | None
+class _Packed:
+    """Entries as one marshalled bytes object (a block of the C heap, which the writer trims) while
+    they wait to be written."""
+
+    __slots__ = ("blob", "count")
+
+    def __init__(self, entries: Sequence[Entry]) -> None:
+        self.count = len(entries)
+        self.blob = marshal.dumps([(e.item, e.kind, e.text, e.at) for e in entries])
+
+    def entries(self) -> list[Entry]:
+        return [Entry(item, kind, text, at) for item, kind, text, at in marshal.loads(self.blob)]
+
+
+_Work = tuple[Chat, _Packed] | _Forget | _Usage | threading.Event | None
 
 
 class IndexWriter:
@@ -68,8 +88,9 @@ class IndexWriter:
         self._queue.put(item)
 
     def put(self, chat: Chat, entries: Sequence[Entry]) -> None:
+        """The chat's entries, packed now: nothing of the caller's is held while they wait."""
         if entries:
-            self._send((chat, entries))
+            self._send((chat, _Packed(entries)))
 
     def forget(self, keys: Sequence[str]) -> None:
         """The chats' entries dropped, after everything handed in before is written."""
@@ -100,7 +121,7 @@ class IndexWriter:
     def _run(self) -> None:
         while True:
             item = self._queue.get()
-            batch: list[tuple[Chat, Sequence[Entry]]] = []
+            batch: list[tuple[Chat, _Packed]] = []
             signals: list[threading.Event] = []
             alone: _Forget | _Usage | None = None
             ending = False
@@ -120,8 +141,10 @@ class IndexWriter:
                 except queue.Empty:
                     break
             if batch:
-                self._safely(self.index.index, batch, len(batch))
-                self._unreleased += sum(len(entries) for _chat, entries in batch)
+                unpacked = [(chat, packed.entries()) for chat, packed in batch]
+                self._safely(self.index.index, unpacked, len(batch))
+                self._unreleased += sum(packed.count for _chat, packed in batch)
+                del unpacked
             if isinstance(alone, _Forget):
                 self._safely(self.index.forget, alone.keys, len(alone.keys))
             elif isinstance(alone, _Usage):

@@ -96,6 +96,40 @@ def test_nothing_written_stays_referenced_while_the_writer_waits(tmp_path):
     writer.close(10)
 
 
+def test_entries_waiting_for_a_busy_writer_are_not_the_callers_objects(tmp_path, monkeypatch):
+    """What waits in the queue is packed: the entries handed in (a loaded history's, made while the
+    window builds its rows) are freed at once, not held until the writer gets to them."""
+    import gc
+    import weakref
+
+    index = SearchIndex(tmp_path)
+    busy, release = threading.Event(), threading.Event()
+    real = index.index
+
+    def held(batches):
+        batches = list(batches)
+        busy.set()
+        release.wait(10)
+        real(batches)
+
+    monkeypatch.setattr(index, "index", held)
+    writer = IndexWriter(lambda: index)
+    writer.put(_chat(1), [Entry("1", "answer", "the first", 1.0)])
+    assert busy.wait(10)  # the writer is in its first write
+    waiting = [Entry(str(n), "answer", f"word{n} of a history", float(n)) for n in range(3)]
+    gone = [weakref.ref(entry) for entry in waiting]
+    writer.put(_chat(2), waiting)
+    del waiting
+    gc.collect()
+    try:
+        assert [ref() for ref in gone] == [None, None, None]
+    finally:
+        release.set()
+    assert writer.flush(10)
+    assert index.counts() == (2, 4)
+    writer.close(10)
+
+
 def _sqlite_memory_used() -> int | None:
     """SQLite's own count of the memory it holds, when Python's sqlite3 uses the system library."""
     import ctypes

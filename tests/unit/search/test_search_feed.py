@@ -133,6 +133,30 @@ def test_a_load_forgets_the_chat_first_and_indexes_its_replay_once_a_run():
     assert writer.forgotten == ["k"] and "s1" not in writer.texts()
 
 
+def test_a_long_load_is_handed_over_in_pieces_as_it_comes_and_each_message_whole():
+    """What the feed holds of a history is a few dozen items at a time (the rest freed while the
+    window still makes the rows), and a message whose chunks straddle a hand-over is indexed whole."""
+    from app.main.search.feed import LOAD_HANDOVER_ITEMS
+
+    writer = Writer()
+    feed = feed_of(writer)
+    messages = 3 * LOAD_HANDOVER_ITEMS
+    for n in range(messages):
+        for part in ("first half ", f"second half {n}"):
+            feed.on_envelope(
+                update("k", chunk("agent_message_chunk", part, messageId=f"a{n}"), historical=True)
+            )
+        assert sum(len(entries) for _chat, entries in writer.put_calls) >= n + 1 - (LOAD_HANDOVER_ITEMS + 1)
+    assert len(writer.put_calls) >= 2  # before the load ended: in pieces
+    assert all(len(entries) <= LOAD_HANDOVER_ITEMS + 1 for _chat, entries in writer.put_calls)
+    feed.on_envelope(update("k", chunk("user_message_chunk", "live"), historical=False))
+    feed.flush()
+    texts = writer.texts()
+    assert [texts[f"m:a{n}"] for n in range(messages)] == [
+        ("answer", f"first half second half {n}") for n in range(messages)
+    ]
+
+
 def test_credentials_are_cut_from_what_is_indexed():
     writer = Writer()
     feed = feed_of(writer)
