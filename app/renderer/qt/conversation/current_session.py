@@ -14,7 +14,7 @@ import gc
 import logging
 from collections.abc import Awaitable, Callable, Iterable, Iterator
 
-from PySide6.QtCore import Property, QObject, Signal, Slot
+from PySide6.QtCore import Property, QObject, QTimer, Signal, Slot
 
 from app.contract.envelopes import Envelope, LoadResult, PromptSettledEnvelope
 from app.contract.errors import CapabilityMissing, HostError, SignInRequired
@@ -32,6 +32,7 @@ from app.renderer.timeline.store import TimelineStore
 log = logging.getLogger(__name__)
 
 FAILED_ELSEWHERE_KEPT = 64  # failures of chats not shown, kept until their sender asks (one per send)
+TRIM_AGAIN_MS = 1000  # the chat left behind is gone by then: its delegates are deleted in later turns
 
 
 def settle_heap() -> None:
@@ -42,6 +43,7 @@ def settle_heap() -> None:
     gc.collect(1)
     gc.freeze()
     trim_heap()  # the pages a chat just left freed go back to the system
+    QTimer.singleShot(TRIM_AGAIN_MS, trim_heap)  # and those its rows' delegates freed since
 
 
 class CurrentSession(QObject):
