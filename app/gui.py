@@ -222,7 +222,9 @@ def run_gui(args: argparse.Namespace) -> int:
     async def main() -> int:
         host = _build_host(prelude)
         startup_collection.mark("host")
-        window.attach(host)
+        window.bind(host)
+        startup_collection.mark("objects")
+        window.load_chat()
         startup_collection.mark("chat")
         await _first_frame(window, say="ready" if timing else "")  # the chat drawn, then the agent starts
         if timing:

@@ -16,8 +16,10 @@ The split (ClawQt's median of each step, from the marks the app prints when CLAW
 set): `python` from launch to the command line's first step (the interpreter and `app.cli`), `imports`
 to the first frame's modules imported (`app.gui`, the prelude: the config, the placement), `qt` to the
 QApplication made (and the config read), `window` to the start frame loaded, `frame` to it painted;
-then `host` to the main side imported and built (agents, stores, rules...), `chat` to the chat objects
-made and the chat's QML loaded, `ready` to the chat painted."""
+then `host` to the main side imported and built (agents, stores, rules...), `objects` to the chat's
+objects made (the view's Python: models, views of the host's parts), `chat` to the chat's QML loaded
+into the window, `ready` to the chat painted. The resident memory is read at the start frame, with the
+main side, with the chat's objects and with its QML."""
 
 from __future__ import annotations
 
@@ -41,7 +43,7 @@ app.exec()
 )
 
 
-STEPS = ("cli", "imported", "qt", "window", "frame", "host", "chat", "ready")
+STEPS = ("cli", "imported", "qt", "window", "frame", "host", "objects", "chat", "ready")
 NAMES = {
     "cli": "python",
     "imported": "imports",
@@ -49,6 +51,7 @@ NAMES = {
     "window": "window",
     "frame": "frame",
     "host": "host",
+    "objects": "objects",
     "chat": "chat",
     "ready": "ready",
 }
@@ -107,8 +110,10 @@ def run(rounds: int = 5) -> Result:
     ratio = median(ours) / median(bare)
     ready = median([m["ready"] for m in splits])
     ready_ratio = ready / median(bare)
-    # resident memory with the start frame made, the main side built, and the chat bound and loaded
-    resident = {s: round(median([m[f"{s}_mb"] for m in splits]), 1) for s in ("window", "host", "chat")}
+    # resident memory with the start frame made, the main side built, the chat's objects made, its QML
+    resident = {
+        s: round(median([m[f"{s}_mb"] for m in splits]), 1) for s in ("window", "host", "objects", "chat")
+    }
     split = {}
     for before, step in zip(("", *STEPS), STEPS, strict=False):
         spans = [
@@ -130,14 +135,15 @@ def run(rounds: int = 5) -> Result:
             "ready_ratio": round(ready_ratio, 3),
             "start_frame_mb": resident["window"],
             "host_built_mb": resident["host"],
+            "chat_objects_mb": resident["objects"],
             "chat_bound_mb": resident["chat"],
             "split": split,
         },
         extra_line=f"ui_startup ratio={ratio:.3f} goal={GOAL} (first frame {median(ours) * 1000:.0f} ms "
         f"vs a bare Qt Quick window {median(bare) * 1000:.0f} ms; the chat drawn at "
         f"{ready * 1000:.0f} ms, ready_ratio {ready_ratio:.2f}; resident {resident['window']:.0f} MB at the "
-        f"start frame, {resident['host']:.0f} MB with the main side, {resident['chat']:.0f} MB with the "
-        "chat; split: "
+        f"start frame, {resident['host']:.0f} MB with the main side, {resident['objects']:.0f} MB with "
+        f"the chat's objects, {resident['chat']:.0f} MB with its QML; split: "
         + ", ".join(f"{name.removesuffix('_ms')} {ms:.0f}" for name, ms in split.items())
         + " ms)",
     )

@@ -117,6 +117,12 @@ class Window:
 
     def attach(self, host: HostApi) -> None:
         """Bind the chat objects of `host` and load the chat into the window."""
+        self.bind(host)
+        self.load_chat()
+
+    def bind(self, host: HostApi) -> None:
+        """The chat objects of `host` made and offered to QML (the chat's QML is not made yet: the
+        start's split reads each step's time and memory apart)."""
         from app.renderer.qt.common.feature_scan import answer_from_bytes
 
         answer_from_bytes()  # before the view's modules load: PySide reads each one as it is imported
@@ -124,7 +130,6 @@ class Window:
         from app.renderer.qt.common.icon_images import ICON_PROVIDER, IconImages
         from app.renderer.qt.common.image_provider import MemoryImages
         from app.renderer.qt.composer.attachments import THUMBNAIL_PROVIDER
-        from app.renderer.qt.tiles.items import TileItems
         from app.renderer.qt.window import ChatObjects
 
         self.host = host
@@ -134,6 +139,11 @@ class Window:
         self.engine.addImageProvider(IMAGE_PROVIDER, MemoryImages(self.objects.attachments.image))
         self.engine.addImageProvider(ICON_PROVIDER, IconImages())
         self.engine.addImageProvider(THUMBNAIL_PROVIDER, MemoryImages(self.objects.tiles.thumbnail))
+
+    def load_chat(self) -> None:
+        """The chat's QML made into the window (on the objects `bind` offered)."""
+        from app.renderer.qt.tiles.items import TileItems
+
         self.root.setProperty("chatReady", True)  # the Loader makes the chat now, synchronously
         if self.root.property("chatWindow") is None:
             raise RuntimeError("the chat could not be created:\n" + "\n".join(self.warnings))
