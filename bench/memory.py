@@ -8,6 +8,8 @@
   Each figure is settled: the rows made and the search index's writes of the history done (they go on
   in the background for a second or two after a 10,000-turn history is shown); the figure read
   before those writes ended is printed beside it (kb_per_turn_while_indexing), with how long they took.
+- bare_widgets_mb: the bare window made with a QApplication (Qt Widgets loaded) as ClawQt's must be (the
+  desktop's file dialog and the tray icon are widgets), printed beside the bare window: a figure.
 - app_idle_mb: RSS of the app as a user starts it (`python -m app`, the demo agent over ACP, the whole
   main side: terminal access, rules, MCP servers), settled once its agent is ready; printed beside the
   bare window (`app_idle_ratio`), a figure, not a goal of its own.
@@ -189,6 +191,10 @@ def run(rounds: int = 5) -> Result:
     """`rounds` sets the switches (10 a round: 50 by default)."""
     python = sys.executable
     bare = _child_json([python, "-c", BARE.replace("SETTLE", str(SETTLE_S))])["rss_mb"]
+    widgets = BARE.replace("SETTLE", str(SETTLE_S)).replace(
+        "from PySide6.QtGui import QGuiApplication", "from PySide6.QtWidgets import QApplication"
+    )
+    bare_widgets = _child_json([python, "-c", widgets.replace("QGuiApplication(", "QApplication(")])["rss_mb"]
     empty = _child_json([python, "-m", "bench.memory", "child", "empty"])["rss_mb"]
     app_idle = _app_idle_mb()
     sizes = (100,) if QUICK else (2_000, 10_000)
@@ -208,6 +214,7 @@ def run(rounds: int = 5) -> Result:
         GOAL,
         {
             "bare_mb": round(bare, 1),
+            "bare_widgets_mb": round(bare_widgets, 1),
             "empty_mb": round(empty, 1),
             "empty_ratio": round(ratio, 3),
             "app_idle_mb": round(app_idle, 1),
@@ -226,7 +233,8 @@ def run(rounds: int = 5) -> Result:
         },
     )
     result.extra_line = (
-        f"memory empty_ratio={ratio:.3f} (idle {empty:.0f} MB, bare Qt Quick {bare:.0f} MB; "
+        f"memory empty_ratio={ratio:.3f} (idle {empty:.0f} MB, bare Qt Quick {bare:.0f} MB, with a "
+        f"QApplication {bare_widgets:.0f} MB; "
         f"the app with the demo agent {app_idle:.0f} MB, {app_idle / bare:.2f}x) "
         f"kb_per_turn={kb_per_turn:.1f} (while the index was written "
         f"{max(while_indexing.values()):.1f}) back_ratio={back:.3f} switch_slope_mb={slope:.3f} goal={GOAL}"
