@@ -152,9 +152,11 @@ class SearchIndex:
         self._db = self._open()
 
     # --- writing ------------------------------------------------------------------------------------
-    def index(self, batches: Iterable[tuple[Chat, Sequence[Entry]]]) -> None:
+    def index(self, batches: Iterable[tuple[Chat, Iterable[Entry]]]) -> None:
         """Each chat's entries, in one transaction for all of them; an item indexed again is replaced.
-        A folder that stopped taking writes moves the index into memory (said once) and writes there."""
+        A folder that stopped taking writes moves the index into memory (said once) and writes there.
+        Each chat's entries are read once per attempt, one at a time (the writer's are unpacked as
+        they are written)."""
         work = list(batches)
         with self._lock:
             try:
@@ -169,7 +171,7 @@ class SearchIndex:
                 self._db = self._open()
                 self._write(work)
 
-    def _write(self, batches: list[tuple[Chat, Sequence[Entry]]]) -> None:
+    def _write(self, batches: list[tuple[Chat, Iterable[Entry]]]) -> None:
         db = self._db
         db.execute("BEGIN IMMEDIATE")
         try:

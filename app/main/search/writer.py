@@ -14,7 +14,7 @@ import logging
 import marshal
 import queue
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,7 +40,9 @@ class _Usage:
 
 class _Packed:
     """Entries as one marshalled bytes object (a block of the C heap, which the writer trims) while
-    they wait to be written."""
+    they wait to be written; unpacked one hand-over at a time as they are written, each entry made
+    as it is read (a batch unpacked whole would be thousands of objects living through a transaction,
+    kept by the collector long enough to be walked by its full collections)."""
 
     __slots__ = ("blob", "count")
 
@@ -48,8 +50,9 @@ class _Packed:
         self.count = len(entries)
         self.blob = marshal.dumps([(e.item, e.kind, e.text, e.at) for e in entries])
 
-    def entries(self) -> list[Entry]:
-        return [Entry(item, kind, text, at) for item, kind, text, at in marshal.loads(self.blob)]
+    def __iter__(self) -> Iterator[Entry]:
+        for item, kind, text, at in marshal.loads(self.blob):
+            yield Entry(item, kind, text, at)
 
 
 _Work = tuple[Chat, _Packed] | _Forget | _Usage | threading.Event | None
@@ -141,10 +144,8 @@ class IndexWriter:
                 except queue.Empty:
                     break
             if batch:
-                unpacked = [(chat, packed.entries()) for chat, packed in batch]
-                self._safely(self.index.index, unpacked, len(batch))
+                self._safely(self.index.index, batch, len(batch))
                 self._unreleased += sum(packed.count for _chat, packed in batch)
-                del unpacked
             if isinstance(alone, _Forget):
                 self._safely(self.index.forget, alone.keys, len(alone.keys))
             elif isinstance(alone, _Usage):
