@@ -112,7 +112,7 @@ async def _child(mode: str, args: list[str]) -> dict:
             started = time.perf_counter()
             await window.host.search.written()
             index_s = time.perf_counter() - started
-            full = await _settled_rss(window)
+            full = await _settled_rss(window, index_written=False)  # written: just waited for
             out = {
                 "turns": turns,
                 "empty_mb": empty,

@@ -7,7 +7,6 @@ import asyncio
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import TypeVar
 
 from app.contract.errors import HostError
 from app.contract.search import Facets, Filters, Hit, IndexedChat, IndexSize
@@ -20,7 +19,6 @@ from app.main.search.index import DEFAULT_MAX_BYTES, SearchIndex
 from app.main.search.writer import IndexWriter
 
 MEGABYTE = 1024 * 1024
-T = TypeVar("T")
 CLOSE_WAIT_S = 10.0  # a quit waits this long for what is left to be written (the chats are the truth)
 
 
@@ -52,20 +50,14 @@ class ChatSearch:
     async def usage(self, days: int) -> list[UsageDay]:
         """Each agent's turns of each of the last `days` days (today the last), summed: with every
         turn handed to the writer so far (a turn that just ended is read back at once)."""
-        since = _since(days)
-        return await asyncio.to_thread(self._after_writes, lambda: self.writer.index.usage_days(since))
+        await self.written()
+        return await asyncio.to_thread(self.writer.index.usage_days, _since(days))
 
     async def usage_chats(self, days: int, limit: int) -> list[UsageChat]:
         """The chats that used the most tokens over the last `days` days, the most first (with every
         turn handed to the writer so far)."""
-        since = _since(days)
-        index = self.writer.index
-        return await asyncio.to_thread(self._after_writes, lambda: index.usage_chats(since, limit))
-
-    def _after_writes(self, read: Callable[[], T]) -> T:
-        """`read` once the writer wrote what was handed in before (on a worker thread: it may wait)."""
-        self.writer.flush(CLOSE_WAIT_S)
-        return read()
+        await self.written()
+        return await asyncio.to_thread(self.writer.index.usage_chats, _since(days), limit)
 
     async def indexed_chat(self, key: str) -> IndexedChat | None:
         return await asyncio.to_thread(self.writer.index.indexed_chat, key)
