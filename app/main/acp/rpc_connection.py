@@ -28,6 +28,9 @@ log = logging.getLogger(__name__)
 Handler = Callable[[dict[str, Any]], Awaitable[Any]]
 CANCEL_REQUEST = "$/cancel_request"
 REQUEST_CANCELLED = -32800
+# messages taken one after another before the loop gets a turn: a burst read at once would otherwise
+# have all its handlers run in one stretch, with no input, timer or frame between them
+MESSAGES_PER_TURN = 32
 
 
 class Transport(Protocol):
@@ -105,8 +108,13 @@ class RpcConnection:
 
     # --- the agent's side ------------------------------------------------------------------------
     async def _receive_loop(self) -> None:
+        taken = 0
         try:
             while (message := await self._transport.receive()) is not None:
+                taken += 1
+                if taken >= MESSAGES_PER_TURN:  # the handlers made so far run, then the rest is taken
+                    taken = 0
+                    await asyncio.sleep(0)
                 method = message.get("method")
                 if method is not None:
                     if "id" in message:

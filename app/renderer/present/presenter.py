@@ -84,6 +84,7 @@ class Presenter:
     _behind: set[str] = field(default_factory=set)  # streaming items with text not shown yet
     reveal_chars: int = REVEAL_CHARS  # new characters a build reveals (sized to what the last cost)
     _sliced: bool = False  # a build since the last `sized_reveal` showed a slice of a burst
+    _sliced_in_frame: set[str] = field(default_factory=set)  # items that showed a slice since the last frame
 
     def set_dark(self, dark: bool) -> bool:
         """Highlight code for a dark (or light) window from now on; True when that changed (every
@@ -102,12 +103,15 @@ class Presenter:
         forget_diffs()
         self._revealed.clear()
         self._behind.clear()
+        self._sliced_in_frame.clear()
 
     # --- prose ---------------------------------------------------------------------------------------
     def blocks_for(self, item: Item, live: bool = False) -> list[DisplayBlock]:
         """The item's display blocks. A streaming reply reveals at most `reveal_chars` new characters per
         build: a burst (a thousand chunks between two frames) then shows over a few frames instead of
-        one frame laying out hundreds of kilobytes; the rest follows on the next ticks (`rows_behind`)."""
+        one frame laying out hundreds of kilobytes; the rest follows on the next ticks (`rows_behind`).
+        One slice per item between two frames (`frame_drawn`): a flush and the reveal of one frame each
+        showing a slice would lay out two budgets' worth before the frame is drawn."""
         text = item_source(item)  # a long reply's pieces: only what is revealed is copied
         renderer = self._markdown.get(item.id)
         if renderer is None:
@@ -115,12 +119,16 @@ class Presenter:
         shown = self._revealed.get(item.id)
         if live or shown is not None:
             start = shown or 0
+            if item.id in self._sliced_in_frame and len(text) > start:
+                self._behind.add(item.id)  # this frame showed its slice: the rest waits for the next
+                return renderer.update(text[:start], live=True)
             # past what the renderer shows before "Show more" there is nothing left to reveal
             if len(text) - start > self.reveal_chars and start < MESSAGE_CHARS:
                 text = text[: start + self.reveal_chars]
                 self._revealed[item.id] = len(text)
                 self._behind.add(item.id)
                 self._sliced = True
+                self._sliced_in_frame.add(item.id)
                 return renderer.update(text, live=True)
             self._behind.discard(item.id)
             if live:
@@ -135,6 +143,10 @@ class Presenter:
         if self._sliced:
             self._sliced = False
             self.reveal_chars = next_reveal_chars(self.reveal_chars, elapsed_s)
+
+    def frame_drawn(self) -> None:
+        """The window drew a frame: each item behind may show its next slice."""
+        self._sliced_in_frame.clear()
 
     @property
     def rows_behind(self) -> set[str]:

@@ -115,7 +115,8 @@ def test_a_streaming_burst_is_revealed_by_refreshes_never_by_reading(objects):
     for _ in range(5):
         model.data(model.index(at), ROLE_IDS["blocks"])
     assert sum(len(b["html"]) for b in blocks.blocks) == shown  # reading reveals nothing more
-    model.refresh_items(presenter.rows_behind, rebuild=True)  # what the after-frame scheduler does
+    presenter.frame_drawn()  # what the after-frame scheduler does
+    model.refresh_items(presenter.rows_behind, rebuild=True)
     assert sum(len(b["html"]) for b in blocks.blocks) > shown
 
 

@@ -6,6 +6,7 @@ against real agents in tests/integration (test_agent_fs.py: the hostile requests
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 from typing import Any
 
@@ -179,4 +180,34 @@ async def test_notifications_reach_their_handler_and_unknown_or_failing_ones_are
     assert seen == [{"sessionId": "s"}]
     assert "the agent's session/update notification failed" in caplog.text
     assert transport.sent == []  # a notification is never answered
+    await rpc.close()
+
+
+async def test_a_burst_read_at_once_is_handled_in_order_with_turns_for_the_loop_between():
+    """Thousands of updates waiting at once are handled in the order they came, and other work on the
+    loop (a keystroke, a timer, a frame) gets its turn between them instead of after all of them."""
+    from app.main.acp.rpc_connection import MESSAGES_PER_TURN
+
+    seen: list[int] = []
+    interleaved: list[int] = []  # how many updates were handled each time the other work ran
+
+    async def update(params: dict[str, Any]) -> None:
+        seen.append(params["n"])
+
+    def other_work() -> None:
+        interleaved.append(len(seen))
+        if len(seen) < total:
+            asyncio.get_running_loop().call_soon(other_work)
+
+    total = 20 * MESSAGES_PER_TURN
+    transport = MemoryTransport()
+    for n in range(total):
+        transport.incoming.put_nowait({"jsonrpc": "2.0", "method": "session/update", "params": {"n": n}})
+    rpc = RpcConnection(transport, requests={}, notifications={"session/update": update})
+    asyncio.get_running_loop().call_soon(other_work)
+    await _until(lambda: len(seen) == total)
+    assert seen == list(range(total))
+    between = [n for n in interleaved if 0 < n < total]
+    assert len(between) >= 10, interleaved  # the loop had turns all through the burst
+    assert all(b - a <= 2 * MESSAGES_PER_TURN for a, b in itertools.pairwise(interleaved))
     await rpc.close()

@@ -25,12 +25,39 @@ def test_a_streaming_burst_is_revealed_over_several_refreshes_never_all_in_one()
     steps, previous = 1, shown(first)
     while "m:0" in presenter.rows_behind:
         live = steps < 2  # the turn ends while the burst is still being revealed
+        presenter.frame_drawn()
         now = shown(presenter.blocks_for(segment, live=live))
         assert now > previous  # every refresh shows more
         previous, steps = now, steps + 1
     assert steps >= len(words) // REVEAL_CHARS  # spread over several refreshes
+    presenter.frame_drawn()
     final = "".join(b.html for b in presenter.blocks_for(segment, live=False))
     assert final.count("lorem") == 4000  # and in the end everything is shown
+
+
+def test_one_slice_per_frame_whichever_refresh_asks_first():
+    """A flush and the reveal after a frame both rebuilding the row before the next frame is drawn
+    show one slice between them: two would lay out twice the budget in one frame."""
+    from app.renderer.timeline.items import MessageSegment
+    from app.renderer.timeline.parts import MarkdownPart
+
+    presenter = Presenter(reveal_chars=1_000)
+    segment = MessageSegment(id="m:0", role="assistant", message_id="m")
+    segment.parts.append(MarkdownPart(["word " * 2_000]))
+
+    def shown() -> int:
+        return sum(b.html.count("word") for b in presenter.blocks_for(segment, live=True))
+
+    first = shown()
+    assert 0 < first <= 200 and "m:0" in presenter.rows_behind
+    assert shown() == first and shown() == first  # the same frame: nothing more, still behind
+    assert "m:0" in presenter.rows_behind
+    presenter.frame_drawn()
+    second = shown()
+    assert first < second <= first + 200
+    presenter.frame_drawn()
+    presenter.reveal_chars = 20_000
+    assert shown() == 2_000 and "m:0" not in presenter.rows_behind  # the rest fits: all of it
 
 
 def test_the_next_reveal_is_sized_to_what_the_last_one_cost():

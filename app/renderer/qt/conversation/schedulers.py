@@ -35,9 +35,21 @@ class ConversationScheduler(QObject):
         self._feed_timer.setSingleShot(True)
         self._feed_timer.setInterval(0)
         self._feed_timer.timeout.connect(self._feed_terminals)
+        self._frame_timer = QTimer(self)  # the work after a frame, once what waited meanwhile ran
+        self._frame_timer.setSingleShot(True)
+        self._frame_timer.setInterval(0)
+        self._frame_timer.timeout.connect(self._after_frame_now)
 
     @Slot()
     def after_frame(self) -> None:
+        """A frame was drawn: the next slice follows once the loop has run what waited while it was
+        drawn (input, timers, the agent's output), not in the same stretch as the drawing."""
+        self._presenter.frame_drawn()
+        if not self._frame_timer.isActive():
+            self._frame_timer.start()
+
+    @Slot()
+    def _after_frame_now(self) -> None:
         self._reveal()
         if self._presenter.screens.behind and not self._feed_timer.isActive():
             self._feed_terminals()
