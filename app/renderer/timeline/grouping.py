@@ -38,7 +38,6 @@ class Grouping:
         self.group_of: dict[str, Group] = {}
         self.block_of: dict[str, Block] = {}
         self.rows: list[Row] = []
-        self.row_pos: dict[RowKey, int] = {}
         self._visible: dict[str, bool] = {}
         self._attachments: dict[str, tuple[Attachment, ...]] = {}
 
@@ -126,7 +125,6 @@ class Grouping:
             group.row_count = len(group_rows)
             rows.extend(group_rows)
         self.rows = rows
-        self.row_pos = {row.key: i for i, row in enumerate(rows)}
         changes: list[RowChange] = []
         if old_count:
             changes.append(RowsRemoved(0, old_count))
@@ -135,9 +133,24 @@ class Grouping:
         return changes
 
     # --- bookkeeping ---------------------------------------------------------------------------
-    def _reindex_from(self, start: int) -> None:
-        for i in range(start, len(self.rows)):
-            self.row_pos[self.rows[i].key] = i
+    def position(self, key: RowKey) -> int | None:
+        """The row's index, found among its group's few rows (every row names an item of its group,
+        and each group knows where its rows start): no index of all rows is kept, so a long history
+        holds no entry per row and a change in its middle renumbers nothing."""
+        group = self.group_of.get(key.item)
+        if group is None:
+            return None
+        rows = self.rows
+        for at in range(group.row_start, group.row_start + group.row_count):
+            if rows[at].key == key:
+                return at
+        return None
+
+    def _position(self, key: RowKey) -> int:
+        at = self.position(key)
+        if at is None:
+            raise KeyError(key)
+        return at
 
     def _shift_groups_after(self, group: Group, delta: int) -> None:
         if delta == 0:
@@ -187,18 +200,10 @@ class Grouping:
             changes.append(RowsInserted(start + prefix, tuple(new_mid)))
         tail_at = start + prefix + len(new_mid)
         changed_runs(old[len(old) - suffix :], new[len(new) - suffix :], tail_at)
-        for row in old:
-            self.row_pos.pop(row.key, None)
         self.rows[start : start + old_count] = new
         group.row_count = len(new)
-        delta = len(new) - old_count
-        self._shift_groups_after(group, delta)
-        self._reindex_from(start) if delta else self._reindex_slice(start, len(new))
+        self._shift_groups_after(group, len(new) - old_count)
         return changes
-
-    def _reindex_slice(self, start: int, count: int) -> None:
-        for i in range(start, start + count):
-            self.row_pos[self.rows[i].key] = i
 
     def _append_group(self, group: Group) -> list[RowChange]:
         self.groups.append(group)
@@ -207,7 +212,6 @@ class Grouping:
         group.row_start = len(self.rows)
         group.row_count = len(rows)
         self.rows.extend(rows)
-        self._reindex_slice(group.row_start, len(rows))
         return [RowsInserted(group.row_start, tuple(rows))]
 
     # --- item events ---------------------------------------------------------------------------
@@ -243,7 +247,6 @@ class Grouping:
         self.rows.insert(position, row)
         group.row_count += 1
         self._shift_groups_after(group, 1)
-        self._reindex_from(position)
         if blocks_before == 0:  # the row that was first (attachments or footer) is no longer first
             following = self.rows[position + 1]
             demoted = following._replace(first=False)
@@ -252,7 +255,7 @@ class Grouping:
         return changes
 
     def _refresh_block_row(self, group: Group, block: Block) -> list[RowChange]:
-        position = self.row_pos[block.key]
+        position = self._position(block.key)
         old = self.rows[position]
         row = Row(block.key, block.kind, group.ref, block.item_ids, first=old.first, last=old.last)
         self.rows[position] = row
@@ -269,7 +272,7 @@ class Grouping:
         same_attachments = attachments == self._attachments.get(item_id)
         if group.kind == "user":
             if same_attachments:
-                position = self.row_pos[RowKey("user", group.ref.first_item)]
+                position = self._position(RowKey("user", group.ref.first_item))
                 return [RowsChanged(position, (self.rows[position],))]
             return self._regroup(group, {item_id})
         if not same_visibility or bool(attachments) != bool(self._attachments.get(item_id)):
@@ -278,10 +281,10 @@ class Grouping:
         changes: list[RowChange] = []
         block = self.block_of.get(item_id)
         if block is not None:
-            position = self.row_pos[block.key]
+            position = self._position(block.key)
             changes.append(RowsChanged(position, (self.rows[position],)))
         if not same_attachments:
-            position = self.row_pos[RowKey("turn-attachments", group.ref.first_item)]
+            position = self._position(RowKey("turn-attachments", group.ref.first_item))
             changes.append(RowsChanged(position, (self.rows[position],)))
         return changes
 
@@ -318,7 +321,6 @@ class Grouping:
         self.rows[start:start] = rows
         for later in self.groups[index + 3 :]:
             later.row_start += len(rows)
-        self._reindex_from(start)
         return [*changes, RowsInserted(start, tuple(rows))]
 
     def _next_assistant(self, index: int) -> Group | None:
@@ -353,12 +355,9 @@ class Grouping:
     def _drop_group(self, index: int) -> None:
         group = self.groups.pop(index)
         start, count = group.row_start, group.row_count
-        for row in self.rows[start : start + count]:
-            self.row_pos.pop(row.key, None)
         del self.rows[start : start + count]
         for later in self.groups[index:]:
             later.row_start -= count
-        self._reindex_from(start)
 
     def footer_after(self, user_item_id: str) -> int | None:
         """Row index of the footer of the turn that answers the user group holding this item."""
@@ -368,7 +367,7 @@ class Grouping:
         index = self.index_of(group)
         if index + 1 >= len(self.groups):
             return None
-        return self.row_pos.get(RowKey("footer", self.groups[index + 1].ref.first_item))
+        return self.position(RowKey("footer", self.groups[index + 1].ref.first_item))
 
     def previous(self, group: Group) -> Group | None:
         """The group before `group` (a turn's question), or None for the first."""

@@ -206,3 +206,28 @@ def test_a_failed_or_finished_turn_gets_no_stopped_marker():
     h.optimistic("user:1", "q")
     h(settled("user:1", stop="end_turn"))
     assert h.ids == ["user:1:0"]
+
+
+def test_rows_added_to_an_earlier_turn_move_every_later_row_and_each_is_found_where_it_is():
+    """An earlier turn's tool gains an attachment (a row of lifted attachments appears in its middle),
+    a user message between turns goes: every row is then found at its index, and a change to a later
+    row is reported at its new place (rows are found through their group: no index of all rows)."""
+    link = {"type": "content", "content": {"type": "resource_link", "uri": "file:///w/log.txt"}}
+    h = Harness()(user("q1", "u1"), tool("x"), agent("first answer", "m1"))
+    h(user("q2", "u2"), agent("second answer", "m2"), user("q3", "u3"), agent("third", "m3"))
+    rows_before = len(h.timeline.rows)
+    h(tool("x", "tool_call_update", content=[link]))  # the first turn now lifts an attachment
+    grouping = h.timeline.grouping
+    assert len(h.timeline.rows) == rows_before + 1 and "turn-attachments" in h.row_kinds
+    assert [grouping.position(row.key) for row in h.timeline.rows] == list(range(len(h.timeline.rows)))
+    h(agent(" grows", "m3"))  # the last answer changes: reported where it is now
+    assert h.mirror == h.timeline.rows
+    changes = h.timeline.grouping.removed("u2:0")  # and a user message in the middle goes
+    del h.timeline.items["u2:0"]
+    h.timeline.order.remove("u2:0")
+    from app.renderer.timeline.rows import apply_changes
+
+    apply_changes(h.mirror, changes)
+    assert h.mirror == h.timeline.rows
+    assert [grouping.position(row.key) for row in h.timeline.rows] == list(range(len(h.timeline.rows)))
+    assert grouping.position(RowKey("footer", "nowhere")) is None

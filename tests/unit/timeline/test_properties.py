@@ -49,7 +49,12 @@ def test_incremental_rows_equal_a_from_scratch_grouping(ops):
     fresh = Grouping(timeline.items)
     fresh.rebuild(timeline.order)
     assert fresh.rows == timeline.rows
-    assert fresh.row_pos == timeline.grouping.row_pos
+    grouping = timeline.grouping
+    assert [grouping.position(row.key) for row in timeline.rows] == list(range(len(timeline.rows)))
+    assert all(
+        {row.group for row in grouping.rows[g.row_start : g.row_start + g.row_count]} == {g.ref}
+        for g in grouping.groups
+    )  # each group's rows are where it says they start
     assert [(g.row_start, g.row_count) for g in fresh.groups] == [
         (g.row_start, g.row_count) for g in timeline.grouping.groups
     ]

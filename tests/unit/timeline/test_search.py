@@ -85,8 +85,8 @@ def test_a_scan_stops_at_the_first_hits_and_goes_on_from_there():
     while not scan.done:
         scan.advance(0.0)  # one row at least per slice, whatever the budget
     assert len(scan.hits) == 2
-    assert [h.timeline.grouping.row_pos[hit.row] for hit in scan.hits] == sorted(
-        (h.timeline.grouping.row_pos[hit.row] for hit in scan.hits), reverse=True
+    assert [h.timeline.grouping.position(hit.row) for hit in scan.hits] == sorted(
+        (h.timeline.grouping.position(hit.row) for hit in scan.hits), reverse=True
     )
 
 

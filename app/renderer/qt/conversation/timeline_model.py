@@ -215,9 +215,9 @@ class TimelineModel(QAbstractListModel):
         if timeline is None:
             return
         began = time.perf_counter()
-        positions = timeline.grouping.row_pos
+        position = timeline.grouping.position
         for key in list(self.views.shown()):
-            at = positions.get(key)
+            at = position(key)
             if at is not None and at < len(self._rows) and predicate(self._rows[at]):
                 self._changed(at, self.views.refresh(timeline, self._rows[at], rebuild=rebuild))
         self._tell_updated()
