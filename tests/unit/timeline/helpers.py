@@ -89,6 +89,15 @@ class Harness:
         assert self.mirror == self.timeline.rows
         return self
 
+    def removed(self, item_id: str) -> Harness:
+        """The item taken out by the grouping alone (removal anywhere: the reducer only removes
+        trailing messages), the mirror fed its changes."""
+        changes = self.timeline.grouping.removed(item_id)
+        del self.timeline.items[item_id]
+        self.timeline.order.remove(item_id)
+        apply_changes(self.mirror, changes)
+        return self
+
     def optimistic(self, message_id: str, value: str, attachments: tuple = ()) -> Harness:
         apply_changes(self.mirror, self.timeline.add_optimistic(message_id, value, attachments))
         return self

@@ -165,12 +165,7 @@ def test_removing_a_failed_optimistic_message_restores_the_previous_rows():
 def test_removing_a_user_segment_between_turns_merges_them():
     """Grouping handles removal anywhere (the reducer only removes trailing messages today)."""
     h = Harness()(agent("before"), user("q", "u"), update("plan", entries=[]))
-    changes = h.timeline.grouping.removed("u:0")
-    del h.timeline.items["u:0"]
-    h.timeline.order.remove("u:0")
-    from app.renderer.timeline.rows import apply_changes
-
-    apply_changes(h.mirror, changes)
+    h.removed("u:0")
     assert [k for k, _ in _groups(h)] == ["assistant"]
     assert h.row_kinds == ["assistant-text", "plan", "turn-footer"] and h.mirror == h.timeline.rows
 
@@ -222,12 +217,7 @@ def test_rows_added_to_an_earlier_turn_move_every_later_row_and_each_is_found_wh
     assert [grouping.position(row.key) for row in h.timeline.rows] == list(range(len(h.timeline.rows)))
     h(agent(" grows", "m3"))  # the last answer changes: reported where it is now
     assert h.mirror == h.timeline.rows
-    changes = h.timeline.grouping.removed("u2:0")  # and a user message in the middle goes
-    del h.timeline.items["u2:0"]
-    h.timeline.order.remove("u2:0")
-    from app.renderer.timeline.rows import apply_changes
-
-    apply_changes(h.mirror, changes)
+    h.removed("u2:0")  # and a user message in the middle goes
     assert h.mirror == h.timeline.rows
     assert [grouping.position(row.key) for row in h.timeline.rows] == list(range(len(h.timeline.rows)))
     assert grouping.position(RowKey("footer", "nowhere")) is None
