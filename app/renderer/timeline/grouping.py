@@ -38,7 +38,8 @@ class Grouping:
         self.group_of: dict[str, Group] = {}
         self.block_of: dict[str, Block] = {}
         self.rows: list[Row] = []
-        self._visible: dict[str, bool] = {}
+        # the attachments each item had when it was placed, kept only for the few that have any (an
+        # assistant item's visibility then is whether it has a block: `block_of`)
         self._attachments: dict[str, tuple[Attachment, ...]] = {}
 
     # --- building ------------------------------------------------------------------------------
@@ -61,10 +62,11 @@ class Grouping:
         item = self.items[item_id]
         visible = item.visible
         attachments = item.attachments
-        self._visible[item_id] = visible
-        self._attachments[item_id] = attachments
         if attachments:
+            self._attachments[item_id] = attachments
             group.attachment_items += (item_id,)
+        else:
+            self._attachments.pop(item_id, None)
         if group.kind == "user":
             return
         self.block_of.pop(item_id, None)
@@ -108,7 +110,7 @@ class Grouping:
         """Group everything from scratch (loads): one removal of all old rows, one insertion."""
         old_count = len(self.rows)
         self.groups, self.group_of, self.block_of = [], {}, {}
-        self._visible, self._attachments = {}, {}
+        self._attachments = {}
         current: Group | None = None
         for item_id in order:
             kind = group_kind_of(self.items[item_id])
@@ -268,16 +270,17 @@ class Grouping:
             return []
         item = self.items[item_id]
         visible, attachments = item.visible, item.attachments
-        same_visibility = visible == self._visible.get(item_id)
-        same_attachments = attachments == self._attachments.get(item_id)
+        before = self._attachments.get(item_id, ())
+        same_attachments = attachments == before
         if group.kind == "user":
             if same_attachments:
                 position = self._position(RowKey("user", group.ref.first_item))
                 return [RowsChanged(position, (self.rows[position],))]
             return self._regroup(group, {item_id})
-        if not same_visibility or bool(attachments) != bool(self._attachments.get(item_id)):
+        if visible != (item_id in self.block_of) or bool(attachments) != bool(before):
             return self._regroup(group, {item_id})
-        self._attachments[item_id] = attachments
+        if attachments:
+            self._attachments[item_id] = attachments
         changes: list[RowChange] = []
         block = self.block_of.get(item_id)
         if block is not None:
@@ -333,7 +336,6 @@ class Grouping:
         if group is None:
             return []
         self.block_of.pop(item_id, None)
-        self._visible.pop(item_id, None)
         self._attachments.pop(item_id, None)
         group.item_ids.remove(item_id)
         if group.item_ids:

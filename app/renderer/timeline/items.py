@@ -5,6 +5,7 @@ identity. Their plain-data forms are written in `serialize.py`."""
 from __future__ import annotations
 
 import codecs
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -150,8 +151,9 @@ class ToolCall(ItemBase):
     input: Any = None
     output: Any = None
     output_parts: list[Part] = field(default_factory=list)
-    locations: list[dict[str, Any]] = field(default_factory=list)
-    terminal_ids: list[str] = field(default_factory=list)
+    # the agent's list once it sends one; until then (most calls) no empty list of their own
+    locations: Sequence[dict[str, Any]] = ()
+    terminal_ids: tuple[str, ...] = ()
     terminals: dict[str, TerminalState] = field(default_factory=dict)
     meta: dict[str, Any] = field(default_factory=dict)
     error: str | None = None  # the agent's `error` field, kept until it sends another

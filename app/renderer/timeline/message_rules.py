@@ -157,7 +157,8 @@ class MessageRules(TimelineState):
         segment = MessageSegment(
             id=segment_id, role=role, message_id=message_id, segment_index=index, historical=historical
         )
-        add_part(segment.parts, self._without_credentials(segment, part) if role != "user" else part)
+        # its first part in a list of one (appending to the empty list would make room for four)
+        segment.parts = [self._without_credentials(segment, part) if role != "user" else part]
         self._scan_new_prose(segment)
         self.open_segments[message_id] = segment_id
         self.append(segment)
@@ -205,6 +206,6 @@ class MessageRules(TimelineState):
         if existing is not None:  # an id clash with another kind: never overwrite
             thought_id = f"{thought_id}#{len(self.order)}"
         thought = Thought(id=thought_id, historical=historical)
-        add_part(thought.parts, self._without_credentials(thought, part))
+        thought.parts = [self._without_credentials(thought, part)]
         self.open_thought = thought_id
         self.append(thought)

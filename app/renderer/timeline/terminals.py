@@ -41,7 +41,7 @@ class TerminalRegistry:
     def attach(self, tool: ToolCall, terminal_id: str, cwd: str | None = None) -> None:
         """`tool` names `terminal_id` (terminal_info or terminal content); apply anything parked."""
         if terminal_id not in tool.terminal_ids:
-            tool.terminal_ids.append(terminal_id)
+            tool.terminal_ids += (terminal_id,)
         state = tool.terminals.get(terminal_id)
         if state is None:
             state = self.parked.pop(terminal_id, None) or TerminalState(terminal_id)

@@ -169,7 +169,7 @@ async def test_execute_asks_permission_first_and_runs_in_a_client_terminal(start
     assert len(service.terminals) == 0  # released by the agent
     # the card: fast-agent does not embed the terminal; it reports the output and exit code as text
     ran = tools_of(timeline)[-1]
-    assert (ran.tool_kind, ran.status, ran.terminal_ids) == ("execute", "failed", [])
+    assert (ran.tool_kind, ran.status, ran.terminal_ids) == ("execute", "failed", ())
     card_text = "".join(p.text for p in ran.output_parts if isinstance(p, MarkdownPart))
     assert "one" in card_text and "[Exit code: 3]" in card_text
 

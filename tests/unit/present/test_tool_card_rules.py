@@ -55,7 +55,7 @@ def test_a_tool_content_chunk_appends_one_item_and_may_create_the_call():
 
     h(tool("new", "tool_call_content_chunk", content={"type": "terminal", "terminalId": "T9"}))
     new = h.item("tool:new")
-    assert new.status == "running" and new.title == "new" and new.terminal_ids == ["T9"]
+    assert new.status == "running" and new.title == "new" and new.terminal_ids == ("T9",)
     assert h.ids == ["tool:t", "tool:new"]
 
 

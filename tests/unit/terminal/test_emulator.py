@@ -72,7 +72,7 @@ def test_line_runs_skip_blank_runs_and_trailing_blanks():
 
 
 def _tool_with_terminal(output: str) -> ToolCall:
-    tool = ToolCall("tool:t1", tool_call_id="t1", title="cat big.log", terminal_ids=["term-1"])
+    tool = ToolCall("tool:t1", tool_call_id="t1", title="cat big.log", terminal_ids=("term-1",))
     tool.terminals["term-1"] = TerminalState("term-1", cwd="/logs")
     tool.terminals["term-1"].append(output)
     return tool

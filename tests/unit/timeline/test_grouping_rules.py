@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from app.contract.envelopes import PromptSettledEnvelope
 from app.renderer.present.presenter import footer_entry
-from app.renderer.timeline.rows import RowKey
+from app.renderer.timeline.rows import RowKey, RowsChanged
 from app.renderer.timeline.turn_view import copy_text, group_attachments
 from tests.unit.timeline.helpers import (
     GEN,
@@ -221,3 +221,19 @@ def test_rows_added_to_an_earlier_turn_move_every_later_row_and_each_is_found_wh
     assert h.mirror == h.timeline.rows
     assert [grouping.position(row.key) for row in h.timeline.rows] == list(range(len(h.timeline.rows)))
     assert grouping.position(RowKey("footer", "nowhere")) is None
+
+
+def test_a_turns_attachments_row_is_reported_changed_each_time_its_attachments_change():
+    """A -> B -> A: each change of a tool's lifted attachments reports the attachments row (what the
+    grouping last placed is what the next change is held against)."""
+
+    def link(name: str) -> dict:
+        return {"type": "content", "content": {"type": "resource_link", "uri": f"file:///w/{name}"}}
+
+    h = Harness()(user("q", "u"), tool("x", content=[link("a.txt")]))
+    at = h.row_kinds.index("turn-attachments")
+    reported = []
+    for name in ("b.txt", "a.txt", "a.txt"):
+        changes = h.timeline.apply(tool("x", "tool_call_update", content=[link(name)]))
+        reported.append(any(isinstance(c, RowsChanged) and c.start == at for c in changes))
+    assert reported == [True, True, False]  # changed, changed back, the same again

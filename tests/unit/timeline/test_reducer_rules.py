@@ -312,7 +312,7 @@ def test_optimistic_segment_stands_for_good_without_an_echo():
 
 def test_terminal_ids_come_from_terminal_content():
     h = Harness()(tool("x", content=[{"type": "terminal", "terminalId": "T1"}]))
-    assert h.item("tool:x").terminal_ids == ["T1"]
+    assert h.item("tool:x").terminal_ids == ("T1",)
     assert h.plain("tool:x")["terminal"]["terminalId"] == "T1"
 
 
