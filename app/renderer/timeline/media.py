@@ -294,6 +294,42 @@ class MediaScanner:
             return True
         return self._partial_nonblank and self._partial_ref() is None
 
+    def settled(self) -> MediaScanner:
+        """This scanner, or for a reply that saw prose and no directive the one shared scanner that
+        says the same (`refs` empty, `has_prose`): a replayed history keeps no scanner per reply. A
+        reply that grows again is scanned afresh (`MarkdownPart.append`)."""
+        if self.refs or not self.has_prose:
+            return self
+        return _SETTLED[self.cwd_known]
+
+
+class _SettledScanner(MediaScanner):
+    """What a scanner that saw prose and no directive answers, shared by every such reply."""
+
+    __slots__ = ()
+
+    @property
+    def refs(self) -> tuple[MediaRef, ...]:
+        return ()
+
+    @property
+    def has_prose(self) -> bool:
+        return True
+
+    def settled(self) -> MediaScanner:
+        return self
+
+    def feed(self, chunk: str) -> None:
+        raise RuntimeError("a settled scanner is shared: the reply gets a fresh one before it grows")
+
+
+_SETTLED = {True: _SettledScanner(True), False: _SettledScanner(False)}
+
+
+def is_settled(scanner: MediaScanner) -> bool:
+    """Whether this is a shared scanner of a finished reply (replaced by a fresh one to be fed)."""
+    return isinstance(scanner, _SettledScanner)
+
 
 def _could_matter(indent: str, head: str, partial: bool = False) -> bool:
     """Whether a line with this indentation and these first characters after it could be a fence line

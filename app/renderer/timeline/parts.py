@@ -17,7 +17,7 @@ from urllib.parse import unquote, urlsplit
 
 from app.contract.ansi import has_escapes
 from app.contract.text_pieces import TextPieces
-from app.renderer.timeline.media import MediaScanner
+from app.renderer.timeline.media import MediaScanner, is_settled
 
 AttachmentStatus = Literal["pending", "available", "unavailable"]
 AttachmentSource = Literal["acp-resource", "acp-embedded", "media-directive", "media-transcript"]
@@ -62,6 +62,9 @@ class MarkdownPart:
         self.kind = "markdown"
 
     def append(self, text: str) -> None:
+        if self.scanner is not None and is_settled(self.scanner):  # a replayed reply grows
+            self.scanner = MediaScanner(self.scanner.cwd_known)
+            self.scanner.feed(self.text)
         if self._pending is None:
             self._pending = [text]
         else:
@@ -96,9 +99,12 @@ class MarkdownPart:
             self.nonblank = any(_nonblank(piece) for piece in pieces)
 
     def compact(self) -> None:
-        """Keep the text as one string: a replayed message's chunks would each stay an object."""
+        """Keep the text as one string: a replayed message's chunks would each stay an object; and
+        its MEDIA scanner only where it found something (else the shared settled one)."""
         if self._pending or self._more:
             self.text  # noqa: B018 - joining is what reading does
+        if self.scanner is not None:
+            self.scanner = self.scanner.settled()
 
     @property
     def text(self) -> str:

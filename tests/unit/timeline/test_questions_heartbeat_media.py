@@ -5,11 +5,12 @@ from __future__ import annotations
 import pytest
 
 from app.renderer.timeline.heartbeat import SENTINEL, is_heartbeat_only
-from app.renderer.timeline.media import MediaScanner, parse_directive, strip_directives
+from app.renderer.timeline.media import MediaScanner, is_settled, parse_directive, strip_directives
 from app.renderer.timeline.questions import directory_key, question_directory, truncate_graphemes
+from app.renderer.timeline.reducer import Timeline
 from app.renderer.timeline.rows import RowKey
 from app.renderer.timeline.terminal_screen import render_screen
-from tests.unit.timeline.helpers import Harness, agent, user
+from tests.unit.timeline.helpers import GEN, KEY, Harness, agent, user
 
 
 def _directory(h: Harness, limit: int = 300):
@@ -254,6 +255,30 @@ def test_a_segment_of_only_directives_has_no_prose():
     scanner = MediaScanner()
     scanner.feed("MEDIA: /tmp/a.png\nMEDIA: /tmp/b.png")
     assert not scanner.has_prose and len(scanner.refs) == 2
+
+
+def test_a_replayed_history_shares_one_scanner_for_plain_replies_and_a_reply_that_grows_is_scanned_afresh():
+    """After a load, replies of prose alone share one settled scanner; a reply with a directive keeps
+    its own; a replayed reply that grows (the agent still answering) is scanned afresh, so a
+    directive its new chunks complete is still found."""
+    timeline = Timeline(KEY, GEN)
+    timeline.apply_batch(
+        [
+            user("q1", "u1", historical=True),
+            agent("first answer\n", "a1", historical=True),
+            user("q2", "u2", historical=True),
+            agent("an image:\nMEDIA: /tmp/kept.png\n", "a2", historical=True),
+            user("q3", "u3", historical=True),
+            agent("still going\nMED", "a3", historical=True),
+        ]
+    )
+    first, second, third = (timeline.items[f"a{n}:0"].parts[0].scanner for n in (1, 2, 3))
+    assert is_settled(first) and first is third and not first.refs and first.has_prose
+    assert not is_settled(second) and [r.ref for r in second.refs] == ["/tmp/kept.png"]
+    timeline.apply(agent("IA: /tmp/late.png\n", "a3"))
+    grown = timeline.items["a3:0"].parts[0].scanner
+    assert not is_settled(grown) and [r.ref for r in grown.refs] == ["/tmp/late.png"]
+    assert is_settled(first)  # the others keep the shared one
 
 
 # --- terminal screen -----------------------------------------------------------------------------
