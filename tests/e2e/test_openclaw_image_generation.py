@@ -13,7 +13,7 @@ import pytest
 
 from app.renderer.timeline.parts import ImagePart
 from tests.e2e.shared_clawqt import SHARED, reloaded_with_supplement, supplemented
-from tests.ui.terminals.test_panel_window import mouse_click
+from tests.ui.terminals.panel_support import mouse_click
 
 pytestmark = pytest.mark.e2e
 

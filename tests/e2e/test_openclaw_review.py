@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 
 from app.renderer.timeline.serialize import item_record
 from tests.ui.review.test_turn_changes_window import _footer_files
-from tests.ui.terminals.test_panel_window import mouse_click
+from tests.ui.terminals.panel_support import mouse_click
 from tests.ui_harness import find_all
 
 pytestmark = pytest.mark.e2e

@@ -11,7 +11,7 @@ import pytest
 from app.main.acp.recorder import TraceRecorder
 from app.renderer.timeline.serialize import timeline_json
 from app.replay import replay_json
-from tests.e2e.fake_model import current_turn
+from tests.e2e.fake_model_requests import current_turn
 from tests.e2e.shared_clawqt import SHARED
 
 pytestmark = pytest.mark.e2e

@@ -7,21 +7,14 @@ tests/ui/terminals/test_agent_window.py."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
-import os
-import signal
 import socket
-import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import acp
 import pytest
-from acp.connection import StreamDirection, StreamEvent
-from acp.schema import HttpHeader, HttpMcpServer, RequestPermissionResponse, TextContentBlock
+from acp.schema import HttpHeader, HttpMcpServer
 from mcp_types import CallToolResult, TextContent
 
 from app.contract.hidden_context import OPEN, wrap
@@ -35,7 +28,7 @@ from app.demo_agent.terminal_tools_client import (
 )
 from app.main.participation.mcp_server import TerminalMcpServer
 from app.main.participation.tools_api import ToolRefused
-from tests.paths import REPO
+from tests.integration.demo_agent.wire import NO_PERMISSION, Agent, WireClient, end, start_agent, wait_until
 
 SECRET = "install-secret-for-the-demo-agent-tests"
 BEARER = "cqs_per-session-bearer-of-this-chat"
@@ -179,50 +172,6 @@ class Tools:
         return await self._answer("open_terminal", *args)
 
 
-@dataclass
-class WireClient:
-    raw: list[dict[str, Any]] = field(default_factory=list)
-
-    async def session_update(self, session_id: str, update: Any, **kwargs: Any) -> None:
-        pass
-
-    async def request_permission(self, *args: Any, **kwargs: Any) -> RequestPermissionResponse:
-        raise AssertionError("no permission is asked in these turns")
-
-    def observe(self, event: StreamEvent) -> None:
-        if event.direction == StreamDirection.INCOMING:
-            self.raw.append(event.message)
-
-    def updates(self, session_id: str, kind: str | None = None) -> list[dict[str, Any]]:
-        found = [
-            m["params"]["update"]
-            for m in self.raw
-            if m.get("method") == "session/update" and m["params"]["sessionId"] == session_id
-        ]
-        return [u for u in found if kind is None or u["sessionUpdate"] == kind]
-
-    def text(self, session_id: str) -> str:
-        return "".join(u["content"].get("text", "") for u in self.updates(session_id, "agent_message_chunk"))
-
-
-@dataclass
-class Agent:
-    proc: asyncio.subprocess.Process
-    conn: Any
-    client: WireClient
-    initialize: dict[str, Any] = field(default_factory=dict)
-
-    async def ask(self, session_id: str, text: str, context: str | None = None) -> tuple[str, str]:
-        """One prompt (the user's words, then the hidden block as ClawQt sends it); its stop reason and
-        the reply's text."""
-        before = len(self.client.text(session_id))
-        blocks = [TextContentBlock(type="text", text=text)]
-        if context is not None:
-            blocks.append(TextContentBlock(type="text", text=context))
-        response = await asyncio.wait_for(self.conn.prompt(session_id=session_id, prompt=blocks), 60)
-        return response.stop_reason, self.client.text(session_id)[before:]
-
-
 def server_entry(url: str, bearer: str = BEARER, name: str = "clawqt-terminals-test") -> HttpMcpServer:
     headers = [HttpHeader(name="Authorization", value=f"Bearer {bearer}")]
     return HttpMcpServer(type="http", name=name, url=url, headers=headers)
@@ -244,36 +193,14 @@ async def spawn(tmp_path: Path) -> AsyncIterator[Callable[[], Awaitable[Agent]]]
     started: list[Agent] = []
 
     async def factory() -> Agent:
-        env = {**os.environ, "CLAWQT_DEMO_DELAY_MS": "0", "CLAWQT_DATA_DIR": str(tmp_path / "data")}
-        with open(tmp_path / "agent-stderr.log", "ab") as stderr:
-            proc = await asyncio.create_subprocess_exec(
-                sys.executable,
-                "-m",
-                "app",
-                "demo-agent",
-                stdin=asyncio.subprocess.PIPE,
-                stdout=asyncio.subprocess.PIPE,
-                stderr=stderr,
-                env=env,
-                cwd=REPO,
-                start_new_session=True,
-            )
-        client = WireClient()
-        conn = acp.connect_to_agent(client, proc.stdin, proc.stdout, observers=[client.observe])
-        agent = Agent(proc, conn, client)
+        client = WireClient(permission=NO_PERMISSION)
+        agent = await start_agent(tmp_path / "data", tmp_path / "agent-stderr.log", client)
         started.append(agent)
-        await asyncio.wait_for(conn.initialize(protocol_version=acp.PROTOCOL_VERSION), 10)
-        agent.initialize = next(m["result"] for m in client.raw if m.get("id") == 0)
         return agent
 
     yield factory
     for agent in started:
-        with contextlib.suppress(Exception):
-            await agent.conn.close()
-        if agent.proc.returncode is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(agent.proc.pid, signal.SIGKILL)
-            await agent.proc.wait()
+        await end(agent)
 
 
 def free_port() -> int:
@@ -287,8 +214,8 @@ async def test_it_announces_http_mcp_and_the_terminal_commands(spawn, tmp_path) 
     agent = await spawn()
     assert agent.initialize["agentCapabilities"]["mcpCapabilities"]["http"] is True
     session = await agent.conn.new_session(cwd=str(tmp_path))
-    await _until(lambda: agent.client.updates(session.session_id, "available_commands_update"))
-    (commands,) = agent.client.updates(session.session_id, "available_commands_update")
+    await wait_until(lambda: agent.client.raw_updates(session.session_id, "available_commands_update"))
+    (commands,) = agent.client.raw_updates(session.session_id, "available_commands_update")
     names = {c["name"] for c in commands["availableCommands"]}
     assert {"terminals", "terminal"} <= names
 
@@ -299,13 +226,13 @@ async def test_without_a_server_it_says_so_and_an_unreachable_one_is_a_failed_to
     sid = session.session_id
     stop, reply = await agent.ask(sid, "/terminals", hidden())
     assert stop == "end_turn" and "No terminal server was given" in reply
-    assert not agent.client.updates(sid, "tool_call")
+    assert not agent.client.raw_updates(sid, "tool_call")
 
     gone = f"http://127.0.0.1:{free_port()}/mcp"
     await agent.conn.resume_session(cwd=str(tmp_path), session_id=sid, mcp_servers=[server_entry(gone)])
     stop, reply = await agent.ask(sid, "/terminal read t1", hidden())
     assert stop == "end_turn" and "could not reach the terminal tools" in reply
-    (update,) = [u for u in agent.client.updates(sid, "tool_call_update") if u.get("status")]
+    (update,) = [u for u in agent.client.raw_updates(sid, "tool_call_update") if u.get("status")]
     assert update["status"] == "failed"
     assert (await agent.ask(sid, "/echo still here"))[1] == "still here"
 
@@ -330,9 +257,9 @@ async def test_it_calls_with_the_given_bearer_and_the_prompt_capability_and_neve
     await agent.ask(sid, "/terminals")  # no hidden block: the server's bearer stands for the chat
     assert tools.calls[-1] == ("list_terminals", ("cqt_from-the-bearer",))
 
-    starts = agent.client.updates(sid, "tool_call")
+    starts = agent.client.raw_updates(sid, "tool_call")
     assert [u["kind"] for u in starts] == ["read", "execute", "execute", "read"]
-    sent_back = json.dumps(agent.client.updates(sid))
+    sent_back = json.dumps(agent.client.raw_updates(sid))
     assert TOKEN not in sent_back and BEARER not in sent_back
 
 
@@ -374,10 +301,8 @@ async def test_a_pending_open_is_asked_again_with_the_same_request_and_a_cancel_
     session = await agent.conn.new_session(cwd=str(tmp_path), mcp_servers=[server_entry(server.url)])
     sid = session.session_id
     turn = asyncio.ensure_future(agent.ask(sid, "/terminal open touch x", hidden()))
-    await asyncio.wait_for(_until(lambda: len(tools.calls) >= 2), 10)
-    await asyncio.wait_for(
-        _until(lambda: "Waiting for you to open the terminal" in agent.client.text(sid)), 5
-    )
+    await wait_until(lambda: len(tools.calls) >= 2, 10)
+    await wait_until(lambda: "Waiting for you to open the terminal" in agent.client.text(sid), 5)
     request_ids = {args[1] for name, args in tools.calls}
     assert len(request_ids) == 1  # the same requestId every time
     tools.answers["open_terminal"] = {"requestId": "r", "state": "expired", "terminalId": "t9"}
@@ -386,11 +311,11 @@ async def test_a_pending_open_is_asked_again_with_the_same_request_and_a_cancel_
 
     tools.answers["open_terminal"] = {"requestId": "r", "state": "pending", "terminalId": "t10"}
     turn = asyncio.ensure_future(agent.ask(sid, "/terminal open sleep 1", hidden()))
-    await asyncio.wait_for(_until(lambda: agent.client.text(sid).count("Waiting for you") == 2), 10)
+    await wait_until(lambda: agent.client.text(sid).count("Waiting for you") == 2, 10)
     await agent.conn.cancel(session_id=sid)
     stop, _reply = await asyncio.wait_for(turn, 5)
     assert stop == "cancelled"
-    last = [u for u in agent.client.updates(sid, "tool_call_update") if u.get("status")][-1]
+    last = [u for u in agent.client.raw_updates(sid, "tool_call_update") if u.get("status")][-1]
     assert last["status"] == "failed"
 
 
@@ -406,7 +331,7 @@ async def test_load_and_resume_replace_the_servers_and_the_history_keeps_the_blo
 
     second = await spawn()  # a new connection: load names the servers anew
     await second.conn.load_session(cwd=str(tmp_path), session_id=sid, mcp_servers=[server_entry(server.url)])
-    (echo,) = second.client.updates(sid, "user_message_chunk")
+    (echo,) = second.client.raw_updates(sid, "user_message_chunk")
     assert echo["content"]["text"] == "/echo hi\n" + hidden()  # the whole prompt, as a model keeps it
     stored = json.loads((tmp_path / "data" / "demo-agent" / "sessions" / f"{sid}.json").read_text())
     assert stored["title"] == "/echo hi"
@@ -415,11 +340,6 @@ async def test_load_and_resume_replace_the_servers_and_the_history_keeps_the_blo
 
     await second.conn.resume_session(cwd=str(tmp_path), session_id=sid, mcp_servers=[])
     assert "No terminal server was given" in (await second.ask(sid, "/terminals", hidden()))[1]
-
-
-async def _until(predicate: Callable[[], Any]) -> None:
-    while not predicate():
-        await asyncio.sleep(0.02)  # the poll's interval
 
 
 async def test_a_bearer_the_server_refuses_is_said_and_the_tools_never_run(spawn, served, tmp_path) -> None:

@@ -1,114 +1,36 @@
 """The demo agent (`python -m app demo-agent`) on the wire, driven by the Python SDK's client side:
-a real subprocess, real stdio, raw messages checked through a connection observer (the SDK drops `_meta`
-and unknown fields from the models it hands to the client)."""
+a real subprocess, real stdio, raw messages checked through a connection observer (wire.py)."""
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
-import os
-import signal
-import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse
 
-import acp
 import pytest
 from acp import RequestError
-from acp.connection import StreamDirection, StreamEvent
-from acp.schema import (
-    AllowedOutcome,
-    ClientCapabilities,
-    DeniedOutcome,
-    RequestPermissionResponse,
-    TextContentBlock,
-)
+from acp.schema import ClientCapabilities
 
 import app
-from tests.paths import REPO
+from tests.integration.demo_agent.wire import (
+    Agent,
+    WireClient,
+    end,
+    start_agent,
+    stop,
+    text_block,
+    wait_until,
+    within,
+)
 
 RESOURCE_NOT_FOUND = -32002
 INVALID_PARAMS = -32602
 INVALID_REQUEST = -32600
 
-
-@dataclass
-class WireClient:
-    """A minimal ACP client: collects updates, answers permission requests as told, keeps raw messages."""
-
-    permission: str = "allow"  # an option id, or "cancelled"
-    updates: list[tuple[str, Any]] = field(default_factory=list)
-    permission_requests: list[dict[str, Any]] = field(default_factory=list)
-    raw: list[dict[str, Any]] = field(default_factory=list)
-
-    async def session_update(self, session_id: str, update: Any, **kwargs: Any) -> None:
-        self.updates.append((session_id, update))
-
-    async def request_permission(
-        self, session_id: str, tool_call: Any, options: list[Any], **kwargs: Any
-    ) -> RequestPermissionResponse:
-        self.permission_requests.append({"tool_call": tool_call, "options": options})
-        if self.permission == "cancelled":
-            return RequestPermissionResponse(outcome=DeniedOutcome(outcome="cancelled"))
-        return RequestPermissionResponse(
-            outcome=AllowedOutcome(outcome="selected", option_id=self.permission)
-        )
-
-    def observe(self, event: StreamEvent) -> None:
-        if event.direction == StreamDirection.INCOMING:
-            self.raw.append(event.message)
-
-    def raw_updates(self, session_id: str, kind: str | None = None) -> list[dict[str, Any]]:
-        found = [
-            m["params"]["update"]
-            for m in self.raw
-            if m.get("method") == "session/update" and m["params"]["sessionId"] == session_id
-        ]
-        return [u for u in found if kind is None or u["sessionUpdate"] == kind]
-
-    def text(self, session_id: str) -> str:
-        return "".join(
-            u["content"].get("text", "") for u in self.raw_updates(session_id, "agent_message_chunk")
-        )
-
-
-@dataclass
-class Agent:
-    proc: asyncio.subprocess.Process
-    conn: acp.core.ClientSideConnection
-    client: WireClient
-
-    async def start(self, cwd: Path) -> str:
-        """A new session in `cwd`; returns its id."""
-        response = await within(self.conn.new_session(cwd=str(cwd)))
-        return response.session_id
-
-    async def say(self, session_id: str, text: str) -> str:
-        response = await within(self.conn.prompt(session_id=session_id, prompt=[text_block(text)]))
-        return response.stop_reason
-
-
 Spawn = Callable[..., Awaitable[Agent]]
-
-
-def text_block(text: str) -> TextContentBlock:
-    return TextContentBlock(type="text", text=text)
-
-
-async def within(awaitable: Awaitable[Any], seconds: float = 10.0) -> Any:
-    return await asyncio.wait_for(awaitable, seconds)
-
-
-async def wait_until(predicate: Callable[[], Any], seconds: float = 5.0) -> Any:
-    deadline = asyncio.get_running_loop().time() + seconds
-    while not (value := predicate()):
-        assert asyncio.get_running_loop().time() < deadline, "condition not met in time"
-        await asyncio.sleep(0.01)  # the poll's interval
-    return value
 
 
 @pytest.fixture
@@ -130,44 +52,15 @@ async def spawn(tmp_path: Path, data_dir: Path) -> AsyncIterator[Spawn]:
     started: list[Agent] = []
 
     async def factory(*, terminal_output: bool = True, permission: str = "allow") -> Agent:
-        env = {**os.environ, "CLAWQT_DEMO_DELAY_MS": "0", "CLAWQT_DATA_DIR": str(data_dir)}
-        with open(tmp_path / "agent-stderr.log", "ab") as stderr:
-            proc = await asyncio.create_subprocess_exec(
-                sys.executable,
-                "-m",
-                "app",
-                "demo-agent",
-                stdin=asyncio.subprocess.PIPE,
-                stdout=asyncio.subprocess.PIPE,
-                stderr=stderr,
-                env=env,
-                cwd=REPO,
-                start_new_session=True,
-            )
-        client = WireClient(permission=permission)
-        conn = acp.connect_to_agent(client, proc.stdin, proc.stdout, observers=[client.observe])
-        agent = Agent(proc, conn, client)
-        started.append(agent)
         capabilities = ClientCapabilities(field_meta={"terminal_output": True}) if terminal_output else None
-        await within(conn.initialize(protocol_version=acp.PROTOCOL_VERSION, client_capabilities=capabilities))
+        client = WireClient(permission=permission)
+        agent = await start_agent(data_dir, tmp_path / "agent-stderr.log", client, capabilities)
+        started.append(agent)
         return agent
 
     yield factory
     for agent in started:
-        with contextlib.suppress(Exception):
-            await agent.conn.close()
-        if agent.proc.returncode is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(agent.proc.pid, signal.SIGKILL)
-            await agent.proc.wait()
-
-
-async def stop(agent: Agent) -> None:
-    """End the agent the polite way (stdin EOF) and check it exits cleanly."""
-    await agent.conn.close()
-    assert agent.proc.stdin is not None
-    agent.proc.stdin.close()
-    assert await within(agent.proc.wait(), 5) == 0
+        await end(agent)
 
 
 # --- handshake and session setup ---------------------------------------------------------------------

@@ -23,7 +23,7 @@ from app.main.participation.loopback_admission import MAX_UNAUTHENTICATED, descr
 from app.main.participation.loopback_guard import MAX_CALLS
 from app.main.participation.loopback_peer import GONE, UNCHECKED, PeerOwners
 from app.main.participation.mcp_server import TerminalMcpServer
-from tests.integration.participation.test_mcp_server import (
+from tests.integration.participation.mcp_client import (
     SECRET,
     FakeTools,
     answer_of,

@@ -11,9 +11,7 @@ import json
 import pytest
 
 from app.contract.proposals import ProposalEnvelope, canonical_invocation, compact_payload
-from tests.integration.proposals.test_service import OPTIONS, exec_call, payload, pipeline, run_cli
-
-__all__ = ["pipeline"]  # the fixture, used by name
+from tests.integration.proposals.pipeline_support import OPTIONS, exec_call, payload, run_cli
 
 CLASSES = [
     ("\t", "a tab (U+0009)"),  # a shell completes it: the card showed "rm -r build" and "build/" ran

@@ -12,8 +12,7 @@ from app.contract.proposals import ProposalEnvelope
 from app.main.terminals.profiles import system_shells
 from app.renderer.present.proposal_card import proposal_entry
 from app.renderer.timeline.items import ProposalItem
-from tests.integration.proposals.test_service import accepted_proposal, payload
-from tests.integration.proposals.test_service import pipeline as pipeline
+from tests.integration.proposals.pipeline_support import accepted_proposal, payload
 
 
 async def confirmed_terminal(service, terminals, proposal_id, cli):

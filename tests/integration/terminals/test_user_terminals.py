@@ -1,5 +1,5 @@
 """The user's terminals on real PTY shells and the terminal tools over them (owner side, no MCP wire:
-tests/integration/participation/test_mcp_server.py drives the same tools through the real server)."""
+tests/integration/participation/test_mcp_tools_live.py drives the same tools through the real server)."""
 
 from __future__ import annotations
 

@@ -16,7 +16,7 @@ from app.main.host.make import hub_parts, make_host
 from app.main.sessions.hub import AgentHub
 from app.main.sessions.service import ChatService
 from tests.conftest import demo_agent_argv, process_group_gone, scripted_agent_argv
-from tests.ui.terminals.test_panel_window import mouse_click
+from tests.ui.terminals.panel_support import mouse_click
 from tests.ui.window.test_accessible_names import unnamed_controls
 from tests.ui_harness import find_all, focused
 

@@ -10,7 +10,7 @@ from app.main.host.make import make_host
 from tests.conftest import demo_agent_argv
 from tests.ui.agents.test_agents_window import hub_of
 from tests.ui.settings.test_settings_window import dialog_of
-from tests.ui.terminals.test_panel_window import mouse_click
+from tests.ui.terminals.panel_support import mouse_click
 
 
 def test_a_missing_agent_offers_the_demo_agent_and_the_failure_goes_once_one_is_ready(ui):

@@ -15,7 +15,7 @@ import pytest
 
 from tests.conftest import scripted_agent_argv
 from tests.ui.settings.test_settings_window import open_settings_at
-from tests.ui.terminals.test_panel_window import mouse_click
+from tests.ui.terminals.panel_support import mouse_click
 
 
 class _Registry(http.server.BaseHTTPRequestHandler):

@@ -7,7 +7,7 @@ from PySide6.QtCore import Q_ARG, QMetaObject
 
 from tests.conftest import scripted_agent_argv
 from tests.ui.settings.test_settings_window import open_settings_at
-from tests.ui.terminals.test_panel_window import mouse_click
+from tests.ui.terminals.panel_support import mouse_click
 from tests.ui_harness import find_all
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 
 from tests.conftest import scripted_agent_argv
-from tests.ui.terminals.test_panel_window import mouse_click
+from tests.ui.terminals.panel_support import mouse_click
 
 
 async def _open_refused(ui, flag: str):

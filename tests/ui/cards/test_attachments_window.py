@@ -5,39 +5,17 @@ only on eligible cards (the system call itself is the one thing replaced: nothin
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 
 from PIL import Image
 from PySide6.QtCore import Qt
 
 from tests.conftest import scripted_agent_argv
+from tests.ui.cards.attachment_support import card_data, cards_shown, child_named, items_named, make_workspace
 from tests.ui_harness import find_all
 
 
-def _cards(window) -> list:
-    return find_all(window.root.contentItem(), "attachmentCard")
-
-
-def _card_data(window) -> dict[str, dict]:
-    return {card.property("modelData")["uri"]: card.property("modelData") for card in _cards(window)}
-
-
-def _child(item, name: str):
-    named = find_all(item, name)
-    return named[0] if named else None
-
-
-def _workspace(root: Path) -> None:
-    (root / "notes.md").write_text(
-        "# Release notes\n\nSee [the site](https://example.com) and ![x](https://example.com/x.png).\n"
-    )
-    Image.new("RGB", (64, 48), (200, 30, 30)).save(root / "pic.png")
-    (root / "data.csv").write_text("name,size\nalpha,1\nbeta,<b>2</b>\n")
-    (root / "archive.zip").write_bytes(b"PK\x03\x04not really")
-
-
 def test_cards_resolve_preview_and_open_only_where_eligible(ui):
-    _workspace(ui.tmp_path)
+    make_workspace(ui.tmp_path)
 
     async def scenario():
         window = await ui.open(scripted_agent_argv())
@@ -51,11 +29,11 @@ def test_cards_resolve_preview_and_open_only_where_eligible(ui):
         local = {str(root / name) for name in ("notes.md", "pic.png", "data.csv", "archive.zip")}
         await ui.until(
             lambda: (
-                len(_card_data(window)) == 7
-                and all(d["status"] != "pending" for d in _card_data(window).values())
+                len(card_data(window)) == 7
+                and all(d["status"] != "pending" for d in card_data(window).values())
             )
         )
-        data = _card_data(window)
+        data = card_data(window)
         for uri in local:
             assert data[uri]["status"] == "available" and data[uri]["kind"] == "file", uri
         assert data[str(root / "missing.txt")]["status"] == "unavailable"
@@ -74,15 +52,15 @@ def test_cards_resolve_preview_and_open_only_where_eligible(ui):
         assert prose == ["Here are the files."]
 
         # "Open with" only on available local cards
-        for card in _cards(window):
+        for card in cards_shown(window):
             uri = card.property("modelData")["uri"]
-            assert _child(card.parentItem(), "openWithButton").isVisible() == (uri in local), uri
+            assert child_named(card.parentItem(), "openWithButton").isVisible() == (uri in local), uri
         assert not opened  # nothing opened by itself
 
         assert ui.find(window, "previewPanel") is None  # made the first time a preview opens
 
         def card(uri: str):  # looked up each time: a state change rebuilds the card delegates
-            return next(c for c in _cards(window) if c.property("modelData")["uri"] == uri)
+            return next(c for c in cards_shown(window) if c.property("modelData")["uri"] == uri)
 
         # keyboard: Space on the focused Markdown card opens its preview, rendered, links inert; a
         # sibling card changing state (a thumbnail arriving, a resolution) keeps the focus where it is
@@ -96,7 +74,7 @@ def test_cards_resolve_preview_and_open_only_where_eligible(ui):
         await ui.key(window, Qt.Key.Key_Space, text=" ")
         panel = await ui.until(lambda: ui.find(window, "previewPanel"))
         await ui.until(lambda: panel.isVisible() and attachments.preview.get("kind") == "markdown")
-        text = _child(panel, "previewText").property("text")
+        text = child_named(panel, "previewText").property("text")
         assert "Release notes" in text and "x.png" not in text.split("Release notes")[0]
         assert not opened
         await ui.screenshot(window, "12-preview-markdown")
@@ -104,7 +82,7 @@ def test_cards_resolve_preview_and_open_only_where_eligible(ui):
         # an image: decoded from the bytes the main side read
         card(str(root / "pic.png")).clicked.emit()
         await ui.until(lambda: attachments.preview.get("kind") == "image")
-        image = _child(panel, "previewImage")
+        image = child_named(panel, "previewImage")
         await ui.until(lambda: image.property("implicitWidth") > 0)  # decoded and shown
         assert (image.property("implicitWidth"), image.property("implicitHeight")) == (64, 48)
         await ui.screenshot(window, "13-preview-image")
@@ -118,7 +96,7 @@ def test_cards_resolve_preview_and_open_only_where_eligible(ui):
         # anything else: no preview, an explicit open button
         card(str(root / "archive.zip")).clicked.emit()
         await ui.until(lambda: attachments.preview.get("kind") == "other")
-        button = _child(panel, "previewOpenButton")
+        button = child_named(panel, "previewOpenButton")
         assert button.isVisible() and not opened
         button.clicked.emit()
         await ui.until(lambda: opened)
@@ -141,7 +119,7 @@ def test_cards_resolve_preview_and_open_only_where_eligible(ui):
 
 
 def test_a_file_swapped_after_its_card_resolved_is_refused_on_click(ui):
-    _workspace(ui.tmp_path)
+    make_workspace(ui.tmp_path)
 
     async def scenario():
         import os
@@ -151,78 +129,12 @@ def test_a_file_swapped_after_its_card_resolved_is_refused_on_click(ui):
         await ui.type_and_send(window, "attach-mix")
         await ui.until(lambda: not window.objects.session.busy)
         target = str(ui.tmp_path / "notes.md")
-        await ui.until(lambda: _card_data(window).get(target, {}).get("status") == "available")
+        await ui.until(lambda: card_data(window).get(target, {}).get("status") == "available")
         os.unlink(target)
         os.mkfifo(target)  # the card still says available; the click must judge again
         attachments.activate(target)
         await ui.until(lambda: attachments.preview.get("error"))
         assert "not a file" in attachments.preview["error"]
-
-    ui.run(scenario())
-
-
-def _items_named(window, name: str) -> list:
-    return find_all(window.root.contentItem(), name)
-
-
-def test_inline_images_show_embedded_and_local_ones_never_fetch_remote_and_open_a_lightbox(ui):
-    Image.new("RGB", (40, 30), (20, 160, 60)).save(ui.tmp_path / "pic.png")
-
-    async def scenario():
-        window = await ui.open(scripted_agent_argv())
-        attachments = window.objects.attachments
-        opened: list[str] = []
-        attachments.files.open_external = lambda url: opened.append(url.toString()) or True
-        window.objects.conversation.open_external = attachments.files.open_external
-        await ui.type_and_send(window, "images-inline")
-        await ui.until(lambda: not window.objects.session.busy)
-        await ui.until(
-            lambda: (
-                sum(
-                    i.isVisible() and i.property("implicitWidth") > 0
-                    for i in _items_named(window, "inlineImage")
-                )
-                == 2
-            )
-        )
-        sizes = sorted(
-            (i.property("implicitWidth"), i.property("implicitHeight"))
-            for i in _items_named(window, "inlineImage")
-            if i.isVisible()
-        )
-        assert sizes == [(2, 2), (40, 30)]  # embedded data, and the workspace file read by the main side
-        [remote] = [i for i in _items_named(window, "remoteImage") if i.isVisible()]
-        assert not opened  # the remote image was not fetched or opened by itself
-        await ui.screenshot(window, "16-inline-images")
-        remote.clicked.emit()
-        await ui.until(lambda: opened == ["https://example.com/cat.png"])
-
-        local = max(_items_named(window, "inlineImage"), key=lambda i: i.property("implicitWidth"))
-        attachments.showLightbox(local.property("source").toString())
-        lightbox_image = await ui.until(lambda: ui.find(window, "lightboxImage"))
-        await ui.until(lambda: lightbox_image.isVisible() and lightbox_image.property("implicitWidth") == 40)
-        await ui.screenshot(window, "17-lightbox")
-        await ui.key(window, Qt.Key.Key_Escape)
-        await ui.until(lambda: attachments.lightbox == "")
-
-    ui.run(scenario())
-
-
-def test_the_users_image_shows_as_a_thumbnail_in_the_sent_message(ui):
-    Image.new("RGB", (300, 150), (200, 120, 20)).save(ui.tmp_path / "photo.png")
-
-    async def scenario():
-        window = await ui.open(scripted_agent_argv())
-        window.objects.composer_files.add_path(str(ui.tmp_path / "photo.png"))
-        await ui.type_and_send(window, "hello with a photo")
-        await ui.until(lambda: not window.objects.session.busy)
-        thumbnail = await ui.until(
-            lambda: next((i for i in _items_named(window, "cardThumbnail") if i.isVisible()), None)
-        )
-        await ui.until(lambda: thumbnail.property("implicitWidth") > 0)
-        assert (thumbnail.property("implicitWidth"), thumbnail.property("implicitHeight")) == (96, 48)
-        data = _card_data(window)[(ui.tmp_path / "photo.png").as_uri()]
-        assert data["name"] == "photo.png" and data["status"] == "available"
 
     ui.run(scenario())
 
@@ -239,11 +151,11 @@ def test_media_lines_and_openclaws_transcript_form_become_marked_cards_native_wi
         await ui.until(lambda: not window.objects.session.busy)
         native = "file://" + str(ui.tmp_path / "chart.png")
         report = str(ui.tmp_path / "report.pdf")
-        await ui.until(lambda: all(d["status"] != "pending" for d in _card_data(window).values()))
+        await ui.until(lambda: all(d["status"] != "pending" for d in card_data(window).values()))
         # the relative `MEDIA: chart.png` names the native link's file: the main side's identity
         # matches them and the card shows once, as the native resource
-        await ui.until(lambda: set(_card_data(window)) == {native, report})
-        data = _card_data(window)
+        await ui.until(lambda: set(card_data(window)) == {native, report})
+        data = card_data(window)
         assert data[native]["source"] == "acp-resource"
         assert data[report]["source"] == "media-transcript" and data[report]["status"] == "available"
         items = window.objects.session.timeline.items.values()
@@ -260,7 +172,7 @@ def test_files_outside_the_workspace_are_read_only_on_a_click_and_embedded_conte
     """The agent names an image outside the workspace: no thumbnail and no inline image are made from it
     until the user clicks; an embedded resource shows the text the agent sent, not the file its uri
     names on disk."""
-    _workspace(ui.tmp_path)
+    make_workspace(ui.tmp_path)
     outside_dir = ui.tmp_path.parent / f"{ui.tmp_path.name}-outside"
     outside_dir.mkdir()
     outside = outside_dir / "secret.png"
@@ -273,61 +185,32 @@ def test_files_outside_the_workspace_are_read_only_on_a_click_and_embedded_conte
         await ui.until(lambda: not window.objects.session.busy)
         await ui.until(
             lambda: (
-                len(_card_data(window)) == 3
-                and all(d["status"] == "available" for d in _card_data(window).values())
-                and _card_data(window)[str(ui.tmp_path / "pic.png")]["thumbnail"]
+                len(card_data(window)) == 3
+                and all(d["status"] == "available" for d in card_data(window).values())
+                and card_data(window)[str(ui.tmp_path / "pic.png")]["thumbnail"]
             )
         )
-        data = _card_data(window)
+        data = card_data(window)
         assert data[str(outside)]["outside"] and data[str(outside)]["thumbnail"] == ""  # not read
-        [ask] = [i for i in _items_named(window, "askImage") if i.isVisible()]
+        [ask] = [i for i in items_named(window, "askImage") if i.isVisible()]
         await asyncio.sleep(0.3)  # time enough for a read that should not happen
-        assert not any(i.isVisible() for i in _items_named(window, "inlineImage"))
+        assert not any(i.isVisible() for i in items_named(window, "inlineImage"))
         assert "secret.png" in ask.property("text")
         await ui.screenshots(window, "32-outside-image-asks-first")
         ask.clicked.emit()  # the user's click reads it
 
         def shown() -> list:
-            return [i.property("implicitWidth") for i in _items_named(window, "inlineImage") if i.isVisible()]
+            return [i.property("implicitWidth") for i in items_named(window, "inlineImage") if i.isVisible()]
 
         await ui.until(lambda: shown() == [50])
 
-        [embedded_key] = [key for key, d in _card_data(window).items() if d["kind"] == "embedded"]
-        assert _card_data(window)[embedded_key]["name"] == "notes.md"
+        [embedded_key] = [key for key, d in card_data(window).items() if d["kind"] == "embedded"]
+        assert card_data(window)[embedded_key]["name"] == "notes.md"
         attachments.activate(embedded_key)
         await ui.until(lambda: attachments.preview.get("html"))
         assert "EMBEDDED COPY" in attachments.preview["html"]
         assert "Release notes" not in attachments.preview["html"]  # the disk file was not shown
         assert not attachments.preview["canOpen"]
-
-    ui.run(scenario())
-
-
-def test_inline_images_are_decoded_at_a_bounded_size_and_past_the_budget_wait_for_a_click(ui, monkeypatch):
-    from app.renderer.qt.cards import attachments as attachments_module
-
-    monkeypatch.setattr(attachments_module, "MAX_INLINE_SIDE", 512)
-    monkeypatch.setattr(attachments_module, "MAX_INLINE_DECODED_BYTES", 2 * 512 * 512 * 4)
-
-    async def scenario():
-        window = await ui.open(scripted_agent_argv())
-        await ui.type_and_send(window, "hostile-images 5 1024")
-        await ui.until(lambda: not window.objects.session.busy)
-
-        def shown() -> list:
-            return [
-                (i.property("implicitWidth"), i.property("implicitHeight"))
-                for i in _items_named(window, "inlineImage")
-                if i.isVisible()
-            ]
-
-        def asking() -> list:
-            return [i for i in _items_named(window, "askImage") if i.isVisible()]
-
-        await ui.until(lambda: len(shown()) == 2 and len(asking()) == 3)
-        assert shown() == [(512, 512), (512, 512)]  # 1024 px images decoded at the bounded side
-        asking()[0].clicked.emit()  # the user asks for one more: shown, whatever the budget
-        await ui.until(lambda: len(shown()) == 3 and len(asking()) == 2)
 
     ui.run(scenario())
 
@@ -347,9 +230,9 @@ def test_cards_hold_no_button_in_a_button_a_folder_opens_in_one_click_and_missin
         await ui.until(lambda: not window.objects.session.busy)
         root = ui.tmp_path
         folder, report, later = str(root / "out"), str(root / "out" / "report.txt"), str(root / "later.txt")
-        await ui.until(lambda: len(_card_data(window)) == 3)
-        await ui.until(lambda: all(d["status"] != "pending" for d in _card_data(window).values()))
-        data = _card_data(window)
+        await ui.until(lambda: len(card_data(window)) == 3)
+        await ui.until(lambda: all(d["status"] != "pending" for d in card_data(window).values()))
+        data = card_data(window)
         assert data[folder]["kind"] == "directory" and data[report]["kind"] == "file"
         assert data[later]["status"] == "unavailable"
 
@@ -365,19 +248,19 @@ def test_cards_hold_no_button_in_a_button_a_folder_opens_in_one_click_and_missin
         assert len(frames) == 3
         for frame in frames:
             for name in ("attachmentCard", "openWithButton"):
-                assert button_ancestor(_child(frame, name)) is None, name
-        shown = {f.property("modelData")["uri"]: _child(f, "openWithButton").isVisible() for f in frames}
+                assert button_ancestor(child_named(frame, name)) is None, name
+        shown = {f.property("modelData")["uri"]: child_named(f, "openWithButton").isVisible() for f in frames}
         assert shown == {folder: False, report: True, later: False}
 
         def card(uri: str):
-            return next(c for c in _cards(window) if c.property("modelData")["uri"] == uri)
+            return next(c for c in cards_shown(window) if c.property("modelData")["uri"] == uri)
 
         # keyboard: Tab goes from the card to its "Open with..." button
         card(report).forceActiveFocus()
         await ui.until(lambda: card(report).hasActiveFocus())
         await ui.key(window, Qt.Key.Key_Tab)
         frame = next(f for f in frames if f.property("modelData")["uri"] == report)
-        await ui.until(lambda: _child(frame, "openWithButton").hasActiveFocus())
+        await ui.until(lambda: child_named(frame, "openWithButton").hasActiveFocus())
 
         # a folder: one click opens it, no preview panel
         card(folder).clicked.emit()
@@ -397,6 +280,6 @@ def test_cards_hold_no_button_in_a_button_a_folder_opens_in_one_click_and_missin
 
         # the file the agent named before writing it: its card is checked again and shows it
         (root / "later.txt").write_text("now here\n")
-        await ui.until(lambda: _card_data(window)[later]["status"] == "available", 10)
+        await ui.until(lambda: card_data(window)[later]["status"] == "available", 10)
 
     ui.run(scenario(), timeout=90)

@@ -10,7 +10,7 @@ import asyncio
 from app.main.files import previews as document_previews
 from tests.conftest import scripted_agent_argv
 from tests.documents import HOSTILE_HTML, pdf, word_document, workbook
-from tests.ui.cards.test_attachments_window import _cards, _child
+from tests.ui.cards.attachment_support import cards_shown, child_named
 from tests.ui.conversation.test_plain_text_window import Fetches, loopback  # noqa: F401 - the fixture
 from tests.ui_harness import find_all
 
@@ -30,14 +30,14 @@ def test_pdf_workbook_word_and_html_previews_show_their_content_and_load_nothing
         await ui.until(lambda: not window.objects.session.busy)
         await ui.until(
             lambda: (
-                len(_cards(window)) == 5
-                and all(c.property("modelData")["status"] == "available" for c in _cards(window))
+                len(cards_shown(window)) == 5
+                and all(c.property("modelData")["status"] == "available" for c in cards_shown(window))
             )
         )
 
         def open_card(name: str) -> None:
             uri = str(root / name)
-            next(c for c in _cards(window) if c.property("modelData")["uri"] == uri).clicked.emit()
+            next(c for c in cards_shown(window) if c.property("modelData")["uri"] == uri).clicked.emit()
 
         open_card("report.pdf")
         await ui.until(lambda: attachments.preview.get("kind") == "pdf", 20)
@@ -59,7 +59,7 @@ def test_pdf_workbook_word_and_html_previews_show_their_content_and_load_nothing
 
         open_card("minutes.docx")
         await ui.until(lambda: attachments.preview.get("kind") == "text", 20)
-        text = _child(panel, "previewText").property("text")
+        text = child_named(panel, "previewText").property("text")
         assert "Minutes of the meeting" in text and "Nothing agreed." in text
 
         open_card("page.html")
@@ -73,7 +73,7 @@ def test_pdf_workbook_word_and_html_previews_show_their_content_and_load_nothing
         open_card("broken.pdf")
         await ui.until(lambda: attachments.preview.get("kind") == "other", 20)
         assert attachments.preview["note"].startswith("No preview: not a readable PDF")
-        assert _child(panel, "previewOpenButton").isVisible()
+        assert child_named(panel, "previewOpenButton").isVisible()
         await ui.screenshots(window, "81-preview-broken-pdf")
 
     ui.run(scenario(), timeout=90)

@@ -10,12 +10,12 @@ from pathlib import Path
 
 from tests.conftest import scripted_agent_argv
 from tests.desktop.session_bus import DesktopServices
-from tests.ui.cards.test_attachments_window import _cards, _child, _workspace
+from tests.ui.cards.attachment_support import cards_shown, child_named, make_workspace
 
 
 def _button(window, uri: str, name: str):
-    card = next(c for c in _cards(window) if c.property("modelData")["uri"] == uri)
-    return _child(card.parentItem(), name)
+    card = next(c for c in cards_shown(window) if c.property("modelData")["uri"] == uri)
+    return child_named(card.parentItem(), name)
 
 
 async def _ready(ui, window, uri: str) -> None:
@@ -24,7 +24,7 @@ async def _ready(ui, window, uri: str) -> None:
     await ui.until(
         lambda: any(
             c.property("modelData")["uri"] == uri and c.property("modelData")["status"] == "available"
-            for c in _cards(window)
+            for c in cards_shown(window)
         )
     )
 
@@ -32,7 +32,7 @@ async def _ready(ui, window, uri: str) -> None:
 def test_open_with_asks_the_desktops_chooser_and_show_in_folder_the_file_manager(
     ui, session_bus, monkeypatch
 ):
-    _workspace(ui.tmp_path)
+    make_workspace(ui.tmp_path)
     monkeypatch.setenv("DBUS_SESSION_BUS_ADDRESS", session_bus)
     services = DesktopServices(session_bus)
     archive = str(Path(ui.tmp_path, "archive.zip").resolve())
@@ -66,7 +66,7 @@ def test_open_with_asks_the_desktops_chooser_and_show_in_folder_the_file_manager
 
 
 def test_without_a_portal_or_file_manager_the_default_app_opens_the_file_and_the_folder(ui):
-    _workspace(ui.tmp_path)  # the ui fixture leaves no session bus at all
+    make_workspace(ui.tmp_path)  # the ui fixture leaves no session bus at all
 
     async def scenario():
         window = await ui.open(scripted_agent_argv())

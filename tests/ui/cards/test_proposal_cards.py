@@ -11,7 +11,7 @@ from app.renderer.qt.common.notices import Notices
 from app.renderer.qt.common.operations import Operations
 from app.renderer.qt.common.tasks import TaskRunner
 from app.renderer.timeline.reducer import Timeline
-from tests.unit.timeline.test_proposal_rules import envelope, live_turn
+from tests.unit.timeline.proposal_helpers import envelope, live_turn
 
 
 class Recording:

@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 
 from tests.conftest import demo_agent_argv, scripted_agent_argv
-from tests.ui.terminals.test_panel_window import mouse_click
+from tests.ui.terminals.panel_support import mouse_click
 from tests.ui.window.test_window import contrast, shown_over
 from tests.ui_harness import find_all
 

@@ -12,7 +12,7 @@ from app.renderer.timeline.turn_view import item_text
 from tests.agents.credential_prompts import SECRET
 from tests.conftest import scripted_agent_argv
 from tests.ui.conversation.test_plain_text_window import shown, text_items
-from tests.ui.terminals.test_panel_window import mouse_click
+from tests.ui.terminals.panel_support import mouse_click
 
 CUT = "cqt_\u2026"
 

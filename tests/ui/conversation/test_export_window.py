@@ -12,7 +12,7 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QFileDialog, QLineEdit
 
 from tests.conftest import scripted_agent_argv
-from tests.ui.terminals.test_panel_window import mouse_click
+from tests.ui.terminals.panel_support import mouse_click
 from tests.ui_harness import shown_save_dialog
 
 TURNS = 2_000

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from tests.conftest import scripted_agent_argv
-from tests.ui.terminals.test_panel_window import mouse_click
+from tests.ui.terminals.panel_support import mouse_click
 from tests.ui.window.test_view_memory_window import BIG, _wheel_up
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from PySide6.QtCore import QPointF, Qt
 
 from tests.conftest import demo_agent_argv
-from tests.ui.terminals.test_panel_window import mouse_click
+from tests.ui.terminals.panel_support import mouse_click
 
 
 def _composer_middle(ui, window) -> float:

@@ -13,7 +13,7 @@ from app.main.host.make import make_host
 from app.renderer.qt.doctor.doctor_view import NOT_STARTED
 from tests.ui.agents.test_agents_window import two_agents
 from tests.ui.settings.test_settings_window import open_settings_at
-from tests.ui.terminals.test_panel_window import _outside_task, _settled_centre, mouse_click
+from tests.ui.terminals.panel_support import mouse_click, outside_task_settled, settled_centre
 from tests.ui_harness import find_all
 
 
@@ -39,8 +39,8 @@ def _doctor_button(window, agent_id: str):
 async def click_item(ui, window, item) -> None:
     """A real left click in the middle of `item`, once laid out."""
     await ui.until(lambda: item.isVisible() and item.width() > 0 and item.isEnabled())
-    centre = await _settled_centre(ui, item)
-    await _outside_task(lambda: QTest.mouseClick(window.root, Qt.MouseButton.LeftButton, pos=centre))
+    centre = await settled_centre(ui, item)
+    await outside_task_settled(lambda: QTest.mouseClick(window.root, Qt.MouseButton.LeftButton, pos=centre))
 
 
 def test_the_doctor_reports_an_agent_and_checks_it_step_by_step(ui, tmp_path):

@@ -16,7 +16,7 @@ from tests.ui.agents.test_agents_window import two_agents
 from tests.ui.cards.test_proposal_card_window import open_window as open_proposal_window
 from tests.ui.cards.test_proposal_card_window import propose, run_cli
 from tests.ui.sessions.test_background_chats_window import leave_window
-from tests.ui.terminals.test_panel_window import mouse_click
+from tests.ui.terminals.panel_support import mouse_click
 from tests.ui.window.test_accessible_names import unnamed_controls
 from tests.ui_harness import find_all
 

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QLineEdit
 from app.contract.protocol_log import REPORT_RULES
 from app.replay import replay_json
 from tests.conftest import scripted_agent_argv
-from tests.ui.terminals.test_panel_window import _outside_task, mouse_click
+from tests.ui.terminals.panel_support import mouse_click, outside_task_settled
 from tests.ui_harness import find_all, shown_save_dialog
 
 
@@ -32,7 +32,9 @@ async def _click_an_entry_in_view(ui, window) -> None:
         middle = entry.mapToItem(listing, QPointF(entry.width() / 2, entry.height() / 2))
         if entry.isVisible() and 0 < middle.y() < listing.height():
             point = entry.mapToScene(QPointF(entry.width() / 2, entry.height() / 2)).toPoint()
-            await _outside_task(lambda: QTest.mouseClick(window.root, Qt.MouseButton.LeftButton, pos=point))  # noqa: B023 - awaited here
+            await outside_task_settled(
+                lambda: QTest.mouseClick(window.root, Qt.MouseButton.LeftButton, pos=point)  # noqa: B023 - awaited here
+            )
             return
     raise AssertionError("no message row in view")
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from bench.trace_files import many_sessions, one_long_line
 from tests.conftest import scripted_agent_argv
 from tests.ui.inspector.test_trace_view_window import _choose, _open_inspector, shown_open_dialog
-from tests.ui.terminals.test_panel_window import mouse_click
+from tests.ui.terminals.panel_support import mouse_click
 from tests.ui_harness import user_texts
 
 

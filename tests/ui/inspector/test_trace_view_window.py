@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QLineEdit
 
 from app.renderer.qt.composer.turn import NEW_CHAT_DRAFT
 from tests.conftest import scripted_agent_argv
-from tests.ui.terminals.test_panel_window import _outside_task, mouse_click
+from tests.ui.terminals.panel_support import mouse_click, outside_task_settled
 from tests.ui_harness import find_all, shown_save_dialog, user_texts
 
 
@@ -39,7 +39,7 @@ async def _open_inspector(ui, window):
 async def _hover_first_message(ui, window) -> None:
     bubble = await ui.shown(window, "userBubble")
     centre = bubble.mapToScene(QPointF(bubble.width() / 2, bubble.height() / 2)).toPoint()
-    await _outside_task(lambda: QTest.mouseMove(window.root, centre))
+    await outside_task_settled(lambda: QTest.mouseMove(window.root, centre))
     await ui.frames(window, 2)
 
 

@@ -18,7 +18,7 @@ from tests.conftest import scripted_agent_argv
 from tests.fast_agent_support import ensure_fast_agent, fast_agent_args
 from tests.real_agents_support import installed_or_fail
 from tests.ui.agents.test_agents_window import _timeline_text, hub_of
-from tests.ui.terminals.test_panel_window import _outside_task, mouse_click
+from tests.ui.terminals.panel_support import mouse_click, outside_task_settled
 from tests.ui_harness import find_all, user_texts
 
 
@@ -54,7 +54,7 @@ async def _menu_on(ui, window, index: int):
         assert time.monotonic() < deadline, "the branch button never showed under the pointer"
         bubble = sorted(bubbles, key=lambda b: b.mapToScene(QPointF(0, 0)).y())[index]
         centre = bubble.mapToScene(QPointF(bubble.width() / 2, bubble.height() / 2)).toPoint()
-        await _outside_task(lambda c=centre: QTest.mouseMove(window.root, c))
+        await outside_task_settled(lambda c=centre: QTest.mouseMove(window.root, c))
         await ui.frames(window, 2)
     await mouse_click(ui, window, "branchHereButton")
     await ui.shown(window, "menuEditResend")  # the menu is open
@@ -73,9 +73,9 @@ async def _click_text(ui, window, text: str) -> None:
 async def _pointer_click(ui, window, item) -> None:
     """The pointer moves onto `item`, then clicks it (a menu follows the pointer, not the click)."""
     centre = item.mapToScene(QPointF(item.width() / 2, item.height() / 2)).toPoint()
-    await _outside_task(lambda: QTest.mouseMove(window.root, centre))
+    await outside_task_settled(lambda: QTest.mouseMove(window.root, centre))
     await ui.frames(window, 1)
-    await _outside_task(lambda: QTest.mouseClick(window.root, Qt.MouseButton.LeftButton, pos=centre))
+    await outside_task_settled(lambda: QTest.mouseClick(window.root, Qt.MouseButton.LeftButton, pos=centre))
 
 
 def _banner(ui, window) -> str:

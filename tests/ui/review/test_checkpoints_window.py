@@ -10,7 +10,7 @@ from PySide6.QtQuick import QQuickItem
 from PySide6.QtTest import QTest
 
 from tests.conftest import scripted_agent_argv
-from tests.ui.terminals.test_panel_window import _outside_task, _settled_centre, mouse_click
+from tests.ui.terminals.panel_support import mouse_click, outside_task_settled, settled_centre
 from tests.ui_harness import find_all
 
 
@@ -33,8 +33,8 @@ def test_restore_to_the_first_message_shows_the_plan_then_puts_the_files_back(ui
         )
         first = min(bubbles, key=lambda b: b.mapToScene(QPointF(0, 0)).y())
         first_id = _row_message_id(first)
-        centre = await _settled_centre(ui, first)  # the list may still be scrolling to its end
-        await _outside_task(lambda: QTest.mouseMove(window.root, centre))
+        centre = await settled_centre(ui, first)  # the list may still be scrolling to its end
+        await outside_task_settled(lambda: QTest.mouseMove(window.root, centre))
         buttons = await ui.until(
             lambda: [b for b in find_all(window.root.contentItem(), "restoreHereButton") if b.isVisible()]
         )

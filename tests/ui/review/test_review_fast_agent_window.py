@@ -14,7 +14,7 @@ from PySide6.QtCore import Qt
 from tests.fast_agent_support import ensure_fast_agent, fast_agent_args
 from tests.real_agents_support import installed_or_fail
 from tests.ui.review.test_turn_changes_window import _footer_files
-from tests.ui.terminals.test_panel_window import mouse_click
+from tests.ui.terminals.panel_support import mouse_click
 from tests.ui_harness import find_all
 
 pytestmark = pytest.mark.real_agents

@@ -7,7 +7,7 @@ from __future__ import annotations
 from PySide6.QtCore import QPointF, Qt
 
 from tests.conftest import scripted_agent_argv
-from tests.ui.terminals.test_panel_window import mouse_click
+from tests.ui.terminals.panel_support import mouse_click
 from tests.ui_harness import find_all
 
 LINES = "".join(f"line {n}\n" for n in range(1, 21))

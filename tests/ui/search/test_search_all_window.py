@@ -20,7 +20,7 @@ from app.main.host.make import make_host
 from tests.conftest import demo_agent_argv, scripted_agent_argv
 from tests.ui.agents.test_agents_window import hub_of, two_agents
 from tests.ui.settings.test_settings_window import dialog_of, open_settings
-from tests.ui.terminals.test_panel_window import mouse_click
+from tests.ui.terminals.panel_support import mouse_click
 from tests.ui.window.test_accessible_names import unnamed_controls
 from tests.ui_harness import find_all
 

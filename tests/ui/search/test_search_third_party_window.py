@@ -14,7 +14,7 @@ from app.main.host.make import make_host
 from tests.conftest import scripted_agent_argv
 from tests.real_agents_support import InstalledAgent, ensure_python_sdk_examples, installed_or_fail
 from tests.ui.agents.test_agents_window import hub_of
-from tests.ui.terminals.test_panel_window import mouse_click
+from tests.ui.terminals.panel_support import mouse_click
 
 pytestmark = pytest.mark.real_agents
 

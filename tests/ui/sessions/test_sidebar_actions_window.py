@@ -11,14 +11,14 @@ from PySide6.QtTest import QTest
 
 from tests.conftest import scripted_agent_argv
 from tests.ui.settings.test_settings_window import dialog_of
-from tests.ui.terminals.test_panel_window import _outside_task, mouse_click
+from tests.ui.terminals.panel_support import mouse_click, outside_task_settled
 from tests.ui_harness import find_all
 
 
 async def _hover(ui, window, name: str) -> None:
     row = await ui.shown(window, name)
     centre = row.mapToScene(QPointF(row.width() / 2, row.height() / 2)).toPoint()
-    await _outside_task(lambda: QTest.mouseMove(window.root, centre))
+    await outside_task_settled(lambda: QTest.mouseMove(window.root, centre))
 
 
 def _visible(window, name: str) -> list:

@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 from app.renderer.qt.common.keyed_list_model import ENTRY_ROLE
 from tests.conftest import demo_agent_argv
 from tests.ui.sessions.test_sidebar_groups_window import _shown
-from tests.ui.terminals.test_panel_window import mouse_click
+from tests.ui.terminals.panel_support import mouse_click
 
 
 def _seed(data_dir, folders: list[str]) -> None:

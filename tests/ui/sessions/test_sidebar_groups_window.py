@@ -12,7 +12,7 @@ from PySide6.QtCore import QPointF, Qt
 
 from app.renderer.qt.common.keyed_list_model import ENTRY_ROLE
 from tests.conftest import demo_agent_argv
-from tests.ui.terminals.test_panel_window import mouse_click
+from tests.ui.terminals.panel_support import mouse_click
 from tests.ui_harness import find_all
 
 CHATS = 50

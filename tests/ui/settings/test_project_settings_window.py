@@ -11,7 +11,7 @@ from PySide6.QtCore import Qt
 from app.main.stores.projects import PROJECT_FILE
 from tests.conftest import scripted_agent_argv
 from tests.ui.settings.test_settings_window import CTRL, open_settings_at
-from tests.ui.terminals.test_panel_window import mouse_click
+from tests.ui.terminals.panel_support import mouse_click
 
 
 def test_a_folders_project_settings_start_its_new_chats_and_settings_says_them(ui):

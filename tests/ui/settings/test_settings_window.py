@@ -14,7 +14,7 @@ from PySide6.QtQuick import QQuickItem
 
 from app.main.host.build import Launch, build_host
 from tests.conftest import scripted_agent_argv
-from tests.ui.terminals.test_panel_window import mouse_click
+from tests.ui.terminals.panel_support import mouse_click
 from tests.ui.window.test_accessible_names import unnamed_controls
 from tests.ui_harness import find_all
 

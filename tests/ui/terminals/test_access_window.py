@@ -16,7 +16,7 @@ from app.main.host.make import make_host
 from app.main.participation.access import TerminalAccess
 from app.main.sessions.service import ChatService
 from tests.conftest import scripted_agent_argv
-from tests.ui.terminals.test_panel_window import mouse_click, open_panel
+from tests.ui.terminals.panel_support import mouse_click, open_panel
 
 OPENCLAW = AgentInfo("openclaw-acp", None, None, 1, {"mcpCapabilities": {"http": False}})
 

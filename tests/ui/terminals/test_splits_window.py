@@ -13,7 +13,7 @@ from PySide6.QtCore import QPointF, Qt
 
 from tests.ui.cards.test_demo_agent_proposes_window import focus, open_chat
 from tests.ui.cards.test_demo_agent_proposes_window import short_runtime_dir as short_runtime_dir
-from tests.ui.terminals.test_panel_window import (
+from tests.ui.terminals.panel_support import (
     SIZE_QUESTION,
     click,
     last_answer,

@@ -14,7 +14,7 @@ from app.main.host.make import make_host
 from app.renderer.qt.tiles.tiles import FULL
 from tests.conftest import scripted_agent_argv
 from tests.ui.agents.test_agents_window import two_agents
-from tests.ui.terminals.test_panel_window import mouse_click
+from tests.ui.terminals.panel_support import mouse_click
 from tests.ui.window.test_view_memory_window import _restart
 from tests.ui_harness import find_all
 

@@ -8,7 +8,7 @@ import os
 
 from app.main.host.build import Launch, build_host
 from tests.conftest import scripted_agent_argv
-from tests.ui.terminals.test_panel_window import mouse_click
+from tests.ui.terminals.panel_support import mouse_click
 
 
 def _args(ui, agent: str | None) -> Launch:

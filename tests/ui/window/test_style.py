@@ -9,7 +9,7 @@ from PySide6.QtQuick import QQuickItem
 from app.renderer.qt.main_window import CONTROLS_STYLE
 from tests.conftest import scripted_agent_argv
 from tests.ui.settings.test_settings_window import dialog_of, open_settings
-from tests.ui.terminals.test_panel_window import mouse_click
+from tests.ui.terminals.panel_support import mouse_click
 
 STYLE = "ClawQt"
 QT_OWN = {"ApplicationWindowContentControl"}  # the window's own content holder: no style draws it

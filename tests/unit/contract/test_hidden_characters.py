@@ -13,7 +13,7 @@ from app.main.proposals.channels import ProposalChannels
 from app.main.proposals.requests import Validation
 from app.renderer.present.proposal_card import proposal_entry
 from app.renderer.timeline.items import ProposalItem
-from tests.unit.proposals.test_channels import request
+from tests.unit.proposals.channel_support import request
 
 CLASSES = {
     "control character": "\x00\x07\x08\t\n\r\x1b\x7f",

@@ -1,107 +1,80 @@
-"""The agent's file access (app/main/files/agent_files.py), on real files: confinement to the roots (`..`,
-symlinks), only regular files, bounded reads, atomic writes that keep permission bits and leave nothing
-behind on failure, per-turn change records, diffs and reverts that never clobber a later edit."""
+"""The agent's file access (app/main/files/agent_files.py), on real files: reading confined to the roots
+(`..`, symlinks), only regular files, bounded reads (test_agent_file_writes.py: atomic writes, change
+records, diffs and reverts)."""
 
 from __future__ import annotations
 
 import os
-import stat
 import threading
 import tracemalloc
 from pathlib import Path
 
 import pytest
 
-from app.main.files import agent_files
-from app.main.files.agent_files import MAX_READ_BYTES, AgentFileError, AgentFiles, FileChange
-from app.main.files.atomic import atomic_write_text
-
-S = "session-1"
-
-
-@pytest.fixture
-def ws(tmp_path: Path) -> Path:
-    """The session's workspace; tmp_path itself (its parent) counts as outside."""
-    workspace = tmp_path / "ws"
-    workspace.mkdir()
-    return workspace
-
-
-def _read(files: AgentFiles, ws: Path, path: str | Path, line: int | None = None, limit: int | None = None):
-    return files.read(S, [str(ws)], str(path), line, limit)
-
-
-def _refused(code: str, call, *args) -> AgentFileError:
-    with pytest.raises(AgentFileError) as caught:
-        call(*args)
-    assert caught.value.code == code, str(caught.value)
-    return caught.value
-
-
-def _no_temp_files(directory: Path) -> bool:
-    return not [p for p in directory.iterdir() if p.name.startswith(".clawqt-")]
+from app.main.files.agent_files import MAX_READ_BYTES, AgentFileError, AgentFiles
+from tests.unit.files.agent_files_support import S, read_file, refused
 
 
 # --- reading ---------------------------------------------------------------------------------------
 def test_read_inside_whole_file_and_line_limit_window_keep_line_endings(ws: Path):
     (ws / "a.txt").write_bytes(b"one\r\ntwo\nthree\nfour")
     files = AgentFiles()
-    assert _read(files, ws, ws / "a.txt") == "one\r\ntwo\nthree\nfour"
-    assert _read(files, ws, ws / "a.txt", line=2, limit=2) == "two\nthree\n"
-    assert _read(files, ws, ws / "a.txt", line=3) == "three\nfour"
-    assert _read(files, ws, ws / "a.txt", limit=1) == "one\r\n"
-    assert _read(files, ws, ws / "a.txt", line=10) == ""
+    assert read_file(files, ws, ws / "a.txt") == "one\r\ntwo\nthree\nfour"
+    assert read_file(files, ws, ws / "a.txt", line=2, limit=2) == "two\nthree\n"
+    assert read_file(files, ws, ws / "a.txt", line=3) == "three\nfour"
+    assert read_file(files, ws, ws / "a.txt", limit=1) == "one\r\n"
+    assert read_file(files, ws, ws / "a.txt", line=10) == ""
 
 
 def test_read_splits_lines_only_on_newline_and_replaces_bad_utf8(ws: Path):
     (ws / "u.txt").write_bytes("a\u2028b\x0cc\nd".encode() + b"\xff")
     files = AgentFiles()
-    assert _read(files, ws, ws / "u.txt", line=1, limit=1) == "a\u2028b\x0cc\n"
-    assert _read(files, ws, ws / "u.txt", line=2) == "d\ufffd"
+    assert read_file(files, ws, ws / "u.txt", line=1, limit=1) == "a\u2028b\x0cc\n"
+    assert read_file(files, ws, ws / "u.txt", line=2) == "d\ufffd"
 
 
 @pytest.mark.parametrize(("line", "limit"), [(0, None), (None, 0), (-1, None), (True, None), ("2", None)])
 def test_read_line_and_limit_must_be_positive_ints(ws: Path, line, limit):
     (ws / "a.txt").write_text("x\n")
-    _refused("invalid_params", _read, AgentFiles(), ws, ws / "a.txt", line, limit)
+    refused("invalid_params", read_file, AgentFiles(), ws, ws / "a.txt", line, limit)
 
 
 def test_read_relative_path_is_invalid_params(ws: Path, monkeypatch: pytest.MonkeyPatch):
     (ws / "a.txt").write_text("x\n")
     monkeypatch.chdir(ws)
-    _refused("invalid_params", _read, AgentFiles(), ws, "a.txt")
+    refused("invalid_params", read_file, AgentFiles(), ws, "a.txt")
 
 
 def test_read_outside_is_refused_without_saying_whether_it_exists(ws: Path, tmp_path: Path):
     (tmp_path / "secret.txt").write_text("top secret")
     files = AgentFiles()
-    existing = _refused("resource_not_found", _read, files, ws, tmp_path / "secret.txt")
-    missing = _refused("resource_not_found", _read, files, ws, tmp_path / "nothing.txt")
+    existing = refused("resource_not_found", read_file, files, ws, tmp_path / "secret.txt")
+    missing = refused("resource_not_found", read_file, files, ws, tmp_path / "nothing.txt")
     assert "top secret" not in str(existing)
     assert str(existing).replace("secret.txt", "X") == str(missing).replace("nothing.txt", "X")
 
 
 def test_read_dotdot_out_of_the_workspace_is_refused(ws: Path, tmp_path: Path):
     (tmp_path / "secret.txt").write_text("top secret")
-    _refused("resource_not_found", _read, AgentFiles(), ws, f"{ws}/../secret.txt")
+    refused("resource_not_found", read_file, AgentFiles(), ws, f"{ws}/../secret.txt")
     sibling = tmp_path / "ws-evil"  # a string-prefix check would let this through
     sibling.mkdir()
     (sibling / "x.txt").write_text("x")
-    _refused("resource_not_found", _read, AgentFiles(), ws, sibling / "x.txt")
+    refused("resource_not_found", read_file, AgentFiles(), ws, sibling / "x.txt")
 
 
 def test_read_symlink_inside_pointing_outside_is_refused(ws: Path, tmp_path: Path):
     (tmp_path / "secret.txt").write_text("top secret")
     (ws / "link.txt").symlink_to(tmp_path / "secret.txt")
     (ws / "linkdir").symlink_to(tmp_path)
-    _refused("resource_not_found", _read, AgentFiles(), ws, ws / "link.txt")
-    _refused("resource_not_found", _read, AgentFiles(), ws, ws / "linkdir" / "secret.txt")
+    refused("resource_not_found", read_file, AgentFiles(), ws, ws / "link.txt")
+    refused("resource_not_found", read_file, AgentFiles(), ws, ws / "linkdir" / "secret.txt")
 
 
 def test_read_symlink_inside_pointing_inside_is_followed(ws: Path):
     (ws / "real.txt").write_text("real\n")
     (ws / "alias.txt").symlink_to(ws / "real.txt")
-    assert _read(AgentFiles(), ws, ws / "alias.txt") == "real\n"
+    assert read_file(AgentFiles(), ws, ws / "alias.txt") == "real\n"
 
 
 def _in_thread_with_timeout(call, timeout: float = 5.0):
@@ -125,8 +98,8 @@ def test_directory_fifo_and_device_are_refused_without_blocking(ws: Path):
     (ws / "sub").mkdir()
     os.mkfifo(ws / "pipe")
     files = AgentFiles()
-    _refused("invalid_params", _read, files, ws, ws / "sub")
-    outcome = _in_thread_with_timeout(lambda: _read(files, ws, ws / "pipe"))
+    refused("invalid_params", read_file, files, ws, ws / "sub")
+    outcome = _in_thread_with_timeout(lambda: read_file(files, ws, ws / "pipe"))
     assert isinstance(outcome.get("error"), AgentFileError) and outcome["error"].code == "invalid_params"
     dev = _in_thread_with_timeout(lambda: files.read(S, ["/dev"], "/dev/null", None, None))
     assert isinstance(dev.get("error"), AgentFileError) and "not a regular file" in str(dev["error"])
@@ -142,7 +115,7 @@ def test_fifo_is_never_opened(ws: Path, monkeypatch: pytest.MonkeyPatch):
         return real_open(path, *args, **kwargs)
 
     monkeypatch.setattr(os, "open", spy_open)
-    _refused("invalid_params", _read, AgentFiles(), ws, ws / "pipe")
+    refused("invalid_params", read_file, AgentFiles(), ws, ws / "pipe")
     # only the folders on the way are opened (the walk), never the FIFO itself
     assert not [path for path in opened if os.path.basename(path) == "pipe"], opened
 
@@ -153,7 +126,7 @@ def test_too_large_file_is_refused_without_reading_it(ws: Path):
         handle.truncate(2 * 1024**3)  # sparse: 2 GB that take no disk
     tracemalloc.start()
     try:
-        error = _refused("invalid_params", _read, AgentFiles(), ws, huge)
+        error = refused("invalid_params", read_file, AgentFiles(), ws, huge)
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
@@ -163,269 +136,10 @@ def test_too_large_file_is_refused_without_reading_it(ws: Path):
 
 def test_read_at_the_limit_is_allowed(ws: Path):
     (ws / "edge.txt").write_bytes(b"a" * MAX_READ_BYTES)
-    assert len(_read(AgentFiles(), ws, ws / "edge.txt")) == MAX_READ_BYTES
+    assert len(read_file(AgentFiles(), ws, ws / "edge.txt")) == MAX_READ_BYTES
     (ws / "over.txt").write_bytes(b"a" * (MAX_READ_BYTES + 1))
-    _refused("invalid_params", _read, AgentFiles(), ws, ws / "over.txt")
+    refused("invalid_params", read_file, AgentFiles(), ws, ws / "over.txt")
 
 
 def test_missing_file_inside_is_resource_not_found(ws: Path):
-    _refused("resource_not_found", _read, AgentFiles(), ws, ws / "nope.txt")
-
-
-# --- writing ---------------------------------------------------------------------------------------
-def _write(files: AgentFiles, ws: Path, path: str | Path, content: str, turn: str = "t1") -> None:
-    files.write(S, turn, [str(ws)], str(path), content)
-
-
-def test_write_inside_creates_and_replaces(ws: Path):
-    files = AgentFiles()
-    _write(files, ws, ws / "new.txt", "hello\n")
-    assert (ws / "new.txt").read_text() == "hello\n"
-    _write(files, ws, ws / "new.txt", "again\n")
-    assert (ws / "new.txt").read_text() == "again\n"
-    assert _no_temp_files(ws)
-
-
-def test_write_outside_is_refused_and_nothing_is_written(ws: Path, tmp_path: Path):
-    before = sorted(p.name for p in tmp_path.iterdir())
-    files = AgentFiles()
-    for target in (tmp_path / "evil.txt", f"{ws}/../evil.txt", "/etc/clawqt-evil.txt"):
-        _refused("resource_not_found", _write, files, ws, target, "pwned")
-    assert sorted(p.name for p in tmp_path.iterdir()) == before
-    assert list(ws.iterdir()) == []
-    assert not os.path.exists("/etc/clawqt-evil.txt")
-    assert files.changes(S, "t1") == []
-
-
-def test_write_through_a_symlink_pointing_outside_is_refused(ws: Path, tmp_path: Path):
-    victim = tmp_path / "victim.txt"
-    victim.write_text("original")
-    (ws / "link.txt").symlink_to(victim)
-    (ws / "dirlink").symlink_to(tmp_path)
-    files = AgentFiles()
-    _refused("resource_not_found", _write, files, ws, ws / "link.txt", "pwned")
-    _refused("resource_not_found", _write, files, ws, ws / "dirlink" / "victim.txt", "pwned")
-    _refused("resource_not_found", _write, files, ws, ws / "dirlink" / "fresh.txt", "pwned")
-    assert victim.read_text() == "original" and (ws / "link.txt").is_symlink()
-    assert not (tmp_path / "fresh.txt").exists()
-
-
-def test_write_to_a_non_regular_file_is_refused(ws: Path):
-    (ws / "sub").mkdir()
-    os.mkfifo(ws / "pipe")
-    files = AgentFiles()
-    _refused("invalid_params", _write, files, ws, ws / "sub", "x")
-    _refused("invalid_params", _write, files, ws, ws / "pipe", "x")
-    assert stat.S_ISFIFO(os.lstat(ws / "pipe").st_mode)
-
-
-def test_write_keeps_permission_bits(ws: Path):
-    target = ws / "script.sh"
-    target.write_text("old\n")
-    os.chmod(target, 0o640)
-    _write(AgentFiles(), ws, target, "new\n")
-    assert stat.S_IMODE(os.stat(target).st_mode) == 0o640
-    assert target.read_text() == "new\n"
-
-
-def test_new_file_gets_the_umask_mode(ws: Path):
-    old = os.umask(0o027)
-    try:
-        _write(AgentFiles(), ws, ws / "fresh.txt", "x")
-    finally:
-        os.umask(old)
-    assert stat.S_IMODE(os.stat(ws / "fresh.txt").st_mode) == 0o640
-
-
-@pytest.mark.parametrize("broken", ["replace", "fsync"])
-def test_a_write_failing_half_way_leaves_the_original_and_no_temp_file(
-    ws: Path, monkeypatch: pytest.MonkeyPatch, broken: str
-):
-    target = ws / "keep.txt"
-    target.write_text("original\n")
-
-    def boom(*args, **kwargs):
-        raise OSError(28, "No space left on device")
-
-    monkeypatch.setattr(agent_files.os, broken, boom)
-    files = AgentFiles()
-    _refused("internal", _write, files, ws, target, "new content\n")
-    monkeypatch.undo()
-    assert target.read_text() == "original\n"
-    assert _no_temp_files(ws)
-    assert files.changes(S, "t1") == []
-
-
-def test_atomic_write_text_removes_its_temp_file_on_failure(ws: Path, monkeypatch: pytest.MonkeyPatch):
-    target = ws / "plain.txt"
-    target.write_text("original\n")
-
-    def broken_replace(*args, **kwargs):
-        raise OSError(5, "Input/output error")
-
-    monkeypatch.setattr(os, "replace", broken_replace)
-    with pytest.raises(OSError):
-        atomic_write_text(str(target), "new\n", 0o644)
-    monkeypatch.undo()
-    assert target.read_text() == "original\n" and _no_temp_files(ws)
-    atomic_write_text(str(target), "new\n", 0o600)
-    assert target.read_text() == "new\n" and stat.S_IMODE(os.stat(target).st_mode) == 0o600
-
-
-def test_oversized_content_is_invalid_params_and_nothing_written(ws: Path):
-    _refused("invalid_params", _write, AgentFiles(), ws, ws / "big.txt", "a" * (10 * 1024 * 1024 + 1))
-    assert not (ws / "big.txt").exists()
-
-
-# --- changes, diffs, reverts -----------------------------------------------------------------------
-def test_changes_per_turn_keep_the_first_before_and_the_last_after_with_read_base(ws: Path):
-    target = ws / "code.py"
-    target.write_text("a = 1\nz = 0\n")
-    files = AgentFiles()
-    assert _read(files, ws, target, line=1, limit=1) == "a = 1\n"  # a window; the base is the whole file
-    target.write_text("a = 1\nb = 2\n")  # the user edits after the agent read it
-    _write(files, ws, target, "a = 10\n", turn="t1")
-    _write(files, ws, target, "a = 100\n", turn="t1")
-    _write(files, ws, ws / "new.py", "x = 0\n", turn="t1")
-    _write(files, ws, target, "a = 1000\n", turn="t2")
-    first, created = files.changes(S, "t1")
-    assert first == FileChange("t1", str(target), "a = 1\nb = 2\n", "a = 100\n", "a = 1\nz = 0\n")
-    assert created == FileChange("t1", str(ws / "new.py"), None, "x = 0\n", None)
-    (second,) = files.changes(S, "t2")
-    assert (second.before, second.after) == ("a = 100\n", "a = 1000\n")
-    assert files.changes("other-session", "t1") == [] and files.changes(S, "t3") == []
-
-
-def test_diff_is_unified_against_the_read_base_or_before(ws: Path):
-    target = ws / "code.py"
-    target.write_text("a = 1\nkeep\n")
-    files = AgentFiles()
-    _read(files, ws, target)
-    _write(files, ws, target, "a = 2\nkeep\n")
-    _write(files, ws, ws / "new.py", "x")
-    changed, created = files.changes(S, "t1")
-    assert files.diff(changed) == (f"--- {target}\n+++ {target}\n@@ -1,2 +1,2 @@\n-a = 1\n+a = 2\n keep\n")
-    assert files.diff(created) == (
-        f"--- /dev/null\n+++ {ws / 'new.py'}\n@@ -0,0 +1 @@\n+x\n\\ No newline at end of file\n"
-    )
-
-
-def test_revert_restores_the_original_bytes_and_mode(ws: Path):
-    target = ws / "data.txt"
-    target.write_bytes(b"latin-1 \xe9\n")  # not UTF-8: restored byte for byte anyway
-    os.chmod(target, 0o600)
-    files = AgentFiles()
-    _write(files, ws, target, "utf-8 \u00e9\n")
-    files.revert(S, "t1", str(target))
-    assert target.read_bytes() == b"latin-1 \xe9\n"
-    assert stat.S_IMODE(os.stat(target).st_mode) == 0o600
-    assert files.changes(S, "t1") == [] and _no_temp_files(ws)
-
-
-def test_revert_is_refused_after_a_later_user_edit(ws: Path):
-    target = ws / "data.txt"
-    target.write_text("v1\n")
-    files = AgentFiles()
-    _write(files, ws, target, "v2 by agent\n")
-    target.write_text("v3 by user\n")
-    _refused("invalid_params", files.revert, S, "t1", str(target))
-    assert target.read_text() == "v3 by user\n"
-    assert len(files.changes(S, "t1")) == 1  # still recorded
-
-
-def test_revert_of_a_created_file_deletes_it(ws: Path):
-    files = AgentFiles()
-    _write(files, ws, ws / "made.txt", "made\n")
-    files.revert(S, "t1", str(ws / "made.txt"))
-    assert not (ws / "made.txt").exists() and files.changes(S, "t1") == []
-    _refused("resource_not_found", files.revert, S, "t1", str(ws / "made.txt"))
-
-
-def test_forget_session_drops_reads_and_changes(ws: Path):
-    target = ws / "a.txt"
-    target.write_text("a\n")
-    files = AgentFiles()
-    _read(files, ws, target)
-    files.forget_session(S)
-    _write(files, ws, target, "b\n")
-    assert files.changes(S, "t1")[0].read_base is None
-    files.forget_session(S)
-    assert files.changes(S, "t1") == []
-
-
-# --- a folder swapped for a symlink between the check and the use -------------------
-# The real race, thousands of times: tests/unit/files/test_agent_files_race.py. Here the swap lands at
-# the worst moment on purpose: right after the path was resolved and judged inside, before anything is opened.
-def _swap_after_the_check(monkeypatch: pytest.MonkeyPatch, folder: Path, outside: Path) -> None:
-    """The first time a path below `folder` is resolved, swap `folder` for a symlink to `outside`."""
-    real_canonical = agent_files.canonical
-
-    def resolve_then_swap(path: str) -> str:
-        resolved = real_canonical(path)
-        if path.startswith(f"{folder}{os.sep}") and not folder.is_symlink():
-            folder.rename(folder.with_name(folder.name + ".moved"))
-            folder.symlink_to(outside)
-        return resolved
-
-    monkeypatch.setattr(agent_files, "canonical", resolve_then_swap)
-
-
-def test_a_swap_right_after_the_check_never_reads_outside(ws: Path, tmp_path: Path, monkeypatch):
-    (ws / "sub").mkdir()
-    (ws / "sub" / "f.txt").write_text("inside")
-    (tmp_path / "f.txt").write_text("top secret")
-    _swap_after_the_check(monkeypatch, ws / "sub", tmp_path)
-    error = _refused("resource_not_found", _read, AgentFiles(), ws, ws / "sub" / "f.txt")
-    assert "outside the session folder" in str(error) and "top secret" not in str(error)
-
-
-def test_a_swap_right_after_the_check_never_writes_outside(ws: Path, tmp_path: Path, monkeypatch):
-    (ws / "sub").mkdir()
-    (tmp_path / "f.txt").write_text("original")
-    before = sorted(p.name for p in tmp_path.iterdir())
-    _swap_after_the_check(monkeypatch, ws / "sub", tmp_path)
-    files = AgentFiles()
-    _refused("resource_not_found", _write, files, ws, ws / "sub" / "f.txt", "pwned")
-    assert sorted(p.name for p in tmp_path.iterdir()) == before
-    assert (tmp_path / "f.txt").read_text() == "original" and files.changes(S, "t1") == []
-
-
-def test_a_revert_through_a_folder_swapped_since_the_write_touches_nothing_outside(ws: Path, tmp_path: Path):
-    (ws / "sub").mkdir()
-    (ws / "sub" / "kept.txt").write_text("before\n")
-    files = AgentFiles()
-    _write(files, ws, ws / "sub" / "made.txt", "after\n")
-    _write(files, ws, ws / "sub" / "kept.txt", "after\n")
-    outside = tmp_path / "outside"
-    outside.mkdir()
-    for name in ("made.txt", "kept.txt"):  # what a revert checks for, planted outside
-        (outside / name).write_text("after\n")
-    (ws / "sub").rename(ws / "sub.moved")
-    (ws / "sub").symlink_to(outside)
-    for name in ("made.txt", "kept.txt"):
-        error = _refused("invalid_params", files.revert, S, "t1", str(ws / "sub" / name))
-        assert "changed since the agent wrote it" in str(error)
-        assert (outside / name).read_text() == "after\n"  # neither deleted nor overwritten
-    assert len(files.changes(S, "t1")) == 2
-
-
-def test_a_symlinked_folder_pointing_inside_is_followed_and_recorded_at_its_real_path(ws: Path):
-    (ws / "real").mkdir()
-    (ws / "alias").symlink_to(ws / "real")
-    files = AgentFiles()
-    _write(files, ws, ws / "alias" / "x.txt", "x\n")
-    assert (ws / "real" / "x.txt").read_text() == "x\n"
-    assert _read(files, ws, ws / "alias" / "x.txt") == "x\n"
-    (change,) = files.changes(S, "t1")
-    assert change.path == str(ws / "real" / "x.txt")
-    files.revert(S, "t1", str(ws / "alias" / "x.txt"))
-    assert not (ws / "real" / "x.txt").exists()
-
-
-def test_a_path_through_a_file_does_not_exist(ws: Path):
-    (ws / "a.txt").write_text("x")
-    files = AgentFiles()
-    error = _refused("resource_not_found", _read, files, ws, ws / "a.txt" / "b.txt")
-    assert "does not exist" in str(error)
-    _refused("resource_not_found", _write, files, ws, ws / "a.txt" / "b.txt", "x")
-    assert (ws / "a.txt").read_text() == "x"
+    refused("resource_not_found", read_file, AgentFiles(), ws, ws / "nope.txt")

@@ -1,16 +1,8 @@
-"""The proposal payload schema: one test per rule, each named after it, and properties over generated
-payloads (every well-formed one is read back exactly; a field added anywhere is refused, named)."""
+"""The proposal payload schema: one test per rule of its shape and fields, each named after it."""
 
 from __future__ import annotations
 
-import copy
-import json
-import re
-from typing import Any
-
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from app.contract.proposals import MAX_PAYLOAD_BYTES, ProposalAction, compact_payload
 from app.main.proposals.schema import (
@@ -23,41 +15,18 @@ from app.main.proposals.schema import (
     MAX_PROFILE_CHARS,
     MAX_RATIONALE_CHARS,
     MAX_TITLE_CHARS,
-    SchemaProblem,
     ValidatedPayload,
     validate_payload,
 )
-
-
-def send(text: str = "ls -la") -> dict[str, Any]:
-    return {"type": "send", "input": text}
-
-
-def payload(*choices: dict[str, Any], **top: Any) -> dict[str, Any]:
-    result: dict[str, Any] = {"schema_version": 1, "origin": "terminal_agent"}
-    result["choices"] = list(choices) or [{"choice": 1, "title": "List files", "actions": [send()]}]
-    result.update(top)
-    return result
-
-
-def check(value: Any) -> ValidatedPayload | SchemaProblem:
-    return validate_payload(value if isinstance(value, str) else compact_payload(value))
-
-
-def refused(value: Any) -> str:
-    result = check(value)
-    assert isinstance(result, SchemaProblem), f"accepted: {value!r}"
-    return result.reason
-
-
-def accepted(value: Any) -> ValidatedPayload:
-    result = check(value)
-    assert isinstance(result, ValidatedPayload), result
-    return result
-
-
-def with_action(action: dict[str, Any]) -> dict[str, Any]:
-    return payload({"choice": 1, "title": "T", "actions": [action]})
+from tests.unit.proposals.schema_support import (
+    accepted,
+    check,
+    choice_number,
+    payload,
+    refused,
+    send,
+    with_action,
+)
 
 
 def test_a_valid_payload_is_read_with_its_choices_in_order():
@@ -230,10 +199,6 @@ def test_origin_must_be_terminal_agent_or_autofix(origin):
     assert refused(payload(origin=origin)) == "origin must be one of terminal_agent, autofix."
 
 
-def choice_number(number: int) -> dict[str, Any]:
-    return {"choice": number, "title": f"Choice {number}", "actions": [send()]}
-
-
 def test_there_are_one_to_three_choices():
     assert accepted(payload(*[choice_number(n) for n in range(1, MAX_CHOICES + 1)]))
     for count in (0, MAX_CHOICES + 1):
@@ -368,188 +333,3 @@ def test_an_autofix_proposal_is_exactly_one_choice_with_one_send():
     )
     opened = {"choice": 1, "title": "T", "actions": [{"type": "open", "target": "tab"}]}
     assert refused(payload(opened, origin="autofix")) == rule
-
-
-# every class of hidden character (app/contract/hidden_characters.py), with the words its reason uses
-HIDDEN = [
-    ("\t", "a tab (U+0009)"),
-    ("\r", "a carriage return (U+000D)"),
-    ("\x1b", "an escape (ESC) (U+001B)"),
-    ("\x00", "a control character (U+0000)"),
-    ("\x07", "a control character (U+0007)"),
-    ("\x7f", "a control character (U+007F)"),
-    ("\x9b", "a C1 control character (U+009B)"),
-    ("\x85", "a C1 control character (U+0085)"),
-    ("\u202e", "a bidirectional control (U+202E)"),
-    ("\u2066", "a bidirectional control (U+2066)"),
-    ("\u2069", "a bidirectional control (U+2069)"),
-    ("\u200e", "a bidirectional control (U+200E)"),
-    ("\u061c", "a bidirectional control (U+061C)"),
-    ("\u200b", "an invisible character (U+200B)"),
-    ("\u200d", "an invisible character (U+200D)"),
-    ("\u2060", "an invisible character (U+2060)"),
-    ("\ufeff", "an invisible character (U+FEFF)"),
-    ("\u00ad", "an invisible character (U+00AD)"),
-    ("\U000e0041", "an invisible character (U+E0041)"),
-    ("\u3164", "an invisible character (U+3164)"),
-    ("\u2028", "a line separator (U+2028)"),
-    ("\u2029", "a line separator (U+2029)"),
-]
-
-
-@pytest.mark.parametrize(("char", "described"), HIDDEN)
-def test_every_class_of_hidden_character_is_refused_in_every_text_with_its_name(char, described):
-    assert refused(with_action(send(f"ls{char}rm -rf ~"))).startswith(
-        f"choices[0].actions[0].input holds {described} at position 2: "
-    )
-    assert described in refused(payload({"choice": 1, "title": f"a{char}b", "actions": [send()]}))
-    assert described in refused(
-        payload({"choice": 1, "title": "T", "rationale": f"a{char}", "actions": [send()]})
-    )
-    assert described in refused(with_action({"type": "open", "target": "tab", "cwd": f"/tmp{char}"}))
-    opened = {"type": "open_and_send", "target": "tab", "input": f"make{char}", "title": "t"}
-    assert described in refused(with_action(opened))
-
-
-@pytest.mark.parametrize(("char", "described"), HIDDEN)
-def test_a_payload_refused_only_for_a_hidden_character_comes_with_what_its_card_shows(char, described):
-    problem = check(with_action(send(f"ls{char}x")))
-    assert isinstance(problem, SchemaProblem) and problem.shown is not None
-    assert problem.shown.choices[0].actions[0].input == f"ls{char}x"  # the card writes it out
-    broken_too = check(payload({"choice": 1, "title": "T", "actions": [send(f"ls{char}"), {"type": "x"}]}))
-    assert isinstance(broken_too, SchemaProblem) and broken_too.shown is None  # another fault: no card
-    assert described in broken_too.reason
-
-
-def test_a_lone_surrogate_is_refused():
-    assert "U+D800" in refused(
-        '{"schema_version":1,"origin":"autofix","choices":[{"choice":1,"title":"\\ud800",'
-        '"actions":[{"type":"send","input":"ls"}]}]}'
-    )
-
-
-def test_line_breaks_are_kept_in_input_and_rationale_but_refused_in_single_line_fields():
-    result = accepted(
-        payload({"choice": 1, "title": "T", "rationale": "a\nb", "actions": [send("for x in\ny")]})
-    )
-    assert result.choices[0].actions[0].input == "for x in\ny" and result.choices[0].rationale == "a\nb"
-    for text in ("a\nb", "a\tb", "a\u2028b"):
-        assert "choices[0].title holds a" in refused(
-            payload({"choice": 1, "title": text, "actions": [send()]})
-        )
-        assert "choices[0].actions[0].cwd holds" in refused(
-            with_action({"type": "open", "target": "tab", "cwd": text})
-        )
-
-
-BROKEN = [
-    payload(extra=1),
-    payload(schema_version=2),
-    payload(origin="x"),
-    payload(choices=[]),
-    payload(choice_number(1), choice_number(1)),
-    payload(choice_number(1), recommended_choice=4),
-    with_action(send("a\rb")),
-    with_action({"type": "open", "target": "tab", "pane": 1}),
-    with_action({"type": "open_and_send", "target": "x", "input": "y"}),
-]
-
-
-@pytest.mark.parametrize("value", BROKEN)
-def test_every_reason_is_one_sentence_naming_the_field(value):
-    reason = refused(value)
-    assert reason.endswith(".") and ". " not in reason and "\n" not in reason
-    assert re.match(r'^(payload|"?[a-z_]+)', reason), reason
-
-
-# --- properties -----------------------------------------------------------------------------------
-safe_text = st.text(
-    alphabet=st.characters(
-        blacklist_categories=("Cs", "Cc", "Cf", "Zl", "Zp"),
-        blacklist_characters="\u115f\u1160\u3164\uffa0\u034f",
-    ),
-    min_size=1,
-    max_size=30,
-).filter(str.strip)
-send_actions = st.builds(lambda text: {"type": "send", "input": text}, safe_text)
-open_actions = st.fixed_dictionaries(
-    {"type": st.just("open"), "target": st.sampled_from(["tab", "panel"])},
-    optional={
-        "cwd": safe_text,
-        "title": safe_text,
-        "direction": st.sampled_from(DIRECTIONS),
-        "profile": safe_text,
-    },
-)
-open_and_send_actions = st.fixed_dictionaries(
-    {"type": st.just("open_and_send"), "target": st.sampled_from(["tab", "panel"]), "input": safe_text},
-    optional={"delegate": st.just(False), "cwd": safe_text, "title": safe_text},
-)
-actions = st.one_of(send_actions, open_actions, open_and_send_actions)
-
-
-@st.composite
-def valid_payloads(draw) -> dict[str, Any]:
-    numbers = draw(st.lists(st.integers(1, MAX_CHOICE_NUMBER), min_size=1, max_size=MAX_CHOICES, unique=True))
-    choices = [
-        {
-            "choice": number,
-            "title": draw(safe_text),
-            "actions": draw(st.lists(actions, min_size=1, max_size=3)),
-        }
-        | ({"rationale": draw(safe_text)} if draw(st.booleans()) else {})
-        for number in numbers
-    ]
-    value = {"schema_version": 1, "origin": "terminal_agent", "choices": choices}
-    if draw(st.booleans()):
-        value["recommended_choice"] = draw(st.sampled_from(numbers))
-    return value
-
-
-@settings(max_examples=300, deadline=None)
-@given(valid_payloads())
-def test_any_well_formed_payload_is_accepted_and_read_back_exactly(value):
-    result = accepted(value)
-    assert result.recommended == value.get("recommended_choice")
-    for read, given_choice in zip(result.choices, value["choices"], strict=True):
-        assert (read.choice, read.title, read.rationale) == (
-            given_choice["choice"],
-            given_choice["title"],
-            given_choice.get("rationale", ""),
-        )
-        for action, given_action in zip(read.actions, given_choice["actions"], strict=True):
-            assert action.type == given_action["type"]
-            for key, expected in given_action.items():
-                if key != "type":
-                    assert getattr(action, key) == expected
-
-
-@settings(max_examples=300, deadline=None)
-@given(valid_payloads(), st.data(), st.text(min_size=1, max_size=12))
-def test_a_field_added_to_any_object_is_refused_and_named(value, data, key):
-    known = {
-        "schema_version",
-        "origin",
-        "recommended_choice",
-        "choices",
-        "choice",
-        "title",
-        "rationale",
-        "actions",
-        "type",
-        "input",
-        "target",
-        "cwd",
-        "direction",
-        "profile",
-        "delegate",
-    }
-    if key in known:
-        return
-    mutated = copy.deepcopy(value)
-    objects = [mutated] + mutated["choices"] + [a for c in mutated["choices"] for a in c["actions"]]
-    data.draw(st.sampled_from(objects))[key] = 1
-    text = json.dumps(mutated, ensure_ascii=False)
-    reason = refused(text)
-    assert "not a known field" in reason or "not allowed" in reason
-    assert (key[:40] if key.isidentifier() else json.dumps(key[:40], ensure_ascii=True)[1:-1]) in reason
