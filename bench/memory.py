@@ -13,6 +13,8 @@
 - app_idle_mb: RSS of the app as a user starts it (`python -m app`, the demo agent over ACP, the whole
   main side: terminal access, rules, MCP servers), settled once its agent is ready; printed beside the
   bare window (`app_idle_ratio`), a figure, not a goal of its own.
+- toad_idle_mb: Toad's resident memory on its start screen (bench/toad.py; installed into .cache/toad
+  by `python -m bench.toad install`, else said not to be), printed beside the others: a figure.
 - back_ratio: RSS after leaving the 2,000-turn chat for a new empty one / RSS before it was opened
   (goal <= 1.15: nothing of it kept).
 - switch_slope_mb: switching back and forth between two 2,000-turn chats, the least-squares slope of
@@ -29,6 +31,7 @@ import subprocess
 import sys
 import time
 
+from bench import toad
 from bench.common import BARE_WINDOW, QUICK, REPO, Result, app_folders
 
 GOAL = 1.3
@@ -197,6 +200,8 @@ def run(rounds: int = 5) -> Result:
     bare_widgets = _child_json([python, "-c", widgets.replace("QGuiApplication(", "QApplication(")])["rss_mb"]
     empty = _child_json([python, "-m", "bench.memory", "child", "empty"])["rss_mb"]
     app_idle = _app_idle_mb()
+    toad_mb, toad_said = toad.measured()
+    toad_line = toad_said if toad_mb is None else f"{toad_said}: {toad_mb:.0f} MB on its start screen"
     sizes = (100,) if QUICK else (2_000, 10_000)
     big = {n: _child_json([python, "-m", "bench.memory", "child", "big", str(n)]) for n in sizes}
     switched = str(sizes[0])
@@ -219,6 +224,8 @@ def run(rounds: int = 5) -> Result:
             "empty_ratio": round(ratio, 3),
             "app_idle_mb": round(app_idle, 1),
             "app_idle_ratio": round(app_idle / bare, 3),
+            "toad_idle_mb": None if toad_mb is None else round(toad_mb, 1),
+            "toad": toad_said,
             "kb_per_turn": round(kb_per_turn, 2),
             "kb_per_turn_by_n": {str(n): round(v, 2) for n, v in per_turn.items()},
             "kb_per_turn_while_indexing": {str(n): round(v, 2) for n, v in while_indexing.items()},
@@ -235,8 +242,9 @@ def run(rounds: int = 5) -> Result:
     result.extra_line = (
         f"memory empty_ratio={ratio:.3f} (idle {empty:.0f} MB, bare Qt Quick {bare:.0f} MB, with a "
         f"QApplication {bare_widgets:.0f} MB; "
-        f"the app with the demo agent {app_idle:.0f} MB, {app_idle / bare:.2f}x) "
-        f"kb_per_turn={kb_per_turn:.1f} (while the index was written "
+        f"the app with the demo agent {app_idle:.0f} MB, {app_idle / bare:.2f}x; "
+        + f"{toad_line}) "
+        + f"kb_per_turn={kb_per_turn:.1f} (while the index was written "
         f"{max(while_indexing.values()):.1f}) back_ratio={back:.3f} switch_slope_mb={slope:.3f} goal={GOAL}"
     )
     return result
