@@ -28,7 +28,8 @@ from app.demo_agent.terminal_tools_client import (
 )
 from app.main.participation.mcp_server import TerminalMcpServer
 from app.main.participation.tools_api import ToolRefused
-from tests.integration.demo_agent.wire import NO_PERMISSION, Agent, WireClient, end, start_agent, wait_until
+from tests.integration.demo_agent.wire import NO_PERMISSION, Agent, WireClient, end, start_agent
+from tests.waits import until
 
 SECRET = "install-secret-for-the-demo-agent-tests"
 BEARER = "cqs_per-session-bearer-of-this-chat"
@@ -214,7 +215,7 @@ async def test_it_announces_http_mcp_and_the_terminal_commands(spawn, tmp_path) 
     agent = await spawn()
     assert agent.initialize["agentCapabilities"]["mcpCapabilities"]["http"] is True
     session = await agent.conn.new_session(cwd=str(tmp_path))
-    await wait_until(lambda: agent.client.raw_updates(session.session_id, "available_commands_update"))
+    await until(lambda: agent.client.raw_updates(session.session_id, "available_commands_update"), 5)
     (commands,) = agent.client.raw_updates(session.session_id, "available_commands_update")
     names = {c["name"] for c in commands["availableCommands"]}
     assert {"terminals", "terminal"} <= names
@@ -301,8 +302,8 @@ async def test_a_pending_open_is_asked_again_with_the_same_request_and_a_cancel_
     session = await agent.conn.new_session(cwd=str(tmp_path), mcp_servers=[server_entry(server.url)])
     sid = session.session_id
     turn = asyncio.ensure_future(agent.ask(sid, "/terminal open touch x", hidden()))
-    await wait_until(lambda: len(tools.calls) >= 2, 10)
-    await wait_until(lambda: "Waiting for you to open the terminal" in agent.client.text(sid), 5)
+    await until(lambda: len(tools.calls) >= 2, 10)
+    await until(lambda: "Waiting for you to open the terminal" in agent.client.text(sid), 5)
     request_ids = {args[1] for name, args in tools.calls}
     assert len(request_ids) == 1  # the same requestId every time
     tools.answers["open_terminal"] = {"requestId": "r", "state": "expired", "terminalId": "t9"}
@@ -311,7 +312,7 @@ async def test_a_pending_open_is_asked_again_with_the_same_request_and_a_cancel_
 
     tools.answers["open_terminal"] = {"requestId": "r", "state": "pending", "terminalId": "t10"}
     turn = asyncio.ensure_future(agent.ask(sid, "/terminal open sleep 1", hidden()))
-    await wait_until(lambda: agent.client.text(sid).count("Waiting for you") == 2, 10)
+    await until(lambda: agent.client.text(sid).count("Waiting for you") == 2, 10)
     await agent.conn.cancel(session_id=sid)
     stop, _reply = await asyncio.wait_for(turn, 5)
     assert stop == "cancelled"

@@ -22,9 +22,9 @@ from tests.integration.demo_agent.wire import (
     start_agent,
     stop,
     text_block,
-    wait_until,
     within,
 )
+from tests.waits import until
 
 RESOURCE_NOT_FOUND = -32002
 INVALID_PARAMS = -32602
@@ -95,8 +95,8 @@ async def test_new_session_has_modes_model_option_and_commands(spawn: Spawn, wor
     assert option["currentValue"] == "demo-fast"
     assert [o["value"] for o in option["options"]] == ["demo-fast", "demo-thorough"]
 
-    (commands,) = await wait_until(
-        lambda: agent.client.raw_updates(response.session_id, "available_commands_update")
+    (commands,) = await until(
+        lambda: agent.client.raw_updates(response.session_id, "available_commands_update"), 5
     )
     by_name = {c["name"]: c for c in commands["availableCommands"]}
     assert set(by_name) == {"help", "echo", "terminals", "terminal", "propose"}
@@ -246,7 +246,7 @@ async def test_slow_stream_cancels_promptly_and_keeps_partial_text(spawn: Spawn,
     agent = await spawn()
     sid = await agent.start(work)
     turn = asyncio.create_task(agent.say(sid, "Tell me something slow"))
-    await wait_until(lambda: len(agent.client.raw_updates(sid, "agent_message_chunk")) >= 3)
+    await until(lambda: len(agent.client.raw_updates(sid, "agent_message_chunk")) >= 3, 5)
 
     with pytest.raises(RequestError) as busy:
         await within(agent.conn.prompt(session_id=sid, prompt=[text_block("/echo meanwhile")]))
@@ -289,7 +289,7 @@ async def test_load_after_restart_replays_history(spawn: Spawn, work: Path, data
     assert replayed[0]["content"]["text"] == "/echo remember me"
     assert replayed[1]["content"]["text"] == "remember me"
     assert replayed[0]["messageId"] != replayed[1]["messageId"]
-    await wait_until(lambda: second.client.raw_updates(sid, "available_commands_update"))
+    await until(lambda: second.client.raw_updates(sid, "available_commands_update"), 5)
 
     assert await second.say(sid, "/echo still here") == "end_turn"
 
@@ -345,14 +345,14 @@ async def test_set_mode_and_config_option(spawn: Spawn, work: Path) -> None:
     agent = await spawn()
     sid = await agent.start(work)
     await within(agent.conn.set_session_mode(session_id=sid, mode_id="ask"))
-    (mode,) = await wait_until(lambda: agent.client.raw_updates(sid, "current_mode_update"))
+    (mode,) = await until(lambda: agent.client.raw_updates(sid, "current_mode_update"), 5)
     assert mode["currentModeId"] == "ask"
 
     response = await within(
         agent.conn.set_config_option(config_id="model", session_id=sid, value="demo-thorough")
     )
     assert [o.current_value for o in response.config_options] == ["demo-thorough"]
-    (update,) = await wait_until(lambda: agent.client.raw_updates(sid, "config_option_update"))
+    (update,) = await until(lambda: agent.client.raw_updates(sid, "config_option_update"), 5)
     assert update["configOptions"][0]["currentValue"] == "demo-thorough"
 
     for call in (

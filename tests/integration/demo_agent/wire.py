@@ -9,7 +9,7 @@ import contextlib
 import os
 import signal
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -102,15 +102,6 @@ def text_block(text: str) -> TextContentBlock:
 
 async def within(awaitable: Awaitable[Any], seconds: float = 10.0) -> Any:
     return await asyncio.wait_for(awaitable, seconds)
-
-
-async def wait_until(predicate: Callable[[], Any], seconds: float = 5.0) -> Any:
-    """The predicate's first true value, asked every 10 ms; fails after `seconds`."""
-    deadline = asyncio.get_running_loop().time() + seconds
-    while not (value := predicate()):
-        assert asyncio.get_running_loop().time() < deadline, "condition not met in time"
-        await asyncio.sleep(0.01)  # the poll's interval
-    return value
 
 
 async def start_agent(

@@ -27,6 +27,7 @@ from tests.integration.proposals.pipeline_support import (
     run_cli,
     status_of_line,
 )
+from tests.waits import until
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="POSIX sockets and shells")
 
@@ -52,10 +53,7 @@ async def test_the_canonical_command_is_allowed_silently_runs_and_the_users_conf
     second = json.loads(await asyncio.wait_for(cli.stdout.readline(), 15))
     assert second == {"phase": "final", "status": "confirmed", "proposal_id": card.proposal_id}
     assert await asyncio.wait_for(cli.wait(), 15) == 0
-    for _ in range(200):
-        if marker.exists():
-            break
-        await asyncio.sleep(0.02)  # the poll's interval
+    await until(marker.exists, 4)
     assert marker.exists()
     assert not service.confirm(card.proposal_id, 1, 0)  # once: a second confirmation does nothing
     assert envelopes[-1].state == "confirmed"
@@ -130,10 +128,7 @@ async def test_an_agent_that_runs_the_command_without_asking_gets_its_card_once(
     second = json.loads(await asyncio.wait_for(cli.stdout.readline(), 15))
     assert second["status"] == "confirmed"
     await asyncio.wait_for(cli.wait(), 15)
-    for _ in range(200):
-        if marker.exists():
-            break
-        await asyncio.sleep(0.02)  # the poll's interval
+    await until(marker.exists, 4)
     assert marker.exists()
 
 

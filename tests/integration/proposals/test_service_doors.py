@@ -26,6 +26,7 @@ from tests.integration.proposals.pipeline_support import (
     exec_call,
     payload,
 )
+from tests.waits import until
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="POSIX sockets and shells")
 
@@ -92,10 +93,7 @@ async def test_the_mcp_tool_door_takes_the_same_validation_and_card_and_answers_
                 "status": "confirmed",
                 "proposal_id": card.proposal_id,
             }
-        for _ in range(200):
-            if marker.exists():
-                break
-            await asyncio.sleep(0.02)  # the poll's interval
+        await until(marker.exists, 4)
         assert marker.exists()
     finally:
         await participation.stop()
@@ -124,10 +122,7 @@ async def test_confirming_open_and_send_opens_a_terminal_in_its_folder_that_runs
     await cli.wait()
     opened = terminals.terminals()[-1]
     assert opened.cwd == str((tmp_path / "sub").resolve()) and opened.state == "running"
-    for _ in range(200):
-        if marker.exists():
-            break
-        await asyncio.sleep(0.02)  # the poll's interval
+    await until(marker.exists, 4)
     assert marker.exists()
 
 
