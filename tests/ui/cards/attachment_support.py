@@ -34,3 +34,11 @@ def make_workspace(root: Path) -> None:
 
 def items_named(window, name: str) -> list:
     return find_all(window.root.contentItem(), name)
+
+
+def record_opens(window) -> list[str]:
+    """What the attachment cards would hand the desktop to open, recorded instead (nothing may launch
+    here): the list grows with each address."""
+    opened: list[str] = []
+    window.objects.attachments.files.open_external = lambda url: opened.append(url.toString()) or True
+    return opened

@@ -10,7 +10,14 @@ from PIL import Image
 from PySide6.QtCore import Qt
 
 from tests.conftest import scripted_agent_argv
-from tests.ui.cards.attachment_support import card_data, cards_shown, child_named, items_named, make_workspace
+from tests.ui.cards.attachment_support import (
+    card_data,
+    cards_shown,
+    child_named,
+    items_named,
+    make_workspace,
+    record_opens,
+)
 from tests.ui_harness import find_all
 
 
@@ -20,8 +27,7 @@ def test_cards_resolve_preview_and_open_only_where_eligible(ui):
     async def scenario():
         window = await ui.open(scripted_agent_argv())
         attachments = window.objects.attachments
-        opened: list[str] = []
-        attachments.files.open_external = lambda url: opened.append(url.toString()) or True
+        opened = record_opens(window)
         window.objects.conversation.open_external = attachments.files.open_external
         await ui.type_and_send(window, "attach-mix")
         await ui.until(lambda: not window.objects.session.busy)
@@ -224,8 +230,7 @@ def test_cards_hold_no_button_in_a_button_a_folder_opens_in_one_click_and_missin
     async def scenario():
         window = await ui.open(scripted_agent_argv())
         attachments = window.objects.attachments
-        opened: list[str] = []
-        attachments.files.open_external = lambda url: opened.append(url.toString()) or True
+        opened = record_opens(window)
         await ui.type_and_send(window, "attach-folder")
         await ui.until(lambda: not window.objects.session.busy)
         root = ui.tmp_path

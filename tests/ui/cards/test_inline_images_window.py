@@ -8,7 +8,7 @@ from PIL import Image
 from PySide6.QtCore import Qt
 
 from tests.conftest import scripted_agent_argv
-from tests.ui.cards.attachment_support import card_data, items_named
+from tests.ui.cards.attachment_support import card_data, items_named, record_opens
 
 
 def test_inline_images_show_embedded_and_local_ones_never_fetch_remote_and_open_a_lightbox(ui):
@@ -17,8 +17,7 @@ def test_inline_images_show_embedded_and_local_ones_never_fetch_remote_and_open_
     async def scenario():
         window = await ui.open(scripted_agent_argv())
         attachments = window.objects.attachments
-        opened: list[str] = []
-        attachments.files.open_external = lambda url: opened.append(url.toString()) or True
+        opened = record_opens(window)
         window.objects.conversation.open_external = attachments.files.open_external
         await ui.type_and_send(window, "images-inline")
         await ui.until(lambda: not window.objects.session.busy)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from tests.conftest import scripted_agent_argv
 from tests.desktop.session_bus import DesktopServices
-from tests.ui.cards.attachment_support import cards_shown, child_named, make_workspace
+from tests.ui.cards.attachment_support import cards_shown, child_named, make_workspace, record_opens
 
 
 def _button(window, uri: str, name: str):
@@ -39,9 +39,7 @@ def test_open_with_asks_the_desktops_chooser_and_show_in_folder_the_file_manager
 
     async def scenario():
         window = await ui.open(scripted_agent_argv())
-        files = window.objects.attachments.files
-        opened: list[str] = []
-        files.open_external = lambda url: opened.append(url.toString()) or True
+        opened = record_opens(window)
         await _ready(ui, window, str(ui.tmp_path / "archive.zip"))
         assert services.calls() == [] and opened == []  # nothing by itself
 
@@ -70,9 +68,7 @@ def test_without_a_portal_or_file_manager_the_default_app_opens_the_file_and_the
 
     async def scenario():
         window = await ui.open(scripted_agent_argv())
-        files = window.objects.attachments.files
-        opened: list[str] = []
-        files.open_external = lambda url: opened.append(url.toString()) or True
+        opened = record_opens(window)
         uri = str(ui.tmp_path / "archive.zip")
         await _ready(ui, window, uri)
         _button(window, uri, "openWithButton").clicked.emit()
